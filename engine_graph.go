@@ -1,0 +1,167 @@
+package vaultgraph
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/vaultgraph/vaultgraph/graph"
+)
+
+// Neighbor is a note linked to or from the note asked about, with the
+// direction of the link.
+type Neighbor struct {
+	*Node
+	// Direction is "out" when the asked note links to this one, "in" when
+	// this one links to the asked note, "both" when both are true.
+	Direction graph.Direction `json:"direction"`
+}
+
+// Neighbors returns up to limit notes linked with id in direction dir
+// (graph.Out, graph.In or graph.Both), outgoing first, and how many there
+// are in all. A missing note gives (nil, 0, nil).
+func (e *Engine) Neighbors(ctx context.Context, id string, dir graph.Direction, limit int) ([]Neighbor, int, []string, error) {
+	switch dir {
+	case graph.Out, graph.In, graph.Both:
+	case "":
+		dir = graph.Both
+	default:
+		return nil, 0, nil, fmt.Errorf("%w: direction %q: use in, out or both", ErrInvalid, dir)
+	}
+	if err := e.readLock(); err != nil {
+		return nil, 0, nil, err
+	}
+	defer e.mu.RUnlock()
+	found, warnings, err := e.lookup(id)
+	if err != nil || found == "" {
+		return nil, 0, warnings, err
+	}
+	all := e.graph.Neighbors(found, dir, 0)
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	out := make([]Neighbor, 0, len(all))
+	for _, nb := range all {
+		out = append(out, Neighbor{Node: e.node(nb.ID), Direction: nb.Direction})
+	}
+	return out, len(e.graph.Neighbors(found, dir, 0)), warnings, nil
+}
+
+// Path is a shortest path between two notes.
+type Path struct {
+	Path   []string `json:"path"`
+	Length int      `json:"length"`
+}
+
+// FindPath returns a shortest path from source to target, following links
+// in either direction unless directed, or nil when there is none (or a
+// note is missing).
+func (e *Engine) FindPath(ctx context.Context, source, target string, directed bool) (*Path, []string, error) {
+	if err := e.readLock(); err != nil {
+		return nil, nil, err
+	}
+	defer e.mu.RUnlock()
+	src, w1, err := e.lookup(source)
+	if err != nil {
+		return nil, nil, fmt.Errorf("source: %w", err)
+	}
+	dst, w2, err := e.lookup(target)
+	if err != nil {
+		return nil, nil, fmt.Errorf("target: %w", err)
+	}
+	warnings := append(w1, w2...)
+	if src == "" || dst == "" {
+		return nil, warnings, nil
+	}
+	p := e.graph.ShortestPath(src, dst, directed)
+	if p == nil {
+		return nil, warnings, nil
+	}
+	return &Path{Path: p, Length: len(p) - 1}, warnings, nil
+}
+
+// Hub is a note with its score on a centrality metric.
+type Hub struct {
+	ID    string  `json:"id"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+}
+
+// Hubs returns the limit most central notes by metric: in_degree (most
+// linked to), out_degree (most links) or pagerank.
+func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
+	switch metric {
+	case graph.InDegree, graph.OutDegree, graph.PageRank:
+	case "":
+		metric = graph.InDegree
+	default:
+		return nil, fmt.Errorf("%w: metric %q: use in_degree, out_degree or pagerank", ErrInvalid, metric)
+	}
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	hubs := e.graph.Hubs(metric, limit)
+	out := make([]Hub, 0, len(hubs))
+	for _, h := range hubs {
+		out = append(out, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
+	}
+	return out, nil
+}
+
+// SearchByTags returns up to limit notes having any (or, with all, every)
+// of tags, sorted by ID, and how many match in all. Matching ignores case
+// and a leading '#', and a parent tag matches its nested tags.
+func (e *Engine) SearchByTags(ctx context.Context, tags []string, all bool, limit int) ([]*Node, int, error) {
+	if len(tags) == 0 {
+		return nil, 0, fmt.Errorf("%w: tags: give at least one tag", ErrInvalid)
+	}
+	if err := e.readLock(); err != nil {
+		return nil, 0, err
+	}
+	defer e.mu.RUnlock()
+	ids := e.graph.WithTags(tags, all)
+	total := len(ids)
+	if limit > 0 && len(ids) > limit {
+		ids = ids[:limit]
+	}
+	out := make([]*Node, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, e.node(id))
+	}
+	return out, total, nil
+}
+
+// TagCount is a tag and how many notes carry it.
+type TagCount struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
+
+// ListTags returns every tag with its note count, most used first.
+func (e *Engine) ListTags(ctx context.Context) ([]TagCount, error) {
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	tags := e.graph.Tags()
+	out := make([]TagCount, 0, len(tags))
+	for _, t := range tags {
+		out = append(out, TagCount{Tag: t.Tag, Count: t.Count})
+	}
+	return out, nil
+}
+
+// RandomNode returns a random note, among those with any of tags when
+// given, or nil when there is none. r may be nil.
+func (e *Engine) RandomNode(ctx context.Context, r *rand.Rand, tags []string) (*Node, error) {
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	id, ok := e.graph.Random(r, tags)
+	if !ok {
+		return nil, nil
+	}
+	return e.node(id), nil
+}

@@ -1,0 +1,245 @@
+package vaultgraph
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Defaults and bounds of ListNodes.
+const (
+	DefaultListLimit = 20
+	MaxListLimit     = 100
+)
+
+// TagMode says how a list of tags filters notes.
+type TagMode string
+
+// The tag filter modes.
+const (
+	TagsAny  TagMode = "any"
+	TagsAll  TagMode = "all"
+	TagsNone TagMode = "none"
+)
+
+// ListQuery filters, sorts and pages ListNodes. Zero values mean "no
+// filter".
+type ListQuery struct {
+	// Folder keeps notes in this folder or below it (any letter case).
+	Folder string
+	// Tags with TagMode: notes having any, all or none of them.
+	Tags    []string
+	TagMode TagMode
+	// Properties keeps notes whose frontmatter property equals the value
+	// (compared as text, ignoring case; a list matches if any item does).
+	Properties map[string]string
+	// Created and modified ranges, inclusive; zero is open.
+	CreatedAfter, CreatedBefore   time.Time
+	ModifiedAfter, ModifiedBefore time.Time
+	// Orphans keeps notes with no links in or out.
+	Orphans bool
+	// BrokenLinks keeps notes with at least one broken link.
+	BrokenLinks bool
+	// SortBy lists sort keys (title, path, created, modified, inDegree,
+	// outDegree, pagerank), each optionally prefixed with '-' for
+	// descending. The default is path.
+	SortBy []string
+	// Page (1-based) and Limit (default 20, max 100).
+	Page, Limit int
+}
+
+// ListResult is one page of ListNodes.
+type ListResult struct {
+	Nodes      []*Node `json:"nodes"`
+	Total      int     `json:"total"`
+	Page       int     `json:"page"`
+	TotalPages int     `json:"totalPages"`
+}
+
+// SortFields are the keys ListQuery.SortBy accepts.
+var SortFields = []string{"title", "path", "created", "modified", "inDegree", "outDegree", "pagerank"}
+
+// ListNodes browses the vault: filter, sort, page.
+func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error) {
+	less, err := e.sorter(q.SortBy)
+	if err != nil {
+		return nil, err
+	}
+	if q.Limit == 0 {
+		q.Limit = DefaultListLimit
+	}
+	if q.Limit < 1 || q.Limit > MaxListLimit {
+		return nil, fmt.Errorf("%w: limit %d: use 1 to %d", ErrInvalid, q.Limit, MaxListLimit)
+	}
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.Page < 1 {
+		return nil, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalid, q.Page)
+	}
+	switch q.TagMode {
+	case "":
+		q.TagMode = TagsAny
+	case TagsAny, TagsAll, TagsNone:
+	default:
+		return nil, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
+	}
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+
+	var tagged map[string]bool
+	if len(q.Tags) > 0 {
+		tagged = map[string]bool{}
+		for _, id := range e.graph.WithTags(q.Tags, q.TagMode == TagsAll) {
+			tagged[id] = true
+		}
+	}
+	var nodes []*Node
+	for id, ns := range e.notes {
+		if !e.keep(q, id, ns, tagged) {
+			continue
+		}
+		nodes = append(nodes, e.node(id))
+	}
+	sort.Slice(nodes, func(i, j int) bool { return less(nodes[i], nodes[j]) })
+
+	res := &ListResult{Total: len(nodes), Page: q.Page}
+	res.TotalPages = (len(nodes) + q.Limit - 1) / q.Limit
+	from := min((q.Page-1)*q.Limit, len(nodes))
+	to := min(from+q.Limit, len(nodes))
+	res.Nodes = nodes[from:to]
+	return res, nil
+}
+
+func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
+	if q.Folder != "" {
+		folder := vault.Fold(strings.Trim(q.Folder, "/")) + "/"
+		if !strings.HasPrefix(vault.Fold(id), folder) {
+			return false
+		}
+	}
+	if tagged != nil {
+		if q.TagMode == TagsNone == tagged[id] {
+			return false
+		}
+	}
+	for k, want := range q.Properties {
+		v, ok := ns.note.Property(k)
+		if !ok || !valueMatches(v, want) {
+			return false
+		}
+	}
+	c, m := created(ns.note), ns.note.ModTime
+	if !inRange(c, q.CreatedAfter, q.CreatedBefore) || !inRange(m, q.ModifiedAfter, q.ModifiedBefore) {
+		return false
+	}
+	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {
+		return false
+	}
+	if q.BrokenLinks && !hasStatus(ns, vault.Broken) {
+		return false
+	}
+	return true
+}
+
+func hasStatus(ns *noteState, st vault.Status) bool {
+	for _, s := range ns.status {
+		if s == st {
+			return true
+		}
+	}
+	return false
+}
+
+func inRange(t, after, before time.Time) bool {
+	if !after.IsZero() && t.Before(after) {
+		return false
+	}
+	if !before.IsZero() && t.After(before) {
+		return false
+	}
+	return true
+}
+
+// valueMatches compares a property value with the text a caller gave.
+func valueMatches(v any, want string) bool {
+	switch x := v.(type) {
+	case []any:
+		for _, item := range x {
+			if valueMatches(item, want) {
+				return true
+			}
+		}
+		return false
+	case time.Time:
+		return x.Format(time.DateOnly) == want || x.Format(time.RFC3339) == want
+	case nil:
+		return want == "" || want == "null"
+	}
+	return strings.EqualFold(fmt.Sprint(v), want)
+}
+
+// sorter builds the comparison for sort keys; ties end on the ID so pages
+// are stable.
+func (e *Engine) sorter(keys []string) (func(a, b *Node) bool, error) {
+	type key struct {
+		cmp  func(a, b *Node) int
+		desc bool
+	}
+	var ks []key
+	for _, raw := range keys {
+		name := strings.TrimSpace(raw)
+		if name == "" {
+			continue
+		}
+		desc := strings.HasPrefix(name, "-")
+		name = strings.TrimLeft(name, "-+")
+		var cmp func(a, b *Node) int
+		switch strings.ToLower(name) {
+		case "title":
+			cmp = func(a, b *Node) int { return strings.Compare(vault.Fold(a.Title), vault.Fold(b.Title)) }
+		case "path", "id":
+			cmp = func(a, b *Node) int { return strings.Compare(a.ID, b.ID) }
+		case "created":
+			cmp = func(a, b *Node) int { return a.Created.Compare(b.Created) }
+		case "modified":
+			cmp = func(a, b *Node) int { return a.Modified.Compare(b.Modified) }
+		case "indegree", "in_degree":
+			cmp = func(a, b *Node) int { return a.InDegree - b.InDegree }
+		case "outdegree", "out_degree":
+			cmp = func(a, b *Node) int { return a.OutDegree - b.OutDegree }
+		case "pagerank":
+			cmp = func(a, b *Node) int {
+				pa, pb := e.graph.PageRankOf(a.ID), e.graph.PageRankOf(b.ID)
+				switch {
+				case pa < pb:
+					return -1
+				case pa > pb:
+					return 1
+				}
+				return 0
+			}
+		default:
+			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, raw, strings.Join(SortFields, ", "))
+		}
+		ks = append(ks, key{cmp: cmp, desc: desc})
+	}
+	return func(a, b *Node) bool {
+		for _, k := range ks {
+			c := k.cmp(a, b)
+			if k.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return a.ID < b.ID
+	}, nil
+}

@@ -1,0 +1,238 @@
+package vaultgraph
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Node is a note as the Engine reports it: metadata, resolved links and
+// graph degrees. Content is filled only by the calls that say so.
+type Node struct {
+	ID         string           `json:"id"`
+	Title      string           `json:"title"`
+	Aliases    []string         `json:"aliases,omitempty"`
+	Tags       []string         `json:"tags"`
+	Properties []vault.Property `json:"properties,omitempty"`
+	// Links are the distinct notes this note links to, in file order.
+	Links []LinkInfo `json:"links"`
+	// Broken lists the link targets that match no note.
+	Broken []string `json:"brokenLinks,omitempty"`
+	// Attachments lists the attachment targets (images, PDFs, bases).
+	Attachments []string  `json:"attachments,omitempty"`
+	InDegree    int       `json:"inDegree"`
+	OutDegree   int       `json:"outDegree"`
+	Created     time.Time `json:"created"`
+	Modified    time.Time `json:"modified"`
+	Size        int64     `json:"size"`
+	Hash        string    `json:"hash"`
+	// Content is the body of the note without its frontmatter.
+	Content string `json:"content,omitempty"`
+	// Warnings are non-fatal problems: broken links, duplicate tags,
+	// parse warnings.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// LinkInfo is a linked note's ID and title.
+type LinkInfo struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// Lookup resolves any ID form SPEC.md allows to a note ID: the exact ID,
+// any letter case, the path without ".md", or a bare note name resolved as
+// a wikilink written at the vault root. It returns "" when no note
+// matches, and a warning when a bare name is shared by several notes.
+// IDs that would leave the vault are ErrOutsideVault.
+func (e *Engine) Lookup(id string) (string, []string, error) {
+	if err := e.readLock(); err != nil {
+		return "", nil, err
+	}
+	defer e.mu.RUnlock()
+	return e.lookup(id)
+}
+
+func (e *Engine) lookup(raw string) (string, []string, error) {
+	id, err := CleanID(raw)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, ok := e.notes[id]; ok {
+		return id, nil, nil
+	}
+	if found, ok := e.index.Note(id); ok {
+		return found, nil, nil
+	}
+	found, st := e.index.ResolveName("", id)
+	if st != vault.Resolved {
+		return "", nil, nil
+	}
+	var warnings []string
+	if !strings.Contains(id, "/") {
+		if same := e.index.Named(id); len(same) > 1 {
+			warnings = append(warnings, fmt.Sprintf("%d notes are named %q (%s); using %s: pass the full path to choose another",
+				len(same), id, strings.Join(same, ", "), found))
+		}
+	}
+	return found, warnings, nil
+}
+
+// CleanID checks a note ID given by a caller and returns it with forward
+// slashes and NFC. IDs with "..", NUL bytes, absolute or drive paths are
+// ErrOutsideVault; an empty ID is ErrInvalid.
+func CleanID(raw string) (string, error) {
+	id := strings.TrimSpace(raw)
+	if id == "" {
+		return "", fmt.Errorf("%w: empty id", ErrInvalid)
+	}
+	if strings.ContainsRune(id, 0) {
+		return "", fmt.Errorf("%w: id %q contains a NUL byte", ErrOutsideVault, raw)
+	}
+	id = strings.ReplaceAll(id, `\`, "/")
+	if strings.HasPrefix(id, "/") || filepath.IsAbs(raw) || (len(id) >= 2 && id[1] == ':') {
+		return "", fmt.Errorf("%w: id %q is an absolute path; give a path relative to the vault", ErrOutsideVault, raw)
+	}
+	for _, part := range strings.Split(id, "/") {
+		if part == ".." {
+			return "", fmt.Errorf("%w: id %q contains '..'", ErrOutsideVault, raw)
+		}
+	}
+	id = strings.TrimPrefix(path.Clean(id), "./")
+	return vault.NFC(id), nil
+}
+
+// GetNode returns the note with the given ID (any form Lookup accepts),
+// with its content when withContent is set, or nil when there is none.
+func (e *Engine) GetNode(ctx context.Context, id string, withContent bool) (*Node, error) {
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	found, warnings, err := e.lookup(id)
+	if err != nil || found == "" {
+		e.mu.RUnlock()
+		return nil, err
+	}
+	n := e.node(found)
+	p := e.notes[found].path
+	bodyStart := e.notes[found].note.BodyStart
+	e.mu.RUnlock()
+	n.Warnings = append(warnings, n.Warnings...)
+	if withContent {
+		if n.Content, err = readBody(p, bodyStart); err != nil {
+			return nil, fmt.Errorf("get node %s: %w", found, err)
+		}
+	}
+	return n, nil
+}
+
+// Content returns the body of the note id (an exact ID) without its
+// frontmatter, read from the file.
+func (e *Engine) Content(ctx context.Context, id string) (string, error) {
+	if err := e.readLock(); err != nil {
+		return "", err
+	}
+	ns, ok := e.notes[id]
+	if !ok {
+		e.mu.RUnlock()
+		return "", fmt.Errorf("content of %s: %w", id, ErrNotFound)
+	}
+	p, start := ns.path, ns.note.BodyStart
+	e.mu.RUnlock()
+	return readBody(p, start)
+}
+
+// readBody reads a note file and returns it from bodyStart on. If the file
+// got shorter since it was parsed, the whole file is returned.
+func readBody(p string, bodyStart int) (string, error) {
+	src, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("read note: %w", err)
+	}
+	if bodyStart > len(src) {
+		bodyStart = 0
+	}
+	body := bytes.TrimLeft(src[bodyStart:], "\r\n")
+	return strings.ToValidUTF8(string(body), "\uFFFD"), nil
+}
+
+// node builds the Node for an existing ID; the caller holds e.mu.
+func (e *Engine) node(id string) *Node {
+	ns := e.notes[id]
+	n := ns.note
+	out := &Node{
+		ID:         id,
+		Title:      n.Title,
+		Aliases:    n.Aliases,
+		Tags:       nonNil(n.Tags),
+		Properties: n.Properties,
+		Links:      []LinkInfo{},
+		InDegree:   e.graph.InDegree(id),
+		OutDegree:  e.graph.OutDegree(id),
+		Created:    created(n),
+		Modified:   n.ModTime,
+		Size:       n.Size,
+		Hash:       n.Hash,
+		Warnings:   append([]string(nil), n.Warnings...),
+	}
+	seen := map[string]bool{}
+	for i, l := range n.Links {
+		switch ns.status[i] {
+		case vault.Resolved:
+			target := ns.resolved[i]
+			if seen[target] || target == id {
+				continue
+			}
+			seen[target] = true
+			out.Links = append(out.Links, LinkInfo{ID: target, Title: e.notes[target].note.Title})
+		case vault.Broken:
+			if !seen["broken:"+l.Target] {
+				seen["broken:"+l.Target] = true
+				out.Broken = append(out.Broken, l.Target)
+				out.Warnings = append(out.Warnings, fmt.Sprintf("broken link: [[%s]] (line %d) matches no note", l.Target, l.Line))
+			}
+		case vault.Attachment:
+			if !seen["file:"+l.Target] {
+				seen["file:"+l.Target] = true
+				out.Attachments = append(out.Attachments, l.Target)
+			}
+		}
+	}
+	return out
+}
+
+// created is the note's creation date: the frontmatter "created" (or
+// "date created", "date") property when it is a date, else the file's
+// modification time.
+func created(n *vault.Note) time.Time {
+	for _, key := range []string{"created", "date created", "date"} {
+		v, ok := n.Property(key)
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case time.Time:
+			return x
+		case string:
+			for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02 15:04", time.DateOnly} {
+				if t, err := time.Parse(layout, strings.TrimSpace(x)); err == nil {
+					return t
+				}
+			}
+		}
+	}
+	return n.ModTime
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,97 @@
+package vaultgraph
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Status describes the vault and the engine's state.
+type Status struct {
+	Vault       string `json:"vault"`
+	Notes       int    `json:"notes"`
+	Links       int    `json:"links"`
+	BrokenLinks int    `json:"brokenLinks"`
+	// AttachmentLinks counts links to images, PDFs and other files.
+	AttachmentLinks int `json:"attachmentLinks"`
+	Attachments     int `json:"attachments"`
+	Tags            int `json:"tags"`
+	// Edges counts distinct note-to-note links in the graph.
+	Edges int `json:"edges"`
+	// Embeddings is the share of notes with an embedding vector (0..1).
+	Embeddings float64 `json:"embeddingCoverage"`
+	// Index says where the index lives: "memory" until persistence lands.
+	Index string `json:"index"`
+	// Watcher is "off" or "running".
+	Watcher  string    `json:"watcher"`
+	LastSync time.Time `json:"lastSync"`
+	// LoadTimeMs is how long the last full load took.
+	LoadTimeMs int64 `json:"loadTimeMs"`
+	// Problems lists files that could not be indexed, and why.
+	Problems []vault.Problem `json:"problems"`
+	// NotesWithWarnings counts notes indexed with a warning.
+	NotesWithWarnings int `json:"notesWithWarnings"`
+	// DuplicateNames lists base names shared by several notes.
+	DuplicateNames []DuplicateName `json:"duplicateNames"`
+}
+
+// DuplicateName is a note name shared by several notes; a bare [[Name]]
+// link resolves to the one Obsidian prefers.
+type DuplicateName struct {
+	Name string   `json:"name"`
+	IDs  []string `json:"ids"`
+}
+
+// Status reports counts, state and problems.
+func (e *Engine) Status(ctx context.Context) (*Status, error) {
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	s := &Status{
+		Vault:      e.root,
+		Notes:      len(e.notes),
+		Edges:      e.graph.EdgeCount(),
+		Tags:       len(e.graph.Tags()),
+		Index:      "memory",
+		Watcher:    "off",
+		LastSync:   e.lastSync,
+		LoadTimeMs: e.loadTime.Milliseconds(),
+		Problems:   []vault.Problem{},
+	}
+	byName := map[string][]string{}
+	for id, ns := range e.notes {
+		for _, st := range ns.status {
+			switch st {
+			case vault.Resolved:
+				s.Links++
+			case vault.Broken:
+				s.Links++
+				s.BrokenLinks++
+			case vault.Attachment:
+				s.AttachmentLinks++
+			}
+		}
+		if len(ns.note.Warnings) > 0 {
+			s.NotesWithWarnings++
+		}
+		name := vault.Fold(vault.BaseName(id))
+		byName[name] = append(byName[name], id)
+	}
+	s.Attachments = e.index.FileCount()
+	for _, p := range e.problems {
+		s.Problems = append(s.Problems, p)
+	}
+	sort.Slice(s.Problems, func(i, j int) bool { return s.Problems[i].Path < s.Problems[j].Path })
+	s.DuplicateNames = []DuplicateName{}
+	for _, ids := range byName {
+		if len(ids) > 1 {
+			sort.Strings(ids)
+			s.DuplicateNames = append(s.DuplicateNames, DuplicateName{Name: vault.BaseName(ids[0]), IDs: ids})
+		}
+	}
+	sort.Slice(s.DuplicateNames, func(i, j int) bool { return s.DuplicateNames[i].Name < s.DuplicateNames[j].Name })
+	return s, nil
+}

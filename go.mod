@@ -1,0 +1,18 @@
+module github.com/vaultgraph/vaultgraph
+
+go 1.25.0
+
+require (
+	github.com/BurntSushi/toml v1.2.1 // indirect
+	github.com/forPelevin/gomoji v1.3.0 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
+	go.abhg.dev/goldmark/frontmatter v0.2.0 // indirect
+	go.abhg.dev/goldmark/hashtag v0.4.0 // indirect
+	go.abhg.dev/goldmark/wikilink v0.6.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
+	gopkg.in/yaml.v3 v3.0.1 // indirect
+)

@@ -1,0 +1,164 @@
+package vault
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"go.abhg.dev/goldmark/hashtag"
+	"go.abhg.dev/goldmark/wikilink"
+)
+
+// collector gathers a note's links and tags from the goldmark AST and the
+// frontmatter. Offsets from the parser are relative to src[off:].
+type collector struct {
+	src   []byte
+	off   int
+	lines lineIndex
+	note  *Note
+
+	title   string
+	tagSeen map[string]bool
+	dupTags []string
+}
+
+func (c *collector) walk(doc ast.Node) {
+	body := c.src[c.off:]
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch x := n.(type) {
+		case *wikilink.Node:
+			c.wikilink(x)
+		case *ast.Link:
+			c.markdownLink(x, KindMarkdown, x.Pos(), plainText(x, body))
+		case *ast.Image:
+			c.markdownLink(x, KindImage, x.Pos(), plainText(x, body))
+		case *hashtag.Node:
+			c.addTag(string(x.Tag))
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func (c *collector) wikilink(n *wikilink.Node) {
+	sp, ok := spanOf(n)
+	if !ok {
+		return
+	}
+	start, end := c.off+sp.start, c.off+sp.end
+	raw := string(c.src[start:end])
+	kind, open := KindWiki, 2
+	if strings.HasPrefix(raw, "!") {
+		kind, open = KindEmbed, 3
+	}
+	if len(raw) < open+2 {
+		return
+	}
+	c.addWikilink(kind, raw[open:len(raw)-2], start, start+open, "")
+}
+
+// addWikilink records a wikilink whose inner text (between the brackets)
+// starts at innerStart and whose whole text starts at start.
+func (c *collector) addWikilink(kind LinkKind, inner string, start, innerStart int, property string) {
+	target, fragment, alias, tlen := parseWikilinkInner(inner)
+	end := innerStart + len(inner) + 2
+	c.note.Links = append(c.note.Links, Link{
+		Kind:        kind,
+		Target:      cleanTarget(target),
+		Fragment:    fragment,
+		Alias:       alias,
+		Property:    property,
+		Start:       start,
+		End:         end,
+		TargetStart: innerStart,
+		TargetEnd:   innerStart + tlen,
+		Line:        c.lines.line(start),
+	})
+}
+
+func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string) {
+	sp, ok := spanOf(n)
+	if !ok || pos < 0 {
+		return
+	}
+	var dest string
+	switch x := n.(type) {
+	case *ast.Link:
+		dest = string(x.Destination)
+	case *ast.Image:
+		dest = string(x.Destination)
+	}
+	if dest == "" || isExternal(dest) {
+		return
+	}
+	l := Link{
+		Kind:        kind,
+		Alias:       text,
+		Start:       c.off + pos,
+		End:         c.off + sp.end,
+		TargetStart: -1,
+		TargetEnd:   -1,
+		Line:        c.lines.line(c.off + pos),
+	}
+	rawTarget := dest
+	if ds, de, inline := markdownDestination(c.src[c.off:], sp.start); inline {
+		rawTarget = string(c.src[c.off+ds : c.off+de])
+		l.TargetStart = c.off + ds
+		l.TargetEnd = c.off + de
+		if h := strings.IndexByte(rawTarget, '#'); h >= 0 {
+			l.TargetEnd = l.TargetStart + h
+		}
+	}
+	decoded := decodeDestination(rawTarget)
+	if h := strings.IndexByte(decoded, '#'); h >= 0 {
+		decoded, l.Fragment = decoded[:h], decoded[h+1:]
+	}
+	l.Target = cleanTarget(decoded)
+	c.note.Links = append(c.note.Links, l)
+}
+
+// cleanTarget trims and NFC-normalises a link target and replaces invalid
+// UTF-8, so that it can be compared with note names.
+func cleanTarget(t string) string {
+	return NFC(strings.ToValidUTF8(strings.TrimSpace(t), "\uFFFD"))
+}
+
+func (c *collector) addTag(raw string) {
+	tag := NormalizeTag(raw)
+	if tag == "" {
+		return
+	}
+	key := strings.ToLower(tag)
+	if c.tagSeen == nil {
+		c.tagSeen = map[string]bool{}
+	}
+	if c.tagSeen[key] {
+		c.dupTags = append(c.dupTags, tag)
+		return
+	}
+	c.tagSeen[key] = true
+	c.note.Tags = append(c.note.Tags, tag)
+}
+
+// finish sets the title and sorts links into file order.
+func (c *collector) finish() {
+	n := c.note
+	n.Title = c.title
+	if n.Title == "" {
+		n.Title = titleFromID(n.ID)
+	}
+	sort.SliceStable(n.Links, func(i, j int) bool { return n.Links[i].Start < n.Links[j].Start })
+	if len(c.dupTags) > 0 {
+		seen := map[string]bool{}
+		for _, t := range c.dupTags {
+			k := strings.ToLower(t)
+			if !seen[k] {
+				seen[k] = true
+				n.Warnings = append(n.Warnings, fmt.Sprintf("duplicate tag ignored: %s", t))
+			}
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package vault
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Ignore decides which vault paths are not part of the vault: dot-folders
+// and dot-files (.obsidian, .trash, .git, .vaultgraph), and the "Excluded
+// files" the user set in Obsidian (.obsidian/app.json userIgnoreFilters).
+type Ignore struct {
+	prefixes []string // folded path prefixes
+	patterns []*regexp.Regexp
+}
+
+// LoadIgnore reads the ignore rules of the vault at root. A missing
+// app.json means no user filters; an unreadable or malformed one is an
+// error naming the file, and the returned Ignore still has the built-in
+// rules.
+func LoadIgnore(root string) (*Ignore, error) {
+	ig := &Ignore{}
+	file := filepath.Join(root, ".obsidian", "app.json")
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ig, nil
+	}
+	if err != nil {
+		return ig, fmt.Errorf("read ignore filters: %w", err)
+	}
+	var app struct {
+		UserIgnoreFilters []string `json:"userIgnoreFilters"`
+	}
+	if err := json.Unmarshal(data, &app); err != nil {
+		return ig, fmt.Errorf("parse %s: %w", file, err)
+	}
+	var bad []string
+	for _, f := range app.UserIgnoreFilters {
+		if err := ig.add(f); err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
+	if len(bad) > 0 {
+		return ig, fmt.Errorf("%s: %s", file, strings.Join(bad, "; "))
+	}
+	return ig, nil
+}
+
+// NewIgnore returns an Ignore with the built-in rules and the given
+// Obsidian-style filters: a path prefix ("Templates/", "Archive/old.md")
+// or a regular expression between slashes ("/\.excalidraw\.md$/").
+func NewIgnore(filters ...string) (*Ignore, error) {
+	ig := &Ignore{}
+	for _, f := range filters {
+		if err := ig.add(f); err != nil {
+			return ig, err
+		}
+	}
+	return ig, nil
+}
+
+func (ig *Ignore) add(filter string) error {
+	f := strings.TrimSpace(filter)
+	if f == "" {
+		return nil
+	}
+	if len(f) > 2 && strings.HasPrefix(f, "/") && strings.HasSuffix(f, "/") {
+		re, err := regexp.Compile(f[1 : len(f)-1])
+		if err != nil {
+			return fmt.Errorf("ignore filter %q: %w", filter, err)
+		}
+		ig.patterns = append(ig.patterns, re)
+		return nil
+	}
+	ig.prefixes = append(ig.prefixes, Fold(strings.TrimPrefix(filepath.ToSlash(f), "/")))
+	return nil
+}
+
+// Skip reports whether the vault-relative path rel (forward slashes) is
+// left out of the vault. isDir says whether rel is a folder.
+func (ig *Ignore) Skip(rel string, isDir bool) bool {
+	if rel == "" || rel == "." {
+		return false
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	if ig == nil {
+		return false
+	}
+	key := Fold(rel)
+	if isDir {
+		key += "/"
+	}
+	for _, p := range ig.prefixes {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	for _, re := range ig.patterns {
+		if re.MatchString(rel) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,245 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/frontmatter"
+	"go.abhg.dev/goldmark/hashtag"
+)
+
+// MaxParseBytes is the largest note whose body is parsed for links and
+// tags. A bigger note is indexed by its name and frontmatter only, with a
+// warning, so that one pasted log file cannot stall indexing.
+const MaxParseBytes = 8 << 20
+
+// binarySniffBytes is how much of a file is checked for NUL bytes.
+const binarySniffBytes = 8000
+
+// ErrBinary is returned by Parse for a file that holds binary data.
+var ErrBinary = errors.New("binary file, not markdown")
+
+// Parser turns the bytes of a note into a Note. It is safe for concurrent
+// use; build one with NewParser and share it.
+type Parser struct {
+	withFM parser.Parser // frontmatter + body
+	bodyMD parser.Parser // body only, for notes whose frontmatter is unclosed
+}
+
+// NewParser returns a Parser for Obsidian-flavoured markdown: CommonMark,
+// YAML frontmatter, wikilinks, embeds and Obsidian hashtags.
+func NewParser() *Parser {
+	return &Parser{withFM: newGoldmark(true), bodyMD: newGoldmark(false)}
+}
+
+// yamlCapture receives the raw frontmatter bytes from the frontmatter
+// extension without decoding them: decoding happens in parseFrontmatter,
+// which needs the yaml.Node tree for positions.
+type yamlCapture struct{ raw []byte }
+
+var captureFormat = frontmatter.Format{
+	Name:  "YAML",
+	Delim: '-',
+	Unmarshal: func(b []byte, v any) error {
+		c, ok := v.(*yamlCapture)
+		if !ok {
+			return fmt.Errorf("frontmatter: unexpected target %T", v)
+		}
+		c.raw = b
+		return nil
+	},
+}
+
+func newGoldmark(withFrontmatter bool) parser.Parser {
+	inline := []util.PrioritizedValue{
+		util.Prioritized(parser.NewCodeSpanParser(), 100),
+		util.Prioritized(&wikilinkParser{}, 199),
+		util.Prioritized(&linkParser{inner: parser.NewLinkParser()}, 200),
+		util.Prioritized(parser.NewAutoLinkParser(), 300),
+		util.Prioritized(parser.NewRawHTMLParser(), 400),
+		util.Prioritized(parser.NewEmphasisParser(), 500),
+		util.Prioritized(&tagParser{inner: &hashtag.Parser{Variant: hashtag.ObsidianVariant}}, 999),
+	}
+	blocks := parser.DefaultBlockParsers()
+	if withFrontmatter {
+		blocks = append(blocks, util.Prioritized(&frontmatter.Parser{
+			Formats: []frontmatter.Format{captureFormat},
+		}, 0))
+	}
+	return parser.NewParser(
+		parser.WithBlockParsers(blocks...),
+		parser.WithInlineParsers(inline...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+}
+
+// Parse reads one note. id is its vault-relative path; src is the whole
+// file. Parse never panics on any input: problems become warnings on the
+// note. It returns ErrBinary (and a nil note) for binary data.
+func (p *Parser) Parse(id string, src []byte) (note *Note, err error) {
+	if isBinary(src) {
+		return nil, fmt.Errorf("%s: %w", id, ErrBinary)
+	}
+	defer func() {
+		// goldmark and its extensions are well tested, but a single odd
+		// file must not take the whole index down with it.
+		if r := recover(); r != nil {
+			note = &Note{ID: id, Title: titleFromID(id), Hash: hashOf(src), Size: int64(len(src))}
+			note.Warnings = append(note.Warnings, fmt.Sprintf("parser failed on this note (%v); indexed by name only", r))
+			err = nil
+		}
+	}()
+
+	n := &Note{ID: id, Hash: hashOf(src), Size: int64(len(src))}
+	if !utf8.Valid(src) {
+		n.Warnings = append(n.Warnings, "file is not valid UTF-8; invalid bytes are shown as U+FFFD")
+	}
+
+	off := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		off = 3 // a byte-order mark hides the frontmatter from the block parser
+	}
+	body := src[off:]
+	tooBig := len(src) > MaxParseBytes
+	if tooBig {
+		// Keep the frontmatter (if it is of sane size) and skip the body.
+		body = body[:frontmatterEnd(body, MaxParseBytes)]
+		n.Warnings = append(n.Warnings, fmt.Sprintf("note is %d bytes, over the %d byte limit: only its frontmatter was parsed", len(src), MaxParseBytes))
+	}
+
+	doc, fm := p.parseMarkdown(body)
+	lines := newLineIndex(src)
+	c := &collector{src: src, off: off, lines: lines, note: n}
+	if fm != nil {
+		c.frontmatter(fm)
+	}
+	if !tooBig {
+		c.walk(doc)
+	}
+	c.finish()
+	return n, nil
+}
+
+// parseMarkdown parses body and returns its AST with the raw frontmatter
+// (nil when there is none or it is never closed).
+func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter) {
+	pc := parser.NewContext()
+	doc := p.withFM.Parse(text.NewReader(body), parser.WithContext(pc))
+	d := frontmatter.Get(pc)
+	if d == nil {
+		return doc, nil
+	}
+	var capture yamlCapture
+	if err := d.Decode(&capture); err != nil {
+		return doc, nil
+	}
+	start := cap(body) - cap(capture.raw) // raw is a sub-slice of body
+	end := start + len(capture.raw)
+	closeEnd, closed := closingDelimiter(body, end)
+	if !closed {
+		// "---" with no closing line is not frontmatter in Obsidian.
+		return p.bodyMD.Parse(text.NewReader(body)), nil
+	}
+	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}
+}
+
+// rawFrontmatter is the YAML text between the delimiters and where it is.
+type rawFrontmatter struct {
+	raw   []byte
+	start int // offset of raw in the parsed body
+	end   int // offset just after the closing delimiter line
+}
+
+// closingDelimiter checks that a "---" line starts at offset at and returns
+// the offset after it.
+func closingDelimiter(body []byte, at int) (int, bool) {
+	if at < 0 || at > len(body) {
+		return 0, false
+	}
+	rest := body[at:]
+	line := rest
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		line = rest[:i+1]
+	}
+	trimmed := bytes.TrimRight(line, "\r\n")
+	if len(trimmed) < 3 || strings.Trim(string(trimmed), "-") != "" {
+		return 0, false
+	}
+	return at + len(line), true
+}
+
+// frontmatterEnd returns the end of a leading frontmatter block of body, if
+// one closes within limit bytes, else 0.
+func frontmatterEnd(body []byte, limit int) int {
+	if !bytes.HasPrefix(body, []byte("---")) {
+		return 0
+	}
+	first := bytes.IndexByte(body, '\n')
+	if first < 0 {
+		return 0
+	}
+	at := first + 1
+	for at < len(body) && at < limit {
+		if end, ok := closingDelimiter(body, at); ok {
+			return end
+		}
+		next := bytes.IndexByte(body[at:], '\n')
+		if next < 0 {
+			return 0
+		}
+		at += next + 1
+	}
+	return 0
+}
+
+// isBinary reports whether src looks like binary data: a NUL byte in its
+// first few kilobytes, as git and grep decide.
+func isBinary(src []byte) bool {
+	head := src
+	if len(head) > binarySniffBytes {
+		head = head[:binarySniffBytes]
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+func hashOf(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:8])
+}
+
+// titleFromID is the file's base name without ".md".
+func titleFromID(id string) string {
+	base := path.Base(id)
+	if strings.HasSuffix(strings.ToLower(base), ".md") {
+		base = base[:len(base)-3]
+	}
+	return base
+}
+
+// lineIndex maps byte offsets to 1-based line numbers.
+type lineIndex []int
+
+func newLineIndex(src []byte) lineIndex {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func (li lineIndex) line(offset int) int {
+	return sort.Search(len(li), func(i int) bool { return li[i] > offset })
+}

@@ -1,0 +1,192 @@
+package vault
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"go.abhg.dev/goldmark/wikilink"
+)
+
+// spanAttr is the AST attribute under which the inline parsers below store
+// the byte range [start, end) of what they matched, relative to the parsed
+// source.
+var spanAttr = []byte("vaultgraph-span")
+
+type span struct{ start, end int }
+
+func spanOf(n ast.Node) (span, bool) {
+	v, ok := n.AttributeString(string(spanAttr))
+	if !ok {
+		return span{}, false
+	}
+	s, ok := v.(span)
+	return s, ok
+}
+
+// wikilinkParser wraps the goldmark-wikilink parser to record where each
+// wikilink starts and ends in the file.
+type wikilinkParser struct{ inner wikilink.Parser }
+
+var _ parser.InlineParser = (*wikilinkParser)(nil)
+
+func (p *wikilinkParser) Trigger() []byte { return p.inner.Trigger() }
+
+func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	_, before := block.PeekLine()
+	n := p.inner.Parse(parent, block, pc)
+	if n == nil {
+		return nil
+	}
+	_, after := block.PeekLine()
+	n.SetAttribute(spanAttr, span{before.Start, after.Start})
+	return n
+}
+
+// linkParser wraps goldmark's own link parser to record where an inline
+// markdown link ends; goldmark itself records where it starts (Pos).
+type linkParser struct{ inner parser.InlineParser }
+
+var (
+	_ parser.InlineParser = (*linkParser)(nil)
+	_ parser.CloseBlocker = (*linkParser)(nil)
+)
+
+func (p *linkParser) Trigger() []byte { return p.inner.Trigger() }
+
+func (p *linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
+	_, before := block.PeekLine()
+	n := p.inner.Parse(parent, block, pc)
+	switch n.(type) {
+	case *ast.Link, *ast.Image:
+		_, after := block.PeekLine()
+		// before.Start is the closing ']' of the link text.
+		n.SetAttribute(spanAttr, span{before.Start, after.Start})
+	}
+	return n
+}
+
+func (p *linkParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Context) {
+	if cb, ok := p.inner.(parser.CloseBlocker); ok {
+		cb.CloseBlock(parent, block, pc)
+	}
+}
+
+// parseWikilinkInner splits the text between "[[" and "]]" into target,
+// fragment and alias the way Obsidian does: the alias starts at the first
+// '|' (written "\|" inside tables), the fragment at the first '#'.
+// targetLen is the length in bytes of the target as written.
+func parseWikilinkInner(inner string) (target, fragment, alias string, targetLen int) {
+	ref := inner
+	if i := strings.IndexByte(inner, '|'); i >= 0 {
+		ref, alias = inner[:i], inner[i+1:]
+		ref = strings.TrimSuffix(ref, `\`)
+	}
+	target = ref
+	if i := strings.IndexByte(ref, '#'); i >= 0 {
+		target, fragment = ref[:i], ref[i+1:]
+	}
+	return target, fragment, alias, len(target)
+}
+
+// markdownDestination finds the destination of an inline markdown link in
+// src, given the offset of the ']' that closes the link text. It returns
+// the destination's byte range, without angle brackets, and ok=false for a
+// reference link, which has no inline destination.
+func markdownDestination(src []byte, closeBracket int) (start, end int, ok bool) {
+	i := closeBracket + 1
+	if i >= len(src) || src[i] != '(' {
+		return 0, 0, false
+	}
+	i++
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	if i < len(src) && src[i] == '<' {
+		j := bytes.IndexByte(src[i+1:], '>')
+		if j < 0 {
+			return 0, 0, false
+		}
+		return i + 1, i + 1 + j, true
+	}
+	start, depth := i, 0
+	for ; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < len(src):
+			i++
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth == 0 {
+				return start, i, true
+			}
+			depth--
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return start, i, true
+		}
+	}
+	return start, i, true
+}
+
+// isExternal reports whether a markdown link destination is a URL rather
+// than a path in the vault: it has a scheme (https:, mailto:, obsidian:)
+// or starts with "//".
+func isExternal(dest string) bool {
+	if strings.HasPrefix(dest, "//") {
+		return true
+	}
+	colon := strings.IndexByte(dest, ':')
+	if colon <= 0 {
+		return false
+	}
+	for i, r := range dest[:colon] {
+		isAlpha := (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !isAlpha && (i == 0 || !(r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	// A single letter before ':' is a Windows drive, not a scheme.
+	return colon > 1
+}
+
+// decodeDestination percent-decodes a markdown link destination, keeping
+// it as written when it is not valid percent-encoding.
+func decodeDestination(dest string) string {
+	if !strings.Contains(dest, "%") {
+		return dest
+	}
+	d, err := url.PathUnescape(dest)
+	if err != nil {
+		return dest
+	}
+	return d
+}
+
+// plainText returns the text of an inline node's children.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+		case *ast.String:
+			b.Write(t.Value)
+		case *ast.CodeSpan:
+			for cc := t.FirstChild(); cc != nil; cc = cc.NextSibling() {
+				if tt, ok := cc.(*ast.Text); ok {
+					b.Write(tt.Segment.Value(src))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}

@@ -1,0 +1,268 @@
+package vault
+
+import (
+	"path"
+	"sort"
+	"strings"
+)
+
+// Status says what a link target turned out to be.
+type Status string
+
+// The outcomes of resolving a link.
+const (
+	// Resolved: the link points at a note of the vault.
+	Resolved Status = "resolved"
+	// Broken: no note has that name or path (yet).
+	Broken Status = "broken"
+	// Attachment: the link points at a non-markdown file (image, PDF,
+	// canvas, base...), present or not; it is not an edge and not broken.
+	Attachment Status = "attachment"
+	// Self: the link points at a heading or block of its own note.
+	Self Status = "self"
+)
+
+// attachmentExts are the file types Obsidian opens itself, so a link to
+// one of them is an attachment reference even when the file is missing.
+var attachmentExts = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".bmp": true, ".svg": true,
+	".webp": true, ".avif": true, ".ico": true, ".tif": true, ".tiff": true, ".heic": true,
+	".mp3": true, ".wav": true, ".m4a": true, ".ogg": true, ".flac": true, ".3gp": true,
+	".mp4": true, ".webm": true, ".ogv": true, ".mov": true, ".mkv": true,
+	".pdf": true, ".canvas": true, ".base": true, ".excalidraw": true,
+	".csv": true, ".json": true, ".txt": true, ".zip": true, ".docx": true, ".xlsx": true, ".pptx": true,
+}
+
+// IsAttachmentName reports whether a link target names a file type that
+// Obsidian treats as an attachment rather than a note.
+func IsAttachmentName(target string) bool {
+	return attachmentExts[strings.ToLower(path.Ext(target))]
+}
+
+// Resolver resolves link targets to notes. Index implements it.
+type Resolver interface {
+	Resolve(source string, l Link) (id string, st Status)
+}
+
+var _ Resolver = (*Index)(nil)
+
+// Index knows the path of every note and attachment in a vault and
+// resolves link targets the way Obsidian does. It is not safe for
+// concurrent mutation; the Engine guards it.
+type Index struct {
+	notes  map[string]string   // Fold(path without .md) -> ID
+	byName map[string][]string // Fold(base name without .md) -> IDs, best first
+	files  map[string]string   // Fold(path) -> attachment path
+	fnames map[string][]string // Fold(base name with extension) -> attachment paths
+}
+
+// NewIndex returns an empty Index.
+func NewIndex() *Index {
+	return &Index{
+		notes:  map[string]string{},
+		byName: map[string][]string{},
+		files:  map[string]string{},
+		fnames: map[string][]string{},
+	}
+}
+
+// AddNote adds a note ID (a vault path ending in .md).
+func (x *Index) AddNote(id string) {
+	key := Fold(trimMD(id))
+	if _, ok := x.notes[key]; ok {
+		return
+	}
+	x.notes[key] = id
+	name := Fold(BaseName(id))
+	x.byName[name] = insertSorted(x.byName[name], id)
+}
+
+// RemoveNote removes a note ID.
+func (x *Index) RemoveNote(id string) {
+	key := Fold(trimMD(id))
+	if x.notes[key] != id {
+		return
+	}
+	delete(x.notes, key)
+	name := Fold(BaseName(id))
+	x.byName[name] = remove(x.byName[name], id)
+	if len(x.byName[name]) == 0 {
+		delete(x.byName, name)
+	}
+}
+
+// AddFile adds an attachment (a vault path of a non-markdown file).
+func (x *Index) AddFile(p string) {
+	x.files[Fold(p)] = p
+	name := Fold(path.Base(p))
+	x.fnames[name] = insertSorted(x.fnames[name], p)
+}
+
+// RemoveFile removes an attachment path.
+func (x *Index) RemoveFile(p string) {
+	delete(x.files, Fold(p))
+	name := Fold(path.Base(p))
+	x.fnames[name] = remove(x.fnames[name], p)
+	if len(x.fnames[name]) == 0 {
+		delete(x.fnames, name)
+	}
+}
+
+// FileCount returns the number of attachments known.
+func (x *Index) FileCount() int { return len(x.files) }
+
+// Note returns the ID of the note at vault path p (with or without .md,
+// any letter case).
+func (x *Index) Note(p string) (string, bool) {
+	id, ok := x.notes[Fold(trimMD(strings.TrimPrefix(p, "/")))]
+	return id, ok
+}
+
+// Named returns every note whose base name is name (without .md),
+// best candidate for a link from the vault root first.
+func (x *Index) Named(name string) []string {
+	return x.byName[Fold(trimMD(name))]
+}
+
+// Resolve resolves a link written in the note source.
+func (x *Index) Resolve(source string, l Link) (string, Status) {
+	if l.IsSelf() {
+		return "", Self
+	}
+	if l.Kind == KindMarkdown || l.Kind == KindImage {
+		return x.resolveMarkdown(source, l.Target)
+	}
+	return x.ResolveName(source, l.Target)
+}
+
+// ResolveName resolves a wikilink target written in the note source
+// (source may be "" for the vault root):
+//  1. a relative path ("./x", "../x") against the source's folder;
+//  2. a path with a folder: the exact vault path, else the notes whose path
+//     ends with it ("b/Note" finds "a/b/Note.md");
+//  3. a bare name: the notes with that base name;
+//
+// and when several notes match, the one in the source's own folder, else
+// the one with the shortest path. Matching ignores letter case. Aliases
+// never resolve links.
+func (x *Index) ResolveName(source, target string) (string, Status) {
+	t := strings.TrimPrefix(strings.TrimSpace(target), "/")
+	if t == "" {
+		return "", Self
+	}
+	if strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") {
+		joined := path.Join(Dir(source), t)
+		if id, ok := x.Note(joined); ok {
+			return id, Resolved
+		}
+		if x.isFile(joined) {
+			return "", Attachment
+		}
+		t = strings.TrimLeft(path.Clean("/"+t), "/")
+	}
+	if id, ok := x.byNameOrSuffix(source, t); ok {
+		return id, Resolved
+	}
+	if x.isFile(t) || IsAttachmentName(t) {
+		return "", Attachment
+	}
+	return "", Broken
+}
+
+// resolveMarkdown resolves a percent-decoded markdown link destination:
+// relative to the source's folder first, then from the vault root, then by
+// name as a wikilink would.
+func (x *Index) resolveMarkdown(source, target string) (string, Status) {
+	t := strings.TrimSpace(target)
+	if t == "" {
+		return "", Self
+	}
+	if !strings.HasPrefix(t, "/") {
+		rel := path.Join(Dir(source), t)
+		if hasMD(t) || !IsAttachmentName(t) {
+			if id, ok := x.Note(rel); ok {
+				return id, Resolved
+			}
+		}
+		if x.isFile(rel) {
+			return "", Attachment
+		}
+	}
+	return x.ResolveName(source, t)
+}
+
+func (x *Index) byNameOrSuffix(source, t string) (string, bool) {
+	noExt := trimMD(t)
+	if strings.Contains(noExt, "/") {
+		if id, ok := x.notes[Fold(noExt)]; ok {
+			return id, true
+		}
+		suffix := "/" + Fold(noExt)
+		var cands []string
+		for _, id := range x.byName[Fold(path.Base(noExt))] {
+			if strings.HasSuffix(Fold(trimMD(id)), suffix) {
+				cands = append(cands, id)
+			}
+		}
+		return pick(source, cands)
+	}
+	return pick(source, x.byName[Fold(noExt)])
+}
+
+func (x *Index) isFile(p string) bool {
+	if _, ok := x.files[Fold(strings.TrimPrefix(p, "/"))]; ok {
+		return true
+	}
+	return !strings.Contains(p, "/") && len(x.fnames[Fold(p)]) > 0
+}
+
+// pick chooses among notes sharing a name: the one in the source's folder,
+// else the first (candidates are kept shortest path first).
+func pick(source string, cands []string) (string, bool) {
+	switch len(cands) {
+	case 0:
+		return "", false
+	case 1:
+		return cands[0], true
+	}
+	dir := Fold(Dir(source))
+	for _, id := range cands {
+		if Fold(Dir(id)) == dir {
+			return id, true
+		}
+	}
+	return cands[0], true
+}
+
+// lessPath orders notes sharing a name as Obsidian prefers them: fewer
+// folders, then a shorter path, then alphabetically.
+func lessPath(a, b string) bool {
+	da, db := strings.Count(a, "/"), strings.Count(b, "/")
+	if da != db {
+		return da < db
+	}
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+func insertSorted(list []string, id string) []string {
+	i := sort.Search(len(list), func(i int) bool { return !lessPath(list[i], id) })
+	if i < len(list) && list[i] == id {
+		return list
+	}
+	list = append(list, "")
+	copy(list[i+1:], list[i:])
+	list[i] = id
+	return list
+}
+
+func remove(list []string, id string) []string {
+	for i, v := range list {
+		if v == id {
+			return append(list[:i:i], list[i+1:]...)
+		}
+	}
+	return list
+}

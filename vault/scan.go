@@ -1,0 +1,143 @@
+package vault
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// File is one markdown file found by Scan.
+type File struct {
+	// ID is the note ID: vault-relative, forward slashes, NFC.
+	ID string
+	// Path is the file's path on disk (as the OS spells it).
+	Path    string
+	Size    int64
+	ModTime time.Time
+}
+
+// Problem is a file or folder that could not be indexed, and why.
+type Problem struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// ScanResult is what Scan found.
+type ScanResult struct {
+	Notes       []File    // markdown notes, in walk order
+	Attachments []string  // vault paths of other files
+	Problems    []Problem // unreadable folders, broken symlinks, ...
+}
+
+// Scan walks the vault at root and lists its notes and attachments,
+// skipping what ig ignores. Symlinked files are followed when their target
+// stays inside the vault; symlinked folders are not followed (they would
+// repeat notes or leave the vault) and are reported. Scan fails only when
+// root itself cannot be read.
+func Scan(root string, ig *Ignore) (ScanResult, error) {
+	var res ScanResult
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return res, fmt.Errorf("open vault: %w", err)
+	}
+	info, err := os.Stat(realRoot)
+	if err != nil {
+		return res, fmt.Errorf("open vault: %w", err)
+	}
+	if !info.IsDir() {
+		return res, fmt.Errorf("open vault %s: not a folder", root)
+	}
+	err = filepath.WalkDir(realRoot, func(p string, d fs.DirEntry, walkErr error) error {
+		rel, relErr := filepath.Rel(realRoot, p)
+		if relErr != nil {
+			return nil
+		}
+		rel = NFC(filepath.ToSlash(rel))
+		if walkErr != nil {
+			if rel == "." {
+				return walkErr
+			}
+			res.Problems = append(res.Problems, Problem{Path: rel, Reason: walkErr.Error()})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if rel == "." {
+			return nil
+		}
+		if ig.Skip(rel, d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return res.symlink(realRoot, p, rel)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
+			return nil
+		}
+		res.add(rel, p, fi)
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("scan vault: %w", err)
+	}
+	return res, nil
+}
+
+func (res *ScanResult) add(rel, p string, fi fs.FileInfo) {
+	if hasMD(rel) {
+		res.Notes = append(res.Notes, File{ID: rel, Path: p, Size: fi.Size(), ModTime: fi.ModTime()})
+		return
+	}
+	res.Attachments = append(res.Attachments, rel)
+}
+
+// symlink follows a symlinked file if it stays in the vault.
+func (res *ScanResult) symlink(realRoot, p, rel string) error {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		res.Problems = append(res.Problems, Problem{Path: rel, Reason: fmt.Sprintf("broken symlink: %v", err)})
+		return nil
+	}
+	if !Within(realRoot, target) {
+		res.Problems = append(res.Problems, Problem{Path: rel, Reason: "symlink leaves the vault, not followed"})
+		return nil
+	}
+	fi, err := os.Stat(target)
+	if err != nil {
+		res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
+		return nil
+	}
+	if fi.IsDir() {
+		res.Problems = append(res.Problems, Problem{Path: rel, Reason: "symlinked folder not followed (its notes would be indexed twice)"})
+		return nil
+	}
+	if fi.Mode().IsRegular() {
+		res.add(rel, p, fi)
+	}
+	return nil
+}
+
+// Within reports whether path p is root or inside it. Both must be
+// absolute or both relative, already cleaned of symlinks by the caller.
+func Within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel))
+}

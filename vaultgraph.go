@@ -1,0 +1,144 @@
+package vaultgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// The errors callers can test for with errors.Is. The MCP layer maps each
+// to one of the SPEC's error codes (mcp/errors.go).
+var (
+	// ErrInvalid is a caller's mistake: a bad parameter or ID.
+	ErrInvalid = errors.New("invalid parameters")
+	// ErrOutsideVault is a path that would leave the vault ("..",
+	// absolute paths, symlinks out). It is also an ErrInvalid.
+	ErrOutsideVault = fmt.Errorf("%w: path leaves the vault", ErrInvalid)
+	// ErrNotFound is an update or delete of a note that does not exist.
+	ErrNotFound = errors.New("node not found")
+	// ErrExists is a create of a note whose file already exists.
+	ErrExists = errors.New("node exists")
+	// ErrConflict is a write whose ifMatch hash no longer matches the file.
+	ErrConflict = errors.New("conflict: the file changed")
+	// ErrReadOnly is a write on an engine opened read-only.
+	ErrReadOnly = errors.New("read-only")
+	// ErrClosed is a call on an engine that is not open.
+	ErrClosed = errors.New("engine is not open")
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Vault is the vault folder. Empty means the current folder.
+	Vault string
+	// Logger receives progress and problems. Nil discards them.
+	Logger *slog.Logger
+	// Workers is the number of notes parsed at once. Zero means one per
+	// CPU.
+	Workers int
+}
+
+// Engine is vaultgraph's one core API: it owns the vault's notes, their
+// resolved links and the graph, and answers every read the CLI and the MCP
+// server offer. All methods are safe for concurrent use.
+type Engine struct {
+	opts   Options
+	root   string // absolute vault path
+	parser *vault.Parser
+	log    *slog.Logger
+
+	mu       sync.RWMutex
+	open     bool
+	notes    map[string]*noteState // by ID
+	index    *vault.Index
+	graph    *graph.Graph
+	refs     map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it
+	ignore   *vault.Ignore
+	problems map[string]vault.Problem // by path
+	lastSync time.Time
+	loadTime time.Duration
+}
+
+// noteState is a parsed note with the resolution of each of its links.
+type noteState struct {
+	note     *vault.Note
+	path     string         // path on disk
+	resolved []string       // per link: target ID, "" when not a note
+	status   []vault.Status // per link
+}
+
+// New returns an Engine for the vault in opts. It does no I/O; call Open.
+func New(opts Options) *Engine {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	return &Engine{opts: opts, log: log, parser: vault.NewParser()}
+}
+
+// Open scans and parses the whole vault and builds the graph.
+func (e *Engine) Open(ctx context.Context) error {
+	dir := e.opts.Vault
+	if dir == "" {
+		dir = "."
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("open vault %s: %w", dir, err)
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return fmt.Errorf("open vault: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("open vault %s: %w: not a folder", root, ErrInvalid)
+	}
+	e.mu.Lock()
+	e.root = root
+	e.mu.Unlock()
+	return e.load(ctx)
+}
+
+// Close releases the engine. Reads after Close fail with ErrClosed.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.open = false
+	return nil
+}
+
+// Root returns the absolute path of the vault.
+func (e *Engine) Root() string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.root
+}
+
+// Graph returns the engine's link graph, for callers that walk it
+// directly (benchmarks, tools). It is safe for concurrent readers.
+func (e *Engine) Graph() *graph.Graph {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.graph
+}
+
+// readLock takes the read lock and fails when the engine is not open.
+func (e *Engine) readLock() error {
+	e.mu.RLock()
+	if !e.open {
+		e.mu.RUnlock()
+		return ErrClosed
+	}
+	return nil
+}
