@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+func newGetNodeCmd(g *globals) *cobra.Command {
+	var p mcp.GetNodeParams
+	c := &cobra.Command{
+		Use:   "get-node ID",
+		Short: "Print one note: metadata, links and content",
+		Long: `Print one note: title, tags, properties, outgoing links (with titles),
+broken links and its content (up to 10,000 characters). With --depth 1 it
+also prints incoming and outgoing link counts and up to 20 neighbours.
+
+ID is the note's vault path ("Projects/Alpha Plan.md"), in any letter case,
+with or without ".md", or a bare note name resolved as a wikilink would be.
+A missing note prints null and exits 0.`,
+		Example: `  vaultgraph get-node "Projects/Alpha Plan.md"
+  vaultgraph get-node "alpha plan" --depth 1`,
+		Args: args("ID"),
+		RunE: func(c *cobra.Command, a []string) error {
+			p.ID = a[0]
+			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.GetNode(ctx, p)
+			})
+		},
+	}
+	c.Flags().IntVar(&p.Depth, "depth", 0, "0 = the note only, 1 = also its neighbours and link counts")
+	return c
+}

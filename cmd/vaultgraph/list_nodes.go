@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+func newListNodesCmd(g *globals) *cobra.Command {
+	var p mcp.ListNodesParams
+	var props []string
+	c := &cobra.Command{
+		Use:   "list-nodes",
+		Short: "Browse notes with filters, sorting and pages",
+		Long: `Browse notes: filter by folder, tags, properties, dates, orphans or broken
+links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
+(prefix '-' for descending); page through the result.`,
+		Example: `  vaultgraph list-nodes --folder Projects --sort-by -modified,title
+  vaultgraph list-nodes --tags draft --tag-mode none --limit 50 --page 2
+  vaultgraph list-nodes --property status=active --created-after 2025-01-01
+  vaultgraph list-nodes --orphans`,
+		Args: args(),
+		RunE: func(c *cobra.Command, _ []string) error {
+			for _, kv := range props {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok || strings.TrimSpace(k) == "" {
+					return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+				}
+				if p.Properties == nil {
+					p.Properties = map[string]string{}
+				}
+				p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.ListNodes(ctx, p)
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
+	f.StringSliceVar(&p.Tags, "tags", nil, "filter by these tags (comma-separated or repeated)")
+	f.StringVar(&p.TagMode, "tag-mode", "any", "how --tags filters: any, all or none")
+	f.StringArrayVar(&props, "property", nil, "key=value: only notes whose property equals value (repeatable)")
+	f.StringVar(&p.CreatedAfter, "created-after", "", "only notes created on or after this date (YYYY-MM-DD or RFC 3339)")
+	f.StringVar(&p.CreatedBefore, "created-before", "", "only notes created on or before this date")
+	f.StringVar(&p.ModifiedAfter, "modified-after", "", "only notes modified on or after this date")
+	f.StringVar(&p.ModifiedBefore, "modified-before", "", "only notes modified on or before this date")
+	f.BoolVar(&p.Orphans, "orphans", false, "only notes with no links in or out")
+	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
+	f.StringSliceVar(&p.SortBy, "sort-by", nil, "sort keys, comma-separated, '-' for descending (default path)")
+	f.IntVar(&p.Page, "page", 1, "page number, from 1")
+	f.IntVar(&p.Limit, "limit", vaultgraph.DefaultListLimit, "notes per page (1-100)")
+	return c
+}

@@ -1,0 +1,120 @@
+// Command vaultgraph turns an Obsidian vault into a live graph that agents
+// and scripts can query. Every MCP tool is also a sub-command here.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+// EnvVault names the environment variable holding the default vault.
+const EnvVault = "VAULTGRAPH_VAULT"
+
+// globals are the flags every command takes.
+type globals struct {
+	vault   string
+	format  string
+	verbose bool
+	stdout  io.Writer
+	stderr  io.Writer
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	g := &globals{stdout: stdout, stderr: stderr}
+	root := newRootCmd(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintf(stderr, "vaultgraph: %s: %v\n", mcp.Code(err), err)
+		return 1
+	}
+	return 0
+}
+
+func newRootCmd(g *globals) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "vaultgraph",
+		Short: "A live link graph of an Obsidian vault, for agents and scripts",
+		Long: `vaultgraph parses every note of an Obsidian vault (frontmatter, tags,
+wikilinks, embeds, markdown links) into a graph and answers questions about
+it: notes, neighbours, paths, hubs, tags. Every MCP tool is also a command.
+
+The vault is --vault, else $` + EnvVault + `, else the current folder.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	def := os.Getenv(EnvVault)
+	if def == "" {
+		def = "."
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.vault, "vault", def, "vault folder (default $"+EnvVault+" or the current folder)")
+	pf.StringVar(&g.format, "format", "json", "output format: json (toon and markdown come with the response-format work)")
+	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log progress and note warnings to stderr")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return fmt.Errorf("%w: %v (see %s --help)", vaultgraph.ErrInvalid, err, c.CommandPath())
+	})
+	root.AddCommand(
+		newGetNodeCmd(g), newGetNeighborsCmd(g), newFindPathCmd(g), newGetHubsCmd(g),
+		newSearchByTagsCmd(g), newListNodesCmd(g), newListTagsCmd(g), newRandomNodeCmd(g),
+		newVaultStatusCmd(g), newGenCmd(g),
+	)
+	return root
+}
+
+// args checks the number of positional arguments, naming them in the
+// error as INVALID_PARAMS.
+func args(names ...string) cobra.PositionalArgs {
+	return func(c *cobra.Command, a []string) error {
+		if len(a) != len(names) {
+			return fmt.Errorf("%w: %s takes %d argument(s) (%v), got %d", vaultgraph.ErrInvalid, c.Name(), len(names), names, len(a))
+		}
+		return nil
+	}
+}
+
+// logger is the slog logger commands use: stderr, warnings unless -v.
+func (g *globals) logger() *slog.Logger {
+	level := slog.LevelError
+	if g.verbose {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// withTools opens the engine on the vault, runs fn and prints its answer.
+func (g *globals) withTools(ctx context.Context, fn func(context.Context, *mcp.Tools) (any, error)) error {
+	if g.format != "json" {
+		return fmt.Errorf("%w: format %q: only json is available in this version", vaultgraph.ErrInvalid, g.format)
+	}
+	e := vaultgraph.New(vaultgraph.Options{Vault: g.vault, Logger: g.logger()})
+	if err := e.Open(ctx); err != nil {
+		return err
+	}
+	defer e.Close()
+	v, err := fn(ctx, &mcp.Tools{Engine: e})
+	if err != nil {
+		return err
+	}
+	return mcp.WriteJSON(g.stdout, v)
+}
+

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+func newSearchByTagsCmd(g *globals) *cobra.Command {
+	var p mcp.SearchByTagsParams
+	c := &cobra.Command{
+		Use:   "search-by-tags TAG...",
+		Short: "List notes with any or all of the given tags",
+		Long: `List notes carrying any (or, with --mode all, every one) of the tags.
+Tags match without '#' and ignoring case; a parent tag also matches its
+nested tags ("project" matches "project/alpha").`,
+		Example: `  vaultgraph search-by-tags project idea
+  vaultgraph search-by-tags project/alpha urgent --mode all`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, a []string) error {
+			p.Tags = a
+			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.SearchByTags(ctx, p)
+			})
+		},
+	}
+	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
+	c.Flags().IntVar(&p.Limit, "limit", mcp.DefaultTagsLimit, "most notes to print (1-100)")
+	return c
+}

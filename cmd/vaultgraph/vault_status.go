@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+func newVaultStatusCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "vault-status",
+		Short: "Print counts, index state and problems of the vault",
+		Long: `Print the vault's notes, links, broken links, attachments and tags, the
+state of index and watcher, the last sync time, files that could not be
+indexed (with the reason) and note names shared by several notes.`,
+		Args: args(),
+		RunE: func(c *cobra.Command, _ []string) error {
+			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.VaultStatus(ctx)
+			})
+		},
+	}
+}

@@ -1,0 +1,92 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+const benchNodes = 10_000
+
+// powerLawLinks returns n nodes whose out-degrees follow a power law
+// (Pareto, alpha 2.2, about 8 links on average) and whose targets are
+// skewed towards a few popular nodes, as in a real vault.
+func powerLawLinks(r *rand.Rand, n int) []link {
+	const alpha, xmin = 2.2, 4.7
+	links := make([]link, n)
+	for i := range links {
+		links[i].id = fmt.Sprintf("notes/note-%05d.md", i)
+	}
+	for i := range links {
+		deg := int(xmin / math.Pow(1-r.Float64(), 1/alpha))
+		deg = min(deg, n/20)
+		links[i].out = make([]string, 0, deg)
+		for range deg {
+			links[i].out = append(links[i].out, links[popularTarget(r, n)].id)
+		}
+	}
+	return links
+}
+
+// popularTarget picks a node index, favouring low indexes.
+func popularTarget(r *rand.Rand, n int) int {
+	return int(float64(n) * math.Pow(r.Float64(), 2.5))
+}
+
+func benchGraph(tb testing.TB) (*Graph, []link) {
+	tb.Helper()
+	links := powerLawLinks(rand.New(rand.NewPCG(1, 2)), benchNodes)
+	return buildGraph(links...), links
+}
+
+func TestBenchGraphShape(t *testing.T) {
+	g, _ := benchGraph(t)
+	if got := g.Len(); got != benchNodes {
+		t.Errorf("Len() = %d, want %d", got, benchNodes)
+	}
+	avg := float64(g.EdgeCount()) / float64(g.Len())
+	if avg < 6 || avg > 10 {
+		t.Errorf("average out-degree = %.2f, want about 8", avg)
+	}
+	t.Logf("edges %d, average out-degree %.2f, top hubs %v", g.EdgeCount(), avg, g.Hubs(InDegree, 3))
+}
+
+func BenchmarkNeighbors(b *testing.B) {
+	g, links := benchGraph(b)
+	r := rand.New(rand.NewPCG(3, 4))
+	for b.Loop() {
+		g.Neighbors(links[r.IntN(len(links))].id, Both, 0)
+	}
+}
+
+func BenchmarkShortestPath(b *testing.B) {
+	g, links := benchGraph(b)
+	for _, directed := range []bool{false, true} {
+		b.Run(fmt.Sprintf("directed=%v", directed), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(5, 6))
+			for b.Loop() {
+				src, dst := links[r.IntN(len(links))].id, links[r.IntN(len(links))].id
+				g.ShortestPath(src, dst, directed)
+			}
+		})
+	}
+}
+
+func BenchmarkPageRank(b *testing.B) {
+	g, links := benchGraph(b)
+	for b.Loop() {
+		g.Update(func(*Tx) {}) // invalidate the cache
+		g.PageRankOf(links[0].id)
+	}
+}
+
+func BenchmarkUpdateOne(b *testing.B) {
+	g, links := benchGraph(b)
+	r := rand.New(rand.NewPCG(7, 8))
+	fresh := powerLawLinks(rand.New(rand.NewPCG(9, 10)), benchNodes)
+	for b.Loop() {
+		i := r.IntN(len(links))
+		g.Update(func(tx *Tx) { tx.SetOut(links[i].id, fresh[i].out) })
+	}
+}

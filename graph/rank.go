@@ -1,0 +1,227 @@
+package graph
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"strings"
+	"sync"
+)
+
+// Metric ranks nodes for [Graph.Hubs].
+type Metric string
+
+// Metrics accepted by [Graph.Hubs].
+const (
+	// InDegree scores a node by the number of edges pointing at it.
+	InDegree Metric = "in_degree"
+	// OutDegree scores a node by the number of edges leaving it.
+	OutDegree Metric = "out_degree"
+	// PageRank scores a node by its PageRank (see [Graph.PageRankScores]).
+	PageRank Metric = "pagerank"
+)
+
+// PageRank parameters.
+const (
+	damping       = 0.85
+	maxIterations = 100
+	tolerance     = 1e-9 // L1 change between iterations
+)
+
+// Hub is a node with its score under some [Metric].
+type Hub struct {
+	// ID is the node ID.
+	ID string
+	// Score is the node's value for the metric.
+	Score float64
+}
+
+// rankCache holds the PageRank scores of one graph version.
+type rankCache struct {
+	mu      sync.Mutex
+	valid   bool
+	version uint64
+	scores  []float64 // by node slot; never modified once stored
+	runs    int       // number of computations, for tests
+}
+
+// Hubs returns the top limit nodes by metric m (all nodes when limit <= 0),
+// by descending score, ties broken by ascending ID. It returns nil for an
+// unknown metric.
+func (g *Graph) Hubs(m Metric, limit int) []Hub {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var score func(u int32) float64
+	switch m {
+	case InDegree:
+		score = func(u int32) float64 { return float64(len(g.nodes[u].in)) }
+	case OutDegree:
+		score = func(u int32) float64 { return float64(len(g.nodes[u].out)) }
+	case PageRank:
+		scores := g.pageRank()
+		score = func(u int32) float64 { return scores[u] }
+	default:
+		return nil
+	}
+	if limit <= 0 || limit > len(g.live) {
+		limit = len(g.live)
+	}
+	// Keep the best limit hubs in a heap whose root is the worst of them.
+	h := make(hubHeap, 0, limit)
+	for _, u := range g.live {
+		hub := Hub{ID: g.nodes[u].id, Score: score(u)}
+		switch {
+		case len(h) < limit:
+			heap.Push(&h, hub)
+		case limit > 0 && better(hub, h[0]):
+			h[0] = hub
+			heap.Fix(&h, 0)
+		}
+	}
+	res := make([]Hub, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		res[i] = heap.Pop(&h).(Hub)
+	}
+	return res
+}
+
+// better reports whether a ranks before b: higher score, then lower ID.
+func better(a, b Hub) bool {
+	if c := cmp.Compare(a.Score, b.Score); c != 0 {
+		return c > 0
+	}
+	return strings.Compare(a.ID, b.ID) < 0
+}
+
+// hubHeap is a heap of hubs with the worst-ranked hub at the root.
+type hubHeap []Hub
+
+// Len implements heap.Interface.
+func (h hubHeap) Len() int { return len(h) }
+
+// Less implements heap.Interface: the worse hub is smaller.
+func (h hubHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+
+// Swap implements heap.Interface.
+func (h hubHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+
+// Push implements heap.Interface.
+func (h *hubHeap) Push(x any) { *h = append(*h, x.(Hub)) }
+
+// Pop implements heap.Interface.
+func (h *hubHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// PageRankScores returns the PageRank of every node, keyed by ID. Scores use
+// damping 0.85; nodes without outgoing edges spread their rank evenly over
+// all nodes; power iteration stops when the L1 change falls below 1e-9 or
+// after 100 iterations; the scores sum to 1.
+//
+// Scores are cached until the next [Graph.Update] and computed at most once
+// per graph version, however many goroutines ask. The returned map is a
+// copy the caller may modify.
+func (g *Graph) PageRankScores() map[string]float64 {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	scores := g.pageRank()
+	res := make(map[string]float64, len(g.live))
+	for _, u := range g.live {
+		res[g.nodes[u].id] = scores[u]
+	}
+	return res
+}
+
+// PageRankOf returns the PageRank of id as in [Graph.PageRankScores], or 0
+// if id is not a node.
+func (g *Graph) PageRankOf(id string) float64 {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	u, ok := g.index[id]
+	if !ok {
+		return 0
+	}
+	return g.pageRank()[u]
+}
+
+// pageRank returns the cached scores by slot, computing them if the graph
+// changed since. The caller must hold g.mu for reading, which keeps the
+// version fixed; c.mu makes concurrent readers wait for one computation.
+func (g *Graph) pageRank() []float64 {
+	c := &g.rank
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.valid || c.version != g.version {
+		c.scores = g.computePageRank()
+		c.runs++
+		c.version, c.valid = g.version, true
+	}
+	return c.scores
+}
+
+// computePageRank runs the power iteration and returns scores by slot.
+func (g *Graph) computePageRank() []float64 {
+	scores := make([]float64, len(g.nodes))
+	n := len(g.live)
+	if n == 0 {
+		return scores
+	}
+	// Compact the adjacency into arrays indexed by position in g.live:
+	// the targets of node i are targets[start[i]:start[i+1]].
+	start := make([]int32, n+1)
+	targets := make([]int32, 0, g.edges)
+	for i, u := range g.live {
+		for _, t := range g.nodes[u].out {
+			targets = append(targets, g.nodes[t].livePos)
+		}
+		start[i+1] = int32(len(targets))
+	}
+
+	rank := make([]float64, n)
+	next := make([]float64, n)
+	for i := range rank {
+		rank[i] = 1 / float64(n)
+	}
+	for range maxIterations {
+		dangling := 0.0
+		for i := range n {
+			if start[i] == start[i+1] {
+				dangling += rank[i]
+			}
+		}
+		base := (1-damping)/float64(n) + damping*dangling/float64(n)
+		for i := range next {
+			next[i] = base
+		}
+		for i := range n {
+			lo, hi := start[i], start[i+1]
+			if lo == hi {
+				continue
+			}
+			share := damping * rank[i] / float64(hi-lo)
+			for _, t := range targets[lo:hi] {
+				next[t] += share
+			}
+		}
+		diff := 0.0
+		for i := range rank {
+			diff += math.Abs(next[i] - rank[i])
+		}
+		rank, next = next, rank
+		if diff < tolerance {
+			break
+		}
+	}
+
+	sum := 0.0
+	for _, r := range rank {
+		sum += r
+	}
+	for i, u := range g.live {
+		scores[u] = rank[i] / sum
+	}
+	return scores
+}

@@ -1,0 +1,5 @@
+// Package mcp holds vaultgraph's tools: one handler per tool over the
+// Engine, parameter validation, response shaping, content truncation and
+// the mapping of Engine errors to the error codes of SPEC.md. The CLI calls
+// these same handlers, so the command line and MCP cannot drift apart.
+package mcp

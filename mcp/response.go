@@ -1,0 +1,135 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// NodeResponse is a note as tools return it (seed 004's NodeResponse and
+// its extensions). Empty optional fields are left out.
+type NodeResponse struct {
+	ID          string                `json:"id"`
+	Title       string                `json:"title"`
+	Direction   string                `json:"direction,omitempty"`
+	Content     *string               `json:"content,omitempty"`
+	Tags        []string              `json:"tags"`
+	Links       []vaultgraph.LinkInfo `json:"links"`
+	Aliases     []string              `json:"aliases,omitempty"`
+	Properties  Properties            `json:"properties,omitempty"`
+	BrokenLinks []string              `json:"brokenLinks,omitempty"`
+	Attachments []string              `json:"attachments,omitempty"`
+	Created     string                `json:"created,omitempty"`
+	Modified    string                `json:"modified,omitempty"`
+	Hash        string                `json:"hash,omitempty"`
+
+	IncomingCount *int           `json:"incomingCount,omitempty"`
+	OutgoingCount *int           `json:"outgoingCount,omitempty"`
+	Neighbors     []NodeResponse `json:"neighbors,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
+}
+
+// ListResponse is a page of notes.
+type ListResponse struct {
+	Nodes      []NodeResponse `json:"nodes"`
+	Total      int            `json:"total"`
+	Page       int            `json:"page,omitempty"`
+	TotalPages int            `json:"totalPages,omitempty"`
+	Hint       string         `json:"hint,omitempty"`
+	Warnings   []string       `json:"warnings,omitempty"`
+}
+
+// nodeResponse shapes an Engine node, with its content cut to limit
+// characters (content left out when limit is 0).
+func nodeResponse(n *vaultgraph.Node, limit int) NodeResponse {
+	r := NodeResponse{
+		ID:          n.ID,
+		Title:       n.Title,
+		Tags:        n.Tags,
+		Links:       n.Links,
+		Aliases:     n.Aliases,
+		Properties:  Properties(n.Properties),
+		BrokenLinks: n.Broken,
+		Attachments: n.Attachments,
+		Created:     formatTime(n.Created),
+		Modified:    formatTime(n.Modified),
+		Hash:        n.Hash,
+		Warnings:    n.Warnings,
+	}
+	if limit > 0 {
+		c := Truncate(n.Content, limit)
+		r.Content = &c
+	}
+	return r
+}
+
+// formatTime writes a date without a time when it has none.
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(time.RFC3339)
+}
+
+// Properties are frontmatter properties; they marshal to a JSON object
+// that keeps the file's key order.
+type Properties []vault.Property
+
+// MarshalJSON writes the properties as an object in file order.
+func (p Properties) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, prop := range p {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(prop.Key)
+		if err != nil {
+			return nil, fmt.Errorf("property key: %w", err)
+		}
+		v, err := json.Marshal(propertyValue(prop.Value))
+		if err != nil {
+			return nil, fmt.Errorf("property %s: %w", prop.Key, err)
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func propertyValue(v any) any {
+	switch x := v.(type) {
+	case time.Time:
+		return formatTime(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = propertyValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = propertyValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// pageHint is the one line that tells the caller how to get more.
+func pageHint(page, totalPages int) string {
+	if page < totalPages {
+		return fmt.Sprintf("page %d of %d: pass page: %d for more", page, totalPages, page+1)
+	}
+	return ""
+}

@@ -1,0 +1,40 @@
+package mcp
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Content limits, in characters, from SPEC.md.
+const (
+	PrimaryContentChars  = 10000 // the note asked for
+	ListContentChars     = 500   // each item of a list
+	NeighborContentChars = 200   // neighbours shown with a note
+)
+
+// TruncationMark ends content that was cut.
+const TruncationMark = "... [truncated]"
+
+// Truncate returns s cut to at most max characters at a word boundary,
+// followed by TruncationMark, or s itself when it fits. It never splits a
+// multi-byte character.
+func Truncate(s string, max int) string {
+	if max <= 0 || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	cut, n := 0, 0
+	for i := range s {
+		if n == max {
+			cut = i
+			break
+		}
+		n++
+	}
+	// Back up to the last space so no word is split, unless that would
+	// throw away most of the text (one very long word).
+	if sp := strings.LastIndexFunc(s[:cut], unicode.IsSpace); sp > cut/2 {
+		cut = sp
+	}
+	return strings.TrimRightFunc(s[:cut], unicode.IsSpace) + TruncationMark
+}
