@@ -117,4 +117,3 @@ func (g *globals) withTools(ctx context.Context, fn func(context.Context, *mcp.T
 	}
 	return mcp.WriteJSON(g.stdout, v)
 }
-
