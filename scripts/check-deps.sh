@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Checks that imports flow one way (STYLE.md): graph uses the standard
+# library only; no core package (root, vault, graph, embed, internal/...)
+# imports mcp or cmd; mcp never imports internal/store.
+set -euo pipefail
+mod=$(go list -m)
+fail=0
+
+# graph: standard library only (a standard package has no dot in its first element).
+bad=$(go list -deps ./graph | grep -v "^$mod/graph$" | awk -F/ '$1 ~ /\./' || true)
+if [ -n "$bad" ]; then echo "graph imports non-standard packages:"; echo "$bad"; fail=1; fi
+
+for pkg in . ./vault ./graph ./embed $(go list ./internal/... 2>/dev/null | sed "s#^$mod#.#"); do
+  [ -d "$pkg" ] || continue
+  bad=$(go list -deps "$pkg" | grep -E "^$mod/(mcp|cmd)(/|$)" || true)
+  if [ -n "$bad" ]; then echo "core package $pkg imports $bad"; fail=1; fi
+done
+
+bad=$(go list -deps ./mcp | grep -E "^$mod/internal/store(/|$)" || true)
+if [ -n "$bad" ]; then echo "mcp imports the store directly: $bad"; fail=1; fi
+
+[ "$fail" = 0 ] && echo "deps: imports flow one way"
+exit $fail
