@@ -1,0 +1,49 @@
+// Package vaultgen generates deterministic, realistic synthetic Obsidian
+// vaults for benchmarks, load tests and the `vaultgraph gen` command.
+//
+// A generated vault is a tree of folders (nested up to three levels deep)
+// holding markdown notes plus a few PNG attachments in the vault root, which
+// is where Obsidian puts attachments by default. The notes use Obsidian
+// syntax in roughly the proportions found in real vaults:
+//
+//   - YAML frontmatter on most notes, with tags (as a block list, a flow
+//     list or a plain string), aliases, a created date, a number, a bool,
+//     a status and sometimes frontmatter links (related: "[[Other Note]]");
+//   - headings, paragraphs, bullet, numbered and task lists, callouts,
+//     block quotes and, occasionally, a table;
+//   - inline #tags and #nested/tags;
+//   - wikilinks in every form: [[Name]], [[Name|alias]], [[Name#Heading]],
+//     [[Folder/Name]], ![[Name]] embeds and ![[image-12.png]] attachment
+//     embeds, plus markdown links [text](Name%20Two.md) and
+//     [text](Folder/Name.md#Heading), and [[Name\|alias]] inside tables;
+//   - fenced and inline code holding [[not a link]] and #notatag, which a
+//     correct parser must ignore;
+//   - external links and markdown images of attachments, which are not
+//     links between notes either.
+//
+// Out-degree follows a heavy-tailed (shifted Pareto) distribution and link
+// targets are drawn from a Zipf distribution mixed with a uniform one, so a
+// few hub notes receive a large share of all backlinks. A small fraction of
+// links (Config.BrokenRate) point at notes that do not exist.
+//
+// Titles are one to four capitalised words; about 3% of notes share their
+// base name with a note in another folder and about 2% have non-ASCII
+// titles such as "Café Notes", "東京 Trip" or "Ideas 🚀". Every link to a
+// note whose base name is shared is written path-qualified
+// ([[Folder/Sub/Name]] or [t](Folder/Sub/Name.md)), so each link's intended
+// target is unambiguous; path-qualified links always spell the full path
+// from the vault root. Folder names are unique across the whole vault
+// (case-insensitively).
+//
+// Link accounting in [Stats]: every wikilink, embed of a note, markdown link
+// to a .md file and frontmatter link is one link. Embeds of attachments,
+// markdown images, external URLs and anything inside code are not links.
+// A link is broken when no note matches it; links to headings always name a
+// heading that exists in the target note.
+//
+// Generation is deterministic: the same [Config] (including Seed) yields a
+// byte-identical tree, independent of GOMAXPROCS and scheduling. Planning
+// uses a single math/rand/v2 PCG stream; each note is then rendered from
+// its own PCG stream derived from the seed and its index, which lets notes
+// be rendered and written in parallel.
+package vaultgen
