@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"context"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 	"time"
@@ -118,9 +119,9 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 }
 
 func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
-	if q.Folder != "" {
-		folder := vault.Fold(strings.Trim(q.Folder, "/")) + "/"
-		if !strings.HasPrefix(vault.Fold(id), folder) {
+	// "", "/" and "." are the vault root: every note is in it or below.
+	if folder := strings.Trim(path.Clean("/"+q.Folder), "/"); folder != "" {
+		if !strings.HasPrefix(vault.Fold(id), vault.Fold(folder)+"/") {
 			return false
 		}
 	}

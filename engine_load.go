@@ -81,6 +81,16 @@ func (e *Engine) load(ctx context.Context) error {
 	return nil
 }
 
+// notePath returns the path on disk of the note id, or "".
+func (e *Engine) notePath(id string) string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if ns, ok := e.notes[id]; ok {
+		return ns.path
+	}
+	return ""
+}
+
 // parseAll reads and parses files on e.opts.Workers goroutines. The result
 // keeps the order of files.
 func (e *Engine) parseAll(ctx context.Context, files []vault.File) ([]parsed, error) {
@@ -142,10 +152,11 @@ func resolveLinks(index *vault.Index, ns *noteState) {
 }
 
 // refKey is the key under which a link is filed in Engine.refs: the folded
-// base name of its target. A link's resolution can only change when a note
+// base name of its target, without a ".md" extension in any letter case (as
+// the resolver matches it). A link's resolution can only change when a note
 // or file with that base name appears or goes.
 func refKey(target string) string {
-	return vault.Fold(strings.TrimSuffix(path.Base(strings.TrimSuffix(target, "/")), ".md"))
+	return vault.Fold(vault.BaseName(strings.TrimSuffix(target, "/")))
 }
 
 func addRefs(refs map[string]map[string]struct{}, ns *noteState) {
@@ -183,16 +194,28 @@ func (e *Engine) Sync(ctx context.Context, paths ...string) error {
 		file bool // an attachment, not a note
 	}
 	var changes []change
-	for _, rel := range paths {
+	for _, given := range paths {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
-		rel = vault.NFC(filepath.ToSlash(rel))
+		given = path.Clean(filepath.ToSlash(given))
+		if given == "." || given == ".." || strings.HasPrefix(given, "../") || path.IsAbs(given) {
+			continue // not a path inside the vault
+		}
+		rel := vault.NFC(given) // the ID; the disk may spell the name decomposed
 		if e.ignore.Skip(rel, false) {
 			continue
 		}
-		abs := filepath.Join(e.root, filepath.FromSlash(rel))
+		abs := filepath.Join(e.root, filepath.FromSlash(given))
 		fi, err := os.Stat(abs)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The caller gave the ID's spelling of a file the disk spells
+			// otherwise: stat the file the note was read from.
+			if known := e.notePath(rel); known != "" && known != abs {
+				abs = known
+				fi, err = os.Stat(abs)
+			}
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			changes = append(changes, change{rel: rel, gone: true, file: !strings.HasSuffix(strings.ToLower(rel), ".md")})

@@ -3,7 +3,9 @@ package vaultgraph
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -126,6 +128,9 @@ func (e *Engine) GetNode(ctx context.Context, id string, withContent bool) (*Nod
 	n.Warnings = append(warnings, n.Warnings...)
 	if withContent {
 		if n.Content, err = readBody(p, bodyStart); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, nil // deleted since it was indexed
+			}
 			return nil, fmt.Errorf("get node %s: %w", found, err)
 		}
 	}
@@ -145,7 +150,11 @@ func (e *Engine) Content(ctx context.Context, id string) (string, error) {
 	}
 	p, start := ns.path, ns.note.BodyStart
 	e.mu.RUnlock()
-	return readBody(p, start)
+	body, err := readBody(p, start)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("content of %s: deleted since it was indexed: %w", id, ErrNotFound)
+	}
+	return body, err
 }
 
 // readBody reads a note file and returns it from bodyStart on. If the file

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -98,6 +99,9 @@ func (e *Engine) Open(ctx context.Context) error {
 		return fmt.Errorf("open vault %s: %w", dir, err)
 	}
 	fi, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("open vault %s: %w: no such folder", root, ErrInvalid)
+	}
 	if err != nil {
 		return fmt.Errorf("open vault: %w", err)
 	}

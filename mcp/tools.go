@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -72,7 +73,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		}
 		r.Neighbors = []NodeResponse{}
 		for _, nb := range nbs {
-			if nb.Content, err = t.Engine.Content(ctx, nb.ID); err != nil {
+			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
 				return nil, err
 			}
 			nr := nodeResponse(nb.Node, NeighborContentChars)
@@ -109,17 +110,17 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
-	found, _, err := t.Engine.Lookup(p.ID)
+	found, warnings, err := t.Engine.Lookup(p.ID)
 	if err != nil || found == "" {
 		return nil, err
 	}
-	nbs, total, warnings, err := t.Engine.Neighbors(ctx, found, dir, lim)
+	nbs, total, more, err := t.Engine.Neighbors(ctx, found, dir, lim)
 	if err != nil {
 		return nil, err
 	}
-	res := ListResponse{Nodes: []NodeResponse{}, Total: total, Warnings: warnings}
+	res := ListResponse{Nodes: []NodeResponse{}, Total: total, Warnings: append(warnings, more...)}
 	for _, nb := range nbs {
-		if nb.Content, err = t.Engine.Content(ctx, nb.ID); err != nil {
+		if nb.Content, err = t.content(ctx, nb.ID); err != nil {
 			return nil, err
 		}
 		nr := listItem(nb.Node)
@@ -130,6 +131,17 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		res.Hint = fmt.Sprintf("%d of %d neighbours shown: raise limit (max %d) or filter by direction", len(nbs), total, MaxNeighborsLimit)
 	}
 	return res, nil
+}
+
+// content reads the body of a listed note. A note whose file went away
+// since it was indexed is listed without content rather than failing the
+// whole answer.
+func (t *Tools) content(ctx context.Context, id string) (string, error) {
+	c, err := t.Engine.Content(ctx, id)
+	if errors.Is(err, vaultgraph.ErrNotFound) {
+		return "", nil
+	}
+	return c, err
 }
 
 // listItem is a note as a list shows it: content cut to 500 characters
@@ -148,6 +160,14 @@ type FindPathParams struct {
 	Directed bool   `json:"directed"`
 }
 
+// PathResponse is find_path's answer: the path, its length in links, and
+// warnings such as a note name shared by several notes.
+type PathResponse struct {
+	Path     []string `json:"path"`
+	Length   int      `json:"length"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
 // FindPath returns the shortest path between two notes, or nil.
 func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 	if strings.TrimSpace(p.Source) == "" {
@@ -156,11 +176,11 @@ func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 	if strings.TrimSpace(p.Target) == "" {
 		return nil, invalid("target", "required")
 	}
-	path, _, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
+	path, warnings, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
 	if err != nil || path == nil {
 		return nil, err
 	}
-	return path, nil
+	return PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}, nil
 }
 
 // GetHubsParams are get_hubs' parameters.
@@ -217,7 +237,7 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	}
 	res := ListResponse{Nodes: []NodeResponse{}, Total: total}
 	for _, n := range nodes {
-		if n.Content, err = t.Engine.Content(ctx, n.ID); err != nil {
+		if n.Content, err = t.content(ctx, n.ID); err != nil {
 			return nil, err
 		}
 		res.Nodes = append(res.Nodes, listItem(n))
@@ -254,16 +274,17 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	}
 	var err error
 	for _, d := range []struct {
-		name string
-		in   string
-		out  *time.Time
+		name     string
+		in       string
+		out      *time.Time
+		endOfDay bool
 	}{
-		{"createdAfter", p.CreatedAfter, &q.CreatedAfter},
-		{"createdBefore", p.CreatedBefore, &q.CreatedBefore},
-		{"modifiedAfter", p.ModifiedAfter, &q.ModifiedAfter},
-		{"modifiedBefore", p.ModifiedBefore, &q.ModifiedBefore},
+		{"createdAfter", p.CreatedAfter, &q.CreatedAfter, false},
+		{"createdBefore", p.CreatedBefore, &q.CreatedBefore, true},
+		{"modifiedAfter", p.ModifiedAfter, &q.ModifiedAfter, false},
+		{"modifiedBefore", p.ModifiedBefore, &q.ModifiedBefore, true},
 	} {
-		if *d.out, err = parseDate(d.name, d.in); err != nil {
+		if *d.out, err = parseDate(d.name, d.in, d.endOfDay); err != nil {
 			return nil, err
 		}
 	}
@@ -273,6 +294,9 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	}
 	out := ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
 	for _, n := range res.Nodes {
+		if n.Content, err = t.content(ctx, n.ID); err != nil {
+			return nil, err
+		}
 		item := listItem(n)
 		item.Created, item.Modified = formatTime(n.Created), formatTime(n.Modified)
 		out.Nodes = append(out.Nodes, item)
@@ -281,14 +305,19 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	return out, nil
 }
 
-// parseDate reads a date or date-time parameter; "" is the zero time.
-func parseDate(name, s string) (time.Time, error) {
+// parseDate reads a date or date-time parameter; "" is the zero time. A
+// date without a time is an upper bound's last instant when endOfDay is
+// set, so that "before 2024-06-01" includes that whole day.
+func parseDate(name, s string, endOfDay bool) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return time.Time{}, nil
 	}
 	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", time.DateOnly} {
 		if t, err := time.Parse(layout, s); err == nil {
+			if endOfDay && layout == time.DateOnly {
+				t = t.AddDate(0, 0, 1).Add(-time.Nanosecond)
+			}
 			return t, nil
 		}
 	}
@@ -315,7 +344,7 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 	if err != nil || n == nil {
 		return nil, err
 	}
-	if n.Content, err = t.Engine.Content(ctx, n.ID); err != nil {
+	if n.Content, err = t.content(ctx, n.ID); err != nil {
 		return nil, err
 	}
 	return nodeResponse(n, PrimaryContentChars), nil

@@ -31,9 +31,11 @@ func Truncate(s string, max int) string {
 		}
 		n++
 	}
-	// Back up to the last space so no word is split, unless that would
-	// throw away most of the text (one very long word).
-	if sp := strings.LastIndexFunc(s[:cut], unicode.IsSpace); sp > cut/2 {
+	// Back up to the last space so no word is split, unless the cut is
+	// already at the end of a word or backing up would throw away most of
+	// the text (one very long word).
+	next, _ := utf8.DecodeRuneInString(s[cut:])
+	if sp := strings.LastIndexFunc(s[:cut], unicode.IsSpace); !unicode.IsSpace(next) && sp > cut/2 {
 		cut = sp
 	}
 	return strings.TrimRightFunc(s[:cut], unicode.IsSpace) + TruncationMark

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -59,8 +60,22 @@ wikilinks, embeds, markdown links) into a graph and answers questions about
 it: notes, neighbours, paths, hubs, tags. Every MCP tool is also a command.
 
 The vault is --vault, else $` + EnvVault + `, else the current folder.`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		SilenceUsage:               true,
+		SilenceErrors:              true,
+		SuggestionsMinimumDistance: 2,
+		// Without these cobra reports an unknown command as a plain error,
+		// which would reach the user as PROVIDER_ERROR.
+		Args: func(c *cobra.Command, a []string) error {
+			if len(a) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q", a[0])
+			if s := c.SuggestionsFor(a[0]); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, ", "))
+			}
+			return fmt.Errorf("%w: %s (see %s --help)", vaultgraph.ErrInvalid, msg, c.CommandPath())
+		},
+		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	def := os.Getenv(EnvVault)
 	if def == "" {

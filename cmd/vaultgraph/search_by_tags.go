@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -18,7 +20,12 @@ Tags match without '#' and ignoring case; a parent tag also matches its
 nested tags ("project" matches "project/alpha").`,
 		Example: `  vaultgraph search-by-tags project idea
   vaultgraph search-by-tags project/alpha urgent --mode all`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(c *cobra.Command, a []string) error {
+			if len(a) == 0 {
+				return fmt.Errorf("%w: %s takes at least one TAG", vaultgraph.ErrInvalid, c.Name())
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Tags = a
 			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {

@@ -1,0 +1,168 @@
+package vaultgraph_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/vaultgen"
+)
+
+// benchNotes is the size of the benchmark vault.
+const benchNotes = 10_000
+
+// bench holds the generated benchmark vault and an engine open on it,
+// made once per test binary run and only when a benchmark asks.
+var bench struct {
+	vaultOnce  sync.Once
+	engineOnce sync.Once
+	tmp        string // removed by TestMain
+	dir        string
+	err        error
+	engine     *vaultgraph.Engine
+	ids        []string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bench.tmp != "" {
+		_ = os.RemoveAll(bench.tmp)
+	}
+	os.Exit(code)
+}
+
+// benchVault generates the 10,000-note vault (seed 1) on first use.
+func benchVault(b *testing.B) string {
+	b.Helper()
+	bench.vaultOnce.Do(func() {
+		bench.tmp, bench.err = os.MkdirTemp("", "vaultgraph-bench-")
+		if bench.err != nil {
+			return
+		}
+		bench.dir = filepath.Join(bench.tmp, "vault")
+		_, bench.err = vaultgen.Generate(bench.dir, vaultgen.Config{Notes: benchNotes, Seed: 1})
+	})
+	if bench.err != nil {
+		b.Fatalf("generate the benchmark vault: %v", bench.err)
+	}
+	return bench.dir
+}
+
+// benchEngine returns an engine open on the benchmark vault and its note
+// IDs, sorted.
+func benchEngine(b *testing.B) (*vaultgraph.Engine, []string) {
+	b.Helper()
+	dir := benchVault(b)
+	bench.engineOnce.Do(func() {
+		e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+		if bench.err = e.Open(context.Background()); bench.err != nil {
+			return
+		}
+		bench.engine, bench.ids = e, e.Graph().IDs()
+	})
+	if bench.err != nil {
+		b.Fatalf("open the benchmark vault: %v", bench.err)
+	}
+	if len(bench.ids) != benchNotes {
+		b.Fatalf("the benchmark vault has %d notes, want %d", len(bench.ids), benchNotes)
+	}
+	return bench.engine, bench.ids
+}
+
+func BenchmarkLoad10k(b *testing.B) {
+	dir := benchVault(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	notes := 0
+	for range b.N {
+		e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+		if err := e.Open(ctx); err != nil {
+			b.Fatal(err)
+		}
+		notes = e.Graph().Len()
+		_ = e.Close()
+	}
+	b.ReportMetric(float64(notes)*float64(b.N)/b.Elapsed().Seconds(), "notes/s")
+}
+
+func BenchmarkNeighbors10k(b *testing.B) {
+	e, ids := benchEngine(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(1, 2))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, _, _, err := e.Neighbors(ctx, ids[r.IntN(len(ids))], graph.Both, 20); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFindPath10k(b *testing.B) {
+	e, ids := benchEngine(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	b.ReportAllocs()
+	b.ResetTimer()
+	found := 0
+	for range b.N {
+		p, _, err := e.FindPath(ctx, ids[r.IntN(len(ids))], ids[r.IntN(len(ids))], false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p != nil {
+			found++
+		}
+	}
+	b.ReportMetric(float64(found)/float64(b.N), "found/op")
+}
+
+func BenchmarkPageRank10k(b *testing.B) {
+	e, _ := benchEngine(b)
+	ctx := context.Background()
+	g := e.Graph()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		g.Update(func(*graph.Tx) {}) // a new graph version: the scores are computed again
+		hubs, err := e.Hubs(ctx, graph.PageRank, 10)
+		if err != nil || len(hubs) != 10 {
+			b.Fatalf("Hubs(pagerank) = %d hubs, %v", len(hubs), err)
+		}
+	}
+}
+
+func BenchmarkListNodes10k(b *testing.B) {
+	e, _ := benchEngine(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		res, err := e.ListNodes(ctx, vaultgraph.ListQuery{SortBy: []string{"-inDegree"}, Page: 1 + i%5, Limit: 20})
+		if err != nil || res.Total != benchNotes {
+			b.Fatalf("ListNodes = %v, %v", res, err)
+		}
+	}
+}
+
+func BenchmarkGetNode10k(b *testing.B) {
+	e, ids := benchEngine(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(5, 6))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		id := ids[r.IntN(len(ids))]
+		n, err := e.GetNode(ctx, id, true)
+		if err != nil || n == nil {
+			b.Fatal(fmt.Sprintf("GetNode(%q) = %v, %v", id, n, err))
+		}
+	}
+}

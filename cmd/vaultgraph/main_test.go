@@ -1,0 +1,564 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// testVault is the absolute path of testvault/.
+func testVault(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testvault"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runCLI runs the command line in-process.
+func runCLI(t testing.TB, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// node is the part of a note answer the tests look at.
+type node struct {
+	ID            string   `json:"id"`
+	Title         string   `json:"title"`
+	Direction     string   `json:"direction"`
+	Content       *string  `json:"content"`
+	Tags          []string `json:"tags"`
+	BrokenLinks   []string `json:"brokenLinks"`
+	Attachments   []string `json:"attachments"`
+	IncomingCount *int     `json:"incomingCount"`
+	OutgoingCount *int     `json:"outgoingCount"`
+	Neighbors     []node   `json:"neighbors"`
+	Warnings      []string `json:"warnings"`
+	Links         []struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	} `json:"links"`
+}
+
+type list struct {
+	Nodes      []node   `json:"nodes"`
+	Total      int      `json:"total"`
+	Page       int      `json:"page"`
+	TotalPages int      `json:"totalPages"`
+	Hint       string   `json:"hint"`
+	Warnings   []string `json:"warnings"`
+}
+
+func ids(nodes []node) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.ID
+	}
+	return out
+}
+
+func decode[T any](t testing.TB, out string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("stdout is not the expected JSON: %v\n%s", err, out)
+	}
+	return v
+}
+
+func TestCommands(t *testing.T) {
+	vault := testVault(t)
+	tests := []struct {
+		desc  string
+		give  []string
+		check func(t *testing.T, out string)
+	}{
+		{
+			desc: "get-node",
+			give: []string{"get-node", "Home"},
+			check: func(t *testing.T, out string) {
+				n := decode[node](t, out)
+				if n.ID != "Home.md" || n.Title != "Home" || !slices.Equal(n.BrokenLinks, []string{"Missing Note"}) ||
+					!slices.Equal(n.Attachments, []string{"Diagram.png", "report.pdf"}) || len(n.Links) != 6 {
+					t.Errorf("get-node Home = %+v", n)
+				}
+				if n.Content == nil || !strings.HasPrefix(*n.Content, "# Home\n") {
+					t.Errorf("get-node Home content = %v, want the body", n.Content)
+				}
+				if n.IncomingCount != nil || n.Neighbors != nil {
+					t.Errorf("get-node Home has depth 1 fields: %v, %v", n.IncomingCount, n.Neighbors)
+				}
+			},
+		},
+		{
+			desc: "get-node depth 1, ambiguous name",
+			give: []string{"get-node", "alpha plan", "--depth", "1"},
+			check: func(t *testing.T, out string) {
+				n := decode[node](t, out)
+				if n.ID != "Archive/Alpha Plan.md" || n.IncomingCount == nil || *n.IncomingCount != 3 || *n.OutgoingCount != 0 {
+					t.Errorf("get-node \"alpha plan\" --depth 1 = %+v", n)
+				}
+				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" {
+					t.Errorf("neighbours = %+v, want 3 incoming", n.Neighbors)
+				}
+				if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "Projects/Alpha Plan.md") }) {
+					t.Errorf("warnings = %q, want the other Alpha Plan named", n.Warnings)
+				}
+			},
+		},
+		{
+			desc:  "get-node missing",
+			give:  []string{"get-node", "Nope"},
+			check: func(t *testing.T, out string) { wantNull(t, out) },
+		},
+		{
+			desc: "get-neighbors",
+			give: []string{"get-neighbors", "Home", "--direction", "in", "--limit", "2"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				if got, want := ids(l.Nodes), []string{"Deep/Nested/Folder/Deep Note.md", "Notes/Broken YAML.md"}; !slices.Equal(got, want) ||
+					l.Total != 6 || l.Hint == "" || l.Nodes[0].Direction != "in" {
+					t.Errorf("get-neighbors = %q of %d, hint %q, want %q of 6 and a hint", got, l.Total, l.Hint, want)
+				}
+			},
+		},
+		{
+			desc:  "get-neighbors missing",
+			give:  []string{"get-neighbors", "Nope"},
+			check: func(t *testing.T, out string) { wantNull(t, out) },
+		},
+		{
+			desc: "find-path",
+			give: []string{"find-path", "Old Ideas", "東京 Trip"},
+			check: func(t *testing.T, out string) {
+				p := decode[struct {
+					Path   []string `json:"path"`
+					Length int      `json:"length"`
+				}](t, out)
+				want := []string{"Archive/Old Ideas.md", "Archive/Alpha Plan.md", "Notes/Meeting Notes.md", "Notes/東京 Trip.md"}
+				if !slices.Equal(p.Path, want) || p.Length != 3 {
+					t.Errorf("find-path = %+v, want %q", p, want)
+				}
+			},
+		},
+		{
+			desc:  "find-path directed, none",
+			give:  []string{"find-path", "Old Ideas", "東京 Trip", "--directed"},
+			check: func(t *testing.T, out string) { wantNull(t, out) },
+		},
+		{
+			desc: "get-hubs",
+			give: []string{"get-hubs", "--metric", "out_degree", "--limit", "2"},
+			check: func(t *testing.T, out string) {
+				hubs := decode[[]struct {
+					ID    string  `json:"id"`
+					Title string  `json:"title"`
+					Score float64 `json:"score"`
+				}](t, out)
+				if len(hubs) != 2 || hubs[0].ID != "Home.md" || hubs[0].Score != 6 || hubs[1].ID != "Notes/Meeting Notes.md" || hubs[1].Score != 5 {
+					t.Errorf("get-hubs = %+v, want Home.md 6, Meeting Notes 5", hubs)
+				}
+			},
+		},
+		{
+			desc: "get-hubs default",
+			give: []string{"get-hubs"},
+			check: func(t *testing.T, out string) {
+				hubs := decode[[]struct {
+					ID string `json:"id"`
+				}](t, out)
+				if len(hubs) != 10 || hubs[0].ID != "Home.md" {
+					t.Errorf("get-hubs = %+v, want 10, Home.md first", hubs)
+				}
+			},
+		},
+		{
+			desc: "search-by-tags",
+			give: []string{"search-by-tags", "project"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				if got, want := ids(l.Nodes), []string{"Projects/Alpha Plan.md", "Projects/Beta.md", "Tagged.md"}; !slices.Equal(got, want) || l.Total != 3 {
+					t.Errorf("search-by-tags project = %q (%d), want %q", got, l.Total, want)
+				}
+			},
+		},
+		{
+			desc: "search-by-tags all",
+			give: []string{"search-by-tags", "#Project", "beta", "--mode", "all"},
+			check: func(t *testing.T, out string) {
+				if got := ids(decode[list](t, out).Nodes); !slices.Equal(got, []string{"Projects/Beta.md"}) {
+					t.Errorf("search-by-tags --mode all = %q, want [Projects/Beta.md]", got)
+				}
+			},
+		},
+		{
+			desc: "list-nodes folder and sort",
+			give: []string{"list-nodes", "--folder", "Notes", "--sort-by", "-outDegree,title"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				want := []string{"Notes/Meeting Notes.md", "Notes/Broken YAML.md", "Notes/Café Menu.md", "Notes/東京 Trip.md"}
+				if got := ids(l.Nodes); !slices.Equal(got, want) || l.Total != 4 || l.TotalPages != 1 || l.Hint != "" {
+					t.Errorf("list-nodes = %q, total %d, pages %d, hint %q, want %q", got, l.Total, l.TotalPages, l.Hint, want)
+				}
+			},
+		},
+		{
+			desc: "list-nodes tags none, paged",
+			give: []string{"list-nodes", "--tags", "project,archive", "--tag-mode", "none", "--limit", "3", "--page", "2"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				want := []string{"Notes/Café Menu.md", "Notes/Meeting Notes.md", "Notes/東京 Trip.md"}
+				if got := ids(l.Nodes); !slices.Equal(got, want) || l.Total != 8 || l.Page != 2 || l.TotalPages != 3 ||
+					!strings.Contains(l.Hint, "page: 3") {
+					t.Errorf("list-nodes = %q, total %d, page %d of %d, hint %q, want %q of 8, page 2 of 3", got, l.Total, l.Page, l.TotalPages, l.Hint, want)
+				}
+			},
+		},
+		{
+			desc: "list-nodes property and dates",
+			give: []string{"list-nodes", "--property", "status=active", "--created-after", "2024-01-01", "--created-before", "2024-12-31"},
+			check: func(t *testing.T, out string) {
+				if got := ids(decode[list](t, out).Nodes); !slices.Equal(got, []string{"Projects/Alpha Plan.md"}) {
+					t.Errorf("list-nodes --property = %q, want [Projects/Alpha Plan.md]", got)
+				}
+			},
+		},
+		{
+			desc: "list-nodes orphans",
+			give: []string{"list-nodes", "--orphans"},
+			check: func(t *testing.T, out string) {
+				if got, want := ids(decode[list](t, out).Nodes), []string{"Orphan.md", "Tagged.md", "Unclosed.md"}; !slices.Equal(got, want) {
+					t.Errorf("list-nodes --orphans = %q, want %q", got, want)
+				}
+			},
+		},
+		{
+			desc: "list-nodes broken links",
+			give: []string{"list-nodes", "--broken-links"},
+			check: func(t *testing.T, out string) {
+				if got, want := ids(decode[list](t, out).Nodes), []string{"Home.md", "Unclosed.md"}; !slices.Equal(got, want) {
+					t.Errorf("list-nodes --broken-links = %q, want %q", got, want)
+				}
+			},
+		},
+		{
+			desc: "list-tags",
+			give: []string{"list-tags"},
+			check: func(t *testing.T, out string) {
+				v := decode[struct {
+					Tags []struct {
+						Tag   string `json:"tag"`
+						Count int    `json:"count"`
+					} `json:"tags"`
+					Total int `json:"total"`
+				}](t, out)
+				if v.Total != 17 || len(v.Tags) != 17 || v.Tags[0].Tag != "project" || v.Tags[0].Count != 3 || v.Tags[1].Tag != "archive" {
+					t.Errorf("list-tags = %+v, want 17 tags, project (3) then archive", v)
+				}
+			},
+		},
+		{
+			desc: "random-node",
+			give: []string{"random-node", "--tags", "project/alpha"},
+			check: func(t *testing.T, out string) {
+				if n := decode[node](t, out); n.ID != "Projects/Alpha Plan.md" {
+					t.Errorf("random-node = %s, want Projects/Alpha Plan.md", n.ID)
+				}
+			},
+		},
+		{
+			desc: "random-node any",
+			give: []string{"random-node"},
+			check: func(t *testing.T, out string) {
+				if n := decode[node](t, out); n.ID == "" {
+					t.Errorf("random-node = %s, want a note", out)
+				}
+			},
+		},
+		{
+			desc:  "random-node none",
+			give:  []string{"random-node", "--tags", "nope"},
+			check: func(t *testing.T, out string) { wantNull(t, out) },
+		},
+		{
+			desc: "vault-status",
+			give: []string{"vault-status"},
+			check: func(t *testing.T, out string) {
+				s := decode[struct {
+					Vault       string `json:"vault"`
+					Notes       int    `json:"notes"`
+					BrokenLinks int    `json:"brokenLinks"`
+					Edges       int    `json:"edges"`
+				}](t, out)
+				if s.Vault != vault || s.Notes != 13 || s.BrokenLinks != 2 || s.Edges != 21 {
+					t.Errorf("vault-status = %+v, want %s with 13 notes, 2 broken links, 21 edges", s, vault)
+				}
+			},
+		},
+		{
+			desc: "flags before the command",
+			give: []string{"--format", "json", "get-node", "Beta"},
+			check: func(t *testing.T, out string) {
+				if n := decode[node](t, out); n.ID != "Projects/Beta.md" {
+					t.Errorf("get-node Beta = %s, want Projects/Beta.md", n.ID)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			args := append([]string{"--vault", vault}, tt.give...)
+			out, errOut, code := runCLI(t, args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("vaultgraph %q = exit %d, stderr %q, want exit 0 and no stderr", args, code, errOut)
+			}
+			if !json.Valid([]byte(out)) || !strings.HasSuffix(out, "\n") {
+				t.Fatalf("vaultgraph %q stdout is not JSON and a newline: %q", args, out)
+			}
+			tt.check(t, out)
+		})
+	}
+}
+
+func wantNull(t testing.TB, out string) {
+	t.Helper()
+	if out != "null\n" {
+		t.Errorf("stdout = %q, want \"null\\n\"", out)
+	}
+}
+
+func TestVaultChoice(t *testing.T) {
+	vault := testVault(t)
+	empty := t.TempDir()
+	tests := []struct {
+		desc   string
+		env    string
+		chdir  string
+		give   []string
+		wantID string // "" means null
+	}{
+		{desc: "env", env: vault, give: []string{"get-node", "Home"}, wantID: "Home.md"},
+		{desc: "flag over env", env: empty, give: []string{"--vault", vault, "get-node", "Home"}, wantID: "Home.md"},
+		{desc: "flag over env, other way", env: vault, give: []string{"get-node", "Home", "--vault", empty}},
+		{desc: "current folder", chdir: vault, give: []string{"get-node", "Home"}, wantID: "Home.md"},
+		{desc: "env over current folder", env: empty, chdir: vault, give: []string{"get-node", "Home"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			t.Setenv(EnvVault, tt.env)
+			if tt.chdir != "" {
+				t.Chdir(tt.chdir)
+			}
+			out, errOut, code := runCLI(t, tt.give...)
+			if code != 0 {
+				t.Fatalf("vaultgraph %q = exit %d, stderr %q", tt.give, code, errOut)
+			}
+			if tt.wantID == "" {
+				wantNull(t, out)
+				return
+			}
+			if n := decode[node](t, out); n.ID != tt.wantID {
+				t.Errorf("vaultgraph %q = %s, want %s", tt.give, n.ID, tt.wantID)
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	vault := testVault(t)
+	tests := []struct {
+		desc     string
+		give     []string
+		wantCode string // in stderr
+	}{
+		{desc: "depth 2", give: []string{"get-node", "Home", "--depth", "2"}, wantCode: "INVALID_PARAMS"},
+		{desc: "bad flag value", give: []string{"get-node", "Home", "--depth", "one"}, wantCode: "INVALID_PARAMS"},
+		{desc: "unknown flag", give: []string{"get-node", "Home", "--deep"}, wantCode: "INVALID_PARAMS"},
+		{desc: "unknown shorthand", give: []string{"get-node", "Home", "-x"}, wantCode: "INVALID_PARAMS"},
+		{desc: "missing argument", give: []string{"get-node"}, wantCode: "INVALID_PARAMS"},
+		{desc: "extra argument", give: []string{"get-node", "Home", "Beta"}, wantCode: "INVALID_PARAMS"},
+		{desc: "id outside the vault", give: []string{"get-node", "../etc/passwd"}, wantCode: "INVALID_PARAMS"},
+		{desc: "absolute id", give: []string{"get-node", "/etc/passwd"}, wantCode: "INVALID_PARAMS"},
+		{desc: "format toon", give: []string{"--format", "toon", "get-node", "Home"}, wantCode: "INVALID_PARAMS"},
+		{desc: "format markdown after the command", give: []string{"get-node", "Home", "--format", "markdown"}, wantCode: "INVALID_PARAMS"},
+		{desc: "direction up", give: []string{"get-neighbors", "Home", "--direction", "up"}, wantCode: "INVALID_PARAMS"},
+		{desc: "neighbours limit 51", give: []string{"get-neighbors", "Home", "--limit", "51"}, wantCode: "INVALID_PARAMS"},
+		{desc: "neighbours without id", give: []string{"get-neighbors"}, wantCode: "INVALID_PARAMS"},
+		{desc: "find-path one argument", give: []string{"find-path", "Home"}, wantCode: "INVALID_PARAMS"},
+		{desc: "find-path bad flag value", give: []string{"find-path", "Home", "Beta", "--directed=maybe"}, wantCode: "INVALID_PARAMS"},
+		{desc: "unknown metric", give: []string{"get-hubs", "--metric", "betweenness"}, wantCode: "INVALID_PARAMS"},
+		{desc: "hubs limit 0 is the default, -1 is not", give: []string{"get-hubs", "--limit", "-1"}, wantCode: "INVALID_PARAMS"},
+		{desc: "hubs argument", give: []string{"get-hubs", "Home"}, wantCode: "INVALID_PARAMS"},
+		{desc: "search-by-tags without tags", give: []string{"search-by-tags"}, wantCode: "INVALID_PARAMS"},
+		{desc: "mode some", give: []string{"search-by-tags", "project", "--mode", "some"}, wantCode: "INVALID_PARAMS"},
+		{desc: "tags limit 101", give: []string{"search-by-tags", "project", "--limit", "101"}, wantCode: "INVALID_PARAMS"},
+		{desc: "unknown sort field", give: []string{"list-nodes", "--sort-by", "title,size"}, wantCode: "INVALID_PARAMS"},
+		{desc: "property without =", give: []string{"list-nodes", "--property", "status"}, wantCode: "INVALID_PARAMS"},
+		{desc: "bad date", give: []string{"list-nodes", "--modified-after", "last week"}, wantCode: "INVALID_PARAMS"},
+		{desc: "page 0 is the first, -1 is not", give: []string{"list-nodes", "--page", "-1"}, wantCode: "INVALID_PARAMS"},
+		{desc: "tag mode", give: []string{"list-nodes", "--tags", "x", "--tag-mode", "some"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-tags argument", give: []string{"list-tags", "x"}, wantCode: "INVALID_PARAMS"},
+		{desc: "random-node argument", give: []string{"random-node", "x"}, wantCode: "INVALID_PARAMS"},
+		{desc: "vault-status argument", give: []string{"vault-status", "x"}, wantCode: "INVALID_PARAMS"},
+		{desc: "unknown command", give: []string{"get-nodes", "Home"}, wantCode: "INVALID_PARAMS"},
+		{desc: "gen without folder", give: []string{"gen"}, wantCode: "INVALID_PARAMS"},
+		{desc: "gen no notes", give: []string{"gen", filepath.Join(t.TempDir(), "v"), "--notes", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "missing vault", give: []string{"get-node", "Home", "--vault", filepath.Join(t.TempDir(), "nope")}, wantCode: "INVALID_PARAMS"},
+		{desc: "vault is a file", give: []string{"get-node", "Home", "--vault", filepath.Join(vault, "Home.md")}, wantCode: "INVALID_PARAMS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			args := append([]string{"--vault", vault}, tt.give...)
+			out, errOut, code := runCLI(t, args...)
+			if code != 1 {
+				t.Errorf("vaultgraph %q = exit %d, want 1", args, code)
+			}
+			if out != "" {
+				t.Errorf("vaultgraph %q stdout = %q, want nothing", args, out)
+			}
+			if !strings.HasPrefix(errOut, "vaultgraph: ") || !strings.Contains(errOut, tt.wantCode) {
+				t.Errorf("vaultgraph %q stderr = %q, want \"vaultgraph: %s: ...\"", args, errOut, tt.wantCode)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	commands := []string{
+		"get-node", "get-neighbors", "find-path", "get-hubs", "search-by-tags",
+		"list-nodes", "list-tags", "random-node", "vault-status", "gen",
+	}
+	for _, name := range commands {
+		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				out, errOut, code := runCLI(t, args...)
+				if code != 0 || errOut != "" {
+					t.Errorf("vaultgraph %q = exit %d, stderr %q, want 0 and nothing", args, code, errOut)
+				}
+				if !strings.Contains(out, "Usage:\n  vaultgraph "+name) || !strings.Contains(out, "--vault") {
+					t.Errorf("vaultgraph %q stdout = %q, want the usage of %s", args, out, name)
+				}
+			})
+		}
+	}
+	for _, args := range [][]string{{"--help"}, {}} {
+		t.Run("root "+strings.Join(args, " "), func(t *testing.T) {
+			out, errOut, code := runCLI(t, args...)
+			if code != 0 || errOut != "" {
+				t.Errorf("vaultgraph %q = exit %d, stderr %q, want 0 and nothing", args, code, errOut)
+			}
+			for _, name := range commands {
+				if !strings.Contains(out, "  "+name+" ") {
+					t.Errorf("vaultgraph %q does not list %s:\n%s", args, name, out)
+				}
+			}
+		})
+	}
+}
+
+func TestGen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gen vault")
+	out, errOut, code := runCLI(t, "gen", dir, "--notes", "40", "--seed", "3")
+	if code != 0 || out != "" || !strings.Contains(errOut, "wrote 40 notes") {
+		t.Fatalf("gen = exit %d, stdout %q, stderr %q, want 0, nothing, \"wrote 40 notes\"", code, out, errOut)
+	}
+	out, errOut, code = runCLI(t, "vault-status", "--vault", dir)
+	if code != 0 || errOut != "" {
+		t.Fatalf("vault-status = exit %d, stderr %q", code, errOut)
+	}
+	s := decode[struct {
+		Notes    int `json:"notes"`
+		Links    int `json:"links"`
+		Problems []struct {
+			Path string `json:"path"`
+		} `json:"problems"`
+	}](t, out)
+	if s.Notes != 40 || s.Links == 0 || len(s.Problems) != 0 {
+		t.Errorf("vault-status of the generated vault = %+v, want 40 notes with links and no problems", s)
+	}
+
+	t.Run("not into a non-empty folder", func(t *testing.T) {
+		out, errOut, code := runCLI(t, "gen", dir, "--notes", "5")
+		if code != 1 || out != "" || !strings.Contains(errOut, "non-empty") {
+			t.Errorf("gen into a full folder = exit %d, stdout %q, stderr %q, want 1 and an error", code, out, errOut)
+		}
+	})
+}
+
+// TestBinary builds the real binary and checks exit codes and the split
+// between stdout and stderr.
+func TestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool in PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "vaultgraph")
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	vault := testVault(t)
+	tests := []struct {
+		desc       string
+		give       []string
+		wantCode   int
+		wantStdout string // a substring; "" means empty
+		wantStderr string // a substring; "" means empty
+	}{
+		{desc: "get-node", give: []string{"get-node", "Home"}, wantStdout: `"id": "Home.md"`},
+		{desc: "not found", give: []string{"get-node", "Nope"}, wantStdout: "null"},
+		{desc: "invalid", give: []string{"get-node", "Home", "--depth", "2"}, wantCode: 1, wantStderr: "INVALID_PARAMS"},
+		{desc: "verbose logs go to stderr", give: []string{"get-node", "Home", "-v"}, wantStdout: `"id": "Home.md"`, wantStderr: "vault loaded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			cmd := exec.Command(bin, append([]string{"--vault", vault}, tt.give...)...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.wantCode, stderr.String())
+			}
+			checkStream(t, "stdout", stdout.String(), tt.wantStdout)
+			checkStream(t, "stderr", stderr.String(), tt.wantStderr)
+			if tt.wantStdout != "" && !json.Valid(stdout.Bytes()) {
+				t.Errorf("stdout is not JSON: %q", stdout.String())
+			}
+		})
+	}
+	t.Run("env", func(t *testing.T) {
+		cmd := exec.Command(bin, "get-node", "Beta")
+		cmd.Env = append(os.Environ(), EnvVault+"="+vault)
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), `"id": "Projects/Beta.md"`) {
+			t.Errorf("get-node Beta with $%s = %q, %v", EnvVault, out, err)
+		}
+	})
+}
+
+func checkStream(t testing.TB, name, got, want string) {
+	t.Helper()
+	if want == "" && got != "" || !strings.Contains(got, want) {
+		t.Errorf("%s = %q, want %q", name, got, want)
+	}
+}

@@ -1,0 +1,1091 @@
+package vaultgraph_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/graph"
+)
+
+// The notes of testvault/, by ID. .trash/ and Ignored/ (userIgnoreFilters)
+// are not part of the vault.
+const (
+	archAlpha = "Archive/Alpha Plan.md"
+	oldIdeas  = "Archive/Old Ideas.md"
+	deepNote  = "Deep/Nested/Folder/Deep Note.md"
+	home      = "Home.md"
+	brokenYML = "Notes/Broken YAML.md"
+	cafe      = "Notes/Café Menu.md" // NFC; the file name on disk is decomposed
+	meeting   = "Notes/Meeting Notes.md"
+	tokyo     = "Notes/東京 Trip.md"
+	orphan    = "Orphan.md"
+	projAlpha = "Projects/Alpha Plan.md"
+	beta      = "Projects/Beta.md"
+	tagged    = "Tagged.md"
+	unclosed  = "Unclosed.md"
+)
+
+// allNotes lists every note of testvault/ sorted by ID.
+var allNotes = []string{
+	archAlpha, oldIdeas, deepNote, home, brokenYML, cafe, meeting, tokyo,
+	orphan, projAlpha, beta, tagged, unclosed,
+}
+
+// openVault opens an Engine over dir and closes it when the test ends.
+func openVault(t testing.TB, dir string) *vaultgraph.Engine {
+	t.Helper()
+	e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+	if err := e.Open(context.Background()); err != nil {
+		t.Fatalf("Open(%s) = %v", dir, err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return e
+}
+
+// openTestVault opens testvault/ itself, for tests that only read.
+func openTestVault(t testing.TB) *vaultgraph.Engine {
+	t.Helper()
+	return openVault(t, "testvault")
+}
+
+// copyTestVault copies testvault/ into a temporary folder and returns it.
+func copyTestVault(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "vault")
+	if err := os.CopyFS(dir, os.DirFS("testvault")); err != nil {
+		t.Fatalf("copy testvault: %v", err)
+	}
+	return dir
+}
+
+// fixedTime is the modification time datedVault gives every file but Home.
+var (
+	fixedTime = time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	homeTime  = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+)
+
+// datedVault copies testvault/ and sets known modification times: Home.md
+// homeTime, every other file fixedTime. Notes without a "created" property
+// are created at their modification time.
+func datedVault(t testing.TB) string {
+	t.Helper()
+	dir := copyTestVault(t)
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		mt := fixedTime
+		if filepath.Base(p) == "Home.md" {
+			mt = homeTime
+		}
+		return os.Chtimes(p, mt, mt)
+	})
+	if err != nil {
+		t.Fatalf("set times: %v", err)
+	}
+	return dir
+}
+
+func linkIDs(links []vaultgraph.LinkInfo) []string {
+	ids := make([]string, len(links))
+	for i, l := range links {
+		ids[i] = l.ID
+	}
+	return ids
+}
+
+func nodeIDs(nodes []*vaultgraph.Node) []string {
+	ids := make([]string, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
+	}
+	return ids
+}
+
+func TestOpen(t *testing.T) {
+	ctx := context.Background()
+	t.Run("missing folder", func(t *testing.T) {
+		e := vaultgraph.New(vaultgraph.Options{Vault: filepath.Join(t.TempDir(), "nope")})
+		if err := e.Open(ctx); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("Open(missing folder) = %v, want ErrInvalid", err)
+		}
+	})
+	t.Run("a file", func(t *testing.T) {
+		if err := vaultgraph.New(vaultgraph.Options{Vault: "testvault/Home.md"}).Open(ctx); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("Open(a file) = %v, want ErrInvalid", err)
+		}
+	})
+	t.Run("not open", func(t *testing.T) {
+		e := vaultgraph.New(vaultgraph.Options{Vault: "testvault"})
+		if _, err := e.GetNode(ctx, "Home", false); !errors.Is(err, vaultgraph.ErrClosed) {
+			t.Errorf("GetNode before Open = %v, want ErrClosed", err)
+		}
+	})
+	t.Run("closed", func(t *testing.T) {
+		e := openTestVault(t)
+		if err := e.Close(); err != nil {
+			t.Fatalf("Close() = %v", err)
+		}
+		if _, err := e.Status(ctx); !errors.Is(err, vaultgraph.ErrClosed) {
+			t.Errorf("Status after Close = %v, want ErrClosed", err)
+		}
+		if err := e.Sync(ctx, "Home.md"); !errors.Is(err, vaultgraph.ErrClosed) {
+			t.Errorf("Sync after Close = %v, want ErrClosed", err)
+		}
+	})
+	t.Run("root", func(t *testing.T) {
+		e := openTestVault(t)
+		want, _ := filepath.Abs("testvault")
+		if got := e.Root(); got != want {
+			t.Errorf("Root() = %q, want %q", got, want)
+		}
+		if got := e.Graph().Len(); got != len(allNotes) {
+			t.Errorf("Graph().Len() = %d, want %d", got, len(allNotes))
+		}
+	})
+}
+
+func TestGetNodeIDForms(t *testing.T) {
+	e := openTestVault(t)
+	tests := []struct {
+		desc        string
+		give        string
+		want        string // "" for nil
+		wantWarning string // a substring of a warning, "" for none
+	}{
+		{desc: "exact", give: "Projects/Alpha Plan.md", want: projAlpha},
+		{desc: "other case", give: "projects/ALPHA plan.md", want: projAlpha},
+		{desc: "extension in other case", give: "Projects/Alpha Plan.MD", want: projAlpha},
+		{desc: "without .md", give: "Projects/Alpha Plan", want: projAlpha},
+		{desc: "without .md, other case", give: "projects/alpha plan", want: projAlpha},
+		{desc: "bare name", give: "Beta", want: beta},
+		{desc: "bare name with .md", give: "beta.md", want: beta},
+		{desc: "bare name in a deep folder", give: "Deep Note", want: deepNote},
+		{desc: "partial path", give: "Folder/Deep Note", want: deepNote},
+		{desc: "root note", give: "home", want: home},
+		{desc: "surrounding space", give: "  Home  ", want: home},
+		{desc: "leading ./", give: "./Home.md", want: home},
+		{desc: "backslashes", give: `Notes\Meeting Notes.md`, want: meeting},
+		{desc: "NFC name of a decomposed file", give: "Notes/Café Menu.md", want: cafe},
+		{desc: "decomposed name", give: "Notes/Cafe\u0301 Menu", want: cafe},
+		{desc: "unicode bare name", give: "東京 trip", want: tokyo},
+		{
+			desc: "ambiguous bare name", give: "Alpha Plan", want: archAlpha,
+			wantWarning: "2 notes are named \"Alpha Plan\" (Archive/Alpha Plan.md, Projects/Alpha Plan.md)",
+		},
+		{desc: "ambiguous name, lower case", give: "alpha plan", want: archAlpha, wantWarning: "Projects/Alpha Plan.md"},
+		{desc: "missing", give: "Missing Note"},
+		{desc: "alias does not resolve", give: "AP"},
+		{desc: "title does not resolve", give: "Tag Examples"},
+		{desc: "ignored folder", give: "Ignored/Hidden.md"},
+		{desc: "trash", give: ".trash/Trashed.md"},
+		{desc: "attachment", give: "Diagram.png"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			n, err := e.GetNode(context.Background(), tt.give, false)
+			if err != nil {
+				t.Fatalf("GetNode(%q) error = %v", tt.give, err)
+			}
+			var got string
+			if n != nil {
+				got = n.ID
+			}
+			if got != tt.want {
+				t.Fatalf("GetNode(%q).ID = %q, want %q", tt.give, got, tt.want)
+			}
+			if n == nil {
+				return
+			}
+			found := false
+			for _, w := range n.Warnings {
+				if strings.Contains(w, "notes are named") {
+					found = tt.wantWarning != "" && strings.Contains(w, tt.wantWarning)
+					if !found {
+						t.Errorf("GetNode(%q) warning = %q, want none or one containing %q", tt.give, w, tt.wantWarning)
+					}
+				}
+			}
+			if tt.wantWarning != "" && !found {
+				t.Errorf("GetNode(%q).Warnings = %q, want one containing %q", tt.give, n.Warnings, tt.wantWarning)
+			}
+		})
+	}
+}
+
+func TestGetNodeInvalidID(t *testing.T) {
+	e := openTestVault(t)
+	tests := []struct {
+		desc        string
+		give        string
+		wantOutside bool
+	}{
+		{desc: "empty", give: ""},
+		{desc: "blank", give: "   "},
+		{desc: "parent", give: "../x", wantOutside: true},
+		{desc: "parent inside", give: "Notes/../../x.md", wantOutside: true},
+		{desc: "parent with backslash", give: `..\x`, wantOutside: true},
+		{desc: "absolute", give: "/abs", wantOutside: true},
+		{desc: "absolute vault path", give: "/Home.md", wantOutside: true},
+		{desc: "drive", give: "C:/x.md", wantOutside: true},
+		{desc: "NUL", give: "Home\x00.md", wantOutside: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			n, err := e.GetNode(context.Background(), tt.give, false)
+			if !errors.Is(err, vaultgraph.ErrInvalid) {
+				t.Errorf("GetNode(%q) = %v, %v, want ErrInvalid", tt.give, n, err)
+			}
+			if got := errors.Is(err, vaultgraph.ErrOutsideVault); got != tt.wantOutside {
+				t.Errorf("GetNode(%q) error %v: errors.Is(ErrOutsideVault) = %v, want %v", tt.give, err, got, tt.wantOutside)
+			}
+			if n != nil {
+				t.Errorf("GetNode(%q) = %+v, want nil", tt.give, n)
+			}
+		})
+	}
+}
+
+func TestGetNodeLinks(t *testing.T) {
+	e := openTestVault(t)
+	type want struct {
+		title       string
+		links       []vaultgraph.LinkInfo
+		broken      []string
+		attachments []string
+		tags        []string
+		in, out     int
+	}
+	tests := []struct {
+		desc string
+		give string
+		want want
+	}{
+		{
+			desc: "home", give: home,
+			want: want{
+				title: "Home",
+				links: []vaultgraph.LinkInfo{
+					{ID: archAlpha, Title: "Alpha Plan"},
+					{ID: projAlpha, Title: "Alpha Plan"},
+					{ID: beta, Title: "Beta"},
+					{ID: deepNote, Title: "Deep Note"},
+					{ID: cafe, Title: "Café Menu"},
+					{ID: meeting, Title: "Meeting Notes"},
+				},
+				broken:      []string{"Missing Note"},
+				attachments: []string{"Diagram.png", "report.pdf"},
+				tags:        []string{"home", "index", "MOC"},
+				in:          6, out: 6,
+			},
+		},
+		{
+			desc: "frontmatter, markdown and unicode links", give: meeting,
+			want: want{
+				title: "Meeting Notes",
+				links: []vaultgraph.LinkInfo{
+					{ID: archAlpha, Title: "Alpha Plan"},
+					{ID: beta, Title: "Beta"},
+					{ID: home, Title: "Home"},
+					{ID: cafe, Title: "Café Menu"},
+					{ID: tokyo, Title: "東京 Trip"},
+				},
+				tags: []string{"meeting"},
+				in:   3, out: 5,
+			},
+		},
+		{
+			desc: "same folder wins", give: oldIdeas,
+			want: want{
+				title: "Old Ideas",
+				links: []vaultgraph.LinkInfo{{ID: archAlpha, Title: "Alpha Plan"}},
+				tags:  []string{"archive"},
+				in:    0, out: 1,
+			},
+		},
+		{
+			desc: "escaped pipe in a table, nested headings", give: beta,
+			want: want{
+				title: "Beta",
+				links: []vaultgraph.LinkInfo{{ID: projAlpha, Title: "Alpha Plan"}, {ID: home, Title: "Home"}},
+				tags:  []string{"project", "beta", "project/beta"},
+				in:    3, out: 2,
+			},
+		},
+		{
+			desc: "frontmatter link first", give: projAlpha,
+			want: want{
+				title: "Alpha Plan",
+				links: []vaultgraph.LinkInfo{{ID: beta, Title: "Beta"}, {ID: home, Title: "Home"}, {ID: meeting, Title: "Meeting Notes"}},
+				tags:  []string{"project", "project/alpha"},
+				in:    2, out: 3,
+			},
+		},
+		{
+			desc: "self link dropped, relative links", give: deepNote,
+			want: want{
+				title: "Deep Note",
+				links: []vaultgraph.LinkInfo{{ID: home, Title: "Home"}},
+				tags:  []string{},
+				in:    1, out: 1,
+			},
+		},
+		{
+			desc: "malformed YAML", give: brokenYML,
+			want: want{
+				title: "Broken YAML",
+				links: []vaultgraph.LinkInfo{{ID: home, Title: "Home"}},
+				tags:  []string{"stillatag"},
+				in:    0, out: 1,
+			},
+		},
+		{
+			desc: "unclosed frontmatter", give: unclosed,
+			want: want{
+				title:  "Unclosed",
+				links:  []vaultgraph.LinkInfo{},
+				broken: []string{"Orphan Twin"},
+				tags:   []string{},
+			},
+		},
+		{
+			desc: "title from frontmatter", give: tagged,
+			want: want{
+				title: "Tag Examples",
+				links: []vaultgraph.LinkInfo{},
+				tags:  []string{"Project", "ideas", "ideas/later", "start"},
+			},
+		},
+		{
+			desc: "orphan", give: orphan,
+			want: want{title: "Orphan", links: []vaultgraph.LinkInfo{}, tags: []string{}},
+		},
+		{
+			desc: "unicode tags", give: tokyo,
+			want: want{
+				title: "東京 Trip",
+				links: []vaultgraph.LinkInfo{{ID: meeting, Title: "Meeting Notes"}},
+				tags:  []string{"travel", "旅行", "travel/japan"},
+				in:    1, out: 1,
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			n, err := e.GetNode(context.Background(), tt.give, false)
+			if err != nil || n == nil {
+				t.Fatalf("GetNode(%q) = %v, %v", tt.give, n, err)
+			}
+			if n.Title != tt.want.title {
+				t.Errorf("Title = %q, want %q", n.Title, tt.want.title)
+			}
+			if !slices.Equal(n.Links, tt.want.links) {
+				t.Errorf("Links = %v, want %v", n.Links, tt.want.links)
+			}
+			if !slices.Equal(n.Broken, tt.want.broken) {
+				t.Errorf("Broken = %q, want %q", n.Broken, tt.want.broken)
+			}
+			if !slices.Equal(n.Attachments, tt.want.attachments) {
+				t.Errorf("Attachments = %q, want %q", n.Attachments, tt.want.attachments)
+			}
+			if !slices.Equal(n.Tags, tt.want.tags) {
+				t.Errorf("Tags = %q, want %q", n.Tags, tt.want.tags)
+			}
+			if n.InDegree != tt.want.in || n.OutDegree != tt.want.out {
+				t.Errorf("InDegree, OutDegree = %d, %d, want %d, %d", n.InDegree, n.OutDegree, tt.want.in, tt.want.out)
+			}
+			if n.Content != "" {
+				t.Errorf("Content = %q without withContent, want empty", n.Content)
+			}
+		})
+	}
+}
+
+func TestGetNodeDetails(t *testing.T) {
+	e := openTestVault(t)
+	ctx := context.Background()
+
+	n, err := e.GetNode(ctx, "Projects/Alpha Plan", true)
+	if err != nil || n == nil {
+		t.Fatalf("GetNode = %v, %v", n, err)
+	}
+	if want := []string{"Alpha", "AP"}; !slices.Equal(n.Aliases, want) {
+		t.Errorf("Aliases = %q, want %q", n.Aliases, want)
+	}
+	var keys []string
+	for _, p := range n.Properties {
+		keys = append(keys, p.Key)
+	}
+	if want := []string{"status", "created", "priority", "done", "related"}; !slices.Equal(keys, want) {
+		t.Errorf("property keys = %q, want %q", keys, want)
+	}
+	if want := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC); !n.Created.Equal(want) {
+		t.Errorf("Created = %v, want %v", n.Created, want)
+	}
+	if !strings.HasPrefix(n.Content, "# Alpha Plan\n") || strings.Contains(n.Content, "status: active") {
+		t.Errorf("Content = %q, want the body from its heading, without frontmatter", n.Content)
+	}
+	if n.Hash == "" || n.Size != 294 {
+		t.Errorf("Hash, Size = %q, %d, want a hash and 294", n.Hash, n.Size)
+	}
+
+	t.Run("broken link warning", func(t *testing.T) {
+		n, err := e.GetNode(ctx, "Home", true)
+		if err != nil || n == nil {
+			t.Fatalf("GetNode = %v, %v", n, err)
+		}
+		if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "broken link: [[Missing Note]]") }) {
+			t.Errorf("Warnings = %q, want one about [[Missing Note]]", n.Warnings)
+		}
+		if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "duplicate tag") }) {
+			t.Errorf("Warnings = %q, want one about the duplicate tag home", n.Warnings)
+		}
+		if !strings.HasPrefix(n.Content, "# Home\n") {
+			t.Errorf("Content starts %q, want \"# Home\\n\"", n.Content[:min(20, len(n.Content))])
+		}
+	})
+	t.Run("malformed YAML warning", func(t *testing.T) {
+		n, err := e.GetNode(ctx, "Broken YAML", true)
+		if err != nil || n == nil {
+			t.Fatalf("GetNode = %v, %v", n, err)
+		}
+		if len(n.Properties) != 0 {
+			t.Errorf("Properties = %v, want none", n.Properties)
+		}
+		if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "malformed YAML") }) {
+			t.Errorf("Warnings = %q, want one about malformed YAML", n.Warnings)
+		}
+	})
+	t.Run("content of an unclosed frontmatter note is the whole file", func(t *testing.T) {
+		got, err := e.Content(ctx, unclosed)
+		if err != nil || !strings.HasPrefix(got, "---\nThis note starts") {
+			t.Errorf("Content(%q) = %q, %v, want the whole file", unclosed, got, err)
+		}
+	})
+	t.Run("content of a missing note", func(t *testing.T) {
+		if _, err := e.Content(ctx, "Nope.md"); !errors.Is(err, vaultgraph.ErrNotFound) {
+			t.Errorf("Content(missing) = %v, want ErrNotFound", err)
+		}
+	})
+}
+
+func TestNeighbors(t *testing.T) {
+	e := openTestVault(t)
+	tests := []struct {
+		desc      string
+		give      string
+		dir       graph.Direction
+		limit     int
+		want      []vaultgraph.Neighbor // only ID and Direction are compared
+		wantTotal int
+	}{
+		{
+			desc: "home out", give: "Home", dir: graph.Out,
+			want: nbs(graph.Out, archAlpha, projAlpha, beta, deepNote, cafe, meeting), wantTotal: 6,
+		},
+		{
+			desc: "home in", give: "Home", dir: graph.In,
+			want: nbs(graph.In, deepNote, brokenYML, cafe, meeting, projAlpha, beta), wantTotal: 6,
+		},
+		{
+			desc: "home both", give: "Home", dir: graph.Both,
+			want: append(append(nbs(graph.Out, archAlpha), nbs(graph.Both, projAlpha, beta, deepNote, cafe, meeting)...),
+				nbs(graph.In, brokenYML)...),
+			wantTotal: 7,
+		},
+		{
+			desc: "empty direction is both", give: "Home", dir: "", limit: 2,
+			want: append(nbs(graph.Out, archAlpha), nbs(graph.Both, projAlpha)...), wantTotal: 7,
+		},
+		{
+			desc: "limit", give: "Home", dir: graph.In, limit: 2,
+			want: nbs(graph.In, deepNote, brokenYML), wantTotal: 6,
+		},
+		{
+			desc: "archived alpha plan in", give: "Archive/Alpha Plan", dir: graph.In,
+			want: nbs(graph.In, oldIdeas, home, meeting), wantTotal: 3,
+		},
+		{
+			desc: "archived alpha plan out", give: "Archive/Alpha Plan", dir: graph.Out,
+			want: nbs(graph.Out), wantTotal: 0,
+		},
+		{desc: "orphan", give: "Orphan", dir: graph.Both, want: nbs(graph.Both), wantTotal: 0},
+		{desc: "missing", give: "Missing Note", dir: graph.Both},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, total, _, err := e.Neighbors(context.Background(), tt.give, tt.dir, tt.limit)
+			if err != nil {
+				t.Fatalf("Neighbors(%q, %q) error = %v", tt.give, tt.dir, err)
+			}
+			if (got == nil) != (tt.want == nil) {
+				t.Fatalf("Neighbors(%q, %q) = %v, want %v", tt.give, tt.dir, got, tt.want)
+			}
+			if gotS, wantS := nbString(got), nbString(tt.want); gotS != wantS {
+				t.Errorf("Neighbors(%q, %q) = %s, want %s", tt.give, tt.dir, gotS, wantS)
+			}
+			if total != tt.wantTotal {
+				t.Errorf("Neighbors(%q, %q) total = %d, want %d", tt.give, tt.dir, total, tt.wantTotal)
+			}
+			for _, nb := range got {
+				if nb.Node == nil || nb.Title == "" {
+					t.Errorf("neighbour %+v has no node or title", nb)
+				}
+			}
+		})
+	}
+
+	t.Run("ambiguous name warns", func(t *testing.T) {
+		_, _, warnings, err := e.Neighbors(context.Background(), "Alpha Plan", graph.Both, 0)
+		if err != nil || len(warnings) != 1 {
+			t.Errorf("Neighbors(\"Alpha Plan\") warnings, err = %q, %v, want one warning", warnings, err)
+		}
+	})
+	t.Run("bad direction", func(t *testing.T) {
+		if _, _, _, err := e.Neighbors(context.Background(), "Home", "up", 0); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("Neighbors(direction up) = %v, want ErrInvalid", err)
+		}
+	})
+	t.Run("bad id", func(t *testing.T) {
+		if _, _, _, err := e.Neighbors(context.Background(), "../x", graph.Both, 0); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("Neighbors(\"../x\") = %v, want ErrInvalid", err)
+		}
+	})
+}
+
+func nbs(dir graph.Direction, ids ...string) []vaultgraph.Neighbor {
+	out := []vaultgraph.Neighbor{}
+	for _, id := range ids {
+		out = append(out, vaultgraph.Neighbor{Node: &vaultgraph.Node{ID: id}, Direction: dir})
+	}
+	return out
+}
+
+func nbString(nbs []vaultgraph.Neighbor) string {
+	parts := make([]string, len(nbs))
+	for i, nb := range nbs {
+		parts[i] = string(nb.Direction) + ":" + nb.ID
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func TestFindPath(t *testing.T) {
+	e := openTestVault(t)
+	tests := []struct {
+		desc     string
+		source   string
+		target   string
+		directed bool
+		want     []string // nil for no path
+	}{
+		{desc: "undirected through a backlink", source: "Old Ideas", target: "東京 Trip", want: []string{oldIdeas, archAlpha, meeting, tokyo}},
+		{desc: "directed impossible", source: "Old Ideas", target: "東京 Trip", directed: true},
+		{desc: "directed", source: "東京 Trip", target: "Home", directed: true, want: []string{tokyo, meeting, home}},
+		{desc: "directed the other way", source: "Home", target: "Old Ideas", directed: true},
+		{desc: "undirected the other way", source: "Home", target: "Old Ideas", want: []string{home, archAlpha, oldIdeas}},
+		{desc: "direct link", source: "Deep Note", target: "Home", directed: true, want: []string{deepNote, home}},
+		{desc: "same note", source: "Home", target: "home.md", want: []string{home}},
+		{desc: "orphan", source: "Home", target: "Orphan"},
+		{desc: "missing source", source: "Missing Note", target: "Home"},
+		{desc: "missing target", source: "Home", target: "Missing Note"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, _, err := e.FindPath(context.Background(), tt.source, tt.target, tt.directed)
+			if err != nil {
+				t.Fatalf("FindPath(%q, %q, %v) error = %v", tt.source, tt.target, tt.directed, err)
+			}
+			if tt.want == nil {
+				if got != nil {
+					t.Errorf("FindPath(%q, %q, %v) = %+v, want nil", tt.source, tt.target, tt.directed, got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatalf("FindPath(%q, %q, %v) = nil, want %q", tt.source, tt.target, tt.directed, tt.want)
+			}
+			if !slices.Equal(got.Path, tt.want) || got.Length != len(tt.want)-1 {
+				t.Errorf("FindPath(%q, %q, %v) = %q (length %d), want %q (length %d)",
+					tt.source, tt.target, tt.directed, got.Path, got.Length, tt.want, len(tt.want)-1)
+			}
+		})
+	}
+	t.Run("warnings for an ambiguous name", func(t *testing.T) {
+		_, warnings, err := e.FindPath(context.Background(), "Alpha Plan", "Home", false)
+		if err != nil || len(warnings) != 1 {
+			t.Errorf("FindPath(\"Alpha Plan\", Home) warnings, err = %q, %v, want one warning", warnings, err)
+		}
+	})
+	t.Run("bad ids", func(t *testing.T) {
+		for _, ids := range [][2]string{{"../x", "Home"}, {"Home", "/abs"}, {"", "Home"}} {
+			if _, _, err := e.FindPath(context.Background(), ids[0], ids[1], false); !errors.Is(err, vaultgraph.ErrInvalid) {
+				t.Errorf("FindPath(%q, %q) = %v, want ErrInvalid", ids[0], ids[1], err)
+			}
+		}
+	})
+}
+
+func TestHubs(t *testing.T) {
+	e := openTestVault(t)
+	tests := []struct {
+		desc       string
+		give       graph.Metric
+		limit      int
+		want       []string
+		wantScores []float64 // nil: not compared
+	}{
+		{
+			desc: "in degree", give: graph.InDegree, limit: 4,
+			want: []string{home, archAlpha, meeting, beta}, wantScores: []float64{6, 3, 3, 3},
+		},
+		{desc: "default metric is in degree", give: "", limit: 1, want: []string{home}, wantScores: []float64{6}},
+		{
+			desc: "out degree", give: graph.OutDegree, limit: 4,
+			want: []string{home, meeting, projAlpha, beta}, wantScores: []float64{6, 5, 3, 2},
+		},
+		{desc: "pagerank", give: graph.PageRank, limit: 1, want: []string{home}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			hubs, err := e.Hubs(context.Background(), tt.give, tt.limit)
+			if err != nil {
+				t.Fatalf("Hubs(%q) error = %v", tt.give, err)
+			}
+			var ids []string
+			var scores []float64
+			for _, h := range hubs {
+				ids = append(ids, h.ID)
+				scores = append(scores, h.Score)
+				if h.Title == "" {
+					t.Errorf("hub %q has no title", h.ID)
+				}
+			}
+			if !slices.Equal(ids, tt.want) {
+				t.Errorf("Hubs(%q, %d) = %q, want %q", tt.give, tt.limit, ids, tt.want)
+			}
+			if tt.wantScores != nil && !slices.Equal(scores, tt.wantScores) {
+				t.Errorf("Hubs(%q, %d) scores = %v, want %v", tt.give, tt.limit, scores, tt.wantScores)
+			}
+		})
+	}
+	t.Run("pagerank sums to one", func(t *testing.T) {
+		hubs, err := e.Hubs(context.Background(), graph.PageRank, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for i, h := range hubs {
+			sum += h.Score
+			if i > 0 && h.Score > hubs[i-1].Score {
+				t.Errorf("hub %d (%s, %v) scores above hub %d (%v)", i, h.ID, h.Score, i-1, hubs[i-1].Score)
+			}
+		}
+		if len(hubs) != len(allNotes) || sum < 0.999 || sum > 1.001 {
+			t.Errorf("Hubs(pagerank, 0) = %d hubs summing to %v, want %d summing to 1", len(hubs), sum, len(allNotes))
+		}
+	})
+	t.Run("unknown metric", func(t *testing.T) {
+		if _, err := e.Hubs(context.Background(), "betweenness", 10); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("Hubs(betweenness) = %v, want ErrInvalid", err)
+		}
+	})
+}
+
+func TestSearchByTags(t *testing.T) {
+	e := openTestVault(t)
+	tests := []struct {
+		desc      string
+		give      []string
+		all       bool
+		limit     int
+		want      []string
+		wantTotal int
+	}{
+		{desc: "hierarchical", give: []string{"project"}, want: []string{projAlpha, beta, tagged}, wantTotal: 3},
+		{desc: "nested only", give: []string{"project/alpha"}, want: []string{projAlpha}, wantTotal: 1},
+		{desc: "parent of inline nested tag", give: []string{"ideas"}, want: []string{tagged}, wantTotal: 1},
+		{desc: "case and hash", give: []string{"#MOC"}, want: []string{home}, wantTotal: 1},
+		{desc: "unicode", give: []string{"旅行"}, want: []string{tokyo}, wantTotal: 1},
+		{desc: "any", give: []string{"archive", "food"}, want: []string{archAlpha, oldIdeas, cafe}, wantTotal: 3},
+		{desc: "all", give: []string{"project", "beta"}, all: true, want: []string{beta}, wantTotal: 1},
+		{desc: "all hierarchical", give: []string{"project", "ideas"}, all: true, want: []string{tagged}, wantTotal: 1},
+		{desc: "all none", give: []string{"archive", "food"}, all: true, want: []string{}, wantTotal: 0},
+		{desc: "prefix is not a parent", give: []string{"proj"}, want: []string{}, wantTotal: 0},
+		{desc: "limit", give: []string{"project"}, limit: 2, want: []string{projAlpha, beta}, wantTotal: 3},
+		{desc: "ignored folder tags are not counted", give: []string{"hidden", "fenced", "notatag"}, want: []string{}, wantTotal: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			nodes, total, err := e.SearchByTags(context.Background(), tt.give, tt.all, tt.limit)
+			if err != nil {
+				t.Fatalf("SearchByTags(%q, %v) error = %v", tt.give, tt.all, err)
+			}
+			if got := nodeIDs(nodes); !slices.Equal(got, tt.want) || total != tt.wantTotal {
+				t.Errorf("SearchByTags(%q, %v) = %q, %d, want %q, %d", tt.give, tt.all, got, total, tt.want, tt.wantTotal)
+			}
+		})
+	}
+	t.Run("no tags", func(t *testing.T) {
+		if _, _, err := e.SearchByTags(context.Background(), nil, false, 0); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("SearchByTags(nil) = %v, want ErrInvalid", err)
+		}
+	})
+}
+
+func TestListNodesFilters(t *testing.T) {
+	e := openVault(t, datedVault(t))
+	day := func(s string) time.Time {
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	others := slices.DeleteFunc(slices.Clone(allNotes), func(id string) bool {
+		return id == projAlpha || id == beta || id == tagged
+	})
+	tests := []struct {
+		desc string
+		give vaultgraph.ListQuery
+		want []string
+	}{
+		{desc: "everything", give: vaultgraph.ListQuery{Limit: 100}, want: allNotes},
+		{desc: "folder", give: vaultgraph.ListQuery{Folder: "Notes"}, want: []string{brokenYML, cafe, meeting, tokyo}},
+		{desc: "folder, other case and slash", give: vaultgraph.ListQuery{Folder: "/notes/"}, want: []string{brokenYML, cafe, meeting, tokyo}},
+		{desc: "folder and below", give: vaultgraph.ListQuery{Folder: "Deep"}, want: []string{deepNote}},
+		{desc: "folder prefix is not a folder", give: vaultgraph.ListQuery{Folder: "Note"}, want: nil},
+		{desc: "vault root is everything", give: vaultgraph.ListQuery{Folder: "/", Limit: 100}, want: allNotes},
+		{desc: "dot is the vault root", give: vaultgraph.ListQuery{Folder: ".", Limit: 100}, want: allNotes},
+		{desc: "folder as a vault path", give: vaultgraph.ListQuery{Folder: "./Deep/Nested/"}, want: []string{deepNote}},
+		{desc: "tags any", give: vaultgraph.ListQuery{Tags: []string{"archive", "meeting"}}, want: []string{archAlpha, oldIdeas, meeting}},
+		{desc: "tags all", give: vaultgraph.ListQuery{Tags: []string{"project", "beta"}, TagMode: vaultgraph.TagsAll}, want: []string{beta}},
+		{desc: "tags none", give: vaultgraph.ListQuery{Tags: []string{"project"}, TagMode: vaultgraph.TagsNone}, want: others},
+		{desc: "property", give: vaultgraph.ListQuery{Properties: map[string]string{"status": "active"}}, want: []string{projAlpha}},
+		{desc: "property ignores case", give: vaultgraph.ListQuery{Properties: map[string]string{"Status": "PAUSED"}}, want: []string{beta}},
+		{desc: "property number", give: vaultgraph.ListQuery{Properties: map[string]string{"priority": "2"}}, want: []string{projAlpha}},
+		{desc: "property bool", give: vaultgraph.ListQuery{Properties: map[string]string{"done": "false"}}, want: []string{projAlpha}},
+		{desc: "property date", give: vaultgraph.ListQuery{Properties: map[string]string{"created": "2024-05-10"}}, want: []string{beta}},
+		{desc: "property list item", give: vaultgraph.ListQuery{Properties: map[string]string{"attendees": "[[Beta]]"}}, want: []string{meeting}},
+		{desc: "two properties", give: vaultgraph.ListQuery{Properties: map[string]string{"status": "active", "priority": "3"}}, want: nil},
+		{desc: "created before", give: vaultgraph.ListQuery{CreatedBefore: day("2024-12-31")}, want: []string{archAlpha, meeting, projAlpha, beta}},
+		{
+			desc: "created range",
+			give: vaultgraph.ListQuery{CreatedAfter: day("2024-03-01"), CreatedBefore: day("2024-05-10")},
+			want: []string{projAlpha, beta},
+		},
+		{desc: "created after", give: vaultgraph.ListQuery{CreatedAfter: day("2024-06-02")}, want: slices.DeleteFunc(slices.Clone(allNotes), func(id string) bool {
+			return id == archAlpha || id == meeting || id == projAlpha || id == beta
+		})},
+		{desc: "modified after", give: vaultgraph.ListQuery{ModifiedAfter: day("2025-02-01")}, want: []string{home}},
+		{desc: "modified before", give: vaultgraph.ListQuery{ModifiedBefore: day("2025-02-01"), Folder: "Archive"}, want: []string{archAlpha, oldIdeas}},
+		{desc: "modified range is inclusive", give: vaultgraph.ListQuery{ModifiedAfter: homeTime, ModifiedBefore: homeTime}, want: []string{home}},
+		{desc: "orphans", give: vaultgraph.ListQuery{Orphans: true}, want: []string{orphan, tagged, unclosed}},
+		{desc: "broken links", give: vaultgraph.ListQuery{BrokenLinks: true}, want: []string{home, unclosed}},
+		{desc: "filters combine", give: vaultgraph.ListQuery{Orphans: true, BrokenLinks: true}, want: []string{unclosed}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			res, err := e.ListNodes(context.Background(), tt.give)
+			if err != nil {
+				t.Fatalf("ListNodes(%+v) error = %v", tt.give, err)
+			}
+			got := nodeIDs(res.Nodes)
+			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("ListNodes(%+v) = %q, want %q", tt.give, got, tt.want)
+			}
+			if res.Total != len(tt.want) {
+				t.Errorf("ListNodes(%+v).Total = %d, want %d", tt.give, res.Total, len(tt.want))
+			}
+		})
+	}
+}
+
+func TestListNodesSortAndPages(t *testing.T) {
+	e := openVault(t, datedVault(t))
+	tests := []struct {
+		desc string
+		give []string
+		want []string
+	}{
+		{desc: "default is path", give: nil, want: allNotes},
+		{
+			desc: "in degree descending, then title",
+			give: []string{"-inDegree", "title"},
+			want: []string{home, archAlpha, beta, meeting, projAlpha, cafe, deepNote, tokyo, brokenYML, oldIdeas, orphan, tagged, unclosed},
+		},
+		{
+			desc: "title",
+			give: []string{"title"},
+			want: []string{archAlpha, projAlpha, beta, brokenYML, cafe, deepNote, home, meeting, oldIdeas, orphan, tagged, unclosed, tokyo},
+		},
+		{
+			desc: "title descending, ties by path",
+			give: []string{"-title"},
+			want: []string{tokyo, unclosed, tagged, orphan, oldIdeas, meeting, home, deepNote, cafe, brokenYML, beta, archAlpha, projAlpha},
+		},
+		{
+			desc: "out degree then path descending",
+			give: []string{"-outDegree", "-path"},
+			want: []string{home, meeting, projAlpha, beta, tokyo, cafe, brokenYML, deepNote, oldIdeas, unclosed, tagged, orphan, archAlpha},
+		},
+		{
+			desc: "created (property, else modification time)",
+			give: []string{"created", "path"},
+			want: []string{archAlpha, projAlpha, beta, meeting, oldIdeas, deepNote, brokenYML, cafe, tokyo, orphan, tagged, unclosed, home},
+		},
+		{
+			desc: "modified descending, then title",
+			give: []string{"-modified", "title"},
+			want: []string{home, archAlpha, projAlpha, beta, brokenYML, cafe, deepNote, meeting, oldIdeas, orphan, tagged, unclosed, tokyo},
+		},
+		{desc: "pagerank first is the hub", give: []string{"-pagerank"}, want: nil},
+		{desc: "blank keys are skipped", give: []string{"", " "}, want: allNotes},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			res, err := e.ListNodes(context.Background(), vaultgraph.ListQuery{SortBy: tt.give, Limit: 100})
+			if err != nil {
+				t.Fatalf("ListNodes(sortBy %q) error = %v", tt.give, err)
+			}
+			got := nodeIDs(res.Nodes)
+			if tt.want == nil {
+				if len(got) == 0 || got[0] != home {
+					t.Errorf("ListNodes(sortBy %q) = %q, want %q first", tt.give, got, home)
+				}
+				return
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("ListNodes(sortBy %q) =\n%q\nwant\n%q", tt.give, got, tt.want)
+			}
+		})
+	}
+
+	pages := []struct {
+		desc           string
+		page, limit    int
+		want           []string
+		wantPage       int
+		wantTotalPages int
+	}{
+		{desc: "defaults", want: allNotes, wantPage: 1, wantTotalPages: 1},
+		{desc: "first page", page: 1, limit: 5, want: allNotes[:5], wantPage: 1, wantTotalPages: 3},
+		{desc: "middle page", page: 2, limit: 5, want: allNotes[5:10], wantPage: 2, wantTotalPages: 3},
+		{desc: "last page", page: 3, limit: 5, want: allNotes[10:], wantPage: 3, wantTotalPages: 3},
+		{desc: "past the end", page: 4, limit: 5, want: nil, wantPage: 4, wantTotalPages: 3},
+		{desc: "exact fit", page: 1, limit: 13, want: allNotes, wantPage: 1, wantTotalPages: 1},
+		{desc: "one per page", page: 13, limit: 1, want: allNotes[12:], wantPage: 13, wantTotalPages: 13},
+	}
+	for _, tt := range pages {
+		t.Run(tt.desc, func(t *testing.T) {
+			res, err := e.ListNodes(context.Background(), vaultgraph.ListQuery{Page: tt.page, Limit: tt.limit})
+			if err != nil {
+				t.Fatalf("ListNodes(page %d, limit %d) error = %v", tt.page, tt.limit, err)
+			}
+			got := nodeIDs(res.Nodes)
+			if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("ListNodes(page %d, limit %d) = %q, want %q", tt.page, tt.limit, got, tt.want)
+			}
+			if res.Total != len(allNotes) || res.Page != tt.wantPage || res.TotalPages != tt.wantTotalPages {
+				t.Errorf("ListNodes(page %d, limit %d) total, page, totalPages = %d, %d, %d, want %d, %d, %d",
+					tt.page, tt.limit, res.Total, res.Page, res.TotalPages, len(allNotes), tt.wantPage, tt.wantTotalPages)
+			}
+		})
+	}
+
+	invalid := []struct {
+		desc string
+		give vaultgraph.ListQuery
+	}{
+		{desc: "unknown sort field", give: vaultgraph.ListQuery{SortBy: []string{"title", "size"}}},
+		{desc: "negative limit", give: vaultgraph.ListQuery{Limit: -1}},
+		{desc: "limit over the maximum", give: vaultgraph.ListQuery{Limit: vaultgraph.MaxListLimit + 1}},
+		{desc: "negative page", give: vaultgraph.ListQuery{Page: -1}},
+		{desc: "unknown tag mode", give: vaultgraph.ListQuery{Tags: []string{"x"}, TagMode: "some"}},
+	}
+	for _, tt := range invalid {
+		t.Run(tt.desc, func(t *testing.T) {
+			if res, err := e.ListNodes(context.Background(), tt.give); !errors.Is(err, vaultgraph.ErrInvalid) {
+				t.Errorf("ListNodes(%+v) = %v, %v, want ErrInvalid", tt.give, res, err)
+			}
+		})
+	}
+}
+
+func TestListTags(t *testing.T) {
+	e := openTestVault(t)
+	got, err := e.ListTags(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []vaultgraph.TagCount{
+		{Tag: "project", Count: 3},
+		{Tag: "archive", Count: 2},
+		{Tag: "beta", Count: 1},
+		{Tag: "food", Count: 1},
+		{Tag: "home", Count: 1},
+		{Tag: "ideas", Count: 1},
+		{Tag: "ideas/later", Count: 1},
+		{Tag: "index", Count: 1},
+		{Tag: "meeting", Count: 1},
+		{Tag: "moc", Count: 1},
+		{Tag: "project/alpha", Count: 1},
+		{Tag: "project/beta", Count: 1},
+		{Tag: "start", Count: 1},
+		{Tag: "stillatag", Count: 1},
+		{Tag: "travel", Count: 1},
+		{Tag: "travel/japan", Count: 1},
+		{Tag: "旅行", Count: 1},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("ListTags() =\n%v\nwant\n%v", got, want)
+	}
+}
+
+func TestRandomNode(t *testing.T) {
+	e := openTestVault(t)
+	ctx := context.Background()
+	tests := []struct {
+		desc string
+		tags []string
+		want []string // the candidates; nil means the result is nil
+	}{
+		{desc: "any note", want: allNotes},
+		{desc: "one candidate", tags: []string{"project/alpha"}, want: []string{projAlpha}},
+		{desc: "tags any", tags: []string{"archive", "food"}, want: []string{archAlpha, oldIdeas, cafe}},
+		{desc: "hierarchical", tags: []string{"travel"}, want: []string{tokyo}},
+		{desc: "no match", tags: []string{"nope"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			seen := map[string]bool{}
+			for seed := range uint64(50) {
+				n, err := e.RandomNode(ctx, rand.New(rand.NewPCG(seed, 1)), tt.tags)
+				if err != nil {
+					t.Fatalf("RandomNode(%q) error = %v", tt.tags, err)
+				}
+				if tt.want == nil {
+					if n != nil {
+						t.Fatalf("RandomNode(%q) = %s, want nil", tt.tags, n.ID)
+					}
+					continue
+				}
+				if n == nil || !slices.Contains(tt.want, n.ID) {
+					t.Fatalf("RandomNode(%q) = %v, want one of %q", tt.tags, n, tt.want)
+				}
+				seen[n.ID] = true
+			}
+			if tt.want != nil && len(tt.want) <= 3 && len(seen) != len(tt.want) {
+				t.Errorf("RandomNode(%q) over 50 seeds picked %v, want each of %q", tt.tags, seen, tt.want)
+			}
+		})
+	}
+	t.Run("seeded choice among tagged notes is reproducible", func(t *testing.T) {
+		pick := func() string {
+			n, err := e.RandomNode(ctx, rand.New(rand.NewPCG(7, 7)), []string{"project"})
+			if err != nil || n == nil {
+				t.Fatalf("RandomNode = %v, %v", n, err)
+			}
+			return n.ID
+		}
+		if a, b := pick(), pick(); a != b {
+			t.Errorf("RandomNode with the same seed = %q then %q, want the same note", a, b)
+		}
+	})
+	t.Run("nil rand", func(t *testing.T) {
+		if n, err := e.RandomNode(ctx, nil, nil); err != nil || n == nil {
+			t.Errorf("RandomNode(nil, nil) = %v, %v, want a note", n, err)
+		}
+	})
+}
+
+func TestStatus(t *testing.T) {
+	e := openTestVault(t)
+	s, err := e.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type counts struct {
+		Notes, Links, BrokenLinks, AttachmentLinks, Attachments, Tags, Edges, NotesWithWarnings int
+		Index, Watcher                                                                          string
+	}
+	want := counts{
+		Notes:             13, // not .trash/Trashed.md, not Ignored/Hidden.md
+		Links:             30, // 28 resolved + 2 broken, counted per occurrence
+		BrokenLinks:       2,  // Home: [[Missing Note]], Unclosed: [[Orphan Twin]]
+		AttachmentLinks:   2,  // Home: Diagram.png, report.pdf
+		Attachments:       1,  // Diagram.png
+		Tags:              17,
+		Edges:             21,
+		NotesWithWarnings: 4, // Home, Broken YAML, 東京 Trip, Tagged
+		Index:             "memory",
+		Watcher:           "off",
+	}
+	got := counts{
+		Notes: s.Notes, Links: s.Links, BrokenLinks: s.BrokenLinks, AttachmentLinks: s.AttachmentLinks,
+		Attachments: s.Attachments, Tags: s.Tags, Edges: s.Edges, NotesWithWarnings: s.NotesWithWarnings,
+		Index: s.Index, Watcher: s.Watcher,
+	}
+	if got != want {
+		t.Errorf("Status() counts =\n%+v\nwant\n%+v", got, want)
+	}
+	if abs, _ := filepath.Abs("testvault"); s.Vault != abs {
+		t.Errorf("Status().Vault = %q, want %q", s.Vault, abs)
+	}
+	if s.LastSync.IsZero() {
+		t.Errorf("Status().LastSync is zero")
+	}
+	if len(s.Problems) != 0 {
+		t.Errorf("Status().Problems = %v, want none", s.Problems)
+	}
+	wantDup := []vaultgraph.DuplicateName{{Name: "Alpha Plan", IDs: []string{archAlpha, projAlpha}}}
+	if len(s.DuplicateNames) != 1 || s.DuplicateNames[0].Name != wantDup[0].Name || !slices.Equal(s.DuplicateNames[0].IDs, wantDup[0].IDs) {
+		t.Errorf("Status().DuplicateNames = %v, want %v", s.DuplicateNames, wantDup)
+	}
+}
+
+func TestStatusProblems(t *testing.T) {
+	dir := copyTestVault(t)
+	write(t, dir, "Binary.md", "\x00\x01binary")
+	write(t, dir, "Notes/Home.md", "# Another home\n")
+	e := openVault(t, dir)
+	s, err := e.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Notes != 14 {
+		t.Errorf("Status().Notes = %d, want 14", s.Notes)
+	}
+	if len(s.Problems) != 1 || s.Problems[0].Path != "Binary.md" || !strings.Contains(s.Problems[0].Reason, "binary") {
+		t.Errorf("Status().Problems = %v, want Binary.md as binary", s.Problems)
+	}
+	var names []string
+	for _, d := range s.DuplicateNames {
+		names = append(names, d.Name)
+	}
+	if want := []string{"Alpha Plan", "Home"}; !slices.Equal(names, want) {
+		t.Errorf("Status().DuplicateNames = %v, want names %q", s.DuplicateNames, want)
+	}
+	if n, _ := e.GetNode(context.Background(), "Binary.md", false); n != nil {
+		t.Errorf("GetNode(Binary.md) = %s, want nil", n.ID)
+	}
+}
+
+// write writes a file under dir, creating its folders.
+func write(t testing.TB, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Properties are stored as JSON that keeps each value's type, which plain
+// JSON would lose (a date would come back as text, an integer as float):
+// [{"k":"created","v":{"d":"2024-03-01T00:00:00Z"}}, ...].
+type typedProp struct {
+	K string     `json:"k"`
+	V typedValue `json:"v"`
+}
+
+// typedValue holds exactly one of its fields.
+type typedValue struct {
+	S *string               `json:"s,omitempty"`
+	I *int64                `json:"i,omitempty"`
+	F *float64              `json:"f,omitempty"`
+	B *bool                 `json:"b,omitempty"`
+	D *time.Time            `json:"d,omitempty"`
+	L []typedValue          `json:"l,omitempty"`
+	M map[string]typedValue `json:"m,omitempty"`
+	// N marks an empty list (L), an empty map (M) or null (neither).
+	N string `json:"n,omitempty"`
+}
+
+func toTyped(v any) (typedValue, error) {
+	switch x := v.(type) {
+	case nil:
+		return typedValue{N: "null"}, nil
+	case string:
+		return typedValue{S: &x}, nil
+	case int64:
+		return typedValue{I: &x}, nil
+	case float64:
+		return typedValue{F: &x}, nil
+	case bool:
+		return typedValue{B: &x}, nil
+	case time.Time:
+		return typedValue{D: &x}, nil
+	case []any:
+		out := typedValue{L: []typedValue{}}
+		if len(x) == 0 {
+			out.N = "list"
+		}
+		for _, e := range x {
+			t, err := toTyped(e)
+			if err != nil {
+				return typedValue{}, err
+			}
+			out.L = append(out.L, t)
+		}
+		return out, nil
+	case map[string]any:
+		out := typedValue{M: map[string]typedValue{}}
+		if len(x) == 0 {
+			out.N = "map"
+		}
+		for k, e := range x {
+			t, err := toTyped(e)
+			if err != nil {
+				return typedValue{}, err
+			}
+			out.M[k] = t
+		}
+		return out, nil
+	}
+	return typedValue{}, fmt.Errorf("property value of type %T cannot be stored", v)
+}
+
+func fromTyped(t typedValue) any {
+	switch {
+	case t.S != nil:
+		return *t.S
+	case t.I != nil:
+		return *t.I
+	case t.F != nil:
+		return *t.F
+	case t.B != nil:
+		return *t.B
+	case t.D != nil:
+		return *t.D
+	case t.L != nil || t.N == "list":
+		out := make([]any, 0, len(t.L))
+		for _, e := range t.L {
+			out = append(out, fromTyped(e))
+		}
+		return out
+	case t.M != nil || t.N == "map":
+		out := make(map[string]any, len(t.M))
+		keys := make([]string, 0, len(t.M))
+		for k := range t.M {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out[k] = fromTyped(t.M[k])
+		}
+		return out
+	}
+	return nil
+}
+
+func encodeProperties(props []vault.Property) (string, error) {
+	out := make([]typedProp, 0, len(props))
+	for _, p := range props {
+		t, err := toTyped(p.Value)
+		if err != nil {
+			return "", fmt.Errorf("property %s: %w", p.Key, err)
+		}
+		out = append(out, typedProp{K: p.Key, V: t})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return "", fmt.Errorf("encode properties: %w", err)
+	}
+	return string(b), nil
+}
+
+func decodeProperties(s string) ([]vault.Property, error) {
+	var in []typedProp
+	if err := decodeJSON(s, &in); err != nil {
+		return nil, err
+	}
+	if len(in) == 0 {
+		return nil, nil
+	}
+	out := make([]vault.Property, 0, len(in))
+	for _, p := range in {
+		out = append(out, vault.Property{Key: p.K, Value: fromTyped(p.V)})
+	}
+	return out, nil
+}

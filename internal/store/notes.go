@@ -1,0 +1,359 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Record is one note as the index keeps it.
+type Record struct {
+	Note *vault.Note
+	// Path is the file's path relative to the vault, as the OS spells it
+	// (it may differ from Note.ID in Unicode normalisation).
+	Path string
+	// Resolved and Status give, per link, the target note ID ("" when
+	// none) and the outcome of resolution.
+	Resolved []string
+	Status   []vault.Status
+	// Body is the note's text for the full-text index. Only writes use it.
+	Body string
+}
+
+// Batch is one set of changes written in a single transaction.
+type Batch struct {
+	// Upserts are notes added or changed: their row, links, tags and
+	// full-text entry are replaced.
+	Upserts []*Record
+	// Relinks are notes whose content did not change but whose links
+	// resolve differently: only their links' resolution is rewritten.
+	Relinks []*Record
+	// Deletes are note IDs to remove with everything attached.
+	Deletes []string
+	// AddFiles and RemoveFiles are attachment paths.
+	AddFiles, RemoveFiles []string
+	// Problems replaces the stored list of problems when non-nil.
+	Problems []vault.Problem
+	// Meta sets meta keys.
+	Meta map[string]string
+}
+
+// Empty reports whether the batch changes nothing.
+func (b *Batch) Empty() bool {
+	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 &&
+		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0
+}
+
+// Apply writes the batch in one transaction.
+func (s *Store) Apply(ctx context.Context, b *Batch) error {
+	if b.Empty() {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("index write: %w", err)
+	}
+	defer tx.Rollback()
+	w, err := newWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	for _, id := range b.Deletes {
+		if err := w.delete(id); err != nil {
+			return err
+		}
+	}
+	for _, r := range b.Upserts {
+		if err := w.upsert(r); err != nil {
+			return err
+		}
+	}
+	for _, r := range b.Relinks {
+		if err := w.relink(r); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.RemoveFiles {
+		if _, err := w.exec("DELETE FROM attachments WHERE path = ?", p); err != nil {
+			return err
+		}
+	}
+	for _, p := range b.AddFiles {
+		if _, err := w.exec("INSERT OR IGNORE INTO attachments(path) VALUES (?)", p); err != nil {
+			return err
+		}
+	}
+	if b.Problems != nil {
+		if _, err := w.exec("DELETE FROM problems"); err != nil {
+			return err
+		}
+		for _, p := range b.Problems {
+			if _, err := w.exec("INSERT OR REPLACE INTO problems(path, reason) VALUES (?, ?)", p.Path, p.Reason); err != nil {
+				return err
+			}
+		}
+	}
+	for k, v := range b.Meta {
+		if _, err := w.exec("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", k, v); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("index commit: %w", err)
+	}
+	return nil
+}
+
+// writer holds the prepared statements of one transaction.
+type writer struct {
+	ctx   context.Context
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
+	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+	st, ok := w.stmts[query]
+	if !ok {
+		var err error
+		if st, err = w.tx.PrepareContext(w.ctx, query); err != nil {
+			return nil, fmt.Errorf("index prepare: %w", err)
+		}
+		w.stmts[query] = st
+	}
+	res, err := st.ExecContext(w.ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("index write: %w", err)
+	}
+	return res, nil
+}
+
+func (w *writer) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+func (w *writer) delete(id string) error {
+	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+		return err
+	}
+	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
+	return err
+}
+
+func (w *writer) upsert(r *Record) error {
+	n := r.Note
+	aliases, _ := json.Marshal(n.Aliases)
+	tags, _ := json.Marshal(n.Tags)
+	warnings, _ := json.Marshal(n.Warnings)
+	props, err := encodeProperties(n.Properties)
+	if err != nil {
+		return fmt.Errorf("index %s: %w", n.ID, err)
+	}
+	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", n.ID); err != nil {
+		return err
+	}
+	if _, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, hash=excluded.hash,
+			size=excluded.size, mtime=excluded.mtime, body_start=excluded.body_start, aliases=excluded.aliases,
+			tags=excluded.tags, properties=excluded.properties, warnings=excluded.warnings`,
+		n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
+		string(aliases), string(tags), props, string(warnings)); err != nil {
+		return err
+	}
+	if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
+		return err
+	}
+	for _, t := range n.Tags {
+		if _, err := w.exec("INSERT OR IGNORE INTO tags(note, tag) VALUES (?, ?)", n.ID, vault.TagKey(t)); err != nil {
+			return err
+		}
+	}
+	if _, err := w.exec("INSERT INTO fts(rowid, title, body) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?)",
+		n.ID, n.Title, r.Body); err != nil {
+		return err
+	}
+	return w.writeLinks(r)
+}
+
+func (w *writer) writeLinks(r *Record) error {
+	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
+		return err
+	}
+	for i, l := range r.Note.Links {
+		var resolved, status any
+		if i < len(r.Resolved) && r.Resolved[i] != "" {
+			resolved = r.Resolved[i]
+		}
+		if i < len(r.Status) && r.Status[i] != "" {
+			status = string(r.Status[i])
+		}
+		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
+			start, end, target_start, target_end, line, resolved, status)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
+			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) relink(r *Record) error {
+	for i := range r.Note.Links {
+		var resolved any
+		if r.Resolved[i] != "" {
+			resolved = r.Resolved[i]
+		}
+		if _, err := w.exec("UPDATE links SET resolved = ?, status = ? WHERE source = ? AND seq = ?",
+			resolved, string(r.Status[i]), r.Note.ID, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Snapshot is everything Load reads back.
+type Snapshot struct {
+	Notes       []*Record
+	Attachments []string
+	Problems    []vault.Problem
+	Meta        map[string]string
+}
+
+// Load reads the whole index (without note bodies).
+func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
+	snap := &Snapshot{Meta: map[string]string{}}
+	byID := map[string]*Record{}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings FROM notes`)
+	if err != nil {
+		return nil, fmt.Errorf("load notes: %w", err)
+	}
+	for rows.Next() {
+		n := &vault.Note{}
+		r := &Record{Note: n}
+		var mtime int64
+		var aliases, tags, props, warnings string
+		if err := rows.Scan(&n.ID, &r.Path, &n.Title, &n.Hash, &n.Size, &mtime, &n.BodyStart, &aliases, &tags, &props, &warnings); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("load notes: %w", err)
+		}
+		n.ModTime = time.Unix(0, mtime)
+		if err := decodeJSON(aliases, &n.Aliases); err != nil {
+			return nil, err
+		}
+		if err := decodeJSON(tags, &n.Tags); err != nil {
+			return nil, err
+		}
+		if err := decodeJSON(warnings, &n.Warnings); err != nil {
+			return nil, err
+		}
+		if n.Properties, err = decodeProperties(props); err != nil {
+			return nil, fmt.Errorf("load %s: %w", n.ID, err)
+		}
+		snap.Notes = append(snap.Notes, r)
+		byID[n.ID] = r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load notes: %w", err)
+	}
+	if err := s.loadLinks(ctx, byID); err != nil {
+		return nil, err
+	}
+	if err := s.loadRest(ctx, snap); err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+func (s *Store) loadLinks(ctx context.Context, byID map[string]*Record) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
+		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
+	if err != nil {
+		return fmt.Errorf("load links: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var src, kind, resolved, status string
+		var l vault.Link
+		if err := rows.Scan(&src, &kind, &l.Target, &l.Fragment, &l.Alias, &l.Property, &l.Start, &l.End,
+			&l.TargetStart, &l.TargetEnd, &l.Line, &resolved, &status); err != nil {
+			return fmt.Errorf("load links: %w", err)
+		}
+		l.Kind = vault.LinkKind(kind)
+		r := byID[src]
+		if r == nil {
+			continue
+		}
+		r.Note.Links = append(r.Note.Links, l)
+		r.Resolved = append(r.Resolved, resolved)
+		r.Status = append(r.Status, vault.Status(status))
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load links: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) loadRest(ctx context.Context, snap *Snapshot) error {
+	if err := s.strings(ctx, "SELECT path FROM attachments ORDER BY path", func(v ...string) {
+		snap.Attachments = append(snap.Attachments, v[0])
+	}); err != nil {
+		return err
+	}
+	if err := s.strings(ctx, "SELECT path, reason FROM problems ORDER BY path", func(v ...string) {
+		snap.Problems = append(snap.Problems, vault.Problem{Path: v[0], Reason: v[1]})
+	}); err != nil {
+		return err
+	}
+	return s.strings(ctx, "SELECT key, value FROM meta", func(v ...string) { snap.Meta[v[0]] = v[1] })
+}
+
+// strings runs a query whose columns are all text and calls fn per row.
+func (s *Store) strings(ctx context.Context, query string, fn func(...string)) error {
+	rows, err := s.db.QueryContext(ctx, query)
+	if err != nil {
+		return fmt.Errorf("index read: %w", err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return fmt.Errorf("index read: %w", err)
+	}
+	vals := make([]string, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return fmt.Errorf("index read: %w", err)
+		}
+		fn(vals...)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index read: %w", err)
+	}
+	return nil
+}
+
+func decodeJSON(s string, v any) error {
+	if s == "" || s == "null" {
+		return nil
+	}
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		return fmt.Errorf("index value %q: %w", s, err)
+	}
+	return nil
+}

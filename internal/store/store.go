@@ -1,0 +1,230 @@
+// Package store persists vaultgraph's index in SQLite (modernc.org/sqlite,
+// pure Go): notes with their metadata, links with their byte ranges and
+// resolution, tags, attachments, problems, a full-text index (FTS5) and
+// embedding vectors. The index is a cache of the vault's files: when it is
+// corrupt or from a newer vaultgraph it is set aside and rebuilt.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// SchemaVersion is the schema this package writes, kept in PRAGMA
+// user_version. An index with another version is rebuilt.
+const SchemaVersion = 1
+
+// BusyTimeout is how long a writer waits for another connection's lock.
+const BusyTimeout = 10 * time.Second
+
+// ErrUnusable is returned by Open for an index file that cannot be used
+// as is: corrupt, truncated, not a database, or of another schema.
+var ErrUnusable = errors.New("index unusable")
+
+// Store is an open index database.
+type Store struct {
+	db   *sql.DB
+	path string
+}
+
+// Open opens or creates the index at path, creating its folder. It
+// returns an error wrapping ErrUnusable when the file exists but cannot
+// be used; OpenOrRebuild handles that case.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create index folder: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open index %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path}
+	if err := s.check(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenOrRebuild opens the index at path; when it is unusable, it moves
+// the file aside (to path.broken-TIMESTAMP) and creates a fresh one. The
+// returned reason is non-empty when that happened.
+func OpenOrRebuild(ctx context.Context, path string) (*Store, string, error) {
+	s, err := Open(ctx, path)
+	if err == nil {
+		return s, "", nil
+	}
+	if !errors.Is(err, ErrUnusable) {
+		return nil, "", err
+	}
+	aside := fmt.Sprintf("%s.broken-%s", path, time.Now().UTC().Format("20060102T150405"))
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if rerr := os.Rename(path+suffix, aside+suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			return nil, "", fmt.Errorf("set aside unusable index: %w", rerr)
+		}
+	}
+	s, err2 := Open(ctx, path)
+	if err2 != nil {
+		return nil, "", err2
+	}
+	return s, fmt.Sprintf("%v; moved it to %s and rebuilt the index from the files", err, aside), nil
+}
+
+// check fails with ErrUnusable when the file is not a healthy database
+// of a schema this package can read.
+func (s *Store) check(ctx context.Context) error {
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUnusable, s.path, err)
+	}
+	if version > SchemaVersion {
+		return fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
+	}
+	if version != 0 && version < SchemaVersion {
+		return fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
+	}
+	var result string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUnusable, s.path, err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("%w: %s fails its integrity check: %s", ErrUnusable, s.path, result)
+	}
+	return nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if version == SchemaVersion {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	for _, stmt := range strings.Split(schema, ";\n") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return fmt.Errorf("set schema version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// schema creates version 1. Statements are separated by ";\n".
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS notes (
+	id         TEXT PRIMARY KEY,
+	path       TEXT NOT NULL,
+	title      TEXT NOT NULL,
+	hash       TEXT NOT NULL,
+	size       INTEGER NOT NULL,
+	mtime      INTEGER NOT NULL,
+	body_start INTEGER NOT NULL,
+	aliases    TEXT NOT NULL,
+	tags       TEXT NOT NULL,
+	properties TEXT NOT NULL,
+	warnings   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS links (
+	source       TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	seq          INTEGER NOT NULL,
+	kind         TEXT NOT NULL,
+	target       TEXT NOT NULL,
+	fragment     TEXT NOT NULL,
+	alias        TEXT NOT NULL,
+	property     TEXT NOT NULL,
+	start        INTEGER NOT NULL,
+	end          INTEGER NOT NULL,
+	target_start INTEGER NOT NULL,
+	target_end   INTEGER NOT NULL,
+	line         INTEGER NOT NULL,
+	resolved     TEXT,
+	status       TEXT,
+	PRIMARY KEY (source, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_resolved ON links(resolved);
+CREATE TABLE IF NOT EXISTS tags (
+	note TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	tag  TEXT NOT NULL,
+	PRIMARY KEY (note, tag)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag);
+CREATE TABLE IF NOT EXISTS attachments (
+	path TEXT PRIMARY KEY
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS problems (
+	path   TEXT PRIMARY KEY,
+	reason TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+	title, body,
+	tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS vectors (
+	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	chunk INTEGER NOT NULL,
+	model TEXT NOT NULL,
+	dim   INTEGER NOT NULL,
+	hash  TEXT NOT NULL,
+	vec   BLOB NOT NULL,
+	PRIMARY KEY (note, chunk, model)
+) WITHOUT ROWID
+`
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close index: %w", err)
+	}
+	return nil
+}
+
+// Path returns the index file's path.
+func (s *Store) Path() string { return s.path }
+
+// Size returns the bytes the index occupies on disk (database and WAL).
+func (s *Store) Size() int64 {
+	var total int64
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(s.path + suffix); err == nil {
+			total += fi.Size()
+		}
+	}
+	return total
+}

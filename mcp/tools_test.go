@@ -1,0 +1,707 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+// newTools opens an Engine over dir and returns the tools over it.
+func newTools(t testing.TB, dir string) *mcp.Tools {
+	t.Helper()
+	e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+	if err := e.Open(context.Background()); err != nil {
+		t.Fatalf("Open(%s) = %v", dir, err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	return &mcp.Tools{Engine: e, Rand: rand.New(rand.NewPCG(1, 2))}
+}
+
+func testVaultTools(t testing.TB) *mcp.Tools { return newTools(t, filepath.Join("..", "testvault")) }
+
+// writeVault writes files (vault path -> content) into a new temporary
+// vault and returns its folder.
+func writeVault(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// wideVault has a Hub note linked by 60 notes tagged #many.
+func wideVault(t testing.TB) string {
+	t.Helper()
+	files := map[string]string{"Hub.md": "# Hub\n"}
+	for i := 1; i <= 60; i++ {
+		files[fmt.Sprintf("Many/N%02d.md", i)] = "Points at [[Hub]]. #many\n"
+	}
+	return writeVault(t, files)
+}
+
+func TestParamValidation(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+	tests := []struct {
+		desc string
+		give func() (any, error)
+	}{
+		{"get_node empty id", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{}) }},
+		{"get_node blank id", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: " \t"}) }},
+		{"get_node depth 2", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "Home", Depth: 2}) }},
+		{"get_node depth -1", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "Home", Depth: -1}) }},
+		{"get_node ..", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "../x"}) }},
+		{"get_node absolute", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "/etc/passwd"}) }},
+		{"get_neighbors empty id", func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{}) }},
+		{"get_neighbors direction up", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Direction: "up"})
+		}},
+		{"get_neighbors limit 51", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Limit: 51})
+		}},
+		{"get_neighbors limit -1", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Limit: -1})
+		}},
+		{"get_neighbors ..", func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "../Home"}) }},
+		{"find_path empty source", func() (any, error) { return tools.FindPath(ctx, mcp.FindPathParams{Target: "Home"}) }},
+		{"find_path empty target", func() (any, error) { return tools.FindPath(ctx, mcp.FindPathParams{Source: "Home"}) }},
+		{"find_path absolute", func() (any, error) {
+			return tools.FindPath(ctx, mcp.FindPathParams{Source: "Home", Target: "/abs"})
+		}},
+		{"get_hubs unknown metric", func() (any, error) { return tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "betweenness"}) }},
+		{"get_hubs limit 51", func() (any, error) { return tools.GetHubs(ctx, mcp.GetHubsParams{Limit: 51}) }},
+		{"search_by_tags no tags", func() (any, error) { return tools.SearchByTags(ctx, mcp.SearchByTagsParams{}) }},
+		{"search_by_tags blank tags", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"", "  "}})
+		}},
+		{"search_by_tags mode some", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Mode: "some"})
+		}},
+		{"search_by_tags limit 101", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Limit: 101})
+		}},
+		{"list_nodes bad createdAfter", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{CreatedAfter: "yesterday"})
+		}},
+		{"list_nodes bad createdBefore", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{CreatedBefore: "2024-13-01"})
+		}},
+		{"list_nodes bad modifiedAfter", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{ModifiedAfter: "01/02/2024"})
+		}},
+		{"list_nodes bad modifiedBefore", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{ModifiedBefore: "2024-02-30"})
+		}},
+		{"list_nodes unknown sortBy", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{SortBy: []string{"-modified", "size"}})
+		}},
+		{"list_nodes limit 101", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Limit: 101}) }},
+		{"list_nodes page -1", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: -1}) }},
+		{"list_nodes tag mode some", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{Tags: []string{"x"}, TagMode: "some"})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := tt.give()
+			if err == nil {
+				t.Fatalf("got %v, nil error, want INVALID_PARAMS", got)
+			}
+			if code := mcp.Code(err); code != mcp.CodeInvalidParams {
+				t.Errorf("Code(%v) = %s, want %s", err, code, mcp.CodeInvalidParams)
+			}
+			if got != nil {
+				t.Errorf("got %v with error %v, want nil", got, err)
+			}
+		})
+	}
+}
+
+func TestValidParams(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+	tests := []struct {
+		desc string
+		give func() (any, error)
+	}{
+		{"get_node depth 1", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "Home", Depth: 1}) }},
+		{"get_neighbors limit 50", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Direction: "in", Limit: 50})
+		}},
+		{"get_hubs pagerank limit 50", func() (any, error) {
+			return tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "pagerank", Limit: 50})
+		}},
+		{"search_by_tags all, limit 100", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Mode: "all", Limit: 100})
+		}},
+		{"list_nodes dates", func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{
+				CreatedAfter: "2020-01-01", CreatedBefore: "2030-01-01T10:00", ModifiedAfter: "2000-01-01T00:00:00Z", Limit: 100,
+			})
+		}},
+		{"list_tags", func() (any, error) { return tools.ListTags(ctx) }},
+		{"random_node", func() (any, error) { return tools.RandomNode(ctx, mcp.RandomNodeParams{}) }},
+		{"vault_status", func() (any, error) { return tools.VaultStatus(ctx) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := tt.give()
+			if err != nil || got == nil {
+				t.Errorf("got %v, %v, want a result", got, err)
+			}
+		})
+	}
+}
+
+func TestDefaultLimits(t *testing.T) {
+	tools := newTools(t, wideVault(t))
+	ctx := context.Background()
+	tests := []struct {
+		desc      string
+		give      func() (any, error)
+		wantLen   int
+		wantTotal int
+		wantHint  string
+	}{
+		{
+			desc:    "neighbors default 20",
+			give:    func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub"}) },
+			wantLen: 20, wantTotal: 60, wantHint: "20 of 60 neighbours shown",
+		},
+		{
+			desc:    "neighbors max 50",
+			give:    func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Limit: 50}) },
+			wantLen: 50, wantTotal: 60, wantHint: "50 of 60",
+		},
+		{
+			desc:    "search_by_tags default 20",
+			give:    func() (any, error) { return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"many"}}) },
+			wantLen: 20, wantTotal: 60, wantHint: "20 of 60 notes shown",
+		},
+		{
+			desc: "search_by_tags max 100",
+			give: func() (any, error) {
+				return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"many"}, Limit: 100})
+			},
+			wantLen: 60, wantTotal: 60,
+		},
+		{
+			desc:    "list_nodes default 20",
+			give:    func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{}) },
+			wantLen: 20, wantTotal: 61, wantHint: "page 1 of 4: pass page: 2 for more",
+		},
+		{
+			desc:    "list_nodes last page",
+			give:    func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 4}) },
+			wantLen: 1, wantTotal: 61,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := tt.give()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, ok := got.(mcp.ListResponse)
+			if !ok {
+				t.Fatalf("got %T, want mcp.ListResponse", got)
+			}
+			if len(res.Nodes) != tt.wantLen || res.Total != tt.wantTotal {
+				t.Errorf("got %d nodes of %d, want %d of %d", len(res.Nodes), res.Total, tt.wantLen, tt.wantTotal)
+			}
+			if tt.wantHint == "" && res.Hint != "" || !strings.Contains(res.Hint, tt.wantHint) {
+				t.Errorf("Hint = %q, want %q", res.Hint, tt.wantHint)
+			}
+		})
+	}
+	t.Run("hubs default 10", func(t *testing.T) {
+		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{})
+		hubs, _ := got.([]vaultgraph.Hub)
+		if err != nil || len(hubs) != 10 || hubs[0].ID != "Hub.md" || hubs[0].Score != 60 {
+			t.Errorf("GetHubs() = %v, %v, want 10 hubs, Hub.md first with 60", got, err)
+		}
+	})
+	t.Run("hubs limit 50", func(t *testing.T) {
+		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Limit: 50})
+		if hubs, _ := got.([]vaultgraph.Hub); err != nil || len(hubs) != 50 {
+			t.Errorf("GetHubs(out_degree, 50) = %d hubs, %v, want 50", len(hubs), err)
+		}
+	})
+	t.Run("get_node neighbours capped at 20", func(t *testing.T) {
+		got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Hub", Depth: 1})
+		r, _ := got.(mcp.NodeResponse)
+		if err != nil || len(r.Neighbors) != 20 || r.IncomingCount == nil || *r.IncomingCount != 60 || *r.OutgoingCount != 0 {
+			t.Errorf("GetNode(Hub, depth 1) = %d neighbours, counts %v/%v, %v, want 20 and 60 in, 0 out",
+				len(r.Neighbors), r.IncomingCount, r.OutgoingCount, err)
+		}
+	})
+}
+
+func TestGetNodeResponse(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+
+	got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Projects/Alpha Plan", Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := got.(mcp.NodeResponse)
+	if !ok {
+		t.Fatalf("GetNode = %T, want mcp.NodeResponse", got)
+	}
+	if r.ID != "Projects/Alpha Plan.md" || r.Title != "Alpha Plan" || r.Content == nil || !strings.HasPrefix(*r.Content, "# Alpha Plan") {
+		t.Errorf("GetNode = %+v, want Projects/Alpha Plan.md with its content", r)
+	}
+	if *r.IncomingCount != 2 || *r.OutgoingCount != 3 {
+		t.Errorf("incoming, outgoing = %d, %d, want 2, 3", *r.IncomingCount, *r.OutgoingCount)
+	}
+	var nbs []string
+	for _, nb := range r.Neighbors {
+		nbs = append(nbs, nb.Direction+":"+nb.ID)
+		if nb.Content == nil || nb.Properties != nil || nb.Hash != "" {
+			t.Errorf("neighbour %s: content %v, properties %v, hash %q, want content only", nb.ID, nb.Content, nb.Properties, nb.Hash)
+		}
+	}
+	if want := []string{"both:Projects/Beta.md", "both:Home.md", "out:Notes/Meeting Notes.md"}; !slices.Equal(nbs, want) {
+		t.Errorf("neighbours = %q, want %q", nbs, want)
+	}
+
+	var buf bytes.Buffer
+	if err := mcp.WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+		t.Fatalf("WriteJSON wrote invalid JSON: %v\n%s", err, buf.String())
+	}
+	wantProps := `{"status":"active","created":"2024-03-01","priority":2,"done":false,"related":"[[Beta]]"}`
+	if got := compact(t, raw["properties"]); got != wantProps {
+		t.Errorf("properties = %s, want %s (file order)", got, wantProps)
+	}
+	if got := compact(t, raw["aliases"]); got != `["Alpha","AP"]` {
+		t.Errorf("aliases = %s, want [\"Alpha\",\"AP\"]", got)
+	}
+
+	t.Run("missing is nil", func(t *testing.T) {
+		if got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Nope"}); got != nil || err != nil {
+			t.Errorf("GetNode(Nope) = %v, %v, want nil, nil", got, err)
+		}
+		if got, err := tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Nope"}); got != nil || err != nil {
+			t.Errorf("GetNeighbors(Nope) = %v, %v, want nil, nil", got, err)
+		}
+		if got, err := tools.FindPath(ctx, mcp.FindPathParams{Source: "Home", Target: "Orphan"}); got != nil || err != nil {
+			t.Errorf("FindPath(Home, Orphan) = %v, %v, want nil, nil", got, err)
+		}
+		if got, err := tools.RandomNode(ctx, mcp.RandomNodeParams{Tags: []string{"nope"}}); got != nil || err != nil {
+			t.Errorf("RandomNode(nope) = %v, %v, want nil, nil", got, err)
+		}
+	})
+	t.Run("broken links and attachments", func(t *testing.T) {
+		got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Home"})
+		r, _ := got.(mcp.NodeResponse)
+		if err != nil || !slices.Equal(r.BrokenLinks, []string{"Missing Note"}) || !slices.Equal(r.Attachments, []string{"Diagram.png", "report.pdf"}) {
+			t.Errorf("GetNode(Home) broken, attachments = %q, %q, %v", r.BrokenLinks, r.Attachments, err)
+		}
+		if r.IncomingCount != nil || r.Neighbors != nil {
+			t.Errorf("GetNode(Home, depth 0) has counts or neighbours: %v, %v", r.IncomingCount, r.Neighbors)
+		}
+	})
+}
+
+func compact(t testing.TB, raw json.RawMessage) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatalf("compact %s: %v", raw, err)
+	}
+	return b.String()
+}
+
+func TestAmbiguousNameWarnings(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+	hasWarning := func(ws []string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool {
+			return strings.Contains(w, "Archive/Alpha Plan.md") && strings.Contains(w, "Projects/Alpha Plan.md")
+		})
+	}
+	tests := []struct {
+		desc string
+		give func() (any, error)
+		warn func(any) []string
+	}{
+		{
+			desc: "get_node",
+			give: func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "Alpha Plan"}) },
+			warn: func(v any) []string { return v.(mcp.NodeResponse).Warnings },
+		},
+		{
+			desc: "get_neighbors",
+			give: func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Alpha Plan"}) },
+			warn: func(v any) []string { return v.(mcp.ListResponse).Warnings },
+		},
+		{
+			desc: "find_path",
+			give: func() (any, error) {
+				return tools.FindPath(ctx, mcp.FindPathParams{Source: "Alpha Plan", Target: "Home"})
+			},
+			warn: func(v any) []string {
+				var out struct{ Warnings []string }
+				var b bytes.Buffer
+				if err := mcp.WriteJSON(&b, v); err != nil {
+					t.Fatal(err)
+				}
+				if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+					t.Fatal(err)
+				}
+				return out.Warnings
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := tt.give()
+			if err != nil || got == nil {
+				t.Fatalf("got %v, %v", got, err)
+			}
+			if ws := tt.warn(got); !hasWarning(ws) {
+				t.Errorf("warnings = %q, want one listing both Alpha Plan notes", ws)
+			}
+		})
+	}
+}
+
+func TestFindPathResponse(t *testing.T) {
+	tools := testVaultTools(t)
+	got, err := tools.FindPath(context.Background(), mcp.FindPathParams{Source: "東京 Trip", Target: "Home", Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := mcp.WriteJSON(&b, got); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2}`
+	if got := compact(t, b.Bytes()); got != want {
+		t.Errorf("FindPath JSON = %s, want %s", got, want)
+	}
+}
+
+func TestListNodesDates(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+	tests := []struct {
+		desc string
+		give mcp.ListNodesParams
+		want []string
+	}{
+		{
+			desc: "created before a day includes that day",
+			give: mcp.ListNodesParams{CreatedAfter: "2024-01-01", CreatedBefore: "2024-06-01"},
+			want: []string{"Notes/Meeting Notes.md", "Projects/Alpha Plan.md", "Projects/Beta.md"},
+		},
+		{
+			desc: "created after a day includes that day",
+			give: mcp.ListNodesParams{CreatedAfter: "2024-06-01", CreatedBefore: "2024-12-31"},
+			want: []string{"Notes/Meeting Notes.md"},
+		},
+		{
+			desc: "date-time bounds are exact",
+			give: mcp.ListNodesParams{CreatedAfter: "2024-01-01", CreatedBefore: "2024-06-01T09:29:59Z"},
+			want: []string{"Projects/Alpha Plan.md", "Projects/Beta.md"},
+		},
+		{
+			desc: "minute precision",
+			give: mcp.ListNodesParams{CreatedAfter: "2024-06-01T09:30", CreatedBefore: "2024-06-01T09:30"},
+			want: []string{"Notes/Meeting Notes.md"},
+		},
+		{
+			desc: "one day",
+			give: mcp.ListNodesParams{CreatedAfter: "2023-01-15", CreatedBefore: "2023-01-15"},
+			want: []string{"Archive/Alpha Plan.md"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := tools.ListNodes(ctx, tt.give)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := got.(mcp.ListResponse)
+			var ids []string
+			for _, n := range res.Nodes {
+				ids = append(ids, n.ID)
+				if n.Created == "" || n.Modified == "" {
+					t.Errorf("list item %s has no created or modified date", n.ID)
+				}
+			}
+			if !slices.Equal(ids, tt.want) {
+				t.Errorf("ListNodes(%+v) = %q, want %q", tt.give, ids, tt.want)
+			}
+		})
+	}
+}
+
+// longText returns n words "w0001 w0002 ...", each 5 characters and a
+// space.
+func longText(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "w%04d", i)
+	}
+	return b.String()
+}
+
+// checkTruncated fails unless got is full cut to at most max characters
+// at a word boundary and marked.
+func checkTruncated(t testing.TB, where, full, got string, limit int) {
+	t.Helper()
+	text, ok := strings.CutSuffix(got, mcp.TruncationMark)
+	if !ok {
+		t.Errorf("%s: content ends %q, want %q", where, got[max(0, len(got)-30):], mcp.TruncationMark)
+		return
+	}
+	if n := utf8.RuneCountInString(text); n > limit || n < limit-10 {
+		t.Errorf("%s: %d characters kept, want at most %d and close to it", where, n, limit)
+	}
+	if !strings.HasPrefix(full, text) {
+		t.Errorf("%s: truncated content is not a prefix of the note", where)
+		return
+	}
+	if next, _ := utf8.DecodeRuneInString(full[len(text):]); !unicode.IsSpace(next) {
+		t.Errorf("%s: cut inside a word: ...%q | %q...", where, text[max(0, len(text)-10):], full[len(text):len(text)+10])
+	}
+}
+
+func TestContentTruncation(t *testing.T) {
+	body := longText(3000) // 17,999 characters
+	dir := writeVault(t, map[string]string{
+		"Long.md":  "---\ntags: [long]\n---\n" + body + "\n\n[[Short]]\n",
+		"Short.md": "Links [[Long]]. #long\n",
+	})
+	tools := newTools(t, dir)
+	ctx := context.Background()
+
+	got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Long"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTruncated(t, "get_node", body, *got.(mcp.NodeResponse).Content, mcp.PrimaryContentChars)
+
+	got, err = tools.GetNode(ctx, mcp.GetNodeParams{ID: "Short", Depth: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := got.(mcp.NodeResponse)
+	if *r.Content != "Links [[Long]]. #long\n" {
+		t.Errorf("get_node Short content = %q, want it whole", *r.Content)
+	}
+	if len(r.Neighbors) != 1 {
+		t.Fatalf("get_node Short neighbours = %v, want Long", r.Neighbors)
+	}
+	checkTruncated(t, "get_node neighbour", body, *r.Neighbors[0].Content, mcp.NeighborContentChars)
+
+	lists := []struct {
+		desc string
+		give func() (any, error)
+	}{
+		{"get_neighbors", func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Short"}) }},
+		{"search_by_tags", func() (any, error) { return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"long"}}) }},
+		{"list_nodes", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{}) }},
+	}
+	for _, tt := range lists {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := tt.give()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range got.(mcp.ListResponse).Nodes {
+				if n.ID == "Long.md" {
+					checkTruncated(t, tt.desc, body, *n.Content, mcp.ListContentChars)
+					return
+				}
+			}
+			t.Errorf("%s: Long.md not listed", tt.desc)
+		})
+	}
+	t.Run("random_node", func(t *testing.T) {
+		tools.Rand = rand.New(rand.NewPCG(1, 1))
+		for range 20 {
+			got, err := tools.RandomNode(ctx, mcp.RandomNodeParams{Tags: []string{"long"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := got.(mcp.NodeResponse); r.ID == "Long.md" {
+				checkTruncated(t, "random_node", body, *r.Content, mcp.PrimaryContentChars)
+				return
+			}
+		}
+		t.Errorf("random_node never picked Long.md")
+	})
+}
+
+// A neighbour whose file went away before the engine heard of it is shown
+// without content; the note asked for is still returned.
+func TestNeighbourDeletedBeforeSync(t *testing.T) {
+	dir := writeVault(t, map[string]string{
+		"A.md": "[[B]] [[C]]\n",
+		"B.md": "[[A]]\n",
+		"C.md": "just C\n",
+	})
+	tools := newTools(t, dir)
+	if err := os.Remove(filepath.Join(dir, "B.md")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "A", Depth: 1})
+	if err != nil || got == nil || len(got.(mcp.NodeResponse).Neighbors) != 2 {
+		t.Errorf("GetNode(A, depth 1) = %v, %v, want A with two neighbours", got, err)
+	}
+	got, err = tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "A"})
+	if err != nil || got == nil || len(got.(mcp.ListResponse).Nodes) != 2 {
+		t.Errorf("GetNeighbors(A) = %v, %v, want two neighbours", got, err)
+	}
+	got, err = tools.ListNodes(ctx, mcp.ListNodesParams{})
+	if err != nil || got == nil || got.(mcp.ListResponse).Total != 3 {
+		t.Errorf("ListNodes() = %v, %v, want three notes", got, err)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	const mark = mcp.TruncationMark
+	tests := []struct {
+		desc string
+		give string
+		max  int
+		want string
+	}{
+		{desc: "fits", give: "hello world", max: 20, want: "hello world"},
+		{desc: "exact length", give: "hello world", max: 11, want: "hello world"},
+		{desc: "empty", give: "", max: 5, want: ""},
+		{desc: "no limit", give: "hello world", max: 0, want: "hello world"},
+		{desc: "cut back to a space", give: "hello world again", max: 13, want: "hello world" + mark},
+		{desc: "cut at the end of a word", give: "aa bb cc dd ee", max: 8, want: "aa bb cc" + mark},
+		{desc: "cut just after a space", give: "hello world again", max: 12, want: "hello world" + mark},
+		{desc: "runs of spaces trimmed", give: "hello     world", max: 8, want: "hello" + mark},
+		{desc: "newline is a boundary", give: "line one\nline two", max: 12, want: "line one" + mark},
+		{desc: "one giant word", give: strings.Repeat("x", 50), max: 10, want: strings.Repeat("x", 10) + mark},
+		{desc: "giant word after a short one", give: "a " + strings.Repeat("x", 50), max: 10, want: "a " + strings.Repeat("x", 8) + mark},
+		{desc: "multi-byte words", give: "日本語の テキスト です", max: 6, want: "日本語の" + mark},
+		{desc: "multi-byte fits by characters", give: "日本語の テキスト", max: 9, want: "日本語の テキスト"},
+		{desc: "multi-byte giant word", give: strings.Repeat("é", 20), max: 5, want: "ééééé" + mark},
+		{desc: "emoji", give: "🚀🚀🚀🚀", max: 2, want: "🚀🚀" + mark},
+		{desc: "combining accent kept whole", give: "cafe\u0301 menu", max: 6, want: "cafe\u0301" + mark},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			if got := mcp.Truncate(tt.give, tt.max); got != tt.want {
+				t.Errorf("Truncate(%q, %d) = %q, want %q", tt.give, tt.max, got, tt.want)
+			}
+		})
+	}
+
+	t.Run("random text", func(t *testing.T) {
+		r := rand.New(rand.NewPCG(5, 5))
+		alphabet := []rune("ab cdé日本 🚀\n\t")
+		for i := range 2000 {
+			rs := make([]rune, r.IntN(80))
+			for j := range rs {
+				rs[j] = alphabet[r.IntN(len(alphabet))]
+			}
+			s, max := string(rs), 1+r.IntN(60)
+			got := mcp.Truncate(s, max)
+			if utf8.RuneCountInString(s) <= max {
+				if got != s {
+					t.Fatalf("#%d Truncate(%q, %d) = %q, want it unchanged", i, s, max, got)
+				}
+				continue
+			}
+			text, ok := strings.CutSuffix(got, mark)
+			if !ok || !utf8.ValidString(got) || !strings.HasPrefix(s, text) || utf8.RuneCountInString(text) > max {
+				t.Fatalf("#%d Truncate(%q, %d) = %q, want a valid prefix of at most %d characters and the mark", i, s, max, got, max)
+			}
+		}
+	})
+}
+
+func TestCode(t *testing.T) {
+	tests := []struct {
+		desc string
+		give error
+		want string
+	}{
+		{desc: "invalid", give: vaultgraph.ErrInvalid, want: mcp.CodeInvalidParams},
+		{desc: "outside vault", give: vaultgraph.ErrOutsideVault, want: mcp.CodeInvalidParams},
+		{desc: "wrapped invalid", give: fmt.Errorf("limit: %w", vaultgraph.ErrInvalid), want: mcp.CodeInvalidParams},
+		{desc: "exists", give: vaultgraph.ErrExists, want: mcp.CodeNodeExists},
+		{desc: "wrapped exists", give: fmt.Errorf("create x: %w", vaultgraph.ErrExists), want: mcp.CodeNodeExists},
+		{desc: "not found", give: vaultgraph.ErrNotFound, want: mcp.CodeNodeNotFound},
+		{desc: "conflict", give: vaultgraph.ErrConflict, want: mcp.CodeConflict},
+		{desc: "read-only", give: vaultgraph.ErrReadOnly, want: mcp.CodeReadOnly},
+		{desc: "closed", give: vaultgraph.ErrClosed, want: mcp.CodeProviderError},
+		{desc: "other", give: errors.New("disk on fire"), want: mcp.CodeProviderError},
+		{desc: "cancelled", give: context.Canceled, want: mcp.CodeProviderError},
+		{desc: "joined", give: errors.Join(errors.New("x"), vaultgraph.ErrConflict), want: mcp.CodeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			if got := mcp.Code(tt.give); got != tt.want {
+				t.Errorf("Code(%v) = %s, want %s", tt.give, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	tests := []struct {
+		desc string
+		give any
+		want string
+	}{
+		{desc: "nil", give: nil, want: "null\n"},
+		{desc: "nil node", give: (*vaultgraph.Node)(nil), want: "null\n"},
+		{desc: "nil path", give: (*vaultgraph.Path)(nil), want: "null\n"},
+		{desc: "nil slice", give: []string(nil), want: "null\n"},
+		{desc: "indented, HTML not escaped", give: map[string]any{"a": "<b>&"}, want: "{\n  \"a\": \"<b>&\"\n}\n"},
+		{desc: "path", give: &vaultgraph.Path{Path: []string{"A.md", "B.md"}, Length: 1}, want: "{\n  \"path\": [\n    \"A.md\",\n    \"B.md\"\n  ],\n  \"length\": 1\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := mcp.WriteJSON(&b, tt.give); err != nil {
+				t.Fatalf("WriteJSON(%v) = %v", tt.give, err)
+			}
+			if got := b.String(); got != tt.want {
+				t.Errorf("WriteJSON(%v) = %q, want %q", tt.give, got, tt.want)
+			}
+		})
+	}
+	t.Run("unencodable", func(t *testing.T) {
+		if err := mcp.WriteJSON(&bytes.Buffer{}, map[string]any{"f": func() {}}); err == nil {
+			t.Errorf("WriteJSON(func) = nil, want an error")
+		}
+	})
+}
