@@ -2,98 +2,392 @@ package vaultgraph
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
+
+// chunkSize is how many notes a cold index parses and writes per
+// transaction, so that an interrupted index keeps most of its work.
+const chunkSize = 2000
+
+// Meta keys: metaConsistent says the stored link resolution matches the
+// stored notes (set after a complete index); metaVault is the vault the
+// index belongs to.
+const (
+	metaConsistent = "consistent"
+	metaVault      = "vault"
+)
+
+// IndexReport says what an index pass did.
+type IndexReport struct {
+	Notes       int `json:"notes"`
+	Links       int `json:"links"`
+	BrokenLinks int `json:"brokenLinks"`
+	// Parsed counts notes read and parsed; Unchanged those skipped
+	// because their size and modification time matched the index.
+	Parsed    int `json:"parsed"`
+	Unchanged int `json:"unchanged"`
+	Removed   int `json:"removed"`
+	// Problems counts files that could not be indexed.
+	Problems int           `json:"problems"`
+	Duration time.Duration `json:"-"`
+	// Rebuilt says why the index file was set aside and rebuilt, if it
+	// was.
+	Rebuilt string `json:"rebuilt,omitempty"`
+}
 
 // parsed is the outcome of reading and parsing one file.
 type parsed struct {
 	file vault.File
 	note *vault.Note
+	body string // text for the full-text index
 	err  error
 }
 
-// load scans the vault, parses every note on all workers and replaces the
-// engine's state in one step.
+// load opens the index (when there is one), takes every note it holds as
+// is, then brings it up to date with the files: only notes whose size or
+// modification time changed are parsed again.
 func (e *Engine) load(ctx context.Context) error {
 	start := time.Now()
 	ig, err := vault.LoadIgnore(e.root)
 	if err != nil {
 		e.log.Warn("ignore filters", "err", err)
 	}
-	scan, err := vault.Scan(e.root, ig)
-	if err != nil {
-		return err
-	}
-	results, err := e.parseAll(ctx, scan.Notes)
-	if err != nil {
-		return err
-	}
-
-	notes := make(map[string]*noteState, len(results))
-	problems := map[string]vault.Problem{}
-	for _, p := range scan.Problems {
-		problems[p.Path] = p
-	}
-	index := vault.NewIndex()
-	for _, a := range scan.Attachments {
-		index.AddFile(a)
-	}
-	for _, r := range results {
-		if r.err != nil {
-			problems[r.file.ID] = vault.Problem{Path: r.file.ID, Reason: r.err.Error()}
-			continue
+	var rep IndexReport
+	var snap *store.Snapshot
+	if !e.opts.NoIndex {
+		st, reason, err := store.OpenOrRebuild(ctx, e.IndexPath())
+		if err != nil {
+			return fmt.Errorf("open index: %w", err)
 		}
-		notes[r.note.ID] = &noteState{note: r.note, path: r.file.Path}
-		index.AddNote(r.note.ID)
+		if reason != "" {
+			e.log.Warn("index rebuilt", "reason", reason)
+			rep.Rebuilt = reason
+		}
+		if e.opts.Rebuild {
+			if err := st.Reset(ctx); err != nil {
+				st.Close()
+				return err
+			}
+			rep.Rebuilt = "asked for a full rebuild"
+		}
+		if snap, err = st.Load(ctx); err != nil {
+			st.Close()
+			return fmt.Errorf("load index %s (delete it to rebuild): %w", e.IndexPath(), err)
+		}
+		if v := snap.Meta[metaVault]; v != "" && v != e.root {
+			e.log.Info("index belongs to another vault; rebuilding it", "index", e.IndexPath(), "was", v)
+			if err := st.Reset(ctx); err != nil {
+				st.Close()
+				return err
+			}
+			snap = &store.Snapshot{Meta: map[string]string{}}
+			rep.Rebuilt = "the index belonged to " + v
+		}
+		e.store = st
 	}
-	refs := map[string]map[string]struct{}{}
-	g := graph.New()
-	g.Update(func(tx *graph.Tx) {
-		for id, ns := range notes {
-			tx.PutNode(id, ns.note.Tags)
-		}
-		for id, ns := range notes {
-			resolveLinks(index, ns)
-			addRefs(refs, ns)
-			tx.SetOut(id, ns.resolved)
-		}
-	})
 
 	e.mu.Lock()
-	e.notes, e.index, e.graph, e.refs = notes, index, g, refs
-	e.ignore, e.problems = ig, problems
-	e.lastSync = time.Now()
-	e.loadTime = time.Since(start)
+	e.ignore = ig
+	e.notes = map[string]*noteState{}
+	e.index = vault.NewIndex()
+	e.graph = graph.New()
+	e.refs = map[string]map[string]struct{}{}
+	e.noteProblems = map[string]vault.Problem{}
+	e.scanProblems = nil
+	consistent := false
+	if snap != nil {
+		for _, r := range snap.Notes {
+			ns := &noteState{note: r.Note, path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status}
+			e.notes[r.Note.ID] = ns
+			e.index.AddNote(r.Note.ID)
+		}
+		for _, a := range snap.Attachments {
+			e.index.AddFile(a)
+		}
+		consistent = snap.Meta[metaConsistent] == "1"
+	}
 	e.open = true
 	e.mu.Unlock()
-	e.log.Info("vault loaded", "notes", len(notes), "problems", len(problems), "took", e.loadTime.Round(time.Millisecond))
+
+	trust := e.opts.TrustIndex && consistent
+	if err := e.initialSync(ctx, &rep, consistent, !trust); err != nil {
+		return err
+	}
+	rep.Duration = time.Since(start)
+	e.mu.Lock()
+	e.loadTime = rep.Duration
+	e.report = rep
+	e.lastSync = time.Now()
+	e.mu.Unlock()
+	e.log.Info("vault indexed", "notes", rep.Notes, "parsed", rep.Parsed, "unchanged", rep.Unchanged,
+		"removed", rep.Removed, "problems", rep.Problems, "took", rep.Duration.Round(time.Millisecond))
 	return nil
 }
 
-// notePath returns the path on disk of the note id, or "".
-func (e *Engine) notePath(id string) string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if ns, ok := e.notes[id]; ok {
-		return ns.path
+// IndexPath returns the index file the engine uses (after Open).
+func (e *Engine) IndexPath() string {
+	if e.opts.Index != "" {
+		return e.opts.Index
 	}
-	return ""
+	return filepath.Join(e.root, IndexDir, IndexFile)
 }
 
-// parseAll reads and parses files on e.opts.Workers goroutines. The result
-// keeps the order of files.
-func (e *Engine) parseAll(ctx context.Context, files []vault.File) ([]parsed, error) {
+// DefaultIndexPath returns the index file for the vault folder when no
+// other is given: <vault>/.vaultgraph/index.db.
+func DefaultIndexPath(vaultDir string) (string, error) {
+	root, err := filepath.Abs(vaultDir)
+	if err != nil {
+		return "", fmt.Errorf("vault path: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	return filepath.Join(root, IndexDir, IndexFile), nil
+}
+
+// Report returns what the last full index pass (Open or Reindex) did.
+func (e *Engine) Report() IndexReport {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.report
+}
+
+// diff compares a scan with the engine's notes: the files to parse, the
+// note IDs gone, the attachments added and removed.
+type diff struct {
+	parse        []vault.File
+	gone         []string
+	addFiles     []string
+	removeFiles  []string
+	goneProblems []string
+	scanProblems []vault.Problem
+	unchanged    int
+}
+
+func (e *Engine) diffScan(scan vault.ScanResult) diff {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.diffScanLocked(scan, "")
+}
+
+// diffScanLocked is diffScan for a scan of the folder prefix ("" for the
+// whole vault, else ending in "/"); the caller holds e.mu.
+func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
+	d := diff{scanProblems: scan.Problems}
+	seen := make(map[string]bool, len(scan.Notes))
+	for _, f := range scan.Notes {
+		seen[f.ID] = true
+		if ns, ok := e.notes[f.ID]; ok && ns.note.Size == f.Size && ns.note.ModTime.Equal(f.ModTime) {
+			d.unchanged++
+			continue
+		}
+		d.parse = append(d.parse, f)
+	}
+	for id := range e.notes {
+		if !seen[id] && strings.HasPrefix(id, prefix) {
+			d.gone = append(d.gone, id)
+		}
+	}
+	// Files that failed to parse are not notes, so they are tried again
+	// (above); drop the problems of those that are gone.
+	for p := range e.noteProblems {
+		if !seen[p] && strings.HasPrefix(p, prefix) {
+			d.goneProblems = append(d.goneProblems, p)
+		}
+	}
+	files := make(map[string]bool, len(scan.Attachments))
+	for _, a := range scan.Attachments {
+		files[a] = true
+		if !e.index.HasFile(a) {
+			d.addFiles = append(d.addFiles, a)
+		}
+	}
+	for _, a := range e.index.Files() {
+		if !files[a] && strings.HasPrefix(a, prefix) {
+			d.removeFiles = append(d.removeFiles, a)
+		}
+	}
+	return d
+}
+
+// initialSync brings a freshly loaded engine up to date with the files and
+// builds the graph. Notes are parsed and written in chunks; resolution is
+// done once at the end over the whole vault (unless nothing changed and
+// the stored resolution is known to be complete).
+func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, rescan bool) error {
+	e.syncMu.Lock()
+	defer e.syncMu.Unlock()
+	var d diff
+	if rescan {
+		scan, err := vault.Scan(e.root, e.ignore)
+		if err != nil {
+			return err
+		}
+		d = e.diffScan(scan)
+	} else {
+		d.unchanged = len(e.notes)
+	}
+	rep.Unchanged = d.unchanged
+	changed := len(d.parse) > 0 || len(d.gone) > 0 || len(d.addFiles) > 0 || len(d.removeFiles) > 0
+	if changed && e.store != nil {
+		if err := e.store.Apply(ctx, &store.Batch{Meta: map[string]string{metaConsistent: "0"}}); err != nil {
+			return err
+		}
+	}
+
+	// Drop what is gone, add and remove attachments.
+	e.mu.Lock()
+	for _, id := range d.gone {
+		if _, ok := e.notes[id]; ok {
+			rep.Removed++
+		}
+		delete(e.notes, id)
+		e.index.RemoveNote(id)
+	}
+	for _, p := range d.goneProblems {
+		delete(e.noteProblems, p)
+	}
+	for _, a := range d.addFiles {
+		e.index.AddFile(a)
+	}
+	for _, a := range d.removeFiles {
+		e.index.RemoveFile(a)
+	}
+	e.scanProblems = d.scanProblems
+	e.mu.Unlock()
+	if e.store != nil {
+		if err := e.store.Apply(ctx, &store.Batch{Deletes: d.gone, AddFiles: d.addFiles, RemoveFiles: d.removeFiles}); err != nil {
+			return err
+		}
+	}
+
+	// Parse what changed, a chunk at a time.
+	var done atomic.Int64
+	for from := 0; from < len(d.parse); from += chunkSize {
+		chunk := d.parse[from:min(from+chunkSize, len(d.parse))]
+		results, err := e.parseAll(ctx, chunk, &done, len(d.parse))
+		if err != nil {
+			return err
+		}
+		batch := &store.Batch{}
+		e.mu.Lock()
+		for _, r := range results {
+			rep.Parsed++
+			if e.putParsed(r) {
+				ns := e.notes[r.note.ID]
+				resolveLinks(e.index, ns)
+				batch.Upserts = append(batch.Upserts, e.record(ns, r.body))
+			} else {
+				batch.Deletes = append(batch.Deletes, r.file.ID)
+			}
+		}
+		e.mu.Unlock()
+		if e.store != nil {
+			if err := e.store.Apply(ctx, batch); err != nil {
+				return err
+			}
+		}
+	}
+
+	// Resolve every link against the complete vault and build the graph.
+	batch := &store.Batch{Meta: map[string]string{metaConsistent: "1", metaVault: e.root}, Problems: []vault.Problem{}}
+	e.mu.Lock()
+	g := graph.New()
+	resolveAll := changed || !consistent
+	g.Update(func(tx *graph.Tx) {
+		for id, ns := range e.notes {
+			tx.PutNode(id, ns.note.Tags)
+		}
+		for id, ns := range e.notes {
+			if resolveAll || len(ns.resolved) != len(ns.note.Links) {
+				before := ns.resolved
+				resolveLinks(e.index, ns)
+				if !equalStrings(before, ns.resolved) {
+					batch.Relinks = append(batch.Relinks, e.record(ns, ""))
+				}
+			}
+			addRefs(e.refs, ns)
+			tx.SetOut(id, ns.resolved)
+		}
+	})
+	e.graph = g
+	batch.Problems = e.problemList()
+	rep.Problems = len(batch.Problems)
+	rep.Notes = len(e.notes)
+	for _, ns := range e.notes {
+		for _, st := range ns.status {
+			switch st {
+			case vault.Resolved:
+				rep.Links++
+			case vault.Broken:
+				rep.Links++
+				rep.BrokenLinks++
+			}
+		}
+	}
+	e.mu.Unlock()
+	if e.store != nil {
+		if err := e.store.Apply(ctx, batch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putParsed installs a parse result in the engine's maps (caller holds
+// e.mu). It returns false when the file could not be parsed, in which case
+// the note is dropped and a problem recorded.
+func (e *Engine) putParsed(r parsed) bool {
+	id := r.file.ID
+	if old, ok := e.notes[id]; ok {
+		dropRefs(e.refs, old)
+	}
+	if r.err != nil {
+		delete(e.notes, id)
+		e.index.RemoveNote(id)
+		e.noteProblems[id] = vault.Problem{Path: id, Reason: r.err.Error()}
+		return false
+	}
+	delete(e.noteProblems, id)
+	e.notes[id] = &noteState{note: r.note, path: r.file.Path}
+	e.index.AddNote(id)
+	return true
+}
+
+// record is the store record of a note (caller holds e.mu).
+func (e *Engine) record(ns *noteState, body string) *store.Record {
+	rel, err := filepath.Rel(e.root, ns.path)
+	if err != nil {
+		rel = ns.note.ID
+	}
+	return &store.Record{Note: ns.note, Path: filepath.ToSlash(rel), Resolved: ns.resolved, Status: ns.status, Body: body}
+}
+
+// problemList returns every problem, sorted by path (caller holds e.mu).
+func (e *Engine) problemList() []vault.Problem {
+	out := make([]vault.Problem, 0, len(e.scanProblems)+len(e.noteProblems))
+	out = append(out, e.scanProblems...)
+	for _, p := range e.noteProblems {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// parseAll reads and parses files on e.opts.Workers goroutines, keeping
+// their order. done counts parsed files across calls for progress.
+func (e *Engine) parseAll(ctx context.Context, files []vault.File, done *atomic.Int64, total int) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -103,6 +397,10 @@ func (e *Engine) parseAll(ctx context.Context, files []vault.File) ([]parsed, er
 			defer wg.Done()
 			for i := range next {
 				out[i] = e.parseFile(files[i])
+				n := done.Add(1)
+				if e.opts.Progress != nil {
+					e.opts.Progress(int(n), total)
+				}
 			}
 		}()
 	}
@@ -135,10 +433,15 @@ func (e *Engine) parseFile(f vault.File) parsed {
 		return parsed{file: f, err: err}
 	}
 	n.ModTime = f.ModTime
+	n.Size = f.Size
 	for _, w := range n.Warnings {
-		e.log.Warn("note", "id", f.ID, "warning", w)
+		e.log.Debug("note", "id", f.ID, "warning", w)
 	}
-	return parsed{file: f, note: n}
+	var body string
+	if !strings.HasSuffix(strings.ToLower(f.ID), ".excalidraw.md") && n.BodyStart <= len(src) && len(src) <= vault.MaxParseBytes {
+		body = strings.ToValidUTF8(string(src[n.BodyStart:]), "\uFFFD")
+	}
+	return parsed{file: f, note: n, body: body}
 }
 
 // resolveLinks resolves every link of ns against index.
@@ -182,122 +485,16 @@ func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
 	}
 }
 
-// Sync brings the engine up to date with the given vault-relative paths
-// (forward slashes), which were created, changed or deleted on disk: each
-// is re-read or dropped, and only the notes whose links could resolve
-// differently are resolved again. The graph changes in one step.
-func (e *Engine) Sync(ctx context.Context, paths ...string) error {
-	type change struct {
-		rel  string
-		res  parsed
-		gone bool
-		file bool // an attachment, not a note
-	}
-	var changes []change
-	for _, given := range paths {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("sync: %w", err)
-		}
-		given = path.Clean(filepath.ToSlash(given))
-		if given == "." || given == ".." || strings.HasPrefix(given, "../") || path.IsAbs(given) {
-			continue // not a path inside the vault
-		}
-		rel := vault.NFC(given) // the ID; the disk may spell the name decomposed
-		if e.ignore.Skip(rel, false) {
-			continue
-		}
-		abs := filepath.Join(e.root, filepath.FromSlash(given))
-		fi, err := os.Stat(abs)
-		if errors.Is(err, fs.ErrNotExist) {
-			// The caller gave the ID's spelling of a file the disk spells
-			// otherwise: stat the file the note was read from.
-			if known := e.notePath(rel); known != "" && known != abs {
-				abs = known
-				fi, err = os.Stat(abs)
-			}
-		}
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			changes = append(changes, change{rel: rel, gone: true, file: !strings.HasSuffix(strings.ToLower(rel), ".md")})
-			continue
-		case err != nil:
-			changes = append(changes, change{rel: rel, res: parsed{file: vault.File{ID: rel}, err: err}})
-			continue
-		case fi.IsDir() || !fi.Mode().IsRegular():
-			continue
-		}
-		if !strings.HasSuffix(strings.ToLower(rel), ".md") {
-			changes = append(changes, change{rel: rel, file: true})
-			continue
-		}
-		f := vault.File{ID: rel, Path: abs, Size: fi.Size(), ModTime: fi.ModTime()}
-		changes = append(changes, change{rel: rel, res: e.parseFile(f)})
-	}
+func hasMDExt(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
 
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !e.open {
-		return ErrClosed
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	touched := map[string]struct{}{} // notes whose links must be resolved again
-	names := map[string]struct{}{}   // base names that appeared or went
-	for _, c := range changes {
-		_, existed := e.notes[c.rel]
-		if c.file || c.gone || !existed || c.res.err != nil {
-			names[refKey(c.rel)] = struct{}{}
-		}
-		if c.file {
-			if c.gone {
-				e.index.RemoveFile(c.rel)
-			} else {
-				e.index.AddFile(c.rel)
-			}
-			continue
-		}
-		if old, ok := e.notes[c.rel]; ok {
-			dropRefs(e.refs, old)
-			delete(e.notes, c.rel)
-			e.index.RemoveNote(c.rel)
-		}
-		delete(e.problems, c.rel)
-		if c.gone {
-			continue
-		}
-		if c.res.err != nil {
-			e.problems[c.rel] = vault.Problem{Path: c.rel, Reason: c.res.err.Error()}
-			continue
-		}
-		e.notes[c.rel] = &noteState{note: c.res.note, path: c.res.file.Path}
-		e.index.AddNote(c.rel)
-		touched[c.rel] = struct{}{}
-	}
-	for name := range names {
-		for id := range e.refs[name] {
-			touched[id] = struct{}{}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
-	e.graph.Update(func(tx *graph.Tx) {
-		for _, c := range changes {
-			if _, ok := e.notes[c.rel]; !ok && !c.file {
-				tx.Remove(c.rel)
-			}
-		}
-		for id := range touched {
-			if ns, ok := e.notes[id]; ok {
-				tx.PutNode(id, ns.note.Tags)
-			}
-		}
-		for id := range touched {
-			ns, ok := e.notes[id]
-			if !ok {
-				continue
-			}
-			resolveLinks(e.index, ns)
-			dropRefs(e.refs, ns)
-			addRefs(e.refs, ns)
-			tx.SetOut(id, ns.resolved)
-		}
-	})
-	e.lastSync = time.Now()
-	return nil
+	return true
 }

@@ -22,8 +22,10 @@ type Status struct {
 	Edges int `json:"edges"`
 	// Embeddings is the share of notes with an embedding vector (0..1).
 	Embeddings float64 `json:"embeddingCoverage"`
-	// Index says where the index lives: "memory" until persistence lands.
+	// Index is the index file's path, or "memory" without one.
 	Index string `json:"index"`
+	// IndexBytes is the index's size on disk.
+	IndexBytes int64 `json:"indexBytes"`
 	// Watcher is "off" or "running".
 	Watcher  string    `json:"watcher"`
 	LastSync time.Time `json:"lastSync"`
@@ -55,8 +57,8 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		Notes:      len(e.notes),
 		Edges:      e.graph.EdgeCount(),
 		Tags:       len(e.graph.Tags()),
-		Index:      "memory",
-		Watcher:    "off",
+		Index:      e.indexState(),
+		Watcher:    e.watcher,
 		LastSync:   e.lastSync,
 		LoadTimeMs: e.loadTime.Milliseconds(),
 		Problems:   []vault.Problem{},
@@ -81,10 +83,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		byName[name] = append(byName[name], id)
 	}
 	s.Attachments = e.index.FileCount()
-	for _, p := range e.problems {
-		s.Problems = append(s.Problems, p)
-	}
-	sort.Slice(s.Problems, func(i, j int) bool { return s.Problems[i].Path < s.Problems[j].Path })
+	s.Problems = e.problemList()
 	s.DuplicateNames = []DuplicateName{}
 	for _, ids := range byName {
 		if len(ids) > 1 {
@@ -93,5 +92,16 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		}
 	}
 	sort.Slice(s.DuplicateNames, func(i, j int) bool { return s.DuplicateNames[i].Name < s.DuplicateNames[j].Name })
+	if e.store != nil {
+		s.IndexBytes = e.store.Size()
+	}
 	return s, nil
+}
+
+// indexState describes the index for Status (caller holds e.mu).
+func (e *Engine) indexState() string {
+	if e.store == nil {
+		return "memory"
+	}
+	return e.store.Path()
 }

@@ -42,7 +42,7 @@ var allNotes = []string{
 // openVault opens an Engine over dir and closes it when the test ends.
 func openVault(t testing.TB, dir string) *vaultgraph.Engine {
 	t.Helper()
-	e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db")})
 	if err := e.Open(context.Background()); err != nil {
 		t.Fatalf("Open(%s) = %v", dir, err)
 	}
@@ -119,12 +119,12 @@ func TestOpen(t *testing.T) {
 		}
 	})
 	t.Run("a file", func(t *testing.T) {
-		if err := vaultgraph.New(vaultgraph.Options{Vault: "testvault/Home.md"}).Open(ctx); !errors.Is(err, vaultgraph.ErrInvalid) {
+		if err := vaultgraph.New(vaultgraph.Options{Vault: "testvault/Home.md", NoIndex: true}).Open(ctx); !errors.Is(err, vaultgraph.ErrInvalid) {
 			t.Errorf("Open(a file) = %v, want ErrInvalid", err)
 		}
 	})
 	t.Run("not open", func(t *testing.T) {
-		e := vaultgraph.New(vaultgraph.Options{Vault: "testvault"})
+		e := vaultgraph.New(vaultgraph.Options{Vault: "testvault", NoIndex: true})
 		if _, err := e.GetNode(ctx, "Home", false); !errors.Is(err, vaultgraph.ErrClosed) {
 			t.Errorf("GetNode before Open = %v, want ErrClosed", err)
 		}
@@ -1025,7 +1025,7 @@ func TestStatus(t *testing.T) {
 		Tags:              17,
 		Edges:             21,
 		NotesWithWarnings: 4, // Home, Broken YAML, 東京 Trip, Tagged
-		Index:             "memory",
+		Index:             e.IndexPath(),
 		Watcher:           "off",
 	}
 	got := counts{

@@ -10,7 +10,7 @@ import (
 
 func ExampleEngine_GetNode() {
 	ctx := context.Background()
-	e := vaultgraph.New(vaultgraph.Options{Vault: "testvault"})
+	e := vaultgraph.New(vaultgraph.Options{Vault: "testvault", NoIndex: true})
 	if err := e.Open(ctx); err != nil {
 		log.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func ExampleEngine_GetNode() {
 
 func ExampleEngine_FindPath() {
 	ctx := context.Background()
-	e := vaultgraph.New(vaultgraph.Options{Vault: "testvault"})
+	e := vaultgraph.New(vaultgraph.Options{Vault: "testvault", NoIndex: true})
 	if err := e.Open(ctx); err != nil {
 		log.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func ExampleEngine_FindPath() {
 
 func ExampleEngine_SearchByTags() {
 	ctx := context.Background()
-	e := vaultgraph.New(vaultgraph.Options{Vault: "testvault"})
+	e := vaultgraph.New(vaultgraph.Options{Vault: "testvault", NoIndex: true})
 	if err := e.Open(ctx); err != nil {
 		log.Fatal(err)
 	}

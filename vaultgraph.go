@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -45,7 +46,28 @@ type Options struct {
 	// Workers is the number of notes parsed at once. Zero means one per
 	// CPU.
 	Workers int
+	// Index is the SQLite index file. Empty means
+	// <vault>/.vaultgraph/index.db.
+	Index string
+	// NoIndex keeps everything in memory: no index file is read or
+	// written, and Open parses every note.
+	NoIndex bool
+	// Progress, when set, is called from the parsing goroutines as notes
+	// are parsed: done of total.
+	Progress func(done, total int)
+	// Rebuild empties the index on Open, so every note is parsed again.
+	Rebuild bool
+	// TrustIndex skips comparing the files with a complete index on Open,
+	// for a reader while a running server keeps the index current.
+	TrustIndex bool
 }
+
+// Where the index lives by default, inside the vault (a dot-folder, so
+// neither Obsidian nor vaultgraph treats it as notes).
+const (
+	IndexDir  = ".vaultgraph"
+	IndexFile = "index.db"
+)
 
 // Engine is vaultgraph's one core API: it owns the vault's notes, their
 // resolved links and the graph, and answers every read the CLI and the MCP
@@ -56,16 +78,27 @@ type Engine struct {
 	parser *vault.Parser
 	log    *slog.Logger
 
-	mu       sync.RWMutex
-	open     bool
-	notes    map[string]*noteState // by ID
-	index    *vault.Index
-	graph    *graph.Graph
-	refs     map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it
-	ignore   *vault.Ignore
-	problems map[string]vault.Problem // by path
-	lastSync time.Time
-	loadTime time.Duration
+	mu     sync.RWMutex
+	open   bool
+	notes  map[string]*noteState // by ID
+	index  *vault.Index
+	graph  *graph.Graph
+	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it
+	ignore *vault.Ignore
+	// noteProblems are notes that could not be read or parsed, by ID;
+	// scanProblems are what the last full scan reported.
+	noteProblems map[string]vault.Problem
+	scanProblems []vault.Problem
+	lastSync     time.Time
+	loadTime     time.Duration
+	report       IndexReport
+
+	store   *store.Store // nil with Options.NoIndex
+	syncMu  sync.Mutex   // serialises index passes and syncs
+	watcher string       // "off" or "running"
+
+	subMu sync.Mutex
+	subs  []func()
 }
 
 // noteState is a parsed note with the resolution of each of its links.
@@ -85,7 +118,7 @@ func New(opts Options) *Engine {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	return &Engine{opts: opts, log: log, parser: vault.NewParser()}
+	return &Engine{opts: opts, log: log, parser: vault.NewParser(), watcher: "off"}
 }
 
 // Open scans and parses the whole vault and builds the graph.
@@ -108,17 +141,31 @@ func (e *Engine) Open(ctx context.Context) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("open vault %s: %w: not a folder", root, ErrInvalid)
 	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // the scanner reports paths under the real folder
+	}
 	e.mu.Lock()
 	e.root = root
 	e.mu.Unlock()
-	return e.load(ctx)
+	if err := e.load(ctx); err != nil {
+		e.Close()
+		return err
+	}
+	return nil
 }
 
 // Close releases the engine. Reads after Close fail with ErrClosed.
 func (e *Engine) Close() error {
+	e.syncMu.Lock()
+	defer e.syncMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.open = false
+	if e.store != nil {
+		err := e.store.Close()
+		e.store = nil
+		return err
+	}
 	return nil
 }
 

@@ -22,7 +22,7 @@ import (
 // newTools opens an Engine over dir and returns the tools over it.
 func newTools(t testing.TB, dir string) *mcp.Tools {
 	t.Helper()
-	e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db")})
 	if err := e.Open(context.Background()); err != nil {
 		t.Fatalf("Open(%s) = %v", dir, err)
 	}

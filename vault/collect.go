@@ -68,8 +68,8 @@ func (c *collector) addWikilink(kind LinkKind, inner string, start, innerStart i
 	c.note.Links = append(c.note.Links, Link{
 		Kind:        kind,
 		Target:      cleanTarget(target),
-		Fragment:    fragment,
-		Alias:       alias,
+		Fragment:    validUTF8(fragment),
+		Alias:       validUTF8(alias),
 		Property:    property,
 		Start:       start,
 		End:         end,
@@ -85,45 +85,53 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string
 		return
 	}
 	var dest string
+	var ref *ast.ReferenceLink
 	switch x := n.(type) {
 	case *ast.Link:
-		dest = string(x.Destination)
+		dest, ref = string(x.Destination), x.Reference
 	case *ast.Image:
-		dest = string(x.Destination)
+		dest, ref = string(x.Destination), x.Reference
 	}
 	if dest == "" || isExternal(dest) {
 		return
 	}
 	l := Link{
 		Kind:        kind,
-		Alias:       text,
+		Alias:       validUTF8(text),
 		Start:       c.off + pos,
 		End:         c.off + sp.end,
 		TargetStart: -1,
 		TargetEnd:   -1,
 		Line:        c.lines.line(c.off + pos),
 	}
-	rawTarget := dest
-	if ds, de, inline := markdownDestination(c.src[c.off:], sp.start); inline {
-		rawTarget = string(c.src[c.off+ds : c.off+de])
+	// A reference link has no destination of its own to point at, even
+	// when a '(' follows it: "[ref](" that never closes is a shortcut
+	// reference link.
+	if ds, de, inline := markdownDestination(c.src[c.off:], sp.start); inline && ref == nil && de <= sp.end {
+		rawTarget := string(c.src[c.off+ds : c.off+de])
 		l.TargetStart = c.off + ds
 		l.TargetEnd = c.off + de
 		if h := strings.IndexByte(rawTarget, '#'); h >= 0 {
 			l.TargetEnd = l.TargetStart + h
 		}
 	}
-	decoded := decodeDestination(rawTarget)
+	// Backslash escapes and entities mean what CommonMark says ("a\_b.md"
+	// is "a_b.md"); goldmark leaves them for its renderer to resolve.
+	decoded := decodeDestination(unescapeDestination(dest))
 	if h := strings.IndexByte(decoded, '#'); h >= 0 {
-		decoded, l.Fragment = decoded[:h], decoded[h+1:]
+		decoded, l.Fragment = decoded[:h], validUTF8(decoded[h+1:])
 	}
 	l.Target = cleanTarget(decoded)
 	c.note.Links = append(c.note.Links, l)
 }
 
+// validUTF8 replaces invalid UTF-8 in s with U+FFFD.
+func validUTF8(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
 // cleanTarget trims and NFC-normalises a link target and replaces invalid
 // UTF-8, so that it can be compared with note names.
 func cleanTarget(t string) string {
-	return NFC(strings.ToValidUTF8(strings.TrimSpace(t), "\uFFFD"))
+	return NFC(validUTF8(strings.TrimSpace(t)))
 }
 
 func (c *collector) addTag(raw string) {

@@ -31,6 +31,11 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 		c.note.Warnings = append(c.note.Warnings, "frontmatter is not a map of properties, ignored")
 		return
 	}
+	if key, dup := duplicateKey(root); dup {
+		// YAML keys are unique; Obsidian rejects such properties too.
+		c.note.Warnings = append(c.note.Warnings, fmt.Sprintf("malformed YAML frontmatter, properties ignored: key %q already defined", key))
+		return
+	}
 	rawStart := c.off + fm.start
 	lineStarts := newLineIndex(fm.raw)
 	seenLinks := map[int]bool{}
@@ -59,9 +64,10 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 			continue
 		}
 		val = normalizeValue(val)
-		if strings.EqualFold(key, "title") {
-			if s, ok := val.(string); ok && strings.TrimSpace(s) != "" {
-				c.title = strings.TrimSpace(s)
+		if strings.EqualFold(key, "title") && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
+			// Any scalar is a title: "title: 2024" names the note "2024".
+			if t := strings.TrimSpace(strings.ToValidUTF8(v.Value, "\uFFFD")); t != "" {
+				c.title = t
 			}
 		}
 		c.note.Properties = append(c.note.Properties, Property{Key: key, Value: val})
@@ -70,8 +76,11 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 }
 
 // frontmatterLinks records each [[wikilink]] written in a scalar of v. The
-// YAML parser gives a scalar's line and column; the link is found in the
-// raw text from there to the end of that line.
+// YAML parser gives where a scalar starts (line and column); the links of
+// its decoded value are then looked up, in order, in the raw text from
+// there. Only as many links as the value holds are taken, each with the
+// same inner text, so that a "# comment [[x]]" after the value is not a
+// link.
 func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawStart int, lines lineIndex, seen map[int]bool) {
 	switch v.Kind {
 	case yaml.SequenceNode, yaml.MappingNode:
@@ -83,41 +92,97 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 	default:
 		return // aliases are not followed
 	}
-	if !strings.Contains(v.Value, "[[") || v.Line < 1 || v.Line > len(lines) {
+	want := wikilinkInners(v.Value)
+	if len(want) == 0 || v.Line < 1 || v.Line > len(lines) {
 		return
 	}
-	lineStart := lines[v.Line-1]
-	lineEnd := len(raw)
-	if i := bytes.IndexByte(raw[lineStart:], '\n'); i >= 0 {
-		lineEnd = lineStart + i
-	}
-	at := lineStart
-	for col := 1; col < v.Column && at < lineEnd; col++ { // columns count characters
-		_, size := utf8.DecodeRune(raw[at:lineEnd])
+	at := lines[v.Line-1]
+	for col := 1; col < v.Column && at < len(raw) && raw[at] != '\n'; col++ { // columns count characters
+		_, size := utf8.DecodeRune(raw[at:])
 		at += size
 	}
-	for at < lineEnd {
-		open := bytes.Index(raw[at:lineEnd], []byte("[["))
-		if open < 0 {
-			return
+	eol := -1
+	for _, inner := range want {
+		open, closeAt, ok := nextWikilink(raw, at, &eol)
+		if !ok || string(raw[open+2:closeAt]) != inner {
+			return // the raw text does not spell the value (escapes): stop
 		}
-		open += at
-		closeAt := bytes.Index(raw[open+2:lineEnd], []byte("]]"))
-		if closeAt < 0 {
-			return
-		}
-		inner := string(raw[open+2 : open+2+closeAt])
 		start := open
-		kind := KindFrontmatter
 		if open > 0 && raw[open-1] == '!' {
 			start--
 		}
-		if !seen[start] && strings.TrimSpace(inner) != "" {
+		if !seen[start] {
 			seen[start] = true
-			c.addWikilink(kind, inner, rawStart+start, rawStart+open+2, key)
+			c.addWikilink(KindFrontmatter, inner, rawStart+start, rawStart+open+2, key)
 		}
-		at = open + 2 + closeAt + 2
+		at = closeAt + 2
 	}
+}
+
+// wikilinkInners returns the text inside each non-blank [[...]] of s.
+func wikilinkInners(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "[[")
+		if i < 0 {
+			return out
+		}
+		s = s[i+2:]
+		j := strings.Index(s, "]]")
+		if j < 0 {
+			return out
+		}
+		if inner := s[:j]; strings.TrimSpace(inner) != "" && !strings.ContainsAny(inner, "\r\n") {
+			out = append(out, inner)
+		}
+		s = s[j+2:]
+	}
+}
+
+// nextWikilink finds the next non-blank "[[...]]" in raw from offset at,
+// closed on the line it opens, and returns the offsets of its "[[" and "]]".
+// eol caches the end of the line last looked at (-1 at first).
+func nextWikilink(raw []byte, at int, eol *int) (open, closeAt int, ok bool) {
+	for at < len(raw) {
+		i := bytes.Index(raw[at:], []byte("[["))
+		if i < 0 {
+			return 0, 0, false
+		}
+		open = at + i
+		if *eol < open {
+			*eol = len(raw)
+			if n := bytes.IndexAny(raw[open:], "\r\n"); n >= 0 {
+				*eol = open + n
+			}
+		}
+		j := bytes.Index(raw[open+2:*eol], []byte("]]"))
+		if j < 0 {
+			at = open + 2
+			continue
+		}
+		closeAt = open + 2 + j
+		if len(bytes.TrimSpace(raw[open+2:closeAt])) > 0 {
+			return open, closeAt, true
+		}
+		at = closeAt + 2
+	}
+	return 0, 0, false
+}
+
+// duplicateKey returns a key that the mapping m holds twice.
+func duplicateKey(m *yaml.Node) (string, bool) {
+	seen := make(map[string]bool, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if seen[k.Value] {
+			return k.Value, true
+		}
+		seen[k.Value] = true
+	}
+	return "", false
 }
 
 // scalarStrings returns the string values of a scalar or a sequence of

@@ -134,6 +134,7 @@ func (p *Parser) Parse(id string, src []byte) (note *Note, err error) {
 // parseMarkdown parses body and returns its AST with the raw frontmatter
 // (nil when there is none or it is never closed).
 func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter) {
+	body = defuseLongDestinations(body, frontmatterEnd(body, len(body)))
 	pc := parser.NewContext()
 	doc := p.withFM.Parse(text.NewReader(body), parser.WithContext(pc))
 	d := frontmatter.Get(pc)
@@ -147,8 +148,9 @@ func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter) {
 	start := cap(body) - cap(capture.raw) // raw is a sub-slice of body
 	end := start + len(capture.raw)
 	closeEnd, closed := closingDelimiter(body, end)
-	if !closed {
-		// "---" with no closing line is not frontmatter in Obsidian.
+	if !closed || !opensFrontmatter(body, start) {
+		// "---" with no closing line is not frontmatter in Obsidian, nor
+		// is a block that does not start on the very first line.
 		return p.bodyMD.Parse(text.NewReader(body)), nil
 	}
 	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}
@@ -159,6 +161,17 @@ type rawFrontmatter struct {
 	raw   []byte
 	start int // offset of raw in the parsed body
 	end   int // offset just after the closing delimiter line
+}
+
+// opensFrontmatter reports whether the first line of body is exactly "---"
+// and the frontmatter text starts right after it at offset start. The
+// goldmark extension also accepts a delimiter after blank lines.
+func opensFrontmatter(body []byte, start int) bool {
+	first := bytes.IndexByte(body, '\n')
+	if first < 0 || first+1 != start {
+		return false
+	}
+	return string(bytes.TrimSuffix(body[:first], []byte("\r"))) == "---"
 }
 
 // closingDelimiter checks that a "---" line starts at offset at and returns
@@ -201,6 +214,70 @@ func frontmatterEnd(body []byte, limit int) int {
 		at += next + 1
 	}
 	return 0
+}
+
+// maxDestinationBytes is the longest inline link destination that is
+// looked for. goldmark scans a destination to its end for every "](" of a
+// line, so a line of thousands of unclosed "](" takes quadratic time; a
+// destination this long is a URL or data, never a note.
+const maxDestinationBytes = 4096
+
+// defuseLongDestinations returns body, or a copy of it in which each "]("
+// after offset from that opens a destination longer than
+// maxDestinationBytes has its '(' turned into a space, so that goldmark
+// does not scan it. Offsets are unchanged.
+func defuseLongDestinations(body []byte, from int) []byte {
+	out := body
+	var plain, angle nextStop
+	for i := from; i < len(body); {
+		k := bytes.Index(body[i:], []byte("]("))
+		if k < 0 {
+			break
+		}
+		p := i + k + 2
+		for p < len(body) && isSpaceByte(body[p]) {
+			p++
+		}
+		var end int
+		if p < len(body) && body[p] == '<' {
+			end = angle.next(body, p+1, func(c byte) bool { return c == '>' || c == '\n' || c == '\r' })
+		} else {
+			end = plain.next(body, p, func(c byte) bool { return c == ')' || isSpaceByte(c) })
+		}
+		if end-p > maxDestinationBytes {
+			if len(out) > 0 && &out[0] == &body[0] {
+				out = bytes.Clone(body)
+			}
+			out[i+k+1] = ' '
+		}
+		i = i + k + 2
+	}
+	return out
+}
+
+// nextStop remembers the last answer of next, which is asked with
+// growing offsets, so that a scan of a whole text stays linear.
+type nextStop struct {
+	ok bool
+	at int
+}
+
+// next returns the offset of the first byte at or after from for which
+// stop is true, or len(b).
+func (n *nextStop) next(b []byte, from int, stop func(byte) bool) int {
+	if n.ok && n.at >= from {
+		return n.at
+	}
+	at := from
+	for at < len(b) && !stop(b[at]) {
+		at++
+	}
+	n.ok, n.at = true, at
+	return at
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // isBinary reports whether src looks like binary data: a NUL byte in its

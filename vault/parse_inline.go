@@ -8,6 +8,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/wikilink"
 )
 
@@ -27,23 +28,87 @@ func spanOf(n ast.Node) (span, bool) {
 	return s, ok
 }
 
-// wikilinkParser wraps the goldmark-wikilink parser to record where each
-// wikilink starts and ends in the file.
-type wikilinkParser struct{ inner wikilink.Parser }
+// wikilinkParser parses [[wikilinks]] and ![[embeds]] into the nodes of
+// goldmark-wikilink, with the same rules (closed on the same line, alias
+// after the first '|', neither target nor alias empty), and records where
+// each starts and ends in the file. It remembers, for the line being
+// parsed, where the next "]]" and '|' are, so that a line holding
+// thousands of "[[" without a "]]" is scanned once, not once per "[[".
+type wikilinkParser struct{}
 
-var _ parser.InlineParser = (*wikilinkParser)(nil)
+var (
+	_ parser.InlineParser = (*wikilinkParser)(nil)
 
-func (p *wikilinkParser) Trigger() []byte { return p.inner.Trigger() }
+	wikiScanKey = parser.NewContextKey()
+)
+
+func (p *wikilinkParser) Trigger() []byte { return []byte{'!', '['} }
 
 func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	_, before := block.PeekLine()
-	n := p.inner.Parse(parent, block, pc)
-	if n == nil {
+	line, seg := block.PeekLine()
+	open := 0
+	switch {
+	case bytes.HasPrefix(line, []byte("[[")):
+		open = 2
+	case bytes.HasPrefix(line, []byte("![[")):
+		open = 3
+	default:
 		return nil
 	}
-	_, after := block.PeekLine()
-	n.SetAttribute(spanAttr, span{before.Start, after.Start})
+	if seg.Padding != 0 {
+		return nil // cannot happen: the line starts with '[' or '!'
+	}
+	sc, _ := pc.Get(wikiScanKey).(*lineScan)
+	if sc == nil {
+		sc = &lineScan{}
+		pc.Set(wikiScanKey, sc)
+	}
+	src := block.Source()
+	start := seg.Start + open
+	stop := sc.close.find(src, start, seg.Stop, []byte("]]"))
+	if stop < 0 {
+		return nil // must close on the same line
+	}
+	targetEnd, labelStart := stop, start
+	if pipe := sc.pipe.find(src, start, seg.Stop, []byte("|")); pipe >= 0 && pipe < stop {
+		targetEnd, labelStart = pipe, pipe+1
+	}
+	if targetEnd == start || labelStart == stop {
+		return nil // target and label must not be empty
+	}
+	n := &wikilink.Node{Target: src[start:targetEnd], Embed: open == 3}
+	if i := bytes.LastIndexByte(n.Target, '#'); i >= 0 {
+		n.Target, n.Fragment = n.Target[:i], n.Target[i+1:]
+	}
+	n.AppendChild(n, ast.NewTextSegment(text.NewSegment(labelStart, stop)))
+	n.SetAttribute(spanAttr, span{seg.Start, stop + 2})
+	block.Advance(stop + 2 - seg.Start)
 	return n
+}
+
+// lineScan holds the last search for "]]" and for '|' of one parse.
+type lineScan struct{ close, pipe nextIndex }
+
+// nextIndex remembers where the next sep is in src[from:to]: at, or -1.
+type nextIndex struct {
+	ok           bool
+	from, to, at int
+}
+
+// find returns the offset of the first sep in src[from:to], or -1,
+// reusing the previous answer when it still holds.
+func (n *nextIndex) find(src []byte, from, to int, sep []byte) int {
+	if n.ok && n.to == to && from >= n.from && (n.at < 0 || n.at >= from) {
+		return n.at
+	}
+	at := -1
+	if from <= to && to <= len(src) {
+		if i := bytes.Index(src[from:to], sep); i >= 0 {
+			at = from + i
+		}
+	}
+	*n = nextIndex{ok: true, from: from, to: to, at: at}
+	return at
 }
 
 // linkParser wraps goldmark's own link parser to record where an inline
@@ -151,6 +216,16 @@ func isExternal(dest string) bool {
 	}
 	// A single letter before ':' is a Windows drive, not a scheme.
 	return colon > 1
+}
+
+// unescapeDestination resolves the backslash escapes and character
+// references of a markdown link destination as CommonMark defines them.
+func unescapeDestination(dest string) string {
+	if !strings.ContainsAny(dest, "\\&") {
+		return dest
+	}
+	b := util.ResolveNumericReferences(util.ResolveEntityNames([]byte(dest)))
+	return string(util.UnescapePunctuations(b))
 }
 
 // decodeDestination percent-decodes a markdown link destination, keeping

@@ -111,6 +111,19 @@ func (x *Index) RemoveFile(p string) {
 // FileCount returns the number of attachments known.
 func (x *Index) FileCount() int { return len(x.files) }
 
+// HasFile reports whether the attachment path p (exact spelling) is known.
+func (x *Index) HasFile(p string) bool { return x.files[Fold(p)] == p }
+
+// Files returns every attachment path, sorted.
+func (x *Index) Files() []string {
+	out := make([]string, 0, len(x.files))
+	for _, p := range x.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Note returns the ID of the note at vault path p (with or without .md,
 // any letter case).
 func (x *Index) Note(p string) (string, bool) {
@@ -138,9 +151,11 @@ func (x *Index) Resolve(source string, l Link) (string, Status) {
 // ResolveName resolves a wikilink target written in the note source
 // (source may be "" for the vault root):
 //  1. a relative path ("./x", "../x") against the source's folder;
-//  2. a path with a folder: the exact vault path, else the notes whose path
-//     ends with it ("b/Note" finds "a/b/Note.md");
-//  3. a bare name: the notes with that base name;
+//  2. the note at exactly that vault path ("Note" finds "Note.md" at the
+//     root, "a/b/Note" finds "a/b/Note.md");
+//  3. a path with a folder: the notes whose path ends with it ("b/Note"
+//     finds "a/b/Note.md");
+//  4. a bare name: the notes with that base name;
 //
 // and when several notes match, the one in the source's own folder, else
 // the one with the shortest path. Matching ignores letter case. Aliases
@@ -193,10 +208,12 @@ func (x *Index) resolveMarkdown(source, target string) (string, Status) {
 
 func (x *Index) byNameOrSuffix(source, t string) (string, bool) {
 	noExt := trimMD(t)
+	// A note at exactly that vault path wins, even over a note of that
+	// name beside the source: Obsidian looks the path up first.
+	if id, ok := x.notes[Fold(noExt)]; ok {
+		return id, true
+	}
 	if strings.Contains(noExt, "/") {
-		if id, ok := x.notes[Fold(noExt)]; ok {
-			return id, true
-		}
 		suffix := "/" + Fold(noExt)
 		var cands []string
 		for _, id := range x.byName[Fold(path.Base(noExt))] {
@@ -234,13 +251,10 @@ func pick(source string, cands []string) (string, bool) {
 	return cands[0], true
 }
 
-// lessPath orders notes sharing a name as Obsidian prefers them: fewer
-// folders, then a shorter path, then alphabetically.
+// lessPath orders notes sharing a name as Obsidian prefers them: the
+// shorter path (as a string: "a/b/Note.md" before "zzzz/Note.md"), then
+// alphabetically.
 func lessPath(a, b string) bool {
-	da, db := strings.Count(a, "/"), strings.Count(b, "/")
-	if da != db {
-		return da < db
-	}
 	if len(a) != len(b) {
 		return len(a) < len(b)
 	}

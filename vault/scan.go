@@ -38,6 +38,12 @@ type ScanResult struct {
 // repeat notes or leave the vault) and are reported. Scan fails only when
 // root itself cannot be read.
 func Scan(root string, ig *Ignore) (ScanResult, error) {
+	return ScanUnder(root, "", ig)
+}
+
+// ScanUnder is Scan limited to the folder sub of the vault (a
+// vault-relative path; "" is the whole vault). IDs stay relative to root.
+func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 	var res ScanResult
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -50,7 +56,8 @@ func Scan(root string, ig *Ignore) (ScanResult, error) {
 	if !info.IsDir() {
 		return res, fmt.Errorf("open vault %s: not a folder", root)
 	}
-	err = filepath.WalkDir(realRoot, func(p string, d fs.DirEntry, walkErr error) error {
+	start := filepath.Join(realRoot, filepath.FromSlash(sub))
+	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, walkErr error) error {
 		rel, relErr := filepath.Rel(realRoot, p)
 		if relErr != nil {
 			return nil

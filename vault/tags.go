@@ -33,18 +33,19 @@ func (p *tagParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 
 // NormalizeTag returns the tag as vaultgraph stores it: without a leading
 // '#', surrounding space or a trailing '/', NFC-normalised. It returns ""
-// for text that is not a tag (empty, pure digits, containing spaces).
+// for text that is not a tag (empty, pure digits, containing spaces or a
+// '#' after its start).
 func NormalizeTag(tag string) string {
 	tag = strings.TrimSpace(tag)
 	tag = strings.TrimLeft(tag, "#")
 	tag = strings.Trim(tag, "/")
-	if tag == "" || strings.ContainsFunc(tag, unicode.IsSpace) {
+	if tag == "" || strings.ContainsFunc(tag, unicode.IsSpace) || strings.Contains(tag, "#") {
 		return ""
 	}
 	if strings.IndexFunc(tag, func(r rune) bool { return !unicode.IsDigit(r) }) < 0 {
 		return "" // Obsidian: a tag needs at least one non-digit
 	}
-	return NFC(tag)
+	return NFC(strings.ToValidUTF8(tag, "\uFFFD"))
 }
 
 // TagKey is the case-folded form of a tag used for matching.

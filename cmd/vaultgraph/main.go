@@ -18,12 +18,16 @@ import (
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
-// EnvVault names the environment variable holding the default vault.
-const EnvVault = "VAULTGRAPH_VAULT"
+// Environment variables holding defaults for --vault and --index.
+const (
+	EnvVault = "VAULTGRAPH_VAULT"
+	EnvIndex = "VAULTGRAPH_INDEX"
+)
 
 // globals are the flags every command takes.
 type globals struct {
 	vault   string
+	index   string
 	format  string
 	verbose bool
 	stdout  io.Writer
@@ -83,6 +87,7 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.vault, "vault", def, "vault folder (default $"+EnvVault+" or the current folder)")
+	pf.StringVar(&g.index, "index", os.Getenv(EnvIndex), "index file (default $"+EnvIndex+" or <vault>/.vaultgraph/index.db)")
 	pf.StringVar(&g.format, "format", "json", "output format: json (toon and markdown come with the response-format work)")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log progress and note warnings to stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -91,7 +96,7 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 	root.AddCommand(
 		newGetNodeCmd(g), newGetNeighborsCmd(g), newFindPathCmd(g), newGetHubsCmd(g),
 		newSearchByTagsCmd(g), newListNodesCmd(g), newListTagsCmd(g), newRandomNodeCmd(g),
-		newVaultStatusCmd(g), newGenCmd(g),
+		newVaultStatusCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g),
 	)
 	return root
 }
@@ -107,13 +112,27 @@ func args(names ...string) cobra.PositionalArgs {
 	}
 }
 
-// logger is the slog logger commands use: stderr, warnings unless -v.
+// logger is the slog logger commands use: stderr, warnings (such as an
+// index rebuilt) unless -v.
 func (g *globals) logger() *slog.Logger {
-	level := slog.LevelError
+	level := slog.LevelWarn
 	if g.verbose {
 		level = slog.LevelInfo
 	}
 	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// engineOptions are the Engine options the global flags give.
+func (g *globals) engineOptions() (vaultgraph.Options, error) {
+	opts := vaultgraph.Options{Vault: g.vault, Index: g.index, Logger: g.logger()}
+	if opts.Index == "" {
+		p, err := vaultgraph.DefaultIndexPath(g.vault)
+		if err != nil {
+			return opts, err
+		}
+		opts.Index = p
+	}
+	return opts, nil
 }
 
 // withTools opens the engine on the vault, runs fn and prints its answer.
@@ -121,7 +140,13 @@ func (g *globals) withTools(ctx context.Context, fn func(context.Context, *mcp.T
 	if g.format != "json" {
 		return fmt.Errorf("%w: format %q: only json is available in this version", vaultgraph.ErrInvalid, g.format)
 	}
-	e := vaultgraph.New(vaultgraph.Options{Vault: g.vault, Logger: g.logger()})
+	opts, err := g.engineOptions()
+	if err != nil {
+		return err
+	}
+	// A running server keeps the index current: read it as it is.
+	opts.TrustIndex = serverRunning(opts.Index)
+	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err
 	}

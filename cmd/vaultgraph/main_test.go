@@ -521,7 +521,7 @@ func TestBinary(t *testing.T) {
 		{desc: "get-node", give: []string{"get-node", "Home"}, wantStdout: `"id": "Home.md"`},
 		{desc: "not found", give: []string{"get-node", "Nope"}, wantStdout: "null"},
 		{desc: "invalid", give: []string{"get-node", "Home", "--depth", "2"}, wantCode: 1, wantStderr: "INVALID_PARAMS"},
-		{desc: "verbose logs go to stderr", give: []string{"get-node", "Home", "-v"}, wantStdout: `"id": "Home.md"`, wantStderr: "vault loaded"},
+		{desc: "verbose logs go to stderr", give: []string{"get-node", "Home", "-v"}, wantStdout: `"id": "Home.md"`, wantStderr: "vault indexed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -223,6 +223,25 @@ func (w *writer) relink(r *Record) error {
 	return nil
 }
 
+// Reset empties the index (for an index file that belongs to another
+// vault).
+func (s *Store) Reset(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("reset index: %w", err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"fts", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+			return fmt.Errorf("reset index: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("reset index: %w", err)
+	}
+	return nil
+}
+
 // Snapshot is everything Load reads back.
 type Snapshot struct {
 	Notes       []*Record
