@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks that imports flow one way (STYLE.md): graph uses the standard
 # library only; no core package (root, vault, graph, embed, internal/...)
-# imports mcp or cmd; mcp never imports internal/store.
+# imports mcp or cmd; mcp and cmd never import internal/store directly
+# (they go through the Engine).
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -16,7 +17,7 @@ for pkg in . ./vault ./graph ./embed $(go list ./internal/... 2>/dev/null | sed 
   if [ -n "$bad" ]; then echo "core package $pkg imports $bad"; fail=1; fi
 done
 
-bad=$(go list -deps ./mcp | grep -E "^$mod/internal/store(/|$)" || true)
+bad=$(go list -f '{{join .Imports "\n"}}' ./mcp ./cmd/... | grep -E "^$mod/internal/store(/|$)" || true)
 if [ -n "$bad" ]; then echo "mcp imports the store directly: $bad"; fail=1; fi
 
 [ "$fail" = 0 ] && echo "deps: imports flow one way"

@@ -36,7 +36,7 @@ Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 				return err
 			}
 			opts.Rebuild = full
-						var bar *progressbar.ProgressBar
+			var bar *progressbar.ProgressBar
 			if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				bar = progressbar.NewOptions(-1,
 					progressbar.OptionSetWriter(g.stderr),
