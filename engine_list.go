@@ -101,21 +101,34 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 			tagged[id] = true
 		}
 	}
-	var nodes []*Node
+	// Filter and sort light rows; build full Nodes for the page only.
+	var rows []listRow
 	for id, ns := range e.notes {
 		if !e.keep(q, id, ns, tagged) {
 			continue
 		}
-		nodes = append(nodes, e.node(id))
+		rows = append(rows, listRow{
+			id: id, title: ns.note.Title, created: created(ns.note), modified: ns.note.ModTime,
+			in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
+		})
 	}
-	sort.Slice(nodes, func(i, j int) bool { return less(nodes[i], nodes[j]) })
+	sort.Slice(rows, func(i, j int) bool { return less(&rows[i], &rows[j]) })
 
-	res := &ListResult{Total: len(nodes), Page: q.Page}
-	res.TotalPages = (len(nodes) + q.Limit - 1) / q.Limit
-	from := min((q.Page-1)*q.Limit, len(nodes))
-	to := min(from+q.Limit, len(nodes))
-	res.Nodes = nodes[from:to]
+	res := &ListResult{Total: len(rows), Page: q.Page, Nodes: []*Node{}}
+	res.TotalPages = (len(rows) + q.Limit - 1) / q.Limit
+	from := min((q.Page-1)*q.Limit, len(rows))
+	to := min(from+q.Limit, len(rows))
+	for _, r := range rows[from:to] {
+		res.Nodes = append(res.Nodes, e.node(r.id))
+	}
 	return res, nil
+}
+
+// listRow holds the sort keys of one note.
+type listRow struct {
+	id, title         string
+	created, modified time.Time
+	in, out           int
 }
 
 func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
@@ -188,9 +201,9 @@ func valueMatches(v any, want string) bool {
 
 // sorter builds the comparison for sort keys; ties end on the ID so pages
 // are stable.
-func (e *Engine) sorter(keys []string) (func(a, b *Node) bool, error) {
+func (e *Engine) sorter(keys []string) (func(a, b *listRow) bool, error) {
 	type key struct {
-		cmp  func(a, b *Node) int
+		cmp  func(a, b *listRow) int
 		desc bool
 	}
 	var ks []key
@@ -201,23 +214,23 @@ func (e *Engine) sorter(keys []string) (func(a, b *Node) bool, error) {
 		}
 		desc := strings.HasPrefix(name, "-")
 		name = strings.TrimLeft(name, "-+")
-		var cmp func(a, b *Node) int
+		var cmp func(a, b *listRow) int
 		switch strings.ToLower(name) {
 		case "title":
-			cmp = func(a, b *Node) int { return strings.Compare(vault.Fold(a.Title), vault.Fold(b.Title)) }
+			cmp = func(a, b *listRow) int { return strings.Compare(vault.Fold(a.title), vault.Fold(b.title)) }
 		case "path", "id":
-			cmp = func(a, b *Node) int { return strings.Compare(a.ID, b.ID) }
+			cmp = func(a, b *listRow) int { return strings.Compare(a.id, b.id) }
 		case "created":
-			cmp = func(a, b *Node) int { return a.Created.Compare(b.Created) }
+			cmp = func(a, b *listRow) int { return a.created.Compare(b.created) }
 		case "modified":
-			cmp = func(a, b *Node) int { return a.Modified.Compare(b.Modified) }
+			cmp = func(a, b *listRow) int { return a.modified.Compare(b.modified) }
 		case "indegree", "in_degree":
-			cmp = func(a, b *Node) int { return a.InDegree - b.InDegree }
+			cmp = func(a, b *listRow) int { return a.in - b.in }
 		case "outdegree", "out_degree":
-			cmp = func(a, b *Node) int { return a.OutDegree - b.OutDegree }
+			cmp = func(a, b *listRow) int { return a.out - b.out }
 		case "pagerank":
-			cmp = func(a, b *Node) int {
-				pa, pb := e.graph.PageRankOf(a.ID), e.graph.PageRankOf(b.ID)
+			cmp = func(a, b *listRow) int {
+				pa, pb := e.graph.PageRankOf(a.id), e.graph.PageRankOf(b.id)
 				switch {
 				case pa < pb:
 					return -1
@@ -231,7 +244,7 @@ func (e *Engine) sorter(keys []string) (func(a, b *Node) bool, error) {
 		}
 		ks = append(ks, key{cmp: cmp, desc: desc})
 	}
-	return func(a, b *Node) bool {
+	return func(a, b *listRow) bool {
 		for _, k := range ks {
 			c := k.cmp(a, b)
 			if k.desc {
@@ -241,6 +254,6 @@ func (e *Engine) sorter(keys []string) (func(a, b *Node) bool, error) {
 				return c < 0
 			}
 		}
-		return a.ID < b.ID
+		return a.id < b.id
 	}, nil
 }

@@ -113,48 +113,68 @@ func CleanID(raw string) (string, error) {
 // GetNode returns the note with the given ID (any form Lookup accepts),
 // with its content when withContent is set, or nil when there is none.
 func (e *Engine) GetNode(ctx context.Context, id string, withContent bool) (*Node, error) {
-	if err := e.readLock(); err != nil {
+	n, file, err := e.nodeSnapshot(id)
+	if err != nil || n == nil {
 		return nil, err
 	}
-	found, warnings, err := e.lookup(id)
-	if err != nil || found == "" {
-		e.mu.RUnlock()
-		return nil, err
-	}
-	n := e.node(found)
-	p := e.notes[found].path
-	bodyStart := e.notes[found].note.BodyStart
-	e.mu.RUnlock()
-	n.Warnings = append(warnings, n.Warnings...)
 	if withContent {
-		if n.Content, err = readBody(p, bodyStart); err != nil {
+		if n.Content, err = readBody(file.path, file.bodyStart); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, nil // deleted since it was indexed
 			}
-			return nil, fmt.Errorf("get node %s: %w", found, err)
+			return nil, fmt.Errorf("get node %s: %w", n.ID, err)
 		}
 	}
 	return n, nil
 }
 
+// noteFile is where a note's body is on disk.
+type noteFile struct {
+	path      string
+	bodyStart int
+}
+
+// nodeSnapshot looks id up and builds its Node under the read lock; the
+// file is read after the lock is released.
+func (e *Engine) nodeSnapshot(id string) (*Node, noteFile, error) {
+	if err := e.readLock(); err != nil {
+		return nil, noteFile{}, err
+	}
+	defer e.mu.RUnlock()
+	found, warnings, err := e.lookup(id)
+	if err != nil || found == "" {
+		return nil, noteFile{}, err
+	}
+	n := e.node(found)
+	n.Warnings = append(warnings, n.Warnings...)
+	ns := e.notes[found]
+	return n, noteFile{path: ns.path, bodyStart: ns.note.BodyStart}, nil
+}
+
 // Content returns the body of the note id (an exact ID) without its
 // frontmatter, read from the file.
 func (e *Engine) Content(ctx context.Context, id string) (string, error) {
-	if err := e.readLock(); err != nil {
+	file, err := e.fileOf(id)
+	if err != nil {
 		return "", err
 	}
-	ns, ok := e.notes[id]
-	if !ok {
-		e.mu.RUnlock()
+	body, err := readBody(file.path, file.bodyStart)
+	if errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("content of %s: %w", id, ErrNotFound)
 	}
-	p, start := ns.path, ns.note.BodyStart
-	e.mu.RUnlock()
-	body, err := readBody(p, start)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("content of %s: deleted since it was indexed: %w", id, ErrNotFound)
-	}
 	return body, err
+}
+
+func (e *Engine) fileOf(id string) (noteFile, error) {
+	if err := e.readLock(); err != nil {
+		return noteFile{}, err
+	}
+	defer e.mu.RUnlock()
+	ns, ok := e.notes[id]
+	if !ok {
+		return noteFile{}, fmt.Errorf("content of %s: %w", id, ErrNotFound)
+	}
+	return noteFile{path: ns.path, bodyStart: ns.note.BodyStart}, nil
 }
 
 // readBody reads a note file and returns it from bodyStart on. If the file
