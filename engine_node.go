@@ -265,3 +265,18 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// ReadNote returns the whole file of the note id (any form Lookup
+// accepts), frontmatter included, and its exact ID; found is "" when no
+// note matches.
+func (e *Engine) ReadNote(ctx context.Context, id string) (text, found string, err error) {
+	n, file, err := e.nodeSnapshot(id)
+	if err != nil || n == nil {
+		return "", "", err
+	}
+	text, err = readBody(file.path, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", nil
+	}
+	return text, n.ID, err
+}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -38,4 +39,14 @@ func Code(err error) string {
 // invalid returns an ErrInvalid naming the parameter and what to do.
 func invalid(param, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", vaultgraph.ErrInvalid, param, fmt.Sprintf(format, args...))
+}
+
+// Message is err's text without the generic prefix its code already says
+// ("invalid parameters: ...").
+func Message(err error) string {
+	msg := err.Error()
+	for _, sentinel := range []error{vaultgraph.ErrInvalid, vaultgraph.ErrNotFound, vaultgraph.ErrExists, vaultgraph.ErrReadOnly} {
+		msg = strings.Replace(msg, sentinel.Error()+": ", "", 1)
+	}
+	return msg
 }

@@ -30,9 +30,17 @@ type globals struct {
 	index   string
 	format  string
 	verbose bool
+	stdin   io.Reader
 	stdout  io.Writer
 	stderr  io.Writer
 }
+
+// version is the release, set at build time with
+// -ldflags "-X main.version=v1.2.3"; "dev" otherwise.
+var version = "dev"
+
+// stdin is what serve reads MCP messages from (tests replace it).
+var stdin io.Reader = os.Stdin
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -43,13 +51,13 @@ func main() {
 
 // run executes the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	g := &globals{stdout: stdout, stderr: stderr}
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintf(stderr, "vaultgraph: %s: %v\n", mcp.Code(err), err)
+		fmt.Fprintf(stderr, "vaultgraph: %s: %s\n", mcp.Code(err), mcp.Message(err))
 		return 1
 	}
 	return 0

@@ -1,62 +1,194 @@
 package main
 
 import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
 
+	"github.com/mark3labs/mcp-go/server"
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
+// EnvToken holds the default for serve --token.
+const EnvToken = "VAULTGRAPH_TOKEN"
+
+// maxRequestBytes bounds one HTTP request body.
+const maxRequestBytes = 4 << 20
+
+// serveOptions are serve's flags.
+type serveOptions struct {
+	watch    vault.WatchOptions
+	http     string
+	token    string
+	readOnly bool
+	noWatch  bool
+}
+
 func newServeCmd(g *globals) *cobra.Command {
-	var wo vault.WatchOptions
+	var o serveOptions
 	c := &cobra.Command{
 		Use:   "serve [VAULT]",
-		Short: "Index the vault and keep the index in step with its files",
-		Long: `Index the vault (incrementally), then watch it: every edit, rename, move
-or delete made by Obsidian or any editor reaches the graph and the SQLite
-index within a second. Commands run meanwhile read the served index
-instead of scanning the vault. Logs go to stderr. Stops cleanly on
-Ctrl-C / SIGTERM with the index consistent.
+		Short: "Serve the vault over MCP (stdio or HTTP), keeping the index in step with its files",
+		Long: `Index the vault (incrementally), watch it, and serve its tools over MCP.
 
-The MCP server (stdio and HTTP) is not in this release yet: serve only
-indexes and watches.`,
+By default MCP speaks over stdin/stdout, for Claude Desktop, Claude Code or
+Cursor; stdout carries only protocol messages and logs go to stderr. With
+--http ADDR it serves streamable HTTP at http://ADDR/mcp instead, bound to
+loopback unless ADDR names another host; --token (or $` + EnvToken + `)
+then requires "Authorization: Bearer TOKEN".
+
+Every edit, rename, move or delete made by Obsidian or any editor reaches
+the graph and the SQLite index within a second. Commands run meanwhile read
+the served index instead of scanning the vault. Stops cleanly on Ctrl-C /
+SIGTERM (or when the stdio client goes away) with the index consistent.`,
 		Example: `  vaultgraph serve ~/Notes
-  vaultgraph serve --vault ~/Notes --poll 30s`,
+  vaultgraph serve --vault ~/Notes --http 127.0.0.1:8765 --token s3cret`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
 				g.vault = a[0]
 			}
-			opts, err := g.engineOptions()
-			if err != nil {
-				return err
-			}
-			log := g.serveLogger()
-			opts.Logger = log
-			e := vaultgraph.New(opts)
-			ctx := c.Context()
-			if err := e.Open(ctx); err != nil {
-				return err
-			}
-			defer e.Close()
-			if err := heartbeat(ctx, e.IndexPath()); err != nil {
-				return err
-			}
-			r := e.Report()
-			log.Info("serving", "vault", e.Root(), "index", e.IndexPath(), "notes", r.Notes,
-				"parsed", r.Parsed, "unchanged", r.Unchanged, "took", r.Duration)
-			wo.Logger = log
-			err = e.Watch(ctx, wo)
-			log.Info("stopped", "vault", e.Root())
-			return err
+			return g.serve(c.Context(), o)
 		},
 	}
 	f := c.Flags()
-	f.DurationVar(&wo.Poll, "poll", vault.DefaultPoll, "also compare the whole vault with the index this often (negative: never)")
-	f.DurationVar(&wo.Quiet, "debounce", vault.DefaultQuiet, "wait this long after a file's last event before reading it")
+	f.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765 or :8765, which means loopback) instead of stdio")
+	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "with --http: require this bearer token (default $"+EnvToken+")")
+	f.BoolVar(&o.readOnly, "read-only", false, "hide the write tools (this release has none yet)")
+	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files (the index is only brought up to date at start)")
+	f.DurationVar(&o.watch.Poll, "poll", vault.DefaultPoll, "also compare the whole vault with the index this often (negative: never)")
+	f.DurationVar(&o.watch.Quiet, "debounce", vault.DefaultQuiet, "wait this long after a file's last event before reading it")
 	return c
+}
+
+func (g *globals) serve(ctx context.Context, o serveOptions) error {
+	opts, err := g.engineOptions()
+	if err != nil {
+		return err
+	}
+	log := g.serveLogger()
+	opts.Logger = log
+	e := vaultgraph.New(opts)
+	if err := e.Open(ctx); err != nil {
+		return err
+	}
+	defer e.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := heartbeat(ctx, e.IndexPath()); err != nil {
+		return err
+	}
+	r := e.Report()
+	log.Info("serving", "vault", e.Root(), "index", e.IndexPath(), "notes", r.Notes,
+		"parsed", r.Parsed, "unchanged", r.Unchanged, "took", r.Duration.Round(time.Millisecond))
+
+	watchDone := make(chan error, 1)
+	if o.noWatch {
+		watchDone <- nil
+	} else {
+		o.watch.Logger = log
+		go func() { watchDone <- e.Watch(ctx, o.watch) }()
+	}
+	s := mcp.NewServer(&mcp.Tools{Engine: e}, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
+	if o.http != "" {
+		err = serveHTTP(ctx, s, o, log)
+	} else {
+		err = serveStdio(ctx, s, g, log)
+	}
+	cancel()
+	if werr := <-watchDone; werr != nil && err == nil {
+		err = werr
+	}
+	log.Info("stopped", "vault", e.Root())
+	return err
+}
+
+// serveStdio speaks MCP on stdin/stdout until ctx ends or stdin closes.
+func serveStdio(ctx context.Context, s *server.MCPServer, g *globals, log *slog.Logger) error {
+	std := server.NewStdioServer(s)
+	std.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
+	err := std.Listen(ctx, g.stdin, g.stdout)
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "EOF") {
+		return nil
+	}
+	return fmt.Errorf("stdio: %w", err)
+}
+
+// serveHTTP serves streamable HTTP at /mcp until ctx ends.
+func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *slog.Logger) error {
+	addr, err := loopbackDefault(o.http)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", requireToken(o.token, http.MaxBytesHandler(server.NewStreamableHTTPServer(s), maxRequestBytes)))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", o.token != "")
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && o.token == "" {
+		log.Warn("serving beyond loopback without --token: anyone who can reach this address can read the vault")
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return fmt.Errorf("http shutdown: %w", err)
+	}
+	return nil
+}
+
+// loopbackDefault binds a bare port ("8765" or ":8765") to 127.0.0.1;
+// another host must be named explicitly (e.g. 0.0.0.0:8765).
+func loopbackDefault(addr string) (string, error) {
+	if !strings.Contains(addr, ":") {
+		addr = ":" + addr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("%w: --http %q: use HOST:PORT or PORT", vaultgraph.ErrInvalid, addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// requireToken answers 401 unless the request carries the bearer token
+// (compared in constant time). An empty token lets every request in.
+func requireToken(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return next
+	}
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := []byte(r.Header.Get("Authorization"))
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="vaultgraph"`)
+			http.Error(w, "401 Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // serveLogger logs at info level (debug with -v) to stderr.

@@ -1,0 +1,159 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServerName is the name the server gives in the MCP handshake.
+const ServerName = "vaultgraph"
+
+// ServerOptions configure NewServer.
+type ServerOptions struct {
+	// Version is reported in the MCP handshake.
+	Version string
+	// ReadOnly hides the write tools.
+	ReadOnly bool
+	// Logger receives handler panics; nil discards them.
+	Logger *slog.Logger
+}
+
+// instructions tell an agent how the tools fit together.
+const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
+Note IDs are vault paths like "Projects/Alpha Plan.md"; tools also accept the path without .md,
+any letter case, or a bare note name. Start with search_by_tags, list_nodes or get_hubs to find
+notes, get_node to read one, get_neighbors / find_path to follow links. Answers are JSON.`
+
+// NewServer returns an MCP server exposing t's tools, and notes as
+// resources (vaultgraph://note/{id}). It tells clients when notes are
+// added or removed (notifications/resources/list_changed).
+func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := server.NewMCPServer(ServerName, version,
+		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, true),
+		server.WithInstructions(instructions),
+		server.WithResourceRecovery(),
+	)
+	for _, st := range t.ServerTools(log) {
+		s.AddTool(st.Tool, st.Handler)
+	}
+	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
+	t.Engine.OnChange(func() {
+		s.SendNotificationToAllClients(mcpgo.MethodNotificationResourcesListChanged, nil)
+	})
+	return s
+}
+
+// ServerTools returns every read tool with its handler, in the order
+// tools/list shows them.
+func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
+	return []server.ServerTool{
+		getNodeTool(t, log),
+		getNeighborsTool(t, log),
+		findPathTool(t, log),
+		getHubsTool(t, log),
+		searchByTagsTool(t, log),
+		listNodesTool(t, log),
+		listTagsTool(t, log),
+		randomNodeTool(t, log),
+		vaultStatusTool(t, log),
+	}
+}
+
+// handler adapts a typed tool handler to mcp-go: it binds the arguments
+// into P (a wrong type is INVALID_PARAMS naming the parameter), runs fn
+// with panic recovery (a panic is PROVIDER_ERROR, never a dead server),
+// and encodes the answer as the text content.
+func handler[P any](name string, log *slog.Logger, fn func(context.Context, P) (any, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
+				res = errorResult(CodeProviderError, fmt.Sprintf("%s failed unexpectedly (%v); the server is still running, try again or report this", name, r))
+				err = nil
+			}
+		}()
+		var p P
+		if err := bindArguments(req, &p); err != nil {
+			return toolError(err), nil
+		}
+		v, err := fn(ctx, p)
+		if err != nil {
+			return toolError(err), nil
+		}
+		return textResult(v)
+	}
+}
+
+// bindArguments decodes the call's arguments into p. Unknown arguments
+// are ignored.
+func bindArguments(req mcpgo.CallToolRequest, p any) error {
+	args := req.GetArguments()
+	if len(args) == 0 {
+		return nil
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return invalid("arguments", "%v", err)
+	}
+	if err := json.Unmarshal(raw, p); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return invalid(te.Field, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
+		}
+		return invalid("arguments", "%v", err)
+	}
+	return nil
+}
+
+func jsonType(goKind string) string {
+	switch {
+	case strings.HasPrefix(goKind, "int"), strings.HasPrefix(goKind, "uint"):
+		return "an integer"
+	case strings.HasPrefix(goKind, "float"):
+		return "a number"
+	case goKind == "bool":
+		return "true or false"
+	case goKind == "slice":
+		return "a list"
+	case goKind == "map", goKind == "struct":
+		return "an object"
+	}
+	return "a string"
+}
+
+// textResult encodes an answer, as compact JSON, as the tool result's only
+// content.
+func textResult(v any) (*mcpgo.CallToolResult, error) {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v, ""); err != nil {
+		return errorResult(CodeProviderError, err.Error()), nil
+	}
+	return mcpgo.NewToolResultText(strings.TrimRight(b.String(), "\n")), nil
+}
+
+// toolError turns an error into an isError result with its SPEC code.
+func toolError(err error) *mcpgo.CallToolResult {
+	return errorResult(Code(err), Message(err))
+}
+
+func errorResult(code, msg string) *mcpgo.CallToolResult {
+	return mcpgo.NewToolResultError(code + ": " + msg)
+}
