@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,7 +36,22 @@ func (e *Engine) Sync(ctx context.Context, paths ...string) error {
 		e.expand(given, &d)
 	}
 	e.mu.RUnlock()
+	d.parse = uniqueFiles(d.parse)
 	return e.applyDiff(ctx, d, nil)
+}
+
+// uniqueFiles drops the repeats of a file, keeping the first: a folder and
+// the files in it can both be given to Sync (the watcher reports a new
+// folder and what it found inside).
+func uniqueFiles(files []vault.File) []vault.File {
+	seen := make(map[string]bool, len(files))
+	return slices.DeleteFunc(files, func(f vault.File) bool {
+		if seen[f.ID] {
+			return true
+		}
+		seen[f.ID] = true
+		return false
+	})
 }
 
 // Rescan compares the whole vault with the engine (as on start, by size
@@ -95,7 +111,7 @@ func (e *Engine) expand(given string, d *diff) {
 			d.parse = append(d.parse, vault.File{ID: rel, Path: abs})
 		}
 	case fi.IsDir():
-		e.expandDir(rel, d)
+		e.expandDir(rel, clean, d)
 	case !fi.Mode().IsRegular():
 	case hasMDExt(rel):
 		if ns, ok := e.notes[rel]; ok && ns.note.Size == fi.Size() && ns.note.ModTime.Equal(fi.ModTime()) {
@@ -139,10 +155,11 @@ func (e *Engine) expandGone(rel string, d *diff) {
 	}
 }
 
-// expandDir records everything in the folder rel: new and changed notes,
-// new attachments, and what the engine knows below rel that is gone.
-func (e *Engine) expandDir(rel string, d *diff) {
-	scan, err := vault.ScanUnder(e.root, rel, e.ignore)
+// expandDir records everything in the folder rel (spelled disk on disk):
+// new and changed notes, new attachments, and what the engine knows below
+// rel that is gone.
+func (e *Engine) expandDir(rel, disk string, d *diff) {
+	scan, err := vault.ScanUnder(e.root, disk, e.ignore)
 	if err != nil {
 		e.log.Warn("sync folder", "path", rel, "err", err)
 		return
@@ -159,6 +176,9 @@ func (e *Engine) expandDir(rel string, d *diff) {
 // state, graph and index. scanProblems, when non-nil, replaces the
 // problems of the last full scan. The caller holds e.syncMu.
 func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Problem) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var done atomic.Int64
 	results, err := e.parseAll(ctx, d.parse, &done, len(d.parse))
 	if err != nil {
@@ -254,7 +274,9 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 	e.mu.Unlock()
 
 	if e.store != nil {
-		if err := e.store.Apply(ctx, batch); err != nil {
+		// The engine has changed: the index follows even if ctx ends now,
+		// or it would lag behind until these notes change again.
+		if err := e.store.Apply(context.WithoutCancel(ctx), batch); err != nil {
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
@@ -284,7 +306,10 @@ func (e *Engine) OnChange(fn func()) {
 
 // Watch follows the vault's changes with a file watcher until ctx ends:
 // each debounced burst of events is applied with Sync, lost events and
-// the periodic poll with Rescan. It returns nil when ctx ends.
+// the periodic poll with Rescan. Status reports the watcher "running" once
+// its watches are in place and what changed before (since Open, or since
+// the last Watch) is applied. It returns nil when ctx ends, and
+// ErrClosed when a change comes after the engine was closed.
 func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 	if err := e.readLock(); err != nil {
 		return err
@@ -294,26 +319,41 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 	if opts.Logger == nil {
 		opts.Logger = e.log
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	w := vault.NewWatcher(root, ig, opts)
 	changes := make(chan vault.Change, 16)
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx, changes) }()
-	e.setWatcher("running")
 	defer e.setWatcher("off")
+	closed := func() error {
+		cancel()
+		<-done
+		return ErrClosed
+	}
+	running := false
 	for {
 		select {
 		case err := <-done:
 			return err
 		case c := <-changes:
 			if c.Rescan {
-				if _, err := e.Rescan(ctx); err != nil && ctx.Err() == nil {
+				if _, err := e.Rescan(ctx); errors.Is(err, ErrClosed) {
+					return closed()
+				} else if err != nil && ctx.Err() == nil {
 					e.log.Error("rescan", "err", err)
 				}
 			}
 			if len(c.Paths) > 0 {
-				if err := e.Sync(ctx, c.Paths...); err != nil && ctx.Err() == nil {
+				if err := e.Sync(ctx, c.Paths...); errors.Is(err, ErrClosed) {
+					return closed()
+				} else if err != nil && ctx.Err() == nil {
 					e.log.Error("sync", "paths", len(c.Paths), "err", err)
 				}
+			}
+			if !running { // the first Change is Run's initial Rescan
+				running = true
+				e.setWatcher("running")
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -33,9 +34,11 @@ type WatchOptions struct {
 
 // Change is a debounced batch of changes seen by a Watcher.
 type Change struct {
-	// Paths are vault-relative paths (forward slashes) of files and
-	// folders that were created, written, removed or renamed. A removed
-	// or renamed folder is reported once, by its own path.
+	// Paths are vault-relative paths (forward slashes, spelled as the
+	// file system spells them) of files and folders that were created,
+	// written, removed or renamed. A removed or renamed folder is
+	// reported once, by its own path. A change of permissions or times
+	// alone is not reported (the poll's Rescan catches a changed time).
 	Paths []string
 	// Rescan asks for a comparison of the whole vault with the index:
 	// events may have been lost (queue overflow) or the poll is due.
@@ -65,9 +68,11 @@ func NewWatcher(root string, ig *Ignore, opts WatchOptions) *Watcher {
 	return &Watcher{root: root, ig: ig, opts: opts, log: log}
 }
 
-// Run watches until ctx is done, sending each batch on out. It returns
-// nil when ctx ends. When the OS cannot watch the vault it logs why and
-// falls back to polling (a Rescan every FallbackPoll).
+// Run watches until ctx is done, sending each batch on out. Its first
+// Change is a Rescan, sent once the watches are in place, so that nothing
+// changed before then is missed. It returns nil when ctx ends. When the OS
+// cannot watch the vault it logs why and falls back to polling (a Rescan
+// at once, then every FallbackPoll).
 func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -75,7 +80,8 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 		return w.poll(ctx, out, FallbackPoll)
 	}
 	defer fw.Close()
-	if err := w.addTree(fw, w.root, nil); err != nil {
+	dirs := map[string]bool{} // the folders watched, by absolute path
+	if err := w.addTree(fw, dirs, w.root, nil); err != nil {
 		w.log.Warn("cannot watch every folder, polling instead", "err", err, "every", FallbackPoll)
 		fw.Close()
 		return w.poll(ctx, out, FallbackPoll)
@@ -90,14 +96,17 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 		defer t.Stop()
 		pollC = t.C
 	}
-	rescan := false
+	// The first Change is a Rescan, sent once every folder is watched: it
+	// catches what changed before (since the caller last looked).
+	rescan := true
 	arm := func() {
-		if d, ok := deb.Next(time.Now()); ok {
+		if rescan {
+			timer.Reset(0) // a rescan waits for no debounce
+		} else if d, ok := deb.Next(time.Now()); ok {
 			timer.Reset(d)
-		} else if rescan {
-			timer.Reset(0)
 		}
 	}
+	arm()
 	for {
 		select {
 		case <-ctx.Done():
@@ -106,7 +115,7 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 			if !ok {
 				return nil
 			}
-			w.event(fw, deb, ev)
+			w.event(fw, dirs, deb, ev)
 			arm()
 		case err, ok := <-fw.Errors:
 			if !ok {
@@ -137,48 +146,63 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 	}
 }
 
-// event files one fsnotify event with the debouncer. A new folder gets
-// watches at once and everything already in it is reported, since files
-// created right after the mkdir race the new watch.
-func (w *Watcher) event(fw *fsnotify.Watcher, deb *Debouncer, ev fsnotify.Event) {
+// event files one fsnotify event with the debouncer. dirs are the watched
+// folders. A folder removed or renamed loses its watches and those of
+// every folder below it (inotify would otherwise go on reporting their
+// events under the old paths). A new folder gets watches at once and
+// everything already in it is reported, since files created right after
+// the mkdir race the new watch.
+func (w *Watcher) event(fw *fsnotify.Watcher, dirs map[string]bool, deb *Debouncer, ev fsnotify.Event) {
 	rel, ok := w.rel(ev.Name)
 	if !ok {
 		return
 	}
 	now := time.Now()
+	if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && dirs[ev.Name] {
+		prefix := ev.Name + string(filepath.Separator)
+		for d := range dirs {
+			if d == ev.Name || strings.HasPrefix(d, prefix) {
+				_ = fw.Remove(d) // fails when the kernel already dropped it
+				delete(dirs, d)
+			}
+		}
+	}
 	if ev.Has(fsnotify.Create) {
 		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-			if err := w.addTree(fw, ev.Name, func(r string) { deb.Add(r, now) }); err != nil {
+			if w.ig.Skip(rel, true) {
+				return // an ignored folder ("Templates/" in userIgnoreFilters)
+			}
+			err := w.addTree(fw, dirs, ev.Name, func(r string) { deb.Add(r, now) })
+			if err != nil && !errors.Is(err, fs.ErrNotExist) { // gone already: its removal follows
 				w.log.Warn("watch new folder", "path", rel, "err", err)
 			}
 		}
 	}
-	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-		_ = fw.Remove(ev.Name) // a folder's watch; not an error for files
-	}
 	if ev.Op == fsnotify.Chmod {
-		return // permissions only: the content is the same
+		return // permissions or times only: the content is the same
 	}
 	deb.Add(rel, now)
 }
 
-// rel returns the vault-relative path of an absolute one, and false for
-// the root itself and ignored paths.
+// rel returns the vault-relative path of an absolute one (spelled as the
+// file system spells it, so that it can be opened), and false for the
+// root itself and ignored paths.
 func (w *Watcher) rel(abs string) (string, bool) {
 	r, err := filepath.Rel(w.root, abs)
 	if err != nil || r == "." {
 		return "", false
 	}
-	r = NFC(filepath.ToSlash(r))
+	r = filepath.ToSlash(r)
 	if w.ig.Skip(r, false) {
 		return "", false
 	}
 	return r, true
 }
 
-// addTree watches dir and every folder below it that is not ignored, and
-// calls found (when non-nil) with each file already there.
-func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string, found func(rel string)) error {
+// addTree watches dir and every folder below it that is not ignored,
+// recording them in dirs, and calls found (when non-nil) with each file
+// already there.
+func (w *Watcher) addTree(fw *fsnotify.Watcher, dirs map[string]bool, dir string, found func(rel string)) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir {
@@ -203,26 +227,30 @@ func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string, found func(rel strin
 			return fs.SkipDir
 		}
 		if err := fw.Add(p); err != nil {
+			if p != dir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipDir // gone already: its removal is reported
+			}
 			return err
 		}
+		dirs[p] = true
 		return nil
 	})
 }
 
-// poll asks for a rescan every interval until ctx ends.
+// poll asks for a rescan at once, then every interval until ctx ends.
 func (w *Watcher) poll(ctx context.Context, out chan<- Change, every time.Duration) error {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
+		case out <- Change{Rescan: true}:
+		case <-ctx.Done():
+			return nil
+		}
+		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
-			select {
-			case out <- Change{Rescan: true}:
-			case <-ctx.Done():
-				return nil
-			}
 		}
 	}
 }

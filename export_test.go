@@ -1,0 +1,139 @@
+package vaultgraph
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/internal/store"
+)
+
+// Test-only accessors for the external tests (package vaultgraph_test).
+
+// DumpState returns the engine's whole state as sorted lines of text:
+// every note with its file identity (size, modification time, hash), title,
+// tags, properties and each link with its resolution; the attachments; the
+// problems; the graph's edges; and the reverse-link bookkeeping. Two engines
+// over the same files must dump the same text however they got there. It
+// waits for a sync in progress to finish.
+func (e *Engine) DumpState() string {
+	e.syncMu.Lock()
+	defer e.syncMu.Unlock()
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	for _, ns := range e.notes {
+		r := e.record(ns, "")
+		n := r.Note
+		props, _ := json.Marshal(n.Properties)
+		add("note %q path=%q title=%q aliases=%q tags=%q size=%d mtime=%d hash=%s body=%d warnings=%q props=%s",
+			n.ID, r.Path, n.Title, n.Aliases, n.Tags, n.Size, n.ModTime.UnixNano(), n.Hash, n.BodyStart, n.Warnings, props)
+		for i, l := range n.Links {
+			add("link %q #%03d %s %q#%q|%q prop=%q [%d,%d) target=[%d,%d) line=%d -> %q %s",
+				n.ID, i, l.Kind, l.Target, l.Fragment, l.Alias, l.Property, l.Start, l.End,
+				l.TargetStart, l.TargetEnd, l.Line, r.Resolved[i], r.Status[i])
+		}
+		if len(ns.resolved) != len(n.Links) || len(ns.status) != len(n.Links) {
+			add("note %q has %d links, %d resolutions, %d statuses", n.ID, len(n.Links), len(ns.resolved), len(ns.status))
+		}
+	}
+	for _, f := range e.index.Files() {
+		add("attachment %q", f)
+	}
+	for _, p := range e.problemList() {
+		add("problem %q: %s", p.Path, p.Reason)
+	}
+	for _, id := range e.graph.IDs() {
+		out := append([]string(nil), e.graph.Out(id)...)
+		sort.Strings(out)
+		add("graph %q -> %q", id, out)
+	}
+	for key, ids := range e.refs {
+		if len(ids) == 0 {
+			continue
+		}
+		list := make([]string, 0, len(ids))
+		for id := range ids {
+			list = append(list, id)
+		}
+		sort.Strings(list)
+		add("refs %q <- %q", key, list)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// DumpIndexFile reads the SQLite index at path over a connection of its
+// own and returns every table as sorted lines of text: rowids are replaced
+// by note IDs and full-text bodies by their hash, so that two indexes of
+// the same files dump the same text.
+func DumpIndexFile(path string) (string, error) {
+	q := url.Values{}
+	q.Add("mode", "ro")
+	q.Add("_pragma", "busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	tx, err := db.Begin() // one read transaction: a consistent view
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	var lines []string
+	queries := []struct{ name, query string }{
+		{"meta", `SELECT key, value FROM meta WHERE key IN ('consistent', 'vault')`},
+		{"note", `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings FROM notes`},
+		{"link", `SELECT source, printf('%03d', seq), kind, target, fragment, alias, property, start, end,
+			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM links`},
+		{"tag", `SELECT note, tag FROM tags`},
+		{"attachment", `SELECT path FROM attachments`},
+		{"problem", `SELECT path, reason FROM problems`},
+		{"fts", `SELECT COALESCE(n.id, '<no note>'), f.title, f.body FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid`},
+		{"fts-missing", `SELECT n.id FROM notes n WHERE n.rowid NOT IN (SELECT rowid FROM fts)`},
+		{"vector", `SELECT note, chunk, model, dim, hash FROM vectors`},
+	}
+	for _, tq := range queries {
+		rows, err := tx.Query(tq.query)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", tq.name, err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "", fmt.Errorf("%s: %w", tq.name, err)
+			}
+			parts := []string{tq.name}
+			for i, v := range vals {
+				s := v.String
+				if tq.name == "fts" && i == 2 {
+					s = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(s)))
+				}
+				parts = append(parts, fmt.Sprintf("%q", s))
+			}
+			lines = append(lines, strings.Join(parts, " "))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return "", fmt.Errorf("%s: %w", tq.name, err)
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n"), nil
+}
+
+// the store package registers the "sqlite" driver DumpIndexFile uses.
+var _ = store.SchemaVersion
