@@ -30,15 +30,20 @@ fuzz: ## fuzz the note parser and link resolver for longer (FUZZTIME=5m make fuz
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 
-bench: ## parse throughput, whole-vault load of a generated 10k-note vault, graph queries
+bench: build ## parse throughput, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
+	$(BIN) bench --notes 10000,100000
 
 demo: build ## index testvault and run a few read commands
 	$(BIN) vault-status --vault $(VAULT)
 	$(BIN) get-node Home --vault $(VAULT) --depth 1
 	$(BIN) get-hubs --metric pagerank --limit 5 --vault $(VAULT)
 	$(BIN) find-path "Deep Note" "東京 Trip" --vault $(VAULT)
+
+.PHONY: e2e
+e2e: build ## drive the built server with the official MCP Inspector CLI (installs pinned Node and Inspector from npm into e2e/.cache)
+	BIN=$(BIN) ./e2e/inspector.sh
 
 clean: ## remove build output
 	rm -rf bin

@@ -19,7 +19,7 @@ func TestGeneratedVaultCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+		e := vaultgraph.New(vaultgraph.Options{Vault: dir, NoIndex: true})
 		if err := e.Open(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,9 @@ import (
 )
 
 // chunkSize is how many notes a cold index parses and writes per
-// transaction, so that an interrupted index keeps most of its work.
-const chunkSize = 2000
+// transaction, so that an interrupted index keeps most of its work. A
+// variable so that tests can make it small.
+var chunkSize = 2000
 
 // Meta keys: metaConsistent says the stored link resolution matches the
 // stored notes (set after a complete index); metaVault is the vault the
@@ -117,10 +118,16 @@ func (e *Engine) load(ctx context.Context) error {
 		}
 		consistent = snap.Meta[metaConsistent] == "1"
 	}
+	trust := e.opts.TrustIndex && consistent
+	if trust {
+		// No scan will find the problems again: keep the stored ones.
+		for _, p := range snap.Problems {
+			e.noteProblems[p.Path] = p
+		}
+	}
 	e.open = true
 	e.mu.Unlock()
 
-	trust := e.opts.TrustIndex && consistent
 	if err := e.initialSync(ctx, &rep, consistent, !trust); err != nil {
 		return err
 	}
@@ -241,7 +248,7 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 	rep.Unchanged = d.unchanged
 	changed := len(d.parse) > 0 || len(d.gone) > 0 || len(d.addFiles) > 0 || len(d.removeFiles) > 0
 	if changed && e.store != nil {
-		if err := e.store.Apply(ctx, &store.Batch{Meta: map[string]string{metaConsistent: "0"}}); err != nil {
+		if err := e.store.Apply(ctx, &store.Batch{Meta: map[string]string{metaConsistent: "0", metaVault: e.root}}); err != nil {
 			return err
 		}
 	}
@@ -272,7 +279,14 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		}
 	}
 
-	// Parse what changed, a chunk at a time.
+	// Parse what changed, a chunk at a time. Links are resolved against
+	// look, which knows every note about to be parsed, so that they are
+	// written resolved as they will end and the final pass rewrites few
+	// (only where a file failed to parse or names collide).
+	look := e.index
+	if len(d.parse) > chunkSize {
+		look = e.lookahead(d.parse)
+	}
 	var done atomic.Int64
 	for from := 0; from < len(d.parse); from += chunkSize {
 		chunk := d.parse[from:min(from+chunkSize, len(d.parse))]
@@ -282,15 +296,19 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		}
 		batch := &store.Batch{}
 		e.mu.Lock()
+		var ok []parsed
 		for _, r := range results {
 			rep.Parsed++
 			if e.putParsed(r) {
-				ns := e.notes[r.note.ID]
-				resolveLinks(e.index, ns)
-				batch.Upserts = append(batch.Upserts, e.record(ns, r.body))
+				ok = append(ok, r)
 			} else {
 				batch.Deletes = append(batch.Deletes, r.file.ID)
 			}
+		}
+		for _, r := range ok {
+			ns := e.notes[r.note.ID]
+			resolveLinks(look, ns)
+			batch.Upserts = append(batch.Upserts, e.record(ns, r.body))
 		}
 		e.mu.Unlock()
 		if e.store != nil {
@@ -311,9 +329,9 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		}
 		for id, ns := range e.notes {
 			if resolveAll || len(ns.resolved) != len(ns.note.Links) {
-				before := ns.resolved
+				ids, status := ns.resolved, ns.status
 				resolveLinks(e.index, ns)
-				if !equalStrings(before, ns.resolved) {
+				if !ns.resolvedAs(ids, status) {
 					batch.Relinks = append(batch.Relinks, e.record(ns, ""))
 				}
 			}
@@ -337,12 +355,34 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		}
 	}
 	e.mu.Unlock()
-	if e.store != nil {
+	// A trusting reader (TrustIndex, while a server keeps the index) found
+	// nothing to change and must not write: its view may already be older
+	// than the server's.
+	if e.store != nil && rescan {
 		if err := e.store.Apply(ctx, batch); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// lookahead returns an index of the notes and attachments the engine
+// knows plus the notes in parse, for resolving links while a big index
+// pass is under way.
+func (e *Engine) lookahead(parse []vault.File) *vault.Index {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	x := vault.NewIndex()
+	for id := range e.notes {
+		x.AddNote(id)
+	}
+	for _, f := range parse {
+		x.AddNote(f.ID)
+	}
+	for _, a := range e.index.Files() {
+		x.AddFile(a)
+	}
+	return x
 }
 
 // putParsed installs a parse result in the engine's maps (caller holds
@@ -486,6 +526,21 @@ func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
 }
 
 func hasMDExt(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
+
+// resolvedAs reports whether ns's links resolve to the targets ids with
+// the statuses status. Both count: a link to a file that appears goes
+// from broken to attachment without a target either way.
+func (ns *noteState) resolvedAs(ids []string, status []vault.Status) bool {
+	if !equalStrings(ids, ns.resolved) || len(status) != len(ns.status) {
+		return false
+	}
+	for i := range status {
+		if status[i] != ns.status[i] {
+			return false
+		}
+	}
+	return true
+}
 
 func equalStrings(a, b []string) bool {
 	if len(a) != len(b) {

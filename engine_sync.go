@@ -255,12 +255,12 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 			if !ok {
 				continue
 			}
-			before := ns.resolved
+			ids, status := ns.resolved, ns.status
 			resolveLinks(e.index, ns)
 			if body, ok := upserted[id]; ok {
 				addRefs(e.refs, ns)
 				batch.Upserts = append(batch.Upserts, e.record(ns, body))
-			} else if !equalStrings(before, ns.resolved) {
+			} else if !ns.resolvedAs(ids, status) {
 				batch.Relinks = append(batch.Relinks, e.record(ns, ""))
 			}
 			tx.SetOut(id, ns.resolved)

@@ -104,7 +104,7 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 	root.AddCommand(
 		newGetNodeCmd(g), newGetNeighborsCmd(g), newFindPathCmd(g), newGetHubsCmd(g),
 		newSearchByTagsCmd(g), newListNodesCmd(g), newListTagsCmd(g), newRandomNodeCmd(g),
-		newVaultStatusCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g),
+		newVaultStatusCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g), newBenchCmd(g),
 	)
 	return root
 }

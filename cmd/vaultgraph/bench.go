@@ -1,0 +1,441 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/vaultgen"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// benchOptions are the flags of `vaultgraph bench`.
+type benchOptions struct {
+	notes []int
+	dir   string
+	keep  bool
+	edits int
+	exe   string // the vaultgraph binary run for the index passes
+}
+
+func newBenchCmd(g *globals) *cobra.Command {
+	var o benchOptions
+	c := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure indexing and watcher latency on generated vaults",
+		Long: `Generate a vault (vaultgen, seed 1) for each --notes size and measure:
+
+  cold_index       'vaultgraph index' with an empty index (wall time)
+  warm_index       'vaultgraph index' again, nothing changed
+  touch1pct_index  'vaultgraph index' after appending a line to 1% of the
+                   notes (every 100th in path order; 'touched' says how many)
+  index_size       the index file on disk (database and WAL)
+  peak_rss_*       peak resident memory of each of those three runs; each
+                   runs as a child process, so each has its own figure
+                   ("n/a" where the OS does not report it)
+  watch_p50/p99    latency of an external edit: from writing a file to
+                   seeing it in a query (GetNode polled every 2 ms) on an
+                   engine watching the vault, over --edits edits, half of
+                   them new notes and half appends to existing notes
+
+Each vault prints one line on stdout, in this form (seconds, milliseconds
+and MiB, 2^20 bytes):
+
+  bench notes=10000 cold_index=4.12s warm_index=0.35s touch1pct_index=0.61s touched=100 index_size=52.3MiB peak_rss_cold=180.2MiB peak_rss_warm=90.1MiB peak_rss_touch=95.0MiB watch_p50=112ms watch_p99=160ms edits=200
+
+Progress goes to stderr. Vaults and indexes are written under --dir (default
+a new temporary folder) and removed at the end unless --keep.`,
+		Example: `  vaultgraph bench
+  vaultgraph bench --notes 1000 --edits 50
+  vaultgraph bench --notes 100000 --dir /var/tmp/vgbench --keep`,
+		Args: args(),
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runBench(c.Context(), o, g.stdout, g.stderr)
+		},
+	}
+	f := c.Flags()
+	f.IntSliceVar(&o.notes, "notes", []int{10_000, 100_000}, "vault sizes to measure, comma-separated")
+	f.StringVar(&o.dir, "dir", "", "folder for the generated vaults and indexes (default: a new temporary folder)")
+	f.BoolVar(&o.keep, "keep", false, "keep the generated vaults and indexes")
+	f.IntVar(&o.edits, "edits", 200, "external edits timed for the watcher latency")
+	f.StringVar(&o.exe, "exe", "", "vaultgraph binary to run for the index passes (default: this one)")
+	_ = f.MarkHidden("exe")
+	return c
+}
+
+// benchResult holds the figures of one vault.
+type benchResult struct {
+	notes              int
+	cold, warm, touch  childRun
+	touched            int
+	indexBytes         int64
+	watchP50, watchP99 time.Duration
+	edits              int
+}
+
+// childRun is one `vaultgraph index` run in a child process.
+type childRun struct {
+	wall   time.Duration
+	rssKiB int64 // peak RSS; -1 when the OS does not say
+	parsed int
+}
+
+// line is the result as printed.
+func (r benchResult) line() string {
+	return fmt.Sprintf("bench notes=%d cold_index=%s warm_index=%s touch1pct_index=%s touched=%d index_size=%s peak_rss_cold=%s peak_rss_warm=%s peak_rss_touch=%s watch_p50=%s watch_p99=%s edits=%d",
+		r.notes, secs(r.cold.wall), secs(r.warm.wall), secs(r.touch.wall), r.touched, mib(r.indexBytes),
+		kib(r.cold.rssKiB), kib(r.warm.rssKiB), kib(r.touch.rssKiB), millis(r.watchP50), millis(r.watchP99), r.edits)
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
+
+func millis(d time.Duration) string {
+	return fmt.Sprintf("%dms", d.Round(time.Millisecond).Milliseconds())
+}
+
+func mib(bytes int64) string { return fmt.Sprintf("%.1fMiB", float64(bytes)/(1<<20)) }
+
+func kib(k int64) string {
+	if k < 0 {
+		return "n/a"
+	}
+	return mib(k << 10)
+}
+
+func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) error {
+	if len(o.notes) == 0 {
+		return fmt.Errorf("%w: --notes needs at least one size", vaultgraph.ErrInvalid)
+	}
+	for _, n := range o.notes {
+		if n <= 0 {
+			return fmt.Errorf("%w: --notes: %d is not a vault size", vaultgraph.ErrInvalid, n)
+		}
+	}
+	if o.edits < 1 {
+		return fmt.Errorf("%w: --edits must be at least 1", vaultgraph.ErrInvalid)
+	}
+	if o.exe == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("bench: find this program to run it: %w", err)
+		}
+		o.exe = exe
+	}
+	work := o.dir
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "vaultgraph-bench-")
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		work = tmp
+		if !o.keep {
+			defer os.RemoveAll(tmp)
+		}
+	}
+	for _, n := range o.notes {
+		vaultDir := filepath.Join(work, fmt.Sprintf("vault-%d", n))
+		indexDir := filepath.Join(work, fmt.Sprintf("index-%d", n))
+		for _, p := range []string{vaultDir, indexDir} {
+			if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%w: %s exists (from an earlier --keep run?); remove it or choose another --dir", vaultgraph.ErrInvalid, p)
+			}
+		}
+		r, err := benchVault(ctx, o, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr)
+		if !o.keep && o.dir != "" {
+			os.RemoveAll(vaultDir)
+			os.RemoveAll(indexDir)
+		}
+		if err != nil {
+			return fmt.Errorf("bench notes=%d: %w", n, err)
+		}
+		fmt.Fprintln(stdout, r.line())
+	}
+	return nil
+}
+
+// benchVault generates one vault and takes its figures.
+func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index string, stderr io.Writer) (benchResult, error) {
+	r := benchResult{notes: n, edits: o.edits}
+	say := func(format string, args ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", args...) }
+	say("generating %d notes in %s", n, vaultDir)
+	start := time.Now()
+	st, err := vaultgen.Generate(vaultDir, vaultgen.Config{Notes: n, Seed: 1})
+	if err != nil {
+		return r, err
+	}
+	say("generated %d notes (%s) in %s", st.Notes, mib(int64(st.Bytes)), secs(time.Since(start)))
+
+	steps := []struct {
+		name   string
+		run    *childRun
+		parsed func() int
+		before func() error
+	}{
+		{name: "cold index", run: &r.cold, parsed: func() int { return n }},
+		{name: "warm index", run: &r.warm, parsed: func() int { return 0 }},
+		{name: "index after touching 1%", run: &r.touch, parsed: func() int { return r.touched },
+			before: func() (err error) { r.touched, err = touchNotes(vaultDir, 100); return err }},
+	}
+	for _, s := range steps {
+		if s.before != nil {
+			if err := s.before(); err != nil {
+				return r, err
+			}
+		}
+		run, err := runIndexChild(ctx, o.exe, vaultDir, index)
+		if err != nil {
+			return r, fmt.Errorf("%s: %w", s.name, err)
+		}
+		if want := s.parsed(); run.parsed != want {
+			return r, fmt.Errorf("%s parsed %d notes, want %d", s.name, run.parsed, want)
+		}
+		*s.run = run
+		say("%s: %s, peak RSS %s", s.name, secs(run.wall), kib(run.rssKiB))
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(index + suffix); err == nil {
+			r.indexBytes += fi.Size()
+		}
+	}
+
+	say("timing %d external edits with a watching engine", o.edits)
+	lat, err := watchLatency(ctx, vaultDir, index, o.edits)
+	if err != nil {
+		return r, fmt.Errorf("watcher latency: %w", err)
+	}
+	r.watchP50, r.watchP99 = percentile(lat, 0.50), percentile(lat, 0.99)
+	return r, nil
+}
+
+// summary matches the line `vaultgraph index` ends with.
+var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, (\d+) unchanged, (\d+) removed\)`)
+
+// runIndexChild runs `exe index VAULT --index INDEX` and returns its wall
+// time, peak RSS and the number of notes it parsed.
+func runIndexChild(ctx context.Context, exe, vaultDir, index string) (childRun, error) {
+	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	run := childRun{wall: time.Since(start), rssKiB: -1}
+	if err != nil {
+		return run, fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(stderr.String()))
+	}
+	run.rssKiB = maxRSS(cmd.ProcessState)
+	m := summary.FindStringSubmatch(stdout.String())
+	if m == nil {
+		return run, fmt.Errorf("%s index printed %q, not its summary line", exe, stdout.String())
+	}
+	run.parsed, _ = strconv.Atoi(m[2])
+	return run, nil
+}
+
+// maxRSS is the peak resident set of a finished process in KiB, or -1
+// when the OS does not report it. It reads the Maxrss field of the
+// process's rusage by reflection, so that this builds on every OS (there
+// is no syscall.Rusage on Windows).
+func maxRSS(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return -1
+	}
+	v := reflect.ValueOf(ps.SysUsage())
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return -1
+	}
+	f := v.FieldByName("Maxrss")
+	if !f.IsValid() || !f.CanInt() {
+		return -1
+	}
+	rss := f.Int()
+	if runtime.GOOS == "darwin" || runtime.GOOS == "ios" {
+		rss /= 1024 // bytes there, KiB elsewhere
+	}
+	return rss
+}
+
+// touchNotes appends a line to every every-th note of the vault (in path
+// order, starting with the first) and returns how many it changed.
+func touchNotes(vaultDir string, every int) (int, error) {
+	notes, err := notePaths(vaultDir)
+	if err != nil {
+		return 0, err
+	}
+	touched := 0
+	for i := 0; i < len(notes); i += every {
+		f, err := os.OpenFile(notes[i], os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return touched, err
+		}
+		_, err = fmt.Fprintf(f, "\nTouched by vaultgraph bench (%d).\n", i)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return touched, err
+		}
+		touched++
+	}
+	return touched, nil
+}
+
+// notePaths lists the vault's .md files, sorted.
+func notePaths(vaultDir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(vaultDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != vaultDir {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// watchLatency opens an engine on the vault (warm, from index) with its
+// watcher running, then makes edits one after another: even ones create a
+// note, odd ones append a line to an existing note. Each is timed from
+// the write until GetNode shows it.
+func watchLatency(ctx context.Context, vaultDir, index string, edits int) ([]time.Duration, error) {
+	e := vaultgraph.New(vaultgraph.Options{Vault: vaultDir, Index: index})
+	if err := e.Open(ctx); err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	watchDone := make(chan error, 1)
+	go func() { watchDone <- e.Watch(ctx, vault.WatchOptions{}) }()
+	defer func() {
+		cancel()
+		<-watchDone
+	}()
+
+	notes, err := notePaths(vaultDir)
+	if err != nil {
+		return nil, err
+	}
+	const folder = "vaultgraph-bench-watch"
+	if err := os.MkdirAll(filepath.Join(vaultDir, folder), 0o755); err != nil {
+		return nil, err
+	}
+	// create writes a new note and reports when it is visible.
+	create := func(name string) (func() bool, error) {
+		id := folder + "/" + name + ".md"
+		err := os.WriteFile(filepath.Join(vaultDir, filepath.FromSlash(id)), []byte("# "+name+"\n\nA note the benchmark wrote.\n"), 0o644)
+		return func() bool {
+			n, _ := e.GetNode(ctx, id, false)
+			return n != nil
+		}, err
+	}
+	// appendTo appends a line to an existing note and reports when the
+	// engine has its new size.
+	appendTo := func(p string, i int) (func() bool, error) {
+		rel, err := filepath.Rel(vaultDir, p)
+		if err != nil {
+			return nil, err
+		}
+		id := filepath.ToSlash(rel)
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		_, err = fmt.Fprintf(f, "\nEdit %d by vaultgraph bench.\n", i)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		return func() bool {
+			n, _ := e.GetNode(ctx, id, false)
+			return n != nil && n.Size == fi.Size()
+		}, nil
+	}
+	wait := func(start time.Time, visible func() bool, limit time.Duration) (time.Duration, error) {
+		tick := time.NewTicker(2 * time.Millisecond)
+		defer tick.Stop()
+		for !visible() {
+			if time.Since(start) > limit {
+				return 0, fmt.Errorf("an edit was not visible after %s", limit)
+			}
+			select {
+			case <-ctx.Done():
+				return 0, ctx.Err()
+			case err := <-watchDone:
+				watchDone <- err
+				return 0, fmt.Errorf("the watcher stopped: %v", err)
+			case <-tick.C:
+			}
+		}
+		return time.Since(start), nil
+	}
+
+	// A first edit, not timed, waits until the watcher has its watches in
+	// place (it starts by comparing the whole vault with the index).
+	visible, err := create("Warm Up")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := wait(time.Now(), visible, 2*time.Minute); err != nil {
+		return nil, err
+	}
+	lat := make([]time.Duration, 0, edits)
+	for i := range edits {
+		start := time.Now()
+		if i%2 == 0 {
+			visible, err = create(fmt.Sprintf("Edit %04d", i))
+		} else {
+			visible, err = appendTo(notes[(i*7919)%len(notes)], i)
+		}
+		if err != nil {
+			return nil, err
+		}
+		d, err := wait(start, visible, 30*time.Second)
+		if err != nil {
+			return nil, fmt.Errorf("edit %d: %w", i, err)
+		}
+		lat = append(lat, d)
+	}
+	return lat, nil
+}
+
+// percentile returns the p-quantile (0..1) of ds by the nearest-rank
+// method.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	rank := int(math.Ceil(p*float64(len(s)))) - 1
+	return s[min(max(rank, 0), len(s)-1)]
+}
