@@ -67,10 +67,11 @@ func (e *Engine) load(ctx context.Context) error {
 	var rep IndexReport
 	var snap *store.Snapshot
 	if !e.opts.NoIndex {
-		st, reason, err := store.OpenOrRebuild(ctx, e.IndexPath())
+		st, loaded, reason, err := store.OpenAndLoad(ctx, e.IndexPath())
 		if err != nil {
 			return fmt.Errorf("open index: %w", err)
 		}
+		snap = loaded
 		if reason != "" {
 			e.log.Warn("index rebuilt", "reason", reason)
 			rep.Rebuilt = reason
@@ -80,11 +81,8 @@ func (e *Engine) load(ctx context.Context) error {
 				st.Close()
 				return err
 			}
+			snap = &store.Snapshot{Meta: map[string]string{}}
 			rep.Rebuilt = "asked for a full rebuild"
-		}
-		if snap, err = st.Load(ctx); err != nil {
-			st.Close()
-			return fmt.Errorf("load index %s (delete it to rebuild): %w", e.IndexPath(), err)
 		}
 		if v := snap.Meta[metaVault]; v != "" && v != e.root {
 			e.log.Info("index belongs to another vault; rebuilding it", "index", e.IndexPath(), "was", v)
