@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -61,10 +63,11 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 	return s
 }
 
-// ServerTools returns every read tool with its handler, in the order
-// tools/list shows them.
+// ServerTools returns every read tool with its handler (tools/list
+// shows them sorted by name). Each handler first checks the integer
+// arguments against the bounds its schema declares.
 func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
-	return []server.ServerTool{
+	tools := []server.ServerTool{
 		getNodeTool(t, log),
 		getNeighborsTool(t, log),
 		findPathTool(t, log),
@@ -75,6 +78,58 @@ func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
 		randomNodeTool(t, log),
 		vaultStatusTool(t, log),
 	}
+	for i, st := range tools {
+		tools[i].Handler = checkBounds(st.Tool, st.Handler)
+	}
+	return tools
+}
+
+// checkBounds wraps h so that an integer argument outside the minimum and
+// maximum of its schema is INVALID_PARAMS naming it, before h runs. The
+// typed handlers cannot tell an explicit 0 from a missing argument (both
+// mean the default), so this is what refuses "limit": 0 or "page": 0.
+func checkBounds(tool mcpgo.Tool, h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		args := req.GetArguments()
+		for _, name := range slices.Sorted(maps.Keys(args)) {
+			v := args[name]
+			prop, _ := tool.InputSchema.Properties[name].(map[string]any)
+			if prop == nil || prop["type"] != "integer" {
+				continue
+			}
+			n, ok := number(v)
+			if !ok {
+				continue // not a number: binding reports the type
+			}
+			lo, hasLo := number(prop["minimum"])
+			hi, hasHi := number(prop["maximum"])
+			switch {
+			case hasLo && hasHi && (n < lo || n > hi):
+				return toolError(invalid(name, "%v is out of range: use %v to %v", n, lo, hi)), nil
+			case hasLo && n < lo:
+				return toolError(invalid(name, "%v is out of range: use %v or more", n, lo)), nil
+			case hasHi && n > hi:
+				return toolError(invalid(name, "%v is out of range: use at most %v", n, hi)), nil
+			}
+		}
+		return h(ctx, req)
+	}
+}
+
+// number reads a JSON-decoded or Go number.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }
 
 // handler adapts a typed tool handler to mcp-go: it binds the arguments

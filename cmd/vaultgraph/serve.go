@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -73,6 +75,10 @@ SIGTERM (or when the stdio client goes away) with the index consistent.`,
 }
 
 func (g *globals) serve(ctx context.Context, o serveOptions) error {
+	// A client that closes its end of stdout or stderr (an MCP client
+	// shutting down does) must not kill the server with SIGPIPE on its
+	// next log line before the index is closed: writes fail instead.
+	signal.Ignore(syscall.SIGPIPE)
 	opts, err := g.engineOptions()
 	if err != nil {
 		return err
@@ -89,6 +95,8 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if err := heartbeat(ctx, e.IndexPath()); err != nil {
 		return err
 	}
+	// The heartbeat's own clean-up races with the exit; remove it here.
+	defer os.Remove(heartbeatPath(e.IndexPath()))
 	r := e.Report()
 	log.Info("serving", "vault", e.Root(), "index", e.IndexPath(), "notes", r.Notes,
 		"parsed", r.Parsed, "unchanged", r.Unchanged, "took", r.Duration.Round(time.Millisecond))
@@ -119,7 +127,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, g *globals, log *slog.
 	std := server.NewStdioServer(s)
 	std.SetErrorLogger(slog.NewLogLogger(log.Handler(), slog.LevelError))
 	err := std.Listen(ctx, g.stdin, g.stdout)
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, os.ErrClosed) || strings.Contains(err.Error(), "EOF") {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, os.ErrClosed) || errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "EOF") {
 		return nil
 	}
 	return fmt.Errorf("stdio: %w", err)
@@ -132,12 +140,18 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *sl
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireToken(o.token, http.MaxBytesHandler(server.NewStreamableHTTPServer(s), maxRequestBytes)))
+	h := server.NewStreamableHTTPServer(s)
+	mux.Handle("/mcp", requireToken(o.token, http.MaxBytesHandler(h, maxRequestBytes)))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Requests live in reqCtx, so that streams held open for notifications
+	// (subscriptions/listen) can be ended at shutdown.
+	reqCtx, endRequests := context.WithCancel(context.Background())
+	defer endRequests()
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return reqCtx }}
 	log.Info("MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", o.token != "")
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && o.token == "" {
 		log.Warn("serving beyond loopback without --token: anyone who can reach this address can read the vault")
@@ -151,6 +165,10 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *sl
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// End the sessions and the streams first: a client's stream held open
+	// for notifications would keep Shutdown waiting until its deadline.
+	_ = h.Shutdown(shutdown)
+	endRequests()
 	if err := srv.Shutdown(shutdown); err != nil {
 		return fmt.Errorf("http shutdown: %w", err)
 	}

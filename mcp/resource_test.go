@@ -1,0 +1,131 @@
+package mcp
+
+// Tests of notes as MCP resources: the template, resources/read and
+// notifications/resources/list_changed.
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+func TestNoteResources(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	res, err := ts.client.ListResourceTemplates(ctx, mcpgo.ListResourceTemplatesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ResourceTemplates) != 1 {
+		t.Fatalf("resources/templates/list = %v, want one template", res.ResourceTemplates)
+	}
+	tmpl := res.ResourceTemplates[0]
+	if got := tmpl.URITemplate.Raw(); got != "vaultgraph://note/{id}" || tmpl.MIMEType != "text/markdown" {
+		t.Errorf("template = %s (%s), want vaultgraph://note/{id} (text/markdown)", got, tmpl.MIMEType)
+	}
+
+	read := func(uri string) (*mcpgo.ReadResourceResult, error) {
+		req := mcpgo.ReadResourceRequest{}
+		req.Params.URI = uri
+		return ts.client.ReadResource(ctx, req)
+	}
+	tests := []struct {
+		desc    string
+		give    string
+		wantURI string // the note's own URI
+		file    string // in testvault
+	}{
+		{"percent-encoded path", NoteURI("Projects/Alpha Plan.md"), "vaultgraph://note/Projects%2FAlpha%20Plan.md", "Projects/Alpha Plan.md"},
+		{"non-ASCII, decomposed on disk", "vaultgraph://note/Notes%2FCaf%C3%A9%20Menu.md", NoteURI("Notes/Café Menu.md"), "Notes/Cafe\u0301 Menu.md"},
+		{"CJK", NoteURI("Notes/東京 Trip"), NoteURI("Notes/東京 Trip.md"), "Notes/東京 Trip.md"},
+		{"bare name", "vaultgraph://note/beta", "vaultgraph://note/Projects%2FBeta.md", "Projects/Beta.md"},
+		{"root note", "vaultgraph://note/Home.md", "vaultgraph://note/Home.md", "Home.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got, err := read(tt.give)
+			if err != nil {
+				t.Fatalf("resources/read %s = %v", tt.give, err)
+			}
+			want, err := os.ReadFile(filepath.Join("..", "testvault", filepath.FromSlash(tt.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Contents) != 1 {
+				t.Fatalf("got %d contents, want 1", len(got.Contents))
+			}
+			c, ok := got.Contents[0].(mcpgo.TextResourceContents)
+			if !ok {
+				t.Fatalf("content is %T, want text", got.Contents[0])
+			}
+			if c.Text != string(want) || c.MIMEType != "text/markdown" {
+				t.Errorf("text (%s) = %.60q, want the file %s", c.MIMEType, c.Text, tt.file)
+			}
+			if c.URI != tt.wantURI {
+				t.Errorf("URI = %s, want %s", c.URI, tt.wantURI)
+			}
+		})
+	}
+	// mcp-go answers every handler error with -32603; the message says
+	// what was wrong.
+	for _, tt := range []struct{ uri, want string }{
+		{"vaultgraph://note/Nope.md", `no note "Nope.md"`},
+		{"vaultgraph://note/Ignored%2FHidden.md", `no note "Ignored/Hidden.md"`},
+		{"vaultgraph://note/..%2F..%2Fetc%2Fpasswd", "contains '..'"},
+		{"vaultgraph://note/%2Fetc%2Fpasswd", "absolute path"},
+		{"vaultgraph://note/%zz", "resource not found"},              // mcp-go refuses the URI
+		{"vaultgraph://note/Projects/Beta.md", "resource not found"}, // "/" must be encoded
+	} {
+		if got, err := read(tt.uri); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("resources/read %s = %v, %v, want an error saying %s", tt.uri, got, err, tt.want)
+		}
+	}
+}
+
+func TestResourcesListChanged(t *testing.T) {
+	ts := newTestServer(t)
+	got := make(chan string, 16)
+	ts.client.OnNotification(func(n mcpgo.JSONRPCNotification) { got <- n.Method })
+	ctx := context.Background()
+
+	wait := func(what string) {
+		t.Helper()
+		timeout := time.After(5 * time.Second)
+		for {
+			select {
+			case m := <-got:
+				if m == string(mcpgo.MethodNotificationResourcesListChanged) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no %s after %s", mcpgo.MethodNotificationResourcesListChanged, what)
+			}
+		}
+	}
+	p := filepath.Join(ts.dir, "Inbox", "New Note.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("Links to [[Home]].\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.engine.Sync(ctx, "Inbox/New Note.md"); err != nil {
+		t.Fatal(err)
+	}
+	wait("a note was added")
+	if text, _ := ts.call(t, "get_node", map[string]any{"id": "New Note"}); !strings.Contains(text, `"id":"Inbox/New Note.md"`) {
+		t.Errorf("get_node(New Note) = %.80q after the sync", text)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.engine.Sync(ctx, "Inbox"); err != nil {
+		t.Fatal(err)
+	}
+	wait("a note was removed")
+}

@@ -1,0 +1,664 @@
+package mcp
+
+// Tests of the MCP server through mcp-go's in-process client: what
+// tools/list shows, every tool's answer on testvault, every kind of
+// caller mistake, and panics. Note resources: resource_test.go.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/vaultgraph/vaultgraph"
+)
+
+// readTools are the tools this release registers.
+var readTools = []string{
+	"get_node", "get_neighbors", "find_path", "get_hubs", "search_by_tags",
+	"list_nodes", "list_tags", "random_node", "vault_status",
+}
+
+// testServer is an MCP server over a copy of testvault with a client
+// connected to it in-process.
+type testServer struct {
+	dir    string // the vault copy
+	engine *vaultgraph.Engine
+	server *server.MCPServer
+	client *client.Client
+	logs   *syncBuffer // the server's log
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// copyTestVault copies testvault into a temporary folder.
+func copyTestVault(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "vault")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testvault"))); err != nil {
+		t.Fatalf("copy testvault: %v", err)
+	}
+	return dir
+}
+
+// newTestServer serves a copy of testvault (index in a temporary folder)
+// and connects a client to it; extra tools are registered before the
+// client starts.
+func newTestServer(t testing.TB, extra ...func(*Tools, *slog.Logger) server.ServerTool) *testServer {
+	t.Helper()
+	ts := &testServer{dir: copyTestVault(t), logs: &syncBuffer{}}
+	ctx := context.Background()
+	ts.engine = vaultgraph.New(vaultgraph.Options{Vault: ts.dir, Index: filepath.Join(t.TempDir(), "index.db")})
+	if err := ts.engine.Open(ctx); err != nil {
+		t.Fatalf("Open(%s) = %v", ts.dir, err)
+	}
+	t.Cleanup(func() { _ = ts.engine.Close() })
+	log := slog.New(slog.NewTextHandler(ts.logs, nil))
+	tools := &Tools{Engine: ts.engine, Rand: rand.New(rand.NewPCG(1, 2))}
+	ts.server = NewServer(tools, ServerOptions{Version: "test", Logger: log})
+	for _, fn := range extra {
+		st := fn(tools, log)
+		ts.server.AddTool(st.Tool, st.Handler)
+	}
+	c, err := client.NewInProcessClient(ts.server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.client = c
+	t.Cleanup(func() { _ = c.Close() })
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("client Start = %v", err)
+	}
+	init := mcpgo.InitializeRequest{}
+	init.Params.ClientInfo = mcpgo.Implementation{Name: "vaultgraph-test", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("Initialize = %v", err)
+	}
+	return ts
+}
+
+// call calls a tool and returns its only text content and isError.
+func (ts *testServer) call(t testing.TB, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	return callTool(t, ts.client, name, args)
+}
+
+// callTool calls a tool through c and returns its only text content and
+// isError. A protocol error fails the test.
+func callTool(t testing.TB, c *client.Client, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	req := mcpgo.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("CallTool(%s, %v) = %v", name, args, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("CallTool(%s, %v) has %d contents, want 1 text", name, args, len(res.Content))
+	}
+	text, ok := mcpgo.AsTextContent(res.Content[0])
+	if !ok {
+		t.Fatalf("CallTool(%s, %v) content is %T, want text", name, args, res.Content[0])
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("CallTool(%s) has structured content too; the text is the only copy", name)
+	}
+	return text.Text, res.IsError
+}
+
+// decode parses a tool's JSON answer.
+func decode(t testing.TB, text string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		t.Fatalf("answer is not a JSON object: %v\n%s", err, text)
+	}
+	return m
+}
+
+// ids returns the "id" of each object in list (a JSON array).
+func ids(list any) []string {
+	var out []string
+	items, _ := list.([]any)
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		id, _ := m["id"].(string)
+		out = append(out, id)
+	}
+	return out
+}
+
+func TestToolsList(t *testing.T) {
+	ts := newTestServer(t)
+	res, err := ts.client.ListTools(context.Background(), mcpgo.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Check the tools as a client receives them: their JSON.
+	raw, err := json.Marshal(res.Tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description"`
+		InputSchema map[string]any `json:"inputSchema"`
+		Annotations map[string]any `json:"annotations"`
+	}
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	byName := map[string]map[string]any{}
+	for _, tool := range tools {
+		names = append(names, tool.Name)
+		byName[tool.Name] = tool.InputSchema
+		if len(tool.Description) < 40 {
+			t.Errorf("%s: description %q is too short to act on", tool.Name, tool.Description)
+		}
+		if tool.InputSchema["type"] != "object" {
+			t.Errorf("%s: inputSchema type = %v, want object", tool.Name, tool.InputSchema["type"])
+		}
+		if _, ok := tool.InputSchema["properties"].(map[string]any); !ok {
+			t.Errorf("%s: inputSchema properties = %v, want an object (clients drop tools without one)", tool.Name, tool.InputSchema["properties"])
+		}
+		want := map[string]any{"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false, "idempotentHint": tool.Name != "random_node"}
+		for k, v := range want {
+			if tool.Annotations[k] != v {
+				t.Errorf("%s: annotation %s = %v, want %v", tool.Name, k, tool.Annotations[k], v)
+			}
+		}
+	}
+	if want := slices.Sorted(slices.Values(readTools)); !slices.Equal(names, want) {
+		t.Fatalf("tools/list = %q, want %q", names, want)
+	}
+
+	prop := func(tool, name string) map[string]any {
+		p, _ := byName[tool]["properties"].(map[string]any)[name].(map[string]any)
+		if p == nil {
+			t.Errorf("%s: no property %s", tool, name)
+		}
+		return p
+	}
+	required := func(tool string) []string {
+		var out []string
+		for _, r := range asSlice(byName[tool]["required"]) {
+			out = append(out, r.(string))
+		}
+		return out
+	}
+	tests := []struct {
+		tool     string
+		required []string
+		ints     map[string][2]float64 // property -> minimum, maximum (-1: none)
+		enums    map[string][]string
+		types    map[string]string
+	}{
+		{
+			tool: "get_node", required: []string{"id"},
+			ints:  map[string][2]float64{"depth": {0, 1}},
+			types: map[string]string{"id": "string"},
+		},
+		{
+			tool: "get_neighbors", required: []string{"id"},
+			ints:  map[string][2]float64{"limit": {1, MaxNeighborsLimit}},
+			enums: map[string][]string{"direction": {"in", "out", "both"}},
+		},
+		{
+			tool: "find_path", required: []string{"source", "target"},
+			types: map[string]string{"source": "string", "target": "string", "directed": "boolean"},
+		},
+		{
+			tool:  "get_hubs",
+			ints:  map[string][2]float64{"limit": {1, MaxHubsLimit}},
+			enums: map[string][]string{"metric": {"in_degree", "out_degree", "pagerank"}},
+		},
+		{
+			tool: "search_by_tags", required: []string{"tags"},
+			ints:  map[string][2]float64{"limit": {1, MaxTagsLimit}},
+			enums: map[string][]string{"mode": {"any", "all"}},
+			types: map[string]string{"tags": "array"},
+		},
+		{
+			tool:  "list_nodes",
+			ints:  map[string][2]float64{"limit": {1, vaultgraph.MaxListLimit}, "page": {1, -1}},
+			enums: map[string][]string{"tagMode": {"any", "all", "none"}},
+			types: map[string]string{
+				"folder": "string", "tags": "array", "properties": "object", "sortBy": "array",
+				"createdAfter": "string", "createdBefore": "string", "modifiedAfter": "string", "modifiedBefore": "string",
+				"orphans": "boolean", "brokenLinks": "boolean",
+			},
+		},
+		{tool: "list_tags"},
+		{tool: "random_node", types: map[string]string{"tags": "array"}},
+		{tool: "vault_status"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			if got := required(tt.tool); !slices.Equal(got, tt.required) {
+				t.Errorf("required = %q, want %q", got, tt.required)
+			}
+			for name, bounds := range tt.ints {
+				p := prop(tt.tool, name)
+				if p["type"] != "integer" || p["minimum"] != bounds[0] {
+					t.Errorf("%s = %v, want an integer with minimum %v", name, p, bounds[0])
+				}
+				if bounds[1] >= 0 && p["maximum"] != bounds[1] {
+					t.Errorf("%s maximum = %v, want %v", name, p["maximum"], bounds[1])
+				}
+			}
+			for name, want := range tt.enums {
+				p := prop(tt.tool, name)
+				var got []string
+				for _, v := range asSlice(p["enum"]) {
+					got = append(got, v.(string))
+				}
+				if p["type"] != "string" || !slices.Equal(got, want) {
+					t.Errorf("%s = %v, want a string enum %q", name, p, want)
+				}
+			}
+			for name, want := range tt.types {
+				if p := prop(tt.tool, name); p["type"] != want {
+					t.Errorf("%s type = %v, want %s", name, p["type"], want)
+				}
+			}
+			if tt.tool == "search_by_tags" && prop(tt.tool, "tags")["minItems"] != 1.0 {
+				t.Errorf("search_by_tags tags minItems = %v, want 1", prop(tt.tool, "tags")["minItems"])
+			}
+		})
+	}
+}
+
+func asSlice(v any) []any { s, _ := v.([]any); return s }
+
+func TestToolCalls(t *testing.T) {
+	ts := newTestServer(t)
+	type toolCall struct {
+		desc  string
+		tool  string
+		args  map[string]any
+		check func(t *testing.T, got map[string]any) // get_hubs' list comes as got["hubs"]
+	}
+	tests := []toolCall{
+		{
+			desc: "get_node Home", tool: "get_node", args: map[string]any{"id": "Home"},
+			check: func(t *testing.T, got map[string]any) {
+				want := []string{"Archive/Alpha Plan.md", "Projects/Alpha Plan.md", "Projects/Beta.md",
+					"Deep/Nested/Folder/Deep Note.md", "Notes/Café Menu.md", "Notes/Meeting Notes.md"}
+				if got["id"] != "Home.md" || !slices.Equal(ids(got["links"]), want) {
+					t.Errorf("id, links = %v, %q, want Home.md, %q", got["id"], ids(got["links"]), want)
+				}
+				if c, _ := got["content"].(string); !strings.HasPrefix(c, "# Home\n") {
+					t.Errorf("content = %.40q, want the body from # Home", c)
+				}
+				if !slices.Equal(strs(got["brokenLinks"]), []string{"Missing Note"}) || len(strs(got["warnings"])) != 2 {
+					t.Errorf("brokenLinks, warnings = %q, %q, want [Missing Note] and 2 warnings", got["brokenLinks"], got["warnings"])
+				}
+				if _, ok := got["neighbors"]; ok {
+					t.Errorf("depth 0 has neighbors")
+				}
+			},
+		},
+		{
+			desc: "get_node depth 1, lower case without .md", tool: "get_node",
+			args: map[string]any{"id": "projects/alpha plan", "depth": 1},
+			check: func(t *testing.T, got map[string]any) {
+				if got["id"] != "Projects/Alpha Plan.md" || got["incomingCount"] != 2.0 || got["outgoingCount"] != 3.0 {
+					t.Errorf("id, in, out = %v, %v, %v, want Projects/Alpha Plan.md, 2, 3", got["id"], got["incomingCount"], got["outgoingCount"])
+				}
+				var nbs []string
+				for _, nb := range asSlice(got["neighbors"]) {
+					m := nb.(map[string]any)
+					nbs = append(nbs, m["direction"].(string)+":"+m["id"].(string))
+				}
+				if want := []string{"both:Projects/Beta.md", "both:Home.md", "out:Notes/Meeting Notes.md"}; !slices.Equal(nbs, want) {
+					t.Errorf("neighbors = %q, want %q", nbs, want)
+				}
+			},
+		},
+		{
+			desc: "get_neighbors in, any case", tool: "get_neighbors", args: map[string]any{"id": "HOME", "direction": "in"},
+			check: func(t *testing.T, got map[string]any) {
+				want := []string{"Deep/Nested/Folder/Deep Note.md", "Notes/Broken YAML.md", "Notes/Café Menu.md",
+					"Notes/Meeting Notes.md", "Projects/Alpha Plan.md", "Projects/Beta.md"}
+				if !slices.Equal(ids(got["nodes"]), want) || got["total"] != 6.0 {
+					t.Errorf("nodes, total = %q, %v, want %q, 6", ids(got["nodes"]), got["total"], want)
+				}
+			},
+		},
+		{
+			desc: "get_neighbors limit 2 hints", tool: "get_neighbors", args: map[string]any{"id": "Home.md", "limit": 2},
+			check: func(t *testing.T, got map[string]any) {
+				if len(ids(got["nodes"])) != 2 || !strings.Contains(got["hint"].(string), "raise limit") {
+					t.Errorf("nodes, hint = %q, %v, want 2 and a hint", ids(got["nodes"]), got["hint"])
+				}
+			},
+		},
+		{
+			desc: "find_path undirected", tool: "find_path", args: map[string]any{"source": "Deep Note", "target": "Notes/東京 Trip"},
+			check: func(t *testing.T, got map[string]any) {
+				want := []string{"Deep/Nested/Folder/Deep Note.md", "Home.md", "Notes/Meeting Notes.md", "Notes/東京 Trip.md"}
+				if !slices.Equal(strs(got["path"]), want) || got["length"] != 3.0 {
+					t.Errorf("path, length = %q, %v, want %q, 3", got["path"], got["length"], want)
+				}
+			},
+		},
+		{
+			desc: "find_path directed", tool: "find_path", args: map[string]any{"source": "東京 Trip", "target": "home", "directed": true},
+			check: func(t *testing.T, got map[string]any) {
+				want := []string{"Notes/東京 Trip.md", "Notes/Meeting Notes.md", "Home.md"}
+				if !slices.Equal(strs(got["path"]), want) || got["length"] != 2.0 {
+					t.Errorf("path, length = %q, %v, want %q, 2", got["path"], got["length"], want)
+				}
+			},
+		},
+		{
+			desc: "get_hubs default", tool: "get_hubs",
+			check: func(t *testing.T, got map[string]any) {
+				hubs := asSlice(got["hubs"])
+				if len(hubs) != DefaultHubsLimit {
+					t.Fatalf("%d hubs, want %d", len(hubs), DefaultHubsLimit)
+				}
+				top := hubs[0].(map[string]any)
+				if top["id"] != "Home.md" || top["score"] != 6.0 {
+					t.Errorf("top hub = %v, want Home.md with 6 links in", top)
+				}
+			},
+		},
+		{
+			desc: "get_hubs pagerank", tool: "get_hubs", args: map[string]any{"metric": "pagerank", "limit": 3},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Home.md", "Notes/Meeting Notes.md", "Projects/Beta.md"}; !slices.Equal(ids(got["hubs"]), want) {
+					t.Errorf("hubs = %q, want %q", ids(got["hubs"]), want)
+				}
+			},
+		},
+		{
+			desc: "get_hubs out_degree", tool: "get_hubs", args: map[string]any{"metric": "out_degree", "limit": 1},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Home.md"}; !slices.Equal(ids(got["hubs"]), want) {
+					t.Errorf("hubs = %q, want %q", ids(got["hubs"]), want)
+				}
+			},
+		},
+		{
+			desc: "search_by_tags any, parent tag", tool: "search_by_tags", args: map[string]any{"tags": []string{"project"}},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Projects/Alpha Plan.md", "Projects/Beta.md", "Tagged.md"}; !slices.Equal(ids(got["nodes"]), want) || got["total"] != 3.0 {
+					t.Errorf("nodes, total = %q, %v, want %q, 3", ids(got["nodes"]), got["total"], want)
+				}
+			},
+		},
+		{
+			desc: "search_by_tags all", tool: "search_by_tags", args: map[string]any{"tags": []string{"#Travel", "旅行"}, "mode": "all"},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Notes/東京 Trip.md"}; !slices.Equal(ids(got["nodes"]), want) {
+					t.Errorf("nodes = %q, want %q", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
+			desc: "list_nodes folder by title", tool: "list_nodes", args: map[string]any{"folder": "Notes", "sortBy": []string{"title"}},
+			check: func(t *testing.T, got map[string]any) {
+				want := []string{"Notes/Broken YAML.md", "Notes/Café Menu.md", "Notes/Meeting Notes.md", "Notes/東京 Trip.md"}
+				if !slices.Equal(ids(got["nodes"]), want) || got["total"] != 4.0 || got["page"] != 1.0 || got["totalPages"] != 1.0 {
+					t.Errorf("got %q, total %v, page %v of %v, want %q, 4, 1 of 1", ids(got["nodes"]), got["total"], got["page"], got["totalPages"], want)
+				}
+				if _, ok := got["hint"]; ok {
+					t.Errorf("hint %v on the only page", got["hint"])
+				}
+			},
+		},
+		{
+			desc: "list_nodes orphans", tool: "list_nodes", args: map[string]any{"orphans": true},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Orphan.md", "Tagged.md", "Unclosed.md"}; !slices.Equal(ids(got["nodes"]), want) {
+					t.Errorf("nodes = %q, want %q", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
+			desc: "list_nodes sorted, paged", tool: "list_nodes", args: map[string]any{"sortBy": []string{"-outDegree", "title"}, "limit": 3},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Home.md", "Notes/Meeting Notes.md", "Projects/Alpha Plan.md"}; !slices.Equal(ids(got["nodes"]), want) || got["total"] != 13.0 {
+					t.Errorf("nodes, total = %q, %v, want %q, 13", ids(got["nodes"]), got["total"], want)
+				}
+				if got["hint"] != "page 1 of 5: pass page: 2 for more" {
+					t.Errorf("hint = %v", got["hint"])
+				}
+			},
+		},
+		{
+			desc: "list_nodes properties", tool: "list_nodes", args: map[string]any{"properties": map[string]any{"status": "paused"}},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) {
+					t.Errorf("nodes = %q, want %q", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
+			desc: "list_tags", tool: "list_tags",
+			check: func(t *testing.T, got map[string]any) {
+				tags := asSlice(got["tags"])
+				if got["total"] != 17.0 || len(tags) != 17 {
+					t.Fatalf("total %v, %d tags, want 17", got["total"], len(tags))
+				}
+				if top := tags[0].(map[string]any); top["tag"] != "project" || top["count"] != 3.0 {
+					t.Errorf("first tag = %v, want project with 3 notes", top)
+				}
+			},
+		},
+		{
+			desc: "random_node tagged", tool: "random_node", args: map[string]any{"tags": []string{"travel"}},
+			check: func(t *testing.T, got map[string]any) {
+				if c, _ := got["content"].(string); got["id"] != "Notes/東京 Trip.md" || c == "" {
+					t.Errorf("got %v with content %.20q, want Notes/東京 Trip.md with its content", got["id"], c)
+				}
+			},
+		},
+		{
+			desc: "random_node any", tool: "random_node",
+			check: func(t *testing.T, got map[string]any) {
+				if id, _ := got["id"].(string); !strings.HasSuffix(id, ".md") {
+					t.Errorf("id = %v, want a note", got["id"])
+				}
+			},
+		},
+		{
+			desc: "vault_status", tool: "vault_status",
+			check: func(t *testing.T, got map[string]any) {
+				if got["notes"] != 13.0 || got["links"] != 30.0 || got["brokenLinks"] != 2.0 || got["tags"] != 17.0 {
+					t.Errorf("notes, links, broken, tags = %v, %v, %v, %v, want 13, 30, 2, 17",
+						got["notes"], got["links"], got["brokenLinks"], got["tags"])
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			text, isErr := ts.call(t, tt.tool, tt.args)
+			if isErr {
+				t.Fatalf("%s(%v) is an error: %s", tt.tool, tt.args, text)
+			}
+			if strings.Contains(text, "\n") {
+				t.Errorf("answer is not compact JSON: %.80q", text)
+			}
+			var v any
+			if err := json.Unmarshal([]byte(text), &v); err != nil {
+				t.Fatalf("answer is not JSON: %v\n%s", err, text)
+			}
+			if list, ok := v.([]any); ok { // get_hubs answers a list
+				tt.check(t, map[string]any{"hubs": list})
+				return
+			}
+			tt.check(t, decode(t, text))
+		})
+	}
+	for _, tool := range readTools {
+		if !slices.ContainsFunc(tests, func(tt toolCall) bool { return tt.tool == tool }) {
+			t.Errorf("no happy-path call of %s", tool)
+		}
+	}
+}
+
+func strs(v any) []string {
+	var out []string
+	for _, s := range asSlice(v) {
+		str, _ := s.(string)
+		out = append(out, str)
+	}
+	return out
+}
+
+func TestToolErrors(t *testing.T) {
+	ts := newTestServer(t)
+	tests := []struct {
+		desc  string
+		tool  string
+		args  map[string]any
+		param string // named in the message
+	}{
+		{"get_node missing id", "get_node", nil, "id"},
+		{"get_node id a number", "get_node", map[string]any{"id": 5}, "id"},
+		{"get_node depth x", "get_node", map[string]any{"id": "Home", "depth": "x"}, "depth"},
+		{"get_node depth 2", "get_node", map[string]any{"id": "Home", "depth": 2}, "depth"},
+		{"get_node depth 0.5", "get_node", map[string]any{"id": "Home", "depth": 0.5}, "depth"},
+		{"get_node outside the vault", "get_node", map[string]any{"id": "../secret"}, "id"},
+		{"get_neighbors missing id", "get_neighbors", map[string]any{"direction": "in"}, "id"},
+		{"get_neighbors direction up", "get_neighbors", map[string]any{"id": "Home", "direction": "up"}, "direction"},
+		{"get_neighbors limit 51", "get_neighbors", map[string]any{"id": "Home", "limit": 51}, "limit"},
+		{"get_neighbors limit 0", "get_neighbors", map[string]any{"id": "Home", "limit": 0}, "limit"},
+		{"get_neighbors limit -1", "get_neighbors", map[string]any{"id": "Home", "limit": -1}, "limit"},
+		{"get_neighbors limit ten", "get_neighbors", map[string]any{"id": "Home", "limit": "ten"}, "limit"},
+		{"find_path missing target", "find_path", map[string]any{"source": "Home"}, "target"},
+		{"find_path missing source", "find_path", map[string]any{"target": "Home"}, "source"},
+		{"find_path directed yes", "find_path", map[string]any{"source": "Home", "target": "Beta", "directed": "yes"}, "directed"},
+		{"find_path absolute", "find_path", map[string]any{"source": "/etc/passwd", "target": "Beta"}, "source"},
+		{"get_hubs metric betweenness", "get_hubs", map[string]any{"metric": "betweenness"}, "metric"},
+		{"get_hubs limit 51", "get_hubs", map[string]any{"limit": 51}, "limit"},
+		{"get_hubs limit 0", "get_hubs", map[string]any{"limit": 0}, "limit"},
+		{"search_by_tags missing tags", "search_by_tags", nil, "tags"},
+		{"search_by_tags empty tags", "search_by_tags", map[string]any{"tags": []string{}}, "tags"},
+		{"search_by_tags tags a string", "search_by_tags", map[string]any{"tags": "project"}, "tags"},
+		{"search_by_tags mode some", "search_by_tags", map[string]any{"tags": []string{"project"}, "mode": "some"}, "mode"},
+		{"search_by_tags limit 101", "search_by_tags", map[string]any{"tags": []string{"project"}, "limit": 101}, "limit"},
+		{"list_nodes unknown sortBy", "list_nodes", map[string]any{"sortBy": []string{"-modified", "size"}}, "sortBy"},
+		{"list_nodes sortBy a number", "list_nodes", map[string]any{"sortBy": 1}, "sortBy"},
+		{"list_nodes tagMode some", "list_nodes", map[string]any{"tags": []string{"project"}, "tagMode": "some"}, "tagMode"},
+		{"list_nodes limit 101", "list_nodes", map[string]any{"limit": 101}, "limit"},
+		{"list_nodes limit 0", "list_nodes", map[string]any{"limit": 0}, "limit"},
+		{"list_nodes page 0", "list_nodes", map[string]any{"page": 0}, "page"},
+		{"list_nodes page -1", "list_nodes", map[string]any{"page": -1}, "page"},
+		{"list_nodes createdAfter yesterday", "list_nodes", map[string]any{"createdAfter": "yesterday"}, "createdAfter"},
+		{"list_nodes modifiedBefore a number", "list_nodes", map[string]any{"modifiedBefore": 20240101}, "modifiedBefore"},
+		{"list_nodes properties a list", "list_nodes", map[string]any{"properties": []string{"status"}}, "properties"},
+		{"list_nodes orphans a string", "list_nodes", map[string]any{"orphans": "true"}, "orphans"},
+		{"random_node tags a string", "random_node", map[string]any{"tags": "travel"}, "tags"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			text, isErr := ts.call(t, tt.tool, tt.args)
+			if !isErr {
+				t.Fatalf("%s(%v) = %s, want an INVALID_PARAMS error", tt.tool, tt.args, text)
+			}
+			msg, ok := strings.CutPrefix(text, CodeInvalidParams+": ")
+			if !ok {
+				t.Fatalf("error = %q, want it to start with %s: ", text, CodeInvalidParams)
+			}
+			if !strings.Contains(msg, tt.param) {
+				t.Errorf("error = %q, want it to name %s", text, tt.param)
+			}
+		})
+	}
+	t.Run("unknown tool", func(t *testing.T) {
+		req := mcpgo.CallToolRequest{}
+		req.Params.Name = "create_node"
+		if res, err := ts.client.CallTool(context.Background(), req); err == nil && !res.IsError {
+			t.Errorf("CallTool(create_node) = %v, want an error: the write tools are not registered", res)
+		}
+	})
+}
+
+func TestNotFoundIsNull(t *testing.T) {
+	ts := newTestServer(t)
+	tests := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_node", map[string]any{"id": "Nope"}},
+		{"get_node", map[string]any{"id": "Nope", "depth": 1}},
+		{"get_neighbors", map[string]any{"id": "Missing Note"}},
+		{"find_path", map[string]any{"source": "Home", "target": "Orphan"}},
+		{"find_path", map[string]any{"source": "Home", "target": "Nope"}},
+		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}},
+	}
+	for _, tt := range tests {
+		text, isErr := ts.call(t, tt.tool, tt.args)
+		if text != "null" || isErr {
+			t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, tt.args, text, isErr)
+		}
+	}
+}
+
+// boomParams is the test tool's one parameter.
+type boomParams struct {
+	Nil bool `json:"nil"`
+}
+
+// boomTool panics: with a message, or with a nil pointer dereference.
+func boomTool(_ *Tools, log *slog.Logger) server.ServerTool {
+	return server.ServerTool{
+		Tool: mcpgo.NewTool("boom", mcpgo.WithDescription("panics"), mcpgo.WithBoolean("nil")),
+		Handler: handler("boom", log, func(_ context.Context, p boomParams) (any, error) {
+			if p.Nil {
+				var n *vaultgraph.Node
+				return n.ID, nil
+			}
+			panic("kaboom")
+		}),
+	}
+}
+
+func TestHandlerPanic(t *testing.T) {
+	ts := newTestServer(t, boomTool)
+	for _, args := range []map[string]any{nil, {"nil": true}} {
+		text, isErr := ts.call(t, "boom", args)
+		if !isErr || !strings.HasPrefix(text, CodeProviderError+": boom failed unexpectedly") {
+			t.Errorf("boom(%v) = %q, isError %v, want a PROVIDER_ERROR", args, text, isErr)
+		}
+		if text, isErr := ts.call(t, "get_node", map[string]any{"id": "Home"}); isErr || !strings.Contains(text, `"id":"Home.md"`) {
+			t.Errorf("get_node after a panic = %.60q, isError %v, want Home.md", text, isErr)
+		}
+	}
+	if logs := ts.logs.String(); !strings.Contains(logs, "kaboom") || !strings.Contains(logs, "nil pointer") {
+		t.Errorf("server log = %q, want both panics with their stacks", logs)
+	}
+}
