@@ -108,7 +108,7 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 			continue
 		}
 		rows = append(rows, listRow{
-			id: id, title: ns.note.Title, created: created(ns.note), modified: ns.note.ModTime,
+			id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
 			in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
 		})
 	}
@@ -149,7 +149,7 @@ func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]b
 			return false
 		}
 	}
-	c, m := created(ns.note), ns.note.ModTime
+	c, m := ns.created, ns.note.ModTime
 	if !inRange(c, q.CreatedAfter, q.CreatedBefore) || !inRange(m, q.ModifiedAfter, q.ModifiedBefore) {
 		return false
 	}

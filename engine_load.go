@@ -107,7 +107,7 @@ func (e *Engine) load(ctx context.Context) error {
 	consistent := false
 	if snap != nil {
 		for _, r := range snap.Notes {
-			ns := &noteState{note: r.Note, path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status}
+			ns := &noteState{note: r.Note, path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
 			e.notes[r.Note.ID] = ns
 			e.index.AddNote(r.Note.ID)
 		}
@@ -398,7 +398,7 @@ func (e *Engine) putParsed(r parsed) bool {
 		return false
 	}
 	delete(e.noteProblems, id)
-	e.notes[id] = &noteState{note: r.note, path: r.file.Path}
+	e.notes[id] = &noteState{note: r.note, path: r.file.Path, created: created(r.note)}
 	e.index.AddNote(id)
 	return true
 }

@@ -204,7 +204,7 @@ func (e *Engine) node(id string) *Node {
 		Links:      []LinkInfo{},
 		InDegree:   e.graph.InDegree(id),
 		OutDegree:  e.graph.OutDegree(id),
-		Created:    created(n),
+		Created:    ns.created,
 		Modified:   n.ModTime,
 		Size:       n.Size,
 		Hash:       n.Hash,

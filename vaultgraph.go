@@ -107,6 +107,7 @@ type noteState struct {
 	path     string         // path on disk
 	resolved []string       // per link: target ID, "" when not a note
 	status   []vault.Status // per link
+	created  time.Time      // see created()
 }
 
 // New returns an Engine for the vault in opts. It does no I/O; call Open.
