@@ -60,7 +60,7 @@ func benchEngine(b *testing.B) (*vaultgraph.Engine, []string) {
 	b.Helper()
 	dir := benchVault(b)
 	bench.engineOnce.Do(func() {
-		e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+		e := vaultgraph.New(vaultgraph.Options{Vault: dir, NoIndex: true})
 		if bench.err = e.Open(context.Background()); bench.err != nil {
 			return
 		}
@@ -75,14 +75,33 @@ func benchEngine(b *testing.B) (*vaultgraph.Engine, []string) {
 	return bench.engine, bench.ids
 }
 
+// BenchmarkLoad10k parses the whole vault on every core and builds the
+// graph, with no index (what every start costs without one).
 func BenchmarkLoad10k(b *testing.B) {
-	dir := benchVault(b)
+	benchOpen(b, vaultgraph.Options{NoIndex: true})
+}
+
+// BenchmarkWarmOpen10k opens the vault from an up-to-date index: nothing
+// is parsed, every file is only stat'ed.
+func BenchmarkWarmOpen10k(b *testing.B) {
+	benchOpen(b, vaultgraph.Options{Index: filepath.Join(b.TempDir(), "index.db")})
+}
+
+func benchOpen(b *testing.B, opts vaultgraph.Options) {
+	opts.Vault = benchVault(b)
 	ctx := context.Background()
+	if opts.Index != "" { // fill the index before timing warm opens
+		e := vaultgraph.New(opts)
+		if err := e.Open(ctx); err != nil {
+			b.Fatal(err)
+		}
+		_ = e.Close()
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	notes := 0
 	for range b.N {
-		e := vaultgraph.New(vaultgraph.Options{Vault: dir})
+		e := vaultgraph.New(opts)
 		if err := e.Open(ctx); err != nil {
 			b.Fatal(err)
 		}
