@@ -53,6 +53,9 @@ type parsed struct {
 	note *vault.Note
 	body string // text for the full-text index
 	err  error
+	// same is set, and note nil, when the file's content hash equals the
+	// one indexed: only its size or time changed.
+	same bool
 }
 
 // load opens the index (when there is one), takes every note it holds as
@@ -178,6 +181,21 @@ type diff struct {
 	goneProblems []string
 	scanProblems []vault.Problem
 	unchanged    int
+	// oldHash holds the indexed content hash of files in parse that are
+	// known notes, so that a file whose bytes did not change is not parsed.
+	oldHash map[string]string
+}
+
+// addParse schedules f for parsing, remembering the hash of the note it
+// replaces (if any).
+func (d *diff) addParse(f vault.File, old *noteState) {
+	d.parse = append(d.parse, f)
+	if old != nil {
+		if d.oldHash == nil {
+			d.oldHash = map[string]string{}
+		}
+		d.oldHash[f.ID] = old.note.Hash
+	}
 }
 
 func (e *Engine) diffScan(scan vault.ScanResult) diff {
@@ -193,11 +211,12 @@ func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
 	seen := make(map[string]bool, len(scan.Notes))
 	for _, f := range scan.Notes {
 		seen[f.ID] = true
-		if ns, ok := e.notes[f.ID]; ok && ns.note.Size == f.Size && ns.note.ModTime.Equal(f.ModTime) {
+		ns, ok := e.notes[f.ID]
+		if ok && ns.note.Size == f.Size && ns.note.ModTime.Equal(f.ModTime) {
 			d.unchanged++
 			continue
 		}
-		d.parse = append(d.parse, f)
+		d.addParse(f, ns)
 	}
 	for id := range e.notes {
 		if !seen[id] && strings.HasPrefix(id, prefix) {
@@ -288,7 +307,7 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 	var done atomic.Int64
 	for from := 0; from < len(d.parse); from += chunkSize {
 		chunk := d.parse[from:min(from+chunkSize, len(d.parse))]
-		results, err := e.parseAll(ctx, chunk, &done, len(d.parse))
+		results, err := e.parseAll(ctx, chunk, d.oldHash, &done, len(d.parse))
 		if err != nil {
 			return err
 		}
@@ -296,6 +315,11 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		e.mu.Lock()
 		var ok []parsed
 		for _, r := range results {
+			if r.same {
+				rep.Unchanged++
+				batch.Touches = append(batch.Touches, e.touch(r.file))
+				continue
+			}
 			rep.Parsed++
 			if e.putParsed(r) {
 				ok = append(ok, r)
@@ -423,9 +447,19 @@ func (e *Engine) problemList() []vault.Problem {
 	return out
 }
 
+// touch records that a note's file changed size or time but not content
+// (caller holds e.mu) and returns the record to store.
+func (e *Engine) touch(f vault.File) *store.Record {
+	ns := e.notes[f.ID]
+	ns.note.Size, ns.note.ModTime = f.Size, f.ModTime
+	ns.created = created(ns.note) // may fall back to the modification time
+	return e.record(ns, "")
+}
+
 // parseAll reads and parses files on e.opts.Workers goroutines, keeping
-// their order. done counts parsed files across calls for progress.
-func (e *Engine) parseAll(ctx context.Context, files []vault.File, done *atomic.Int64, total int) ([]parsed, error) {
+// their order. A file whose content hash equals oldHash[its ID] is not
+// parsed (parsed.same). done counts files across calls for progress.
+func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[string]string, done *atomic.Int64, total int) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -434,7 +468,7 @@ func (e *Engine) parseAll(ctx context.Context, files []vault.File, done *atomic.
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = e.parseFile(files[i])
+				out[i] = e.parseFile(files[i], oldHash[files[i].ID])
 				n := done.Add(1)
 				if e.opts.Progress != nil {
 					e.opts.Progress(int(n), total)
@@ -460,11 +494,20 @@ feed:
 	return out, nil
 }
 
-// parseFile reads and parses one note file.
-func (e *Engine) parseFile(f vault.File) parsed {
+// parseFile reads and parses one note file, unless its content hash is
+// oldHash.
+func (e *Engine) parseFile(f vault.File, oldHash string) parsed {
 	src, err := os.ReadFile(f.Path)
 	if err != nil {
 		return parsed{file: f, err: fmt.Errorf("unreadable: %w", err)}
+	}
+	if oldHash != "" && vault.Hash(src) == oldHash {
+		if f.Size == 0 && f.ModTime.IsZero() {
+			if fi, err := os.Stat(f.Path); err == nil {
+				f.Size, f.ModTime = fi.Size(), fi.ModTime()
+			}
+		}
+		return parsed{file: f, same: true}
 	}
 	n, err := e.parser.Parse(f.ID, src)
 	if err != nil {

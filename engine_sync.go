@@ -114,10 +114,11 @@ func (e *Engine) expand(given string, d *diff) {
 		e.expandDir(rel, clean, d)
 	case !fi.Mode().IsRegular():
 	case hasMDExt(rel):
-		if ns, ok := e.notes[rel]; ok && ns.note.Size == fi.Size() && ns.note.ModTime.Equal(fi.ModTime()) {
+		ns, ok := e.notes[rel]
+		if ok && ns.note.Size == fi.Size() && ns.note.ModTime.Equal(fi.ModTime()) {
 			return // unchanged, e.g. the echo of our own write
 		}
-		d.parse = append(d.parse, vault.File{ID: rel, Path: abs, Size: fi.Size(), ModTime: fi.ModTime()})
+		d.addParse(vault.File{ID: rel, Path: abs, Size: fi.Size(), ModTime: fi.ModTime()}, ns)
 	default:
 		if !e.index.HasFile(rel) {
 			d.addFiles = append(d.addFiles, rel)
@@ -165,7 +166,9 @@ func (e *Engine) expandDir(rel, disk string, d *diff) {
 		return
 	}
 	sub := e.diffScanLocked(scan, rel+"/")
-	d.parse = append(d.parse, sub.parse...)
+	for _, f := range sub.parse {
+		d.addParse(f, e.notes[f.ID])
+	}
 	d.gone = append(d.gone, sub.gone...)
 	d.goneProblems = append(d.goneProblems, sub.goneProblems...)
 	d.addFiles = append(d.addFiles, sub.addFiles...)
@@ -180,7 +183,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 		return err
 	}
 	var done atomic.Int64
-	results, err := e.parseAll(ctx, d.parse, &done, len(d.parse))
+	results, err := e.parseAll(ctx, d.parse, d.oldHash, &done, len(d.parse))
 	if err != nil {
 		return err
 	}
@@ -221,6 +224,12 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 	for _, r := range results {
 		id := r.file.ID
 		_, existed := e.notes[id]
+		if r.same {
+			if existed {
+				batch.Touches = append(batch.Touches, e.touch(r.file))
+			}
+			continue
+		}
 		if e.putParsed(r) {
 			upserted[id] = r.body
 			if !existed {

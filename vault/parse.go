@@ -290,6 +290,9 @@ func isBinary(src []byte) bool {
 	return bytes.IndexByte(head, 0) >= 0
 }
 
+// Hash returns the content hash vaultgraph records for a file (Note.Hash).
+func Hash(src []byte) string { return hashOf(src) }
+
 func hashOf(src []byte) string {
 	sum := sha256.Sum256(src)
 	return hex.EncodeToString(sum[:8])

@@ -32,6 +32,9 @@ type Batch struct {
 	// Relinks are notes whose content did not change but whose links
 	// resolve differently: only their links' resolution is rewritten.
 	Relinks []*Record
+	// Touches are notes whose file changed size or time but not content:
+	// only their size and modification time are rewritten.
+	Touches []*Record
 	// Deletes are note IDs to remove with everything attached.
 	Deletes []string
 	// AddFiles and RemoveFiles are attachment paths.
@@ -44,7 +47,7 @@ type Batch struct {
 
 // Empty reports whether the batch changes nothing.
 func (b *Batch) Empty() bool {
-	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 &&
+	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 && len(b.Touches) == 0 &&
 		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0
 }
 
@@ -75,6 +78,11 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	}
 	for _, r := range b.Relinks {
 		if err := w.relink(r); err != nil {
+			return err
+		}
+	}
+	for _, r := range b.Touches {
+		if _, err := w.exec("UPDATE notes SET size = ?, mtime = ? WHERE id = ?", r.Note.Size, r.Note.ModTime.UnixNano(), r.Note.ID); err != nil {
 			return err
 		}
 	}
