@@ -194,7 +194,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 		return ErrClosed
 	}
 	names := map[string]struct{}{} // base names that appeared or went
-	var removed []string
+	var added, removed []string
 	for _, id := range d.gone {
 		ns, ok := e.notes[id]
 		if !ok {
@@ -234,6 +234,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 			upserted[id] = r.body
 			if !existed {
 				names[refKey(id)] = struct{}{}
+				added = append(added, id)
 			}
 			continue
 		}
@@ -289,25 +290,39 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 			return fmt.Errorf("sync: %w", err)
 		}
 	}
-	e.notify(len(removed) > 0 || len(upserted) > 0)
+	e.notify(added, removed, upserted)
 	return nil
 }
 
-// notify tells subscribers that notes changed (added, removed or edited).
-func (e *Engine) notify(changed bool) {
-	if !changed {
+// Change says which notes one sync added, removed or edited (IDs, sorted).
+type Change struct {
+	Added, Removed, Edited []string
+}
+
+// notify tells subscribers what a sync changed, if anything.
+func (e *Engine) notify(added, removed []string, upserted map[string]string) {
+	c := Change{Added: added, Removed: removed}
+	for id := range upserted {
+		if !slices.Contains(added, id) {
+			c.Edited = append(c.Edited, id)
+		}
+	}
+	if len(c.Added)+len(c.Removed)+len(c.Edited) == 0 {
 		return
 	}
+	slices.Sort(c.Added)
+	slices.Sort(c.Removed)
+	slices.Sort(c.Edited)
 	e.subMu.Lock()
 	defer e.subMu.Unlock()
 	for _, fn := range e.subs {
-		fn()
+		fn(c)
 	}
 }
 
-// OnChange registers fn to be called after each sync that changed notes.
-// fn must not block.
-func (e *Engine) OnChange(fn func()) {
+// OnChange registers fn to be called after each sync that added, removed
+// or edited notes. fn must not block.
+func (e *Engine) OnChange(fn func(Change)) {
 	e.subMu.Lock()
 	defer e.subMu.Unlock()
 	e.subs = append(e.subs, fn)

@@ -98,7 +98,7 @@ type Engine struct {
 	watcher string       // "off" or "running"
 
 	subMu sync.Mutex
-	subs  []func()
+	subs  []func(Change)
 }
 
 // noteState is a parsed note with the resolution of each of its links.

@@ -504,7 +504,7 @@ func TestWatchOnChange(t *testing.T) {
 	dir := copyTestVault(t)
 	w := startWatching(t, dir, watchFast)
 	calls := make(chan struct{}, 100)
-	w.e.OnChange(func() {
+	w.e.OnChange(func(vaultgraph.Change) {
 		select {
 		case calls <- struct{}{}:
 		default:

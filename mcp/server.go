@@ -14,6 +14,8 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
 // ServerName is the name the server gives in the MCP handshake.
@@ -57,8 +59,10 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 		s.AddTool(st.Tool, st.Handler)
 	}
 	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
-	t.Engine.OnChange(func() {
-		s.SendNotificationToAllClients(mcpgo.MethodNotificationResourcesListChanged, nil)
+	t.Engine.OnChange(func(c vaultgraph.Change) {
+		if len(c.Added) > 0 || len(c.Removed) > 0 {
+			s.SendNotificationToAllClients(mcpgo.MethodNotificationResourcesListChanged, nil)
+		}
 	})
 	return s
 }
