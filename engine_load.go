@@ -366,15 +366,9 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 	rep.Problems = len(batch.Problems)
 	rep.Notes = len(e.notes)
 	for _, ns := range e.notes {
-		for _, st := range ns.status {
-			switch st {
-			case vault.Resolved:
-				rep.Links++
-			case vault.Broken:
-				rep.Links++
-				rep.BrokenLinks++
-			}
-		}
+		links, broken, _ := ns.linkCounts()
+		rep.Links += links
+		rep.BrokenLinks += broken
 	}
 	e.mu.Unlock()
 	// A trusting reader (TrustIndex, while a server keeps the index) found
@@ -567,6 +561,23 @@ func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
 }
 
 func hasMDExt(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
+
+// linkCounts counts the note's links to notes (resolved or broken), the
+// broken ones, and its links to attachments.
+func (ns *noteState) linkCounts() (links, broken, attachments int) {
+	for _, st := range ns.status {
+		switch st {
+		case vault.Resolved:
+			links++
+		case vault.Broken:
+			links++
+			broken++
+		case vault.Attachment:
+			attachments++
+		}
+	}
+	return links, broken, attachments
+}
 
 // resolvedAs reports whether ns's links resolve to the targets ids with
 // the statuses status. Both count: a link to a file that appears goes

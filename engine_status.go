@@ -65,17 +65,10 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	}
 	byName := map[string][]string{}
 	for id, ns := range e.notes {
-		for _, st := range ns.status {
-			switch st {
-			case vault.Resolved:
-				s.Links++
-			case vault.Broken:
-				s.Links++
-				s.BrokenLinks++
-			case vault.Attachment:
-				s.AttachmentLinks++
-			}
-		}
+		links, broken, attachments := ns.linkCounts()
+		s.Links += links
+		s.BrokenLinks += broken
+		s.AttachmentLinks += attachments
 		if len(ns.note.Warnings) > 0 {
 			s.NotesWithWarnings++
 		}
