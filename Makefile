@@ -17,6 +17,7 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race, short fuzz ru
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -26,9 +27,10 @@ lint: ## gofmt and go vet
 deps: ## check that imports flow one way (graph: stdlib only; core never imports mcp or cmd)
 	@./scripts/check-deps.sh
 
-fuzz: ## fuzz the note parser and link resolver for longer (FUZZTIME=5m make fuzz)
+fuzz: ## fuzz the note parser, link resolver and TOON encoder for longer (FUZZTIME=5m make fuzz)
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
 
 bench: build ## parse throughput, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph

@@ -1,0 +1,175 @@
+package toon
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// formatFloat formats a float64 per spec §2/§3: NaN and ±Inf become null,
+// everything else the shortest decimal that round-trips, canonicalized.
+func formatFloat(f float64, bits int) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	s, _ := canonicalNumber(strconv.FormatFloat(f, 'g', -1, bits))
+	return s
+}
+
+// canonicalNumber rewrites a JSON number text (RFC 8259 grammar) into the
+// canonical TOON form of spec §2 without losing any digit. ok is false when
+// s is not a JSON number.
+func canonicalNumber(s string) (out string, ok bool) {
+	neg := false
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	intPart := s[start:i]
+	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
+		return "", false
+	}
+	frac := ""
+	if i < len(s) && s[i] == '.' {
+		i++
+		start = i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		frac = s[start:i]
+		if frac == "" {
+			return "", false
+		}
+	}
+	expText := ""
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		start = i
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		digits := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == digits {
+			return "", false
+		}
+		expText = s[start:i]
+	}
+	if i != len(s) {
+		return "", false
+	}
+
+	// value = 0.D × 10^k, D without leading or trailing zeros.
+	d := strings.TrimLeft(intPart+frac, "0")
+	lead := len(intPart+frac) - len(d) // leading zeros removed
+	d = strings.TrimRight(d, "0")
+	if d == "" {
+		return "0", true // covers -0, 0.000, 0e99
+	}
+	// Digits before the decimal point of D, before applying the exponent.
+	pointPos := int64(len(intPart) - lead)
+
+	var k int64
+	exp, err := strconv.ParseInt(strings.TrimPrefix(expText, "+"), 10, 64)
+	if expText == "" {
+		exp, err = 0, nil
+	}
+	if err != nil || exp > 1<<40 || exp < -(1<<40) {
+		// Far outside the plain-decimal range: exponent form via big.Int.
+		e, _ := new(big.Int).SetString(strings.TrimPrefix(expText, "+"), 10)
+		e.Add(e, big.NewInt(pointPos-1))
+		return expForm(neg, d, e.String()), true
+	}
+	k = pointPos + exp
+
+	if k < -5 || k > 21 {
+		return expForm(neg, d, strconv.FormatInt(k-1, 10)), true
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	switch {
+	case k <= 0:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", int(-k)))
+		b.WriteString(d)
+	case int(k) >= len(d):
+		b.WriteString(d)
+		b.WriteString(strings.Repeat("0", int(k)-len(d)))
+	default:
+		b.WriteString(d[:k])
+		b.WriteByte('.')
+		b.WriteString(d[k:])
+	}
+	return b.String(), true
+}
+
+// expForm renders ±d[0].d[1:]e±exp (lowercase e, explicit sign).
+func expForm(neg bool, d, exp string) string {
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteByte(d[0])
+	if len(d) > 1 {
+		b.WriteByte('.')
+		b.WriteString(d[1:])
+	}
+	b.WriteByte('e')
+	if !strings.HasPrefix(exp, "-") {
+		b.WriteByte('+')
+	}
+	b.WriteString(exp)
+	return b.String()
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// formatNumber formats any supported Go numeric value; ok is false when v
+// is not numeric.
+func formatNumber(v any) (s string, ok bool, err error) {
+	switch n := v.(type) {
+	case int:
+		return strconv.FormatInt(int64(n), 10), true, nil
+	case int8:
+		return strconv.FormatInt(int64(n), 10), true, nil
+	case int16:
+		return strconv.FormatInt(int64(n), 10), true, nil
+	case int32:
+		return strconv.FormatInt(int64(n), 10), true, nil
+	case int64:
+		return strconv.FormatInt(n, 10), true, nil
+	case uint:
+		return strconv.FormatUint(uint64(n), 10), true, nil
+	case uint8:
+		return strconv.FormatUint(uint64(n), 10), true, nil
+	case uint16:
+		return strconv.FormatUint(uint64(n), 10), true, nil
+	case uint32:
+		return strconv.FormatUint(uint64(n), 10), true, nil
+	case uint64:
+		return strconv.FormatUint(n, 10), true, nil
+	case float32:
+		return formatFloat(float64(n), 32), true, nil
+	case float64:
+		return formatFloat(n, 64), true, nil
+	case json.Number:
+		c, valid := canonicalNumber(string(n))
+		if !valid {
+			return "", true, fmt.Errorf("toon: invalid json.Number %q", string(n))
+		}
+		return c, true, nil
+	}
+	return "", false, nil
+}
