@@ -304,17 +304,16 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 	if len(d.parse) > chunkSize {
 		look = e.lookahead(d.parse)
 	}
-	var done atomic.Int64
-	for from := 0; from < len(d.parse); from += chunkSize {
-		chunk := d.parse[from:min(from+chunkSize, len(d.parse))]
-		results, err := e.parseAll(ctx, chunk, d.oldHash, &done, len(d.parse))
-		if err != nil {
-			return err
+	parseCtx, stopParsing := context.WithCancel(ctx)
+	defer stopParsing()
+	for results := range e.parseChunks(parseCtx, d) {
+		if results.err != nil {
+			return results.err
 		}
 		batch := &store.Batch{}
 		e.mu.Lock()
 		var ok []parsed
-		for _, r := range results {
+		for _, r := range results.parsed {
 			if r.same {
 				rep.Unchanged++
 				batch.Touches = append(batch.Touches, e.touch(r.file))
@@ -334,10 +333,18 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		}
 		e.mu.Unlock()
 		if e.store != nil {
-			if err := e.store.Apply(ctx, batch); err != nil {
+			// A parsed chunk is always written, even when ctx ends
+			// meanwhile: cancelling stops the parsing, not the saving.
+			if err := e.store.Apply(context.WithoutCancel(ctx), batch); err != nil {
 				return err
 			}
 		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("index: %w", err)
 	}
 
 	// Resolve every link against the complete vault and build the graph.
@@ -438,6 +445,37 @@ func (e *Engine) problemList() []vault.Problem {
 		out = append(out, p)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// chunk is one chunk of parse results, or the error that ended parsing.
+type chunk struct {
+	parsed []parsed
+	err    error
+}
+
+// parseChunks parses d.parse a chunk at a time in the background, one
+// chunk ahead of the caller, so that parsing the next chunk overlaps with
+// writing the last one. The channel closes after the last chunk or the
+// first error, or early when ctx ends (the caller must then check ctx).
+func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
+	out := make(chan chunk, 1)
+	go func() {
+		defer close(out)
+		var done atomic.Int64
+		for from := 0; from < len(d.parse); from += chunkSize {
+			files := d.parse[from:min(from+chunkSize, len(d.parse))]
+			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse))
+			select {
+			case out <- chunk{parsed: results, err: err}:
+			case <-ctx.Done():
+				return // the caller stopped reading
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	return out
 }
 

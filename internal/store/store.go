@@ -48,6 +48,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
+	// A bigger page cache (the default is 2 MiB) keeps B-tree inserts in
+	// random key order off the disk: it halves a cold index at 100k notes.
+	q.Add("_pragma", "cache_size(-65536)")
+	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Add("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
 	if err != nil {
