@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -23,6 +24,18 @@ func noteTemplate() mcpgo.ResourceTemplate {
 		mcpgo.WithTemplateDescription("A note's markdown, frontmatter included. id is the note path (or name), percent-encoded."),
 		mcpgo.WithTemplateMIMEType("text/markdown"),
 	)
+}
+
+// noteResources returns the resources of the notes ids.
+func (t *Tools) noteResources(ids []string) []server.ServerResource {
+	out := make([]server.ServerResource, len(ids))
+	for i, id := range ids {
+		out[i] = server.ServerResource{
+			Resource: mcpgo.NewResource(NoteURI(id), id, mcpgo.WithMIMEType("text/markdown")),
+			Handler:  t.readNoteResource,
+		}
+	}
+	return out
 }
 
 // readNoteResource answers resources/read for a note URI with the whole

@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,9 @@ func TestResourcesListChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait("a note was added")
+	if uris := listResources(t, ts); len(uris) != 14 || !slices.Contains(uris, NoteURI("Inbox/New Note.md")) {
+		t.Errorf("resources/list after the add = %d resources %v, want testvault's 13 and the new note", len(uris), uris)
+	}
 	if text, _ := ts.call(t, "get_node", map[string]any{"id": "New Note"}); !strings.Contains(text, `"id":"Inbox/New Note.md"`) {
 		t.Errorf("get_node(New Note) = %.80q after the sync", text)
 	}
@@ -128,4 +132,42 @@ func TestResourcesListChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait("a note was removed")
+	if uris := listResources(t, ts); len(uris) != 13 || slices.Contains(uris, NoteURI("Inbox/New Note.md")) {
+		t.Errorf("resources/list after the removal = %d resources, want testvault's 13", len(uris))
+	}
+}
+
+// listResources pages through resources/list and returns every URI.
+func listResources(t *testing.T, ts *testServer) []string {
+	t.Helper()
+	var uris []string
+	req := mcpgo.ListResourcesRequest{}
+	for {
+		res, err := ts.client.ListResources(context.Background(), req)
+		if err != nil {
+			t.Fatalf("resources/list = %v", err)
+		}
+		for _, r := range res.Resources {
+			uris = append(uris, r.URI)
+		}
+		if res.NextCursor == "" {
+			return uris
+		}
+		req.Params.Cursor = res.NextCursor
+	}
+}
+
+func TestResourcesListed(t *testing.T) {
+	ts := newTestServer(t)
+	uris := listResources(t, ts)
+	if len(uris) != 13 || !slices.Contains(uris, NoteURI("Notes/Café Menu.md")) || !slices.Contains(uris, NoteURI("Home.md")) {
+		t.Fatalf("resources/list = %v, want testvault's 13 notes", uris)
+	}
+	res, err := ts.client.ReadResource(context.Background(), mcpgo.ReadResourceRequest{Params: mcpgo.ReadResourceParams{URI: NoteURI("Projects/Beta.md")}})
+	if err != nil || len(res.Contents) != 1 {
+		t.Fatalf("resources/read of a listed note = %v, %v", res, err)
+	}
+	if text, ok := res.Contents[0].(mcpgo.TextResourceContents); !ok || !strings.Contains(text.Text, "# Beta") {
+		t.Errorf("resources/read of a listed note = %+v, want Beta's file", res.Contents[0])
+	}
 }

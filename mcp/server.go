@@ -21,6 +21,10 @@ import (
 // ServerName is the name the server gives in the MCP handshake.
 const ServerName = "vaultgraph"
 
+// ResourcePageSize is how many items one page of resources/list (and the
+// other MCP list methods) holds.
+const ResourcePageSize = 200
+
 // ServerOptions configure NewServer.
 type ServerOptions struct {
 	// Version is reported in the MCP handshake.
@@ -54,16 +58,27 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 		server.WithResourceCapabilities(false, true),
 		server.WithInstructions(instructions),
 		server.WithResourceRecovery(),
+		server.WithPaginationLimit(ResourcePageSize),
 	)
 	for _, st := range t.ServerTools(log) {
 		s.AddTool(st.Tool, st.Handler)
 	}
 	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
+	// Every note is also listed as a resource. mcp-go sends
+	// notifications/resources/list_changed when the list changes.
 	t.Engine.OnChange(func(c vaultgraph.Change) {
-		if len(c.Added) > 0 || len(c.Removed) > 0 {
-			s.SendNotificationToAllClients(mcpgo.MethodNotificationResourcesListChanged, nil)
+		if len(c.Added) > 0 {
+			s.AddResources(t.noteResources(c.Added)...)
+		}
+		if len(c.Removed) > 0 {
+			uris := make([]string, len(c.Removed))
+			for i, id := range c.Removed {
+				uris[i] = NoteURI(id)
+			}
+			s.DeleteResources(uris...)
 		}
 	})
+	s.AddResources(t.noteResources(t.Engine.Graph().IDs())...)
 	return s
 }
 
