@@ -19,7 +19,8 @@ type Neighbor struct {
 
 // Neighbors returns up to limit notes linked with id in direction dir
 // (graph.Out, graph.In or graph.Both), outgoing first, and how many there
-// are in all. A missing note gives (nil, 0, nil).
+// are in all. A missing note gives a nil slice (an existing note without
+// neighbours an empty one).
 func (e *Engine) Neighbors(ctx context.Context, id string, dir graph.Direction, limit int) ([]Neighbor, int, []string, error) {
 	switch dir {
 	case graph.Out, graph.In, graph.Both:
@@ -37,6 +38,7 @@ func (e *Engine) Neighbors(ctx context.Context, id string, dir graph.Direction, 
 		return nil, 0, warnings, err
 	}
 	all := e.graph.Neighbors(found, dir, 0)
+	total := len(all)
 	if limit > 0 && len(all) > limit {
 		all = all[:limit]
 	}
@@ -44,7 +46,7 @@ func (e *Engine) Neighbors(ctx context.Context, id string, dir graph.Direction, 
 	for _, nb := range all {
 		out = append(out, Neighbor{Node: e.node(nb.ID), Direction: nb.Direction})
 	}
-	return out, len(e.graph.Neighbors(found, dir, 0)), warnings, nil
+	return out, total, warnings, nil
 }
 
 // Path is a shortest path between two notes.

@@ -110,15 +110,11 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
-	found, warnings, err := t.Engine.Lookup(p.ID)
-	if err != nil || found == "" {
+	nbs, total, warnings, err := t.Engine.Neighbors(ctx, p.ID, dir, lim)
+	if err != nil || nbs == nil { // nil: no such note
 		return nil, err
 	}
-	nbs, total, more, err := t.Engine.Neighbors(ctx, found, dir, lim)
-	if err != nil {
-		return nil, err
-	}
-	res := ListResponse{Nodes: []NodeResponse{}, Total: total, Warnings: append(warnings, more...)}
+	res := ListResponse{Nodes: []NodeResponse{}, Total: total, Warnings: warnings}
 	for _, nb := range nbs {
 		if nb.Content, err = t.content(ctx, nb.ID); err != nil {
 			return nil, err
