@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -141,7 +142,7 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *sl
 	}
 	mux := http.NewServeMux()
 	h := server.NewStreamableHTTPServer(s)
-	mux.Handle("/mcp", requireToken(o.token, http.MaxBytesHandler(h, maxRequestBytes)))
+	mux.Handle("/mcp", checkOrigin(requireToken(o.token, http.MaxBytesHandler(h, maxRequestBytes))))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
@@ -207,6 +208,38 @@ func requireToken(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// checkOrigin refuses (403) a browser request whose Origin is neither a
+// loopback address nor the server's own host, as the MCP specification
+// asks of HTTP servers against DNS rebinding. Requests without an Origin
+// header (every non-browser client) pass.
+func checkOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, r.Host) {
+			http.Error(w, fmt.Sprintf("403 Forbidden: origin %q may not use this server", origin), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// allowedOrigin reports whether a browser page at origin may call the
+// server reached as host.
+func allowedOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, host) {
+		return true
+	}
+	name := u.Hostname()
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(name)
+	return ip != nil && ip.IsLoopback()
 }
 
 // serveLogger logs at info level (debug with -v) to stderr.
