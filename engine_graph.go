@@ -22,31 +22,11 @@ type Neighbor struct {
 // are in all. A missing note gives a nil slice (an existing note without
 // neighbours an empty one).
 func (e *Engine) Neighbors(ctx context.Context, id string, dir graph.Direction, limit int) ([]Neighbor, int, []string, error) {
-	switch dir {
-	case graph.Out, graph.In, graph.Both:
-	case "":
-		dir = graph.Both
-	default:
-		return nil, 0, nil, fmt.Errorf("%w: direction %q: use in, out or both", ErrInvalid, dir)
-	}
-	if err := e.readLock(); err != nil {
+	p, err := e.NeighborsPage(ctx, id, dir, PageQuery{Limit: max(limit, 0)})
+	if err != nil || p == nil {
 		return nil, 0, nil, err
 	}
-	defer e.mu.RUnlock()
-	found, warnings, err := e.lookup(id)
-	if err != nil || found == "" {
-		return nil, 0, warnings, err
-	}
-	all := e.graph.Neighbors(found, dir, 0)
-	total := len(all)
-	if limit > 0 && len(all) > limit {
-		all = all[:limit]
-	}
-	out := make([]Neighbor, 0, len(all))
-	for _, nb := range all {
-		out = append(out, Neighbor{Node: e.node(nb.ID), Direction: nb.Direction})
-	}
-	return out, total, warnings, nil
+	return p.Neighbors, p.Total, p.Warnings, nil
 }
 
 // Path is a shortest path between two notes.
@@ -115,23 +95,11 @@ func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hu
 // of tags, sorted by ID, and how many match in all. Matching ignores case
 // and a leading '#', and a parent tag matches its nested tags.
 func (e *Engine) SearchByTags(ctx context.Context, tags []string, all bool, limit int) ([]*Node, int, error) {
-	if len(tags) == 0 {
-		return nil, 0, fmt.Errorf("%w: tags: give at least one tag", ErrInvalid)
-	}
-	if err := e.readLock(); err != nil {
+	res, err := e.SearchByTagsPage(ctx, tags, all, PageQuery{Limit: max(limit, 0)})
+	if err != nil {
 		return nil, 0, err
 	}
-	defer e.mu.RUnlock()
-	ids := e.graph.WithTags(tags, all)
-	total := len(ids)
-	if limit > 0 && len(ids) > limit {
-		ids = ids[:limit]
-	}
-	out := make([]*Node, 0, len(ids))
-	for _, id := range ids {
-		out = append(out, e.node(id))
-	}
-	return out, total, nil
+	return res.Nodes, res.Total, nil
 }
 
 // TagCount is a tag and how many notes carry it.
@@ -142,16 +110,11 @@ type TagCount struct {
 
 // ListTags returns every tag with its note count, most used first.
 func (e *Engine) ListTags(ctx context.Context) ([]TagCount, error) {
-	if err := e.readLock(); err != nil {
+	p, err := e.ListTagsPage(ctx, PageQuery{})
+	if err != nil {
 		return nil, err
 	}
-	defer e.mu.RUnlock()
-	tags := e.graph.Tags()
-	out := make([]TagCount, 0, len(tags))
-	for _, t := range tags {
-		out = append(out, TagCount{Tag: t.Tag, Count: t.Count})
-	}
-	return out, nil
+	return p.Tags, nil
 }
 
 // RandomNode returns a random note, among those with any of tags when

@@ -107,17 +107,13 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 		if !e.keep(q, id, ns, tagged) {
 			continue
 		}
-		rows = append(rows, listRow{
-			id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
-			in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
-		})
+		rows = append(rows, e.row(id, ns))
 	}
 	sort.Slice(rows, func(i, j int) bool { return less(&rows[i], &rows[j]) })
 
 	res := &ListResult{Total: len(rows), Page: q.Page, Nodes: []*Node{}}
-	res.TotalPages = (len(rows) + q.Limit - 1) / q.Limit
-	from := min((q.Page-1)*q.Limit, len(rows))
-	to := min(from+q.Limit, len(rows))
+	from, to, pages := pageBounds(len(rows), q.Page, q.Limit)
+	res.TotalPages = pages
 	for _, r := range rows[from:to] {
 		res.Nodes = append(res.Nodes, e.node(r.id))
 	}
@@ -129,6 +125,14 @@ type listRow struct {
 	id, title         string
 	created, modified time.Time
 	in, out           int
+}
+
+// row builds the sort row of the note id; the caller holds e.mu.
+func (e *Engine) row(id string, ns *noteState) listRow {
+	return listRow{
+		id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
+		in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
+	}
 }
 
 func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
