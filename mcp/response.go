@@ -26,6 +26,11 @@ type NodeResponse struct {
 	Created     string                `json:"created,omitempty"`
 	Modified    string                `json:"modified,omitempty"`
 	Hash        string                `json:"hash,omitempty"`
+	Size        int64                 `json:"size"`
+	InDegree    int                   `json:"inDegree"`
+	OutDegree   int                   `json:"outDegree"`
+	// Score is a hub's metric value or a search score.
+	Score *float64 `json:"score,omitempty"`
 
 	IncomingCount *int           `json:"incomingCount,omitempty"`
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`
@@ -35,6 +40,8 @@ type NodeResponse struct {
 
 // ListResponse is a page of notes.
 type ListResponse struct {
+	// Metric is the hub metric the nodes' scores are (get_hubs).
+	Metric     string         `json:"metric,omitempty"`
 	Nodes      []NodeResponse `json:"nodes"`
 	Total      int            `json:"total"`
 	Page       int            `json:"page,omitempty"`
@@ -58,6 +65,9 @@ func nodeResponse(n *vaultgraph.Node, limit int) NodeResponse {
 		Created:     formatTime(n.Created),
 		Modified:    formatTime(n.Modified),
 		Hash:        n.Hash,
+		Size:        n.Size,
+		InDegree:    n.InDegree,
+		OutDegree:   n.OutDegree,
 		Warnings:    n.Warnings,
 	}
 	if limit > 0 {
@@ -124,6 +134,15 @@ func propertyValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// TagsResponse is a page of tags with their note counts.
+type TagsResponse struct {
+	Tags       []vaultgraph.TagCount `json:"tags"`
+	Total      int                   `json:"total"`
+	Page       int                   `json:"page,omitempty"`
+	TotalPages int                   `json:"totalPages,omitempty"`
+	Hint       string                `json:"hint,omitempty"`
 }
 
 // pageHint is the one line that tells the caller how to get more.

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,7 +38,9 @@ type ServerOptions struct {
 const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
 Note IDs are vault paths like "Projects/Alpha Plan.md"; tools also accept the path without .md,
 any letter case, or a bare note name. Start with search_by_tags, list_nodes or get_hubs to find
-notes, get_node to read one, get_neighbors / find_path to follow links. Answers are JSON.`
+notes, get_node to read one, get_neighbors / find_path to follow links. Answers are TOON
+(lists) or Markdown (a note) unless you pass format: json; detail, fields and maxTokens
+shape them.`
 
 // NewServer returns an MCP server exposing t's tools, and notes as
 // resources (vaultgraph://note/{id}). It tells clients when notes are
@@ -168,11 +169,48 @@ func handler[P any](name string, log *slog.Logger, fn func(context.Context, P) (
 		if err := bindArguments(req, &p); err != nil {
 			return toolError(err), nil
 		}
+		var pres Presentation
+		if pr, ok := any(p).(presenter); ok {
+			pres = pr.presentation()
+			if _, err := pres.check(name); err != nil {
+				return toolError(err), nil
+			}
+		}
 		v, err := fn(ctx, p)
 		if err != nil {
 			return toolError(err), nil
 		}
-		return textResult(v)
+		text, err := Render(name, v, pres)
+		if err != nil {
+			return toolError(err), nil
+		}
+		return mcpgo.NewToolResultText(text), nil
+	}
+}
+
+// readTool declares a read tool: its own options, then the presentation
+// parameters every read tool takes, and the read-only annotations.
+func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
+	opts = append(opts,
+		mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description("Default "+DefaultFormats[name])),
+		mcpgo.WithString("detail", mcpgo.Enum(Details...), mcpgo.Description("Field preset, default standard")),
+		mcpgo.WithArray("fields", mcpgo.WithStringItems(), mcpgo.Description("Fields to return instead of the preset")),
+		mcpgo.WithInteger("maxTokens", mcpgo.Min(MinMaxTokens), mcpgo.Max(MaxMaxTokens), mcpgo.Description("Trim the answer to this many tokens")),
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
+	)
+	return mcpgo.NewTool(name, opts...)
+}
+
+// nodeSortKeys are the sort keys of lists of notes.
+const nodeSortKeys = "title, path, created, modified, inDegree, outDegree, pagerank"
+
+// pagedOptions are the sortBy, page and limit parameters of a list tool.
+func pagedOptions(sortKeys string, def, max int) []mcpgo.ToolOption {
+	return []mcpgo.ToolOption{
+		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+sortKeys+`; "-" prefix for descending`)),
+		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1)),
+		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def))),
 	}
 }
 
@@ -211,16 +249,6 @@ func jsonType(goKind string) string {
 		return "an object"
 	}
 	return "a string"
-}
-
-// textResult encodes an answer, as compact JSON, as the tool result's only
-// content.
-func textResult(v any) (*mcpgo.CallToolResult, error) {
-	var b bytes.Buffer
-	if err := writeJSON(&b, v, ""); err != nil {
-		return errorResult(CodeProviderError, err.Error()), nil
-	}
-	return mcpgo.NewToolResultText(strings.TrimRight(b.String(), "\n")), nil
 }
 
 // toolError turns an error into an isError result with its SPEC code.

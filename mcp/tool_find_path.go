@@ -9,13 +9,11 @@ import (
 
 func findPathTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
-		Tool: mcpgo.NewTool("find_path",
+		Tool: readTool("find_path",
 			mcpgo.WithDescription("Shortest chain of links between two notes: {path: [ids], length}, or null when none. Links count both ways unless directed is true."),
 			mcpgo.WithString("source", mcpgo.Required(), mcpgo.Description("Start note: path or name")),
 			mcpgo.WithString("target", mcpgo.Required(), mcpgo.Description("End note: path or name")),
 			mcpgo.WithBoolean("directed", mcpgo.DefaultBool(false), mcpgo.Description("Follow links only from linking note to linked note")),
-			mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
-			mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
 		),
 		Handler: handler("find_path", log, t.FindPath),
 	}

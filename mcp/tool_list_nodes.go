@@ -12,8 +12,8 @@ import (
 func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
 	date := "Date YYYY-MM-DD or RFC 3339, inclusive"
 	return server.ServerTool{
-		Tool: mcpgo.NewTool("list_nodes",
-			mcpgo.WithDescription("Browse notes with filters, sorting and pages; returns nodes (content up to 500 chars), total, page, totalPages and a hint when more pages exist."),
+		Tool: readTool("list_nodes", append([]mcpgo.ToolOption{
+			mcpgo.WithDescription("Browse notes with filters, sorting and pages; returns nodes, total, page, totalPages and a hint when more pages exist."),
 			mcpgo.WithString("folder", mcpgo.Description("Only notes in this folder or below")),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Filter by tags, see tagMode")),
 			mcpgo.WithString("tagMode", mcpgo.Enum("any", "all", "none"), mcpgo.DefaultString("any")),
@@ -24,13 +24,7 @@ func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithString("modifiedBefore", mcpgo.Description(date)),
 			mcpgo.WithBoolean("orphans", mcpgo.Description("Only notes with no links in or out")),
 			mcpgo.WithBoolean("brokenLinks", mcpgo.Description("Only notes with a link to no note")),
-			mcpgo.WithArray("sortBy", mcpgo.Items(map[string]any{"type": "string"}),
-				mcpgo.Description(`Sort keys: title, path, created, modified, inDegree, outDegree, pagerank; prefix "-" for descending, e.g. ["-modified","title"]`)),
-			mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1)),
-			mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(vaultgraph.MaxListLimit), mcpgo.DefaultNumber(vaultgraph.DefaultListLimit)),
-			mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
-			mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
-		),
+		}, pagedOptions(nodeSortKeys, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit)...)...),
 		Handler: handler("list_nodes", log, t.ListNodes),
 	}
 }

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"log/slog"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -10,11 +9,11 @@ import (
 
 func listTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
-		Tool: mcpgo.NewTool("list_tags",
-			mcpgo.WithDescription("Every tag in the vault (lower case, without '#') with its note count, most used first."),
-			mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
-			mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
+		Tool: readTool("list_tags",
+			append([]mcpgo.ToolOption{
+				mcpgo.WithDescription("Tags in the vault (lower case, without '#') with their note counts, most used first, a page at a time."),
+			}, pagedOptions("count, tag", DefaultTagListLimit, MaxTagListLimit)...)...,
 		),
-		Handler: handler("list_tags", log, func(ctx context.Context, _ struct{}) (any, error) { return t.ListTags(ctx) }),
+		Handler: handler("list_tags", log, t.ListTags),
 	}
 }

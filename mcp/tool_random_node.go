@@ -9,7 +9,7 @@ import (
 
 func randomNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
-		Tool: mcpgo.NewTool("random_node",
+		Tool: readTool("random_node",
 			mcpgo.WithDescription("One random note (like get_node), optionally among notes with any of the tags; null when none. For discovery and serendipity."),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Only notes with any of these tags")),
 			mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(false),

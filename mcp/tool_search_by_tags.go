@@ -9,13 +9,12 @@ import (
 
 func searchByTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
-		Tool: mcpgo.NewTool("search_by_tags",
-			mcpgo.WithDescription(`Notes with any (default) or all of the tags, content up to 500 chars each, with total. Tags match without '#', ignoring case; "project" also matches "project/alpha". Use list_tags to see the tags.`),
-			mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags to match")),
-			mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.DefaultString("any")),
-			mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(MaxTagsLimit), mcpgo.DefaultNumber(DefaultTagsLimit)),
-			mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
-			mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
+		Tool: readTool("search_by_tags",
+			append([]mcpgo.ToolOption{
+				mcpgo.WithDescription(`Notes with any (default) or all of the tags, paged, with total. Tags match without '#', ignoring case; "project" also matches "project/alpha". Use list_tags to see the tags.`),
+				mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags to match")),
+				mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.DefaultString("any")),
+			}, pagedOptions(nodeSortKeys, DefaultTagsLimit, MaxTagsLimit)...)...,
 		),
 		Handler: handler("search_by_tags", log, t.SearchByTags),
 	}

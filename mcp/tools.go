@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -48,6 +47,7 @@ func limit(name string, v, def, max int) (int, error) {
 type GetNodeParams struct {
 	ID    string `json:"id"`
 	Depth int    `json:"depth"`
+	Presentation
 }
 
 // GetNode returns one note with its content, and with depth 1 its
@@ -59,7 +59,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if p.Depth != 0 && p.Depth != 1 {
 		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)
 	}
-	n, err := t.Engine.GetNode(ctx, p.ID, true)
+	n, err := t.Engine.GetNode(ctx, p.ID, p.wants("get_node", "content"))
 	if err != nil || n == nil {
 		return nil, err
 	}
@@ -72,24 +72,30 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 			return nil, err
 		}
 		r.Neighbors = []NodeResponse{}
+		withContent := p.wantsRow("content")
 		for _, nb := range nbs {
-			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-				return nil, err
+			if withContent {
+				if nb.Content, err = t.content(ctx, nb.ID); err != nil {
+					return nil, err
+				}
 			}
 			nr := nodeResponse(nb.Node, NeighborContentChars)
 			nr.Direction = string(nb.Direction)
-			nr.Properties, nr.Warnings, nr.Hash, nr.Created, nr.Modified = nil, nil, "", "", ""
+			nr.Warnings = nil
 			r.Neighbors = append(r.Neighbors, nr)
 		}
 	}
-	return r, nil
+	return &r, nil
 }
 
 // GetNeighborsParams are get_neighbors' parameters.
 type GetNeighborsParams struct {
-	ID        string `json:"id"`
-	Direction string `json:"direction"`
-	Limit     int    `json:"limit"`
+	ID        string   `json:"id"`
+	Direction string   `json:"direction"`
+	SortBy    SortKeys `json:"sortBy"`
+	Page      int      `json:"page"`
+	Limit     int      `json:"limit"`
+	Presentation
 }
 
 // GetNeighbors lists the notes linked with a note; nil when the note does
@@ -110,23 +116,36 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
-	nbs, total, warnings, err := t.Engine.Neighbors(ctx, p.ID, dir, lim)
-	if err != nil || nbs == nil { // nil: no such note
+	page, err := pageNumber(p.Page)
+	if err != nil {
 		return nil, err
 	}
-	res := ListResponse{Nodes: []NodeResponse{}, Total: total, Warnings: warnings}
-	for _, nb := range nbs {
-		if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-			return nil, err
+	res, err := t.Engine.NeighborsPage(ctx, p.ID, dir, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
+	if err != nil || res == nil { // nil: no such note
+		return nil, err
+	}
+	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
+	withContent := p.wants("get_neighbors", "content")
+	for _, nb := range res.Neighbors {
+		if withContent {
+			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
+				return nil, err
+			}
 		}
 		nr := listItem(nb.Node)
 		nr.Direction = string(nb.Direction)
-		res.Nodes = append(res.Nodes, nr)
+		out.Nodes = append(out.Nodes, nr)
 	}
-	if total > len(nbs) {
-		res.Hint = fmt.Sprintf("%d of %d neighbours shown: raise limit (max %d) or filter by direction", len(nbs), total, MaxNeighborsLimit)
+	out.Hint = pageHint(res.Page, res.TotalPages)
+	return out, nil
+}
+
+// pageNumber checks a page parameter; 0 means the first page.
+func pageNumber(page int) (int, error) {
+	if page < 0 {
+		return 0, invalid("page", "%d: pages start at 1", page)
 	}
-	return res, nil
+	return max(page, 1), nil
 }
 
 // content reads the body of a listed note. A note whose file went away
@@ -140,12 +159,11 @@ func (t *Tools) content(ctx context.Context, id string) (string, error) {
 	return c, err
 }
 
-// listItem is a note as a list shows it: content cut to 500 characters
-// and no per-note detail beyond tags and links.
+// listItem is a note as a list holds it: content cut to 500 characters,
+// no links and no per-note warnings (the presentation picks the fields).
 func listItem(n *vaultgraph.Node) NodeResponse {
 	r := nodeResponse(n, ListContentChars)
-	r.Properties, r.Hash, r.Created, r.Modified = nil, "", "", ""
-	r.Aliases, r.Attachments, r.BrokenLinks = nil, nil, nil
+	r.Links, r.Attachments, r.BrokenLinks, r.Warnings = nil, nil, nil, nil
 	return r
 }
 
@@ -154,13 +172,16 @@ type FindPathParams struct {
 	Source   string `json:"source"`
 	Target   string `json:"target"`
 	Directed bool   `json:"directed"`
+	Presentation
 }
 
 // PathResponse is find_path's answer: the path, its length in links, and
 // warnings such as a note name shared by several notes.
 type PathResponse struct {
-	Path     []string `json:"path"`
-	Length   int      `json:"length"`
+	Path   []string `json:"path"`
+	Length int      `json:"length"`
+	// Titles are the titles of the path's notes, in order.
+	Titles   []string `json:"titles"`
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -176,13 +197,22 @@ func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 	if err != nil || path == nil {
 		return nil, err
 	}
-	return PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}, nil
+	r := &PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}
+	for _, id := range path.Path {
+		title := id
+		if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
+			title = n.Title
+		}
+		r.Titles = append(r.Titles, title)
+	}
+	return r, nil
 }
 
 // GetHubsParams are get_hubs' parameters.
 type GetHubsParams struct {
 	Metric string `json:"metric"`
 	Limit  int    `json:"limit"`
+	Presentation
 }
 
 // GetHubs returns the most central notes.
@@ -199,14 +229,37 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.Engine.Hubs(ctx, m, lim)
+	hubs, err := t.Engine.Hubs(ctx, m, lim)
+	if err != nil {
+		return nil, err
+	}
+	out := &ListResponse{Metric: string(m), Nodes: []NodeResponse{}, Total: len(hubs)}
+	withContent := p.wants("get_hubs", "content")
+	for _, h := range hubs {
+		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
+		if err != nil {
+			return nil, err
+		}
+		if n == nil { // removed since the ranking: skip it
+			continue
+		}
+		item := listItem(n)
+		score := h.Score
+		item.Score = &score
+		out.Nodes = append(out.Nodes, item)
+	}
+	out.Total = len(out.Nodes)
+	return out, nil
 }
 
 // SearchByTagsParams are search_by_tags' parameters.
 type SearchByTagsParams struct {
-	Tags  []string `json:"tags"`
-	Mode  string   `json:"mode"`
-	Limit int      `json:"limit"`
+	Tags   []string `json:"tags"`
+	Mode   string   `json:"mode"`
+	SortBy SortKeys `json:"sortBy"`
+	Page   int      `json:"page"`
+	Limit  int      `json:"limit"`
+	Presentation
 }
 
 // SearchByTags lists notes with any or all of the tags.
@@ -227,21 +280,33 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
-	nodes, total, err := t.Engine.SearchByTags(ctx, tags, all, lim)
+	page, err := pageNumber(p.Page)
 	if err != nil {
 		return nil, err
 	}
-	res := ListResponse{Nodes: []NodeResponse{}, Total: total}
-	for _, n := range nodes {
-		if n.Content, err = t.content(ctx, n.ID); err != nil {
-			return nil, err
+	res, err := t.Engine.SearchByTagsPage(ctx, tags, all, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
+	if err != nil {
+		return nil, err
+	}
+	return t.listPage(ctx, "search_by_tags", res, p.Presentation)
+}
+
+// listPage turns an Engine page of notes into the answer, reading content
+// only when it is shown.
+func (t *Tools) listPage(ctx context.Context, tool string, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
+	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
+	withContent := p.wants(tool, "content")
+	var err error
+	for _, n := range res.Nodes {
+		if withContent {
+			if n.Content, err = t.content(ctx, n.ID); err != nil {
+				return nil, err
+			}
 		}
-		res.Nodes = append(res.Nodes, listItem(n))
+		out.Nodes = append(out.Nodes, listItem(n))
 	}
-	if total > len(nodes) {
-		res.Hint = fmt.Sprintf("%d of %d notes shown: raise limit (max %d) or use list_nodes to page", len(nodes), total, MaxTagsLimit)
-	}
-	return res, nil
+	out.Hint = pageHint(res.Page, res.TotalPages)
+	return out, nil
 }
 
 // ListNodesParams are list_nodes' parameters.
@@ -256,9 +321,10 @@ type ListNodesParams struct {
 	ModifiedBefore string            `json:"modifiedBefore"`
 	Orphans        bool              `json:"orphans"`
 	BrokenLinks    bool              `json:"brokenLinks"`
-	SortBy         []string          `json:"sortBy"`
+	SortBy         SortKeys          `json:"sortBy"`
 	Page           int               `json:"page"`
 	Limit          int               `json:"limit"`
+	Presentation
 }
 
 // ListNodes browses notes with filters, sorting and pages.
@@ -293,17 +359,7 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
-	for _, n := range res.Nodes {
-		if n.Content, err = t.content(ctx, n.ID); err != nil {
-			return nil, err
-		}
-		item := listItem(n)
-		item.Created, item.Modified = formatTime(n.Created), formatTime(n.Modified)
-		out.Nodes = append(out.Nodes, item)
-	}
-	out.Hint = pageHint(res.Page, res.TotalPages)
-	return out, nil
+	return t.listPage(ctx, "list_nodes", res, p.Presentation)
 }
 
 // parseDate reads a date or date-time parameter; "" is the zero time. A
@@ -325,18 +381,46 @@ func parseDate(name, s string, endOfDay bool) (time.Time, error) {
 	return time.Time{}, invalid(name, "%q is not a date: use YYYY-MM-DD or RFC 3339", s)
 }
 
-// ListTags returns every tag with its note count.
-func (t *Tools) ListTags(ctx context.Context) (any, error) {
-	tags, err := t.Engine.ListTags(ctx)
+// Defaults and bounds of list_tags' paging.
+const (
+	DefaultTagListLimit = 100
+	MaxTagListLimit     = 1000
+)
+
+// ListTagsParams are list_tags' parameters.
+type ListTagsParams struct {
+	SortBy SortKeys `json:"sortBy"`
+	Page   int      `json:"page"`
+	Limit  int      `json:"limit"`
+	Presentation
+}
+
+// ListTags returns the vault's tags with their note counts, most used
+// first unless sortBy says otherwise, a page at a time.
+func (t *Tools) ListTags(ctx context.Context, p ListTagsParams) (any, error) {
+	lim, err := limit("limit", p.Limit, DefaultTagListLimit, MaxTagListLimit)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"tags": tags, "total": len(tags)}, nil
+	page, err := pageNumber(p.Page)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.ListTagsPage(ctx, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
+	if err != nil {
+		return nil, err
+	}
+	tags := res.Tags
+	if tags == nil {
+		tags = []vaultgraph.TagCount{}
+	}
+	return &TagsResponse{Tags: tags, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Hint: pageHint(res.Page, res.TotalPages)}, nil
 }
 
 // RandomNodeParams are random_node's parameters.
 type RandomNodeParams struct {
 	Tags []string `json:"tags"`
+	Presentation
 }
 
 // RandomNode returns one random note (with any of the tags), or nil.
@@ -345,13 +429,21 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 	if err != nil || n == nil {
 		return nil, err
 	}
-	if n.Content, err = t.content(ctx, n.ID); err != nil {
-		return nil, err
+	if p.wants("random_node", "content") {
+		if n.Content, err = t.content(ctx, n.ID); err != nil {
+			return nil, err
+		}
 	}
-	return nodeResponse(n, PrimaryContentChars), nil
+	r := nodeResponse(n, PrimaryContentChars)
+	return &r, nil
+}
+
+// VaultStatusParams are vault_status' parameters.
+type VaultStatusParams struct {
+	Presentation
 }
 
 // VaultStatus reports the vault's counts, state and problems.
-func (t *Tools) VaultStatus(ctx context.Context) (any, error) {
+func (t *Tools) VaultStatus(ctx context.Context, _ VaultStatusParams) (any, error) {
 	return t.Engine.Status(ctx)
 }

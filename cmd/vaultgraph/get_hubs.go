@@ -18,12 +18,13 @@ out_degree (most links out) or pagerank (linked to by other central notes).`,
 		Example: `  vaultgraph get-hubs --metric pagerank --limit 5`,
 		Args:    args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_hubs", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetHubs(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Metric, "metric", "in_degree", "in_degree, out_degree or pagerank")
 	c.Flags().IntVar(&p.Limit, "limit", mcp.DefaultHubsLimit, "how many notes (1-50)")
+	presentationFlags(c, "get_hubs", &p.Presentation)
 	return c
 }

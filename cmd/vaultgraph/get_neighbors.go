@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -20,12 +22,13 @@ outgoing neighbours come first. A missing note prints null.`,
 		Args:    args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_neighbors", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetNeighbors(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Direction, "direction", "both", "in, out or both")
-	c.Flags().IntVar(&p.Limit, "limit", mcp.DefaultNeighborsLimit, "most neighbours to print (1-50)")
+	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultNeighborsLimit, mcp.MaxNeighborsLimit, strings.Join(vaultgraph.SortFields, ", "))
+	presentationFlags(c, "get_neighbors", &p.Presentation)
 	return c
 }

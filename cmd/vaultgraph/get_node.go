@@ -25,11 +25,12 @@ A missing note prints null and exits 0.`,
 		Args: args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetNode(ctx, p)
 			})
 		},
 	}
 	c.Flags().IntVar(&p.Depth, "depth", 0, "0 = the note only, 1 = also its neighbours and link counts")
+	presentationFlags(c, "get_node", &p.Presentation)
 	return c
 }

@@ -36,7 +36,7 @@ links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
 				}
 				p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "list_nodes", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.ListNodes(ctx, p)
 			})
 		},
@@ -52,8 +52,7 @@ links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
 	f.StringVar(&p.ModifiedBefore, "modified-before", "", "only notes modified on or before this date")
 	f.BoolVar(&p.Orphans, "orphans", false, "only notes with no links in or out")
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
-	f.StringSliceVar(&p.SortBy, "sort-by", nil, "sort keys, comma-separated, '-' for descending (default path)")
-	f.IntVar(&p.Page, "page", 1, "page number, from 1")
-	f.IntVar(&p.Limit, "limit", vaultgraph.DefaultListLimit, "notes per page (1-100)")
+	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit, strings.Join(vaultgraph.SortFields, ", ")+" (default path)")
+	presentationFlags(c, "list_nodes", &p.Presentation)
 	return c
 }

@@ -9,16 +9,22 @@ import (
 )
 
 func newListTagsCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var p mcp.ListTagsParams
+	c := &cobra.Command{
 		Use:   "list-tags",
-		Short: "List every tag with its note count, most used first",
-		Long: `List every tag in the vault (frontmatter and inline #tags, lower case)
-with the number of notes carrying it, most used first.`,
+		Short: "List the tags with their note counts, most used first",
+		Long: `List the tags of the vault (frontmatter and inline #tags, lower case)
+with the number of notes carrying each, most used first, a page at a time.`,
+		Example: `  vaultgraph list-tags --limit 20
+  vaultgraph list-tags --sort-by tag --format json`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.ListTags(ctx)
+			return g.withTools(c.Context(), "list_tags", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.ListTags(ctx, p)
 			})
 		},
 	}
+	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultTagListLimit, mcp.MaxTagListLimit, "count, tag")
+	presentationFlags(c, "list_tags", &p.Presentation)
+	return c
 }

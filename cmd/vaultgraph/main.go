@@ -28,7 +28,6 @@ const (
 type globals struct {
 	vault   string
 	index   string
-	format  string
 	verbose bool
 	stdin   io.Reader
 	stdout  io.Writer
@@ -96,7 +95,6 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.vault, "vault", def, "vault folder (default $"+EnvVault+" or the current folder)")
 	pf.StringVar(&g.index, "index", os.Getenv(EnvIndex), "index file (default $"+EnvIndex+" or <vault>/.vaultgraph/index.db)")
-	pf.StringVar(&g.format, "format", "json", "output format: json (toon and markdown come with the response-format work)")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log progress and note warnings to stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w: %v (see %s --help)", vaultgraph.ErrInvalid, err, c.CommandPath())
@@ -143,10 +141,11 @@ func (g *globals) engineOptions() (vaultgraph.Options, error) {
 	return opts, nil
 }
 
-// withTools opens the engine on the vault, runs fn and prints its answer.
-func (g *globals) withTools(ctx context.Context, fn func(context.Context, *mcp.Tools) (any, error)) error {
-	if g.format != "json" {
-		return fmt.Errorf("%w: format %q: only json is available in this version", vaultgraph.ErrInvalid, g.format)
+// withTools opens the engine on the vault, runs fn and prints its answer
+// as tool's answer shaped by pres (the same text MCP returns).
+func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
+	if _, err := mcp.Render(tool, nil, *pres); err != nil {
+		return err // a bad --format, --detail or --max-tokens, before any work
 	}
 	opts, err := g.engineOptions()
 	if err != nil {
@@ -163,5 +162,29 @@ func (g *globals) withTools(ctx context.Context, fn func(context.Context, *mcp.T
 	if err != nil {
 		return err
 	}
-	return mcp.WriteJSON(g.stdout, v)
+	text, err := mcp.Render(tool, v, *pres)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(g.stdout, text); err != nil {
+		return fmt.Errorf("write answer: %w", err)
+	}
+	return nil
+}
+
+// presentationFlags adds the flags that shape a read command's answer.
+func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
+	f := c.Flags()
+	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormats[tool]+")")
+	f.StringVar(&p.Detail, "detail", "standard", "field preset: minimal, standard or full")
+	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
+	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
+}
+
+// pageFlags adds --sort-by, --page and --limit to a list command.
+func pageFlags(c *cobra.Command, sortBy *mcp.SortKeys, page, limit *int, def, max int, keys string) {
+	f := c.Flags()
+	f.StringSliceVar((*[]string)(sortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+keys)
+	f.IntVar(page, "page", 1, "page number, from 1")
+	f.IntVar(limit, "limit", def, fmt.Sprintf("items per page (1-%d)", max))
 }

@@ -18,11 +18,12 @@ carrying any of those tags are candidates. Prints null when none qualifies.`,
 		Example: `  vaultgraph random-node --tags idea,draft`,
 		Args:    args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "random_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.RandomNode(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringSliceVar(&p.Tags, "tags", nil, "only notes with any of these tags")
+	presentationFlags(c, "random_node", &p.Presentation)
 	return c
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,12 +29,13 @@ nested tags ("project" matches "project/alpha").`,
 		},
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Tags = a
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "search_by_tags", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.SearchByTags(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
-	c.Flags().IntVar(&p.Limit, "limit", mcp.DefaultTagsLimit, "most notes to print (1-100)")
+	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultTagsLimit, mcp.MaxTagsLimit, strings.Join(vaultgraph.SortFields, ", "))
+	presentationFlags(c, "search_by_tags", &p.Presentation)
 	return c
 }

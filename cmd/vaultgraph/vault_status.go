@@ -9,7 +9,8 @@ import (
 )
 
 func newVaultStatusCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var p mcp.VaultStatusParams
+	c := &cobra.Command{
 		Use:   "vault-status",
 		Short: "Print counts, index state and problems of the vault",
 		Long: `Print the vault's notes, links, broken links, attachments and tags, the
@@ -17,9 +18,11 @@ state of index and watcher, the last sync time, files that could not be
 indexed (with the reason) and note names shared by several notes.`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.VaultStatus(ctx)
+			return g.withTools(c.Context(), "vault_status", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.VaultStatus(ctx, p)
 			})
 		},
 	}
+	presentationFlags(c, "vault_status", &p.Presentation)
+	return c
 }

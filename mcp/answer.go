@@ -1,0 +1,240 @@
+package mcp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/toon"
+)
+
+// kind is the shape of an answer, which decides its Markdown layout.
+type kind int
+
+const (
+	kindNote   kind = iota // one note: metadata, content, maybe neighbours
+	kindRows               // a page of notes or tags
+	kindPath               // find_path
+	kindStatus             // vault_status
+)
+
+// answer is a tool's answer after field selection and before encoding.
+// Every format is written from it, so TOON and JSON carry the same data.
+// The parts are written in this order: head, content, more, rows (with
+// the rows' nested properties after them), foot, warnings, hint, omitted.
+type answer struct {
+	tool    string
+	kind    kind
+	head    toon.Object // fields before the content
+	content *string     // a note's content, nil when not selected
+	more    toon.Object // fields between the content and the rows
+	rowsKey string      // key of the rows ("nodes", "neighbors", "tags"); "" without rows
+	rows    []toon.Object
+	props   []toon.Object // parallel to rows: a row's properties, nil for none
+	foot    toon.Object   // totals and paging
+	// label is a note's row label in Markdown ("in", "out") or a list's
+	// heading ("Hubs by pagerank").
+	label    string
+	warnings []string
+	hint     string
+	omitted  string // what maxTokens left out, set while fitting
+}
+
+// cut says how much of an answer to write: rows kept, characters of the
+// note's content and of each row's content (-1: as shaped, 0: none), and
+// whether to keep only identifying fields.
+type cut struct {
+	rows, content, rowContent int
+	minimal                   bool
+}
+
+var uncut = cut{rows: -1, content: -1, rowContent: -1}
+
+// identifying fields survive cut.minimal.
+var identifying = []string{"id", "title", "direction", "score", "tag", "count", "path", "length"}
+
+// tree builds the answer as ordered data, as cut says.
+func (a *answer) tree(c cut) toon.Object {
+	obj := toon.Object{}
+	obj = append(obj, keep(a.head, c.minimal)...)
+	if a.content != nil && c.content != 0 && !c.minimal {
+		obj = append(obj, toon.Field{Key: "content", Value: cutText(*a.content, c.content)})
+	}
+	obj = append(obj, a.more...)
+	if a.rowsKey != "" {
+		rows, props := a.keptRows(c)
+		list := make([]any, len(rows))
+		for i, r := range rows {
+			list[i] = r
+		}
+		obj = append(obj, toon.Field{Key: a.rowsKey, Value: list})
+		if len(props) > 0 {
+			obj = append(obj, toon.Field{Key: a.propsKey(), Value: props})
+		}
+	}
+	obj = append(obj, a.foot...)
+	if len(a.warnings) > 0 {
+		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(a.warnings)})
+	}
+	if a.hint != "" {
+		obj = append(obj, toon.Field{Key: "hint", Value: a.hint})
+	}
+	if a.omitted != "" {
+		obj = append(obj, toon.Field{Key: "omitted", Value: a.omitted})
+	}
+	return obj
+}
+
+// propsKey is the key of the rows' properties, written after the rows.
+func (a *answer) propsKey() string {
+	if a.kind == kindNote {
+		return "neighborProperties" // "properties" is the note's own
+	}
+	return "properties"
+}
+
+// keptRows returns the rows c keeps, their content cut, and the kept rows'
+// properties keyed by row id.
+func (a *answer) keptRows(c cut) ([]toon.Object, toon.Object) {
+	n := len(a.rows)
+	if c.rows >= 0 && c.rows < n {
+		n = c.rows
+	}
+	rows := make([]toon.Object, 0, n)
+	var props toon.Object
+	for i, r := range a.rows[:n] {
+		row := make(toon.Object, 0, len(r))
+		for _, f := range r {
+			switch {
+			case c.minimal && !slices.Contains(identifying, f.Key):
+				continue
+			case f.Key == "content" && c.rowContent == 0:
+				continue
+			case f.Key == "content" && c.rowContent > 0:
+				f.Value = cutText(f.Value.(string), c.rowContent)
+			}
+			row = append(row, f)
+		}
+		rows = append(rows, row)
+		if a.props[i] != nil && !c.minimal {
+			props = append(props, toon.Field{Key: rowID(r), Value: a.props[i]})
+		}
+	}
+	return rows, props
+}
+
+// keep returns o, or only its identifying fields when minimal.
+func keep(o toon.Object, minimal bool) toon.Object {
+	if !minimal {
+		return o
+	}
+	var out toon.Object
+	for _, f := range o {
+		if slices.Contains(identifying, f.Key) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// cutText shortens s to n characters (n < 0: as it is).
+func cutText(s string, n int) string {
+	if n < 0 {
+		return s
+	}
+	return Truncate(s, n)
+}
+
+func rowID(r toon.Object) string {
+	for _, f := range r {
+		if f.Key == "id" || f.Key == "tag" {
+			s, _ := f.Value.(string)
+			return s
+		}
+	}
+	return ""
+}
+
+func strings2any(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// preview is a list row's content: without a first heading that only
+// repeats the title, whitespace runs folded into one space, cut to n
+// characters.
+func preview(s, title string, n int) string {
+	s = dropTitleHeading(s, title)
+	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	return Truncate(s, n)
+}
+
+// dropTitleHeading removes a first line "# Title" (any level, any case)
+// that repeats the note's title, and the blank lines after it.
+func dropTitleHeading(s, title string) string {
+	t := strings.TrimLeft(s, " \t\r\n")
+	line, rest, _ := strings.Cut(t, "\n")
+	h := strings.TrimLeft(line, "#")
+	if len(h) == len(line) || !strings.HasPrefix(h, " ") {
+		return s
+	}
+	if !strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(title)) {
+		return s
+	}
+	return strings.TrimLeft(rest, " \t\r\n")
+}
+
+// value converts a property value to the types TOON and JSON share:
+// dates as text, maps as objects with sorted keys.
+func value(v any) any {
+	switch x := v.(type) {
+	case nil, bool, string, int, int64, float64:
+		return x
+	case int8, int16, int32, uint, uint8, uint16, uint32, uint64, float32:
+		return x
+	case time.Time:
+		return formatTime(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = value(e)
+		}
+		return out
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		out := make(toon.Object, 0, len(x))
+		for _, k := range keys {
+			out = append(out, toon.Field{Key: k, Value: value(x[k])})
+		}
+		return out
+	}
+	return fmt.Sprint(v)
+}
+
+// propertiesObject is a note's properties in file order.
+func propertiesObject(p Properties) toon.Object {
+	out := make(toon.Object, 0, len(p))
+	for _, prop := range p {
+		out = append(out, toon.Field{Key: prop.Key, Value: value(prop.Value)})
+	}
+	return out
+}
+
+// linksRows are a note's links as {id, title} rows.
+func linksRows(links []vaultgraph.LinkInfo) []any {
+	out := make([]any, len(links))
+	for i, l := range links {
+		out[i] = toon.Object{{Key: "id", Value: l.ID}, {Key: "title", Value: l.Title}}
+	}
+	return out
+}

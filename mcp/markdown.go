@@ -1,0 +1,299 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
+)
+
+// markdownNote ends Markdown answers that summarise data: it tells the
+// caller where every field is.
+const markdownNote = "_Summary view: format: json gives every field as data._"
+
+// markdown writes the answer for reading (SPEC "Responses", seed 001): a
+// note as a short metadata header and its content as it is; lists as
+// numbered lines; a path as arrows; status as key: value lines. The same
+// cut applies as for the other formats.
+func (a *answer) markdown(c cut) string {
+	var b strings.Builder
+	t := a.tree(c)
+	rest := t
+	switch a.kind {
+	case kindNote:
+		rest = a.markdownNote(&b, t, c)
+	case kindRows:
+		rest = a.markdownRows(&b, t)
+	case kindPath:
+		rest = markdownPath(&b, t)
+	}
+	// What is left: status fields, totals, warnings, hint, omitted.
+	for _, f := range rest {
+		switch f.Key {
+		case "warnings":
+			for _, w := range f.Value.([]any) {
+				fmt.Fprintf(&b, "warning: %s\n", w)
+			}
+		case "hint":
+			fmt.Fprintf(&b, "%s\n", f.Value)
+		case "omitted":
+			fmt.Fprintf(&b, "_%s_\n", f.Value)
+		default:
+			if rows, ok := f.Value.([]any); ok && len(rows) > 0 {
+				if _, isObj := rows[0].(toon.Object); isObj {
+					fmt.Fprintf(&b, "%s:\n", f.Key)
+					for _, r := range rows {
+						fmt.Fprintf(&b, "- %s\n", inline(r))
+					}
+					continue
+				}
+			}
+			fmt.Fprintf(&b, "%s: %s\n", f.Key, inline(f.Value))
+		}
+	}
+	if a.kind == kindNote || a.kind == kindRows {
+		b.WriteString(markdownNote)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// markdownNote writes a note: "# Title", one metadata line, the content,
+// then its neighbours. It returns the fields left for the footer.
+func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Object {
+	var meta []string
+	var rest toon.Object
+	heading := ""
+	for _, f := range t {
+		switch f.Key {
+		case "title":
+			heading = f.Value.(string)
+		case "content", "neighbors", "properties", "neighborProperties", "links", "warnings", "hint", "omitted":
+			rest = append(rest, f)
+		case "incomingCount", "outgoingCount":
+			meta = append(meta, fmt.Sprintf("%s: %v", strings.TrimSuffix(f.Key, "Count"), f.Value))
+		default:
+			if f.Key == "id" && heading == "" {
+				heading = f.Value.(string)
+			}
+			meta = append(meta, f.Key+": "+inline(f.Value))
+		}
+	}
+	if heading != "" && !a.contentRepeats(t, heading) {
+		fmt.Fprintf(b, "# %s\n", heading)
+	}
+	if len(meta) > 0 {
+		fmt.Fprintf(b, "%s\n", strings.Join(meta, " · "))
+	}
+	var footer toon.Object
+	for _, f := range rest {
+		switch f.Key {
+		case "properties":
+			fmt.Fprintf(b, "properties: %s\n", inline(f.Value))
+		case "links":
+			ids := make([]string, 0)
+			for _, l := range f.Value.([]any) {
+				ids = append(ids, rowID(l.(toon.Object)))
+			}
+			fmt.Fprintf(b, "links: %s\n", strings.Join(ids, ", "))
+		case "content":
+			fmt.Fprintf(b, "\n%s\n", strings.TrimRight(f.Value.(string), "\r\n"))
+		case "neighbors":
+			rows := f.Value.([]any)
+			fmt.Fprintf(b, "\n## Neighbours (%d)\n", len(rows))
+			writeRows(b, rows)
+		case "neighborProperties":
+			for _, p := range f.Value.(toon.Object) {
+				fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))
+			}
+		default:
+			footer = append(footer, f)
+		}
+	}
+	if len(footer) > 0 {
+		b.WriteString("\n")
+	}
+	return footer
+}
+
+// contentRepeats reports whether the note's content starts with its own
+// "# Title" heading, so Markdown need not write the title twice.
+func (a *answer) contentRepeats(t toon.Object, title string) bool {
+	for _, f := range t {
+		if f.Key == "content" {
+			s := f.Value.(string)
+			return dropTitleHeading(s, title) != s
+		}
+	}
+	return false
+}
+
+// markdownRows writes a list: a count line, then one numbered line per
+// row; it returns the fields left for the footer.
+func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
+	var rows []any
+	var props toon.Object
+	var rest toon.Object
+	total, page, pages := -1, 0, 0
+	for _, f := range t {
+		switch f.Key {
+		case a.rowsKey:
+			rows = f.Value.([]any)
+		case "properties":
+			props = f.Value.(toon.Object)
+		case "metric":
+		case "total":
+			total = f.Value.(int)
+		case "page":
+			page = f.Value.(int)
+		case "totalPages":
+			pages = f.Value.(int)
+		default:
+			rest = append(rest, f)
+		}
+	}
+	what := a.rowsKey
+	if a.label != "" {
+		what = a.label
+	}
+	head := fmt.Sprintf("%d %s", len(rows), what)
+	if total > len(rows) {
+		head = fmt.Sprintf("%d of %d %s", len(rows), total, what)
+	}
+	if pages > 1 {
+		head += fmt.Sprintf(" (page %d of %d)", page, pages)
+	}
+	fmt.Fprintf(b, "%s\n", head)
+	if a.rowsKey == "tags" {
+		for _, r := range rows {
+			o := r.(toon.Object)
+			fmt.Fprintf(b, "- %s: %v\n", o[0].Value, o[1].Value)
+		}
+	} else {
+		writeRows(b, rows)
+	}
+	for _, p := range props {
+		fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))
+	}
+	return rest
+}
+
+// writeRows writes note rows as numbered lines: title in bold, then the
+// other short fields, then the content on its own indented line.
+func writeRows(b *strings.Builder, rows []any) {
+	for i, r := range rows {
+		o := r.(toon.Object)
+		var title, content string
+		var parts []string
+		for _, f := range o {
+			switch f.Key {
+			case "title":
+				title = f.Value.(string)
+			case "content":
+				content = f.Value.(string)
+			case "id":
+				parts = append([]string{f.Value.(string)}, parts...)
+			case "direction":
+				parts = append(parts, f.Value.(string))
+			case "score":
+				parts = append(parts, "score "+interpretScore(f.Value))
+			default:
+				if s := inline(f.Value); s != "" {
+					parts = append(parts, f.Key+": "+s)
+				}
+			}
+		}
+		line := strconv.Itoa(i+1) + "."
+		if title != "" {
+			line += " **" + title + "**"
+		}
+		if len(parts) > 0 {
+			line += " " + strings.Join(parts, " · ")
+		}
+		fmt.Fprintf(b, "%s\n", line)
+		if content != "" {
+			fmt.Fprintf(b, "   %s\n", content)
+		}
+	}
+}
+
+// interpretScore writes a score with a word for how strong it is; scores
+// outside 0-1 (link counts, PageRank sums) are written as they are.
+func interpretScore(v any) string {
+	f, ok := v.(float64)
+	if !ok || f < 0 || f > 1 {
+		return inline(v)
+	}
+	word := "weak"
+	switch {
+	case f >= 0.75:
+		word = "strong"
+	case f >= 0.5:
+		word = "good"
+	case f >= 0.25:
+		word = "fair"
+	}
+	return fmt.Sprintf("%.2f %s", f, word)
+}
+
+// markdownPath writes a path as "A → B → C"; it returns the other fields.
+func markdownPath(b *strings.Builder, t toon.Object) toon.Object {
+	var path, titles []any
+	var rest toon.Object
+	length := -1
+	for _, f := range t {
+		switch f.Key {
+		case "path":
+			path = f.Value.([]any)
+		case "titles":
+			titles = f.Value.([]any)
+		case "length":
+			length = f.Value.(int)
+		default:
+			rest = append(rest, f)
+		}
+	}
+	steps := make([]string, len(path))
+	for i, p := range path {
+		steps[i] = p.(string)
+		if i < len(titles) {
+			steps[i] = fmt.Sprintf("%s (%s)", titles[i], p)
+		}
+	}
+	if length >= 0 {
+		fmt.Fprintf(b, "%d links: ", length)
+	}
+	fmt.Fprintf(b, "%s\n", strings.Join(steps, " → "))
+	return rest
+}
+
+// inline writes a value on one line: lists joined with ", ", objects as
+// "key: value; ...", other values as JSON would (without quotes).
+func inline(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = inline(e)
+		}
+		return strings.Join(parts, ", ")
+	case toon.Object:
+		parts := make([]string, len(x))
+		for i, f := range x {
+			parts[i] = f.Key + ": " + inline(f.Value)
+		}
+		return strings.Join(parts, "; ")
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(out)
+}

@@ -1,0 +1,231 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
+)
+
+// Response formats.
+const (
+	FormatTOON     = "toon"
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+)
+
+// Detail presets.
+const (
+	DetailMinimal  = "minimal"
+	DetailStandard = "standard"
+	DetailFull     = "full"
+)
+
+// Formats lists the response formats; Details the detail presets.
+var (
+	Formats = []string{FormatTOON, FormatMarkdown, FormatJSON}
+	Details = []string{DetailMinimal, DetailStandard, DetailFull}
+)
+
+// Bounds of maxTokens.
+const (
+	MinMaxTokens = 50
+	MaxMaxTokens = 1_000_000
+)
+
+// Presentation holds the parameters every read tool takes to shape its
+// answer: format, detail preset, explicit fields and a token budget. Tool
+// parameter structs embed it.
+type Presentation struct {
+	// Format is toon, markdown or json; "" picks the tool's default.
+	Format string `json:"format"`
+	// Detail is minimal, standard (default) or full.
+	Detail string `json:"detail"`
+	// Fields, when not empty, replaces the detail preset's field set.
+	Fields []string `json:"fields"`
+	// MaxTokens, when set, trims the answer to at most this many o200k
+	// tokens.
+	MaxTokens int `json:"maxTokens"`
+}
+
+// presentation lets a handler find the Presentation embedded in any tool's
+// parameters.
+func (p Presentation) presentation() Presentation { return p }
+
+type presenter interface{ presentation() Presentation }
+
+// DefaultFormats is each read tool's default format: the form that
+// measured fewest o200k tokens for typical answers on testvault and a
+// generated 1,000-note vault (see README "Response formats" and
+// TestDefaultFormatsMeasure).
+var DefaultFormats = map[string]string{
+	"get_node":       FormatMarkdown,
+	"random_node":    FormatMarkdown,
+	"get_neighbors":  FormatTOON,
+	"find_path":      FormatTOON,
+	"get_hubs":       FormatTOON,
+	"search_by_tags": FormatTOON,
+	"list_nodes":     FormatTOON,
+	"list_tags":      FormatTOON,
+	"vault_status":   FormatTOON,
+	"search":         FormatTOON,
+}
+
+// check validates the presentation parameters and fills in defaults for
+// tool.
+func (p Presentation) check(tool string) (Presentation, error) {
+	p.Format = strings.ToLower(strings.TrimSpace(p.Format))
+	switch p.Format {
+	case "":
+		p.Format = DefaultFormats[tool]
+		if p.Format == "" {
+			p.Format = FormatJSON
+		}
+	case "md":
+		p.Format = FormatMarkdown
+	case FormatTOON, FormatMarkdown, FormatJSON:
+	default:
+		return p, invalid("format", "%q: use toon, markdown or json", p.Format)
+	}
+	p.Detail = strings.ToLower(strings.TrimSpace(p.Detail))
+	switch p.Detail {
+	case "":
+		p.Detail = DetailStandard
+	case DetailMinimal, DetailStandard, DetailFull:
+	default:
+		return p, invalid("detail", "%q: use minimal, standard or full", p.Detail)
+	}
+	if p.MaxTokens != 0 && (p.MaxTokens < MinMaxTokens || p.MaxTokens > MaxMaxTokens) {
+		return p, invalid("maxTokens", "%d is out of range: use %d to %d", p.MaxTokens, MinMaxTokens, MaxMaxTokens)
+	}
+	// "a,b" in one entry is two fields (the CLI flag and lazy callers).
+	var fields []string
+	for _, f := range p.Fields {
+		for _, part := range strings.Split(f, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				fields = append(fields, part)
+			}
+		}
+	}
+	p.Fields = fields
+	return p, nil
+}
+
+// Render shapes the answer v of tool (a value a Tools method returned;
+// nil for a not-found read) as text in the chosen format, with the chosen
+// fields, within the token budget.
+func Render(tool string, v any, p Presentation) (string, error) {
+	p, err := p.check(tool)
+	if err != nil {
+		return "", err
+	}
+	if isNil(v) {
+		return "null", nil
+	}
+	a, err := shape(tool, v, p)
+	if err != nil {
+		return "", err
+	}
+	return a.fit(p)
+}
+
+// render writes the answer, cut as c says, in format. A TOON encoding
+// failure falls back to JSON with a warning: never an empty answer.
+func (a *answer) render(format string, c cut) (string, error) {
+	switch format {
+	case FormatMarkdown:
+		return a.markdown(c), nil
+	case FormatTOON:
+		s, err := toon.Encode(a.tree(c), toon.Options{})
+		if err == nil {
+			return s, nil
+		}
+		b := *a
+		b.warnings = append(slices.Clone(a.warnings), fmt.Sprintf("TOON encoding failed (%v); this answer is JSON", err))
+		return b.render(FormatJSON, c)
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(a.tree(c)); err != nil {
+		return "", fmt.Errorf("encode answer: %w", err)
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// isNil reports a not-found read: nil or a nil pointer.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch x := v.(type) {
+	case *NodeResponse:
+		return x == nil
+	case *ListResponse:
+		return x == nil
+	case *PathResponse:
+		return x == nil
+	}
+	return false
+}
+
+// wants reports whether the answer of tool shows field (so that a tool
+// reads note content only when it is shown).
+func (p Presentation) wants(tool, field string) bool {
+	c, err := p.check(tool)
+	if err != nil {
+		return true // the error is reported when rendering
+	}
+	cat, ok := catalogs[tool]
+	if !ok {
+		return true
+	}
+	var also *catalog
+	if cat.rows && cat.main != &rowCatalog {
+		also = &rowCatalog
+	}
+	names, _ := cat.main.pick(tool, c, also)
+	return slices.Contains(names, field)
+}
+
+// wantsRow reports whether get_node's neighbour rows show field.
+func (p Presentation) wantsRow(field string) bool {
+	c, err := p.check("get_node")
+	if err != nil {
+		return true
+	}
+	return slices.Contains(neighborFields(c), field)
+}
+
+// SortKeys are sort keys: a JSON list of strings or one string of
+// comma-separated keys, each optionally prefixed with '-' (descending).
+type SortKeys []string
+
+// UnmarshalJSON accepts "key", "-a,b" or ["-a","b"].
+func (s *SortKeys) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = splitKeys([]string{one})
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err != nil {
+		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
+	}
+	*s = splitKeys(list)
+	return nil
+}
+
+func splitKeys(in []string) SortKeys {
+	var out SortKeys
+	for _, k := range in {
+		for _, part := range strings.Split(k, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
