@@ -261,7 +261,10 @@ func markdownPath(b *strings.Builder, t toon.Object) toon.Object {
 			steps[i] = fmt.Sprintf("%s (%s)", titles[i], p)
 		}
 	}
-	if length >= 0 {
+	switch {
+	case length == 1:
+		b.WriteString("1 link: ")
+	case length >= 0:
 		fmt.Fprintf(b, "%d links: ", length)
 	}
 	fmt.Fprintf(b, "%s\n", strings.Join(steps, " → "))

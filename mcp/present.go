@@ -64,7 +64,7 @@ var DefaultFormats = map[string]string{
 	"get_node":       FormatMarkdown,
 	"random_node":    FormatMarkdown,
 	"get_neighbors":  FormatTOON,
-	"find_path":      FormatTOON,
+	"find_path":      FormatMarkdown,
 	"get_hubs":       FormatTOON,
 	"search_by_tags": FormatTOON,
 	"list_nodes":     FormatTOON,
