@@ -41,6 +41,8 @@ type answer struct {
 	warnings []string
 	hint     string
 	omitted  string // what maxTokens left out, set while fitting
+	// keep are the fields a minimal cut keeps; nil means identifying.
+	keep []string
 }
 
 // cut says how much of an answer to write: rows kept, characters of the
@@ -59,7 +61,7 @@ var identifying = []string{"id", "title", "direction", "score", "tag", "count", 
 // tree builds the answer as ordered data, as cut says.
 func (a *answer) tree(c cut) toon.Object {
 	obj := toon.Object{}
-	obj = append(obj, keep(a.head, c.minimal)...)
+	obj = append(obj, keepFields(a.head, c.minimal, a.keep)...)
 	if a.content != nil && c.content != 0 && !c.minimal {
 		obj = append(obj, toon.Field{Key: "content", Value: cutText(*a.content, c.content)})
 	}
@@ -126,14 +128,18 @@ func (a *answer) keptRows(c cut) ([]toon.Object, toon.Object) {
 	return rows, props
 }
 
-// keep returns o, or only its identifying fields when minimal.
-func keep(o toon.Object, minimal bool) toon.Object {
+// keepFields returns o, or when minimal only its fields named in names
+// (nil: the identifying fields).
+func keepFields(o toon.Object, minimal bool, names []string) toon.Object {
 	if !minimal {
 		return o
 	}
+	if names == nil {
+		names = identifying
+	}
 	var out toon.Object
 	for _, f := range o {
-		if slices.Contains(identifying, f.Key) {
+		if slices.Contains(names, f.Key) {
 			out = append(out, f)
 		}
 	}

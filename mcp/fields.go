@@ -417,7 +417,7 @@ func shapePath(tool string, r *PathResponse, p Presentation) *answer {
 // shapeStatus shapes vault_status's answer.
 func shapeStatus(tool string, s *vaultgraph.Status, p Presentation) *answer {
 	names, warnings := statusCatalog.pick(tool, p, nil)
-	a := &answer{tool: tool, kind: kindStatus, warnings: warnings}
+	a := &answer{tool: tool, kind: kindStatus, warnings: warnings, keep: statusCatalog.minimal}
 	for _, name := range names {
 		var v any
 		switch name {
