@@ -71,8 +71,7 @@ func TestResponseTokens(t *testing.T) {
 	for _, vt := range vaults {
 		for _, c := range vt.calls(vt.tl) {
 			m := measureCall(t, vt.tl, c)
-			sums := map[string]*formatTokens{}
-	t.Logf("tokens %-9s %-16s %7d %7d %7d %7d %7d %7d %8.0f%% %8.0f%%", vt.name, c.name,
+			t.Logf("tokens %-9s %-16s %7d %7d %7d %7d %7d %7d %8.0f%% %8.0f%%", vt.name, c.name,
 				m.raw, m.pretty, m.json, m.markdown, m.toon, m.defaultFmt, saving(m.defaultFmt, m.raw), saving(m.defaultFmt, m.pretty))
 			sum := sums[c.tool]
 			if sum == nil {

@@ -321,10 +321,12 @@ func TestSortByUnknown(t *testing.T) {
 	ctx := context.Background()
 	bad := mcp.SortKeys{"-colour"}
 	for name, run := range map[string]func() (any, error){
-		"list_nodes":     func() (any, error) { return tl.ListNodes(ctx, mcp.ListNodesParams{SortBy: bad}) },
-		"get_neighbors":  func() (any, error) { return tl.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: bad}) },
-		"search_by_tags": func() (any, error) { return tl.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: bad}) },
-		"list_tags":      func() (any, error) { return tl.ListTags(ctx, mcp.ListTagsParams{SortBy: bad}) },
+		"list_nodes":    func() (any, error) { return tl.ListNodes(ctx, mcp.ListNodesParams{SortBy: bad}) },
+		"get_neighbors": func() (any, error) { return tl.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: bad}) },
+		"search_by_tags": func() (any, error) {
+			return tl.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: bad})
+		},
+		"list_tags": func() (any, error) { return tl.ListTags(ctx, mcp.ListTagsParams{SortBy: bad}) },
 	} {
 		_, err := run()
 		if mcp.Code(err) != "INVALID_PARAMS" || !strings.Contains(mcp.Message(err), "colour") {
