@@ -1,0 +1,841 @@
+package toon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ErrSyntax is wrapped by every error Decode returns for malformed input;
+// the message names the offending line.
+var ErrSyntax = errors.New("toon: syntax error")
+
+// DecodeOptions configures Decode. The zero value selects the spec
+// defaults: 2 spaces per level and strict mode.
+type DecodeOptions struct {
+	// Indent is the number of spaces per indentation level (spec
+	// indentSize); 0 means the default, 2.
+	Indent int
+	// Lenient turns strict mode off (spec strict=false): repeated keys
+	// resolve last-write-wins, declared counts and blank lines inside
+	// arrays go unchecked, depth is floor(spaces/Indent), trailing lines
+	// after a root array are ignored, and a malformed array header is read
+	// as a plain key (spec §6).
+	Lenient bool
+}
+
+// Decode parses a TOON document (spec v4.0) into the types FromJSON
+// returns: nil, bool, string, json.Number, []any and Object, with object
+// keys in document order (table rows and keyed entries in header order).
+//
+// Numbers are lossless: a json.Number holds the canonical form of the
+// token (spec §2), so 1.5000 decodes as "1.5", -1E+03 as "-1000" and 1e999
+// as "1e+999"; tokens outside the §4 number grammar, such as 05 or +1,
+// decode as strings. Tabs in indentation, ill-formed UTF-8 and values
+// nested deeper than 1000 levels are errors in both modes; a leading
+// byte-order mark is skipped.
+func Decode(text string, opts DecodeOptions) (any, error) {
+	indent := opts.Indent
+	if indent == 0 {
+		indent = 2
+	}
+	if indent < 0 {
+		return nil, fmt.Errorf("toon: negative indent %d", indent)
+	}
+	d := &decoder{strict: !opts.Lenient}
+	if err := d.split(text, indent); err != nil {
+		return nil, err
+	}
+	v, err := d.root()
+	if err != nil {
+		return nil, err
+	}
+	if deeper(v, maxDepth) {
+		return nil, fmt.Errorf("toon: value nested deeper than %d", maxDepth)
+	}
+	return v, nil
+}
+
+// line is one non-blank, non-comment line of the document.
+type line struct {
+	num     int // 1-based line number in the input
+	depth   int
+	content string // without indentation and trailing spaces
+}
+
+type decoder struct {
+	lines  []line
+	blanks []int // numbers of blank lines, ascending
+	pos    int   // next unread line
+	strict bool
+}
+
+func (d *decoder) fail(num int, err error) error {
+	return fmt.Errorf("%w: line %d: %w", ErrSyntax, num, err)
+}
+
+func (d *decoder) failf(num int, format string, args ...any) error {
+	return d.fail(num, fmt.Errorf(format, args...))
+}
+
+// split classifies the lines (spec §5.1, §12): comments are dropped,
+// blank lines remembered, indentation checked.
+func (d *decoder) split(text string, indent int) error {
+	for i, raw := range strings.Split(strings.TrimPrefix(text, "\ufeff"), "\n") {
+		num := i + 1
+		raw = strings.TrimSuffix(raw, "\r")
+		if !utf8.ValidString(raw) {
+			return d.failf(num, "ill-formed UTF-8")
+		}
+		ws := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		content := strings.TrimRight(raw[ws:], " ")
+		tab := strings.IndexByte(raw[:ws], '\t') >= 0
+		switch {
+		case !tab && strings.HasPrefix(content, "#"):
+			continue
+		case tab:
+			return d.failf(num, "tab in indentation")
+		case content == "":
+			d.blanks = append(d.blanks, num)
+			continue
+		case d.strict && ws%indent != 0:
+			return d.failf(num, "indentation of %d spaces is not a multiple of %d", ws, indent)
+		}
+		d.lines = append(d.lines, line{num: num, depth: ws / indent, content: content})
+	}
+	return nil
+}
+
+// root decodes the whole document per the root-form rules of spec §5.
+func (d *decoder) root() (any, error) {
+	if len(d.lines) == 0 {
+		return Object{}, nil
+	}
+	first := d.lines[0]
+	if first.depth != 0 {
+		return nil, d.failf(first.num, "first line is indented")
+	}
+	if first.content == "[]" {
+		d.pos = 1
+		return d.end([]any{})
+	}
+	h, err := d.header(first.num, first.content)
+	if err != nil {
+		return nil, err
+	}
+	if h != nil && !h.hasKey {
+		d.pos = 1
+		v, err := d.array(h, first, 0)
+		if err != nil {
+			return nil, err
+		}
+		return d.end(v)
+	}
+	if len(d.lines) == 1 && indexUnquoted(first.content, ':') < 0 {
+		d.pos = 1
+		v, err := primitive(first.content)
+		if err != nil {
+			return nil, d.fail(first.num, err)
+		}
+		return v, nil
+	}
+	return d.object(0)
+}
+
+// end checks that nothing follows a complete root array.
+func (d *decoder) end(v any) (any, error) {
+	if d.strict && d.pos < len(d.lines) {
+		return nil, d.failf(d.lines[d.pos].num, "content after the root array")
+	}
+	return v, nil
+}
+
+// object reads the fields at depth, up to the next shallower line.
+func (d *decoder) object(depth int) (Object, error) {
+	var o object
+	if err := d.fields(depth, &o); err != nil {
+		return nil, err
+	}
+	return o.value(), nil
+}
+
+func (d *decoder) fields(depth int, o *object) error {
+	for d.pos < len(d.lines) {
+		ln := d.lines[d.pos]
+		if ln.depth < depth {
+			return nil
+		}
+		if ln.depth > depth {
+			return d.failf(ln.num, "over-indented line (depth %d, want %d)", ln.depth, depth)
+		}
+		d.pos++
+		if err := d.field(ln, ln.content, depth, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// field reads one key-value or keyed array-header line into o; content is
+// the line's text (after the "- " of a list item) and depth the field's
+// depth.
+func (d *decoder) field(ln line, content string, depth int, o *object) error {
+	h, err := d.header(ln.num, content)
+	if err != nil {
+		return err
+	}
+	if h != nil && !h.hasKey {
+		if d.strict {
+			return d.failf(ln.num, "array header without a key inside an object")
+		}
+		h = nil
+	}
+	var key string
+	var v any
+	if h != nil {
+		key = h.key
+		v, err = d.array(h, ln, depth)
+	} else {
+		key, v, err = d.keyValue(ln, content, depth)
+	}
+	if err != nil {
+		return err
+	}
+	return d.set(o, ln.num, key, v)
+}
+
+func (d *decoder) set(o *object, num int, key string, v any) error {
+	if o.set(key, v) && d.strict {
+		return d.failf(num, "duplicate key %.40q", key)
+	}
+	return nil
+}
+
+// keyValue reads "key: value", "key: []" or "key:" with its nested object.
+func (d *decoder) keyValue(ln line, content string, depth int) (string, any, error) {
+	key, rest, err := splitKey(content)
+	if err != nil {
+		return "", nil, d.fail(ln.num, err)
+	}
+	switch rest {
+	case "":
+		if d.pos == len(d.lines) || d.lines[d.pos].depth <= depth {
+			return key, Object{}, nil
+		}
+		next := d.lines[d.pos]
+		if d.strict && next.depth > depth+1 {
+			return "", nil, d.failf(next.num, "indentation jumps from depth %d to %d", depth, next.depth)
+		}
+		o, err := d.object(next.depth)
+		return key, o, err
+	case "[]":
+		return key, []any{}, nil
+	}
+	v, err := primitive(rest)
+	if err != nil {
+		return "", nil, d.fail(ln.num, err)
+	}
+	return key, v, nil
+}
+
+// array reads the value of header h, which stands on line ln at depth base.
+func (d *decoder) array(h *header, ln line, base int) (any, error) {
+	switch {
+	case h.keyed:
+		return d.keyed(h, ln, base)
+	case h.inline != "":
+		vals, err := cells(h.inline, h.delim)
+		if err != nil {
+			return nil, d.fail(ln.num, err)
+		}
+		if d.strict && len(vals) != h.n {
+			return nil, d.failf(ln.num, "%d values, header declares %d", len(vals), h.n)
+		}
+		return vals, nil
+	case h.fields != nil:
+		return d.table(h, ln, base)
+	}
+	return d.list(h, ln, base)
+}
+
+// contentDepth is the depth of the rows or items under a header at base.
+func (d *decoder) contentDepth(base int) (int, error) {
+	if d.pos < len(d.lines) && d.lines[d.pos].depth > base+1 {
+		next := d.lines[d.pos]
+		if d.strict {
+			return 0, d.failf(next.num, "indentation jumps from depth %d to %d", base, next.depth)
+		}
+		return next.depth, nil
+	}
+	return base + 1, nil
+}
+
+// next returns the next line inside the scope of a header at base, whose
+// content sits at depth; ok is false at the end of the scope. A line at any
+// other depth is an error.
+func (d *decoder) next(base, depth int) (line, bool, error) {
+	if d.pos == len(d.lines) || d.lines[d.pos].depth <= base {
+		return line{}, false, nil
+	}
+	ln := d.lines[d.pos]
+	if ln.depth != depth {
+		return line{}, false, d.failf(ln.num, "over-indented line (depth %d, want %d)", ln.depth, depth)
+	}
+	return ln, true, nil
+}
+
+// scope reads the rows, entries or items under header h, which stands on
+// line hl at depth base: read consumes each line at the content depth that
+// is accepts, with any deeper lines it owns. In strict mode the count must
+// be h.n and no blank line may split the scope.
+func (d *decoder) scope(h *header, hl line, base int, what string, is func(string) bool, read func(line) error) error {
+	depth, err := d.contentDepth(base)
+	if err != nil {
+		return err
+	}
+	n, first, last := 0, 0, hl.num
+	for {
+		ln, ok, err := d.next(base, depth)
+		if err != nil {
+			return err
+		}
+		if !ok || !is(ln.content) {
+			break
+		}
+		if d.strict && n == h.n {
+			return d.failf(ln.num, "more %s than the %d declared", what, h.n)
+		}
+		d.pos++
+		if err := read(ln); err != nil {
+			return err
+		}
+		if n++; first == 0 {
+			first = ln.num
+		}
+		last = d.lines[d.pos-1].num
+	}
+	if !d.strict {
+		return nil
+	}
+	if n != h.n {
+		return d.failf(last, "%d %s, header declares %d", n, what, h.n)
+	}
+	return d.noBlank(first, last)
+}
+
+// table reads the rows of a tabular array (spec §9.3).
+func (d *decoder) table(h *header, hl line, base int) ([]any, error) {
+	rows := []any{}
+	rowLine := func(s string) bool { return isRow(s, h.delim) }
+	err := d.scope(h, hl, base, "rows", rowLine, func(ln line) error {
+		row, err := d.row(ln, ln.content, h)
+		rows = append(rows, row)
+		return err
+	})
+	return rows, err
+}
+
+// keyed reads the entry rows of a keyed tabular object (spec §9.5).
+func (d *decoder) keyed(h *header, hl line, base int) (Object, error) {
+	var o object
+	all := func(string) bool { return true }
+	err := d.scope(h, hl, base, "entries", all, func(ln line) error {
+		key, rest, err := splitKey(ln.content)
+		if err != nil {
+			return d.failf(ln.num, "entry row: %w", err)
+		}
+		v, err := d.row(ln, rest, h)
+		if err != nil {
+			return err
+		}
+		return d.set(&o, ln.num, key, v)
+	})
+	return o.value(), err
+}
+
+// list reads the items of an expanded list array (spec §9.2, §9.4).
+func (d *decoder) list(h *header, hl line, base int) ([]any, error) {
+	items := []any{}
+	err := d.scope(h, hl, base, "list items", isItem, func(ln line) error {
+		v, err := d.item(ln)
+		items = append(items, v)
+		return err
+	})
+	return items, err
+}
+
+// row decodes the delimited cells of text into an object shaped by h.
+func (d *decoder) row(ln line, text string, h *header) (Object, error) {
+	var vals []any
+	if text != "" {
+		var err error
+		if vals, err = cells(text, h.delim); err != nil {
+			return nil, d.fail(ln.num, err)
+		}
+	}
+	if n := leafCount(h.fields); len(vals) != n {
+		return nil, d.failf(ln.num, "%d cells, header declares %d fields", len(vals), n)
+	}
+	return build(h.fields, vals, new(int)), nil
+}
+
+func isItem(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
+
+// item reads the list item on line ln (spec §10).
+func (d *decoder) item(ln line) (any, error) {
+	depth := ln.depth
+	if ln.content == "-" {
+		return Object{}, nil
+	}
+	rest := strings.TrimLeft(ln.content[2:], " ")
+	if rest == "[]" {
+		return []any{}, nil
+	}
+	if indexUnquoted(rest, ':') < 0 {
+		v, err := primitive(rest)
+		if err != nil {
+			return nil, d.fail(ln.num, err)
+		}
+		return v, nil
+	}
+	h, err := d.header(ln.num, rest)
+	if err != nil {
+		return nil, err
+	}
+	if h != nil && !h.hasKey {
+		if !h.keyed && h.fields == nil {
+			return d.array(h, ln, depth)
+		}
+		if d.strict {
+			return nil, d.failf(ln.num, "table header without a key in a list item")
+		}
+	}
+	// An object: its first field on the hyphen line, the others below.
+	var o object
+	if err := d.field(ln, rest, depth+1, &o); err != nil {
+		return nil, err
+	}
+	if err := d.fields(depth+1, &o); err != nil {
+		return nil, err
+	}
+	return o.value(), nil
+}
+
+// noBlank rejects a blank line between lines first and last of an array.
+func (d *decoder) noBlank(first, last int) error {
+	i := sort.SearchInts(d.blanks, first+1)
+	if first > 0 && i < len(d.blanks) && d.blanks[i] < last {
+		return d.failf(d.blanks[i], "blank line inside an array")
+	}
+	return nil
+}
+
+// header is a parsed array or keyed-object header (spec §6).
+type header struct {
+	key    string
+	hasKey bool
+	n      int
+	delim  byte
+	keyed  bool
+	fields []tfield // nil without a fields segment
+	inline string   // text after the colon
+}
+
+// header parses content as an array header; it returns nil for a line
+// that is not one. A malformed header is an error in strict mode and a
+// plain key-value line otherwise.
+func (d *decoder) header(num int, content string) (*header, error) {
+	h, err := parseHeader(content)
+	if err == nil && h != nil && d.strict && hasDupField(h.fields) {
+		err = errors.New("duplicate field name in header")
+	}
+	if err != nil {
+		if d.strict {
+			return nil, d.fail(num, err)
+		}
+		return nil, nil
+	}
+	return h, nil
+}
+
+// parseHeader parses s per the header grammar of spec §6; it returns nil
+// and no error when s is not a header line.
+func parseHeader(s string) (*header, error) {
+	h := &header{delim: ','}
+	var open int
+	if strings.HasPrefix(s, `"`) {
+		end := closingQuote(s, 0)
+		if end < 0 || end+1 == len(s) || s[end+1] != '[' {
+			return nil, nil
+		}
+		key, err := unescape(s[1:end])
+		if err != nil {
+			return nil, err
+		}
+		h.key, h.hasKey, open = key, true, end+1
+	} else {
+		open = indexUnquoted(s, '[')
+		if open < 0 {
+			return nil, nil
+		}
+		if open > 0 {
+			if c := s[open-1]; c == ' ' || c == '\t' {
+				return nil, nil // "foo [2]: x" is a key-value line (§5.2)
+			}
+			h.key, h.hasKey = s[:open], true
+		}
+	}
+	if colon := indexUnquoted(s, ':'); colon < open {
+		return nil, nil // a key-value line whose value holds a bracket
+	}
+	closing := strings.IndexByte(s[open:], ']')
+	if closing < 0 {
+		return nil, errors.New("unterminated bracket segment")
+	}
+	closing += open
+	seg := s[open+1 : closing]
+	if strings.HasSuffix(seg, "\t") || strings.HasSuffix(seg, "|") {
+		h.delim, seg = seg[len(seg)-1], seg[:len(seg)-1]
+	}
+	if strings.HasSuffix(seg, ":") {
+		h.keyed, seg = true, seg[:len(seg)-1]
+	}
+	n, err := strconv.Atoi(seg)
+	if err != nil || n < 0 || (seg[0] == '0' && len(seg) > 1) || seg[0] == '+' {
+		return nil, fmt.Errorf("invalid bracket segment %.40q", s[open:closing+1])
+	}
+	h.n = n
+	i := closing + 1
+	if i < len(s) && s[i] == '{' {
+		if h.fields, i, err = parseFields(s, i+1, h.delim, 0); err != nil {
+			return nil, err
+		}
+	}
+	if i == len(s) || s[i] != ':' {
+		return nil, fmt.Errorf("unexpected %.40q after the bracket segment", s[i:])
+	}
+	h.inline = trimSpaces(s[i+1:])
+	if h.keyed && h.fields == nil {
+		return nil, errors.New("keyed header without a fields segment")
+	}
+	if h.fields != nil && h.inline != "" {
+		return nil, errors.New("content after a fields-bearing header")
+	}
+	return h, nil
+}
+
+// parseFields parses the field entries of a fields segment from s[i:],
+// just past its "{", up to the matching "}"; it returns the index after it.
+func parseFields(s string, i int, delim byte, depth int) ([]tfield, int, error) {
+	if depth >= maxDepth {
+		return nil, 0, fmt.Errorf("field groups nested deeper than %d", maxDepth)
+	}
+	var fields []tfield
+	for {
+		i += len(s[i:]) - len(strings.TrimLeft(s[i:], " "))
+		var f tfield
+		if strings.HasPrefix(s[i:], `"`) {
+			end := closingQuote(s, i)
+			if end < 0 {
+				return nil, 0, errors.New("unterminated field name")
+			}
+			name, err := unescape(s[i+1 : end])
+			if err != nil {
+				return nil, 0, err
+			}
+			f.name, i = name, end+1
+		} else {
+			j := i
+			for i < len(s) && strings.IndexByte("{},|\t\"", s[i]) < 0 {
+				i++
+			}
+			if f.name = trimSpaces(s[j:i]); f.name == "" || i < len(s) && s[i] == '{' && s[i-1] == ' ' {
+				return nil, 0, fmt.Errorf("bad field name %.40q", s[j:i])
+			}
+		}
+		if i < len(s) && s[i] == '{' {
+			var err error
+			if f.sub, i, err = parseFields(s, i+1, delim, depth+1); err != nil {
+				return nil, 0, err
+			}
+		}
+		fields = append(fields, f)
+		i += len(s[i:]) - len(strings.TrimLeft(s[i:], " "))
+		switch {
+		case i == len(s):
+			return nil, 0, errors.New("unmatched brace in fields segment")
+		case s[i] == '}':
+			return fields, i + 1, nil
+		case s[i] == delim:
+			i++
+		case strings.IndexByte(",|\t", s[i]) >= 0:
+			return nil, 0, fmt.Errorf("fields segment uses %q, bracket segment declares %q", s[i], delim)
+		default:
+			return nil, 0, fmt.Errorf("unexpected %q in fields segment", s[i])
+		}
+	}
+}
+
+func hasDupField(fields []tfield) bool {
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		if seen[f.name] || hasDupField(f.sub) {
+			return true
+		}
+		seen[f.name] = true
+	}
+	return false
+}
+
+func leafCount(fields []tfield) int {
+	n := 0
+	for _, f := range fields {
+		if f.sub != nil {
+			n += leafCount(f.sub)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// build materializes one row: leaf fields take the next cell, nested
+// groups become objects (spec §9.3).
+func build(fields []tfield, vals []any, next *int) Object {
+	var o object
+	for _, f := range fields {
+		if f.sub != nil {
+			o.set(f.name, build(f.sub, vals, next))
+			continue
+		}
+		o.set(f.name, vals[*next])
+		*next++
+	}
+	return o.value()
+}
+
+// isRow tells a tabular row from a key-value line at row depth (§9.3).
+func isRow(s string, delim byte) bool {
+	colon := indexUnquoted(s, ':')
+	dl := indexUnquoted(s, delim)
+	return colon < 0 || dl >= 0 && dl < colon
+}
+
+// splitKey splits "key: rest" at the key's colon (spec §7.4).
+func splitKey(s string) (key, rest string, err error) {
+	if strings.HasPrefix(s, `"`) {
+		end := closingQuote(s, 0)
+		if end < 0 {
+			return "", "", errors.New("unterminated quoted key")
+		}
+		if key, err = unescape(s[1:end]); err != nil {
+			return "", "", err
+		}
+		after := strings.TrimLeft(s[end+1:], " ")
+		if !strings.HasPrefix(after, ":") {
+			return "", "", errors.New("missing colon after key")
+		}
+		return key, trimSpaces(after[1:]), nil
+	}
+	colon := indexUnquoted(s, ':')
+	if colon < 0 {
+		return "", "", errors.New("missing colon after key")
+	}
+	return trimSpaces(s[:colon]), trimSpaces(s[colon+1:]), nil
+}
+
+// cells splits an inline array or row on the delimiter, outside quotes,
+// and decodes each token.
+func cells(s string, delim byte) ([]any, error) {
+	var out []any
+	start, quoted := 0, false
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i < len(s) && quoted && s[i] == '\\':
+			i++
+		case i < len(s) && s[i] == '"':
+			quoted = !quoted
+		case i == len(s) || !quoted && s[i] == delim:
+			v, err := primitive(s[start:i])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+			start = i + 1
+		}
+	}
+	return out, nil
+}
+
+// primitive decodes one value token (spec §4).
+func primitive(tok string) (any, error) {
+	tok = trimSpaces(tok)
+	switch tok {
+	case "":
+		return "", nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "null":
+		return nil, nil
+	}
+	if tok[0] == '"' {
+		end := closingQuote(tok, 0)
+		if end < 0 {
+			return nil, errors.New("unterminated string")
+		}
+		if end != len(tok)-1 {
+			return nil, fmt.Errorf("unexpected %.40q after a quoted string", tok[end+1:])
+		}
+		return unescape(tok[1:end])
+	}
+	if n, ok := canonicalNumber(tok); ok {
+		return json.Number(n), nil
+	}
+	return tok, nil
+}
+
+// unescape resolves the escapes of spec §7.1 in the body of a quoted token.
+func unescape(s string) (string, error) {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i++; i == len(s) {
+			return "", errors.New("backslash at the end of a string")
+		}
+		switch s[i] {
+		case '\\', '"':
+			b.WriteByte(s[i])
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			hex := s[i+1 : min(i+5, len(s))]
+			r, err := strconv.ParseUint(hex, 16, 32)
+			if len(hex) < 4 || err != nil || strings.ContainsAny(hex, "+-_xX") {
+				return "", fmt.Errorf(`invalid escape \u%s: want four hex digits`, hex)
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				return "", fmt.Errorf(`lone surrogate \u%s`, hex)
+			}
+			b.WriteRune(rune(r))
+			i += 4
+		default:
+			return "", fmt.Errorf(`invalid escape \%c`, s[i])
+		}
+	}
+	return b.String(), nil
+}
+
+// closingQuote returns the index of the quote that closes the one at
+// s[start], or -1.
+func closingQuote(s string, start int) int {
+	for i := start + 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// indexUnquoted returns the index of the first c outside quoted tokens.
+func indexUnquoted(s string, c byte) int {
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case quoted && s[i] == '\\':
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case !quoted && s[i] == c:
+			return i
+		}
+	}
+	return -1
+}
+
+// trimSpaces trims U+0020 only (spec §12), never tabs or other spaces.
+func trimSpaces(s string) string { return strings.Trim(s, " ") }
+
+// object collects the fields of an Object; a repeated key keeps its first
+// position and takes the last value (spec §14.3).
+type object struct {
+	obj Object
+	idx map[string]int // built once the object grows wide
+}
+
+// set stores key and reports whether it was already there.
+func (o *object) set(key string, v any) bool {
+	if o.idx == nil && len(o.obj) >= 8 {
+		o.idx = make(map[string]int, 16)
+		for i, f := range o.obj {
+			o.idx[f.Key] = i
+		}
+	}
+	i, ok := -1, false
+	if o.idx != nil {
+		i, ok = o.idx[key]
+	} else {
+		for j := range o.obj {
+			if o.obj[j].Key == key {
+				i, ok = j, true
+				break
+			}
+		}
+	}
+	if ok {
+		o.obj[i].Value = v
+		return true
+	}
+	if o.idx != nil {
+		o.idx[key] = len(o.obj)
+	}
+	o.obj = append(o.obj, Field{Key: key, Value: v})
+	return false
+}
+
+func (o *object) value() Object {
+	if o.obj == nil {
+		return Object{}
+	}
+	return o.obj
+}
+
+// deeper reports whether v nests more than max levels below itself.
+func deeper(v any, max int) bool {
+	if max < 0 {
+		return true
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, el := range x {
+			if deeper(el, max-1) {
+				return true
+			}
+		}
+	case Object:
+		for _, f := range x {
+			if deeper(f.Value, max-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
