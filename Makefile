@@ -32,9 +32,10 @@ fuzz: ## fuzz the note parser, link resolver and TOON encoder for longer (FUZZTI
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
 
-bench: build ## parse throughput, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
+bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
+	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(BIN) bench --notes 10000,100000
 
 demo: build ## index testvault and run a few read commands
