@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"maps"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -64,6 +66,24 @@ func NewIndex() *Index {
 		files:  map[string]string{},
 		fnames: map[string][]string{},
 	}
+}
+
+// Clone returns an independent copy of the index, for working out how
+// links would resolve after a rename without touching the live index.
+func (x *Index) Clone() *Index {
+	c := &Index{
+		notes:  maps.Clone(x.notes),
+		byName: make(map[string][]string, len(x.byName)),
+		files:  maps.Clone(x.files),
+		fnames: make(map[string][]string, len(x.fnames)),
+	}
+	for k, v := range x.byName {
+		c.byName[k] = slices.Clone(v)
+	}
+	for k, v := range x.fnames {
+		c.fnames[k] = slices.Clone(v)
+	}
+	return c
 }
 
 // AddNote adds a note ID (a vault path ending in .md).
