@@ -45,8 +45,9 @@ demo: build ## index testvault and run a few read commands
 	$(BIN) find-path "Deep Note" "東京 Trip" --vault $(VAULT)
 
 .PHONY: e2e
-e2e: build ## drive the built server with the official MCP Inspector CLI (installs pinned Node and Inspector from npm into e2e/.cache)
+e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON decoder on every read command (pinned Node and npm packages into e2e/.cache)
 	BIN=$(BIN) ./e2e/inspector.sh
+	BIN=$(BIN) ./e2e/toon-roundtrip.sh
 
 clean: ## remove build output
 	rm -rf bin
