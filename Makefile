@@ -8,7 +8,7 @@ VAULT     ?= testvault
 .PHONY: help build test lint deps fuzz bench demo clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/vaultgraph (pure Go, CGO_ENABLED=0)
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/vaultgraph
@@ -18,6 +18,7 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race, short fuzz ru
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/toon
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -27,10 +28,11 @@ lint: ## gofmt and go vet
 deps: ## check that imports flow one way (graph: stdlib only; core never imports mcp or cmd)
 	@./scripts/check-deps.sh
 
-fuzz: ## fuzz the note parser, link resolver and TOON encoder for longer (FUZZTIME=5m make fuzz)
+fuzz: ## fuzz the note parser, link resolver and TOON encoder and decoder for longer (FUZZTIME=5m make fuzz)
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/toon
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph
