@@ -17,9 +17,10 @@ import (
 )
 
 // BenchmarkTools measures each tool's latency through the in-process MCP
-// client (argument binding, the Engine, JSON encoding and the client's
-// decoding) on a generated 10,000-note vault (seed 1), and reports the
-// median and 99th percentile of the calls besides the mean:
+// client (argument binding, the Engine, rendering the answer in the tool's
+// default format, or JSON for the _json cases, and the client's decoding)
+// on a generated 10,000-note vault (seed 1), and reports the median and
+// 99th percentile of the calls besides the mean:
 //
 //	go test -run '^$' -bench Tools -benchtime 2000x ./mcp
 func BenchmarkTools(b *testing.B) {
@@ -80,6 +81,7 @@ func BenchmarkTools(b *testing.B) {
 		args func(i int) map[string]any
 	}{
 		{"get_node", "get_node", func(i int) map[string]any { return map[string]any{"id": note(i)} }},
+		{"get_node_json", "get_node", func(i int) map[string]any { return map[string]any{"id": note(i), "format": "json"} }},
 		{"get_node_depth1", "get_node", func(i int) map[string]any { return map[string]any{"id": note(i), "depth": 1} }},
 		{"get_node_hub_depth1", "get_node", func(int) map[string]any { return map[string]any{"id": hubs[0].ID, "depth": 1} }},
 		{"get_neighbors", "get_neighbors", func(i int) map[string]any { return map[string]any{"id": note(i)} }},
@@ -91,6 +93,8 @@ func BenchmarkTools(b *testing.B) {
 		{"get_hubs_pagerank", "get_hubs", func(int) map[string]any { return map[string]any{"metric": "pagerank", "limit": 10} }},
 		{"search_by_tags", "search_by_tags", func(int) map[string]any { return map[string]any{"tags": []string{tags[0].Tag}} }},
 		{"list_nodes", "list_nodes", func(i int) map[string]any { return map[string]any{"page": 1 + i%10} }},
+		{"list_nodes_json", "list_nodes", func(i int) map[string]any { return map[string]any{"page": 1 + i%10, "format": "json"} }},
+		{"list_nodes_max_tokens", "list_nodes", func(i int) map[string]any { return map[string]any{"page": 1 + i%10, "maxTokens": 500} }},
 		{"list_nodes_sorted", "list_nodes", func(int) map[string]any {
 			return map[string]any{"folder": folder, "sortBy": []string{"-inDegree", "title"}}
 		}},

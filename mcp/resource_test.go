@@ -122,7 +122,7 @@ func TestResourcesListChanged(t *testing.T) {
 	if uris := listResources(t, ts); len(uris) != 14 || !slices.Contains(uris, NoteURI("Inbox/New Note.md")) {
 		t.Errorf("resources/list after the add = %d resources %v, want testvault's 13 and the new note", len(uris), uris)
 	}
-	if text, _ := ts.call(t, "get_node", map[string]any{"id": "New Note"}); !strings.Contains(text, `"id":"Inbox/New Note.md"`) {
+	if text, _ := ts.call(t, "get_node", map[string]any{"id": "New Note", "format": "json"}); !strings.Contains(text, `"id":"Inbox/New Note.md"`) {
 		t.Errorf("get_node(New Note) = %.80q after the sync", text)
 	}
 	if err := os.Remove(p); err != nil {

@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -221,6 +223,7 @@ func TestToolsList(t *testing.T) {
 		ints     map[string][2]float64 // property -> minimum, maximum (-1: none)
 		enums    map[string][]string
 		types    map[string]string
+		sortBy   bool // takes sortBy: a string or a list, so no type
 	}{
 		{
 			tool: "get_node", required: []string{"id"},
@@ -229,8 +232,9 @@ func TestToolsList(t *testing.T) {
 		},
 		{
 			tool: "get_neighbors", required: []string{"id"},
-			ints:  map[string][2]float64{"limit": {1, MaxNeighborsLimit}},
-			enums: map[string][]string{"direction": {"in", "out", "both"}},
+			ints:   map[string][2]float64{"limit": {1, MaxNeighborsLimit}, "page": {1, -1}},
+			enums:  map[string][]string{"direction": {"in", "out", "both"}},
+			sortBy: true,
 		},
 		{
 			tool: "find_path", required: []string{"source", "target"},
@@ -243,21 +247,23 @@ func TestToolsList(t *testing.T) {
 		},
 		{
 			tool: "search_by_tags", required: []string{"tags"},
-			ints:  map[string][2]float64{"limit": {1, MaxTagsLimit}},
-			enums: map[string][]string{"mode": {"any", "all"}},
-			types: map[string]string{"tags": "array"},
+			ints:   map[string][2]float64{"limit": {1, MaxTagsLimit}, "page": {1, -1}},
+			enums:  map[string][]string{"mode": {"any", "all"}},
+			types:  map[string]string{"tags": "array"},
+			sortBy: true,
 		},
 		{
 			tool:  "list_nodes",
 			ints:  map[string][2]float64{"limit": {1, vaultgraph.MaxListLimit}, "page": {1, -1}},
 			enums: map[string][]string{"tagMode": {"any", "all", "none"}},
 			types: map[string]string{
-				"folder": "string", "tags": "array", "properties": "object", "sortBy": "array",
+				"folder": "string", "tags": "array", "properties": "object",
 				"createdAfter": "string", "createdBefore": "string", "modifiedAfter": "string", "modifiedBefore": "string",
 				"orphans": "boolean", "brokenLinks": "boolean",
 			},
+			sortBy: true,
 		},
-		{tool: "list_tags"},
+		{tool: "list_tags", ints: map[string][2]float64{"limit": {1, MaxTagListLimit}, "page": {1, -1}}, sortBy: true},
 		{tool: "random_node", types: map[string]string{"tags": "array"}},
 		{tool: "vault_status"},
 	}
@@ -293,6 +299,29 @@ func TestToolsList(t *testing.T) {
 			if tt.tool == "search_by_tags" && prop(tt.tool, "tags")["minItems"] != 1.0 {
 				t.Errorf("search_by_tags tags minItems = %v, want 1", prop(tt.tool, "tags")["minItems"])
 			}
+			if _, has := byName[tt.tool]["properties"].(map[string]any)["sortBy"]; has != tt.sortBy {
+				t.Errorf("has sortBy = %v, want %v", has, tt.sortBy)
+			} else if has {
+				if p := prop(tt.tool, "sortBy"); p["type"] != nil || !strings.Contains(fmt.Sprint(p["description"]), "descending") {
+					t.Errorf("sortBy = %v, want no type (a string or a list) and the keys described", p)
+				}
+			}
+			// Every read tool shapes its answer the same way.
+			for name, want := range map[string][]string{"format": Formats, "detail": Details} {
+				p := prop(tt.tool, name)
+				if got := strs(p["enum"]); p["type"] != "string" || !slices.Equal(got, want) {
+					t.Errorf("%s = %v, want a string enum %q", name, p, want)
+				}
+			}
+			if p := prop(tt.tool, "format"); !strings.Contains(fmt.Sprint(p["description"]), DefaultFormats[tt.tool]) {
+				t.Errorf("format description = %v, want it to name the default %s", p["description"], DefaultFormats[tt.tool])
+			}
+			if p := prop(tt.tool, "fields"); p["type"] != "array" {
+				t.Errorf("fields = %v, want an array", p)
+			}
+			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" || p["minimum"] != float64(MinMaxTokens) || p["maximum"] != float64(MaxMaxTokens) {
+				t.Errorf("maxTokens = %v, want an integer from %d to %d", p, MinMaxTokens, MaxMaxTokens)
+			}
 		})
 	}
 }
@@ -305,11 +334,13 @@ func TestToolCalls(t *testing.T) {
 		desc  string
 		tool  string
 		args  map[string]any
-		check func(t *testing.T, got map[string]any) // get_hubs' list comes as got["hubs"]
+		check func(t *testing.T, got map[string]any)
 	}
+	// Every call asks for format json (unless it names a format) so that
+	// the checks can read the answer as data.
 	tests := []toolCall{
 		{
-			desc: "get_node Home", tool: "get_node", args: map[string]any{"id": "Home"},
+			desc: "get_node Home, full", tool: "get_node", args: map[string]any{"id": "Home", "detail": "full"},
 			check: func(t *testing.T, got map[string]any) {
 				want := []string{"Archive/Alpha Plan.md", "Projects/Alpha Plan.md", "Projects/Beta.md",
 					"Deep/Nested/Folder/Deep Note.md", "Notes/Café Menu.md", "Notes/Meeting Notes.md"}
@@ -324,6 +355,25 @@ func TestToolCalls(t *testing.T) {
 				}
 				if _, ok := got["neighbors"]; ok {
 					t.Errorf("depth 0 has neighbors")
+				}
+				if got["inDegree"] != 6.0 || got["outDegree"] != 6.0 || got["hash"] == "" {
+					t.Errorf("inDegree, outDegree, hash = %v, %v, %v, want 6, 6 and a hash", got["inDegree"], got["outDegree"], got["hash"])
+				}
+			},
+		},
+		{
+			desc: "get_node Home, standard", tool: "get_node", args: map[string]any{"id": "Home"},
+			check: func(t *testing.T, got map[string]any) {
+				if got["id"] != "Home.md" || got["title"] != "Home" || !slices.Equal(strs(got["tags"]), []string{"home", "index", "MOC"}) {
+					t.Errorf("id, title, tags = %v, %v, %v", got["id"], got["title"], got["tags"])
+				}
+				if c, _ := got["content"].(string); !strings.HasPrefix(c, "# Home\n") || len(strs(got["warnings"])) != 2 {
+					t.Errorf("content = %.40q, warnings %q, want the body from # Home and 2 warnings", c, got["warnings"])
+				}
+				for _, k := range []string{"links", "brokenLinks", "attachments", "properties", "hash", "created"} {
+					if _, ok := got[k]; ok {
+						t.Errorf("standard detail has %s", k)
+					}
 				}
 			},
 		},
@@ -357,8 +407,17 @@ func TestToolCalls(t *testing.T) {
 		{
 			desc: "get_neighbors limit 2 hints", tool: "get_neighbors", args: map[string]any{"id": "Home.md", "limit": 2},
 			check: func(t *testing.T, got map[string]any) {
-				if len(ids(got["nodes"])) != 2 || !strings.Contains(got["hint"].(string), "raise limit") {
-					t.Errorf("nodes, hint = %q, %v, want 2 and a hint", ids(got["nodes"]), got["hint"])
+				if len(ids(got["nodes"])) != 2 || got["hint"] != "page 1 of 4: pass page: 2 for more" || got["page"] != 1.0 || got["totalPages"] != 4.0 {
+					t.Errorf("nodes, hint = %q, %v (page %v of %v), want 2 and a hint", ids(got["nodes"]), got["hint"], got["page"], got["totalPages"])
+				}
+			},
+		},
+		{
+			desc: "get_neighbors sorted, page 2", tool: "get_neighbors",
+			args: map[string]any{"id": "Home", "direction": "in", "sortBy": "-title", "limit": 2, "page": 2},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Notes/Café Menu.md", "Notes/Broken YAML.md"}; !slices.Equal(ids(got["nodes"]), want) || got["page"] != 2.0 {
+					t.Errorf("nodes = %q on page %v, want %q on page 2", ids(got["nodes"]), got["page"], want)
 				}
 			},
 		},
@@ -383,9 +442,9 @@ func TestToolCalls(t *testing.T) {
 		{
 			desc: "get_hubs default", tool: "get_hubs",
 			check: func(t *testing.T, got map[string]any) {
-				hubs := asSlice(got["hubs"])
-				if len(hubs) != DefaultHubsLimit {
-					t.Fatalf("%d hubs, want %d", len(hubs), DefaultHubsLimit)
+				hubs := asSlice(got["nodes"])
+				if len(hubs) != DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != float64(DefaultHubsLimit) {
+					t.Fatalf("%d hubs by %v (total %v), want %d by in_degree", len(hubs), got["metric"], got["total"], DefaultHubsLimit)
 				}
 				top := hubs[0].(map[string]any)
 				if top["id"] != "Home.md" || top["score"] != 6.0 {
@@ -396,16 +455,16 @@ func TestToolCalls(t *testing.T) {
 		{
 			desc: "get_hubs pagerank", tool: "get_hubs", args: map[string]any{"metric": "pagerank", "limit": 3},
 			check: func(t *testing.T, got map[string]any) {
-				if want := []string{"Home.md", "Notes/Meeting Notes.md", "Projects/Beta.md"}; !slices.Equal(ids(got["hubs"]), want) {
-					t.Errorf("hubs = %q, want %q", ids(got["hubs"]), want)
+				if want := []string{"Home.md", "Notes/Meeting Notes.md", "Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) || got["metric"] != "pagerank" {
+					t.Errorf("hubs by %v = %q, want %q by pagerank", got["metric"], ids(got["nodes"]), want)
 				}
 			},
 		},
 		{
 			desc: "get_hubs out_degree", tool: "get_hubs", args: map[string]any{"metric": "out_degree", "limit": 1},
 			check: func(t *testing.T, got map[string]any) {
-				if want := []string{"Home.md"}; !slices.Equal(ids(got["hubs"]), want) {
-					t.Errorf("hubs = %q, want %q", ids(got["hubs"]), want)
+				if want := []string{"Home.md"}; !slices.Equal(ids(got["nodes"]), want) {
+					t.Errorf("hubs = %q, want %q", ids(got["nodes"]), want)
 				}
 			},
 		},
@@ -422,6 +481,17 @@ func TestToolCalls(t *testing.T) {
 			check: func(t *testing.T, got map[string]any) {
 				if want := []string{"Notes/東京 Trip.md"}; !slices.Equal(ids(got["nodes"]), want) {
 					t.Errorf("nodes = %q, want %q", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
+			desc: "search_by_tags paged", tool: "search_by_tags", args: map[string]any{"tags": []string{"project"}, "limit": 2, "page": 2},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Tagged.md"}; !slices.Equal(ids(got["nodes"]), want) || got["total"] != 3.0 || got["page"] != 2.0 || got["totalPages"] != 2.0 {
+					t.Errorf("nodes = %q, total %v, page %v of %v, want %q, 3, page 2 of 2", ids(got["nodes"]), got["total"], got["page"], got["totalPages"], want)
+				}
+				if _, ok := got["hint"]; ok {
+					t.Errorf("hint %v on the last page", got["hint"])
 				}
 			},
 		},
@@ -477,6 +547,18 @@ func TestToolCalls(t *testing.T) {
 			},
 		},
 		{
+			desc: "list_tags by tag, paged", tool: "list_tags", args: map[string]any{"sortBy": []string{"tag"}, "limit": 5},
+			check: func(t *testing.T, got map[string]any) {
+				var tags []string
+				for _, tg := range asSlice(got["tags"]) {
+					tags = append(tags, tg.(map[string]any)["tag"].(string))
+				}
+				if len(tags) != 5 || !slices.IsSorted(tags) || got["total"] != 17.0 || got["totalPages"] != 4.0 || got["hint"] != "page 1 of 4: pass page: 2 for more" {
+					t.Errorf("tags %q, total %v, %v pages, hint %v, want 5 sorted of 17 on 4 pages", tags, got["total"], got["totalPages"], got["hint"])
+				}
+			},
+		},
+		{
 			desc: "random_node tagged", tool: "random_node", args: map[string]any{"tags": []string{"travel"}},
 			check: func(t *testing.T, got map[string]any) {
 				if c, _ := got["content"].(string); got["id"] != "Notes/東京 Trip.md" || c == "" {
@@ -504,20 +586,17 @@ func TestToolCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			text, isErr := ts.call(t, tt.tool, tt.args)
+			args := maps.Clone(tt.args)
+			if args == nil {
+				args = map[string]any{}
+			}
+			args["format"] = "json"
+			text, isErr := ts.call(t, tt.tool, args)
 			if isErr {
-				t.Fatalf("%s(%v) is an error: %s", tt.tool, tt.args, text)
+				t.Fatalf("%s(%v) is an error: %s", tt.tool, args, text)
 			}
 			if strings.Contains(text, "\n") {
 				t.Errorf("answer is not compact JSON: %.80q", text)
-			}
-			var v any
-			if err := json.Unmarshal([]byte(text), &v); err != nil {
-				t.Fatalf("answer is not JSON: %v\n%s", err, text)
-			}
-			if list, ok := v.([]any); ok { // get_hubs answers a list
-				tt.check(t, map[string]any{"hubs": list})
-				return
 			}
 			tt.check(t, decode(t, text))
 		})
@@ -582,6 +661,19 @@ func TestToolErrors(t *testing.T) {
 		{"list_nodes properties a list", "list_nodes", map[string]any{"properties": []string{"status"}}, "properties"},
 		{"list_nodes orphans a string", "list_nodes", map[string]any{"orphans": "true"}, "orphans"},
 		{"random_node tags a string", "random_node", map[string]any{"tags": "travel"}, "tags"},
+		{"get_node format yaml", "get_node", map[string]any{"id": "Home", "format": "yaml"}, "format"},
+		{"get_node detail max", "get_node", map[string]any{"id": "Home", "detail": "max"}, "detail"},
+		{"get_node fields a string", "get_node", map[string]any{"id": "Home", "fields": "id"}, "fields"},
+		{"list_nodes maxTokens 10", "list_nodes", map[string]any{"maxTokens": 10}, "maxTokens"},
+		{"list_nodes maxTokens a string", "list_nodes", map[string]any{"maxTokens": "many"}, "maxTokens"},
+		{"vault_status format xml", "vault_status", map[string]any{"format": "xml"}, "format"},
+		{"get_neighbors page 0", "get_neighbors", map[string]any{"id": "Home", "page": 0}, "page"},
+		{"get_neighbors sortBy size", "get_neighbors", map[string]any{"id": "Home", "sortBy": "size"}, "sortBy"},
+		{"search_by_tags page -1", "search_by_tags", map[string]any{"tags": []string{"project"}, "page": -1}, "page"},
+		{"search_by_tags sortBy size", "search_by_tags", map[string]any{"tags": []string{"project"}, "sortBy": []string{"size"}}, "sortBy"},
+		{"list_tags limit 1001", "list_tags", map[string]any{"limit": 1001}, "limit"},
+		{"list_tags page 0", "list_tags", map[string]any{"page": 0}, "page"},
+		{"list_tags sortBy title", "list_tags", map[string]any{"sortBy": "title"}, "sortBy"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -621,10 +713,54 @@ func TestNotFoundIsNull(t *testing.T) {
 		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}},
 	}
 	for _, tt := range tests {
-		text, isErr := ts.call(t, tt.tool, tt.args)
-		if text != "null" || isErr {
-			t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, tt.args, text, isErr)
+		for _, format := range append([]string{""}, Formats...) {
+			args := maps.Clone(tt.args)
+			if format != "" {
+				args["format"] = format
+			}
+			text, isErr := ts.call(t, tt.tool, args)
+			if text != "null" || isErr {
+				t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, args, text, isErr)
+			}
 		}
+	}
+}
+
+// TestFormats checks each tool's default format and that format and
+// detail change what comes back.
+func TestFormats(t *testing.T) {
+	ts := newTestServer(t)
+	tests := []struct {
+		desc string
+		tool string
+		args map[string]any
+		want string // the answer's start
+		has  string // and a part of it
+	}{
+		{"get_node Markdown", "get_node", map[string]any{"id": "Tagged"}, "# Tag Examples\n", "id: Tagged.md"},
+		{"get_node Markdown, title heading in the content", "get_node", map[string]any{"id": "Home"}, "", "# Home\n"},
+		{"get_node depth 1 Markdown", "get_node", map[string]any{"id": "Tagged", "depth": 1}, "# Tag Examples\n", "## Neighbours (0)"},
+		{"random_node Markdown", "random_node", map[string]any{"tags": []string{"ideas"}}, "# Tag Examples\n", "id: Tagged.md"},
+		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
+		{"search_by_tags TOON", "search_by_tags", map[string]any{"tags": []string{"project"}}, "nodes[3]{id,title,tags,content}:\n", "Projects/Beta.md"},
+		{"list_nodes TOON", "list_nodes", map[string]any{"folder": "Notes"}, "nodes[4]{id,title,tags,content}:\n", "total: 4"},
+		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,title,score,tags,content}:\n  Home.md,Home,6,", ""},
+		{"list_tags TOON", "list_tags", nil, "tags[17]{tag,count}:\n  project,3\n", "total: 17"},
+		{"find_path TOON", "find_path", map[string]any{"source": "東京 Trip", "target": "Home", "directed": true, "format": "toon"}, "path[3]: Notes/東京 Trip.md,Notes/Meeting Notes.md,Home.md\nlength: 2", ""},
+		{"find_path Markdown", "find_path", map[string]any{"source": "東京 Trip", "target": "Home", "directed": true, "format": "markdown"}, "2 links: Notes/東京 Trip.md → Notes/Meeting Notes.md → Home.md", ""},
+		{"vault_status TOON", "vault_status", map[string]any{"format": "toon"}, "vault: ", "notes: 13\n"},
+		{"list_nodes Markdown", "list_nodes", map[string]any{"folder": "Notes", "format": "markdown"}, "4 nodes\n1. **Broken YAML** Notes/Broken YAML.md", ""},
+		{"get_node JSON, minimal", "get_node", map[string]any{"id": "Home", "format": "json", "detail": "minimal"}, `{"id":"Home.md","title":"Home","warnings":[`, ""},
+		{"list_nodes TOON, minimal", "list_nodes", map[string]any{"folder": "Notes", "detail": "minimal", "limit": 1}, "nodes[1]{id,title}:\n  Notes/Broken YAML.md,Broken YAML\n", "hint: "},
+		{"list_nodes TOON, fields", "list_nodes", map[string]any{"folder": "Notes", "fields": []string{"id", "inDegree"}, "limit": 1}, "nodes[1]{id,inDegree}:\n  Notes/Broken YAML.md,0\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			text, isErr := ts.call(t, tt.tool, tt.args)
+			if isErr || !strings.HasPrefix(text, tt.want) || !strings.Contains(text, tt.has) {
+				t.Errorf("%s(%v) = %q (isError %v), want it to start with %q and hold %q", tt.tool, tt.args, text, isErr, tt.want, tt.has)
+			}
+		})
 	}
 }
 
@@ -654,7 +790,7 @@ func TestHandlerPanic(t *testing.T) {
 		if !isErr || !strings.HasPrefix(text, CodeProviderError+": boom failed unexpectedly") {
 			t.Errorf("boom(%v) = %q, isError %v, want a PROVIDER_ERROR", args, text, isErr)
 		}
-		if text, isErr := ts.call(t, "get_node", map[string]any{"id": "Home"}); isErr || !strings.Contains(text, `"id":"Home.md"`) {
+		if text, isErr := ts.call(t, "get_node", map[string]any{"id": "Home", "format": "json"}); isErr || !strings.Contains(text, `"id":"Home.md"`) {
 			t.Errorf("get_node after a panic = %.60q, isError %v, want Home.md", text, isErr)
 		}
 	}

@@ -120,6 +120,23 @@ func TestParamValidation(t *testing.T) {
 		{"list_nodes tag mode some", func() (any, error) {
 			return tools.ListNodes(ctx, mcp.ListNodesParams{Tags: []string{"x"}, TagMode: "some"})
 		}},
+		{"get_neighbors page -1", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Page: -1})
+		}},
+		{"get_neighbors unknown sortBy", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: mcp.SortKeys{"size"}})
+		}},
+		{"search_by_tags page -1", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Page: -1})
+		}},
+		{"search_by_tags unknown sortBy", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: mcp.SortKeys{"-size"}})
+		}},
+		{"list_tags limit 1001", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Limit: 1001}) }},
+		{"list_tags page -1", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Page: -1}) }},
+		{"list_tags unknown sortBy", func() (any, error) {
+			return tools.ListTags(ctx, mcp.ListTagsParams{SortBy: mcp.SortKeys{"title"}})
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -159,9 +176,18 @@ func TestValidParams(t *testing.T) {
 				CreatedAfter: "2020-01-01", CreatedBefore: "2030-01-01T10:00", ModifiedAfter: "2000-01-01T00:00:00Z", Limit: 100,
 			})
 		}},
-		{"list_tags", func() (any, error) { return tools.ListTags(ctx) }},
+		{"get_neighbors sorted, page 2", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: mcp.SortKeys{"-title"}, Page: 2, Limit: 2})
+		}},
+		{"search_by_tags sorted", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: mcp.SortKeys{"-modified", "title"}})
+		}},
+		{"list_tags", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{}) }},
+		{"list_tags by tag, limit 1000", func() (any, error) {
+			return tools.ListTags(ctx, mcp.ListTagsParams{SortBy: mcp.SortKeys{"tag"}, Limit: mcp.MaxTagListLimit})
+		}},
 		{"random_node", func() (any, error) { return tools.RandomNode(ctx, mcp.RandomNodeParams{}) }},
-		{"vault_status", func() (any, error) { return tools.VaultStatus(ctx) }},
+		{"vault_status", func() (any, error) { return tools.VaultStatus(ctx, mcp.VaultStatusParams{}) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -181,39 +207,47 @@ func TestDefaultLimits(t *testing.T) {
 		give      func() (any, error)
 		wantLen   int
 		wantTotal int
+		wantPages int // totalPages
 		wantHint  string
 	}{
 		{
 			desc:    "neighbors default 20",
 			give:    func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub"}) },
-			wantLen: 20, wantTotal: 60, wantHint: "20 of 60 neighbours shown",
+			wantLen: 20, wantTotal: 60, wantPages: 3, wantHint: "page 1 of 3: pass page: 2 for more",
 		},
 		{
 			desc:    "neighbors max 50",
 			give:    func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Limit: 50}) },
-			wantLen: 50, wantTotal: 60, wantHint: "50 of 60",
+			wantLen: 50, wantTotal: 60, wantPages: 2, wantHint: "page 1 of 2: pass page: 2 for more",
+		},
+		{
+			desc: "neighbors last page",
+			give: func() (any, error) {
+				return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Limit: 50, Page: 2})
+			},
+			wantLen: 10, wantTotal: 60, wantPages: 2,
 		},
 		{
 			desc:    "search_by_tags default 20",
 			give:    func() (any, error) { return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"many"}}) },
-			wantLen: 20, wantTotal: 60, wantHint: "20 of 60 notes shown",
+			wantLen: 20, wantTotal: 60, wantPages: 3, wantHint: "page 1 of 3: pass page: 2 for more",
 		},
 		{
 			desc: "search_by_tags max 100",
 			give: func() (any, error) {
 				return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"many"}, Limit: 100})
 			},
-			wantLen: 60, wantTotal: 60,
+			wantLen: 60, wantTotal: 60, wantPages: 1,
 		},
 		{
 			desc:    "list_nodes default 20",
 			give:    func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{}) },
-			wantLen: 20, wantTotal: 61, wantHint: "page 1 of 4: pass page: 2 for more",
+			wantLen: 20, wantTotal: 61, wantPages: 4, wantHint: "page 1 of 4: pass page: 2 for more",
 		},
 		{
 			desc:    "list_nodes last page",
 			give:    func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 4}) },
-			wantLen: 1, wantTotal: 61,
+			wantLen: 1, wantTotal: 61, wantPages: 4,
 		},
 	}
 	for _, tt := range tests {
@@ -222,37 +256,51 @@ func TestDefaultLimits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, ok := got.(mcp.ListResponse)
+			res, ok := got.(*mcp.ListResponse)
 			if !ok {
-				t.Fatalf("got %T, want mcp.ListResponse", got)
+				t.Fatalf("got %T, want *mcp.ListResponse", got)
 			}
-			if len(res.Nodes) != tt.wantLen || res.Total != tt.wantTotal {
-				t.Errorf("got %d nodes of %d, want %d of %d", len(res.Nodes), res.Total, tt.wantLen, tt.wantTotal)
+			if len(res.Nodes) != tt.wantLen || res.Total != tt.wantTotal || res.TotalPages != tt.wantPages {
+				t.Errorf("got %d nodes of %d on %d pages, want %d of %d on %d", len(res.Nodes), res.Total, res.TotalPages, tt.wantLen, tt.wantTotal, tt.wantPages)
 			}
-			if tt.wantHint == "" && res.Hint != "" || !strings.Contains(res.Hint, tt.wantHint) {
+			if res.Hint != tt.wantHint {
 				t.Errorf("Hint = %q, want %q", res.Hint, tt.wantHint)
 			}
 		})
 	}
 	t.Run("hubs default 10", func(t *testing.T) {
 		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{})
-		hubs, _ := got.([]vaultgraph.Hub)
-		if err != nil || len(hubs) != 10 || hubs[0].ID != "Hub.md" || hubs[0].Score != 60 {
-			t.Errorf("GetHubs() = %v, %v, want 10 hubs, Hub.md first with 60", got, err)
+		hubs, _ := got.(*mcp.ListResponse)
+		if err != nil || hubs == nil || len(hubs.Nodes) != 10 || hubs.Total != 10 || hubs.Metric != "in_degree" ||
+			hubs.Nodes[0].ID != "Hub.md" || hubs.Nodes[0].Score == nil || *hubs.Nodes[0].Score != 60 {
+			t.Errorf("GetHubs() = %+v, %v, want 10 in_degree hubs, Hub.md first with 60", got, err)
+		}
+		for _, n := range hubs.Nodes {
+			if n.Score == nil {
+				t.Errorf("hub %s has no score", n.ID)
+			}
 		}
 	})
 	t.Run("hubs limit 50", func(t *testing.T) {
 		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Limit: 50})
-		if hubs, _ := got.([]vaultgraph.Hub); err != nil || len(hubs) != 50 {
-			t.Errorf("GetHubs(out_degree, 50) = %d hubs, %v, want 50", len(hubs), err)
+		hubs, _ := got.(*mcp.ListResponse)
+		if err != nil || hubs == nil || len(hubs.Nodes) != 50 || hubs.Metric != "out_degree" {
+			t.Errorf("GetHubs(out_degree, 50) = %+v, %v, want 50 out_degree hubs", got, err)
 		}
 	})
 	t.Run("get_node neighbours capped at 20", func(t *testing.T) {
 		got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Hub", Depth: 1})
-		r, _ := got.(mcp.NodeResponse)
-		if err != nil || len(r.Neighbors) != 20 || r.IncomingCount == nil || *r.IncomingCount != 60 || *r.OutgoingCount != 0 {
-			t.Errorf("GetNode(Hub, depth 1) = %d neighbours, counts %v/%v, %v, want 20 and 60 in, 0 out",
-				len(r.Neighbors), r.IncomingCount, r.OutgoingCount, err)
+		r, _ := got.(*mcp.NodeResponse)
+		if err != nil || r == nil || len(r.Neighbors) != 20 || r.IncomingCount == nil || *r.IncomingCount != 60 || *r.OutgoingCount != 0 {
+			t.Fatalf("GetNode(Hub, depth 1) = %+v, %v, want 20 neighbours and 60 in, 0 out", r, err)
+		}
+	})
+	t.Run("list_tags paged", func(t *testing.T) {
+		got, err := tools.ListTags(ctx, mcp.ListTagsParams{})
+		tags, _ := got.(*mcp.TagsResponse)
+		if err != nil || tags == nil || tags.Total != 1 || len(tags.Tags) != 1 || tags.Tags[0].Tag != "many" || tags.Tags[0].Count != 60 ||
+			tags.Page != 1 || tags.TotalPages != 1 || tags.Hint != "" {
+			t.Errorf("ListTags() = %+v, %v, want one page with many (60)", got, err)
 		}
 	})
 }
@@ -265,27 +313,28 @@ func TestGetNodeResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := got.(mcp.NodeResponse)
-	if !ok {
-		t.Fatalf("GetNode = %T, want mcp.NodeResponse", got)
+	r, ok := got.(*mcp.NodeResponse)
+	if !ok || r == nil {
+		t.Fatalf("GetNode = %T, want *mcp.NodeResponse", got)
 	}
 	if r.ID != "Projects/Alpha Plan.md" || r.Title != "Alpha Plan" || r.Content == nil || !strings.HasPrefix(*r.Content, "# Alpha Plan") {
 		t.Errorf("GetNode = %+v, want Projects/Alpha Plan.md with its content", r)
 	}
-	if *r.IncomingCount != 2 || *r.OutgoingCount != 3 {
-		t.Errorf("incoming, outgoing = %d, %d, want 2, 3", *r.IncomingCount, *r.OutgoingCount)
+	if *r.IncomingCount != 2 || *r.OutgoingCount != 3 || r.InDegree != 2 || r.OutDegree != 3 {
+		t.Errorf("incoming, outgoing = %d, %d (degrees %d, %d), want 2, 3", *r.IncomingCount, *r.OutgoingCount, r.InDegree, r.OutDegree)
 	}
 	var nbs []string
 	for _, nb := range r.Neighbors {
 		nbs = append(nbs, nb.Direction+":"+nb.ID)
-		if nb.Content == nil || nb.Properties != nil || nb.Hash != "" {
-			t.Errorf("neighbour %s: content %v, properties %v, hash %q, want content only", nb.ID, nb.Content, nb.Properties, nb.Hash)
+		if nb.Content == nil || *nb.Content == "" || nb.Warnings != nil {
+			t.Errorf("neighbour %s: content %v, warnings %q, want content and no warnings", nb.ID, nb.Content, nb.Warnings)
 		}
 	}
 	if want := []string{"both:Projects/Beta.md", "both:Home.md", "out:Notes/Meeting Notes.md"}; !slices.Equal(nbs, want) {
 		t.Errorf("neighbours = %q, want %q", nbs, want)
 	}
 
+	// The data keeps every field; the presentation picks them.
 	var buf bytes.Buffer
 	if err := mcp.WriteJSON(&buf, r); err != nil {
 		t.Fatal(err)
@@ -301,6 +350,38 @@ func TestGetNodeResponse(t *testing.T) {
 	if got := compact(t, raw["aliases"]); got != `["Alpha","AP"]` {
 		t.Errorf("aliases = %s, want [\"Alpha\",\"AP\"]", got)
 	}
+
+	t.Run("rendered, full detail", func(t *testing.T) {
+		_, full := objectFields(t, answerJSON(t, "get_node", r, mcp.Presentation{Detail: mcp.DetailFull}))
+		if got := compact(t, full["properties"]); got != wantProps {
+			t.Errorf("properties = %s, want %s (file order)", got, wantProps)
+		}
+		if got := compact(t, full["aliases"]); got != `["Alpha","AP"]` {
+			t.Errorf("aliases = %s, want [\"Alpha\",\"AP\"]", got)
+		}
+		for _, k := range []string{"created", "modified", "size", "hash", "inDegree", "outDegree", "links"} {
+			if _, ok := full[k]; !ok {
+				t.Errorf("full detail has no %s: %s", k, full)
+			}
+		}
+	})
+	t.Run("rendered, standard detail", func(t *testing.T) {
+		got, std := objectFields(t, answerJSON(t, "get_node", r, mcp.Presentation{}))
+		want := []string{"id", "title", "tags", "content", "incomingCount", "outgoingCount", "neighbors"}
+		if !slices.Equal(got, want) {
+			t.Errorf("standard get_node keys = %q, want %q", got, want)
+		}
+		// Neighbours are rows: content but no properties, hash or dates.
+		var rows []json.RawMessage
+		if err := json.Unmarshal(std["neighbors"], &rows); err != nil || len(rows) != 3 {
+			t.Fatalf("neighbors = %s (%v), want 3 rows", std["neighbors"], err)
+		}
+		for _, row := range rows {
+			if got, want := objectKeys(t, row), []string{"id", "title", "direction", "tags", "content"}; !slices.Equal(got, want) {
+				t.Errorf("neighbour row keys = %q, want %q", got, want)
+			}
+		}
+	})
 
 	t.Run("missing is nil", func(t *testing.T) {
 		if got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Nope"}); got != nil || err != nil {
@@ -318,14 +399,72 @@ func TestGetNodeResponse(t *testing.T) {
 	})
 	t.Run("broken links and attachments", func(t *testing.T) {
 		got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Home"})
-		r, _ := got.(mcp.NodeResponse)
-		if err != nil || !slices.Equal(r.BrokenLinks, []string{"Missing Note"}) || !slices.Equal(r.Attachments, []string{"Diagram.png", "report.pdf"}) {
-			t.Errorf("GetNode(Home) broken, attachments = %q, %q, %v", r.BrokenLinks, r.Attachments, err)
+		r, _ := got.(*mcp.NodeResponse)
+		if err != nil || r == nil {
+			t.Fatalf("GetNode(Home) = %v, %v", got, err)
+		}
+		if !slices.Equal(r.BrokenLinks, []string{"Missing Note"}) || !slices.Equal(r.Attachments, []string{"Diagram.png", "report.pdf"}) {
+			t.Errorf("GetNode(Home) broken, attachments = %q, %q", r.BrokenLinks, r.Attachments)
 		}
 		if r.IncomingCount != nil || r.Neighbors != nil {
 			t.Errorf("GetNode(Home, depth 0) has counts or neighbours: %v, %v", r.IncomingCount, r.Neighbors)
 		}
+		_, full := objectFields(t, answerJSON(t, "get_node", r, mcp.Presentation{Detail: mcp.DetailFull}))
+		if got := compact(t, full["brokenLinks"]); got != `["Missing Note"]` {
+			t.Errorf("rendered brokenLinks = %s", got)
+		}
+		if got := compact(t, full["attachments"]); got != `["Diagram.png","report.pdf"]` {
+			t.Errorf("rendered attachments = %s", got)
+		}
 	})
+}
+
+// answerJSON renders a tool's answer as JSON with p (format json) and
+// returns the text.
+func answerJSON(t testing.TB, tool string, v any, p mcp.Presentation) json.RawMessage {
+	t.Helper()
+	p.Format = mcp.FormatJSON
+	text, err := mcp.Render(tool, v, p)
+	if err != nil {
+		t.Fatalf("Render(%s, %+v) = %v", tool, p, err)
+	}
+	if !json.Valid([]byte(text)) {
+		t.Fatalf("Render(%s, %+v) is not JSON:\n%s", tool, p, text)
+	}
+	return json.RawMessage(text)
+}
+
+// objectFields decodes a JSON object into its keys, in written order, and
+// their values.
+func objectFields(t testing.TB, raw json.RawMessage) ([]string, map[string]json.RawMessage) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %s", raw)
+	}
+	var keys []string
+	m := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatalf("%v in %s", err, raw)
+		}
+		k := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%v in %s", err, raw)
+		}
+		keys = append(keys, k)
+		m[k] = v
+	}
+	return keys, m
+}
+
+// objectKeys returns the keys of a JSON object in written order.
+func objectKeys(t testing.TB, raw json.RawMessage) []string {
+	t.Helper()
+	keys, _ := objectFields(t, raw)
+	return keys
 }
 
 func compact(t testing.TB, raw json.RawMessage) string {
@@ -347,35 +486,26 @@ func TestAmbiguousNameWarnings(t *testing.T) {
 	}
 	tests := []struct {
 		desc string
+		tool string
 		give func() (any, error)
 		warn func(any) []string
 	}{
 		{
-			desc: "get_node",
+			desc: "get_node", tool: "get_node",
 			give: func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "Alpha Plan"}) },
-			warn: func(v any) []string { return v.(mcp.NodeResponse).Warnings },
+			warn: func(v any) []string { return v.(*mcp.NodeResponse).Warnings },
 		},
 		{
-			desc: "get_neighbors",
+			desc: "get_neighbors", tool: "get_neighbors",
 			give: func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Alpha Plan"}) },
-			warn: func(v any) []string { return v.(mcp.ListResponse).Warnings },
+			warn: func(v any) []string { return v.(*mcp.ListResponse).Warnings },
 		},
 		{
-			desc: "find_path",
+			desc: "find_path", tool: "find_path",
 			give: func() (any, error) {
 				return tools.FindPath(ctx, mcp.FindPathParams{Source: "Alpha Plan", Target: "Home"})
 			},
-			warn: func(v any) []string {
-				var out struct{ Warnings []string }
-				var b bytes.Buffer
-				if err := mcp.WriteJSON(&b, v); err != nil {
-					t.Fatal(err)
-				}
-				if err := json.Unmarshal(b.Bytes(), &out); err != nil {
-					t.Fatal(err)
-				}
-				return out.Warnings
-			},
+			warn: func(v any) []string { return v.(*mcp.PathResponse).Warnings },
 		},
 	}
 	for _, tt := range tests {
@@ -387,6 +517,14 @@ func TestAmbiguousNameWarnings(t *testing.T) {
 			if ws := tt.warn(got); !hasWarning(ws) {
 				t.Errorf("warnings = %q, want one listing both Alpha Plan notes", ws)
 			}
+			// The warning reaches the caller at every detail.
+			for _, detail := range mcp.Details {
+				var ws []string
+				_, m := objectFields(t, answerJSON(t, tt.tool, got, mcp.Presentation{Detail: detail}))
+				if err := json.Unmarshal(m["warnings"], &ws); err != nil || !hasWarning(ws) {
+					t.Errorf("detail %s: rendered warnings = %s, want one listing both Alpha Plan notes", detail, m["warnings"])
+				}
+			}
 		})
 	}
 }
@@ -397,13 +535,21 @@ func TestFindPathResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := mcp.WriteJSON(&b, got); err != nil {
-		t.Fatal(err)
+	p, ok := got.(*mcp.PathResponse)
+	if !ok || p == nil {
+		t.Fatalf("FindPath = %T, want *mcp.PathResponse", got)
+	}
+	wantPath := []string{"Notes/東京 Trip.md", "Notes/Meeting Notes.md", "Home.md"}
+	if !slices.Equal(p.Path, wantPath) || p.Length != 2 || !slices.Equal(p.Titles, []string{"東京 Trip", "Meeting Notes", "Home"}) {
+		t.Errorf("FindPath = %+v, want %q, length 2, with their titles", p, wantPath)
 	}
 	want := `{"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2}`
-	if got := compact(t, b.Bytes()); got != want {
+	if got := compact(t, answerJSON(t, "find_path", got, mcp.Presentation{})); got != want {
 		t.Errorf("FindPath JSON = %s, want %s", got, want)
+	}
+	want = `{"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2,"titles":["東京 Trip","Meeting Notes","Home"]}`
+	if got := compact(t, answerJSON(t, "find_path", got, mcp.Presentation{Detail: mcp.DetailFull})); got != want {
+		t.Errorf("FindPath JSON, full detail = %s, want %s", got, want)
 	}
 }
 
@@ -447,7 +593,7 @@ func TestListNodesDates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := got.(mcp.ListResponse)
+			res := got.(*mcp.ListResponse)
 			var ids []string
 			for _, n := range res.Nodes {
 				ids = append(ids, n.ID)
@@ -509,13 +655,13 @@ func TestContentTruncation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkTruncated(t, "get_node", body, *got.(mcp.NodeResponse).Content, mcp.PrimaryContentChars)
+	checkTruncated(t, "get_node", body, *got.(*mcp.NodeResponse).Content, mcp.PrimaryContentChars)
 
 	got, err = tools.GetNode(ctx, mcp.GetNodeParams{ID: "Short", Depth: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := got.(mcp.NodeResponse)
+	r := got.(*mcp.NodeResponse)
 	if *r.Content != "Links [[Long]]. #long\n" {
 		t.Errorf("get_node Short content = %q, want it whole", *r.Content)
 	}
@@ -523,6 +669,14 @@ func TestContentTruncation(t *testing.T) {
 		t.Fatalf("get_node Short neighbours = %v, want Long", r.Neighbors)
 	}
 	checkTruncated(t, "get_node neighbour", body, *r.Neighbors[0].Content, mcp.NeighborContentChars)
+	for _, detail := range []string{mcp.DetailStandard, mcp.DetailFull} {
+		_, m := objectFields(t, answerJSON(t, "get_node", r, mcp.Presentation{Detail: detail}))
+		var nbs []struct{ ID, Content string }
+		if err := json.Unmarshal(m["neighbors"], &nbs); err != nil || len(nbs) != 1 {
+			t.Fatalf("rendered neighbours = %s (%v), want Long", m["neighbors"], err)
+		}
+		checkTruncated(t, "rendered get_node neighbour, "+detail, body, nbs[0].Content, mcp.NeighborContentChars)
+	}
 
 	lists := []struct {
 		desc string
@@ -538,13 +692,30 @@ func TestContentTruncation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, n := range got.(mcp.ListResponse).Nodes {
+			found := false
+			for _, n := range got.(*mcp.ListResponse).Nodes {
 				if n.ID == "Long.md" {
 					checkTruncated(t, tt.desc, body, *n.Content, mcp.ListContentChars)
-					return
+					found = true
 				}
 			}
-			t.Errorf("%s: Long.md not listed", tt.desc)
+			if !found {
+				t.Fatalf("%s: Long.md not listed", tt.desc)
+			}
+			// A row's content is a preview: 200 characters at standard
+			// detail, 500 at full.
+			for detail, limit := range map[string]int{mcp.DetailStandard: mcp.ShortContentChars, mcp.DetailFull: mcp.ListContentChars} {
+				_, m := objectFields(t, answerJSON(t, tt.desc, got, mcp.Presentation{Detail: detail}))
+				var rows []struct{ ID, Content string }
+				if err := json.Unmarshal(m["nodes"], &rows); err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range rows {
+					if r.ID == "Long.md" {
+						checkTruncated(t, tt.desc+" "+detail, body, r.Content, limit)
+					}
+				}
+			}
 		})
 	}
 	t.Run("random_node", func(t *testing.T) {
@@ -554,7 +725,7 @@ func TestContentTruncation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := got.(mcp.NodeResponse); r.ID == "Long.md" {
+			if r := got.(*mcp.NodeResponse); r.ID == "Long.md" {
 				checkTruncated(t, "random_node", body, *r.Content, mcp.PrimaryContentChars)
 				return
 			}
@@ -577,15 +748,15 @@ func TestNeighbourDeletedBeforeSync(t *testing.T) {
 	}
 	ctx := context.Background()
 	got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "A", Depth: 1})
-	if err != nil || got == nil || len(got.(mcp.NodeResponse).Neighbors) != 2 {
+	if err != nil || got == nil || len(got.(*mcp.NodeResponse).Neighbors) != 2 {
 		t.Errorf("GetNode(A, depth 1) = %v, %v, want A with two neighbours", got, err)
 	}
 	got, err = tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "A"})
-	if err != nil || got == nil || len(got.(mcp.ListResponse).Nodes) != 2 {
+	if err != nil || got == nil || len(got.(*mcp.ListResponse).Nodes) != 2 {
 		t.Errorf("GetNeighbors(A) = %v, %v, want two neighbours", got, err)
 	}
 	got, err = tools.ListNodes(ctx, mcp.ListNodesParams{})
-	if err != nil || got == nil || got.(mcp.ListResponse).Total != 3 {
+	if err != nil || got == nil || got.(*mcp.ListResponse).Total != 3 {
 		t.Errorf("ListNodes() = %v, %v, want three notes", got, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -31,18 +32,17 @@ func runCLI(t testing.TB, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errOut.String(), code
 }
 
-// node is the part of a note answer the tests look at.
+// node is the part of a note answer (format json) the tests look at.
 type node struct {
 	ID            string   `json:"id"`
 	Title         string   `json:"title"`
-	Direction     string   `json:"direction"`
 	Content       *string  `json:"content"`
 	Tags          []string `json:"tags"`
 	BrokenLinks   []string `json:"brokenLinks"`
 	Attachments   []string `json:"attachments"`
 	IncomingCount *int     `json:"incomingCount"`
 	OutgoingCount *int     `json:"outgoingCount"`
-	Neighbors     []node   `json:"neighbors"`
+	Neighbors     []row    `json:"neighbors"`
 	Warnings      []string `json:"warnings"`
 	Links         []struct {
 		ID    string `json:"id"`
@@ -50,8 +50,20 @@ type node struct {
 	} `json:"links"`
 }
 
+// row is a note in a list (or a neighbour of a note): a row of
+// primitives, its tags one space-separated string.
+type row struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Direction string   `json:"direction"`
+	Score     *float64 `json:"score"`
+	Tags      string   `json:"tags"`
+	Content   string   `json:"content"`
+}
+
 type list struct {
-	Nodes      []node   `json:"nodes"`
+	Metric     string   `json:"metric"`
+	Nodes      []row    `json:"nodes"`
 	Total      int      `json:"total"`
 	Page       int      `json:"page"`
 	TotalPages int      `json:"totalPages"`
@@ -59,7 +71,7 @@ type list struct {
 	Warnings   []string `json:"warnings"`
 }
 
-func ids(nodes []node) []string {
+func ids(nodes []row) []string {
 	out := make([]string, len(nodes))
 	for i, n := range nodes {
 		out[i] = n.ID
@@ -85,7 +97,7 @@ func TestCommands(t *testing.T) {
 	}{
 		{
 			desc: "get-node",
-			give: []string{"get-node", "Home"},
+			give: []string{"get-node", "Home", "--detail", "full"},
 			check: func(t *testing.T, out string) {
 				n := decode[node](t, out)
 				if n.ID != "Home.md" || n.Title != "Home" || !slices.Equal(n.BrokenLinks, []string{"Missing Note"}) ||
@@ -101,6 +113,19 @@ func TestCommands(t *testing.T) {
 			},
 		},
 		{
+			desc: "get-node standard",
+			give: []string{"get-node", "Home"},
+			check: func(t *testing.T, out string) {
+				n := decode[node](t, out)
+				if n.ID != "Home.md" || !slices.Equal(n.Tags, []string{"home", "index", "MOC"}) || n.Content == nil || len(n.Warnings) != 2 {
+					t.Errorf("get-node Home = %+v, want id, tags, content and 2 warnings", n)
+				}
+				if n.Links != nil || n.BrokenLinks != nil || n.Attachments != nil {
+					t.Errorf("get-node Home at standard detail has links %v, broken %q, attachments %q", n.Links, n.BrokenLinks, n.Attachments)
+				}
+			},
+		},
+		{
 			desc: "get-node depth 1, ambiguous name",
 			give: []string{"get-node", "alpha plan", "--depth", "1"},
 			check: func(t *testing.T, out string) {
@@ -108,8 +133,8 @@ func TestCommands(t *testing.T) {
 				if n.ID != "Archive/Alpha Plan.md" || n.IncomingCount == nil || *n.IncomingCount != 3 || *n.OutgoingCount != 0 {
 					t.Errorf("get-node \"alpha plan\" --depth 1 = %+v", n)
 				}
-				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" {
-					t.Errorf("neighbours = %+v, want 3 incoming", n.Neighbors)
+				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" || n.Neighbors[1].ID != "Home.md" || n.Neighbors[1].Tags != "home index MOC" {
+					t.Errorf("neighbours = %+v, want 3 incoming, Home.md second with its tags", n.Neighbors)
 				}
 				if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "Projects/Alpha Plan.md") }) {
 					t.Errorf("warnings = %q, want the other Alpha Plan named", n.Warnings)
@@ -129,6 +154,17 @@ func TestCommands(t *testing.T) {
 				if got, want := ids(l.Nodes), []string{"Deep/Nested/Folder/Deep Note.md", "Notes/Broken YAML.md"}; !slices.Equal(got, want) ||
 					l.Total != 6 || l.Hint == "" || l.Nodes[0].Direction != "in" {
 					t.Errorf("get-neighbors = %q of %d, hint %q, want %q of 6 and a hint", got, l.Total, l.Hint, want)
+				}
+			},
+		},
+		{
+			desc: "get-neighbors sorted, page 2",
+			give: []string{"get-neighbors", "Home", "--direction", "in", "--sort-by", "-title", "--limit", "2", "--page", "2"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				if got, want := ids(l.Nodes), []string{"Notes/Café Menu.md", "Notes/Broken YAML.md"}; !slices.Equal(got, want) ||
+					l.Page != 2 || l.TotalPages != 3 || l.Hint != "page 2 of 3: pass page: 3 for more" {
+					t.Errorf("get-neighbors = %q, page %d of %d, hint %q, want %q, page 2 of 3", got, l.Page, l.TotalPages, l.Hint, want)
 				}
 			},
 		},
@@ -160,13 +196,11 @@ func TestCommands(t *testing.T) {
 			desc: "get-hubs",
 			give: []string{"get-hubs", "--metric", "out_degree", "--limit", "2"},
 			check: func(t *testing.T, out string) {
-				hubs := decode[[]struct {
-					ID    string  `json:"id"`
-					Title string  `json:"title"`
-					Score float64 `json:"score"`
-				}](t, out)
-				if len(hubs) != 2 || hubs[0].ID != "Home.md" || hubs[0].Score != 6 || hubs[1].ID != "Notes/Meeting Notes.md" || hubs[1].Score != 5 {
-					t.Errorf("get-hubs = %+v, want Home.md 6, Meeting Notes 5", hubs)
+				l := decode[list](t, out)
+				hubs := l.Nodes
+				if l.Metric != "out_degree" || len(hubs) != 2 || hubs[0].ID != "Home.md" || hubs[0].Score == nil || *hubs[0].Score != 6 ||
+					hubs[1].ID != "Notes/Meeting Notes.md" || hubs[1].Score == nil || *hubs[1].Score != 5 {
+					t.Errorf("get-hubs = %+v, want out_degree: Home.md 6, Meeting Notes 5", l)
 				}
 			},
 		},
@@ -174,11 +208,9 @@ func TestCommands(t *testing.T) {
 			desc: "get-hubs default",
 			give: []string{"get-hubs"},
 			check: func(t *testing.T, out string) {
-				hubs := decode[[]struct {
-					ID string `json:"id"`
-				}](t, out)
-				if len(hubs) != 10 || hubs[0].ID != "Home.md" {
-					t.Errorf("get-hubs = %+v, want 10, Home.md first", hubs)
+				l := decode[list](t, out)
+				if l.Metric != "in_degree" || len(l.Nodes) != 10 || l.Nodes[0].ID != "Home.md" {
+					t.Errorf("get-hubs = %+v, want 10 by in_degree, Home.md first", l)
 				}
 			},
 		},
@@ -268,6 +300,27 @@ func TestCommands(t *testing.T) {
 			},
 		},
 		{
+			desc: "list-tags sorted, paged",
+			give: []string{"list-tags", "--sort-by", "tag", "--limit", "3", "--page", "2"},
+			check: func(t *testing.T, out string) {
+				l := decode[struct {
+					Tags []struct {
+						Tag string `json:"tag"`
+					} `json:"tags"`
+					Total, Page, TotalPages int
+					Hint                    string
+				}](t, out)
+				var tags []string
+				for _, tg := range l.Tags {
+					tags = append(tags, tg.Tag)
+				}
+				if want := []string{"home", "ideas", "ideas/later"}; !slices.Equal(tags, want) || l.Total != 17 || l.Page != 2 || l.TotalPages != 6 ||
+					l.Hint != "page 2 of 6: pass page: 3 for more" {
+					t.Errorf("list-tags = %+v, want %q on page 2 of 6", l, want)
+				}
+			},
+		},
+		{
 			desc: "random-node",
 			give: []string{"random-node", "--tags", "project/alpha"},
 			check: func(t *testing.T, out string) {
@@ -292,7 +345,7 @@ func TestCommands(t *testing.T) {
 		},
 		{
 			desc: "vault-status",
-			give: []string{"vault-status"},
+			give: []string{"vault-status", "--fields", "vault,notes,brokenLinks,edges"},
 			check: func(t *testing.T, out string) {
 				s := decode[struct {
 					Vault       string `json:"vault"`
@@ -303,11 +356,14 @@ func TestCommands(t *testing.T) {
 				if s.Vault != vault || s.Notes != 13 || s.BrokenLinks != 2 || s.Edges != 21 {
 					t.Errorf("vault-status = %+v, want %s with 13 notes, 2 broken links, 21 edges", s, vault)
 				}
+				if want := `{"vault":` + strconv.Quote(vault) + `,"notes":13,"brokenLinks":2,"edges":21}` + "\n"; out != want {
+					t.Errorf("vault-status --fields = %s, want only those fields: %s", out, want)
+				}
 			},
 		},
 		{
 			desc: "flags before the command",
-			give: []string{"--format", "json", "get-node", "Beta"},
+			give: []string{"--index", os.Getenv(EnvIndex), "get-node", "Beta"},
 			check: func(t *testing.T, out string) {
 				if n := decode[node](t, out); n.ID != "Projects/Beta.md" {
 					t.Errorf("get-node Beta = %s, want Projects/Beta.md", n.ID)
@@ -317,7 +373,8 @@ func TestCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			args := append([]string{"--vault", vault}, tt.give...)
+			// Every command prints JSON here, so that the checks read data.
+			args := append(append([]string{"--vault", vault}, tt.give...), "--format", "json")
 			out, errOut, code := runCLI(t, args...)
 			if code != 0 || errOut != "" {
 				t.Fatalf("vaultgraph %q = exit %d, stderr %q, want exit 0 and no stderr", args, code, errOut)
@@ -334,6 +391,50 @@ func wantNull(t testing.TB, out string) {
 	t.Helper()
 	if out != "null\n" {
 		t.Errorf("stdout = %q, want \"null\\n\"", out)
+	}
+}
+
+// TestFormats checks the read commands' default formats and that
+// --format, --detail, --fields and --max-tokens shape what they print.
+func TestFormats(t *testing.T) {
+	vault := testVault(t)
+	tests := []struct {
+		desc  string
+		give  []string
+		want  string // the start of stdout
+		has   string // a part of stdout
+		hasnt string // not a part of stdout
+	}{
+		{desc: "get-node Markdown", give: []string{"get-node", "Tagged"}, want: "# Tag Examples\nid: Tagged.md", has: "\nInline #project repeats"},
+		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, has: "# Home\n\nWelcome to the test vault."},
+		{desc: "random-node Markdown", give: []string{"random-node", "--tags", "ideas"}, want: "# Tag Examples\n"},
+		{desc: "get-neighbors TOON", give: []string{"get-neighbors", "Home", "--direction", "in"}, want: "nodes[6]{id,title,direction,tags,content}:\n  Deep/Nested/Folder/Deep Note.md,Deep Note,in,", has: "\ntotal: 6\n"},
+		{desc: "search-by-tags TOON", give: []string{"search-by-tags", "project"}, want: "nodes[3]{id,title,tags,content}:\n  Projects/Alpha Plan.md,Alpha Plan,project project/alpha,"},
+		{desc: "list-nodes TOON", give: []string{"list-nodes", "--folder", "Notes"}, want: "nodes[4]{id,title,tags,content}:\n", has: "\ntotal: 4\n"},
+		{desc: "get-hubs TOON", give: []string{"get-hubs", "--limit", "1"}, want: "metric: in_degree\nnodes[1]{id,title,score,tags,content}:\n  Home.md,Home,6,home index MOC,"},
+		{desc: "list-tags TOON", give: []string{"list-tags"}, want: "tags[17]{tag,count}:\n  project,3\n  archive,2\n"},
+		{desc: "find-path TOON", give: []string{"find-path", "東京 Trip", "Home", "--directed", "--format", "toon"}, want: "path[3]: Notes/東京 Trip.md,Notes/Meeting Notes.md,Home.md\nlength: 2\n"},
+		{desc: "vault-status TOON", give: []string{"vault-status", "--format", "toon"}, want: "vault: " + vault + "\nnotes: 13\n"},
+		{desc: "list-nodes Markdown", give: []string{"list-nodes", "--folder", "Notes", "--format", "markdown"}, want: "4 nodes\n1. **Broken YAML** Notes/Broken YAML.md"},
+		{desc: "get-node Markdown, minimal", give: []string{"get-node", "Home", "--format", "markdown", "--detail", "minimal"}, want: "# Home\nid: Home.md\n", hasnt: "Welcome"},
+		{desc: "list-nodes JSON, minimal", give: []string{"list-nodes", "--folder", "Notes", "--sort-by", "title", "--format", "json", "--detail", "minimal"},
+			want: `{"nodes":[{"id":"Notes/Broken YAML.md","title":"Broken YAML"},{"id":"Notes/Café Menu.md","title":"Café Menu"},{"id":"Notes/Meeting Notes.md","title":"Meeting Notes"},{"id":"Notes/東京 Trip.md","title":"東京 Trip"}],"total":4,"page":1,"totalPages":1}` + "\n"},
+		{desc: "get-node JSON, fields", give: []string{"get-node", "Home", "--format", "json", "--fields", "id,hash"}, want: `{"id":"Home.md","hash":"`, hasnt: `"content"`},
+		{desc: "list-nodes JSON, full", give: []string{"list-nodes", "--folder", "Projects", "--format", "json", "--detail", "full"},
+			has: `"properties":{"Projects/Alpha Plan.md":{"status":"active","created":"2024-03-01","priority":2,"done":false,"related":"[[Beta]]"},`},
+		{desc: "list-nodes max-tokens", give: []string{"list-nodes", "--max-tokens", "200"}, want: "nodes[", has: "\nomitted: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			args := append([]string{"--vault", vault}, tt.give...)
+			out, errOut, code := runCLI(t, args...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("vaultgraph %q = exit %d, stderr %q, want exit 0 and no stderr", args, code, errOut)
+			}
+			if !strings.HasPrefix(out, tt.want) || !strings.Contains(out, tt.has) || tt.hasnt != "" && strings.Contains(out, tt.hasnt) {
+				t.Errorf("vaultgraph %q = %q, want it to start with %q, hold %q and not %q", args, out, tt.want, tt.has, tt.hasnt)
+			}
+		})
 	}
 }
 
@@ -359,7 +460,7 @@ func TestVaultChoice(t *testing.T) {
 			if tt.chdir != "" {
 				t.Chdir(tt.chdir)
 			}
-			out, errOut, code := runCLI(t, tt.give...)
+			out, errOut, code := runCLI(t, append(tt.give, "--format", "json")...)
 			if code != 0 {
 				t.Fatalf("vaultgraph %q = exit %d, stderr %q", tt.give, code, errOut)
 			}
@@ -389,8 +490,16 @@ func TestErrors(t *testing.T) {
 		{desc: "extra argument", give: []string{"get-node", "Home", "Beta"}, wantCode: "INVALID_PARAMS"},
 		{desc: "id outside the vault", give: []string{"get-node", "../etc/passwd"}, wantCode: "INVALID_PARAMS"},
 		{desc: "absolute id", give: []string{"get-node", "/etc/passwd"}, wantCode: "INVALID_PARAMS"},
-		{desc: "format toon", give: []string{"--format", "toon", "get-node", "Home"}, wantCode: "INVALID_PARAMS"},
-		{desc: "format markdown after the command", give: []string{"get-node", "Home", "--format", "markdown"}, wantCode: "INVALID_PARAMS"},
+		{desc: "format yaml", give: []string{"get-node", "Home", "--format", "yaml"}, wantCode: "INVALID_PARAMS"},
+		{desc: "format on a command that does not read", give: []string{"gen", filepath.Join(t.TempDir(), "v"), "--format", "json"}, wantCode: "INVALID_PARAMS"},
+		{desc: "detail max", give: []string{"list-nodes", "--detail", "max"}, wantCode: "INVALID_PARAMS"},
+		{desc: "max-tokens 10", give: []string{"get-node", "Home", "--max-tokens", "10"}, wantCode: "INVALID_PARAMS"},
+		{desc: "max-tokens not a number", give: []string{"vault-status", "--max-tokens", "lots"}, wantCode: "INVALID_PARAMS"},
+		{desc: "neighbours page -1", give: []string{"get-neighbors", "Home", "--page", "-1"}, wantCode: "INVALID_PARAMS"},
+		{desc: "neighbours unknown sort field", give: []string{"get-neighbors", "Home", "--sort-by", "size"}, wantCode: "INVALID_PARAMS"},
+		{desc: "search-by-tags unknown sort field", give: []string{"search-by-tags", "project", "--sort-by", "-size"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-tags limit 1001", give: []string{"list-tags", "--limit", "1001"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-tags unknown sort field", give: []string{"list-tags", "--sort-by", "title"}, wantCode: "INVALID_PARAMS"},
 		{desc: "direction up", give: []string{"get-neighbors", "Home", "--direction", "up"}, wantCode: "INVALID_PARAMS"},
 		{desc: "neighbours limit 51", give: []string{"get-neighbors", "Home", "--limit", "51"}, wantCode: "INVALID_PARAMS"},
 		{desc: "neighbours without id", give: []string{"get-neighbors"}, wantCode: "INVALID_PARAMS"},
@@ -472,7 +581,7 @@ func TestGen(t *testing.T) {
 	if code != 0 || out != "" || !strings.Contains(errOut, "wrote 40 notes") {
 		t.Fatalf("gen = exit %d, stdout %q, stderr %q, want 0, nothing, \"wrote 40 notes\"", code, out, errOut)
 	}
-	out, errOut, code = runCLI(t, "vault-status", "--vault", dir)
+	out, errOut, code = runCLI(t, "vault-status", "--vault", dir, "--format", "json", "--detail", "full")
 	if code != 0 || errOut != "" {
 		t.Fatalf("vault-status = exit %d, stderr %q", code, errOut)
 	}
@@ -518,10 +627,10 @@ func TestBinary(t *testing.T) {
 		wantStdout string // a substring; "" means empty
 		wantStderr string // a substring; "" means empty
 	}{
-		{desc: "get-node", give: []string{"get-node", "Home"}, wantStdout: `"id": "Home.md"`},
-		{desc: "not found", give: []string{"get-node", "Nope"}, wantStdout: "null"},
-		{desc: "invalid", give: []string{"get-node", "Home", "--depth", "2"}, wantCode: 1, wantStderr: "INVALID_PARAMS"},
-		{desc: "verbose logs go to stderr", give: []string{"get-node", "Home", "-v"}, wantStdout: `"id": "Home.md"`, wantStderr: "vault indexed"},
+		{desc: "get-node", give: []string{"get-node", "Home", "--format", "json"}, wantStdout: `{"id":"Home.md",`},
+		{desc: "not found", give: []string{"get-node", "Nope", "--format", "json"}, wantStdout: "null"},
+		{desc: "invalid", give: []string{"get-node", "Home", "--depth", "2", "--format", "json"}, wantCode: 1, wantStderr: "INVALID_PARAMS"},
+		{desc: "verbose logs go to stderr", give: []string{"get-node", "Home", "-v", "--format", "json"}, wantStdout: `{"id":"Home.md",`, wantStderr: "vault indexed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -547,11 +656,25 @@ func TestBinary(t *testing.T) {
 		})
 	}
 	t.Run("env", func(t *testing.T) {
-		cmd := exec.Command(bin, "get-node", "Beta")
+		cmd := exec.Command(bin, "get-node", "Beta", "--format", "json")
 		cmd.Env = append(os.Environ(), EnvVault+"="+vault)
 		out, err := cmd.Output()
-		if err != nil || !strings.Contains(string(out), `"id": "Projects/Beta.md"`) {
+		if err != nil || !strings.Contains(string(out), `"id":"Projects/Beta.md"`) {
 			t.Errorf("get-node Beta with $%s = %q, %v", EnvVault, out, err)
+		}
+	})
+	t.Run("default formats", func(t *testing.T) {
+		for _, tt := range []struct {
+			args []string
+			want string // the start of stdout
+		}{
+			{[]string{"get-node", "Tagged"}, "# Tag Examples\n"},
+			{[]string{"list-nodes", "--orphans"}, "nodes[3]{id,title,tags,content}:\n  Orphan.md,Orphan,"},
+		} {
+			out, err := exec.Command(bin, append([]string{"--vault", vault}, tt.args...)...).Output()
+			if err != nil || !strings.HasPrefix(string(out), tt.want) {
+				t.Errorf("vaultgraph %q = %q, %v, want it to start with %q", tt.args, out, err, tt.want)
+			}
 		}
 	})
 }

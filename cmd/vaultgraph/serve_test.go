@@ -46,22 +46,28 @@ type serveCall struct {
 	isError bool
 }
 
-// serveCalls call every tool at least once, plus a not-found read and a
-// caller's mistake.
+// serveCalls call every tool at least once, plus a not-found read, a
+// caller's mistake and the default formats (TOON for lists, Markdown for
+// a note).
 var serveCalls = []serveCall{
-	{tool: "get_node", args: map[string]any{"id": "Home"}, want: `{"id":"Home.md","title":"Home",`},
-	{tool: "get_node", args: map[string]any{"id": "projects/alpha plan", "depth": 1}, want: `"incomingCount":2,"outgoingCount":3,`},
-	{tool: "get_neighbors", args: map[string]any{"id": "HOME", "direction": "in"}, want: `"total":6`},
-	{tool: "find_path", args: map[string]any{"source": "Deep Note", "target": "東京 Trip"}, exact: true,
+	{tool: "get_node", args: map[string]any{"id": "Home", "format": "json"}, want: `{"id":"Home.md","title":"Home",`},
+	{tool: "get_node", args: map[string]any{"id": "projects/alpha plan", "depth": 1, "format": "json"}, want: `"incomingCount":2,"outgoingCount":3,`},
+	{tool: "get_neighbors", args: map[string]any{"id": "HOME", "direction": "in", "format": "json"}, want: `"total":6`},
+	{tool: "find_path", args: map[string]any{"source": "Deep Note", "target": "東京 Trip", "format": "json"}, exact: true,
 		want: `{"path":["Deep/Nested/Folder/Deep Note.md","Home.md","Notes/Meeting Notes.md","Notes/東京 Trip.md"],"length":3}`},
-	{tool: "get_hubs", args: map[string]any{"limit": 1}, exact: true, want: `[{"id":"Home.md","title":"Home","score":6}]`},
-	{tool: "search_by_tags", args: map[string]any{"tags": []string{"project"}}, want: `"total":3`},
-	{tool: "list_nodes", args: map[string]any{"folder": "Notes", "sortBy": []string{"-title"}}, want: `"total":4,"page":1,"totalPages":1}`},
-	{tool: "list_tags", want: `{"tag":"project","count":3}`},
-	{tool: "random_node", args: map[string]any{"tags": []string{"travel"}}, want: `{"id":"Notes/東京 Trip.md",`},
-	{tool: "vault_status", want: `"notes":13,"links":30,"brokenLinks":2,`},
+	{tool: "get_hubs", args: map[string]any{"limit": 1, "format": "json", "detail": "minimal"}, exact: true,
+		want: `{"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":1}`},
+	{tool: "search_by_tags", args: map[string]any{"tags": []string{"project"}, "format": "json"}, want: `"total":3`},
+	{tool: "list_nodes", args: map[string]any{"folder": "Notes", "sortBy": []string{"-title"}, "format": "json"}, want: `"total":4,"page":1,"totalPages":1}`},
+	{tool: "list_tags", args: map[string]any{"format": "json"}, want: `{"tag":"project","count":3}`},
+	{tool: "random_node", args: map[string]any{"tags": []string{"travel"}, "format": "json"}, want: `{"id":"Notes/東京 Trip.md",`},
+	{tool: "vault_status", args: map[string]any{"format": "json"}, want: `"notes":13,"links":30,"brokenLinks":2,`},
 	{tool: "get_node", args: map[string]any{"id": "No Such Note"}, want: "null", exact: true},
 	{tool: "get_node", args: map[string]any{"id": "Home", "depth": "x"}, want: "INVALID_PARAMS: depth: ", isError: true},
+	{tool: "get_node", args: map[string]any{"id": "Tagged"}, want: "# Tag Examples\n"},
+	{tool: "list_nodes", args: map[string]any{"orphans": true}, want: "nodes[3]{id,title,tags,content}:\n  Orphan.md,Orphan,"},
+	{tool: "list_tags", args: map[string]any{"limit": 1}, exact: true,
+		want: "tags[1]{tag,count}:\n  project,3\ntotal: 17\npage: 1\ntotalPages: 17\nhint: \"page 1 of 17: pass page: 2 for more\""},
 }
 
 // buildServer builds the vaultgraph binary into a temporary folder, with
@@ -322,7 +328,7 @@ func testServeStdout(t *testing.T, bin string) {
 	c := s.stdioClient(t)
 	initialize(t, c)
 	callAll(t, c)
-	if text, _ := call(t, c, "vault_status", nil); !strings.Contains(text, `"watcher":"off"`) {
+	if text, _ := call(t, c, "vault_status", map[string]any{"format": "json"}); !strings.Contains(text, `"watcher":"off"`) {
 		t.Errorf("vault_status with --no-watch = %.300s, want watcher off", text)
 	}
 	if _, err := os.Stat(index + ".serve"); err != nil {
@@ -372,7 +378,7 @@ func testServeExternalEdit(t *testing.T, bin string) {
 	initialize(t, c)
 	// The watcher starts beside the server: "off" until it runs.
 	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		text, _ := call(t, c, "vault_status", nil)
+		text, _ := call(t, c, "vault_status", map[string]any{"format": "json"})
 		if strings.Contains(text, `"watcher":"running"`) {
 			break
 		}
@@ -385,7 +391,7 @@ func testServeExternalEdit(t *testing.T, bin string) {
 		t.Helper()
 		start := time.Now()
 		for {
-			text, _ := call(t, c, "get_node", map[string]any{"id": id})
+			text, _ := call(t, c, "get_node", map[string]any{"id": id, "format": "json", "detail": "full"})
 			if strings.Contains(text, want) {
 				t.Logf("%s visible after %v", what, time.Since(start).Round(10*time.Millisecond))
 				return
@@ -555,7 +561,7 @@ wait:
 	}
 	// Wait for the last note too, so that the index holds them all.
 	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		text, _ := call(t, c, "vault_status", nil)
+		text, _ := call(t, c, "vault_status", map[string]any{"format": "json"})
 		if strings.Contains(text, fmt.Sprintf(`"notes":%d,`, notes)) {
 			break
 		}
