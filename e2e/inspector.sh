@@ -158,26 +158,28 @@ rc=0
 inspect "$work/strict.json" "${stdio[@]}" --method tools/list --strict || rc=$?
 if [ $rc -eq 0 ]; then pass "stdio tools/list --strict: schemas portable"; else fail "tools/list --strict exited $rc: $(head -c 600 "$work/strict.json.err")"; fi
 
-call "get_node Home" '{"id":"Home.md","title":"Home",' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
-call "get_node depth 1 (lower case, no .md)" '"incomingCount":2,"outgoingCount":3,' -- "${stdio[@]}" --method tools/call --tool-name get_node \
+call "get_node Home (Markdown)" 'id: Home.md · tags: home, index, MOC' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
+call "get_node depth 1 (lower case, no .md)" 'incoming: 2 · outgoing: 3' -- "${stdio[@]}" --method tools/call --tool-name get_node \
   --tool-args-json '{"id":"projects/alpha plan","depth":1}'
 call "get_node missing is null" '=null' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg 'id=No Such Note'
-call "get_neighbors in" '"total":6' -- "${stdio[@]}" --method tools/call --tool-name get_neighbors --tool-args-json '{"id":"HOME","direction":"in"}'
-call "find_path" '={"path":["Deep/Nested/Folder/Deep Note.md","Home.md","Notes/Meeting Notes.md","Notes/東京 Trip.md"],"length":3}' -- \
+call "get_neighbors in (TOON)" 'total: 6' -- "${stdio[@]}" --method tools/call --tool-name get_neighbors --tool-args-json '{"id":"HOME","direction":"in"}'
+call "find_path" '=3 links: Deep/Nested/Folder/Deep Note.md → Home.md → Notes/Meeting Notes.md → Notes/東京 Trip.md' -- \
   "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"Deep Note","target":"東京 Trip"}'
-call "find_path directed" '={"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2}' -- \
-  "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"東京 Trip","target":"Home","directed":true}'
+call "find_path directed (JSON)" '={"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2}' -- \
+  "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"東京 Trip","target":"Home","directed":true,"format":"json"}'
 call "find_path none is null" '=null' -- "${stdio[@]}" --method tools/call --tool-name find_path --tool-arg source=Home target=Orphan
-call "get_hubs in_degree" '=[{"id":"Home.md","title":"Home","score":6}]' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg limit=1
-call "get_hubs pagerank" '[{"id":"Home.md","title":"Home","score":0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
-call "search_by_tags" '"total":3' -- "${stdio[@]}" --method tools/call --tool-name search_by_tags --tool-args-json '{"tags":["project"]}'
-call "list_nodes folder" '"total":4,"page":1,"totalPages":1}' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
+call "get_hubs in_degree minimal" $'=metric: in_degree\nnodes[1]{id,title,score}:\n  Home.md,Home,6\ntotal: 1' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal"}'
+call "get_hubs pagerank" '  Home.md,Home,0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
+call "search_by_tags" 'total: 3' -- "${stdio[@]}" --method tools/call --tool-name search_by_tags --tool-args-json '{"tags":["project"]}'
+call "list_nodes folder" $'total: 4\npage: 1\ntotalPages: 1' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
   --tool-args-json '{"folder":"Notes","sortBy":["-title"]}'
-call "list_nodes pages" '"hint":"page 1 of 5: pass page: 2 for more"' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
+call "list_nodes pages" 'hint: "page 1 of 5: pass page: 2 for more"' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
   --tool-args-json '{"sortBy":["-outDegree","title"],"limit":3}'
-call "list_tags" '{"tags":[{"tag":"project","count":3},' -- "${stdio[@]}" --method tools/call --tool-name list_tags
-call "random_node tagged" '{"id":"Notes/東京 Trip.md",' -- "${stdio[@]}" --method tools/call --tool-name random_node --tool-args-json '{"tags":["travel"]}'
-call "vault_status" '"notes":13,"links":30,"brokenLinks":2,' -- "${stdio[@]}" --method tools/call --tool-name vault_status
+call "list_tags" $'tags[17]{tag,count}:\n  project,3\n' -- "${stdio[@]}" --method tools/call --tool-name list_tags
+call "random_node tagged" 'id: Notes/東京 Trip.md' -- "${stdio[@]}" --method tools/call --tool-name random_node --tool-args-json '{"tags":["travel"]}'
+call "vault_status" $'notes: 13\nlinks: 30\nbrokenLinks: 2\n' -- "${stdio[@]}" --method tools/call --tool-name vault_status
+call "maxTokens trims and says so" 'omitted: "' -- "${stdio[@]}" --method tools/call --tool-name list_nodes --tool-args-json '{"maxTokens":100}'
+call "unknown format" 'INVALID_PARAMS: format: ' error -- "${stdio[@]}" --method tools/call --tool-name list_nodes --tool-args-json '{"format":"xml"}'
 call "unknown enum" 'INVALID_PARAMS: metric: ' error -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=betweenness
 call "limit out of range" 'INVALID_PARAMS: limit: ' error -- "${stdio[@]}" --method tools/call --tool-name get_neighbors --tool-args-json '{"id":"Home","limit":51}'
 call "unknown sortBy" 'INVALID_PARAMS: sortBy' error -- "${stdio[@]}" --method tools/call --tool-name list_nodes --tool-args-json '{"sortBy":["size"]}'
@@ -217,8 +219,8 @@ if [ -z "$url" ]; then
 else
   auth=("--header" "Authorization: Bearer $token")
   check_tools_list "http" --server-url "$url" "${auth[@]}"
-  call "http get_node" '{"id":"Home.md","title":"Home",' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
-  call "http get_hubs" '=[{"id":"Home.md","title":"Home","score":6}]' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-arg limit=1
+  call "http get_node" 'id: Home.md · tags: home, index, MOC' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
+  call "http get_hubs (JSON)" '={"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":1}' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal","format":"json"}'
   rc=0
   inspect "$work/noauth.json" --server-url "$url" --method tools/list --stored-auth-only || rc=$?
   if [ $rc -ne 0 ] && grep -q 401 "$work/noauth.json.err"; then

@@ -176,9 +176,15 @@ func strings2any(ss []string) []any {
 // repeats the title, whitespace runs folded into one space, cut to n
 // characters.
 func preview(s, title string, n int) string {
+	// Content may come cut already (with the mark): cut what is before
+	// the mark, and put the mark back when nothing more was cut.
+	s, wasCut := strings.CutSuffix(s, TruncationMark)
 	s = dropTitleHeading(s, title)
 	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
-	return Truncate(s, n)
+	if t := Truncate(s, n); t != s || !wasCut {
+		return t
+	}
+	return s + TruncationMark
 }
 
 // dropTitleHeading removes a first line "# Title" (any level, any case)

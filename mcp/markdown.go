@@ -77,11 +77,28 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 			if f.Key == "id" && heading == "" {
 				heading = f.Value.(string)
 			}
-			meta = append(meta, f.Key+": "+inline(f.Value))
+			if v := inline(f.Value); v != "" {
+				meta = append(meta, f.Key+": "+v)
+			}
 		}
 	}
-	if heading != "" && !a.contentRepeats(t, heading) {
-		fmt.Fprintf(b, "# %s\n", heading)
+	// The title as a heading; when the text opens with that heading
+	// already, its own line is the heading and the text goes on after the
+	// metadata.
+	body, hasBody := "", false
+	for _, f := range rest {
+		if f.Key == "content" {
+			body, hasBody = f.Value.(string), true
+		}
+	}
+	if heading != "" {
+		if rest := dropTitleHeading(body, heading); hasBody && rest != body {
+			line, _, _ := strings.Cut(strings.TrimLeft(body, " \t\r\n"), "\n")
+			fmt.Fprintf(b, "%s\n", strings.TrimRight(line, "\r"))
+			body = rest
+		} else {
+			fmt.Fprintf(b, "# %s\n", heading)
+		}
 	}
 	if len(meta) > 0 {
 		fmt.Fprintf(b, "%s\n", strings.Join(meta, " · "))
@@ -96,9 +113,11 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 			for _, l := range f.Value.([]any) {
 				ids = append(ids, rowID(l.(toon.Object)))
 			}
-			fmt.Fprintf(b, "links: %s\n", strings.Join(ids, ", "))
+			if len(ids) > 0 {
+				fmt.Fprintf(b, "links: %s\n", strings.Join(ids, ", "))
+			}
 		case "content":
-			fmt.Fprintf(b, "\n%s\n", strings.TrimRight(f.Value.(string), "\r\n"))
+			fmt.Fprintf(b, "\n%s\n", strings.TrimRight(body, "\r\n"))
 		case "neighbors":
 			rows := f.Value.([]any)
 			fmt.Fprintf(b, "\n## Neighbours (%d)\n", len(rows))
@@ -115,18 +134,6 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 		b.WriteString("\n")
 	}
 	return footer
-}
-
-// contentRepeats reports whether the note's content starts with its own
-// "# Title" heading, so Markdown need not write the title twice.
-func (a *answer) contentRepeats(t toon.Object, title string) bool {
-	for _, f := range t {
-		if f.Key == "content" {
-			s := f.Value.(string)
-			return dropTitleHeading(s, title) != s
-		}
-	}
-	return false
 }
 
 // markdownRows writes a list: a count line, then one numbered line per

@@ -191,13 +191,17 @@ func handler[P any](name string, log *slog.Logger, fn func(context.Context, P) (
 // readTool declares a read tool: its own options, then the presentation
 // parameters every read tool takes, and the read-only annotations.
 func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
+	// The hints first, so that a tool's own options can override them
+	// (random_node is not idempotent).
+	opts = append([]mcpgo.ToolOption{
+		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
+		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
+	}, opts...)
 	opts = append(opts,
 		mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description("Default "+DefaultFormats[name])),
 		mcpgo.WithString("detail", mcpgo.Enum(Details...), mcpgo.Description("Field preset, default standard")),
 		mcpgo.WithArray("fields", mcpgo.WithStringItems(), mcpgo.Description("Fields to return instead of the preset")),
 		mcpgo.WithInteger("maxTokens", mcpgo.Min(MinMaxTokens), mcpgo.Max(MaxMaxTokens), mcpgo.Description("Trim the answer to this many tokens")),
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
 	)
 	return mcpgo.NewTool(name, opts...)
 }

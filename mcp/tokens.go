@@ -154,7 +154,8 @@ func (a *answer) rowContentChars() int {
 	return longest
 }
 
-// omittedLine says what cut c leaves out of the answer and how to get it.
+// omittedLine says, briefly, what cut c leaves out of the answer and how
+// to get it (the line itself counts against the budget).
 func (a *answer) omittedLine(c cut, budget, full int) string {
 	var left []string
 	if c.rows >= 0 && c.rows < len(a.rows) {
@@ -162,23 +163,23 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 	}
 	if c.content >= 0 && a.content != nil && !c.minimal {
 		if c.content == 0 {
-			left = append(left, "the content")
+			left = append(left, "content")
 		} else {
-			left = append(left, "the end of the content")
+			left = append(left, "end of content")
 		}
 	}
 	if c.rowContent >= 0 && !c.minimal {
-		left = append(left, "the end of each row's content")
+		left = append(left, "end of each content")
 	}
 	if c.minimal {
-		left = append(left, "every field but the identifying ones")
+		left = append(left, "all but id fields")
 	}
 	how := "raise maxTokens"
 	switch {
 	case a.rowsKey == "nodes" || a.rowsKey == "tags":
-		how += ", use a smaller limit and page, or fewer fields"
+		how += " or page with a smaller limit"
 	case a.content != nil && rowID(a.head) != "":
-		how += " or read the whole note as the resource " + NoteURI(rowID(a.head))
+		how += " or read " + NoteURI(rowID(a.head))
 	}
-	return fmt.Sprintf("maxTokens %d (answer was %d): left out %s; %s", budget, full, strings.Join(left, ", "), how)
+	return fmt.Sprintf("%s (maxTokens %d, answer %d); %s", strings.Join(left, ", "), budget, full, how)
 }

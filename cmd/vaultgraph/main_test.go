@@ -406,7 +406,7 @@ func TestFormats(t *testing.T) {
 		hasnt string // not a part of stdout
 	}{
 		{desc: "get-node Markdown", give: []string{"get-node", "Tagged"}, want: "# Tag Examples\nid: Tagged.md", has: "\nInline #project repeats"},
-		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, has: "# Home\n\nWelcome to the test vault."},
+		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, want: "# Home\nid: Home.md · tags: home, index, MOC\n\nWelcome to the test vault."},
 		{desc: "random-node Markdown", give: []string{"random-node", "--tags", "ideas"}, want: "# Tag Examples\n"},
 		{desc: "get-neighbors TOON", give: []string{"get-neighbors", "Home", "--direction", "in"}, want: "nodes[6]{id,title,direction,tags,content}:\n  Deep/Nested/Folder/Deep Note.md,Deep Note,in,", has: "\ntotal: 6\n"},
 		{desc: "search-by-tags TOON", give: []string{"search-by-tags", "project"}, want: "nodes[3]{id,title,tags,content}:\n  Projects/Alpha Plan.md,Alpha Plan,project project/alpha,"},
