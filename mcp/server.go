@@ -38,9 +38,10 @@ type ServerOptions struct {
 const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
 Note IDs are vault paths like "Projects/Alpha Plan.md"; tools also accept the path without .md,
 any letter case, or a bare note name. Start with search_by_tags, list_nodes or get_hubs to find
-notes, get_node to read one, get_neighbors / find_path to follow links. Answers are TOON
-(lists) or Markdown (a note) unless you pass format: json; detail, fields and maxTokens
-shape them.`
+notes, get_node to read one, get_neighbors / find_path to follow links.
+Every read tool takes format (default TOON for lists, Markdown for a note or path; json for
+data), detail (minimal | standard (default) | full field presets), fields (an explicit field
+list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).`
 
 // NewServer returns an MCP server exposing t's tools, and notes as
 // resources (vaultgraph://note/{id}). It tells clients when notes are
@@ -198,10 +199,12 @@ func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
 		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
 	}, opts...)
 	opts = append(opts,
-		mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description("Default "+DefaultFormats[name])),
-		mcpgo.WithString("detail", mcpgo.Enum(Details...), mcpgo.Description("Field preset, default standard")),
-		mcpgo.WithArray("fields", mcpgo.WithStringItems(), mcpgo.Description("Fields to return instead of the preset")),
-		mcpgo.WithInteger("maxTokens", mcpgo.Min(MinMaxTokens), mcpgo.Max(MaxMaxTokens), mcpgo.Description("Trim the answer to this many tokens")),
+		// Described once, in the server instructions: here they would
+		// cost every tool's definition ~40 tokens more.
+		mcpgo.WithString("format", mcpgo.Enum(Formats...)),
+		mcpgo.WithString("detail", mcpgo.Enum(Details...)),
+		mcpgo.WithArray("fields", mcpgo.WithStringItems()),
+		mcpgo.WithInteger("maxTokens"), // bounds checked by Presentation.check
 	)
 	return mcpgo.NewTool(name, opts...)
 }

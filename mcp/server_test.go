@@ -313,14 +313,13 @@ func TestToolsList(t *testing.T) {
 					t.Errorf("%s = %v, want a string enum %q", name, p, want)
 				}
 			}
-			if p := prop(tt.tool, "format"); !strings.Contains(fmt.Sprint(p["description"]), DefaultFormats[tt.tool]) {
-				t.Errorf("format description = %v, want it to name the default %s", p["description"], DefaultFormats[tt.tool])
-			}
 			if p := prop(tt.tool, "fields"); p["type"] != "array" {
 				t.Errorf("fields = %v, want an array", p)
 			}
-			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" || p["minimum"] != float64(MinMaxTokens) || p["maximum"] != float64(MaxMaxTokens) {
-				t.Errorf("maxTokens = %v, want an integer from %d to %d", p, MinMaxTokens, MaxMaxTokens)
+			// The four are described once, in the instructions (bounds of
+			// maxTokens are checked on call: TestToolErrors).
+			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" {
+				t.Errorf("maxTokens = %v, want an integer", p)
 			}
 		})
 	}
@@ -796,5 +795,15 @@ func TestHandlerPanic(t *testing.T) {
 	}
 	if logs := ts.logs.String(); !strings.Contains(logs, "kaboom") || !strings.Contains(logs, "nil pointer") {
 		t.Errorf("server log = %q, want both panics with their stacks", logs)
+	}
+}
+
+// TestInstructions checks that the server instructions describe the
+// parameters every read tool takes, which the schemas leave undescribed.
+func TestInstructions(t *testing.T) {
+	for _, word := range []string{"format", "TOON", "Markdown", "json", "detail", "minimal", "full", "fields", "maxTokens"} {
+		if !strings.Contains(instructions, word) {
+			t.Errorf("instructions do not mention %q:\n%s", word, instructions)
+		}
 	}
 }
