@@ -1,0 +1,584 @@
+package vault
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+)
+
+// ErrCannotRetarget is returned by Retarget when no target text in the
+// link's style resolves to the wanted note, or when the link cannot be
+// rewritten at all (a reference-style markdown link, a link to its own
+// note).
+var ErrCannotRetarget = errors.New("cannot point the link at the note")
+
+// Retarget returns the text to write in place of a link's target, the
+// bytes [l.TargetStart, l.TargetEnd) of its note, so that the link
+// resolves to the note want (a vault ID with .md) while keeping the way it
+// was written. source is the ID of the note holding the link (after any
+// move), idx the vault index after the rename or move, raw the target text
+// as written. Whitespace around raw is kept, and so are the fragment and
+// alias, which lie outside the target's bytes.
+//
+// Wikilinks, embeds and frontmatter links:
+//   - a bare name stays the bare name of want if that resolves to want
+//     from source; otherwise it becomes the shortest path suffix of want
+//     that does ("Sub/Name"), at worst the full vault path;
+//   - a path-qualified target keeps a path: the shortest suffix holding a
+//     '/' that resolves to want (a note at the vault root: its bare name);
+//   - a target starting with "/" stays a full vault path with a leading "/";
+//   - a relative target ("./x", "../x") stays relative to source's folder,
+//     with "./" when want is in or under that folder;
+//   - ".md" is written only if raw had it (or, last, if only that
+//     resolves); the names take want's letter case;
+//   - text that could break the link is refused: '|', "[[", ']', '#', a
+//     line break, NUL, a final backslash. In the body also '<' and '>'
+//     (HTML) and '`', which could close a code span opened before the
+//     link (RetargetEdit allows it when no '`' comes before the link in
+//     its paragraph). In frontmatter also what the YAML scalar around the link
+//     cannot hold: control characters; in double quotes '"' and backslash;
+//     in single quotes the apostrophe; in a plain scalar, or when the
+//     quotes are not known (Retarget never knows them), all of '"',
+//     backslash, ": ", " #", ',', '{', '}', and the apostrophe unless raw
+//     had one.
+//
+// Markdown links and images:
+//   - a target starting with "/" stays a vault path with a leading "/";
+//     one starting with "./" or "../" stays a path relative to source's
+//     folder ("./" kept when raw had it and want is at or below it);
+//   - a bare file name stays bare if that resolves to want, else becomes
+//     a path as below;
+//   - any other path is relative to source's folder if it was written so
+//     (it still resolves that way, its tail names want, or the folder it
+//     starts with exists in source's folder), else want's vault path;
+//   - ".md" is kept if raw had it;
+//   - inside angle brackets the path is written as is, with only '<', '>',
+//     '|', backslash, '`' and control characters percent-encoded.
+//     Retarget takes raw to be in angle brackets when it holds a space or
+//     tab (a plain destination cannot); RetargetEdit looks at the note;
+//   - otherwise spaces, control characters, '(', ')', '<', '>', '|',
+//     backslash and '`' are percent-encoded, so a name with spaces gets
+//     %20 even if raw had none; non-ASCII bytes are encoded only if raw
+//     had percent-encoded non-ASCII;
+//   - in both, '%' becomes %25 whenever the text holds other escapes or
+//     would decode otherwise, '&' becomes %26 when it would read as an
+//     entity, and hex digits take raw's case. A '#' cannot be written.
+//
+// Every candidate is checked by decoding it as the parser does (with the
+// destination's fragment: RetargetEdit reads it from the note, Retarget
+// takes l.Fragment) and resolving it with idx; the first in the order
+// above that resolves to want is returned. If none does, the error wraps
+// ErrCannotRetarget and names source, raw and want.
+func Retarget(idx *Index, source string, l Link, raw string, want string) (text string, err error) {
+	return retarget(idx, source, l, raw, want, linkContext{angle: strings.ContainsAny(raw, " \t")})
+}
+
+// RetargetEdit is Retarget for a link of the note source whose bytes are
+// src: it reads raw from src, sees whether a markdown destination is
+// written in angle brackets and which quotes hold a frontmatter link, and
+// returns the Edit that rewrites the target.
+func RetargetEdit(idx *Index, source string, src []byte, l Link, want string) (Edit, error) {
+	if l.TargetStart < 0 || l.TargetStart > l.TargetEnd || l.TargetEnd > len(src) {
+		return Edit{}, fmt.Errorf("retarget link at %d in %s to %s: no target range in the %d-byte note: %w",
+			l.Start, source, want, len(src), ErrCannotRetarget)
+	}
+	raw := string(src[l.TargetStart:l.TargetEnd])
+	ctx := linkContext{}
+	switch l.Kind {
+	case KindMarkdown, KindImage:
+		ctx.angle = l.TargetStart > 0 && src[l.TargetStart-1] == '<'
+		ctx.fragment, ctx.fragmentKnown = destinationRest(src, l.TargetEnd, ctx.angle), true
+	case KindFrontmatter:
+		if l.Start >= 0 && l.Start <= len(src) {
+			ctx.quote = yamlQuote(src, l.Start)
+		}
+	default:
+		ctx.backtickSafe = l.Start >= 0 && l.Start <= len(src) && !backtickBefore(src, l.Start)
+	}
+	text, err := retarget(idx, source, l, raw, want, ctx)
+	if err != nil {
+		return Edit{}, err
+	}
+	return Edit{Start: l.TargetStart, End: l.TargetEnd, Text: text}, nil
+}
+
+// linkContext is what is known about the text around a link target.
+type linkContext struct {
+	angle         bool   // a markdown destination inside <...>
+	backtickSafe  bool   // no '`' before a wikilink in its paragraph
+	quote         byte   // '"' or '\'' around a frontmatter link, or 0: unknown
+	fragment      string // the destination after the target ("#frag"), as written
+	fragmentKnown bool
+}
+
+func retarget(idx *Index, source string, l Link, raw, want string, ctx linkContext) (string, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("retarget link %q in %s to %s: %s: %w", raw, source, want, fmt.Sprintf(format, args...), ErrCannotRetarget)
+	}
+	if l.TargetStart < 0 || l.TargetEnd < l.TargetStart {
+		return "", fail("a reference-style link has no target to rewrite")
+	}
+	if l.IsSelf() {
+		return "", fail("a link to its own note has no target to rewrite")
+	}
+	if id, ok := idx.Note(want); !ok || id != want {
+		return "", fail("no such note in the index")
+	}
+	afterLead := strings.TrimLeftFunc(raw, unicode.IsSpace)
+	core := strings.TrimRightFunc(afterLead, unicode.IsSpace)
+	lead, trail := raw[:len(raw)-len(afterLead)], afterLead[len(core):]
+
+	markdown := l.Kind == KindMarkdown || l.Kind == KindImage
+	var cands []string
+	if markdown {
+		cands = markdownCandidates(idx, source, l, core, want)
+	} else {
+		cands = wikiCandidates(source, core, want)
+	}
+	var reasons []string
+	for _, c := range cands {
+		text := c
+		if markdown {
+			text = encodeDestination(c, core, ctx.angle)
+		}
+		if reason := unwritable(l.Kind, text, raw, ctx); reason != "" {
+			reasons = appendOnce(reasons, reason)
+			continue
+		}
+		text = lead + text + trail
+		if resolvesTo(idx, source, l, text, want, ctx) {
+			return text, nil
+		}
+	}
+	if len(reasons) > 0 {
+		return "", fail("%s", strings.Join(reasons, "; "))
+	}
+	return "", fail("no target text resolves to it")
+}
+
+// wikiCandidates lists the targets a wikilink could take to point at want,
+// best first: first in raw's style, then the same with ".md" if raw had
+// none (for names that only resolve with it).
+func wikiCandidates(source, core, want string) []string {
+	noExt, ext := splitMD(want)
+	var paths []string
+	switch {
+	case strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
+		paths = []string{relativeTo(Dir(source), noExt, true)}
+	case strings.HasPrefix(core, "/"):
+		paths = []string{"/" + noExt}
+	case strings.Contains(core, "/"):
+		paths = suffixes(noExt, true)
+	default:
+		paths = suffixes(noExt, false)
+	}
+	return withExt(paths, ext, hasMD(core))
+}
+
+// markdownCandidates lists the destinations (not yet encoded) a markdown
+// link could take to point at want, best first.
+func markdownCandidates(idx *Index, source string, l Link, core, want string) []string {
+	noExt, ext := splitMD(want)
+	// The style is read from the decoded target; raw may hold escapes.
+	t := l.Target
+	dir := Dir(source)
+	rel := relativeTo(dir, noExt, false)
+	var paths []string
+	switch {
+	case strings.HasPrefix(t, "/"):
+		paths = []string{"/" + noExt}
+	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
+		if strings.HasPrefix(t, "./") && !strings.HasPrefix(rel, "../") {
+			rel = "./" + rel
+		}
+		paths = []string{rel}
+	default:
+		if !strings.Contains(t, "/") {
+			paths = append(paths, path.Base(noExt))
+		}
+		if writtenRelative(idx, dir, t, want) {
+			paths = append(paths, rel, noExt)
+		} else {
+			paths = append(paths, noExt, rel)
+		}
+	}
+	return withExt(paths, ext, hasMD(t) || hasMD(core))
+}
+
+// writtenRelative guesses whether a markdown destination t without a
+// leading "/", "./" or "../", written in a note of folder dir, is relative
+// to that folder rather than to the vault root.
+func writtenRelative(idx *Index, dir, t, want string) bool {
+	if dir == "" {
+		return false // the same thing
+	}
+	ft, fw := Fold(trimMD(t)), Fold(trimMD(want))
+	switch {
+	case ft == fw:
+		return false // t is want's vault path
+	case strings.Contains(ft, "/") && strings.HasSuffix(fw, "/"+ft):
+		return true // t names want from a folder: the link's
+	}
+	if _, ok := idx.Note(path.Join(dir, t)); ok {
+		return true
+	}
+	if _, ok := idx.Note(t); ok {
+		return false
+	}
+	first, _, _ := strings.Cut(t, "/")
+	return folderInIndex(idx, path.Join(dir, first))
+}
+
+// folderInIndex reports whether some note or attachment of x lies under
+// folder.
+func folderInIndex(x *Index, folder string) bool {
+	prefix := Fold(folder) + "/"
+	for key := range x.notes {
+		if strings.HasPrefix(key, prefix) {
+			return true
+		}
+	}
+	for key := range x.files {
+		if strings.HasPrefix(key, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitMD splits a note ID into the path without ".md" and the extension
+// as the ID spells it.
+func splitMD(id string) (noExt, ext string) {
+	noExt = trimMD(id)
+	return noExt, id[len(noExt):]
+}
+
+// withExt appends ext to each path if keep, and then, for names that only
+// resolve with their extension, every path with ext when it was not kept.
+func withExt(paths []string, ext string, keep bool) []string {
+	out := make([]string, 0, 2*len(paths))
+	for _, p := range paths {
+		if keep {
+			p += ext
+		}
+		out = append(out, p)
+	}
+	if !keep && ext != "" {
+		for _, p := range paths {
+			out = append(out, p+ext)
+		}
+	}
+	return out
+}
+
+// suffixes returns the path suffixes of p made of whole elements,
+// shortest first: "a/b/C" gives "C", "b/C", "a/b/C". With slashed, only
+// those holding a '/' (or p itself when it has none).
+func suffixes(p string, slashed bool) []string {
+	var out []string
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			out = append(out, p[i+1:])
+		}
+	}
+	out = append(out, p)
+	if slashed && len(out) > 1 {
+		out = out[1:]
+	}
+	return out
+}
+
+// relativeTo returns the path of the vault path to as seen from the folder
+// dir: "../x/y" or "y", with "./" in front of the latter if dotted.
+// Folders are compared as link resolution matches them, ignoring case.
+func relativeTo(dir, to string, dotted bool) string {
+	var from []string
+	if dir != "" {
+		from = strings.Split(dir, "/")
+	}
+	parts := strings.Split(to, "/")
+	i := 0
+	for i < len(from) && i < len(parts)-1 && Fold(from[i]) == Fold(parts[i]) {
+		i++
+	}
+	rest := strings.Join(parts[i:], "/")
+	if up := len(from) - i; up > 0 {
+		return strings.Repeat("../", up) + rest
+	}
+	if dotted {
+		return "./" + rest
+	}
+	return rest
+}
+
+// unwritable says why text cannot stand as the target of a link of kind
+// in the context ctx, or "" if it can.
+func unwritable(kind LinkKind, text, raw string, ctx linkContext) string {
+	if strings.ContainsAny(text, "\r\n\x00") {
+		return "a line break or NUL cannot be written in a link"
+	}
+	if kind == KindMarkdown || kind == KindImage {
+		if strings.Contains(text, "#") {
+			return "'#' cannot be written in a markdown link target"
+		}
+		return ""
+	}
+	switch {
+	case strings.ContainsAny(text, "|]#"):
+		return fmt.Sprintf("%q holds '|', ']' or '#', which end a wikilink target", text)
+	case strings.Contains(text, "[["):
+		return fmt.Sprintf("%q holds \"[[\"", text)
+	case strings.HasSuffix(text, `\`):
+		return fmt.Sprintf("%q ends in '\\', which escapes what follows", text)
+	}
+	if kind != KindFrontmatter {
+		switch {
+		case strings.ContainsAny(text, "<>"):
+			return fmt.Sprintf("%q holds '<' or '>', which could open HTML around the link", text)
+		case !ctx.backtickSafe && strings.Contains(text, "`"):
+			return fmt.Sprintf("%q holds '`', which could close a code span opened before the link", text)
+		}
+		return ""
+	}
+	if strings.IndexFunc(text, yamlUnprintable) >= 0 {
+		return fmt.Sprintf("%q holds a control character, which a frontmatter value cannot hold as is", text)
+	}
+	var bad []string
+	switch ctx.quote {
+	case '"':
+		bad = []string{`"`, `\`}
+	case '\'':
+		bad = []string{`'`}
+	default:
+		// A plain scalar, in a flow list or not, or a quoted one that
+		// began on an earlier line.
+		bad = []string{`"`, `\`, ": ", " #", ",", "{", "}"}
+		if !strings.Contains(raw, "'") {
+			bad = append(bad, "'")
+		}
+	}
+	for _, b := range bad {
+		if strings.Contains(text, b) {
+			return fmt.Sprintf("%q holds %q, which the frontmatter value around the link cannot hold", text, b)
+		}
+	}
+	return ""
+}
+
+// resolvesTo reports whether text, written as the target of l, makes the
+// link resolve to want, decoding it as the parser would.
+func resolvesTo(idx *Index, source string, l Link, text, want string, ctx linkContext) bool {
+	nl := Link{Kind: l.Kind}
+	switch l.Kind {
+	case KindMarkdown, KindImage:
+		frag := ctx.fragment
+		if !ctx.fragmentKnown && l.Fragment != "" {
+			frag = "#" + l.Fragment
+		}
+		decoded := decodeDestination(unescapeDestination(text + frag))
+		if h := strings.IndexByte(decoded, '#'); h >= 0 {
+			decoded = decoded[:h]
+		}
+		nl.Target = cleanTarget(decoded)
+	default:
+		nl.Target = cleanTarget(text)
+	}
+	id, st := idx.Resolve(source, nl)
+	return st == Resolved && id == want
+}
+
+// encodeDestination writes the vault path p as a markdown link destination
+// in the style of raw (see Retarget).
+func encodeDestination(p, raw string, angle bool) string {
+	upper := !hasLowerHexEscape(raw)
+	nonASCII := !angle && hasNonASCIIEscape(raw)
+	must := func(c byte) bool {
+		switch {
+		case c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '|' || c == '\\' || c == '`':
+			return true
+		case angle:
+			return false
+		case c == ' ' || c == '(' || c == ')':
+			return true
+		}
+		return nonASCII && c >= 0x80
+	}
+	out := percentEncode(p, must, upper)
+	if out != p || decodeDestination(p) != p {
+		// Once the text holds escapes it is decoded as a whole: a '%' of
+		// the name must be one too.
+		out = percentEncode(p, func(c byte) bool { return c == '%' || must(c) }, upper)
+	}
+	if unescapeDestination(out) != out {
+		out = percentEncode(p, func(c byte) bool { return c == '%' || c == '&' || must(c) }, upper)
+	}
+	return out
+}
+
+func percentEncode(s string, must func(byte) bool, upper bool) string {
+	hex := "0123456789ABCDEF"
+	if !upper {
+		hex = "0123456789abcdef"
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if must(c) {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// escapes calls f with the value of each well-formed %XX escape of s and
+// whether its hex digits are lower case.
+func escapes(s string, f func(v byte, lower bool)) {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		hi, ok1 := unhex(s[i+1])
+		lo, ok2 := unhex(s[i+2])
+		if ok1 && ok2 {
+			lower := s[i+1] >= 'a' || s[i+2] >= 'a'
+			f(hi<<4|lo, lower)
+			i += 2
+		}
+	}
+}
+
+func hasNonASCIIEscape(s string) (found bool) {
+	escapes(s, func(v byte, _ bool) { found = found || v >= 0x80 })
+	return found
+}
+
+func hasLowerHexEscape(s string) (found bool) {
+	escapes(s, func(_ byte, lower bool) { found = found || lower })
+	return found
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// destinationRest returns the part of a markdown link destination from
+// offset at (the end of its target) to its end: "#fragment" or "".
+func destinationRest(src []byte, at int, angle bool) string {
+	if at >= len(src) || src[at] != '#' {
+		return ""
+	}
+	i := at
+	for depth := 0; i < len(src); i++ {
+		c := src[i]
+		if angle {
+			if c == '>' || c == '\n' || c == '\r' {
+				break
+			}
+			continue
+		}
+		if c == '\\' && i+1 < len(src) {
+			i++
+			continue
+		}
+		if c == '(' {
+			depth++
+		} else if c == ')' {
+			if depth == 0 {
+				break
+			}
+			depth--
+		} else if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			break
+		}
+	}
+	return string(src[at:min(i, len(src))])
+}
+
+// yamlQuote returns the quote (double or single) of the YAML scalar that holds
+// the offset at, found by reading its line from the start, or 0 when the
+// line does not show one opening (a plain scalar, or a quoted one that
+// began on an earlier line).
+func yamlQuote(src []byte, at int) byte {
+	start := at
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	var q byte
+	prev := byte(0) // the last non-space byte outside quotes; 0 at line start
+	for i := start; i < at; i++ {
+		c := src[i]
+		switch q {
+		case '"':
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				q, prev = 0, c
+			}
+			continue
+		case '\'':
+			if c == '\'' {
+				if i+1 < at && src[i+1] == '\'' {
+					i++
+				} else {
+					q, prev = 0, c
+				}
+			}
+			continue
+		}
+		switch {
+		case (c == '"' || c == '\'') && strings.IndexByte("\x00:-[,{?", prev) >= 0:
+			q = c
+		case c != ' ' && c != '\t':
+			prev = c
+		}
+	}
+	return q
+}
+
+// yamlUnprintable reports whether r must be escaped in a YAML scalar.
+func yamlUnprintable(r rune) bool {
+	return r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF
+}
+
+// backtickBefore reports whether a '`' comes before offset at in its
+// paragraph (looked for back to the last blank line), where a '`' written
+// in a link could close it into a code span.
+func backtickBefore(src []byte, at int) bool {
+	start := at
+	for start > 0 {
+		nl := bytes.LastIndexByte(src[:start], '\n')
+		if nl < 0 {
+			start = 0
+			break
+		}
+		if len(bytes.TrimSpace(src[nl:start])) == 0 && start < at {
+			break // the line from nl to start is blank
+		}
+		start = nl
+	}
+	return bytes.IndexByte(src[start:at], '`') >= 0
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
