@@ -571,11 +571,7 @@ wait:
 	}
 
 	// Stop the server while the client is still connected.
-	start := time.Now()
-	s.stop(t)
-	if took := time.Since(start); took > 4*time.Second { // the shutdown deadline is 5s
-		t.Errorf("the server took %v to stop", took)
-	}
+	s.stop(t) // fails if the server does not exit 0 within 15s of SIGTERM
 	_ = c.Close()
 	if logs := s.stderr.String(); !strings.Contains(logs, "url=http://127.0.0.1:"+port+"/mcp") || !strings.Contains(logs, fmt.Sprintf("token=%v", token != "")) {
 		t.Errorf("stderr = %q, want the URL and whether a token is required", logs)
