@@ -1,0 +1,754 @@
+package vault
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Errors of SetFrontmatter.
+var (
+	// ErrBadFrontmatter is a note whose frontmatter cannot be edited
+	// safely: malformed YAML, not a map of properties, a key given twice,
+	// or a form that cannot be changed in place without touching other
+	// properties (a flow map "{a: 1}", complex keys, several YAML
+	// documents, an anchor used by another property).
+	ErrBadFrontmatter = errors.New("frontmatter cannot be edited")
+	// ErrBadProperty is a property or tag given to SetFrontmatter that
+	// cannot be written: an empty key, invalid UTF-8, a value YAML cannot
+	// hold, or text that is not a tag.
+	ErrBadProperty = errors.New("invalid property")
+)
+
+// editParser finds frontmatter for the editing functions exactly as Parse
+// does.
+var editParser = sync.OnceValue(NewParser)
+
+// fmBlock is where a note's frontmatter is, as byte offsets in the file.
+type fmBlock struct {
+	rawStart, rawEnd int // the YAML text between the delimiter lines
+	end              int // just after the closing delimiter line
+}
+
+// locateFrontmatter finds the frontmatter of src the way Parse does; ok is
+// false when src has none. Only the lines up to the first closing "---"
+// are parsed: the frontmatter block closes there or nowhere.
+func locateFrontmatter(src []byte) (blk fmBlock, ok bool) {
+	off := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		off = 3
+	}
+	body := src[off:]
+	if len(src) > MaxParseBytes {
+		body = body[:frontmatterEnd(body, MaxParseBytes)]
+	}
+	first := bytes.IndexByte(body, '\n')
+	if first < 0 || string(bytes.TrimSuffix(body[:first], []byte("\r"))) != "---" {
+		return blk, false
+	}
+	cut := -1
+	for at := first + 1; at < len(body); {
+		line := body[at:]
+		next := len(body)
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line, next = line[:i], at+i+1
+		}
+		if string(bytes.TrimSuffix(line, []byte("\r"))) == "---" {
+			cut = next
+			break
+		}
+		at = next
+	}
+	if cut < 0 {
+		return blk, false
+	}
+	_, fm := editParser().parseMarkdown(body[:cut])
+	if fm == nil {
+		return blk, false
+	}
+	return fmBlock{rawStart: off + fm.start, rawEnd: off + fm.start + len(fm.raw), end: off + fm.end}, true
+}
+
+// fileEOL returns the line ending of src's first line: "\r\n", "\n", or ""
+// when src has no line ending.
+func fileEOL(src []byte) string {
+	i := bytes.IndexByte(src, '\n')
+	switch {
+	case i < 0:
+		return ""
+	case i > 0 && src[i-1] == '\r':
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// ReplaceBody returns src with everything after its frontmatter replaced
+// by body. The frontmatter block (and a leading byte-order mark) is kept
+// byte for byte. body is written as given, except that its line endings
+// become the file's: CRLF when the file's first line ends in CRLF, LF
+// when it ends in LF (a file with no line ending leaves body as it is).
+// So the result ends in a newline exactly when body does. When the
+// closing "---" is the file's last line without a line ending, one is
+// added before a non-empty body.
+func ReplaceBody(src []byte, body string) []byte {
+	keep := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		keep = 3
+	}
+	blk, hasFM := locateFrontmatter(src)
+	if hasFM {
+		keep = blk.end
+	}
+	eol := fileEOL(src)
+	body = convertEOL(body, eol)
+	out := make([]byte, 0, keep+len(body)+2)
+	out = append(out, src[:keep]...)
+	if hasFM && body != "" && src[keep-1] != '\n' {
+		out = append(out, eol...) // the closing "---" ended the file
+	}
+	return append(out, body...)
+}
+
+// convertEOL rewrites the line endings of s (LF or CRLF) as eol; "" keeps
+// them.
+func convertEOL(s, eol string) string {
+	switch eol {
+	case "\n":
+		return strings.ReplaceAll(s, "\r\n", "\n")
+	case "\r\n":
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+		return strings.ReplaceAll(s, "\n", "\r\n")
+	}
+	return s
+}
+
+// SetFrontmatter returns src with its frontmatter properties changed and
+// every other byte kept:
+//
+//   - each of props sets its key (an existing key matched exactly, else
+//     case-insensitively, keeps its spelling and place) or, when its Value
+//     is nil, removes it; later props win over earlier ones;
+//   - when setTags, tags replace the "tags" property (also "tag" or any
+//     letter case); an empty list removes it. Tags are normalised as
+//     NormalizeTag does and de-duplicated; setTags is applied after props.
+//
+// Keys not mentioned keep their bytes and order. A changed key's whole
+// entry (key line and value lines, also a multi-line list) is rewritten in
+// place, keeping a comment at the end of its key line; comment and blank
+// lines after it stay. New keys are appended at the end of the
+// frontmatter; a note without frontmatter gets one. Values are written as
+// YAML the way Obsidian writes properties: lists as block lists indented
+// two spaces, strings double-quoted when they need quotes ("[[Note]]"), a
+// time.Time with no time of day as YYYY-MM-DD. A value equal to the one
+// already there is left as written. The file's line ending (from its first
+// line) is used for every line written, and a missing final newline stays
+// missing.
+//
+// Frontmatter that is malformed, not a map, or cannot be edited in place
+// is an error wrapping ErrBadFrontmatter; a bad key, value or tag wraps
+// ErrBadProperty; binary data wraps ErrBinary. On error src is not
+// changed. The result is a new slice.
+func SetFrontmatter(src []byte, tags []string, setTags bool, props []Property) ([]byte, error) {
+	if isBinary(src) {
+		return nil, fmt.Errorf("set frontmatter: %w", ErrBinary)
+	}
+	eol := fileEOL(src)
+	if eol == "" {
+		eol = "\n"
+	}
+	blk, has := locateFrontmatter(src)
+	var raw []byte
+	if has {
+		raw = src[blk.rawStart:blk.rawEnd]
+	}
+	fm, err := parseFMEntries(raw)
+	if err != nil {
+		return nil, fmt.Errorf("set frontmatter: %w", err)
+	}
+	for _, p := range props {
+		if err := fm.set(p.Key, p.Value); err != nil {
+			return nil, fmt.Errorf("set frontmatter: %w", err)
+		}
+	}
+	if setTags {
+		if err := fm.setTags(tags); err != nil {
+			return nil, fmt.Errorf("set frontmatter: %w", err)
+		}
+	}
+	newRaw, changed, err := fm.render(eol)
+	if err != nil {
+		return nil, fmt.Errorf("set frontmatter: %w", err)
+	}
+	if !changed {
+		return bytes.Clone(src), nil
+	}
+	var out []byte
+	if has {
+		out = make([]byte, 0, len(src)+len(newRaw)-len(raw))
+		out = append(out, src[:blk.rawStart]...)
+		out = append(out, newRaw...)
+		out = append(out, src[blk.rawEnd:]...)
+	} else {
+		off := 0
+		if bytes.HasPrefix(src, []byte("\uFEFF")) {
+			off = 3
+		}
+		out = make([]byte, 0, len(src)+len(newRaw)+10)
+		out = append(out, src[:off]...)
+		out = append(out, "---"+eol...)
+		out = append(out, newRaw...)
+		out = append(out, "---"+eol...)
+		out = append(out, src[off:]...)
+	}
+	if err := fm.verify(out); err != nil {
+		return nil, fmt.Errorf("set frontmatter: %w", err)
+	}
+	return out, nil
+}
+
+// fmEntry is one top-level property of the frontmatter.
+type fmEntry struct {
+	key, val   *yaml.Node // as parsed; key is nil for a new entry
+	name       string     // the key's text
+	start, end int        // its bytes in raw: key line to last value line, with its line break
+	comment    string     // a comment ending the key line, kept on rewrite
+	newVal     *yaml.Node // the value to write, or nil when unchanged
+	removed    bool
+}
+
+// fmEdit is a frontmatter being edited.
+type fmEdit struct {
+	raw     []byte
+	indent  string // the spaces before each top-level key
+	entries []*fmEntry
+}
+
+// parseFMEntries splits the YAML text of a frontmatter into its top-level
+// entries.
+func parseFMEntries(raw []byte) (*fmEdit, error) {
+	fm := &fmEdit{raw: raw}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return fm, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("%w: malformed YAML: %v", ErrBadFrontmatter, err)
+	}
+	lines := yamlLines(raw)
+	for i, ls := range lines {
+		if line := raw[ls:lineEnd(raw, lines, i)]; isDocumentMarker(line) {
+			return nil, fmt.Errorf("%w: line %d starts another YAML document", ErrBadFrontmatter, i+1)
+		}
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return fm, nil // comments only
+	}
+	root := doc.Content[0]
+	switch {
+	case root.Kind != yaml.MappingNode:
+		return nil, fmt.Errorf("%w: not a map of properties", ErrBadFrontmatter)
+	case root.Style&yaml.FlowStyle != 0:
+		return nil, fmt.Errorf("%w: a flow map ({...}) cannot be edited in place", ErrBadFrontmatter)
+	}
+	if key, dup := duplicateKey(root); dup {
+		return nil, fmt.Errorf("%w: key %q is given twice", ErrBadFrontmatter, key)
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Line < 1 || k.Line > len(lines) {
+			return nil, fmt.Errorf("%w: a key that is not plain text (line %d)", ErrBadFrontmatter, k.Line)
+		}
+		start := lines[k.Line-1]
+		pre := k.Column - 1
+		if pre < 0 || start+pre > len(raw) || strings.Trim(string(raw[start:start+pre]), " ") != "" {
+			return nil, fmt.Errorf("%w: key %q is not at the start of its line", ErrBadFrontmatter, k.Value)
+		}
+		if i == 0 {
+			fm.indent = string(raw[start : start+pre])
+		} else if prev := fm.entries[len(fm.entries)-1]; k.Line <= prev.key.Line || string(raw[start:start+pre]) != fm.indent {
+			return nil, fmt.Errorf("%w: key %q is not on a line of its own", ErrBadFrontmatter, k.Value)
+		}
+		fm.entries = append(fm.entries, &fmEntry{key: k, val: v, name: k.Value, start: start})
+	}
+	// Each entry runs to its last value line: comment lines at the keys'
+	// indentation and blank lines before the next key are not its own.
+	for i, e := range fm.entries {
+		last := len(lines) - 1
+		if i+1 < len(fm.entries) {
+			last = fm.entries[i+1].key.Line - 2
+		}
+		first := e.key.Line - 1
+		for last > first && !isValueLine(raw[lines[last]:lineEnd(raw, lines, last)], len(fm.indent)) {
+			last--
+		}
+		if last+1 < len(lines) {
+			e.end = lines[last+1]
+		} else {
+			e.end = len(raw)
+		}
+		keyLine := bytes.TrimRight(raw[lines[first]:lineEnd(raw, lines, first)], " \t")
+		for _, c := range []string{e.key.LineComment, e.val.LineComment} {
+			if c != "" && bytes.HasSuffix(keyLine, []byte(c)) {
+				e.comment = c
+				break
+			}
+		}
+	}
+	return fm, nil
+}
+
+// yamlLines returns the offsets where the lines of raw start, breaking
+// lines where YAML does: LF, CRLF, CR, NEL, LS and PS.
+func yamlLines(raw []byte) []int {
+	starts := []int{0}
+	for i := 0; i < len(raw); {
+		switch {
+		case raw[i] == '\n':
+			i++
+		case raw[i] == '\r':
+			i++
+			if i < len(raw) && raw[i] == '\n' {
+				i++
+			}
+		case bytes.HasPrefix(raw[i:], []byte("\u0085")), bytes.HasPrefix(raw[i:], []byte("\u2028")), bytes.HasPrefix(raw[i:], []byte("\u2029")):
+			_, size := utf8.DecodeRune(raw[i:])
+			i += size
+		default:
+			i++
+			continue
+		}
+		if i < len(raw) {
+			starts = append(starts, i)
+		}
+	}
+	return starts
+}
+
+// lineEnd returns the end of line i of raw without its line break.
+func lineEnd(raw []byte, lines []int, i int) int {
+	end := len(raw)
+	if i+1 < len(lines) {
+		end = lines[i+1]
+	}
+	line := raw[lines[i]:end]
+	for _, br := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		if bytes.HasSuffix(line, []byte(br)) {
+			return end - len(br)
+		}
+	}
+	return end
+}
+
+// isDocumentMarker reports whether a line starts or ends a YAML document.
+func isDocumentMarker(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) && !bytes.HasPrefix(line, []byte("...")) {
+		return false
+	}
+	return len(line) == 3 || line[3] == ' ' || line[3] == '\t'
+}
+
+// isValueLine reports whether a line can belong to a value: not blank, and
+// not a comment at or left of the keys' indentation.
+func isValueLine(line []byte, indent int) bool {
+	trimmed := bytes.TrimLeft(line, " \t")
+	if len(trimmed) == 0 {
+		return false
+	}
+	return trimmed[0] != '#' || len(line)-len(trimmed) > indent
+}
+
+// find returns the live entry for key: an exact match, else one that
+// matches case-insensitively.
+func (fm *fmEdit) find(key string) *fmEntry {
+	var fold *fmEntry
+	for _, e := range fm.entries {
+		if e.removed {
+			continue
+		}
+		if e.name == key {
+			return e
+		}
+		if fold == nil && equalFold(e.name, key) {
+			fold = e
+		}
+	}
+	return fold
+}
+
+func (fm *fmEdit) set(key string, value any) error {
+	if err := checkPropertyKey(key); err != nil {
+		return err
+	}
+	e := fm.find(key)
+	if value == nil {
+		if e != nil {
+			e.removed = true
+		}
+		return nil
+	}
+	n, err := propertyNode(value)
+	if err != nil {
+		return fmt.Errorf("%w: property %q: %v", ErrBadProperty, key, err)
+	}
+	if e == nil {
+		e = &fmEntry{name: key}
+		fm.entries = append(fm.entries, e)
+	}
+	e.newVal = n
+	return nil
+}
+
+func (fm *fmEdit) setTags(tags []string) error {
+	var clean []any
+	seen := map[string]bool{}
+	for _, t := range tags {
+		n := NormalizeTag(t)
+		if n == "" {
+			return fmt.Errorf("%w: %q is not a tag", ErrBadProperty, t)
+		}
+		if k := strings.ToLower(n); !seen[k] {
+			seen[k] = true
+			clean = append(clean, n)
+		}
+	}
+	// The first live tag key is kept ("tags" spelled exactly first);
+	// the others go, so that the tags are only these.
+	var keep *fmEntry
+	var tagKeys []*fmEntry
+	for _, e := range fm.entries {
+		if !e.removed && (strings.EqualFold(e.name, "tags") || strings.EqualFold(e.name, "tag")) {
+			tagKeys = append(tagKeys, e)
+			if keep == nil && e.name == "tags" {
+				keep = e
+			}
+		}
+	}
+	if keep == nil && len(tagKeys) > 0 {
+		keep = tagKeys[0]
+	}
+	for _, e := range tagKeys {
+		if e != keep || len(clean) == 0 {
+			e.removed = true
+		}
+	}
+	if len(clean) == 0 {
+		return nil
+	}
+	n, err := propertyNode(clean)
+	if err != nil {
+		return fmt.Errorf("%w: tags: %v", ErrBadProperty, err)
+	}
+	if keep == nil {
+		keep = &fmEntry{name: "tags"}
+		fm.entries = append(fm.entries, keep)
+	}
+	keep.newVal = n
+	return nil
+}
+
+// checkPropertyKey refuses keys Obsidian cannot show: empty, invalid
+// UTF-8, or holding line breaks or control characters.
+func checkPropertyKey(key string) error {
+	switch {
+	case strings.TrimSpace(key) == "":
+		return fmt.Errorf("%w: empty key", ErrBadProperty)
+	case !utf8.ValidString(key):
+		return fmt.Errorf("%w: key %q is not valid UTF-8", ErrBadProperty, key)
+	case strings.ContainsFunc(key, func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\uFEFF'
+	}):
+		return fmt.Errorf("%w: key %q holds a line break or control character", ErrBadProperty, key)
+	}
+	return nil
+}
+
+// propertyNode turns a Go value into the YAML node SetFrontmatter writes,
+// the way Obsidian writes properties: strings plain, or double-quoted
+// where quotes are needed; a time.Time with no time of day as YYYY-MM-DD;
+// slices as block lists; maps with their keys sorted. The node is built
+// here rather than by yaml.Node.Encode, which loses some strings ("\n").
+func propertyNode(v any) (*yaml.Node, error) {
+	scalar := func(tag, value string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+	}
+	switch x := v.(type) {
+	case nil:
+		return scalar("!!null", "null"), nil
+	case string:
+		if !utf8.ValidString(x) {
+			return nil, errors.New("text is not valid UTF-8")
+		}
+		n := scalar("!!str", x)
+		if needsDoubleQuotes(x) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n, nil
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 && x.Nanosecond() == 0 {
+			return scalar("!!timestamp", x.Format(time.DateOnly)), nil
+		}
+		return scalar("!!timestamp", x.Format(time.RFC3339Nano)), nil
+	case fmt.Stringer:
+		return propertyNode(x.String())
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		return scalar("!!bool", strconv.FormatBool(rv.Bool())), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return scalar("!!int", strconv.FormatInt(rv.Int(), 10)), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return scalar("!!int", strconv.FormatUint(rv.Uint(), 10)), nil
+	case reflect.Float32, reflect.Float64:
+		return scalar("!!float", formatFloat(rv.Float())), nil
+	case reflect.String:
+		return propertyNode(rv.String())
+	case reflect.Slice, reflect.Array:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for i := range rv.Len() {
+			c, err := propertyNode(rv.Index(i).Interface())
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, c)
+		}
+		if len(n.Content) == 0 {
+			n.Style = yaml.FlowStyle // []
+		}
+		return n, nil
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("a map with %s keys", rv.Type().Key())
+		}
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		keys := rv.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+		for _, k := range keys {
+			kn, err := propertyNode(k.String())
+			if err != nil {
+				return nil, err
+			}
+			vn, err := propertyNode(rv.MapIndex(k).Interface())
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, kn, vn)
+		}
+		if len(n.Content) == 0 {
+			n.Style = yaml.FlowStyle // {}
+		}
+		return n, nil
+	}
+	return nil, fmt.Errorf("values of type %T cannot be written", v)
+}
+
+// formatFloat writes a float so that it reads back as a float.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return ".nan"
+	case math.IsInf(f, 1):
+		return ".inf"
+	case math.IsInf(f, -1):
+		return "-.inf"
+	}
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}
+
+// needsDoubleQuotes reports whether a string is written double-quoted:
+// when YAML would quote it anyway (Obsidian uses double quotes), and when
+// it holds line breaks, control characters or edge spaces, which only the
+// double-quoted style writes exactly (the encoder's block styles lose
+// some of them).
+func needsDoubleQuotes(s string) bool {
+	if s != strings.TrimSpace(s) || strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\uFEFF'
+	}) {
+		return true
+	}
+	out, err := yaml.Marshal(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
+	if err != nil || bytes.HasPrefix(out, []byte("'")) {
+		return true
+	}
+	var back string
+	return yaml.Unmarshal(out, &back) != nil || back != s
+}
+
+// render returns the new YAML text and whether anything changed.
+func (fm *fmEdit) render(eol string) ([]byte, bool, error) {
+	var out bytes.Buffer
+	changed := false
+	at := 0
+	var appended []*fmEntry
+	for _, e := range fm.entries {
+		if e.key == nil {
+			appended = append(appended, e)
+			continue
+		}
+		switch {
+		case e.removed:
+		case e.newVal != nil && !sameValue(e.val, e.newVal):
+		default:
+			continue
+		}
+		out.Write(fm.raw[at:e.start])
+		at = e.end
+		changed = true
+		if e.removed {
+			continue
+		}
+		text, err := renderEntry(&yaml.Node{Kind: yaml.ScalarNode, Tag: e.key.Tag, Value: e.key.Value, Style: e.key.Style}, e.newVal, fm.indent, e.comment, eol)
+		if err != nil {
+			return nil, false, err
+		}
+		out.WriteString(text)
+		if e.end == len(fm.raw) && !endsWithBreak(fm.raw) {
+			// The old entry was the last line, without a line break.
+			out.Truncate(out.Len() - len(eol))
+		}
+	}
+	out.Write(fm.raw[at:])
+	if len(appended) > 0 && out.Len() > 0 && !endsWithBreak(out.Bytes()) {
+		out.WriteString(eol)
+	}
+	for _, e := range appended {
+		if e.removed {
+			continue
+		}
+		text, err := renderEntry(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: e.name}, e.newVal, fm.indent, "", eol)
+		if err != nil {
+			return nil, false, err
+		}
+		out.WriteString(text)
+		changed = true
+	}
+	return out.Bytes(), changed, nil
+}
+
+func endsWithBreak(b []byte) bool {
+	return len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r')
+}
+
+// renderEntry writes "key: value" as YAML, each line indented by indent
+// and ended by eol, with comment at the end of the key line.
+func renderEntry(key, val *yaml.Node, indent, comment, eol string) (string, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{key, val}}); err != nil {
+		return "", fmt.Errorf("%w: %q: %v", ErrBadProperty, key.Value, err)
+	}
+	if err := enc.Close(); err != nil {
+		return "", fmt.Errorf("%w: %q: %v", ErrBadProperty, key.Value, err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	var out strings.Builder
+	for i, l := range lines {
+		if l != "" {
+			out.WriteString(indent)
+		}
+		out.WriteString(l)
+		if i == 0 && comment != "" {
+			out.WriteString(" " + comment)
+		}
+		out.WriteString(eol)
+	}
+	return out.String(), nil
+}
+
+// sameValue reports whether two nodes hold the same data.
+func sameValue(a, b *yaml.Node) bool {
+	ca, oka := canonical(a)
+	cb, okb := canonical(b)
+	return oka && okb && ca == cb
+}
+
+// canonical returns the data of a node in one normal form.
+func canonical(n *yaml.Node) (string, bool) {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return "", false
+	}
+	return fmt.Sprintf("%#v", v), true
+}
+
+// verify checks that out's frontmatter holds exactly the entries the edit
+// meant, in order, so that no edit can change another property's meaning.
+func (fm *fmEdit) verify(out []byte) error {
+	type kv struct{ key, val string }
+	var want []kv
+	var appended []*fmEntry
+	for _, e := range fm.entries {
+		if e.key == nil {
+			appended = append(appended, e)
+			continue
+		}
+		if e.removed {
+			continue
+		}
+		v := e.val
+		if e.newVal != nil {
+			v = e.newVal
+		}
+		c, _ := canonical(v)
+		want = append(want, kv{e.key.Value, c})
+	}
+	for _, e := range appended {
+		if !e.removed {
+			c, _ := canonical(e.newVal)
+			want = append(want, kv{e.name, c})
+		}
+	}
+	fail := func(why string) error {
+		return fmt.Errorf("%w: it cannot be changed in place (%s)", ErrBadFrontmatter, why)
+	}
+	blk, ok := locateFrontmatter(out)
+	if !ok {
+		if len(want) == 0 {
+			return nil
+		}
+		return fail("the frontmatter block is lost")
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(out[blk.rawStart:blk.rawEnd], &doc); err != nil {
+		return fail(err.Error())
+	}
+	var got []kv
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode {
+			return fail("not a map any more")
+		}
+		if key, dup := duplicateKey(root); dup {
+			return fail(fmt.Sprintf("key %q twice", key))
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			c, _ := canonical(root.Content[i+1])
+			got = append(got, kv{root.Content[i].Value, c})
+		}
+	}
+	if len(got) != len(want) {
+		return fail(fmt.Sprintf("%d properties where %d were meant", len(got), len(want)))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return fail(fmt.Sprintf("property %q", want[i].key))
+		}
+	}
+	return nil
+}
