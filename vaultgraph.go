@@ -60,6 +60,9 @@ type Options struct {
 	// TrustIndex skips comparing the files with a complete index on Open,
 	// for a reader while a running server keeps the index current.
 	TrustIndex bool
+	// ReadOnly refuses every write (CreateNode, UpdateNode, DeleteNode)
+	// with ErrReadOnly.
+	ReadOnly bool
 }
 
 // Where the index lives by default, inside the vault (a dot-folder, so
@@ -95,6 +98,7 @@ type Engine struct {
 
 	store   *store.Store // nil with Options.NoIndex
 	syncMu  sync.Mutex   // serialises index passes and syncs
+	writeMu sync.Mutex   // serialises writes (create, update, delete)
 	watcher string       // "off" or "running"
 
 	subMu sync.Mutex
@@ -148,6 +152,17 @@ func (e *Engine) Open(ctx context.Context) error {
 	e.mu.Lock()
 	e.root = root
 	e.mu.Unlock()
+	if !e.opts.ReadOnly {
+		// A write interrupted by a crash leaves temporary files and
+		// backups: put the vault back as it was before that write.
+		done, err := vault.CleanupTemps(root)
+		for _, d := range done {
+			e.log.Warn("repaired an interrupted write", "what", d)
+		}
+		if err != nil {
+			e.log.Warn("could not clean up after an interrupted write", "err", err)
+		}
+	}
 	if err := e.load(ctx); err != nil {
 		e.Close()
 		return err

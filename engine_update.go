@@ -1,0 +1,320 @@
+package vaultgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// UpdateNode changes a note: its body, tags and properties, and with a
+// new title or directory its file name and folder. A rename or move
+// rewrites every link to the note in every other note (wikilinks, embeds,
+// markdown links, frontmatter links), using the byte ranges the parser
+// recorded, so no other byte of those files changes; the moved note's own
+// relative links are fixed too. All files are written, or none.
+func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, error) {
+	if err := e.writable(); err != nil {
+		return nil, err
+	}
+	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
+		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
+	}
+	if u.Title != nil && strings.TrimSpace(*u.Title) == "" {
+		return nil, fmt.Errorf("%w: title is empty", ErrInvalid)
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	id, warnings, err := e.find(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	src, abs, err := e.current(id, u.IfMatch)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", id, err)
+	}
+
+	// The note's own new bytes.
+	out := src
+	if u.Content != nil {
+		out = vault.ReplaceBody(out, *u.Content)
+	}
+	props := slices.Clone(u.Properties)
+	newID, newAbs := id, abs
+	if u.Title != nil || u.Directory != nil {
+		title, dir := vault.BaseName(id), vault.Dir(id)
+		if u.Title != nil {
+			title = strings.TrimSpace(*u.Title)
+		}
+		if u.Directory != nil {
+			dir = *u.Directory
+		}
+		if newID, newAbs, err = e.notePath(dir, title); err != nil {
+			return nil, err
+		}
+		if u.Title != nil && (vault.BaseName(newID) != title || e.hasTitleProperty(id)) {
+			props = append(props, vault.Property{Key: "title", Value: title})
+		}
+		if newID != id && e.exists(newID, id) {
+			return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, newID)
+		}
+		if newID != id && !strings.EqualFold(newAbs, abs) {
+			if _, err := os.Lstat(newAbs); err == nil {
+				return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or folder", ErrExists, newID)
+			}
+		}
+	}
+	if u.Tags != nil || len(props) > 0 {
+		var tags []string
+		if u.Tags != nil {
+			tags = cleanTags(*u.Tags)
+		}
+		if out, err = vault.SetFrontmatter(out, tags, u.Tags != nil, props); err != nil {
+			if errors.Is(err, vault.ErrBadFrontmatter) {
+				return nil, fmt.Errorf("%w: %s: %v: fix the frontmatter or replace only the content", ErrInvalid, id, err)
+			}
+			if errors.Is(err, vault.ErrBadProperty) {
+				return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+			}
+			return nil, fmt.Errorf("update %s: %w", id, err)
+		}
+	}
+
+	plan, err := e.planRename(id, newID, out)
+	if err != nil {
+		return nil, err
+	}
+	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
+	self := FileChange{Path: newID, Action: ActionUpdate, Links: plan.selfLinks}
+	if newID != id {
+		self.Action, self.From = ActionMove, id
+	}
+	if newID != id || !slicesEqual(plan.self, src) {
+		res.Files = append(res.Files, self)
+	}
+	res.Files = append(res.Files, plan.changes...)
+	if u.DryRun {
+		res.DryRun = true
+		return res, nil
+	}
+
+	var ops []vault.FileOp
+	caseOnly := newID != id && strings.EqualFold(newAbs, abs)
+	switch {
+	case newID != id && !caseOnly:
+		ops = append(ops, vault.FileOp{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm()}, vault.FileOp{Path: abs, Remove: true})
+	case !slicesEqual(plan.self, src):
+		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self})
+	}
+	ops = append(ops, plan.ops...)
+	if len(ops) > 0 {
+		if err := vault.Commit(ops, vault.CommitOptions{}); err != nil {
+			return nil, fmt.Errorf("update %s: nothing was changed: %w", id, err)
+		}
+	}
+	if caseOnly {
+		// Same file on a case-insensitive disk: only its name's case changes.
+		if err := os.Rename(abs, newAbs); err != nil {
+			return nil, fmt.Errorf("rename %s to %s: %w", id, newID, err)
+		}
+	}
+	paths := []string{id, newID}
+	for _, c := range plan.changes {
+		paths = append(paths, c.Path)
+	}
+	return e.afterWrite(ctx, newID, paths, res)
+}
+
+func slicesEqual(a, b []byte) bool { return string(a) == string(b) }
+
+// hasTitleProperty reports whether a note's title comes from its
+// frontmatter.
+func (e *Engine) hasTitleProperty(id string) bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	ns, ok := e.notes[id]
+	if !ok {
+		return false
+	}
+	_, has := ns.note.Property("title")
+	return has
+}
+
+// renamePlan is every file a rename or move changes.
+type renamePlan struct {
+	self      []byte // the note's new bytes, links fixed
+	selfLinks []LinkChange
+	ops       []vault.FileOp // the other notes' new versions
+	changes   []FileChange
+	warnings  []string
+}
+
+// planRename works out the new bytes of the note (self, already with its
+// other edits) moving from oldID to newID, and of every note whose links
+// would otherwise resolve differently after the move. Each file is parsed
+// again from disk, so the byte ranges are those of the bytes rewritten.
+func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	oldIdx, newIdx := e.index, e.index
+	if newID != oldID {
+		newIdx = e.index.Clone()
+		newIdx.RemoveNote(oldID)
+		newIdx.AddNote(newID)
+	}
+	mapID := func(id string) string {
+		if id == oldID {
+			return newID
+		}
+		return id
+	}
+	plan := &renamePlan{}
+
+	// The note itself: its links are meant as they resolve from where it is.
+	n, err := e.parser.Parse(oldID, self)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w", oldID, err)
+	}
+	edits, changes, skip, warns := retargetAll(self, n.Links, oldIdx, newIdx, oldID, newID, mapID)
+	plan.warnings = append(plan.warnings, warns...)
+	if plan.self, err = vault.ApplyEdits(self, edits); err != nil {
+		return nil, fmt.Errorf("rewrite links of %s: %w", oldID, err)
+	}
+	if err := verifyLinks(e.parser, n.Links, skip, plan.self, oldIdx, newIdx, oldID, newID, mapID); err != nil {
+		return nil, fmt.Errorf("%w: nothing was written", err)
+	}
+	plan.selfLinks = changes
+	if newID == oldID {
+		return plan, nil
+	}
+
+	// Every note that names the old or the new base name in a link.
+	cands := map[string]bool{}
+	for _, key := range []string{refKey(oldID), refKey(newID)} {
+		for src := range e.refs[key] {
+			if src != oldID {
+				cands[src] = true
+			}
+		}
+	}
+	for _, src := range slices.Sorted(mapsKeys(cands)) {
+		ns, ok := e.notes[src]
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(ns.path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		n, err := e.parser.Parse(src, data)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", src, err)
+		}
+		edits, changes, skip, warns := retargetAll(data, n.Links, oldIdx, newIdx, src, src, mapID)
+		plan.warnings = append(plan.warnings, warns...)
+		if len(edits) == 0 {
+			continue
+		}
+		out, err := vault.ApplyEdits(data, edits)
+		if err != nil {
+			return nil, fmt.Errorf("rewrite links of %s: %w", src, err)
+		}
+		if err := verifyLinks(e.parser, n.Links, skip, out, oldIdx, newIdx, src, src, mapID); err != nil {
+			return nil, fmt.Errorf("%w: nothing was written", err)
+		}
+		plan.ops = append(plan.ops, vault.FileOp{Path: ns.path, Data: out})
+		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
+	}
+	return plan, nil
+}
+
+func mapsKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// verifyLinks parses a rewritten note again and checks that each of its
+// links resolves, under newIdx from newSource, to the note it meant before
+// (as before, under oldIdx from oldSource): the last guard before any
+// byte is written.
+func verifyLinks(p *vault.Parser, before []vault.Link, skip map[int]bool, out []byte, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) error {
+	n, err := p.Parse(newSource, out)
+	if err != nil {
+		return fmt.Errorf("parse %s after rewriting: %w", newSource, err)
+	}
+	if len(n.Links) != len(before) {
+		return fmt.Errorf("%s would have %d links after rewriting, not %d", newSource, len(n.Links), len(before))
+	}
+	for i, l := range before {
+		if l.IsSelf() || skip[i] {
+			continue
+		}
+		was, st := oldIdx.Resolve(oldSource, l)
+		if st != vault.Resolved && st != vault.Attachment {
+			continue
+		}
+		if now, _ := newIdx.Resolve(newSource, n.Links[i]); now != mapID(was) {
+			return fmt.Errorf("%s line %d: the link would point at %q instead of %q", newSource, l.Line, now, mapID(was))
+		}
+	}
+	return nil
+}
+
+// retargetAll finds the links of a note (written at oldSource, living at
+// newSource after the move) that would resolve differently under newIdx
+// than they meant under oldIdx, and the edits that keep them pointing at
+// the same note (mapID gives where a note now lives). skip marks the links
+// it could not rewrite (each with a warning).
+func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) ([]vault.Edit, []LinkChange, map[int]bool, []string) {
+	var edits []vault.Edit
+	var changes []LinkChange
+	var warnings []string
+	skip := map[int]bool{} // links that could not be rewritten (warned)
+	for i, l := range links {
+		if l.IsSelf() {
+			continue
+		}
+		was, st := oldIdx.Resolve(oldSource, l)
+		if st != vault.Resolved && st != vault.Attachment {
+			continue // broken links stay as written
+		}
+		want := mapID(was)
+		if now, _ := newIdx.Resolve(newSource, l); now == want {
+			continue
+		}
+		if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {
+			warnings = append(warnings, fmt.Sprintf("%s line %d: %s could not be rewritten (reference-style link): update it by hand", newSource, l.Line, linkText(l)))
+			skip[i] = true
+			continue
+		}
+		ed, err := vault.RetargetEdit(newIdx, newSource, src, l, want)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s line %d: %s could not be rewritten: %v", newSource, l.Line, linkText(l), err))
+			skip[i] = true
+			continue
+		}
+		if string(src[ed.Start:ed.End]) == ed.Text {
+			continue
+		}
+		edits = append(edits, ed)
+		changes = append(changes, LinkChange{
+			Line: l.Line,
+			Old:  string(src[l.Start:l.End]),
+			New:  string(src[l.Start:ed.Start]) + ed.Text + string(src[ed.End:l.End]),
+		})
+	}
+	return edits, changes, skip, warnings
+}

@@ -1,0 +1,332 @@
+package vaultgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// NewNote is what CreateNode writes.
+type NewNote struct {
+	// Title names the file: Directory/Title.md, with the characters
+	// Obsidian forbids in file names removed. When that changes the title,
+	// the title is also kept in the frontmatter.
+	Title string
+	// Content is the body, written as given.
+	Content string
+	// Tags go into the frontmatter.
+	Tags []string
+	// Properties go into the frontmatter, in order.
+	Properties []vault.Property
+	// Directory is the vault folder ("" = the root); missing folders are
+	// created.
+	Directory string
+}
+
+// NoteUpdate is what UpdateNode changes; nil fields stay as they are.
+type NoteUpdate struct {
+	// ID is the note, in any form Lookup accepts.
+	ID string
+	// Title renames the note (its file name).
+	Title *string
+	// Directory moves the note to this folder ("" = the root).
+	Directory *string
+	// Content replaces the body; the frontmatter is kept.
+	Content *string
+	// Tags replace the frontmatter tags.
+	Tags *[]string
+	// Properties are merged into the frontmatter; a nil value removes the
+	// key.
+	Properties []vault.Property
+	// IfMatch, when set, is the hash a read returned: the update is
+	// refused with ErrConflict if the file has changed since.
+	IfMatch string
+	// DryRun works out every change without writing anything.
+	DryRun bool
+}
+
+// WriteResult is the outcome of a write.
+type WriteResult struct {
+	// Node is the note after the write (nil after a delete or a dry run).
+	Node *Node `json:"node,omitempty"`
+	// Files lists every file written, moved or deleted (or that would
+	// be, in a dry run), with the links rewritten in it.
+	Files []FileChange `json:"files"`
+	// Deleted is set by DeleteNode when a note was removed.
+	Deleted bool `json:"deleted,omitempty"`
+	// DryRun is set when nothing was written.
+	DryRun bool `json:"dryRun,omitempty"`
+	// Warnings are links that are now broken, links that could not be
+	// rewritten, and similar.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// FileChange is one file a write touches.
+type FileChange struct {
+	// Path is the file's vault path after the write.
+	Path string `json:"path"`
+	// From is its path before, for the moved note.
+	From string `json:"from,omitempty"`
+	// Action is create, update, move or delete.
+	Action string `json:"action"`
+	// Links are the links rewritten in this file.
+	Links []LinkChange `json:"links,omitempty"`
+}
+
+// LinkChange is one rewritten link: its line and its text before and after.
+type LinkChange struct {
+	Line int    `json:"line"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+}
+
+// File actions of a FileChange.
+const (
+	ActionCreate = "create"
+	ActionUpdate = "update"
+	ActionMove   = "move"
+	ActionDelete = "delete"
+)
+
+// writable reports ErrReadOnly and ErrClosed.
+func (e *Engine) writable() error {
+	if e.opts.ReadOnly {
+		return fmt.Errorf("%w: this server was started with --read-only", ErrReadOnly)
+	}
+	if err := e.readLock(); err != nil {
+		return err
+	}
+	e.mu.RUnlock()
+	return nil
+}
+
+// notePath checks a vault folder and a title and returns the new note's
+// ID and its path on disk.
+func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
+	name, err := vault.FileName(title)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: title %q: %v", ErrInvalid, title, err)
+	}
+	dir = strings.Trim(filepath.ToSlash(strings.TrimSpace(dir)), "/")
+	if dir == "." {
+		dir = ""
+	}
+	if _, err := vault.SafeDir(e.root, dir); err != nil {
+		return "", "", fmt.Errorf("%w: directory %q: %v", ErrInvalid, dir, err)
+	}
+	id = vault.NFC(path.Join(dir, name+".md"))
+	if e.ignore.Skip(id, false) {
+		return "", "", fmt.Errorf("%w: %s is in a folder vaultgraph ignores (dot-folder or userIgnoreFilters)", ErrInvalid, id)
+	}
+	abs, err = vault.SafePath(e.root, id)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: %s: %v", ErrInvalid, id, err)
+	}
+	return id, abs, nil
+}
+
+// CreateNode writes a new note and indexes it at once. A note or file
+// already at that path (in any letter case) is ErrExists.
+func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error) {
+	if err := e.writable(); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(n.Title) == "" {
+		return nil, fmt.Errorf("%w: title is required", ErrInvalid)
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	id, abs, err := e.notePath(n.Directory, n.Title)
+	if err != nil {
+		return nil, err
+	}
+	if e.exists(id, "") {
+		return nil, fmt.Errorf("%w: %s already exists: choose another title or update it", ErrExists, id)
+	}
+	if _, err := os.Lstat(abs); err == nil {
+		return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or update it", ErrExists, id)
+	}
+	src := []byte(n.Content)
+	props := slices.Clone(n.Properties)
+	if name := vault.BaseName(id); name != strings.TrimSpace(n.Title) {
+		props = append([]vault.Property{{Key: "title", Value: strings.TrimSpace(n.Title)}}, props...)
+	}
+	if len(n.Tags) > 0 || len(props) > 0 {
+		if src, err = vault.SetFrontmatter(src, cleanTags(n.Tags), len(n.Tags) > 0, props); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+	}
+	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644}}, vault.CommitOptions{}); err != nil {
+		return nil, fmt.Errorf("create %s: %w", id, err)
+	}
+	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}})
+}
+
+// exists reports whether a note other than except has ID id in any
+// letter case.
+func (e *Engine) exists(id, except string) bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	found, ok := e.index.Note(id)
+	return ok && found != except
+}
+
+// cleanTags drops a leading '#' and blank tags.
+func cleanTags(tags []string) []string {
+	out := make([]string, 0, len(tags))
+	for _, t := range tags {
+		if t = strings.TrimPrefix(strings.TrimSpace(t), "#"); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// afterWrite brings the engine up to date with the written paths and
+// returns res with the note id as it now is.
+func (e *Engine) afterWrite(ctx context.Context, id string, paths []string, res *WriteResult) (*WriteResult, error) {
+	if err := e.Sync(ctx, paths...); err != nil {
+		return nil, fmt.Errorf("index after write: %w", err)
+	}
+	if id != "" {
+		n, err := e.GetNode(ctx, id, false)
+		if err != nil {
+			return nil, err
+		}
+		res.Node = n
+	}
+	return res, nil
+}
+
+// current reads a note's file and checks ifMatch against it.
+func (e *Engine) current(id, ifMatch string) (src []byte, abs string, err error) {
+	e.mu.RLock()
+	ns, ok := e.notes[id]
+	if ok {
+		abs = ns.path
+	}
+	e.mu.RUnlock()
+	if !ok {
+		return nil, "", fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	src, err = os.ReadFile(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", fmt.Errorf("%w: %s is no longer on disk", ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", id, err)
+	}
+	if ifMatch != "" && vault.Hash(src) != strings.TrimSpace(ifMatch) {
+		return nil, "", fmt.Errorf("%w: %s has hash %s now, not %s: read it again and redo the change", ErrConflict, id, vault.Hash(src), ifMatch)
+	}
+	return src, abs, nil
+}
+
+// find resolves an ID for a write: a missing note is ErrNotFound.
+func (e *Engine) find(raw string) (string, []string, error) {
+	id, warnings, err := e.Lookup(raw)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if id == "" {
+		return "", nil, fmt.Errorf("%w: no note matches %q", ErrNotFound, raw)
+	}
+	return id, warnings, nil
+}
+
+// DeleteNode removes a note's file. A missing note is not an error: the
+// result says Deleted false. Links to the note become broken links,
+// listed in the warnings; they are never rewritten.
+func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteResult, error) {
+	if err := e.writable(); err != nil {
+		return nil, err
+	}
+	e.writeMu.Lock()
+	defer e.writeMu.Unlock()
+	id, warnings, err := e.find(raw)
+	if errors.Is(err, ErrNotFound) {
+		return &WriteResult{Files: []FileChange{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	_, abs, err := e.current(id, ifMatch)
+	if errors.Is(err, ErrNotFound) {
+		return &WriteResult{Files: []FileChange{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	broken := e.incomingLinks(id)
+	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true}}, vault.CommitOptions{}); err != nil {
+		return nil, fmt.Errorf("delete %s: %w", id, err)
+	}
+	res := &WriteResult{Deleted: true, Files: []FileChange{{Path: id, Action: ActionDelete}}, Warnings: warnings}
+	for _, in := range broken {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("now a broken link: %s in %s (line %d)", in.text, in.source, in.line))
+	}
+	return e.afterWrite(ctx, "", []string{id}, res)
+}
+
+// incoming is a link to a note, as written in another note.
+type incoming struct {
+	source string
+	line   int
+	text   string
+}
+
+// incomingLinks lists the links written in other notes that resolve to id.
+func (e *Engine) incomingLinks(id string) []incoming {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []incoming
+	for _, src := range e.refSources(id) {
+		ns := e.notes[src]
+		for i, l := range ns.note.Links {
+			if i < len(ns.resolved) && ns.resolved[i] == id && src != id {
+				out = append(out, incoming{source: src, line: l.Line, text: linkText(l)})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b incoming) int {
+		if c := strings.Compare(a.source, b.source); c != 0 {
+			return c
+		}
+		return a.line - b.line
+	})
+	return out
+}
+
+// refSources are the notes that may link to id: those with a link whose
+// target has id's base name (caller holds e.mu).
+func (e *Engine) refSources(id string) []string {
+	var out []string
+	for src := range e.refs[refKey(id)] {
+		if _, ok := e.notes[src]; ok {
+			out = append(out, src)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// linkText is a short rendering of a link for messages.
+func linkText(l vault.Link) string {
+	switch l.Kind {
+	case vault.KindMarkdown, vault.KindImage:
+		return "(" + l.Target + ")"
+	}
+	t := l.Target
+	if l.Fragment != "" {
+		t += "#" + l.Fragment
+	}
+	return "[[" + t + "]]"
+}
