@@ -116,7 +116,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 	ops = append(ops, plan.ops...)
 	if len(ops) > 0 {
-		if err := vault.Commit(ops, vault.CommitOptions{}); err != nil {
+		if err := vault.Commit(ops, e.commitOpts); err != nil {
 			return nil, fmt.Errorf("update %s: nothing was changed: %w", id, err)
 		}
 	}

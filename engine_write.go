@@ -164,7 +164,7 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 	}
-	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644}}, vault.CommitOptions{}); err != nil {
+	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644}}, e.commitOpts); err != nil {
 		return nil, fmt.Errorf("create %s: %w", id, err)
 	}
 	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}})
@@ -266,7 +266,7 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 		return nil, err
 	}
 	broken := e.incomingLinks(id)
-	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true}}, vault.CommitOptions{}); err != nil {
+	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true}}, e.commitOpts); err != nil {
 		return nil, fmt.Errorf("delete %s: %w", id, err)
 	}
 	res := &WriteResult{Deleted: true, Files: []FileChange{{Path: id, Action: ActionDelete}}, Warnings: warnings}

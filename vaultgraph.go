@@ -99,7 +99,9 @@ type Engine struct {
 	store   *store.Store // nil with Options.NoIndex
 	syncMu  sync.Mutex   // serialises index passes and syncs
 	writeMu sync.Mutex   // serialises writes (create, update, delete)
-	watcher string       // "off" or "running"
+	// commitOpts are passed to every vault.Commit (tests set FailAt).
+	commitOpts vault.CommitOptions
+	watcher    string // "off" or "running"
 
 	subMu sync.Mutex
 	subs  []func(Change)
