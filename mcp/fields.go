@@ -204,6 +204,8 @@ func shape(tool string, v any, p Presentation) (*answer, error) {
 		return shapePath(tool, x, p), nil
 	case *vaultgraph.Status:
 		return shapeStatus(tool, x, p), nil
+	case *WriteResponse:
+		return shapeWrite(tool, x, p), nil
 	}
 	return nil, fmt.Errorf("%s: no presentation for %T", tool, v)
 }

@@ -71,6 +71,9 @@ var DefaultFormats = map[string]string{
 	"list_tags":      FormatTOON,
 	"vault_status":   FormatTOON,
 	"search":         FormatTOON,
+	"create_node":    FormatTOON,
+	"update_node":    FormatTOON,
+	"delete_node":    FormatTOON,
 }
 
 // check validates the presentation parameters and fills in defaults for
@@ -166,6 +169,8 @@ func isNil(v any) bool {
 	case *ListResponse:
 		return x == nil
 	case *PathResponse:
+		return x == nil
+	case *WriteResponse:
 		return x == nil
 	}
 	return false

@@ -65,6 +65,11 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 	for _, st := range t.ServerTools(log) {
 		s.AddTool(st.Tool, st.Handler)
 	}
+	if !opts.ReadOnly {
+		for _, st := range t.WriteTools(log) {
+			s.AddTool(st.Tool, st.Handler)
+		}
+	}
 	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
 	// Every note is also listed as a resource. mcp-go sends
 	// notifications/resources/list_changed when the list changes.
@@ -103,6 +108,13 @@ func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
 		tools[i].Handler = checkBounds(st.Tool, st.Handler)
 	}
 	return tools
+}
+
+// WriteTools returns the write tools with their handlers. A read-only
+// server does not list them, and a read-only Engine refuses the writes
+// (READ_ONLY) should a client call them anyway.
+func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
+	return []server.ServerTool{createNodeTool(t, log), updateNodeTool(t, log), deleteNodeTool(t, log)}
 }
 
 // checkBounds wraps h so that an integer argument outside the minimum and

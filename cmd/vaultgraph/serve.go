@@ -68,7 +68,7 @@ SIGTERM (or when the stdio client goes away) with the index consistent.`,
 	f := c.Flags()
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765 or :8765, which means loopback) instead of stdio")
 	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "with --http: require this bearer token (default $"+EnvToken+")")
-	f.BoolVar(&o.readOnly, "read-only", false, "hide the write tools (this release has none yet)")
+	f.BoolVar(&o.readOnly, "read-only", false, "hide the write tools; a write is refused with READ_ONLY")
 	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files (the index is only brought up to date at start)")
 	f.DurationVar(&o.watch.Poll, "poll", vault.DefaultPoll, "also compare the whole vault with the index this often (negative: never)")
 	f.DurationVar(&o.watch.Quiet, "debounce", vault.DefaultQuiet, "wait this long after a file's last event before reading it")
@@ -86,6 +86,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	}
 	log := g.serveLogger()
 	opts.Logger = log
+	opts.ReadOnly = o.readOnly
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+// writeFlags are the flags create-node and update-node share.
+type writeFlags struct {
+	content string
+	props   []string
+}
+
+// contentText returns --content, reading standard input for "-".
+func (g *globals) contentText(s string) (string, error) {
+	if s != "-" {
+		return s, nil
+	}
+	b, err := io.ReadAll(g.stdin)
+	if err != nil {
+		return "", fmt.Errorf("read content from stdin: %w", err)
+	}
+	return string(b), nil
+}
+
+// propertiesJSON turns key=value flags into the JSON object the tools
+// take. A value is JSON when it parses as JSON (numbers, true, null,
+// ["a","b"]), else text.
+func propertiesJSON(kvs []string) (json.RawMessage, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := json.Marshal(k)
+		b.Write(key)
+		b.WriteByte(':')
+		if v = strings.TrimSpace(v); json.Valid([]byte(v)) {
+			b.WriteString(v)
+		} else {
+			s, _ := json.Marshal(v)
+			b.Write(s)
+		}
+	}
+	b.WriteByte('}')
+	return json.RawMessage(b.String()), nil
+}
+
+func newCreateNodeCmd(g *globals) *cobra.Command {
+	var p mcp.CreateNodeParams
+	var w writeFlags
+	c := &cobra.Command{
+		Use:   "create-node [TITLE]",
+		Short: "Create a note",
+		Long: `Create a note: the file DIRECTORY/TITLE.md, with the characters Obsidian
+forbids in file names removed (the full title is then kept in the
+frontmatter), tags and properties in its frontmatter. Missing folders are
+created. An existing file is NODE_EXISTS. The write is atomic.`,
+		Example: `  vaultgraph create-node "Meeting 2026-11-22" --directory Meetings --tags meeting,draft
+  echo "Body text" | vaultgraph create-node Idea --content - --property status=draft`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, a []string) error {
+			if len(a) == 1 {
+				if p.Title != "" {
+					return fmt.Errorf("%w: give the title once: as the argument or as --title", vaultgraph.ErrInvalid)
+				}
+				p.Title = a[0]
+			}
+			var err error
+			if p.Content, err = g.contentText(w.content); err != nil {
+				return err
+			}
+			if p.Properties, err = propertiesJSON(w.props); err != nil {
+				return err
+			}
+			return g.withTools(c.Context(), "create_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.CreateNode(ctx, p)
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
+	f.StringVar(&w.content, "content", "", "the body; - reads it from standard input")
+	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
+	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root)")
+	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
+	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
+	return c
+}
+
+func newUpdateNodeCmd(g *globals) *cobra.Command {
+	var p mcp.UpdateNodeParams
+	var w writeFlags
+	var title, dir string
+	var tags []string
+	c := &cobra.Command{
+		Use:   "update-node ID",
+		Short: "Change, rename or move a note, rewriting every link to it",
+		Long: `Change a note; only the flags given change anything. --title renames and
+--directory moves the file, and every link to it in other notes (wikilinks,
+embeds, markdown links, frontmatter links) is rewritten in its own style,
+changing no other byte. --content replaces the body and keeps the
+frontmatter; --tags replaces the tags; --property merges properties
+(key=null removes one). --if-match HASH refuses the change (CONFLICT) if the
+file changed since a read returned HASH. --dry-run lists what would change.`,
+		Example: `  vaultgraph update-node "Alpha Plan" --title "Alpha Roadmap" --dry-run
+  vaultgraph update-node Projects/Beta.md --directory Archive
+  vaultgraph update-node Idea --property status=done --tags idea,done`,
+		Args: args("ID"),
+		RunE: func(c *cobra.Command, a []string) error {
+			p.ID = a[0]
+			fl := c.Flags()
+			if fl.Changed("title") {
+				p.Title = &title
+			}
+			if fl.Changed("directory") {
+				p.Directory = &dir
+			}
+			if fl.Changed("tags") {
+				p.Tags = &tags
+			}
+			if fl.Changed("content") {
+				text, err := g.contentText(w.content)
+				if err != nil {
+					return err
+				}
+				p.Content = &text
+			}
+			var err error
+			if p.Properties, err = propertiesJSON(w.props); err != nil {
+				return err
+			}
+			return g.withTools(c.Context(), "update_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.UpdateNode(ctx, p)
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&title, "title", "", "rename: the new title (file name)")
+	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (\"\" = the root)")
+	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
+	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
+	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
+	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
+	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
+	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
+	return c
+}
+
+func newDeleteNodeCmd(g *globals) *cobra.Command {
+	var p mcp.DeleteNodeParams
+	c := &cobra.Command{
+		Use:   "delete-node ID",
+		Short: "Delete a note",
+		Long: `Delete a note's file. A missing note is not an error (deleted: false).
+Links to the note become broken links: they are listed as warnings and
+never rewritten.`,
+		Example: `  vaultgraph delete-node "Old Draft"`,
+		Args:    args("ID"),
+		RunE: func(c *cobra.Command, a []string) error {
+			p.ID = a[0]
+			return g.withTools(c.Context(), "delete_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+				return t.DeleteNode(ctx, p)
+			})
+		},
+	}
+	c.Flags().StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
+	c.Flags().StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
+	return c
+}

@@ -1,0 +1,187 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// CreateNodeParams are create_node's parameters.
+type CreateNodeParams struct {
+	Title     string   `json:"title"`
+	Content   string   `json:"content"`
+	Tags      []string `json:"tags"`
+	Directory string   `json:"directory"`
+	// Properties is a JSON object of frontmatter properties, kept in order.
+	Properties json.RawMessage `json:"properties"`
+	Presentation
+}
+
+// UpdateNodeParams are update_node's parameters; absent ones leave the
+// note as it is.
+type UpdateNodeParams struct {
+	ID         string          `json:"id"`
+	Title      *string         `json:"title"`
+	Directory  *string         `json:"directory"`
+	Content    *string         `json:"content"`
+	Tags       *[]string       `json:"tags"`
+	Properties json.RawMessage `json:"properties"`
+	IfMatch    string          `json:"ifMatch"`
+	DryRun     bool            `json:"dryRun"`
+	Presentation
+}
+
+// DeleteNodeParams are delete_node's parameters.
+type DeleteNodeParams struct {
+	ID      string `json:"id"`
+	IfMatch string `json:"ifMatch"`
+	Presentation
+}
+
+// WriteResponse is the answer of a write tool.
+type WriteResponse struct {
+	vaultgraph.WriteResult
+}
+
+// CreateNode writes a new note.
+func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error) {
+	if strings.TrimSpace(p.Title) == "" {
+		return nil, invalid("title", "required: the note's title, which names its file")
+	}
+	props, err := properties(p.Properties)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.CreateNode(ctx, vaultgraph.NewNote{
+		Title: p.Title, Content: p.Content, Tags: p.Tags, Directory: p.Directory, Properties: props,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &WriteResponse{*res}, nil
+}
+
+// UpdateNode changes, renames or moves a note, rewriting links to it.
+func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error) {
+	if strings.TrimSpace(p.ID) == "" {
+		return nil, invalid("id", "required: the note to update")
+	}
+	props, err := properties(p.Properties)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.UpdateNode(ctx, vaultgraph.NoteUpdate{
+		ID: p.ID, Title: p.Title, Directory: p.Directory, Content: p.Content, Tags: p.Tags,
+		Properties: props, IfMatch: p.IfMatch, DryRun: p.DryRun,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &WriteResponse{*res}, nil
+}
+
+// DeleteNode removes a note; a missing one is not an error.
+func (t *Tools) DeleteNode(ctx context.Context, p DeleteNodeParams) (any, error) {
+	if strings.TrimSpace(p.ID) == "" {
+		return nil, invalid("id", "required: the note to delete")
+	}
+	res, err := t.Engine.DeleteNode(ctx, p.ID, p.IfMatch)
+	if err != nil {
+		return nil, err
+	}
+	return &WriteResponse{*res}, nil
+}
+
+// properties reads a JSON object of properties in its key order. A value
+// written as a date (YYYY-MM-DD) becomes a date; null removes the key.
+func properties(raw json.RawMessage) ([]vault.Property, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	v, err := toon.FromJSON(raw)
+	if err != nil {
+		return nil, invalid("properties", "%v", err)
+	}
+	obj, ok := v.(toon.Object)
+	if !ok {
+		return nil, invalid("properties", "use an object of key: value, e.g. {\"status\":\"done\"}")
+	}
+	out := make([]vault.Property, 0, len(obj))
+	for _, f := range obj {
+		val, err := propertyFromJSON(f.Value)
+		if err != nil {
+			return nil, invalid("properties", "%s: %v", f.Key, err)
+		}
+		out = append(out, vault.Property{Key: f.Key, Value: val})
+	}
+	return out, nil
+}
+
+func propertyFromJSON(v any) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, fmt.Errorf("number %s: %w", x, err)
+		}
+		return f, nil
+	case string:
+		if d, err := time.Parse(time.DateOnly, x); err == nil {
+			return d, nil
+		}
+		return x, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			val, err := propertyFromJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = val
+		}
+		return out, nil
+	case toon.Object:
+		return nil, fmt.Errorf("nested objects are not supported in properties")
+	}
+	return v, nil // nil, bool
+}
+
+// shapeWrite shapes a write tool's answer: the note, the files changed
+// (with the links rewritten in each) and warnings.
+func shapeWrite(tool string, w *WriteResponse, p Presentation) *answer {
+	a := &answer{tool: tool, kind: kindStatus, warnings: w.Warnings, keep: []string{"id", "deleted", "dryRun"}}
+	if w.Node != nil {
+		a.head = append(a.head, toon.Field{Key: "id", Value: w.Node.ID}, toon.Field{Key: "title", Value: w.Node.Title},
+			toon.Field{Key: "hash", Value: w.Node.Hash})
+	}
+	if tool == "delete_node" {
+		a.head = append(a.head, toon.Field{Key: "deleted", Value: w.Deleted})
+	}
+	if w.DryRun {
+		a.head = append(a.head, toon.Field{Key: "dryRun", Value: true})
+	}
+	files := make([]any, 0, len(w.Files))
+	var links []any
+	for _, f := range w.Files {
+		files = append(files, toon.Object{{Key: "path", Value: f.Path}, {Key: "action", Value: f.Action},
+			{Key: "from", Value: f.From}, {Key: "links", Value: len(f.Links)}})
+		for _, l := range f.Links {
+			links = append(links, toon.Object{{Key: "path", Value: f.Path}, {Key: "line", Value: l.Line},
+				{Key: "old", Value: l.Old}, {Key: "new", Value: l.New}})
+		}
+	}
+	a.head = append(a.head, toon.Field{Key: "files", Value: files})
+	if len(links) > 0 {
+		a.head = append(a.head, toon.Field{Key: "links", Value: links})
+	}
+	return a
+}
