@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// NoteVectors are the chunk vectors of one note, made by one model from
+// the note version with content hash Hash.
+type NoteVectors struct {
+	Note string
+	Hash string
+	Vecs [][]float32
+}
+
+// PutVectors replaces the stored vectors of each note for model, in one
+// transaction. A note no longer in the index is skipped.
+func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []NoteVectors) error {
+	if len(notes) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	del, err := tx.PrepareContext(ctx, "DELETE FROM vectors WHERE note = ? AND model = ?")
+	if err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	defer del.Close()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO vectors(note, chunk, model, dim, hash, vec)
+		SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)`)
+	if err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	defer ins.Close()
+	for _, nv := range notes {
+		if _, err := del.ExecContext(ctx, nv.Note, model); err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+		}
+		for i, v := range nv.Vecs {
+			if len(v) != dim {
+				return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
+			}
+			if _, err := ins.ExecContext(ctx, nv.Note, i, model, dim, nv.Hash, encodeVector(v), nv.Note); err != nil {
+				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	return nil
+}
+
+// Vectors calls fn with every stored note's vectors for model and dim,
+// chunks in order.
+func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(NoteVectors) error) error {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT note, chunk, hash, vec FROM vectors WHERE model = ? AND dim = ? ORDER BY note, chunk", model, dim)
+	if err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	defer rows.Close()
+	var cur NoteVectors
+	flush := func() error {
+		if cur.Note == "" {
+			return nil
+		}
+		err := fn(cur)
+		cur = NoteVectors{}
+		return err
+	}
+	for rows.Next() {
+		var note, hash string
+		var chunk int
+		var blob []byte
+		if err := rows.Scan(&note, &chunk, &hash, &blob); err != nil {
+			return fmt.Errorf("index vectors: %w", err)
+		}
+		if note != cur.Note {
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = NoteVectors{Note: note, Hash: hash}
+		}
+		v, err := decodeVector(blob, dim)
+		if err != nil {
+			return fmt.Errorf("index vectors of %s: %w", note, err)
+		}
+		if chunk != len(cur.Vecs) || hash != cur.Hash {
+			cur.Hash = "" // chunks missing or of several versions: stale
+		}
+		cur.Vecs = append(cur.Vecs, v)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	return flush()
+}
+
+// VectorModels returns, per model and dimension stored, how many notes
+// have vectors ("model/dim" -> notes).
+func (s *Store) VectorModels(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT model, dim, COUNT(DISTINCT note) FROM vectors GROUP BY model, dim")
+	if err != nil {
+		return nil, fmt.Errorf("index vectors: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var model string
+		var dim, n int
+		if err := rows.Scan(&model, &dim, &n); err != nil {
+			return nil, fmt.Errorf("index vectors: %w", err)
+		}
+		out[fmt.Sprintf("%s/%d", model, dim)] = n
+	}
+	return out, rows.Err()
+}
+
+// DropOtherVectors removes the vectors of every model but model and dim:
+// called once the new model's vectors are complete.
+func (s *Store) DropOtherVectors(ctx context.Context, model string, dim int) error {
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM vectors WHERE model <> ? OR dim <> ?", model, dim); err != nil {
+		return fmt.Errorf("index vectors: %w", err)
+	}
+	return nil
+}
+
+// encodeVector writes a vector as little-endian float32s.
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// decodeVector reads a vector of dim float32s.
+func decodeVector(b []byte, dim int) ([]float32, error) {
+	if len(b) != 4*dim {
+		return nil, fmt.Errorf("vector of %d bytes, want %d", len(b), 4*dim)
+	}
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
