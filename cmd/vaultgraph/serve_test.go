@@ -31,10 +31,17 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// serveTools are the tools `serve` registers in this release, sorted.
-var serveTools = []string{
+// readOnlyTools are the tools `serve --read-only` registers, sorted.
+var readOnlyTools = []string{
 	"find_path", "get_hubs", "get_neighbors", "get_node", "list_nodes",
 	"list_tags", "random_node", "search_by_tags", "vault_status",
+}
+
+// serveTools are the tools `serve` registers in this release, sorted: the
+// read tools and the write tools.
+var serveTools = []string{
+	"create_node", "delete_node", "find_path", "get_hubs", "get_neighbors", "get_node", "list_nodes",
+	"list_tags", "random_node", "search_by_tags", "update_node", "vault_status",
 }
 
 // serveCall is one tool call against testvault and what its answer holds.
@@ -166,8 +173,9 @@ func initialize(t *testing.T, c *client.Client) {
 	}
 }
 
-// callAll lists the tools and makes every call of serveCalls.
-func callAll(t *testing.T, c *client.Client) {
+// callAll checks that tools/list lists exactly tools and makes every call
+// of serveCalls.
+func callAll(t *testing.T, c *client.Client, tools []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -178,9 +186,13 @@ func callAll(t *testing.T, c *client.Client) {
 	var names []string
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
+		write := !slices.Contains(readOnlyTools, tool.Name)
+		if ro := tool.Annotations.ReadOnlyHint; ro == nil || *ro == write {
+			t.Errorf("%s: readOnlyHint = %v, want %v", tool.Name, ro, !write)
+		}
 	}
-	if !slices.Equal(names, serveTools) {
-		t.Errorf("tools/list = %q, want %q", names, serveTools)
+	if !slices.Equal(names, tools) {
+		t.Errorf("tools/list = %q, want %q", names, tools)
 	}
 	for _, tc := range serveCalls {
 		text, isErr := call(t, c, tc.tool, tc.args)
@@ -240,7 +252,8 @@ func testServeStdio(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	initialize(t, c)
-	callAll(t, c)
+	callAll(t, c, readOnlyTools)
+	refuseWrites(t, c, vaultDir)
 	// The client closes stdin and its end of stderr, then waits: the server
 	// must exit 0, not die of SIGPIPE on its last log line.
 	if err := c.Close(); err != nil {
@@ -327,10 +340,12 @@ func testServeStdout(t *testing.T, bin string) {
 	s := startServer(t, bin, []string{EnvToken + "=", "VAULTGRAPH_INDEX="}, "serve", "--no-watch", "--index", index, "-v", vaultDir)
 	c := s.stdioClient(t)
 	initialize(t, c)
-	callAll(t, c)
+	callAll(t, c, serveTools)
 	if text, _ := call(t, c, "vault_status", map[string]any{"format": "json"}); !strings.Contains(text, `"watcher":"off"`) {
 		t.Errorf("vault_status with --no-watch = %.300s, want watcher off", text)
 	}
+	// No watcher runs: every write must be visible to the next read at once.
+	writeAll(t, c, vaultDir)
 	if _, err := os.Stat(index + ".serve"); err != nil {
 		t.Errorf("no heartbeat next to the index while serving: %v", err)
 	}
@@ -534,7 +549,7 @@ func testServeHTTP(t *testing.T, bin, token string) {
 		}
 	})
 	initialize(t, c)
-	callAll(t, c)
+	callAll(t, c, serveTools)
 	if token != "" {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -569,6 +584,10 @@ wait:
 			t.Fatalf("vault_status = %.200s after 10s, want %d notes", text, notes)
 		}
 	}
+
+	// The server's own writes, with the watcher running: seen at once and
+	// not processed twice.
+	createThenDelete(t, c, vaultDir)
 
 	// Stop the server while the client is still connected.
 	s.stop(t) // fails if the server does not exit 0 within 15s of SIGTERM
