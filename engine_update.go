@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"slices"
 	"strings"
 
@@ -24,8 +25,10 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
 		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
 	}
-	if u.Title != nil && strings.TrimSpace(*u.Title) == "" {
-		return nil, fmt.Errorf("%w: title is empty", ErrInvalid)
+	if u.Title != nil {
+		if err := checkTitle(*u.Title); err != nil {
+			return nil, err
+		}
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
@@ -273,6 +276,37 @@ func verifyLinks(p *vault.Parser, before []vault.Link, skip map[int]bool, out []
 	return nil
 }
 
+// pathOK reports whether link l, written in note source, names id by its
+// path: a markdown link by its path from the source's folder or the vault
+// root, a relative wikilink (./, ../) from the source's folder, a wikilink
+// with a folder by a path suffix. A bare name names any note by name, so it
+// is always OK.
+func pathOK(source string, l vault.Link, id string) bool {
+	t := l.Target
+	same := func(p string) bool { return vault.Fold(trimMDExt(p)) == vault.Fold(trimMDExt(id)) }
+	switch {
+	case l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage:
+		if strings.HasPrefix(t, "/") {
+			return same(t[1:])
+		}
+		return same(path.Join(vault.Dir(source), t)) || same(t)
+	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
+		return same(path.Join(vault.Dir(source), t))
+	case strings.Contains(t, "/"):
+		want, suffix := vault.Fold(trimMDExt(id)), vault.Fold(trimMDExt(strings.TrimPrefix(t, "/")))
+		return want == suffix || strings.HasSuffix(want, "/"+suffix)
+	}
+	return true
+}
+
+// trimMDExt drops a ".md" extension in any case.
+func trimMDExt(p string) string {
+	if len(p) >= 3 && strings.EqualFold(p[len(p)-3:], ".md") {
+		return p[:len(p)-3]
+	}
+	return p
+}
+
 // retargetAll finds the links of a note (written at oldSource, living at
 // newSource after the move) that would resolve differently under newIdx
 // than they meant under oldIdx, and the edits that keep them pointing at
@@ -292,7 +326,10 @@ func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, ol
 			continue // broken links stay as written
 		}
 		want := mapID(was)
-		if now, _ := newIdx.Resolve(newSource, l); now == want {
+		// A link that named its note by path must still name it by path
+		// (resolving by name alone would leave a stale path that other
+		// markdown tools cannot follow).
+		if now, _ := newIdx.Resolve(newSource, l); now == want && (!pathOK(oldSource, l, was) || pathOK(newSource, l, want)) {
 			continue
 		}
 		if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {

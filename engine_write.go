@@ -108,6 +108,19 @@ func (e *Engine) writable() error {
 	return nil
 }
 
+// checkTitle refuses a title with NUL or other control characters.
+func checkTitle(title string) error {
+	if strings.TrimSpace(title) == "" {
+		return fmt.Errorf("%w: title is empty", ErrInvalid)
+	}
+	for _, r := range title {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%w: title %q contains a control character", ErrInvalid, title)
+		}
+	}
+	return nil
+}
+
 // notePath checks a vault folder and a title and returns the new note's
 // ID and its path on disk.
 func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
@@ -115,7 +128,11 @@ func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("%w: title %q: %v", ErrInvalid, title, err)
 	}
-	dir = strings.Trim(filepath.ToSlash(strings.TrimSpace(dir)), "/")
+	dir = strings.TrimSpace(dir)
+	if strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) || filepath.IsAbs(dir) || (len(dir) >= 2 && dir[1] == ':') {
+		return "", "", fmt.Errorf("%w: directory %q is an absolute path: give a folder relative to the vault", ErrInvalid, dir)
+	}
+	dir = strings.TrimSuffix(filepath.ToSlash(dir), "/")
 	if dir == "." {
 		dir = ""
 	}
@@ -139,8 +156,8 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if err := e.writable(); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(n.Title) == "" {
-		return nil, fmt.Errorf("%w: title is required", ErrInvalid)
+	if err := checkTitle(n.Title); err != nil {
+		return nil, err
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
@@ -202,6 +219,9 @@ func (e *Engine) afterWrite(ctx context.Context, id string, paths []string, res 
 			return nil, err
 		}
 		res.Node = n
+		if n != nil {
+			res.Warnings = append(res.Warnings, n.Warnings...)
+		}
 	}
 	return res, nil
 }

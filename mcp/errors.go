@@ -45,7 +45,7 @@ func invalid(param, format string, args ...any) error {
 // ("invalid parameters: ...").
 func Message(err error) string {
 	msg := err.Error()
-	for _, sentinel := range []error{vaultgraph.ErrInvalid, vaultgraph.ErrNotFound, vaultgraph.ErrExists, vaultgraph.ErrReadOnly} {
+	for _, sentinel := range []error{vaultgraph.ErrInvalid, vaultgraph.ErrNotFound, vaultgraph.ErrExists, vaultgraph.ErrReadOnly, vaultgraph.ErrConflict} {
 		msg = strings.Replace(msg, sentinel.Error()+": ", "", 1)
 	}
 	return msg

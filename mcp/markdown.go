@@ -293,9 +293,12 @@ func inline(v any) string {
 		}
 		return strings.Join(parts, ", ")
 	case toon.Object:
-		parts := make([]string, len(x))
-		for i, f := range x {
-			parts[i] = f.Key + ": " + inline(f.Value)
+		parts := make([]string, 0, len(x))
+		for _, f := range x {
+			if s, ok := f.Value.(string); ok && s == "" {
+				continue // an empty cell of a uniform row
+			}
+			parts = append(parts, f.Key+": "+inline(f.Value))
 		}
 		return strings.Join(parts, "; ")
 	case float64:

@@ -49,8 +49,8 @@ var ErrCannotRetarget = errors.New("cannot point the link at the note")
 //   - a target starting with "/" stays a vault path with a leading "/";
 //     one starting with "./" or "../" stays a path relative to source's
 //     folder ("./" kept when raw had it and want is at or below it);
-//   - a bare file name stays bare if that resolves to want, else becomes
-//     a path as below;
+//   - a bare file name stays bare if want is in source's folder, else
+//     becomes the path relative to that folder (then want's vault path);
 //   - any other path is relative to source's folder if it was written so
 //     (it still resolves that way, its tail names want, or the folder it
 //     starts with exists in source's folder), else want's vault path;
@@ -196,10 +196,14 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string) []
 		}
 		paths = []string{rel}
 	default:
-		if !strings.Contains(t, "/") {
+		// A bare file name is a path relative to source's folder: it stays
+		// bare only when want is in that folder, so that the link still
+		// works in any markdown tool, not only by Obsidian's name lookup.
+		bare := !strings.Contains(t, "/")
+		if bare && Dir(want) == dir {
 			paths = append(paths, path.Base(noExt))
 		}
-		if writtenRelative(idx, dir, t, want) {
+		if bare || writtenRelative(idx, dir, t, want) {
 			paths = append(paths, rel, noExt)
 		} else {
 			paths = append(paths, noExt, rel)

@@ -74,16 +74,18 @@ var retargetTests = []retargetCase{
 	{desc: "path relative to the source's folder kept", vault: []string{"A/Sub/New.md", "A/Sub/Other.md"}, source: "A/Src.md",
 		give: "[x](Sub/Old.md)", to: []string{"A/Sub/New.md"}, want: "[x](Sub/New.md)"},
 	{desc: "leading slash kept", vault: []string{"B/New.md"}, source: "A/Src.md", give: "[x](/A/Old.md)", to: []string{"B/New.md"}, want: "[x](/B/New.md)"},
-	{desc: "bare file name, moved to the root", vault: []string{"Old.md"}, source: "A/Src.md", give: "[x](Old.md)", to: []string{"Old.md"}, want: "[x](Old.md)"},
+	// A bare markdown file name is a path relative to the note's folder:
+	// it stays bare only while the target is in that folder.
+	{desc: "bare file name, moved to the root", vault: []string{"Old.md"}, source: "A/Src.md", give: "[x](Old.md)", to: []string{"Old.md"}, want: "[x](../Old.md)"},
 	{desc: "bare file name, ambiguous after the move", vault: []string{"Old.md", "Deep/Er/Old.md"}, source: "A/Src.md",
-		give: "[x](Old.md)", to: []string{"Deep/Er/Old.md"}, want: "[x](Deep/Er/Old.md)"},
+		give: "[x](Old.md)", to: []string{"Deep/Er/Old.md"}, want: "[x](../Deep/Er/Old.md)"},
 	{desc: "vault path, moved to the root", vault: []string{"Old.md"}, give: "[x](Folder/Old.md)", to: []string{"Old.md"}, want: "[x](Old.md)"},
 	{desc: "vault path, moved deeper", vault: []string{"A/B/C/Old.md"}, give: "[x](Folder/Old.md)", to: []string{"A/B/C/Old.md"}, want: "[x](A/B/C/Old.md)"},
 	{desc: "non-ASCII kept as is", vault: []string{"Notes/東京 Trip.md"}, give: "[x](Tokyo.md) [y](Old/Tokyo.md)", to: []string{"Notes/東京 Trip.md", "Notes/東京 Trip.md"},
-		want: "[x](東京%20Trip.md) [y](Notes/東京%20Trip.md)"},
+		want: "[x](Notes/東京%20Trip.md) [y](Notes/東京%20Trip.md)"},
 	{desc: "non-ASCII encoded like raw", vault: []string{"Café Menu.md"}, give: "[x](Caf%C3%A9.md) [y](caf%c3%a9.md)", to: []string{"Café Menu.md", "Café Menu.md"},
 		want: "[x](Caf%C3%A9%20Menu.md) [y](Caf%c3%a9%20Menu.md)"},
-	{desc: "non-ASCII in angle brackets", vault: []string{"Notes/東京 Trip.md"}, give: "[x](<Old Trip.md>)", to: []string{"Notes/東京 Trip.md"}, want: "[x](<東京 Trip.md>)"},
+	{desc: "non-ASCII in angle brackets", vault: []string{"Notes/東京 Trip.md"}, give: "[x](<Old Trip.md>)", to: []string{"Notes/東京 Trip.md"}, want: "[x](<Notes/東京 Trip.md>)"},
 	{desc: "ampersand", vault: []string{"R&D.md", "a&amp;b.md"}, give: "[x](Old.md) [y](Old.md)", to: []string{"R&D.md", "a&amp;b.md"},
 		want: "[x](R&D.md) [y](a%26amp;b.md)"},
 	{desc: "escapes in raw", vault: []string{"New_Name.md"}, give: "[x](Old\\_Name.md)", to: []string{"New_Name.md"}, want: "[x](New_Name.md)"},
@@ -93,7 +95,7 @@ var retargetTests = []retargetCase{
 	// Source moved: its own links follow.
 	{desc: "moved source, relative links", vault: []string{"Other.md", "Deep/Sib.md"}, source: "Deep/Src.md",
 		give: "[a](./Other.md) [b](Other.md) [[./Other]] [[Other]]", to: []string{"Other.md", "Other.md", "Other.md", "Other.md"},
-		want: "[a](../Other.md) [b](Other.md) [[../Other]] [[Other]]"},
+		want: "[a](../Other.md) [b](../Other.md) [[../Other]] [[Other]]"},
 	{desc: "untouched links", vault: []string{"New.md", "Keep.md"}, give: "[[Keep]] [[Old]] [k](Keep.md) [[missing]] ![i](p.png)", to: []string{"", "New.md", "", "", ""},
 		want: "[[Keep]] [[New]] [k](Keep.md) [[missing]] ![i](p.png)"},
 }

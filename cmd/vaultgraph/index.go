@@ -26,7 +26,7 @@ or newer-schema index file is set aside and rebuilt, with a log line.
 Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 		Example: `  vaultgraph index --vault ~/Notes
   vaultgraph index ~/Notes --full`,
-		Args: cobra.MaximumNArgs(1),
+		Args: maxArgs(1),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
 				g.vault = a[0]

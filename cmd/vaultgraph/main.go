@@ -103,6 +103,7 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 		newGetNodeCmd(g), newGetNeighborsCmd(g), newFindPathCmd(g), newGetHubsCmd(g),
 		newSearchByTagsCmd(g), newListNodesCmd(g), newListTagsCmd(g), newRandomNodeCmd(g),
 		newVaultStatusCmd(g), newCreateNodeCmd(g), newUpdateNodeCmd(g), newDeleteNodeCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g), newBenchCmd(g),
+		newSearchCmd(g),
 	)
 	return root
 }
@@ -113,6 +114,16 @@ func args(names ...string) cobra.PositionalArgs {
 	return func(c *cobra.Command, a []string) error {
 		if len(a) != len(names) {
 			return fmt.Errorf("%w: %s takes %d argument(s) (%v), got %d", vaultgraph.ErrInvalid, c.Name(), len(names), names, len(a))
+		}
+		return nil
+	}
+}
+
+// maxArgs allows at most n positional arguments; more is INVALID_PARAMS.
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, a []string) error {
+		if len(a) > n {
+			return fmt.Errorf("%w: %s takes at most %d argument(s), got %d (quote a title with spaces)", vaultgraph.ErrInvalid, c.Name(), n, len(a))
 		}
 		return nil
 	}

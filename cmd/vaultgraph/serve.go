@@ -57,7 +57,7 @@ the served index instead of scanning the vault. Stops cleanly on Ctrl-C /
 SIGTERM (or when the stdio client goes away) with the index consistent.`,
 		Example: `  vaultgraph serve ~/Notes
   vaultgraph serve --vault ~/Notes --http 127.0.0.1:8765 --token s3cret`,
-		Args: cobra.MaximumNArgs(1),
+		Args: maxArgs(1),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
 				g.vault = a[0]

@@ -75,7 +75,7 @@ frontmatter), tags and properties in its frontmatter. Missing folders are
 created. An existing file is NODE_EXISTS. The write is atomic.`,
 		Example: `  vaultgraph create-node "Meeting 2026-11-22" --directory Meetings --tags meeting,draft
   echo "Body text" | vaultgraph create-node Idea --content - --property status=draft`,
-		Args: cobra.MaximumNArgs(1),
+		Args: maxArgs(1),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
 				if p.Title != "" {
