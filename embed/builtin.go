@@ -1,0 +1,295 @@
+package embed
+
+import (
+	"context"
+	"math"
+	"sync"
+	"unicode/utf8"
+)
+
+// BuiltinDim is the dimension of the builtin embedder's vectors.
+const BuiltinDim = 512
+
+// BuiltinModel is the builtin embedder's Model(). The version changes
+// whenever the features, weights or hash change, so that stored vectors
+// made by an older definition are recomputed rather than compared.
+const BuiltinModel = "builtin-hash-v1-512"
+
+// Feature groups and their weights in the final vector. Each group is
+// L2-normalised on its own before mixing, so the weights (not the number
+// of features, which for trigrams is about five times the number of words)
+// set each group's share: whole words count most, trigrams make
+// "planning" close to "plan" and survive typos, bigrams reward phrases.
+const (
+	groupWord = iota
+	groupBigram
+	groupTrigram
+	numGroups
+)
+
+var groupWeight = [numGroups]float64{groupWord: 1.0, groupBigram: 0.5, groupTrigram: 0.7}
+
+// joinedWeight scales the feature of two adjacent words written as one
+// ("back up" → "backup"), counted with the words.
+const joinedWeight = 0.5
+
+// Builtin is the offline embedder: feature hashing of words, word bigrams
+// (each also as one joined word, so "back up" meets "backup") and
+// character trigrams into BuiltinDim signed buckets. It needs no
+// download and no server, and it is lexical, not semantic: texts are close
+// when they share words or parts of words, not when they mean the same
+// thing in other words ("car" is not close to "automobile"). Use a real
+// model (ollama, openai, model2vec) for semantic search.
+//
+// Weights. Each feature f counts (1 + ln tf(f)) × idf(f). The idf is a
+// fixed prior, not statistics of the vault: stop words of English, French,
+// German, Spanish, Italian, Portuguese and Dutch weigh 0.2, one-letter
+// words 0.3, numbers 0.6, lone kana 0.5, other words 1; a bigram weighs
+// the geometric mean of its two words (the joined word half that), a
+// trigram the weight of its word.
+// A vault-fitted idf was rejected: document vectors are stored in SQLite,
+// and idf learned from the corpus changes with every edit, so either every
+// stored vector goes stale (re-embedding the vault after each change) or
+// query and document vectors are weighted differently and drift apart.
+// Per-bucket document frequencies are no substitute either: with 512
+// buckets almost every bucket occurs in almost every note. A fixed prior
+// keeps the function pure: the same text gives the same vector on every
+// machine and after every restart, query and document vectors are made the
+// same way, and only a new BuiltinModel version invalidates stored
+// vectors. Corpus idf still counts in hybrid search through the keyword
+// side (FTS5 BM25).
+//
+// Text is folded before features are taken: Unicode compatibility forms
+// (ligatures, full-width letters), lower case, and accents removed from
+// Latin, Greek and Cyrillic letters (é→e, ß→ss, ø→o); Han and kana
+// characters are words of their own, so their bigrams are character
+// bigrams. Features are hashed with 64-bit FNV-1a and a murmur3
+// finaliser: the low 9 bits pick the bucket, the top bit the sign, so
+// colliding features cancel rather than pile up.
+type Builtin struct{}
+
+var _ Embedder = (*Builtin)(nil)
+
+// NewBuiltin returns the builtin embedder. It holds no state.
+func NewBuiltin() *Builtin { return &Builtin{} }
+
+// Model returns BuiltinModel.
+func (*Builtin) Model() string { return BuiltinModel }
+
+// Dimension returns BuiltinDim.
+func (*Builtin) Dimension() int { return BuiltinDim }
+
+// Embed returns one vector per text, spread across cores for large
+// batches. A text without any letter or digit gives the zero vector.
+func (b *Builtin) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return embedLocal(ctx, texts, b.Vector)
+}
+
+// Vector embeds one text.
+func (*Builtin) Vector(text string) []float32 {
+	st := builtinPool.Get().(*builtinState)
+	defer func() {
+		st.reset() // drop references to text before pooling
+		builtinPool.Put(st)
+	}()
+
+	st.words = appendWords(st.words, foldText(text))
+	// Words and their trigrams are counted once per distinct word.
+	for i, w := range st.words {
+		if j, ok := st.seen[w.text]; ok {
+			st.uniq[j].n++
+		} else {
+			st.seen[w.text] = int32(len(st.uniq))
+			st.uniq = append(st.uniq, wordCount{w, 1})
+		}
+		if i > 0 && !w.afterBreak {
+			p := st.words[i-1]
+			h := hashString(fnvOffset, 'b', p.text)
+			h = hashString(h, 0, w.text)
+			bw := float32(math.Sqrt(float64(p.weight * w.weight)))
+			st.add(groupBigram, h, bw, 1)
+			// The two words written together: "back up" meets "backup".
+			st.add(groupWord, hashMore(hashString(fnvOffset, 'w', p.text), w.text), bw*joinedWeight, 1)
+		}
+	}
+	for _, u := range st.uniq {
+		st.add(groupWord, hashString(fnvOffset, 'w', u.text), u.weight, u.n)
+		st.addTrigrams(u.word, u.n)
+	}
+
+	var acc [numGroups][BuiltinDim]float64
+	for _, f := range st.feats {
+		v := (1 + math.Log(float64(f.n))) * float64(f.w)
+		m := mix64(f.h)
+		if m>>63 != 0 {
+			v = -v
+		}
+		acc[f.g][m&(BuiltinDim-1)] += v
+	}
+	out := make([]float32, BuiltinDim)
+	for g := range acc {
+		var sum float64
+		for _, x := range acc[g] {
+			sum += x * x
+		}
+		if sum == 0 {
+			continue
+		}
+		scale := groupWeight[g] / math.Sqrt(sum)
+		for i, x := range acc[g] {
+			out[i] += float32(x * scale)
+		}
+	}
+	return Normalize(out)
+}
+
+// builtinState is the scratch space of one Vector call, pooled.
+type builtinState struct {
+	idx   featTable
+	feats []feature
+	words []word
+	seen  map[string]int32
+	uniq  []wordCount
+	buf   []byte
+	offs  []int
+}
+
+type wordCount struct {
+	word
+	n uint32
+}
+
+type feature struct {
+	h uint64
+	n uint32
+	w float32
+	g uint8
+}
+
+var builtinPool = sync.Pool{New: func() any {
+	st := &builtinState{seen: make(map[string]int32, 256)}
+	st.reset()
+	return st
+}}
+
+func (st *builtinState) reset() {
+	st.idx.reset()
+	clear(st.seen)
+	st.feats = st.feats[:0]
+	st.words = st.words[:0]
+	st.uniq = st.uniq[:0]
+}
+
+// add counts n occurrences of a feature. Features keep the order of
+// their first occurrence, so the sums above are done in the same order
+// every time and the vector is bit-for-bit reproducible.
+func (st *builtinState) add(g uint8, h uint64, w float32, n uint32) {
+	slot := st.idx.find(h)
+	if i := st.idx.vals[slot]; i > 0 {
+		f := &st.feats[i-1]
+		f.n += n
+		f.w = max(f.w, w)
+		return
+	}
+	st.feats = append(st.feats, feature{h: h, n: n, w: w, g: g})
+	st.idx.set(slot, h, int32(len(st.feats)))
+}
+
+// addTrigrams adds the character trigrams of a word framed by boundary
+// markers: "plan" gives ␂pl, pla, lan, an␃.
+func (st *builtinState) addTrigrams(w word, n uint32) {
+	st.buf = append(append(append(st.buf[:0], 0x02), w.text...), 0x03)
+	st.offs = st.offs[:0]
+	for i := 0; i < len(st.buf); {
+		st.offs = append(st.offs, i)
+		_, n := utf8.DecodeRune(st.buf[i:])
+		i += n
+	}
+	st.offs = append(st.offs, len(st.buf))
+	for i := 0; i+3 < len(st.offs); i++ {
+		h := hashBytes(fnvOffset, 't', st.buf[st.offs[i]:st.offs[i+3]])
+		st.add(groupTrigram, h, w.weight, n)
+	}
+}
+
+const (
+	fnvOffset uint64 = 14695981039346656037
+	fnvPrime  uint64 = 1099511628211
+)
+
+// hashString continues an FNV-1a hash with a tag byte and then s.
+func hashString(h uint64, tag byte, s string) uint64 {
+	h = (h ^ uint64(tag)) * fnvPrime
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
+}
+
+// hashMore continues an FNV-1a hash with s.
+func hashMore(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return h
+}
+
+func hashBytes(h uint64, tag byte, b []byte) uint64 {
+	h = (h ^ uint64(tag)) * fnvPrime
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
+}
+
+// mix64 is murmur3's 64-bit finaliser: every input bit affects the bucket
+// and the sign.
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// featTable maps feature hashes to 1 + their index in feats: open
+// addressing with linear probing, faster than a Go map for this load.
+type featTable struct {
+	keys []uint64
+	vals []int32 // 0 = empty
+	used int
+}
+
+func (t *featTable) reset() {
+	if t.keys == nil {
+		t.keys, t.vals = make([]uint64, 1024), make([]int32, 1024)
+	}
+	clear(t.vals)
+	t.used = 0
+}
+
+// find returns the slot holding h, or the empty slot where it belongs.
+func (t *featTable) find(h uint64) int {
+	mask := len(t.keys) - 1
+	i := int(mix64(h)) & mask
+	for t.vals[i] != 0 && t.keys[i] != h {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+func (t *featTable) set(slot int, h uint64, v int32) {
+	t.keys[slot], t.vals[slot] = h, v
+	t.used++
+	if t.used*2 > len(t.keys) {
+		keys, vals := t.keys, t.vals
+		t.keys, t.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
+		t.used = 0
+		for i, v := range vals {
+			if v != 0 {
+				t.set(t.find(keys[i]), keys[i], v)
+			}
+		}
+	}
+}

@@ -1,0 +1,185 @@
+package embed
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// word is one word of a folded text with its idf prior.
+type word struct {
+	text       string
+	weight     float32
+	afterBreak bool // punctuation or a line break separates it from the previous word
+}
+
+// foldText lower-cases s, applies compatibility decomposition and removes
+// the accents of Latin, Greek and Cyrillic letters. Marks on other scripts
+// (Japanese dakuten, Indic vowel signs) change the letter, so they stay.
+func foldText(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	d := norm.NFKD.String(s)
+	var b strings.Builder
+	b.Grow(len(d))
+	var base rune
+	for _, r := range d {
+		if unicode.Is(unicode.Mn, r) {
+			if foldsMarks(base) {
+				continue
+			}
+			b.WriteRune(r)
+			continue
+		}
+		base = r
+		if f, ok := specialFold[r]; ok {
+			b.WriteString(f)
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return norm.NFC.String(b.String())
+}
+
+// foldsMarks reports whether combining marks after r are accents to drop:
+// r is Latin, Greek or Cyrillic.
+func foldsMarks(r rune) bool {
+	return r < 0x0530 || (r >= 0x1E00 && r <= 0x1FFF)
+}
+
+// specialFold maps letters that carry their accent without a combining
+// mark, so that NFKD leaves them alone.
+var specialFold = map[rune]string{
+	'ø': "o", 'Ø': "o", 'ł': "l", 'Ł': "l", 'đ': "d", 'Đ': "d", 'ð': "d", 'Ð': "d",
+	'ß': "ss", 'ẞ': "ss", 'æ': "ae", 'Æ': "ae", 'œ': "oe", 'Œ': "oe", 'þ': "th", 'Þ': "th",
+	'ı': "i", 'ħ': "h", 'Ħ': "h", 'ŧ': "t", 'Ŧ': "t",
+}
+
+// isIdeograph reports whether r is written without spaces between words
+// (Han, Hiragana, Katakana): each such character is a word of its own.
+func isIdeograph(r rune) bool {
+	if r < 0x2E80 {
+		return false
+	}
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
+}
+
+// joinsWords reports whether a separator rune keeps two words in one
+// phrase for bigrams: spaces, hyphens, apostrophes, slashes.
+func joinsWords(r rune) bool {
+	switch r {
+	case ' ', '\t', '-', '\'', '\u2019', '/', '_', '&', '*', '+', '#', '`', '~', '\u00a0':
+		return true
+	}
+	return false
+}
+
+// appendWords splits a folded text into words: runs of letters, digits
+// and marks, with each Han or kana character a word by itself.
+func appendWords(dst []word, s string) []word {
+	start := -1
+	brk := false
+	emit := func(end int) {
+		if start >= 0 {
+			w := s[start:end]
+			dst = append(dst, word{text: w, weight: wordWeight(w), afterBreak: brk})
+			brk = false
+			start = -1
+		}
+	}
+	for i, r := range s {
+		switch {
+		case isIdeograph(r):
+			emit(i)
+			start = i
+			emit(i + utf8.RuneLen(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
+			if start < 0 {
+				start = i
+			}
+		default:
+			emit(i)
+			if !joinsWords(r) {
+				brk = true
+			}
+		}
+	}
+	emit(len(s))
+	return dst
+}
+
+// wordWeight is the fixed idf prior of a folded word (see Builtin).
+func wordWeight(w string) float32 {
+	if _, ok := stopWords[w]; ok {
+		return 0.2
+	}
+	r, n := utf8.DecodeRuneInString(w)
+	if n == len(w) {
+		switch {
+		case unicode.Is(unicode.Han, r):
+			return 1
+		case unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+			return 0.5
+		}
+		return 0.3
+	}
+	digits := true
+	for _, r := range w {
+		if !unicode.IsDigit(r) {
+			digits = false
+			break
+		}
+	}
+	if digits {
+		return 0.6
+	}
+	return 1
+}
+
+// stopWords are frequent function words (already folded) of the languages
+// Obsidian users write most.
+var stopWords = func() map[string]struct{} {
+	m := make(map[string]struct{})
+	for _, list := range []string{
+		// English
+		`a about above after again against all am an and any are as at be because been before being
+		below between both but by can could did do does doing down during each few for from further had
+		has have having he her here hers herself him himself his how i if in into is it its itself just
+		me more most my myself no nor not now of off on once only or other our ours ourselves out over
+		own same she should so some such than that the their theirs them themselves then there these
+		they this those through to too under until up very was we were what when where which while who
+		whom why will with would you your yours yourself yourselves also may might must shall s t d ll
+		m re ve don isn aren wasn weren doesn didn won wouldn shouldn couldn`,
+		// French
+		`au aux avec ce ces dans de des du elle en et eux il ils je la le les leur lui ma mais me meme
+		mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton
+		tu un une vos votre vous c j l n y est sont ete etre avoir fait cette cet`,
+		// German
+		`aber alle als also am an auch auf aus bei bin bis bist da dann das dass dem den der des die
+		dies diese dieser du durch ein eine einem einen einer eines er es fur hat hatte ich ihr im in
+		ist ja kein mit nach nicht noch nur oder sich sie sind so uber um und uns von vor war was wie
+		wir wird zu zum zur`,
+		// Spanish, Portuguese, Italian
+		`al como con de del el en es esta este la las lo los mas mi no o para pero por que se sin su
+		sus un una y ya ao aos com da das do dos em na nas no nos os ou um uma che con di e gli il la
+		le nel per un una`,
+		// Dutch
+		`de het een en van ik te dat die in is niet op aan met als voor zijn er maar om ook bij dan
+		naar nog uit wel tot je`,
+	} {
+		for _, w := range strings.Fields(list) {
+			m[w] = struct{}{}
+		}
+	}
+	return m
+}()

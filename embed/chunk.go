@@ -1,0 +1,322 @@
+package embed
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// DefaultChunkChars is the default size limit of a chunk's Text.
+const DefaultChunkChars = 1500
+
+// minChunkChars is the smallest limit Chunks accepts.
+const minChunkChars = 16
+
+// Chunk is a piece of a note embedded as one vector.
+type Chunk struct {
+	// Heading is the innermost heading above the chunk ("" before the
+	// first heading), as in a [[Note#Heading]] link.
+	Heading string
+	// Text is what gets embedded: the title and heading path
+	// ("Title > Heading > Subheading"), a blank line, then the content.
+	Text string
+	// Start and End are the byte range of the content in body, for
+	// snippets.
+	Start, End int
+}
+
+// Chunks splits a note's markdown body into chunks of at most maxChars
+// bytes of Text (DefaultChunkChars when maxChars <= 0, at least 16): at
+// ATX headings (# to ######, not inside fenced code), then long sections
+// at paragraph breaks, line breaks, sentence ends, spaces, and as a last
+// resort between characters, never inside a UTF-8 sequence. Each chunk's
+// Text starts with the title and heading path, cut to a third of maxChars
+// if longer. Sections with no content (a heading right above another)
+// give no chunk of their own; a note without content gives one chunk with
+// the title and whatever headings it has.
+func Chunks(title, body string, maxChars int) []Chunk {
+	if maxChars <= 0 {
+		maxChars = DefaultChunkChars
+	}
+	maxChars = max(maxChars, minChunkChars)
+	title = strings.TrimSpace(title)
+
+	var out []Chunk
+	for _, sec := range sections(body) {
+		prefix := strings.Join(append([]string{title}, sec.path...), " > ")
+		prefix = strings.TrimPrefix(prefix, " > ")
+		prefix = cutBytes(prefix, maxChars/3)
+		sep := "\n\n"
+		if prefix == "" {
+			sep = ""
+		}
+		budget := maxChars - len(prefix) - len(sep)
+		heading := ""
+		if n := len(sec.path); n > 0 {
+			heading = sec.path[n-1]
+		}
+		for _, sp := range splitSpan(body, sec.start, sec.end, budget, 0) {
+			out = append(out, Chunk{Heading: heading, Text: prefix + sep + body[sp.start:sp.end], Start: sp.start, End: sp.end})
+		}
+	}
+	if len(out) == 0 {
+		s, e := trimSpan(body, 0, len(body))
+		text := title
+		if s < e {
+			text = strings.TrimSpace(title + "\n\n" + body[s:e])
+		}
+		text = cutBytes(text, maxChars)
+		return []Chunk{{Text: text, Start: s, End: e}}
+	}
+	return out
+}
+
+// section is the content under one heading.
+type section struct {
+	path       []string // heading texts from the outermost down
+	start, end int      // content, without the heading line
+}
+
+// sections cuts body at ATX headings outside fenced code.
+func sections(body string) []section {
+	type level struct {
+		n    int
+		text string
+	}
+	var stack []level
+	path := func() []string {
+		p := make([]string, len(stack))
+		for i, l := range stack {
+			p[i] = l.text
+		}
+		return p
+	}
+	var out []section
+	cur := section{start: 0}
+	var fence string // the open fence's marker, "" outside code
+	for pos := 0; pos < len(body); {
+		end := strings.IndexByte(body[pos:], '\n')
+		next := len(body)
+		if end >= 0 {
+			end += pos
+			next = end + 1
+		} else {
+			end = len(body)
+		}
+		line := body[pos:end]
+		if f := fenceMarker(line); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case f[0] == fence[0] && len(f) >= len(fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), f[:1])) == "":
+				fence = ""
+			}
+		} else if n, text, ok := atxHeading(line); ok && fence == "" {
+			cur.end = pos
+			out = append(out, cur)
+			for len(stack) > 0 && stack[len(stack)-1].n >= n {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, level{n, text})
+			cur = section{path: path(), start: next}
+		}
+		pos = next
+	}
+	cur.end = len(body)
+	if cur.start > cur.end {
+		cur.start = cur.end
+	}
+	return append(out, cur)
+}
+
+// fenceMarker returns the run of ``` or ~~~ (three or more) opening a
+// line indented by at most three spaces, or "".
+func fenceMarker(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return t[:n]
+}
+
+// atxHeading parses "## Text ##" (indented at most three spaces).
+func atxHeading(line string) (level int, text string, ok bool) {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return 0, "", false
+	}
+	for level < len(t) && t[level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 {
+		return 0, "", false
+	}
+	rest := t[level:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' && rest[0] != '\r' {
+		return 0, "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if closed := strings.TrimRight(rest, "#"); closed == "" || strings.HasSuffix(closed, " ") || strings.HasSuffix(closed, "\t") {
+		rest = strings.TrimSpace(closed)
+	}
+	return level, rest, true
+}
+
+type span struct{ start, end int }
+
+// Split levels, coarsest first.
+const (
+	splitParagraph = iota
+	splitLine
+	splitSentence
+	splitWord
+	splitRune
+)
+
+// splitSpan cuts body[start:end] into trimmed, non-empty spans of at most
+// budget bytes, cutting at the coarsest boundaries that suffice and
+// packing neighbouring pieces back together while they fit.
+func splitSpan(body string, start, end, budget, lvl int) []span {
+	start, end = trimSpan(body, start, end)
+	if start >= end {
+		return nil
+	}
+	if end-start <= budget {
+		return []span{{start, end}}
+	}
+	if lvl == splitRune {
+		var out []span
+		for start < end {
+			cut := min(start+budget, end)
+			for cut > start && cut < end && !utf8.RuneStart(body[cut]) {
+				cut--
+			}
+			if cut == start { // budget below one character: take it whole
+				_, n := utf8.DecodeRuneInString(body[start:end])
+				cut = start + n
+			}
+			out = append(out, span{start, cut})
+			start = cut
+		}
+		return out
+	}
+	cuts := boundaries(body, start, end, lvl)
+	var out []span
+	cur := span{-1, -1}
+	flush := func() {
+		if cur.start >= 0 {
+			out = append(out, splitSpan(body, cur.start, cur.end, budget, lvl+1)...)
+			cur = span{-1, -1}
+		}
+	}
+	prev := start
+	for _, c := range append(cuts, end) {
+		part := span{prev, c}
+		prev = c
+		switch {
+		case part.end-part.start > budget:
+			flush()
+			out = append(out, splitSpan(body, part.start, part.end, budget, lvl+1)...)
+		case cur.start < 0:
+			cur = part
+		case part.end-cur.start <= budget:
+			cur.end = part.end
+		default:
+			flush()
+			cur = part
+		}
+	}
+	flush()
+	return out
+}
+
+// boundaries lists the cut points strictly inside (start, end) at a level.
+func boundaries(body string, start, end, lvl int) []int {
+	var cuts []int
+	s := body[start:end]
+	switch lvl {
+	case splitParagraph, splitLine:
+		for i := 0; i < len(s); {
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				break
+			}
+			next := i + j + 1
+			line := s[i : i+j]
+			isBlank := strings.TrimSpace(line) == ""
+			if next < len(s) && (lvl == splitLine || isBlank) {
+				cuts = append(cuts, start+next)
+			}
+			i = next
+		}
+	case splitSentence:
+		prevEnd := false
+		for i, r := range s {
+			if prevEnd && unicode.IsSpace(r) {
+				continue
+			}
+			if prevEnd && i > 0 {
+				cuts = append(cuts, start+i)
+			}
+			prevEnd = false
+			switch r {
+			case '.', '!', '?', ';':
+				if next := i + 1; next < len(s) && unicode.IsSpace(rune(s[next])) {
+					prevEnd = true
+				}
+			case '。', '！', '？', '；':
+				prevEnd = true
+			}
+		}
+	case splitWord:
+		space := false
+		for i, r := range s {
+			if unicode.IsSpace(r) {
+				space = true
+				continue
+			}
+			if space && i > 0 {
+				cuts = append(cuts, start+i)
+			}
+			space = false
+		}
+	}
+	return cuts
+}
+
+// trimSpan narrows [start, end) to exclude surrounding white space.
+func trimSpan(body string, start, end int) (int, int) {
+	for start < end {
+		r, n := utf8.DecodeRuneInString(body[start:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		start += n
+	}
+	for end > start {
+		r, n := utf8.DecodeLastRuneInString(body[start:end])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		end -= n
+	}
+	return start, end
+}
+
+// cutBytes shortens s to at most n bytes at a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.TrimSpace(s[:n])
+}

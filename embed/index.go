@@ -1,0 +1,415 @@
+package embed
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// ErrDimension: a vector's length differs from the index's dimension.
+var ErrDimension = errors.New("vector dimension mismatch")
+
+// Index is an in-memory vector index searched by brute force: every
+// chunk vector sits in one contiguous matrix, and a search scores all
+// rows, split across runtime.GOMAXPROCS goroutines. At vault scale (up to
+// a few hundred thousand chunks) this is exact and fast enough that an
+// approximate index would only add memory and error.
+//
+// Vectors are expected to be L2-normalised, so scores are cosine
+// similarities. With quantize, rows are stored as int8 with one float32
+// scale per row: 4× less memory, scores within 0.01 of float32, but in
+// pure Go (no SIMD) a scan is about 1.5× slower, so quantize to save
+// memory, not time.
+// Search may run concurrently with other searches; updates take a write
+// lock.
+type Index struct {
+	mu       sync.RWMutex
+	dim      int
+	quantize bool
+
+	f32   []float32 // rows × dim, when !quantize
+	q     []int8    // rows × dim, when quantize
+	scale []float32 // per row, when quantize
+
+	rowNote  []int32 // the note slot of each row
+	rowChunk []int32 // the chunk number of each row
+
+	notes []noteSlot // by slot; id == "" marks a free slot
+	free  []int32
+	byID  map[string]int32
+}
+
+type noteSlot struct {
+	id   string
+	rows []int32
+}
+
+// Hit is a note found by Search, with its best chunk.
+type Hit struct {
+	NoteID string
+	Chunk  int
+	Score  float32
+}
+
+// NewIndex returns an empty index for vectors of dim floats; dim 0 means
+// "learn it from the first Add".
+func NewIndex(dim int, quantize bool) *Index {
+	return &Index{dim: dim, quantize: quantize, byID: make(map[string]int32)}
+}
+
+// Dimension is the length of the index's vectors (0 while unknown).
+func (x *Index) Dimension() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.dim
+}
+
+// Len is the number of vectors (chunks) in the index.
+func (x *Index) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.rowNote)
+}
+
+// Notes returns the IDs of the notes in the index, sorted.
+func (x *Index) Notes() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	out := make([]string, 0, len(x.byID))
+	for id := range x.byID {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Add appends chunk vectors to a note; they are numbered after the note's
+// existing chunks. The vectors are copied.
+func (x *Index) Add(noteID string, vecs [][]float32) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.add(noteID, vecs)
+}
+
+// Replace sets a note's chunk vectors, numbered from 0; no vectors removes
+// the note.
+func (x *Index) Replace(noteID string, vecs [][]float32) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.checkDims(vecs); err != nil {
+		return err
+	}
+	x.remove(noteID)
+	return x.add(noteID, vecs)
+}
+
+// Remove drops a note's vectors and reports whether it had any.
+func (x *Index) Remove(noteID string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.remove(noteID)
+}
+
+func (x *Index) checkDims(vecs [][]float32) error {
+	dim := x.dim
+	for i, v := range vecs {
+		if dim == 0 {
+			dim = len(v)
+		}
+		if len(v) != dim || dim == 0 {
+			return fmt.Errorf("%w: vector %d has %d floats, the index %d", ErrDimension, i, len(v), dim)
+		}
+	}
+	return nil
+}
+
+func (x *Index) add(noteID string, vecs [][]float32) error {
+	if err := x.checkDims(vecs); err != nil {
+		return err
+	}
+	if len(vecs) == 0 {
+		return nil
+	}
+	if x.dim == 0 {
+		x.dim = len(vecs[0])
+	}
+	slot, ok := x.byID[noteID]
+	if !ok {
+		if n := len(x.free); n > 0 {
+			slot, x.free = x.free[n-1], x.free[:n-1]
+			x.notes[slot] = noteSlot{id: noteID}
+		} else {
+			slot = int32(len(x.notes))
+			x.notes = append(x.notes, noteSlot{id: noteID})
+		}
+		x.byID[noteID] = slot
+	}
+	ns := &x.notes[slot]
+	for _, v := range vecs {
+		row := int32(len(x.rowNote))
+		x.rowNote = append(x.rowNote, slot)
+		x.rowChunk = append(x.rowChunk, int32(len(ns.rows)))
+		ns.rows = append(ns.rows, row)
+		if x.quantize {
+			s := quantizeRow(v)
+			x.scale = append(x.scale, s)
+			for _, f := range v {
+				x.q = append(x.q, quantizeValue(f, s))
+			}
+		} else {
+			x.f32 = append(x.f32, v...)
+		}
+	}
+	return nil
+}
+
+// remove deletes a note's rows by moving the matrix's last rows into
+// their places, so the matrix stays contiguous.
+func (x *Index) remove(noteID string) bool {
+	slot, ok := x.byID[noteID]
+	if !ok {
+		return false
+	}
+	rows := x.notes[slot].rows
+	sort.Slice(rows, func(i, j int) bool { return rows[i] > rows[j] })
+	for _, r := range rows {
+		last := int32(len(x.rowNote) - 1)
+		if r != last {
+			x.moveRow(last, r)
+		}
+		x.truncate(int(last))
+	}
+	delete(x.byID, noteID)
+	x.notes[slot] = noteSlot{}
+	x.free = append(x.free, slot)
+	return true
+}
+
+// moveRow copies row from into row to and updates its note's row list.
+func (x *Index) moveRow(from, to int32) {
+	d := x.dim
+	if x.quantize {
+		copy(x.q[int(to)*d:int(to+1)*d], x.q[int(from)*d:int(from+1)*d])
+		x.scale[to] = x.scale[from]
+	} else {
+		copy(x.f32[int(to)*d:int(to+1)*d], x.f32[int(from)*d:int(from+1)*d])
+	}
+	x.rowNote[to], x.rowChunk[to] = x.rowNote[from], x.rowChunk[from]
+	rows := x.notes[x.rowNote[from]].rows
+	for i, r := range rows {
+		if r == from {
+			rows[i] = to
+			break
+		}
+	}
+}
+
+func (x *Index) truncate(rows int) {
+	x.rowNote, x.rowChunk = x.rowNote[:rows], x.rowChunk[:rows]
+	if x.quantize {
+		x.q, x.scale = x.q[:rows*x.dim], x.scale[:rows]
+	} else {
+		x.f32 = x.f32[:rows*x.dim]
+	}
+}
+
+func quantizeRow(v []float32) float32 {
+	var m float32
+	for _, f := range v {
+		m = max(m, float32(math.Abs(float64(f))))
+	}
+	return m / 127
+}
+
+func quantizeValue(f, scale float32) int8 {
+	if scale == 0 {
+		return 0
+	}
+	return int8(max(-127, min(127, math.Round(float64(f/scale)))))
+}
+
+// minRowsPerWorker keeps small searches on one goroutine.
+const minRowsPerWorker = 4096
+
+// Search returns the k notes whose best chunk is most similar to query,
+// best first (ties by note ID), each with that chunk and its score. keep,
+// if not nil, is asked once per note and filters notes out before ranking.
+// A query of the wrong dimension finds nothing.
+func (x *Index) Search(query []float32, k int, keep func(noteID string) bool) []Hit {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	rows := len(x.rowNote)
+	if k <= 0 || rows == 0 || len(query) != x.dim {
+		return nil
+	}
+	var allowed []bool
+	if keep != nil {
+		allowed = make([]bool, len(x.notes))
+		some := false
+		for i, n := range x.notes {
+			if n.id != "" && keep(n.id) {
+				allowed[i] = true
+				some = true
+			}
+		}
+		if !some {
+			return nil
+		}
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), rows/minRowsPerWorker))
+	parts := make([]topNotes, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := rows*w/workers, rows*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = x.scan(query, lo, hi, k, allowed)
+		}()
+	}
+	wg.Wait()
+
+	best := make(map[int32]noteScore)
+	for _, p := range parts {
+		for _, e := range p.items {
+			if b, ok := best[e.slot]; !ok || e.score > b.score {
+				best[e.slot] = e
+			}
+		}
+	}
+	hits := make([]Hit, 0, len(best))
+	for slot, e := range best {
+		hits = append(hits, Hit{NoteID: x.notes[slot].id, Chunk: int(e.chunk), Score: e.score})
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].NoteID < hits[j].NoteID
+	})
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+// scan scores rows [lo, hi) and keeps the k best notes among them.
+func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool) topNotes {
+	t := newTopNotes(k)
+	d := x.dim
+	for r := lo; r < hi; r++ {
+		slot := x.rowNote[r]
+		if allowed != nil && !allowed[slot] {
+			continue
+		}
+		var s float32
+		if x.quantize {
+			s = dotInt8(x.q[r*d:(r+1)*d], query) * x.scale[r]
+		} else {
+			s = dot(x.f32[r*d:(r+1)*d], query)
+		}
+		if len(t.items) == k && s <= t.items[0].score {
+			continue // also not better than the note's own entry
+		}
+		t.offer(noteScore{score: s, slot: slot, chunk: x.rowChunk[r]})
+	}
+	return t
+}
+
+// dotInt8 is the dot product of an int8 row with a float32 query.
+func dotInt8(q []int8, x []float32) float32 {
+	x = x[:len(q)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(q); i += 4 {
+		s0 += float32(q[i]) * x[i]
+		s1 += float32(q[i+1]) * x[i+1]
+		s2 += float32(q[i+2]) * x[i+2]
+		s3 += float32(q[i+3]) * x[i+3]
+	}
+	for ; i < len(q); i++ {
+		s0 += float32(q[i]) * x[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+type noteScore struct {
+	score float32
+	slot  int32
+	chunk int32
+}
+
+// topNotes is a min-heap of at most k notes by their best score so far,
+// with each note's position so that a better chunk updates it in place.
+//
+// It keeps exactly the k best notes: a note pushed out had the lowest
+// score, and the heap's minimum never decreases, so a later chunk of that
+// note only comes back in with a better score than it had.
+type topNotes struct {
+	k     int
+	items []noteScore
+	pos   map[int32]int
+}
+
+func newTopNotes(k int) topNotes {
+	return topNotes{k: k, items: make([]noteScore, 0, min(k, 1024)), pos: make(map[int32]int, min(k, 1024))}
+}
+
+func (t *topNotes) offer(e noteScore) {
+	if i, ok := t.pos[e.slot]; ok {
+		if e.score > t.items[i].score {
+			t.items[i] = e
+			t.down(i)
+		}
+		return
+	}
+	if len(t.items) < t.k {
+		t.items = append(t.items, e)
+		t.pos[e.slot] = len(t.items) - 1
+		t.up(len(t.items) - 1)
+		return
+	}
+	delete(t.pos, t.items[0].slot)
+	t.items[0] = e
+	t.pos[e.slot] = 0
+	t.down(0)
+}
+
+func (t *topNotes) swap(i, j int) {
+	t.items[i], t.items[j] = t.items[j], t.items[i]
+	t.pos[t.items[i].slot] = i
+	t.pos[t.items[j].slot] = j
+}
+
+func (t *topNotes) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if t.items[p].score <= t.items[i].score {
+			return
+		}
+		t.swap(i, p)
+		i = p
+	}
+}
+
+func (t *topNotes) down(i int) {
+	n := len(t.items)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		m := l
+		if r := l + 1; r < n && t.items[r].score < t.items[l].score {
+			m = r
+		}
+		if t.items[i].score <= t.items[m].score {
+			return
+		}
+		t.swap(i, m)
+		i = m
+	}
+}

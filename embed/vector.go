@@ -1,0 +1,113 @@
+package embed
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Normalize scales v in place to unit L2 norm and returns it. The zero
+// vector stays zero.
+func Normalize(v []float32) []float32 {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return v
+	}
+	inv := 1 / math.Sqrt(sum)
+	for i, x := range v {
+		v[i] = float32(float64(x) * inv)
+	}
+	return v
+}
+
+// Dot is the dot product of two vectors of the same length; for
+// normalised vectors it is their cosine similarity.
+func Dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("embed.Dot: lengths %d and %d differ", len(a), len(b)))
+	}
+	return dot(a, b)
+}
+
+// dot is unrolled by four; the compiler removes the bounds checks.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// EncodeVector appends v to dst as little-endian float32s, the layout
+// stored in SQLite blobs.
+func EncodeVector(dst []byte, v []float32) []byte {
+	for _, x := range v {
+		dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(x))
+	}
+	return dst
+}
+
+// DecodeVector reads a blob written by EncodeVector.
+func DecodeVector(b []byte) ([]float32, error) {
+	if len(b)%4 != 0 {
+		return nil, fmt.Errorf("vector blob of %d bytes is not a whole number of float32s", len(b))
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+	}
+	return v, nil
+}
+
+// checkFinite reports whether every value is a finite number.
+func checkFinite(v []float32) bool {
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// embedLocal runs an in-process embedding function over texts, on up to
+// GOMAXPROCS goroutines when there are enough texts to share, stopping
+// early when ctx is cancelled.
+func embedLocal(ctx context.Context, texts []string, fn func(string) []float32) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(texts)/8))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(texts) || ctx.Err() != nil {
+					return
+				}
+				out[i] = fn(texts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
