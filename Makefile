@@ -19,6 +19,10 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race, short fuzz ru
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/toon
+	$(GO) test -run '^$$' -fuzz '^FuzzRetarget$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzSetFrontmatter$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
+	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -28,11 +32,15 @@ lint: ## gofmt and go vet
 deps: ## check that imports flow one way (graph: stdlib only; core never imports mcp or cmd)
 	@./scripts/check-deps.sh
 
-fuzz: ## fuzz the note parser, link resolver and TOON encoder and decoder for longer (FUZZTIME=5m make fuzz)
+fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON encoder/decoder, model loader and tokenizer for longer (FUZZTIME=5m make fuzz)
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/toon
+	$(GO) test -run '^$$' -fuzz '^FuzzRetarget$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzSetFrontmatter$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
+	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph
