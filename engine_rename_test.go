@@ -797,9 +797,12 @@ func TestRenameProperty(t *testing.T) {
 				id, title, dir2 := randomRename(rng, before)
 				u := vaultgraph.NoteUpdate{ID: id, Title: title, Directory: dir2}
 				res, err := e.UpdateNode(ctx, u)
-				// Refused: the name is taken, or the title needs the
-				// frontmatter and it is malformed (Notes/Broken YAML.md).
-				if errors.Is(err, vaultgraph.ErrExists) || errors.Is(err, vaultgraph.ErrInvalid) && strings.Contains(err.Error(), "malformed YAML") {
+				// Refused: the name is taken, the title needs the
+				// frontmatter and it is malformed (Notes/Broken YAML.md), or
+				// some link could not be written to the new name (a '`' in
+				// it after a code span): nothing may have changed.
+				if errors.Is(err, vaultgraph.ErrExists) || errors.Is(err, vaultgraph.ErrInvalid) &&
+					(strings.Contains(err.Error(), "malformed YAML") || strings.Contains(err.Error(), "nothing was written")) {
 					refused++
 					after := readLinkState(t, dir, cache)
 					checkRenamed(t, before, after, id, id, nil, nil)

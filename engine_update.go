@@ -37,6 +37,10 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		return nil, err
 	}
 	src, abs, err := e.current(id, u.IfMatch)
+	if errors.Is(err, ErrNotFound) {
+		_ = e.Sync(ctx, id) // gone from disk: forget it now
+		return nil, err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -186,12 +190,14 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", oldID, err)
 	}
-	edits, changes, skip, warns := retargetAll(self, n.Links, oldIdx, newIdx, oldID, newID, mapID)
-	plan.warnings = append(plan.warnings, warns...)
+	edits, changes, err := retargetAll(self, n.Links, oldIdx, newIdx, oldID, newID, mapID)
+	if err != nil {
+		return nil, err
+	}
 	if plan.self, err = vault.ApplyEdits(self, edits); err != nil {
 		return nil, fmt.Errorf("rewrite links of %s: %w", oldID, err)
 	}
-	if err := verifyLinks(e.parser, n.Links, skip, plan.self, oldIdx, newIdx, oldID, newID, mapID); err != nil {
+	if err := verifyLinks(e.parser, n.Links, plan.self, oldIdx, newIdx, oldID, newID, mapID); err != nil {
 		return nil, fmt.Errorf("%w: nothing was written", err)
 	}
 	plan.selfLinks = changes
@@ -221,8 +227,10 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", src, err)
 		}
-		edits, changes, skip, warns := retargetAll(data, n.Links, oldIdx, newIdx, src, src, mapID)
-		plan.warnings = append(plan.warnings, warns...)
+		edits, changes, err := retargetAll(data, n.Links, oldIdx, newIdx, src, src, mapID)
+		if err != nil {
+			return nil, err
+		}
 		if len(edits) == 0 {
 			continue
 		}
@@ -230,7 +238,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if err != nil {
 			return nil, fmt.Errorf("rewrite links of %s: %w", src, err)
 		}
-		if err := verifyLinks(e.parser, n.Links, skip, out, oldIdx, newIdx, src, src, mapID); err != nil {
+		if err := verifyLinks(e.parser, n.Links, out, oldIdx, newIdx, src, src, mapID); err != nil {
 			return nil, fmt.Errorf("%w: nothing was written", err)
 		}
 		plan.ops = append(plan.ops, vault.FileOp{Path: ns.path, Data: out})
@@ -253,7 +261,7 @@ func mapsKeys(m map[string]bool) func(func(string) bool) {
 // links resolves, under newIdx from newSource, to the note it meant before
 // (as before, under oldIdx from oldSource): the last guard before any
 // byte is written.
-func verifyLinks(p *vault.Parser, before []vault.Link, skip map[int]bool, out []byte, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) error {
+func verifyLinks(p *vault.Parser, before []vault.Link, out []byte, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) error {
 	n, err := p.Parse(newSource, out)
 	if err != nil {
 		return fmt.Errorf("parse %s after rewriting: %w", newSource, err)
@@ -262,7 +270,7 @@ func verifyLinks(p *vault.Parser, before []vault.Link, skip map[int]bool, out []
 		return fmt.Errorf("%s would have %d links after rewriting, not %d", newSource, len(n.Links), len(before))
 	}
 	for i, l := range before {
-		if l.IsSelf() || skip[i] {
+		if l.IsSelf() {
 			continue
 		}
 		was, st := oldIdx.Resolve(oldSource, l)
@@ -310,14 +318,12 @@ func trimMDExt(p string) string {
 // retargetAll finds the links of a note (written at oldSource, living at
 // newSource after the move) that would resolve differently under newIdx
 // than they meant under oldIdx, and the edits that keep them pointing at
-// the same note (mapID gives where a note now lives). skip marks the links
-// it could not rewrite (each with a warning).
-func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) ([]vault.Edit, []LinkChange, map[int]bool, []string) {
+// the same note (mapID gives where a note now lives). A link it cannot
+// rewrite is an error: a rename never breaks a link.
+func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) ([]vault.Edit, []LinkChange, error) {
 	var edits []vault.Edit
 	var changes []LinkChange
-	var warnings []string
-	skip := map[int]bool{} // links that could not be rewritten (warned)
-	for i, l := range links {
+	for _, l := range links {
 		if l.IsSelf() {
 			continue
 		}
@@ -333,15 +339,17 @@ func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, ol
 			continue
 		}
 		if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {
-			warnings = append(warnings, fmt.Sprintf("%s line %d: %s could not be rewritten (reference-style link): update it by hand", newSource, l.Line, linkText(l)))
-			skip[i] = true
-			continue
+			return nil, nil, fmt.Errorf("%w: %s line %d: %s is a reference-style link, which cannot be rewritten: change it to a [[wikilink]] or an inline link first; nothing was written",
+				ErrInvalid, newSource, l.Line, linkText(l))
 		}
-		ed, err := vault.RetargetEdit(newIdx, newSource, src, l, want)
+		retarget := vault.RetargetEdit
+		if (l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage) && !strings.Contains(l.Target, "/") && !pathOK(oldSource, l, was) {
+			retarget = vault.RetargetEditByName // Obsidian's shortest-path style
+		}
+		ed, err := retarget(newIdx, newSource, src, l, want)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s line %d: %s could not be rewritten: %v", newSource, l.Line, linkText(l), err))
-			skip[i] = true
-			continue
+			return nil, nil, fmt.Errorf("%w: the link %s in %s (line %d) could not be rewritten to point at %s, so the change would break it; nothing was written: %v",
+				ErrInvalid, linkText(l), newSource, l.Line, want, err)
 		}
 		if string(src[ed.Start:ed.End]) == ed.Text {
 			continue
@@ -353,5 +361,5 @@ func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, ol
 			New:  string(src[l.Start:ed.Start]) + ed.Text + string(src[ed.End:l.End]),
 		})
 	}
-	return edits, changes, skip, warnings
+	return edits, changes, nil
 }

@@ -139,6 +139,11 @@ func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
 	if _, err := vault.SafeDir(e.root, dir); err != nil {
 		return "", "", fmt.Errorf("%w: directory %q: %v", ErrInvalid, dir, err)
 	}
+	for p := dir; p != ""; p = vault.Dir(p) {
+		if fi, err := os.Stat(filepath.Join(e.root, filepath.FromSlash(p))); err == nil && !fi.IsDir() {
+			return "", "", fmt.Errorf("%w: directory %q: %s is a file, not a folder", ErrInvalid, dir, p)
+		}
+	}
 	id = vault.NFC(path.Join(dir, name+".md"))
 	if e.ignore.Skip(id, false) {
 		return "", "", fmt.Errorf("%w: %s is in a folder vaultgraph ignores (dot-folder or userIgnoreFilters)", ErrInvalid, id)
@@ -280,6 +285,11 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 	}
 	_, abs, err := e.current(id, ifMatch)
 	if errors.Is(err, ErrNotFound) {
+		// Gone from disk already: forget it now rather than when the
+		// watcher (if any) reports it.
+		if err := e.Sync(ctx, id); err != nil {
+			return nil, err
+		}
 		return &WriteResult{Files: []FileChange{}}, nil
 	}
 	if err != nil {

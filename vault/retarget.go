@@ -81,12 +81,24 @@ func Retarget(idx *Index, source string, l Link, raw string, want string) (text 
 // written in angle brackets and which quotes hold a frontmatter link, and
 // returns the Edit that rewrites the target.
 func RetargetEdit(idx *Index, source string, src []byte, l Link, want string) (Edit, error) {
+	return retargetEdit(idx, source, src, l, want, false)
+}
+
+// RetargetEditByName is RetargetEdit for a markdown link written as a bare
+// file name that found its note by name (Obsidian's "shortest path" link
+// style) rather than by its path: it stays a bare name while that name is
+// unambiguous, like a wikilink.
+func RetargetEditByName(idx *Index, source string, src []byte, l Link, want string) (Edit, error) {
+	return retargetEdit(idx, source, src, l, want, true)
+}
+
+func retargetEdit(idx *Index, source string, src []byte, l Link, want string, byName bool) (Edit, error) {
 	if l.TargetStart < 0 || l.TargetStart > l.TargetEnd || l.TargetEnd > len(src) {
 		return Edit{}, fmt.Errorf("retarget link at %d in %s to %s: no target range in the %d-byte note: %w",
 			l.Start, source, want, len(src), ErrCannotRetarget)
 	}
 	raw := string(src[l.TargetStart:l.TargetEnd])
-	ctx := linkContext{}
+	ctx := linkContext{byName: byName}
 	switch l.Kind {
 	case KindMarkdown, KindImage:
 		ctx.angle = l.TargetStart > 0 && src[l.TargetStart-1] == '<'
@@ -112,6 +124,7 @@ type linkContext struct {
 	quote         byte   // '"' or '\'' around a frontmatter link, or 0: unknown
 	fragment      string // the destination after the target ("#frag"), as written
 	fragmentKnown bool
+	byName        bool // a bare markdown file name that found its note by name
 }
 
 func retarget(idx *Index, source string, l Link, raw, want string, ctx linkContext) (string, error) {
@@ -134,7 +147,7 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 	markdown := l.Kind == KindMarkdown || l.Kind == KindImage
 	var cands []string
 	if markdown {
-		cands = markdownCandidates(idx, source, l, core, want)
+		cands = markdownCandidates(idx, source, l, core, want, ctx.byName)
 	} else {
 		cands = wikiCandidates(source, core, want)
 	}
@@ -180,7 +193,7 @@ func wikiCandidates(source, core, want string) []string {
 
 // markdownCandidates lists the destinations (not yet encoded) a markdown
 // link could take to point at want, best first.
-func markdownCandidates(idx *Index, source string, l Link, core, want string) []string {
+func markdownCandidates(idx *Index, source string, l Link, core, want string, byName bool) []string {
 	noExt, ext := splitMD(want)
 	// The style is read from the decoded target; raw may hold escapes.
 	t := l.Target
@@ -200,7 +213,7 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string) []
 		// bare only when want is in that folder, so that the link still
 		// works in any markdown tool, not only by Obsidian's name lookup.
 		bare := !strings.Contains(t, "/")
-		if bare && Dir(want) == dir {
+		if bare && (Dir(want) == dir || byName) {
 			paths = append(paths, path.Base(noExt))
 		}
 		if bare || writtenRelative(idx, dir, t, want) {

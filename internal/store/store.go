@@ -53,7 +53,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "cache_size(-65536)")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Add("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
+	// The path is escaped: '#', '?' and '%' in a folder name would
+	// otherwise end or change it (and put the index somewhere else).
+	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}).String()
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
