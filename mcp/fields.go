@@ -30,7 +30,7 @@ var (
 		standard: []string{"id", "title", "tags", "content"},
 	}
 	rowCatalog = catalog{
-		fields:   []string{"id", "title", "direction", "score", "tags", "aliases", "created", "modified", "size", "hash", "inDegree", "outDegree", "content", "properties"},
+		fields:   []string{"id", "title", "direction", "score", "tags", "aliases", "created", "modified", "size", "hash", "inDegree", "outDegree", "snippet", "content", "properties"},
 		minimal:  []string{"id", "title"},
 		standard: []string{"id", "title", "tags", "content"},
 	}
@@ -57,6 +57,14 @@ var (
 // rowExtra are row fields that only some tools have: they are always
 // written where they exist and unknown elsewhere.
 var rowExtra = map[string]string{"direction": "get_neighbors get_node", "score": "get_hubs search"}
+
+// rowOnly are row fields that only some tools have, chosen by the presets
+// and fields like any other.
+var rowOnly = map[string]string{"snippet": "search"}
+
+// rowStandard are the standard row fields of tools whose rows differ
+// from rowCatalog.standard: search shows snippets instead of content.
+var rowStandard = map[string][]string{"search": {"id", "title", "tags", "snippet"}}
 
 // catalogs maps each read tool to its main catalog and, for tools whose
 // answer holds rows of notes, true.
@@ -94,6 +102,9 @@ func (c *catalog) available(tool string) []string {
 		if tools, extra := rowExtra[f]; extra && c == &rowCatalog && !strings.Contains(tools, tool) {
 			continue
 		}
+		if tools, only := rowOnly[f]; only && c == &rowCatalog && !strings.Contains(tools, tool) {
+			continue
+		}
 		out = append(out, f)
 	}
 	return out
@@ -109,6 +120,9 @@ func (c *catalog) preset(detail, tool string) []string {
 		return c.available(tool)
 	default:
 		base = c.standard
+		if s, ok := rowStandard[tool]; ok && c == &rowCatalog {
+			base = s
+		}
 	}
 	return c.withExtras(base, tool)
 }
@@ -329,6 +343,8 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			v = n.InDegree
 		case "outDegree":
 			v = n.OutDegree
+		case "snippet":
+			v = n.Snippet
 		case "content":
 			v = ""
 			if n.Content != nil {

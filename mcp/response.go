@@ -31,6 +31,8 @@ type NodeResponse struct {
 	OutDegree   int                   `json:"outDegree"`
 	// Score is a hub's metric value or a search score.
 	Score *float64 `json:"score,omitempty"`
+	// Snippet is the text around a search hit's matching words.
+	Snippet string `json:"snippet,omitempty"`
 
 	IncomingCount *int           `json:"incomingCount,omitempty"`
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`

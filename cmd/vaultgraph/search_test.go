@@ -1,0 +1,121 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// searchAnswer is search's JSON answer.
+type searchAnswer struct {
+	Nodes []struct {
+		ID      string   `json:"id"`
+		Title   string   `json:"title"`
+		Score   *float64 `json:"score"`
+		Tags    string   `json:"tags"`
+		Snippet string   `json:"snippet"`
+		Content *string  `json:"content"`
+	} `json:"nodes"`
+	Total    int      `json:"total"`
+	Hint     string   `json:"hint"`
+	Warnings []string `json:"warnings"`
+}
+
+func (a searchAnswer) ids() []string {
+	out := make([]string, len(a.Nodes))
+	for i, n := range a.Nodes {
+		out[i] = n.ID
+	}
+	return out
+}
+
+func TestSearchCommand(t *testing.T) {
+	vault := testVault(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	search := func(args ...string) (string, string, int) {
+		return runCLI(t, append([]string{"search", "--vault", vault, "--index", index}, args...)...)
+	}
+	tests := []struct {
+		desc     string
+		give     []string
+		want     []string // ids, best first
+		snippet  string   // in the first snippet
+		warnings int
+	}{
+		{"words", []string{"meeting", "notes"}, []string{"Notes/Meeting Notes.md", "Projects/Alpha Plan.md", "Notes/東京 Trip.md", "Home.md"}, "", 1},
+		{"diacritics", []string{"cafe", "--mode", "keyword"}, []string{"Notes/Café Menu.md", "Notes/Meeting Notes.md", "Home.md"}, "", 0},
+		{"phrase", []string{`"budget risk"`}, []string{"Projects/Alpha Plan.md"}, "**Budget risk**", 1},
+		{"CJK", []string{"東京", "--mode", "semantic"}, []string{"Notes/東京 Trip.md", "Notes/Meeting Notes.md"}, "**東京の旅行メモ**", 1},
+		{"folder", []string{"alpha", "--folder", "archive"}, []string{"Archive/Alpha Plan.md", "Archive/Old Ideas.md"}, "", 1},
+		{"tags", []string{"plan", "--tags", "project,beta", "--tag-mode", "all"}, []string{"Projects/Beta.md"}, "", 1},
+		{"limit", []string{"home", "--limit", "1"}, []string{"Home.md"}, "**home**", 1},
+		{"FTS5 syntax is text", []string{"--", "(home)", "-MOC*", "[[welcome"}, []string{"Home.md"}, "**Welcome**", 1},
+		{"no match", []string{"--", "NEAR(", "-zebra*"}, nil, "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			out, errOut, code := search(append([]string{"--format", "json"}, tt.give...)...)
+			if code != 0 {
+				t.Fatalf("search %q = exit %d, stderr %q", tt.give, code, errOut)
+			}
+			a := decode[searchAnswer](t, out)
+			if got := a.ids(); !slices.Equal(got, tt.want) && !(len(got) == 0 && tt.want == nil) {
+				t.Errorf("search %q = %q, want %q", tt.give, got, tt.want)
+			}
+			for i, n := range a.Nodes {
+				if n.Score == nil || *n.Score < 0 || *n.Score > 1 || n.Snippet == "" || n.Content != nil {
+					t.Errorf("search %q row %d = %+v, want a score in 0-1, a snippet, no content", tt.give, i, n)
+				}
+			}
+			if tt.snippet != "" && (len(a.Nodes) == 0 || !strings.Contains(a.Nodes[0].Snippet, tt.snippet)) {
+				t.Errorf("search %q first snippet lacks %q: %+v", tt.give, tt.snippet, a.Nodes)
+			}
+			if len(a.Warnings) != tt.warnings {
+				t.Errorf("search %q warnings = %q, want %d", tt.give, a.Warnings, tt.warnings)
+			}
+		})
+	}
+
+	// Default TOON, Markdown, detail, fields, max tokens.
+	formats := []struct {
+		give []string
+		want string // the start of stdout
+	}{
+		{[]string{"cafe"}, "nodes[3]{id,title,score,tags,snippet}:\n  Notes/Café Menu.md,Café Menu,1,food,"},
+		{[]string{"cafe", "--format", "markdown"}, "3 nodes\n1. **Café Menu** Notes/Café Menu.md · score 1.00 strong"},
+		{[]string{"cafe", "--detail", "minimal"}, "nodes[3]{id,title,score}:\n  Notes/Café Menu.md,Café Menu,1\n"},
+		{[]string{"cafe", "--fields", "id,snippet"}, "nodes[3]{id,score,snippet}:\n"},
+		{[]string{"home", "--max-tokens", "100"}, "nodes["},
+	}
+	for _, tt := range formats {
+		out, errOut, code := search(tt.give...)
+		if code != 0 || !strings.HasPrefix(out, tt.want) {
+			t.Errorf("search %q = exit %d, %q (stderr %q), want it to start with %q", tt.give, code, out, errOut, tt.want)
+		}
+	}
+
+	// Mistakes are INVALID_PARAMS on stderr with exit 1.
+	for _, give := range [][]string{{}, {" "}, {"x", "--mode", "fuzzy"}, {"x", "--limit", "-1"}, {"x", "--limit", "51"}, {"x", "--tag-mode", "some"}, {"x", "--format", "xml"}} {
+		out, errOut, code := search(give...)
+		if code != 1 || out != "" || !strings.HasPrefix(errOut, "vaultgraph: INVALID_PARAMS: ") {
+			t.Errorf("search %q = exit %d, stdout %q, stderr %q, want exit 1 and INVALID_PARAMS", give, code, out, errOut)
+		}
+	}
+}
+
+func TestSearchHelp(t *testing.T) {
+	out, errOut, code := runCLI(t, "search", "--help")
+	if code != 0 || errOut != "" || !strings.Contains(out, "Usage:\n  vaultgraph search QUERY...") {
+		t.Errorf("search --help = exit %d, stderr %q, stdout %q", code, errOut, out)
+	}
+	for _, flag := range []string{"--mode", "--limit", "--tags", "--tag-mode", "--folder", "--format", "--detail", "--fields", "--max-tokens", "--vault"} {
+		if !strings.Contains(out, flag) {
+			t.Errorf("search --help lacks %s", flag)
+		}
+	}
+	out, _, _ = runCLI(t, "--help")
+	if !strings.Contains(out, "  search ") {
+		t.Errorf("vaultgraph --help does not list search:\n%s", out)
+	}
+}

@@ -1,0 +1,398 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Defaults of Keyword.
+const (
+	// DefaultKeywordLimit is how many hits Keyword returns when the
+	// query gives no limit.
+	DefaultKeywordLimit = 10
+	// DefaultTitleWeight is how much more a word in a note's title counts
+	// than the same word in its body (bm25 column weight).
+	DefaultTitleWeight = 5.0
+	// TitleBoost multiplies the relevance of a note whose title has the
+	// query's terms by 1+TitleBoost. bm25 alone weighs a title match down
+	// in a long note, as it counts the title in the note's length: "home"
+	// would find short notes mentioning Home before Home.md.
+	TitleBoost = 1.0
+	// MaxKeywordTerms is how many words and phrases of a query are
+	// searched for; the rest are ignored.
+	MaxKeywordTerms = 32
+	// CommonWordMinNotes is the vault size from which a query's words
+	// found in at least half the notes count as common (see Keyword).
+	CommonWordMinNotes = 100
+	// SnippetTokens is the length of a snippet, in words.
+	SnippetTokens = 30
+	// HighlightOpen and HighlightClose mark the matching words in a
+	// snippet.
+	HighlightOpen, HighlightClose = "**", "**"
+	// SnippetEllipsis marks where a snippet cuts the text.
+	SnippetEllipsis = "…"
+)
+
+// KeywordQuery is a full-text search.
+type KeywordQuery struct {
+	// Text is what the user typed: words and "quoted phrases". Nothing in
+	// it is FTS5 syntax: operators, brackets, stars and unbalanced quotes
+	// are plain text. See KeywordTerms.
+	Text string
+	// Any matches notes having any of the terms. Otherwise notes must have
+	// every term, and only when none has, notes with some of them are
+	// returned (each hit's Matched says how many).
+	Any bool
+	// Limit caps the hits; 0 means DefaultKeywordLimit.
+	Limit int
+	// IDs, when not nil, restricts the search to these notes, before
+	// ranking (tag and folder filters). An empty, non-nil list finds
+	// nothing.
+	IDs []string
+	// Exclude leaves these notes out, before ranking: a filter that keeps
+	// most notes is cheaper as the few it drops.
+	Exclude []string
+	// TitleWeight is the bm25 weight of the title column (the body's is
+	// 1); 0 means DefaultTitleWeight.
+	TitleWeight float64
+}
+
+// KeywordHit is one note Keyword found.
+type KeywordHit struct {
+	ID string
+	// BM25 is FTS5's bm25() of the note for the terms it matches, title
+	// weighted: negative, and the lower the better.
+	BM25 float64
+	// Title is set when the note's title has every term (with the any-term
+	// fallback: any term).
+	Title bool
+	// Snippet is about SnippetTokens words of the note's body around its
+	// best match, on one line, the matching words between HighlightOpen
+	// and HighlightClose, SnippetEllipsis where the text goes on. A first
+	// heading that repeats the title is left out.
+	Snippet string
+	// Matched is how many of the Terms searched for (the query's, common
+	// words left out) the note has: all of them, except for the hits of an
+	// any-term search or of the fallback when no note has every term.
+	Matched, Terms int
+}
+
+// KeywordTerms splits a query into the terms Keyword searches for: each
+// "quoted phrase" (an unclosed quote runs to the end) and each other
+// whitespace-separated word, in order, without duplicates, keeping only
+// terms with a letter or a digit, at most MaxKeywordTerms. A term is
+// matched as the tokenizer splits it ("foo-bar" is the phrase "foo bar").
+func KeywordTerms(text string) []Term {
+	text = strings.ToValidUTF8(text, " ")
+	var terms []Term
+	add := func(s string, phrase bool) {
+		if len(terms) >= MaxKeywordTerms || !hasWordChar(s) {
+			return
+		}
+		t := Term{Text: vault.NFC(strings.Join(strings.FieldsFunc(s, isSpace), " ")), Phrase: phrase}
+		if !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	for text != "" {
+		before, after, quoted := strings.Cut(text, `"`)
+		for _, w := range strings.FieldsFunc(before, isSpace) {
+			add(w, false)
+		}
+		if !quoted {
+			break
+		}
+		phrase, rest, _ := strings.Cut(after, `"`)
+		add(phrase, true)
+		text = rest
+	}
+	return terms
+}
+
+// Term is one word or phrase of a query.
+type Term struct {
+	Text string
+	// Phrase is set for a quoted phrase: its words must follow each other
+	// and are matched as written. A word also matches as a prefix
+	// ("meet" finds "meeting"), when it has two characters or more.
+	Phrase bool
+	// exact drops a word's prefix form (a common word).
+	exact bool
+}
+
+// expr is the FTS5 expression of the term: a quoted string, so that no
+// character of it is syntax, and for a word also its prefix form, so
+// that an exact match counts twice in bm25.
+func (t Term) expr() string {
+	q := t.quoted()
+	if t.Phrase || t.exact || utf8.RuneCountInString(t.Text) < 2 {
+		return q
+	}
+	return "(" + q + " OR " + q + "*)"
+}
+
+// quoted is the term as an FTS5 string: its words, as written.
+func (t Term) quoted() string { return `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"` }
+
+func isSpace(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
+
+// hasWordChar reports whether s has a character the tokenizer keeps
+// (letters and digits); terms without one would match nothing.
+func hasWordChar(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
+}
+
+// matchExpr joins the terms' expressions with op (AND or OR).
+func matchExpr(terms []Term, op string) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = t.expr()
+	}
+	return strings.Join(parts, " "+op+" ")
+}
+
+// Relevance is how well the note matches the terms it has: -BM25, times
+// 1+TitleBoost when the title has them. Keyword ranks hits by Relevance
+// times Matched/Terms.
+func (h KeywordHit) Relevance() float64 {
+	r := -h.BM25
+	if h.Title {
+		r *= 1 + TitleBoost
+	}
+	return r
+}
+
+// Keyword searches the notes' titles and bodies with FTS5 and returns the
+// best hits first, by Relevance (bm25, title weighted, title matches
+// boosted) times the share of the terms a note has (less than all only for
+// an any-term search or the fallback). Words match without diacritics
+// ("cafe" finds "Café") and in any letter case. A query without terms
+// finds nothing.
+//
+// In a vault of CommonWordMinNotes notes or more, words found in at least
+// half the notes ("the", "and") are common: bm25 gives them no weight (it
+// clamps their IDF to about 0), yet they cost a pass over most of the
+// index. A query's common words are left out when it has other terms, and
+// matched exactly (without prefixes) when it has not.
+func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, error) {
+	terms := KeywordTerms(q.Text)
+	if len(terms) == 0 || (q.IDs != nil && len(q.IDs) == 0) {
+		return nil, nil
+	}
+	terms, err := s.dropCommon(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefaultKeywordLimit
+	}
+	if q.TitleWeight <= 0 {
+		q.TitleWeight = DefaultTitleWeight
+	}
+	var hits []hit
+	var expr string
+	if !q.Any || len(terms) == 1 {
+		expr = matchExpr(terms, "AND")
+		if hits, err = s.rank(ctx, expr, nil, len(terms), q); err != nil {
+			return nil, err
+		}
+	}
+	if len(hits) == 0 && len(terms) > 1 {
+		expr = matchExpr(terms, "OR")
+		if hits, err = s.rank(ctx, expr, terms, len(terms), q); err != nil {
+			return nil, err
+		}
+	}
+	return s.details(ctx, expr, hits)
+}
+
+// dropCommon leaves out the common words of terms, or when all of them
+// are common, drops their prefix forms (see Keyword).
+func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
+	var words []int // indexes of the words
+	query := "SELECT (SELECT count(*) FROM notes)"
+	var args []any
+	for i, t := range terms {
+		if !t.Phrase {
+			words = append(words, i)
+			query += ", (SELECT count(*) FROM fts WHERE fts MATCH ?)"
+			args = append(args, t.quoted())
+		}
+	}
+	if len(words) == 0 {
+		return terms, nil
+	}
+	counts := make([]int64, len(words)+1)
+	dest := make([]any, len(counts))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	if err := s.db.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	notes := counts[0]
+	if notes < CommonWordMinNotes {
+		return terms, nil
+	}
+	common := map[int]bool{}
+	for j, i := range words {
+		if 2*counts[j+1] >= notes {
+			common[i] = true
+		}
+	}
+	if len(common) == len(terms) {
+		for i := range terms {
+			terms[i].exact = true
+		}
+		return terms, nil
+	}
+	var kept []Term
+	for i, t := range terms {
+		if !common[i] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, nil
+}
+
+// hit is a ranked note before its details are read.
+type hit struct {
+	rowid int64
+	KeywordHit
+}
+
+// rank runs the match expression and returns the best q.Limit hits by
+// rowid, without IDs and snippets: the notes table is joined for those
+// only, as joining every match costs a quarter of the time. With count
+// set (an any-term match), each hit's Matched is the number of those
+// terms it has.
+func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
+	matched := fmt.Sprint(nTerms)
+	args := []any{q.TitleWeight, "{title} : (" + expr + ")"}
+	if len(count) > 0 {
+		parts := make([]string, len(count))
+		for i, t := range count {
+			parts[i] = "(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))"
+			args = append(args, t.expr())
+		}
+		matched = strings.Join(parts, " + ")
+	}
+	args = append(args, expr)
+	filter := ""
+	for _, f := range []struct {
+		ids []string
+		op  string
+	}{{q.IDs, "IN"}, {q.Exclude, "NOT IN"}} {
+		if f.ids == nil {
+			continue
+		}
+		list, err := json.Marshal(f.ids)
+		if err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		// The unary + keeps SQLite from handing the rowids to FTS5 as
+		// lookups: one match evaluation per allowed note, minutes for a
+		// large vault, where a filter after one evaluation takes ms.
+		filter += " AND +fts.rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
+		args = append(args, string(list))
+	}
+	args = append(args, q.Limit)
+	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, ?, 1.0) AS score,
+			fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
+		FROM fts
+		WHERE fts MATCH ? `+filter+`
+		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), fts.rowid
+		LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		h := hit{KeywordHit: KeywordHit{Terms: nTerms}}
+		if err := rows.Scan(&h.rowid, &h.BM25, &h.Title, &h.Matched); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return hits, nil
+}
+
+// details reads the ranked hits' note IDs and snippets (highlighting what
+// expr matches) and returns them in order, equal hits by ID. A hit whose
+// note row is gone (a write in between) is dropped.
+func (s *Store) details(ctx context.Context, expr string, hits []hit) ([]KeywordHit, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	rowids := make([]int64, len(hits))
+	for i, h := range hits {
+		rowids[i] = h.rowid
+	}
+	list, _ := json.Marshal(rowids) // numbers always marshal
+	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?)
+		FROM fts JOIN notes ON notes.rowid = fts.rowid
+		WHERE fts MATCH ? AND fts.rowid IN (SELECT value FROM json_each(?))`,
+		HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	defer rows.Close()
+	type detail struct{ id, snippet string }
+	byRow := map[int64]detail{}
+	for rows.Next() {
+		var rowid int64
+		var id, title, snip string
+		if err := rows.Scan(&rowid, &id, &title, &snip); err != nil {
+			return nil, fmt.Errorf("keyword snippets: %w", err)
+		}
+		byRow[rowid] = detail{id: id, snippet: cleanSnippet(snip, title)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	out := make([]KeywordHit, 0, len(hits))
+	for _, h := range hits {
+		d, ok := byRow[h.rowid]
+		if !ok {
+			continue
+		}
+		h.ID, h.Snippet = d.id, d.snippet
+		out = append(out, h.KeywordHit)
+	}
+	// Ties were ranked by rowid: order them by ID, as every list is. The
+	// key is the one SQL sorted by (exactly: the factors are small
+	// integers and powers of two).
+	slices.SortStableFunc(out, func(a, b KeywordHit) int {
+		if c := cmp.Compare(float64(b.Matched)*b.Relevance(), float64(a.Matched)*a.Relevance()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// cleanSnippet puts a snippet on one line and drops a first heading that
+// only repeats the note's title (the caller shows the title anyway).
+func cleanSnippet(snip, title string) string {
+	text := strings.TrimLeft(snip, " \t\r\n")
+	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") {
+		h := strings.ReplaceAll(strings.TrimLeft(line, "#"), HighlightOpen, "")
+		h = strings.ReplaceAll(h, HighlightClose, "")
+		if vault.Fold(strings.TrimSpace(h)) == vault.Fold(strings.TrimSpace(title)) {
+			text = rest
+		}
+	}
+	return strings.Join(strings.FieldsFunc(text, isSpace), " ")
+}
