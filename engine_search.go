@@ -86,16 +86,6 @@ type vectorHit struct {
 	Text string
 }
 
-// vectorSearch returns the k notes whose best chunk is most similar to
-// query, best first, among the notes keep accepts (nil keeps every note;
-// keep is safe for concurrent use). warnings are non-fatal notes, such as
-// embeddings that cover only part of the vault. It fails with
-// errNoVectors when there is no vector index; any error makes Search fall
-// back to full text, with a warning.
-func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep func(id string) bool) ([]vectorHit, []string, error) {
-	return nil, nil, errNoVectors
-}
-
 // check validates q and fills in the defaults.
 func (q SearchQuery) check() (SearchQuery, error) {
 	q.Query = strings.TrimSpace(q.Query)
@@ -212,10 +202,29 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []stri
 	case SearchSemantic:
 		hits = vectorHits(vec)
 	default:
-		hits = fuse(kw, vec)
+		hits = fuse(kw, nearest(vec))
 	}
 	hits, err = e.finishHits(ctx, hits, vec, q.Limit)
 	return hits, warnings, err
+}
+
+// MinRelativeSimilarity is the share of the best vector similarity a note
+// needs to take part in hybrid fusion: vector search ranks every note, and
+// rank fusion would otherwise lift notes that are only the least unlike
+// the query.
+const MinRelativeSimilarity = 0.5
+
+// nearest keeps the vector hits close to the best one.
+func nearest(vec []vectorHit) []vectorHit {
+	if len(vec) == 0 || vec[0].Similarity <= 0 {
+		return nil
+	}
+	cut := MinRelativeSimilarity * vec[0].Similarity
+	n := 0
+	for n < len(vec) && vec[n].Similarity >= cut {
+		n++
+	}
+	return vec[:n]
 }
 
 // candidates is how many results each search of a hybrid query returns

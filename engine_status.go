@@ -22,6 +22,11 @@ type Status struct {
 	Edges int `json:"edges"`
 	// Embeddings is the share of notes with an embedding vector (0..1).
 	Embeddings float64 `json:"embeddingCoverage"`
+	// EmbeddingModel names the model of the vectors ("" without one).
+	EmbeddingModel string `json:"embeddingModel"`
+	// Embedding is the background embedder's state: off, starting,
+	// embedding (with progress), ready, or its last error.
+	Embedding string `json:"embedding"`
 	// Index is the index file's path, or "memory" without one.
 	Index string `json:"index"`
 	// IndexBytes is the index's size on disk.
@@ -88,6 +93,8 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	if e.store != nil {
 		s.IndexBytes = e.store.Size()
 	}
+	es := e.embeddingStatus(len(e.notes))
+	s.Embeddings, s.EmbeddingModel, s.Embedding = es.Coverage, es.Model, es.State
 	return s, nil
 }
 

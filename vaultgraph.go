@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/graph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -60,6 +61,12 @@ type Options struct {
 	// TrustIndex skips comparing the files with a complete index on Open,
 	// for a reader while a running server keeps the index current.
 	TrustIndex bool
+	// Embedder makes note vectors for semantic search, in the background
+	// after Open; nil means keyword search only.
+	Embedder embed.Embedder
+	// EmbedChunkChars bounds one embedded chunk (default
+	// DefaultChunkChars).
+	EmbedChunkChars int
 	// ReadOnly refuses every write (CreateNode, UpdateNode, DeleteNode)
 	// with ErrReadOnly.
 	ReadOnly bool
@@ -99,6 +106,7 @@ type Engine struct {
 	store   *store.Store // nil with Options.NoIndex
 	syncMu  sync.Mutex   // serialises index passes and syncs
 	writeMu sync.Mutex   // serialises writes (create, update, delete)
+	emb     *embedder    // nil without Options.Embedder
 	// commitOpts are passed to every vault.Commit (tests set FailAt).
 	commitOpts vault.CommitOptions
 	watcher    string // "off" or "running"
@@ -169,11 +177,13 @@ func (e *Engine) Open(ctx context.Context) error {
 		e.Close()
 		return err
 	}
+	e.startEmbedding()
 	return nil
 }
 
 // Close releases the engine. Reads after Close fail with ErrClosed.
 func (e *Engine) Close() error {
+	e.stopEmbedding()
 	e.syncMu.Lock()
 	defer e.syncMu.Unlock()
 	e.mu.Lock()

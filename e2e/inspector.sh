@@ -130,8 +130,8 @@ call() {
 # sorted), each with a description and an object schema; the read tools with
 # read-only annotations, the write tools not read-only, update_node and
 # delete_node destructive, create_node not.
-read_tools='find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search_by_tags,vault_status'
-all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search_by_tags,update_node,vault_status'
+read_tools='find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search,search_by_tags,vault_status'
+all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search,search_by_tags,update_node,vault_status'
 check_tools_list() {
   local desc=$1 want=$2 out=$work/tools.json rc=0
   shift 2

@@ -46,7 +46,7 @@ var (
 	}
 	statusCatalog = catalog{
 		fields: []string{"vault", "notes", "links", "brokenLinks", "attachmentLinks", "attachments", "tags", "edges",
-			"embeddingCoverage", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
+			"embeddingCoverage", "embeddingModel", "embedding", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
 			"problemCount", "problems", "duplicateNameCount", "duplicateNames"},
 		minimal: []string{"notes", "links", "brokenLinks", "tags"},
 		standard: []string{"vault", "notes", "links", "brokenLinks", "attachments", "tags", "embeddingCoverage",
@@ -457,6 +457,10 @@ func shapeStatus(tool string, s *vaultgraph.Status, p Presentation) *answer {
 			v = s.Edges
 		case "embeddingCoverage":
 			v = roundScore(s.Embeddings)
+		case "embeddingModel":
+			v = s.EmbeddingModel
+		case "embedding":
+			v = s.Embedding
 		case "index":
 			v = s.Index
 		case "indexBytes":

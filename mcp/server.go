@@ -37,8 +37,9 @@ type ServerOptions struct {
 // instructions tell an agent how the tools fit together.
 const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
 Note IDs are vault paths like "Projects/Alpha Plan.md"; tools also accept the path without .md,
-any letter case, or a bare note name. Start with search_by_tags, list_nodes or get_hubs to find
-notes, get_node to read one, get_neighbors / find_path to follow links.
+any letter case, or a bare note name. Start with search (a question or keywords), or
+search_by_tags, list_nodes or get_hubs to find notes; get_node to read one; get_neighbors /
+find_path to follow links; create_node / update_node (renames rewrite every link) to write.
 Every read tool takes format (default TOON for lists, Markdown for a note or path; json for
 data), detail (minimal | standard (default) | full field presets), fields (an explicit field
 list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).`
@@ -98,6 +99,7 @@ func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
 		getNeighborsTool(t, log),
 		findPathTool(t, log),
 		getHubsTool(t, log),
+		searchTool(t, log),
 		searchByTagsTool(t, log),
 		listNodesTool(t, log),
 		listTagsTool(t, log),

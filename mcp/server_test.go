@@ -29,7 +29,7 @@ import (
 // readTools are the read tools this release registers: all a read-only
 // server lists.
 var readTools = []string{
-	"get_node", "get_neighbors", "find_path", "get_hubs", "search_by_tags",
+	"get_node", "get_neighbors", "find_path", "get_hubs", "search", "search_by_tags",
 	"list_nodes", "list_tags", "random_node", "vault_status",
 }
 
@@ -288,6 +288,7 @@ func TestToolsList(t *testing.T) {
 			sortBy: true,
 		},
 		{tool: "list_tags", ints: map[string][2]float64{"limit": {1, MaxTagListLimit}, "page": {1, -1}}, sortBy: true},
+		{tool: "search", required: []string{"query"}, ints: map[string][2]float64{"limit": {1, 50}}, enums: map[string][]string{"mode": {"hybrid", "keyword", "semantic"}}},
 		{tool: "random_node", types: map[string]string{"tags": "array"}},
 		{tool: "vault_status"},
 	}
@@ -554,6 +555,18 @@ func TestToolCalls(t *testing.T) {
 			check: func(t *testing.T, got map[string]any) {
 				if want := []string{"Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) {
 					t.Errorf("nodes = %q, want %q", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
+			desc: "search keyword", tool: "search", args: map[string]any{"query": "spoke", "mode": "keyword"},
+			check: func(t *testing.T, got map[string]any) {
+				nodes := asSlice(got["nodes"])
+				if len(nodes) == 0 || ids(got["nodes"])[0] != "Notes/Meeting Notes.md" {
+					t.Fatalf("nodes = %q, want Notes/Meeting Notes.md first", ids(got["nodes"]))
+				}
+				if top := nodes[0].(map[string]any); top["score"] != 1.0 || !strings.Contains(fmt.Sprint(top["snippet"]), "**spoke**") {
+					t.Errorf("top hit = %v, want score 1 and a snippet marking the match", top)
 				}
 			},
 		},

@@ -428,18 +428,22 @@ func TestUpdateNodeMove(t *testing.T) {
 	if w.ID != "Archive/Meeting Notes.md" {
 		t.Errorf("id = %q, want Archive/Meeting Notes.md", w.ID)
 	}
+	// The moved note's own relative link to the café gets a path that
+	// works from its new folder; ../Home.md still does.
+	selfLink := linkRow{"Archive/Meeting Notes.md", 10, "[the café](Café%20Menu.md)", "[the café](../Notes/Café%20Menu.md)"}
 	wantLinks := []linkRow{
+		selfLink,
 		{"Home.md", 16, "[Meeting notes](<Notes/Meeting Notes.md>)", "[Meeting notes](<Archive/Meeting Notes.md>)"},
 		{"Projects/Alpha Plan.md", 14, "[[Notes/Meeting Notes]]", "[[Archive/Meeting Notes]]"},
 	}
-	if !slices.Equal(w.Links, wantLinks) || len(w.Files) != 3 || w.Files[0] != (fileRow{Path: "Archive/Meeting Notes.md", Action: "move", From: "Notes/Meeting Notes.md"}) {
+	if !slices.Equal(w.Links, wantLinks) || len(w.Files) != 3 || w.Files[0] != (fileRow{Path: "Archive/Meeting Notes.md", Action: "move", From: "Notes/Meeting Notes.md", Links: 1}) {
 		t.Errorf("files, links = %+v, %+v, want the move first and links %+v", w.Files, w.Links, wantLinks)
 	}
 	after := snapshot(t, ts.dir)
-	if after["Archive/Meeting Notes.md"] != before["Notes/Meeting Notes.md"] {
-		t.Errorf("moved file =\n%s\nwant its bytes unchanged", after["Archive/Meeting Notes.md"])
+	if want := strings.Replace(before["Notes/Meeting Notes.md"], selfLink.Old, selfLink.New, 1); after["Archive/Meeting Notes.md"] != want {
+		t.Errorf("moved file =\n%s\nwant its bytes unchanged but for its relative link", after["Archive/Meeting Notes.md"])
 	}
-	for _, l := range wantLinks {
+	for _, l := range wantLinks[1:] {
 		if want := strings.Replace(before[l.Path], l.Old, l.New, 1); after[l.Path] != want {
 			t.Errorf("%s =\n%s\nwant\n%s", l.Path, after[l.Path], want)
 		}

@@ -36,6 +36,9 @@ Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 				return err
 			}
 			opts.Rebuild = full
+			if opts.Embedder, err = g.embedder(); err != nil {
+				return err
+			}
 			var bar *progressbar.ProgressBar
 			if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				bar = progressbar.NewOptions(-1,
@@ -61,6 +64,11 @@ Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 				return err
 			}
 			defer e.Close()
+			if opts.Embedder != nil {
+				if err := e.WaitEmbeddings(c.Context()); err != nil {
+					return fmt.Errorf("embeddings: %w", err)
+				}
+			}
 			r := e.Report()
 			fmt.Fprintf(g.stdout, "indexed %d notes (%d parsed, %d unchanged, %d removed), %d links, %d broken, %d problems in %s -> %s\n",
 				r.Notes, r.Parsed, r.Unchanged, r.Removed, r.Links, r.BrokenLinks, r.Problems,
@@ -69,5 +77,6 @@ Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 		},
 	}
 	c.Flags().BoolVar(&full, "full", false, "empty the index and parse every note again")
+	g.embedFlags(c)
 	return c
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -29,9 +30,13 @@ type globals struct {
 	vault   string
 	index   string
 	verbose bool
-	stdin   io.Reader
-	stdout  io.Writer
-	stderr  io.Writer
+	// embedSpec and embedURL choose the embedding model of the commands
+	// that make vectors (serve, index, search): see embedFlags.
+	embedSpec string
+	embedURL  string
+	stdin     io.Reader
+	stdout    io.Writer
+	stderr    io.Writer
 }
 
 // version is the release, set at build time with
@@ -152,6 +157,33 @@ func (g *globals) engineOptions() (vaultgraph.Options, error) {
 	return opts, nil
 }
 
+// EnvEmbed holds the default of --embed.
+const EnvEmbed = "VAULTGRAPH_EMBED"
+
+// embedFlags adds --embed and --embed-url to a command that makes or uses
+// note vectors.
+func (g *globals) embedFlags(c *cobra.Command) {
+	def := os.Getenv(EnvEmbed)
+	if def == "" {
+		def = "builtin"
+	}
+	c.Flags().StringVar(&g.embedSpec, "embed", def, "embedding model: builtin (offline, lexical), ollama:MODEL, openai:MODEL, model2vec:NAME-or-DIR, or none (default $"+EnvEmbed+" or builtin)")
+	c.Flags().StringVar(&g.embedURL, "embed-url", "", "base URL of the ollama or OpenAI-compatible server (default $VAULTGRAPH_EMBED_URL or the provider's; the API key comes from $VAULTGRAPH_EMBED_KEY or $OPENAI_API_KEY)")
+}
+
+// embedder builds the embedding model --embed names; nil for none or
+// when the command has no --embed.
+func (g *globals) embedder() (embed.Embedder, error) {
+	if g.embedSpec == "" {
+		return nil, nil
+	}
+	em, err := embed.New(g.embedSpec, embed.Options{BaseURL: g.embedURL})
+	if err != nil {
+		return nil, fmt.Errorf("%w: --embed %s: %v", vaultgraph.ErrInvalid, g.embedSpec, err)
+	}
+	return em, nil
+}
+
 // withTools opens the engine on the vault, runs fn and prints its answer
 // as tool's answer shaped by pres (the same text MCP returns).
 func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
@@ -164,11 +196,22 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 	}
 	// A running server keeps the index current: read it as it is.
 	opts.TrustIndex = serverRunning(opts.Index)
+	if opts.Embedder, err = g.embedder(); err != nil {
+		return err
+	}
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err
 	}
 	defer e.Close()
+	if opts.Embedder != nil {
+		// One-shot: make the missing vectors now (the server does it in
+		// the background). If the model fails, search says so and uses
+		// keywords.
+		if err := e.WaitEmbeddings(ctx); err != nil {
+			g.logger().Warn("embeddings incomplete", "err", err)
+		}
+	}
 	v, err := fn(ctx, &mcp.Tools{Engine: e})
 	if err != nil {
 		return err

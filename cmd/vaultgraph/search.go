@@ -53,5 +53,6 @@ hybrid and semantic give keyword results and say so in the warnings.`,
 	f.StringVar(&p.TagMode, "tag-mode", "any", "how --tags filters: any, all or none")
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
 	presentationFlags(c, "search", &p.Presentation)
+	g.embedFlags(c)
 	return c
 }

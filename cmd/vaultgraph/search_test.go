@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,7 +35,8 @@ func TestSearchCommand(t *testing.T) {
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	search := func(args ...string) (string, string, int) {
-		return runCLI(t, append([]string{"search", "--vault", vault, "--index", index}, args...)...)
+		// Keyword ranking is what these cases check: no vectors.
+		return runCLI(t, append([]string{"search", "--vault", vault, "--index", index, "--embed", "none"}, args...)...)
 	}
 	tests := []struct {
 		desc     string
@@ -117,5 +119,30 @@ func TestSearchHelp(t *testing.T) {
 	out, _, _ = runCLI(t, "--help")
 	if !strings.Contains(out, "  search ") {
 		t.Errorf("vaultgraph --help does not list search:\n%s", out)
+	}
+}
+
+// TestSearchSemanticBuiltin checks the default embedder end to end: the
+// CLI makes the missing vectors before answering, a semantic query finds
+// the note by words its title and body share, and vault-status reports
+// full coverage by the builtin model.
+func TestSearchSemanticBuiltin(t *testing.T) {
+	vault := testVault(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	out, errOut, code := runCLI(t, "search", "tokyo trip", "--mode", "semantic", "--detail", "minimal", "--format", "json",
+		"--vault", vault, "--index", index)
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, errOut)
+	}
+	var got searchAnswer
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if ids := got.ids(); len(ids) == 0 || ids[0] != "Notes/東京 Trip.md" {
+		t.Errorf("semantic search = %q, want Notes/東京 Trip.md first", ids)
+	}
+	out, _, _ = runCLI(t, "vault-status", "--fields", "embeddingCoverage,embeddingModel", "--format", "json", "--vault", vault, "--index", index)
+	if !strings.Contains(out, `"embeddingCoverage":1`) || !strings.Contains(out, `"embeddingModel":"builtin-hash-v1-512"`) {
+		t.Errorf("vault-status = %s, want full coverage by the builtin model", out)
 	}
 }

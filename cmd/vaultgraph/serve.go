@@ -69,6 +69,7 @@ SIGTERM (or when the stdio client goes away) with the index consistent.`,
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765 or :8765, which means loopback) instead of stdio")
 	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "with --http: require this bearer token (default $"+EnvToken+")")
 	f.BoolVar(&o.readOnly, "read-only", false, "hide the write tools; a write is refused with READ_ONLY")
+	g.embedFlags(c)
 	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files (the index is only brought up to date at start)")
 	f.DurationVar(&o.watch.Poll, "poll", vault.DefaultPoll, "also compare the whole vault with the index this often (negative: never)")
 	f.DurationVar(&o.watch.Quiet, "debounce", vault.DefaultQuiet, "wait this long after a file's last event before reading it")
@@ -87,6 +88,9 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	log := g.serveLogger()
 	opts.Logger = log
 	opts.ReadOnly = o.readOnly
+	if opts.Embedder, err = g.embedder(); err != nil {
+		return err
+	}
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err

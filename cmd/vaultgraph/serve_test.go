@@ -34,14 +34,14 @@ import (
 // readOnlyTools are the tools `serve --read-only` registers, sorted.
 var readOnlyTools = []string{
 	"find_path", "get_hubs", "get_neighbors", "get_node", "list_nodes",
-	"list_tags", "random_node", "search_by_tags", "vault_status",
+	"list_tags", "random_node", "search", "search_by_tags", "vault_status",
 }
 
 // serveTools are the tools `serve` registers in this release, sorted: the
 // read tools and the write tools.
 var serveTools = []string{
 	"create_node", "delete_node", "find_path", "get_hubs", "get_neighbors", "get_node", "list_nodes",
-	"list_tags", "random_node", "search_by_tags", "update_node", "vault_status",
+	"list_tags", "random_node", "search", "search_by_tags", "update_node", "vault_status",
 }
 
 // serveCall is one tool call against testvault and what its answer holds.
@@ -60,6 +60,7 @@ var serveCalls = []serveCall{
 	{tool: "get_node", args: map[string]any{"id": "Home", "format": "json"}, want: `{"id":"Home.md","title":"Home",`},
 	{tool: "get_node", args: map[string]any{"id": "projects/alpha plan", "depth": 1, "format": "json"}, want: `"incomingCount":2,"outgoingCount":3,`},
 	{tool: "get_neighbors", args: map[string]any{"id": "HOME", "direction": "in", "format": "json"}, want: `"total":6`},
+	{tool: "search", args: map[string]any{"query": "cafe menu", "mode": "keyword", "detail": "minimal", "format": "json"}, want: `{"id":"Notes/Café Menu.md","title":"Café Menu","score":1}`},
 	{tool: "find_path", args: map[string]any{"source": "Deep Note", "target": "東京 Trip", "format": "json"}, exact: true,
 		want: `{"path":["Deep/Nested/Folder/Deep Note.md","Home.md","Notes/Meeting Notes.md","Notes/東京 Trip.md"],"length":3}`},
 	{tool: "get_hubs", args: map[string]any{"limit": 1, "format": "json", "detail": "minimal"}, exact: true,

@@ -1,0 +1,447 @@
+package vaultgraph
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/store"
+)
+
+// DefaultChunkChars bounds the text of one embedded chunk.
+const DefaultChunkChars = 1500
+
+// embedBatch is how many notes are embedded and stored per step.
+const embedBatch = 64
+
+// embedRetry is the wait before trying again after the embedding
+// provider failed.
+var embedRetry = 30 * time.Second
+
+// embedder keeps note vectors in step with the notes in the background:
+// it embeds every note whose vectors are missing or stale, stores them in
+// the index and answers vector searches from an in-memory matrix.
+type embedder struct {
+	e        *Engine
+	provider embed.Embedder
+
+	mu      sync.Mutex
+	index   *embed.Index
+	model   string
+	dim     int
+	have    map[string]string // note -> content hash its vectors were made from
+	pending map[string]bool
+	state   string // starting, embedding, ready, or the last error
+	// old answers queries while a new model's vectors are incomplete: the
+	// vectors of the previous built-in model, still in the index.
+	old      *embed.Index
+	oldModel embed.Embedder
+
+	wake   chan struct{}
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// startEmbedding starts the background embedder (Options.Embedder).
+func (e *Engine) startEmbedding() {
+	p := e.opts.Embedder
+	if p == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	em := &embedder{e: e, provider: p, have: map[string]string{}, pending: map[string]bool{},
+		state: "starting", wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
+	e.emb = em
+	e.OnChange(func(c Change) {
+		em.mu.Lock()
+		for _, id := range c.Removed {
+			delete(em.pending, id)
+			delete(em.have, id)
+			if em.index != nil {
+				em.index.Remove(id)
+			}
+		}
+		for _, id := range append(slices.Clone(c.Added), c.Edited...) {
+			em.pending[id] = true
+		}
+		em.mu.Unlock()
+		em.poke()
+	})
+	go em.run(ctx)
+}
+
+// stopEmbedding stops the background embedder and waits for it.
+func (e *Engine) stopEmbedding() {
+	if e.emb == nil {
+		return
+	}
+	e.emb.cancel()
+	<-e.emb.done
+}
+
+func (em *embedder) poke() {
+	select {
+	case em.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (em *embedder) setState(s string) {
+	em.mu.Lock()
+	em.state = s
+	em.mu.Unlock()
+}
+
+// run loads stored vectors, then embeds what is missing, then follows
+// changes until ctx ends.
+func (em *embedder) run(ctx context.Context) {
+	defer close(em.done)
+	log := em.e.log
+	for ctx.Err() == nil {
+		if err := em.load(ctx); err != nil {
+			em.setState("error: " + err.Error())
+			log.Warn("embeddings unavailable; search uses keywords only", "model", em.provider.Model(), "err", err)
+			if !sleep(ctx, embedRetry, em.wake) {
+				return
+			}
+			continue
+		}
+		break
+	}
+	for ctx.Err() == nil {
+		err := em.embedPending(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			em.setState("error: " + err.Error())
+			log.Warn("embedding failed; will retry", "model", em.model, "err", err, "retry", embedRetry)
+			if !sleep(ctx, embedRetry, em.wake) {
+				return
+			}
+			continue
+		}
+		em.finish(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-em.wake:
+		}
+	}
+}
+
+// sleep waits d or until woken; false when ctx ended.
+func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+	case <-wake:
+	}
+	return true
+}
+
+// load learns the model's dimension and loads the stored vectors that
+// still match their notes.
+func (em *embedder) load(ctx context.Context) error {
+	dim := em.provider.Dimension()
+	if dim == 0 { // a remote model tells its dimension with its first answer
+		v, err := em.provider.Embed(ctx, []string{"dimension"})
+		if err != nil {
+			return err
+		}
+		if len(v) != 1 || len(v[0]) == 0 {
+			return fmt.Errorf("embedding model %s answered no vector", em.provider.Model())
+		}
+		dim = len(v[0])
+	}
+	model := em.provider.Model()
+	idx := embed.NewIndex(dim, false)
+	hashes := em.e.noteHashes()
+	have := map[string]string{}
+	st := em.e.store
+	if st != nil {
+		err := st.Vectors(ctx, model, dim, func(nv store.NoteVectors) error {
+			if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
+				idx.Replace(nv.Note, nv.Vecs)
+				have[nv.Note] = nv.Hash
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	em.mu.Lock()
+	em.index, em.model, em.dim, em.have = idx, model, dim, have
+	for id, h := range hashes {
+		if have[id] != h {
+			em.pending[id] = true
+		}
+	}
+	n := len(em.pending)
+	em.mu.Unlock()
+	if n > 0 {
+		em.loadOld(ctx, hashes)
+	}
+	em.e.log.Info("embeddings", "model", model, "dim", dim, "stored", len(have), "to embed", n)
+	return nil
+}
+
+// loadOld keeps the previous built-in model's vectors for queries while
+// the new model's are being made (a model switch must not leave search
+// without vectors for the hours a large vault may take).
+func (em *embedder) loadOld(ctx context.Context, hashes map[string]string) {
+	st := em.e.store
+	if st == nil {
+		return
+	}
+	b, err := embed.New("builtin", embed.Options{})
+	if err != nil || b == nil || b.Model() == em.model {
+		return
+	}
+	idx := embed.NewIndex(b.Dimension(), false)
+	_ = st.Vectors(ctx, b.Model(), b.Dimension(), func(nv store.NoteVectors) error {
+		if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
+			idx.Replace(nv.Note, nv.Vecs)
+		}
+		return nil
+	})
+	if idx.Len() == 0 {
+		return
+	}
+	em.mu.Lock()
+	em.old, em.oldModel = idx, b
+	em.mu.Unlock()
+}
+
+// embedPending embeds the pending notes a batch at a time.
+func (em *embedder) embedPending(ctx context.Context) error {
+	for {
+		em.mu.Lock()
+		var batch []string
+		for id := range em.pending {
+			batch = append(batch, id)
+			if len(batch) == embedBatch {
+				break
+			}
+		}
+		total := len(em.pending) + len(em.have)
+		if len(batch) > 0 {
+			em.state = fmt.Sprintf("embedding: %d of %d notes", len(em.have), total)
+		}
+		em.mu.Unlock()
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := em.embedNotes(ctx, batch); err != nil {
+			return err
+		}
+	}
+}
+
+// embedNotes embeds and stores the chunks of some notes.
+func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
+	var texts []string
+	var items []store.NoteVectors
+	var counts []int
+	chars := em.e.opts.EmbedChunkChars
+	if chars <= 0 {
+		chars = DefaultChunkChars
+	}
+	for _, id := range ids {
+		n, err := em.e.GetNode(ctx, id, true)
+		if err != nil {
+			return err
+		}
+		if n == nil { // gone since: nothing to embed
+			em.mu.Lock()
+			delete(em.pending, id)
+			em.mu.Unlock()
+			continue
+		}
+		chunks := embed.Chunks(n.Title, n.Content, chars)
+		for _, c := range chunks {
+			texts = append(texts, c.Text)
+		}
+		counts = append(counts, len(chunks))
+		items = append(items, store.NoteVectors{Note: id, Hash: n.Hash})
+	}
+	if len(texts) == 0 {
+		return nil
+	}
+	vecs, err := em.provider.Embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embedding model %s answered %d vectors for %d texts", em.model, len(vecs), len(texts))
+	}
+	at := 0
+	for i := range items {
+		items[i].Vecs = vecs[at : at+counts[i]]
+		at += counts[i]
+		for _, v := range items[i].Vecs {
+			if len(v) != em.dim {
+				return fmt.Errorf("embedding model %s changed dimension from %d to %d: restart to re-embed", em.model, em.dim, len(v))
+			}
+		}
+	}
+	if st := em.e.store; st != nil {
+		if err := st.PutVectors(ctx, em.model, em.dim, items); err != nil {
+			return err
+		}
+	}
+	em.mu.Lock()
+	for _, it := range items {
+		em.index.Replace(it.Note, it.Vecs)
+		em.have[it.Note] = it.Hash
+		delete(em.pending, it.Note)
+	}
+	em.mu.Unlock()
+	return nil
+}
+
+// finish marks the vectors complete: the previous model's vectors are
+// dropped from memory and from the index.
+func (em *embedder) finish(ctx context.Context) {
+	em.mu.Lock()
+	if len(em.pending) > 0 {
+		em.mu.Unlock()
+		return
+	}
+	em.state = "ready"
+	em.old, em.oldModel = nil, nil
+	em.mu.Unlock()
+	if st := em.e.store; st != nil {
+		if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil {
+			em.e.log.Warn("could not drop old vectors", "err", err)
+		}
+	}
+}
+
+// EmbeddingStatus describes the background embedder.
+type EmbeddingStatus struct {
+	Model    string  `json:"model"`
+	Coverage float64 `json:"coverage"` // share of notes with up-to-date vectors
+	State    string  `json:"state"`
+}
+
+// embeddingStatus reports the embedder's state; zero without one.
+func (e *Engine) embeddingStatus(notes int) EmbeddingStatus {
+	em := e.emb
+	if em == nil {
+		return EmbeddingStatus{State: "off"}
+	}
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	s := EmbeddingStatus{Model: em.model, State: em.state}
+	if s.Model == "" {
+		s.Model = em.provider.Model()
+	}
+	if notes > 0 {
+		s.Coverage = math.Min(1, float64(len(em.have))/float64(notes))
+	}
+	return s
+}
+
+// WaitEmbeddings waits until every note has up-to-date vectors, the
+// embedder fails, or ctx ends. Without an embedder it returns at once.
+func (e *Engine) WaitEmbeddings(ctx context.Context) error {
+	em := e.emb
+	if em == nil {
+		return nil
+	}
+	for {
+		em.mu.Lock()
+		state, ready := em.state, em.index != nil && len(em.pending) == 0 && em.state == "ready"
+		em.mu.Unlock()
+		if ready {
+			return nil
+		}
+		if len(state) > 6 && state[:6] == "error:" {
+			return fmt.Errorf("%w: %s", errNoVectors, state)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// noteHashes returns every note's content hash.
+func (e *Engine) noteHashes() map[string]string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make(map[string]string, len(e.notes))
+	for id, ns := range e.notes {
+		out[id] = ns.note.Hash
+	}
+	return out
+}
+
+// vectorSearch embeds the query and returns the k notes whose best chunk
+// is nearest, among those keep accepts, with the best chunk's text for the
+// snippet. While the vectors cover only part of the vault it says so in a
+// warning; while a new model's vectors are being made it answers from the
+// previous built-in model's.
+func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep func(id string) bool) ([]vectorHit, []string, error) {
+	em := e.emb
+	if em == nil {
+		return nil, nil, fmt.Errorf("%w: no embedding model is configured (--embed)", errNoVectors)
+	}
+	em.mu.Lock()
+	idx, provider := em.index, em.provider
+	pending, have := len(em.pending), len(em.have)
+	if pending > 0 && em.old != nil {
+		idx, provider = em.old, em.oldModel
+	}
+	state := em.state
+	em.mu.Unlock()
+	if idx == nil || idx.Len() == 0 {
+		return nil, nil, fmt.Errorf("%w (%s)", errNoVectors, state)
+	}
+	var warnings []string
+	if pending > 0 {
+		if provider != em.provider {
+			warnings = append(warnings, fmt.Sprintf("vectors of %s are being made (%d of %d notes): semantic results come from %s meanwhile", em.provider.Model(), have, have+pending, provider.Model()))
+		} else {
+			warnings = append(warnings, fmt.Sprintf("embeddings cover %d of %d notes so far: semantic results may miss the rest", have, have+pending))
+		}
+	}
+	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	qv, err := provider.Embed(qctx, []string{query})
+	if err != nil {
+		return nil, warnings, fmt.Errorf("%w: %v", errNoVectors, err)
+	}
+	if len(qv) != 1 {
+		return nil, warnings, fmt.Errorf("%w: the model answered %d vectors for the query", errNoVectors, len(qv))
+	}
+	hits := idx.Search(qv[0], k, keep)
+	out := make([]vectorHit, 0, len(hits))
+	chars := e.opts.EmbedChunkChars
+	if chars <= 0 {
+		chars = DefaultChunkChars
+	}
+	for _, h := range hits {
+		vh := vectorHit{ID: h.NoteID, Similarity: float64(h.Score)}
+		if n, err := e.GetNode(ctx, h.NoteID, true); err == nil && n != nil {
+			if chunks := embed.Chunks(n.Title, n.Content, chars); h.Chunk < len(chunks) {
+				c := chunks[h.Chunk]
+				if c.Start >= 0 && c.End <= len(n.Content) && c.Start < c.End {
+					vh.Text = n.Content[c.Start:c.End]
+				}
+			}
+		}
+		out = append(out, vh)
+	}
+	return out, warnings, nil
+}
