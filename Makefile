@@ -55,8 +55,9 @@ demo: build ## index testvault and run a few read commands
 	$(BIN) find-path "Deep Note" "東京 Trip" --vault $(VAULT)
 
 .PHONY: load
-load: ## load test: serve --http on a 10,000-note vault, 32 MCP clients mixing reads, searches and writes for 30 s while files change on disk; checks no errors, no lost writes, index equal to a fresh one (LOAD_ARGS="-load.duration 60s")
-	$(GO) test -tags load -count=1 -timeout 30m -run '^TestLoad$$' -v ./cmd/vaultgraph -args $(LOAD_ARGS) | grep -E '^(\s+load_test.go:[0-9]+: load|--- |ok|FAIL|panic)'
+load: build ## load test: serve --http on a 10,000-note vault, 32 MCP clients mixing reads, searches and writes for 30 s while files change on disk; checks no errors, no lost writes, index equal to a fresh one (LOAD_ARGS="-load.duration 60s")
+	@$(GO) test -tags load -count=1 -timeout 30m -run '^TestLoad$$' -v ./cmd/vaultgraph -args $(LOAD_ARGS) > bin/load.log 2>&1; rc=$$?; \
+	  grep -E '^(\s+load_test.go:[0-9]+: load|\s+load_test.go:[0-9]+:|--- |ok|FAIL|panic)' bin/load.log; exit $$rc
 
 .PHONY: e2e
 e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON decoder on every read command (pinned Node and npm packages into e2e/.cache)
