@@ -48,6 +48,21 @@ bench: build ## parse throughput, response tokens per format, 10k-note load, gra
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(BIN) bench --notes 10000,100000
 
+REALVAULTS ?= ../shared/vaults
+
+.PHONY: realvaults
+realvaults: build ## real vaults (skipped without ../shared/vaults): kepano-obsidian checked against its hand-checked broken links, syntax, rename round trips; a 10,000-note generated vault; then the vault table (kepano, 10k, 100k: notes, links, broken, index time, peak RSS)
+	@if [ ! -d "$(REALVAULTS)" ]; then echo "realvaults: $(REALVAULTS) is absent: skipped"; exit 0; fi; \
+	status=0; \
+	VAULTGRAPH_REALVAULTS="$(REALVAULTS)" $(GO) test -count=1 -timeout 60m -run '^TestRealVaults' -v . || status=1; \
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN) bench --vault "$(REALVAULTS)/kepano-obsidian" --dir "$$tmp" || status=1; \
+	for n in 10000 100000; do \
+	  { $(BIN) gen "$$tmp/generated-$$n" --notes $$n --seed 1 && $(BIN) bench --vault "$$tmp/generated-$$n" --dir "$$tmp"; } || status=1; \
+	  rm -rf "$$tmp/generated-$$n"; \
+	done; \
+	exit $$status
+
 demo: build ## index testvault and run a few read commands
 	$(BIN) vault-status --vault $(VAULT)
 	$(BIN) get-node Home --vault $(VAULT) --depth 1

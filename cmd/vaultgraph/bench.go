@@ -66,6 +66,9 @@ a new temporary folder) and removed at the end unless --keep.`,
   vaultgraph bench --notes 100000 --dir /var/tmp/vgbench --keep`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if c.Flags().Changed("vault") { // an existing vault (bench_vault.go)
+				return runBenchVault(c.Context(), o, g.vault, g.stdout, g.stderr)
+			}
 			return runBench(c.Context(), o, g.stdout, g.stderr)
 		},
 	}
