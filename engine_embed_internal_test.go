@@ -1,0 +1,935 @@
+package vaultgraph
+
+// Tests of the background embedder that need the engine's insides: the
+// index's vector rows (e.store) and a shorter embedRetry. Providers are
+// the builtin embedder, a counting wrapper around it, and httptest servers
+// speaking the Ollama and OpenAI wire formats over real HTTP.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"maps"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/store"
+)
+
+// embedWait bounds every wait for the background embedder.
+const embedWait = 20 * time.Second
+
+// copyVaultForEmbed copies testvault into a temporary folder.
+func copyVaultForEmbed(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "vault")
+	if err := os.CopyFS(dir, os.DirFS("testvault")); err != nil {
+		t.Fatalf("copy testvault: %v", err)
+	}
+	return dir
+}
+
+// openEmbedding opens an engine on dir with its index at index and p as
+// its embedder; it is closed when the test ends.
+func openEmbedding(t *testing.T, dir, index string, p embed.Embedder) *Engine {
+	t.Helper()
+	e := New(Options{Vault: dir, Index: index, Embedder: p})
+	if err := e.Open(context.Background()); err != nil {
+		t.Fatalf("Open(%s) = %v", dir, err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// waitEmbeddings is WaitEmbeddings bounded by embedWait, failing the test
+// on an error.
+func waitEmbeddings(t *testing.T, e *Engine) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), embedWait)
+	defer cancel()
+	if err := e.WaitEmbeddings(ctx); err != nil {
+		st, _ := e.Status(context.Background())
+		t.Fatalf("WaitEmbeddings = %v (embedding %q)", err, st.Embedding)
+	}
+}
+
+// waitStatus polls Status until ok accepts it.
+func waitStatus(t *testing.T, e *Engine, what string, ok func(*Status) bool) *Status {
+	t.Helper()
+	deadline := time.Now().Add(embedWait)
+	for {
+		st, err := e.Status(context.Background())
+		if err != nil {
+			t.Fatalf("Status = %v", err)
+		}
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Status after %v: embedding %q, model %q, coverage %v; want %s", embedWait, st.Embedding, st.EmbeddingModel, st.Embeddings, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// vectorModels is the index's "model/dim" -> notes.
+func vectorModels(t *testing.T, e *Engine) map[string]int {
+	t.Helper()
+	m, err := e.store.VectorModels(context.Background())
+	if err != nil {
+		t.Fatalf("VectorModels = %v", err)
+	}
+	return m
+}
+
+// waitVectorModels polls the index until its vector models are want: the
+// old model's rows are dropped just after the state turns ready.
+func waitVectorModels(t *testing.T, e *Engine, want map[string]int) {
+	t.Helper()
+	deadline := time.Now().Add(embedWait)
+	for {
+		got := vectorModels(t, e)
+		if maps.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("VectorModels = %v, want %v", got, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// storedVectors is the index's vectors of model, by note.
+func storedVectors(t *testing.T, e *Engine, model string, dim int) map[string]store.NoteVectors {
+	t.Helper()
+	out := map[string]store.NoteVectors{}
+	err := e.store.Vectors(context.Background(), model, dim, func(nv store.NoteVectors) error {
+		out[nv.Note] = nv
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Vectors(%s) = %v", model, err)
+	}
+	return out
+}
+
+func mustSearch(t *testing.T, e *Engine, q SearchQuery) ([]SearchHit, []string) {
+	t.Helper()
+	hits, warnings, err := e.Search(context.Background(), q)
+	if err != nil {
+		t.Fatalf("Search(%+v) = %v", q, err)
+	}
+	return hits, warnings
+}
+
+// checkScores checks that hits are scored 0-1, best first.
+func checkScores(t *testing.T, q SearchQuery, hits []SearchHit) {
+	t.Helper()
+	for i, h := range hits {
+		if h.Score < 0 || h.Score > 1 || math.IsNaN(h.Score) {
+			t.Errorf("Search(%q, %s)[%d].Score = %v, want 0-1", q.Query, q.Mode, i, h.Score)
+		}
+		if i > 0 && h.Score > hits[i-1].Score {
+			t.Errorf("Search(%q, %s) not sorted: %v after %v", q.Query, q.Mode, h.Score, hits[i-1].Score)
+		}
+	}
+}
+
+// countingEmbedder is the builtin embedder counting the texts it embeds;
+// with a gate it blocks each Embed of more than one text (a batch, not a
+// query) until the gate is closed, telling started when it begins.
+type countingEmbedder struct {
+	embed.Embedder
+	gate    chan struct{}
+	started chan struct{}
+
+	mu    sync.Mutex
+	texts []string
+	calls int
+}
+
+var _ embed.Embedder = (*countingEmbedder)(nil)
+
+func newCountingEmbedder() *countingEmbedder {
+	return &countingEmbedder{Embedder: embed.NewBuiltin()}
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if c.gate != nil && len(texts) > 1 {
+		select {
+		case c.started <- struct{}{}:
+		default:
+		}
+		select {
+		case <-c.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	c.mu.Lock()
+	c.texts = append(c.texts, texts...)
+	c.calls++
+	c.mu.Unlock()
+	return c.Embedder.Embed(ctx, texts)
+}
+
+// embedded returns the texts embedded so far, sorted, and forgets them.
+func (c *countingEmbedder) embedded() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := slices.Sorted(slices.Values(c.texts))
+	c.texts = nil
+	return out
+}
+
+// fakeDim is the dimension of fakeVector.
+const fakeDim = 8
+
+// fakeVector is a deterministic embedding for the fake servers: each
+// lower-cased word adds 1 to the dimension its hash picks.
+func fakeVector(text string) []float32 {
+	v := make([]float32, fakeDim)
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+		h := fnv.New32a()
+		h.Write([]byte(w))
+		v[h.Sum32()%fakeDim]++
+	}
+	v[fakeDim-1] += 0.1 // never the zero vector
+	return v
+}
+
+// fakeEmbedServer is an embedding server over real HTTP speaking the
+// Ollama (/api/embed) or the OpenAI (/v1/embeddings) wire format. Its
+// behaviour can be switched while it runs: fail with an HTTP status, or
+// hold every request but the dimension probe until released.
+type fakeEmbedServer struct {
+	*httptest.Server
+	openai bool
+
+	mu       sync.Mutex
+	status   int           // non-zero: answer with this HTTP status
+	gate     chan struct{} // non-nil: hold requests until it is closed
+	requests int           // answered with vectors
+	texts    []string      // embedded, the probe included
+	models   []string      // the model of each request
+	held     chan struct{} // told when a request is held
+}
+
+// newFakeEmbedServer starts a fake server, on addr if not empty.
+func newFakeEmbedServer(t *testing.T, openai bool, addr string) *fakeEmbedServer {
+	t.Helper()
+	f := &fakeEmbedServer{openai: openai, held: make(chan struct{}, 1)}
+	f.Server = httptest.NewUnstartedServer(f)
+	if addr != "" {
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Fatalf("listen on %s again: %v", addr, err)
+		}
+		f.Server.Listener.Close()
+		f.Server.Listener = l
+	}
+	f.Start()
+	t.Cleanup(func() {
+		f.release()
+		f.Close()
+	})
+	return f
+}
+
+// URL is the base URL to give embed.Options.
+func (f *fakeEmbedServer) baseURL() string {
+	if f.openai {
+		return f.URL + "/v1"
+	}
+	return f.URL
+}
+
+// spec is the embed.New spec of model on this server.
+func (f *fakeEmbedServer) embedder(t *testing.T, model string) embed.Embedder {
+	t.Helper()
+	kind := "ollama"
+	if f.openai {
+		kind = "openai"
+	}
+	p, err := embed.New(kind+":"+model, embed.Options{BaseURL: f.baseURL(), Retries: -1, Timeout: 5 * time.Second, BatchSize: 16})
+	if err != nil {
+		t.Fatalf("embed.New(%s:%s) = %v", kind, model, err)
+	}
+	return p
+}
+
+func (f *fakeEmbedServer) setStatus(code int) {
+	f.mu.Lock()
+	f.status = code
+	f.mu.Unlock()
+}
+
+// hold makes the server hold every request but the dimension probe.
+func (f *fakeEmbedServer) hold() {
+	f.mu.Lock()
+	f.gate = make(chan struct{})
+	f.mu.Unlock()
+}
+
+// release lets held requests (and later ones) through.
+func (f *fakeEmbedServer) release() {
+	f.mu.Lock()
+	if f.gate != nil {
+		close(f.gate)
+		f.gate = nil
+	}
+	f.mu.Unlock()
+}
+
+// counts returns the requests answered and texts embedded so far.
+func (f *fakeEmbedServer) counts() (requests, texts int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests, len(f.texts)
+}
+
+func (f *fakeEmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	want := "/api/embed"
+	if f.openai {
+		want = "/v1/embeddings"
+	}
+	if r.Method != http.MethodPost || r.URL.Path != want {
+		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
+		return
+	}
+	var body struct {
+		Model string   `json:"model"`
+		Input []string `json:"input"`
+	}
+	data, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(data, &body); err != nil || body.Model == "" || len(body.Input) == 0 {
+		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	status, gate := f.status, f.gate
+	f.mu.Unlock()
+	if status != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, `{"error":"model is loading"}`)
+		return
+	}
+	if gate != nil && !slices.Equal(body.Input, []string{"dimension"}) {
+		select {
+		case f.held <- struct{}{}:
+		default:
+		}
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	f.mu.Lock()
+	f.requests++
+	f.texts = append(f.texts, body.Input...)
+	f.models = append(f.models, body.Model)
+	f.mu.Unlock()
+	vecs := make([][]float32, len(body.Input))
+	for i, s := range body.Input {
+		vecs[i] = fakeVector(s)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if !f.openai {
+		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "embeddings": vecs})
+		return
+	}
+	type item struct {
+		Object    string    `json:"object"`
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	}
+	items := make([]item, len(vecs))
+	for i, v := range vecs { // in reverse order: the index says which is which
+		items[len(vecs)-1-i] = item{"embedding", i, v}
+	}
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "model": body.Model, "data": items})
+}
+
+// TestEmbedBuiltin: the builtin embedder covers testvault, and semantic
+// search finds notes by their words.
+func TestEmbedBuiltin(t *testing.T) {
+	e := openEmbedding(t, "testvault", filepath.Join(t.TempDir(), "index.db"), embed.NewBuiltin())
+	waitEmbeddings(t, e)
+	st, err := e.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Embeddings != 1 || st.EmbeddingModel != "builtin-hash-v1-512" || st.Embedding != "ready" {
+		t.Errorf("Status embedding = coverage %v, model %q, state %q; want 1, builtin-hash-v1-512, ready", st.Embeddings, st.EmbeddingModel, st.Embedding)
+	}
+	if got := vectorModels(t, e); !maps.Equal(got, map[string]int{"builtin-hash-v1-512/512": st.Notes}) {
+		t.Errorf("VectorModels = %v, want every one of the %d notes under builtin-hash-v1-512/512", got, st.Notes)
+	}
+
+	tests := []struct {
+		give SearchQuery
+		top  []string
+	}{
+		{SearchQuery{Query: "budget risk tracking"}, []string{"Projects/Alpha Plan.md"}},
+		{SearchQuery{Query: "ship the beta"}, []string{"Projects/Beta.md"}},
+		{SearchQuery{Query: "archived first draft"}, []string{"Archive/Alpha Plan.md"}},
+		{SearchQuery{Query: "welcome to the hub"}, []string{"Home.md"}},
+		{SearchQuery{Query: "no links in or out"}, []string{"Orphan.md"}},
+		{SearchQuery{Query: "malformed frontmatter"}, []string{"Notes/Broken YAML.md"}},
+		{SearchQuery{Query: "東京の旅行"}, []string{"Notes/東京 Trip.md"}},
+		{SearchQuery{Query: "alpha", Folder: "Archive"}, []string{"Archive/Alpha Plan.md", "Archive/Old Ideas.md"}},
+	}
+	for _, tt := range tests {
+		for _, mode := range []SearchMode{SearchSemantic, SearchHybrid} {
+			q := tt.give
+			q.Mode = mode
+			hits, warnings := mustSearch(t, e, q)
+			got := searchIDs(hits)
+			if len(got) < len(tt.top) || !slices.Equal(got[:len(tt.top)], tt.top) {
+				t.Errorf("Search(%q, %s, folder %q) = %q, want %q first", q.Query, mode, q.Folder, got, tt.top)
+			}
+			for _, w := range warnings {
+				if strings.Contains(w, "vector") || strings.Contains(w, "embedding") {
+					t.Errorf("Search(%q, %s) warnings = %q, want none about vectors", q.Query, mode, warnings)
+				}
+			}
+			checkScores(t, q, hits)
+			for i, h := range hits {
+				if h.Snippet == "" {
+					t.Errorf("Search(%q, %s)[%d] %s has no snippet", q.Query, mode, i, h.ID)
+				}
+				if mode == SearchSemantic && (h.VectorRank != i+1 || h.KeywordRank != 0) {
+					t.Errorf("Search(%q, semantic)[%d] ranks vector %d, keyword %d; want %d, 0", q.Query, i, h.VectorRank, h.KeywordRank, i+1)
+				}
+			}
+			if mode == SearchSemantic && q.Folder != "" {
+				for _, id := range got {
+					if !strings.HasPrefix(id, q.Folder+"/") {
+						t.Errorf("Search(%q, semantic, folder %s) found %s", q.Query, q.Folder, id)
+					}
+				}
+			}
+		}
+	}
+	// A note found by both searches and ranked first by both scores 1.
+	hits, _ := mustSearch(t, e, SearchQuery{Query: "budget risk"})
+	if len(hits) == 0 || hits[0].KeywordRank != 1 || hits[0].VectorRank != 1 || hits[0].Score != 1 {
+		t.Errorf("Search(budget risk, hybrid) = %+v, want Projects/Alpha Plan.md first in both, score 1", hits)
+	}
+}
+
+// noteIDsForTest returns every note's ID, sorted.
+func (e *Engine) noteIDsForTest() []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return slices.Sorted(maps.Keys(e.notes))
+}
+
+// chunkTexts is what the embedder must embed for note id: the texts of
+// its chunks, sorted.
+func chunkTexts(t *testing.T, e *Engine, id string) []string {
+	t.Helper()
+	n, err := e.GetNode(context.Background(), id, true)
+	if err != nil || n == nil {
+		t.Fatalf("GetNode(%s) = %v, %v", id, n, err)
+	}
+	var out []string
+	for _, c := range embed.Chunks(n.Title, n.Content, DefaultChunkChars) {
+		out = append(out, c.Text)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// knownBug skips a test of a reported bug unless VAULTGRAPH_KNOWN_BUGS is
+// set: run them with VAULTGRAPH_KNOWN_BUGS=1 to check a fix, then remove
+// the call.
+func knownBug(t *testing.T, what string) {
+	t.Helper()
+	if os.Getenv("VAULTGRAPH_KNOWN_BUGS") == "" {
+		t.Skip("known bug: " + what)
+	}
+}
+
+// TestEmbedOnlyChanged: stored vectors of unchanged notes are reused on
+// the next Open; an edit re-embeds that note only; a delete, a create and
+// a rename keep the vectors in step.
+func TestEmbedOnlyChanged(t *testing.T) {
+	ctx := context.Background()
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+
+	first := newCountingEmbedder()
+	e := openEmbedding(t, dir, index, first)
+	waitEmbeddings(t, e)
+	st, _ := e.Status(ctx)
+	var all []string
+	for _, id := range e.noteIDsForTest() {
+		all = append(all, chunkTexts(t, e, id)...)
+	}
+	slices.Sort(all)
+	if got := first.embedded(); !slices.Equal(got, all) {
+		t.Errorf("first Open embedded %d texts, want the %d chunks of the %d notes:\n%q\nwant\n%q", len(got), len(all), st.Notes, got, all)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	again := newCountingEmbedder()
+	e = openEmbedding(t, dir, index, again)
+	waitEmbeddings(t, e)
+	if got := again.embedded(); len(got) != 0 {
+		t.Errorf("reopen with the same index embedded %q, want nothing", got)
+	}
+	if st, _ := e.Status(ctx); st.Embeddings != 1 || st.Embedding != "ready" {
+		t.Errorf("reopen: coverage %v, state %q; want 1, ready", st.Embeddings, st.Embedding)
+	}
+	semantic := SearchQuery{Query: "quokka zanzibar", Mode: SearchSemantic}
+	if hits, _ := mustSearch(t, e, semantic); len(hits) > 0 && hits[0].ID == "Projects/Beta.md" {
+		t.Fatalf("Search(%q) = %q before the edit: pick other words", semantic.Query, searchIDs(hits))
+	}
+	again.embedded() // the query's text
+
+	// Edit one note on disk.
+	beta := filepath.Join(dir, "Projects", "Beta.md")
+	f, err := os.OpenFile(beta, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n## Mascot\n\nA quokka named Zanzibar.\n")
+	f.Close()
+	if err := e.Sync(ctx, "Projects/Beta.md"); err != nil {
+		t.Fatalf("Sync = %v", err)
+	}
+	waitEmbeddings(t, e)
+	if got, want := again.embedded(), chunkTexts(t, e, "Projects/Beta.md"); !slices.Equal(got, want) {
+		t.Errorf("after editing Beta embedded %q, want its chunks %q", got, want)
+	}
+	if hits, _ := mustSearch(t, e, semantic); len(hits) == 0 || hits[0].ID != "Projects/Beta.md" || !strings.Contains(hits[0].Snippet, "Zanzibar") {
+		t.Errorf("Search(%q) after the edit = %+v, want Projects/Beta.md first with the new passage", semantic.Query, hits)
+	}
+	n, _ := e.GetNode(ctx, "Projects/Beta.md", false)
+	if nv := storedVectors(t, e, embed.BuiltinModel, embed.BuiltinDim)["Projects/Beta.md"]; nv.Hash != n.Hash || len(nv.Vecs) != len(chunkTexts(t, e, "Projects/Beta.md")) {
+		t.Errorf("stored vectors of Beta: hash %q, %d chunks; want hash %q, one per chunk", nv.Hash, len(nv.Vecs), n.Hash)
+	}
+
+	// Delete one.
+	orphan := SearchQuery{Query: "no links in or out", Mode: SearchSemantic}
+	if hits, _ := mustSearch(t, e, orphan); len(hits) == 0 || hits[0].ID != "Orphan.md" {
+		t.Fatalf("Search(%q) = %q, want Orphan.md first", orphan.Query, searchIDs(hits))
+	}
+	again.embedded() // the queries' texts
+	if err := os.Remove(filepath.Join(dir, "Orphan.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Sync(ctx, "Orphan.md"); err != nil {
+		t.Fatalf("Sync = %v", err)
+	}
+	waitEmbeddings(t, e)
+	if got := again.embedded(); len(got) != 0 {
+		t.Errorf("after deleting Orphan embedded %q, want nothing", got)
+	}
+	if _, ok := storedVectors(t, e, embed.BuiltinModel, embed.BuiltinDim)["Orphan.md"]; ok {
+		t.Errorf("Orphan.md's vectors are still in the index after its delete")
+	}
+	if hits, _ := mustSearch(t, e, orphan); slices.Contains(searchIDs(hits), "Orphan.md") {
+		t.Errorf("Search(%q) after the delete = %q, want no Orphan.md", orphan.Query, searchIDs(hits))
+	}
+	again.embedded() // the query's text
+	st, _ = e.Status(ctx)
+	if st.Embeddings != 1 || vectorModels(t, e)[embed.BuiltinModel+"/512"] != st.Notes {
+		t.Errorf("after the delete: coverage %v, vectors %v; want 1, %d notes", st.Embeddings, vectorModels(t, e), st.Notes)
+	}
+	e.emb.mu.Lock()
+	inMemory := e.emb.index.Notes()
+	_, have := e.emb.have["Orphan.md"]
+	e.emb.mu.Unlock()
+	if have || !slices.Equal(inMemory, e.noteIDsForTest()) {
+		t.Errorf("after the delete the embedder counts Orphan.md: %v; its vectors are of %q; want false, %q", have, inMemory, e.noteIDsForTest())
+	}
+
+	// The engine's own writes: a create and a rename.
+	if _, err := e.CreateNode(ctx, NewNote{Title: "Wombat", Content: "Wombats dig burrows in the outback.\n"}); err != nil {
+		t.Fatalf("CreateNode = %v", err)
+	}
+	waitEmbeddings(t, e)
+	if got, want := again.embedded(), chunkTexts(t, e, "Wombat.md"); !slices.Equal(got, want) {
+		t.Errorf("after creating Wombat embedded %q, want %q", got, want)
+	}
+	burrow := SearchQuery{Query: "wombats dig burrows", Mode: SearchSemantic}
+	if hits, _ := mustSearch(t, e, burrow); len(hits) == 0 || hits[0].ID != "Wombat.md" {
+		t.Errorf("Search(%q) = %q, want Wombat.md first", burrow.Query, searchIDs(hits))
+	}
+	marsupial := "Marsupial"
+	if _, err := e.UpdateNode(ctx, NoteUpdate{ID: "Wombat.md", Title: &marsupial}); err != nil {
+		t.Fatalf("UpdateNode(rename) = %v", err)
+	}
+	waitEmbeddings(t, e)
+	again.embedded()
+	if hits, _ := mustSearch(t, e, burrow); len(hits) == 0 || hits[0].ID != "Marsupial.md" || slices.Contains(searchIDs(hits), "Wombat.md") {
+		t.Errorf("Search(%q) after the rename = %q, want Marsupial.md first and no Wombat.md", burrow.Query, searchIDs(hits))
+	}
+	stored := storedVectors(t, e, embed.BuiltinModel, embed.BuiltinDim)
+	if _, ok := stored["Wombat.md"]; ok || stored["Marsupial.md"].Hash == "" {
+		t.Errorf("stored vectors after the rename: Wombat.md %v, Marsupial.md %v; want only Marsupial.md", ok, stored["Marsupial.md"].Hash != "")
+	}
+	if st, _ := e.Status(ctx); st.Embeddings != 1 {
+		t.Errorf("coverage after the rename = %v, want 1", st.Embeddings)
+	}
+}
+
+// TestEmbedEditWhileEmbedding: a note edited while its batch is being
+// embedded gets vectors of its new text in the end.
+func TestEmbedEditWhileEmbedding(t *testing.T) {
+	knownBug(t, "embedNotes clears the pending mark an edit set while its batch was in Embed, so the old text's vectors stay")
+	ctx := context.Background()
+	dir := copyVaultForEmbed(t)
+	p := newCountingEmbedder()
+	p.gate, p.started = make(chan struct{}), make(chan struct{}, 1)
+	e := openEmbedding(t, dir, filepath.Join(t.TempDir(), "index.db"), p)
+	select {
+	case <-p.started:
+	case <-time.After(embedWait):
+		t.Fatal("the embedder never started a batch")
+	}
+	// The first batch (every note) is in Embed: edit a note in it.
+	if err := os.WriteFile(filepath.Join(dir, "Orphan.md"), []byte("# Orphan\n\nA quokka named Zanzibar.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Sync(ctx, "Orphan.md"); err != nil {
+		t.Fatalf("Sync = %v", err)
+	}
+	close(p.gate)
+	waitEmbeddings(t, e)
+
+	n, _ := e.GetNode(ctx, "Orphan.md", false)
+	if nv := storedVectors(t, e, embed.BuiltinModel, embed.BuiltinDim)["Orphan.md"]; nv.Hash != n.Hash {
+		t.Errorf("stored vectors of Orphan.md are of version %q, want the edited %q", nv.Hash, n.Hash)
+	}
+	q := SearchQuery{Query: "quokka zanzibar", Mode: SearchSemantic}
+	if hits, _ := mustSearch(t, e, q); len(hits) == 0 || hits[0].ID != "Orphan.md" {
+		t.Errorf("Search(%q) = %q, want Orphan.md (edited during the embedding) first", q.Query, searchIDs(hits))
+	}
+}
+
+// TestEmbedDeleteWhileEmbedding: a note deleted while its batch is being
+// embedded does not come back into the embedder's vectors.
+func TestEmbedDeleteWhileEmbedding(t *testing.T) {
+	knownBug(t, "embedNotes puts a note deleted while its batch was in Embed back into the index and have")
+	ctx := context.Background()
+	dir := copyVaultForEmbed(t)
+	p := newCountingEmbedder()
+	p.gate, p.started = make(chan struct{}), make(chan struct{}, 1)
+	e := openEmbedding(t, dir, filepath.Join(t.TempDir(), "index.db"), p)
+	select {
+	case <-p.started:
+	case <-time.After(embedWait):
+		t.Fatal("the embedder never started a batch")
+	}
+	if err := os.Remove(filepath.Join(dir, "Orphan.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Sync(ctx, "Orphan.md"); err != nil {
+		t.Fatalf("Sync = %v", err)
+	}
+	close(p.gate)
+	waitEmbeddings(t, e)
+
+	e.emb.mu.Lock()
+	inMemory := e.emb.index.Notes()
+	have := len(e.emb.have)
+	e.emb.mu.Unlock()
+	if ids := e.noteIDsForTest(); !slices.Equal(inMemory, ids) || have != len(ids) {
+		t.Errorf("after a delete during the embedding the embedder has vectors of %q (%d counted); want %q", inMemory, have, ids)
+	}
+	if _, ok := storedVectors(t, e, embed.BuiltinModel, embed.BuiltinDim)["Orphan.md"]; ok {
+		t.Errorf("Orphan.md's vectors were stored after its delete")
+	}
+}
+
+// TestEmbedModelSwitch: with builtin vectors in the index, an engine on
+// another model answers semantic queries from the builtin vectors (and
+// says so) until the new model's are complete, then drops the old ones.
+func TestEmbedModelSwitch(t *testing.T) {
+	for _, openai := range []bool{false, true} {
+		name := "ollama"
+		if openai {
+			name = "openai"
+		}
+		t.Run(name, func(t *testing.T) { testEmbedModelSwitch(t, openai) })
+	}
+}
+
+func testEmbedModelSwitch(t *testing.T, openai bool) {
+	ctx := context.Background()
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	queries := []SearchQuery{
+		{Query: "budget risk tracking", Mode: SearchSemantic},
+		{Query: "archived first draft", Mode: SearchSemantic},
+		{Query: "budget risk", Mode: SearchHybrid},
+	}
+
+	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	waitEmbeddings(t, a)
+	st, _ := a.Status(ctx)
+	notes := st.Notes
+	builtinAnswers := make([][]SearchHit, len(queries))
+	for i, q := range queries {
+		builtinAnswers[i], _ = mustSearch(t, a, q)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := newFakeEmbedServer(t, openai, "")
+	srv.hold()
+	p := srv.embedder(t, "fake-embed")
+	b := openEmbedding(t, dir, index, p)
+	select {
+	case <-srv.held:
+	case <-time.After(embedWait):
+		t.Fatal("the new model's first batch never reached the server")
+	}
+	st = waitStatus(t, b, "embedding: 0 of N", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "embedding: ") })
+	if st.EmbeddingModel != p.Model() || st.Embeddings != 0 || st.Embedding != fmt.Sprintf("embedding: 0 of %d notes", notes) {
+		t.Errorf("Status while %s embeds = model %q, coverage %v, %q; want %s, 0, embedding: 0 of %d notes", p.Model(), st.EmbeddingModel, st.Embeddings, st.Embedding, p.Model(), notes)
+	}
+	for i, q := range queries {
+		hits, warnings := mustSearch(t, b, q)
+		if !slices.Equal(hits, builtinAnswers[i]) {
+			t.Errorf("Search(%q, %s) during the switch = %+v, want the builtin answer %+v", q.Query, q.Mode, hits, builtinAnswers[i])
+		}
+		want := fmt.Sprintf("vectors of %s are being made (0 of %d notes): semantic results come from %s meanwhile", p.Model(), notes, embed.BuiltinModel)
+		if !slices.Contains(warnings, want) {
+			t.Errorf("Search(%q, %s) during the switch warnings = %q, want %q", q.Query, q.Mode, warnings, want)
+		}
+	}
+	if req, _ := srv.counts(); req != 1 {
+		t.Errorf("the server answered %d requests during the switch, want 1 (the dimension probe; queries go to the builtin model)", req)
+	}
+	if got, want := vectorModels(t, b), map[string]int{embed.BuiltinModel + "/512": notes}; !maps.Equal(got, want) {
+		t.Errorf("VectorModels during the switch = %v, want %v", got, want)
+	}
+
+	srv.release()
+	waitEmbeddings(t, b)
+	st, _ = b.Status(ctx)
+	if st.EmbeddingModel != p.Model() || st.Embeddings != 1 || st.Embedding != "ready" {
+		t.Errorf("Status after the switch = model %q, coverage %v, %q; want %s, 1, ready", st.EmbeddingModel, st.Embeddings, st.Embedding, p.Model())
+	}
+	waitVectorModels(t, b, map[string]int{fmt.Sprintf("%s/%d", p.Model(), fakeDim): notes})
+	srv.mu.Lock()
+	models := slices.Compact(slices.Clone(srv.models))
+	srv.mu.Unlock()
+	if !slices.Equal(models, []string{"fake-embed"}) {
+		t.Errorf("requests named models %q, want fake-embed", models)
+	}
+	reqBefore, _ := srv.counts()
+	for _, q := range queries {
+		hits, warnings := mustSearch(t, b, q)
+		for _, w := range warnings {
+			if strings.Contains(w, "vector") || strings.Contains(w, "embedding") {
+				t.Errorf("Search(%q, %s) after the switch warnings = %q, want none about vectors", q.Query, q.Mode, warnings)
+			}
+		}
+		if len(hits) == 0 || !slices.ContainsFunc(hits, func(h SearchHit) bool { return h.VectorRank > 0 }) {
+			t.Errorf("Search(%q, %s) after the switch = %+v, want vector hits", q.Query, q.Mode, hits)
+		}
+		checkScores(t, q, hits)
+	}
+	if req, _ := srv.counts(); req != reqBefore+len(queries) {
+		t.Errorf("the server answered %d query requests, want %d: queries go to the new model", req-reqBefore, len(queries))
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Reopened on the same model: only the dimension probe is sent.
+	_, textsBefore := srv.counts()
+	c := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"))
+	waitEmbeddings(t, c)
+	if _, texts := srv.counts(); texts != textsBefore+1 {
+		t.Errorf("reopening on %s embedded %d texts, want 1 (the dimension probe)", p.Model(), texts-textsBefore)
+	}
+	if st, _ := c.Status(ctx); st.Embeddings != 1 || st.EmbeddingModel != p.Model() {
+		t.Errorf("reopened: coverage %v, model %q; want 1, %s", st.Embeddings, st.EmbeddingModel, p.Model())
+	}
+}
+
+// shortRetry makes the embedder retry a failed provider at once.
+func shortRetry(t *testing.T) {
+	t.Helper()
+	old := embedRetry
+	embedRetry = 20 * time.Millisecond
+	t.Cleanup(func() { embedRetry = old })
+}
+
+// checkKeywordFallback checks that hybrid and semantic searches answer
+// with the keyword results and a warning that vectors are unavailable.
+func checkKeywordFallback(t *testing.T, e *Engine, when string) {
+	t.Helper()
+	for _, query := range []string{"alpha plan", "budget risk"} {
+		keyword, kw := mustSearch(t, e, SearchQuery{Query: query, Mode: SearchKeyword})
+		for _, mode := range []SearchMode{SearchHybrid, SearchSemantic} {
+			hits, warnings := mustSearch(t, e, SearchQuery{Query: query, Mode: mode})
+			if len(hits) == 0 || !slices.Equal(hits, keyword) {
+				t.Errorf("%s: Search(%q, %s) = %q, want the keyword answer %q", when, query, mode, searchIDs(hits), searchIDs(keyword))
+			}
+			if len(warnings) != len(kw)+1 || !strings.HasPrefix(warnings[0], "vector search unavailable") || !strings.HasSuffix(warnings[0], "; keyword results only") {
+				t.Errorf("%s: Search(%q, %s) warnings = %q, want vector search unavailable, then %q", when, query, mode, warnings, kw)
+			}
+		}
+	}
+}
+
+// TestEmbedProviderDown: with the embedding server down the engine opens
+// and searches by keyword, saying why; when the server comes back the
+// vectors are made and search uses them.
+func TestEmbedProviderDown(t *testing.T) {
+	shortRetry(t)
+	ctx := context.Background()
+
+	t.Run("connection refused, then up", func(t *testing.T) {
+		// A port with nothing listening, where the server comes up later.
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: "http://" + addr, Retries: -1, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("Open took %v with the embedding server down, want no wait", d)
+		}
+		st := waitStatus(t, e, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
+		if !strings.Contains(st.Embedding, "embedding server unavailable") || !strings.Contains(st.Embedding, "is Ollama running") || st.Embeddings != 0 || st.EmbeddingModel != "ollama:fake-embed" {
+			t.Errorf("Status with the server down = %q, model %q, coverage %v; want error: ... embedding server unavailable ... is Ollama running, ollama:fake-embed, 0", st.Embedding, st.EmbeddingModel, st.Embeddings)
+		}
+		wctx, cancel := context.WithTimeout(ctx, embedWait)
+		err = e.WaitEmbeddings(wctx)
+		cancel()
+		if !errors.Is(err, errNoVectors) || !strings.Contains(err.Error(), "embedding server unavailable") {
+			t.Errorf("WaitEmbeddings with the server down = %v, want no embeddings: the provider's error", err)
+		}
+		checkKeywordFallback(t, e, "server down")
+
+		srv := newFakeEmbedServer(t, false, addr)
+		waitStatus(t, e, "ready", func(s *Status) bool { return s.Embedding == "ready" })
+		waitEmbeddings(t, e)
+		st, _ = e.Status(ctx)
+		if st.Embedding != "ready" || st.Embeddings != 1 {
+			t.Errorf("Status after the server came back = %q, coverage %v; want ready, 1", st.Embedding, st.Embeddings)
+		}
+		hits, warnings := mustSearch(t, e, SearchQuery{Query: "budget risk"})
+		if len(warnings) != 0 || len(hits) == 0 || hits[0].ID != "Projects/Alpha Plan.md" || hits[0].KeywordRank != 1 || hits[0].VectorRank == 0 {
+			t.Errorf("Search(budget risk) after the server came back = %+v, %q; want Projects/Alpha Plan.md first in both searches, no warning", hits, warnings)
+		}
+
+		// Down again once the vectors exist: queries cannot be embedded.
+		srv.setStatus(http.StatusServiceUnavailable)
+		checkKeywordFallback(t, e, "server down after the vectors were made")
+	})
+
+	for _, openai := range []bool{false, true} {
+		name := "503 during the embedding, ollama"
+		if openai {
+			name = "503 during the embedding, openai"
+		}
+		t.Run(name, func(t *testing.T) {
+			srv := newFakeEmbedServer(t, openai, "")
+			p := srv.embedder(t, "fake-embed")
+			if _, err := p.Embed(ctx, []string{"dimension"}); err != nil { // the model's dimension is known
+				t.Fatal(err)
+			}
+			srv.setStatus(http.StatusServiceUnavailable)
+			e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+			st := waitStatus(t, e, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
+			if !strings.Contains(st.Embedding, "HTTP 503") || !strings.Contains(st.Embedding, "model is loading") || st.Embeddings != 0 {
+				t.Errorf("Status with 503s = %q, coverage %v; want error: ... HTTP 503: model is loading, 0", st.Embedding, st.Embeddings)
+			}
+			checkKeywordFallback(t, e, "503")
+			srv.setStatus(0)
+			waitStatus(t, e, "ready", func(s *Status) bool { return s.Embedding == "ready" })
+			waitEmbeddings(t, e)
+			if st, _ := e.Status(ctx); st.Embedding != "ready" || st.Embeddings != 1 || st.EmbeddingModel != p.Model() {
+				t.Errorf("Status after the 503s = %q, coverage %v, model %q; want ready, 1, %s", st.Embedding, st.Embeddings, st.EmbeddingModel, p.Model())
+			}
+			if got, want := vectorModels(t, e), map[string]int{fmt.Sprintf("%s/%d", p.Model(), fakeDim): e.noteCountForTest()}; !maps.Equal(got, want) {
+				t.Errorf("VectorModels = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func (e *Engine) noteCountForTest() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return len(e.notes)
+}
+
+// TestEmbedSwitchWhileProviderDown: builtin vectors in the index and the
+// new model's server down at start: semantic search still answers from
+// the builtin vectors.
+func TestEmbedSwitchWhileProviderDown(t *testing.T) {
+	knownBug(t, "load returns before loadOld when the new model's dimension probe fails")
+	shortRetry(t)
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	waitEmbeddings(t, a)
+	q := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
+	want, _ := mustSearch(t, a, q)
+	a.Close()
+
+	srv := newFakeEmbedServer(t, false, "")
+	srv.setStatus(http.StatusServiceUnavailable)
+	b := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"))
+	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
+	hits, warnings := mustSearch(t, b, q)
+	if !slices.Equal(hits, want) {
+		t.Errorf("Search(%q, semantic) with the new model's server down = %q, %q; want the builtin answer %q", q.Query, searchIDs(hits), warnings, searchIDs(want))
+	}
+}
+
+// TestEmbedProviderDownSearchLatency: with the provider's default retries
+// and its server down, a hybrid search still answers (by keyword) at
+// once rather than after the retries' backoff.
+func TestEmbedProviderDownSearchLatency(t *testing.T) {
+	knownBug(t, "vectorSearch embeds each query with the provider's retries and backoff while the server is down")
+	shortRetry(t)
+	srv := newFakeEmbedServer(t, false, "")
+	p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: srv.URL}) // default retries, as serve and the CLI
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+	waitEmbeddings(t, e)
+	srv.setStatus(http.StatusServiceUnavailable)
+	start := time.Now()
+	hits, warnings := mustSearch(t, e, SearchQuery{Query: "budget risk"})
+	if d := time.Since(start); d > time.Second || len(hits) == 0 || len(warnings) == 0 {
+		t.Errorf("Search(budget risk) with the server down took %v (%q, %q), want keyword results within 1s", d, searchIDs(hits), warnings)
+	}
+}
