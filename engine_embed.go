@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/embed"
@@ -14,6 +16,10 @@ import (
 
 // DefaultChunkChars bounds the text of one embedded chunk.
 const DefaultChunkChars = 1500
+
+// queryRetry is how long searches skip a model whose query embedding
+// failed.
+const queryRetry = 30 * time.Second
 
 // embedBatch is how many notes are embedded and stored per step.
 const embedBatch = 64
@@ -40,6 +46,10 @@ type embedder struct {
 	// vectors of the previous built-in model, still in the index.
 	old      *embed.Index
 	oldModel embed.Embedder
+
+	// queryDown is when a query's embedding last failed (UnixNano, 0:
+	// never): for queryRetry after it, searches use keywords at once.
+	queryDown atomic.Int64
 
 	wake   chan struct{}
 	cancel context.CancelFunc
@@ -101,6 +111,9 @@ func (em *embedder) setState(s string) {
 func (em *embedder) run(ctx context.Context) {
 	defer close(em.done)
 	log := em.e.log
+	// The previous built-in model's vectors answer queries until the new
+	// model's are complete, even while its server is down.
+	em.loadOld(ctx, em.e.noteHashes())
 	for ctx.Err() == nil {
 		if err := em.load(ctx); err != nil {
 			em.setState("error: " + err.Error())
@@ -187,9 +200,6 @@ func (em *embedder) load(ctx context.Context) error {
 	}
 	n := len(em.pending)
 	em.mu.Unlock()
-	if n > 0 {
-		em.loadOld(ctx, hashes)
-	}
 	em.e.log.Info("embeddings", "model", model, "dim", dim, "stored", len(have), "to embed", n)
 	return nil
 }
@@ -203,7 +213,7 @@ func (em *embedder) loadOld(ctx context.Context, hashes map[string]string) {
 		return
 	}
 	b, err := embed.New("builtin", embed.Options{})
-	if err != nil || b == nil || b.Model() == em.model {
+	if err != nil || b == nil || b.Model() == em.provider.Model() {
 		return
 	}
 	idx := embed.NewIndex(b.Dimension(), false)
@@ -298,32 +308,67 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 			return err
 		}
 	}
+	// A note edited or deleted while its batch was embedded keeps (or
+	// loses) its place: its current hash decides.
+	current := em.e.hashesOf(items)
 	em.mu.Lock()
 	for _, it := range items {
-		em.index.Replace(it.Note, it.Vecs)
-		em.have[it.Note] = it.Hash
-		delete(em.pending, it.Note)
+		switch h, ok := current[it.Note]; {
+		case !ok: // deleted meanwhile
+			em.index.Remove(it.Note)
+			delete(em.have, it.Note)
+			delete(em.pending, it.Note)
+		case h != it.Hash: // edited meanwhile: embed it again
+			em.pending[it.Note] = true
+		default:
+			em.index.Replace(it.Note, it.Vecs)
+			em.have[it.Note] = it.Hash
+			delete(em.pending, it.Note)
+		}
 	}
 	em.mu.Unlock()
 	return nil
+}
+
+// hashesOf returns the current content hash of each item's note (absent
+// when the note is gone).
+func (e *Engine) hashesOf(items []store.NoteVectors) map[string]string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make(map[string]string, len(items))
+	for _, it := range items {
+		if ns, ok := e.notes[it.Note]; ok {
+			out[it.Note] = ns.note.Hash
+		}
+	}
+	return out
 }
 
 // finish marks the vectors complete: the previous model's vectors are
 // dropped from memory and from the index.
 func (em *embedder) finish(ctx context.Context) {
 	em.mu.Lock()
-	if len(em.pending) > 0 {
-		em.mu.Unlock()
+	done := len(em.pending) == 0
+	em.mu.Unlock()
+	if !done {
 		return
 	}
-	em.state = "ready"
-	em.old, em.oldModel = nil, nil
-	em.mu.Unlock()
+	// Drop the previous model's vectors before saying ready, so that a
+	// caller waiting for ready (the CLI) does not close the index under
+	// the drop.
 	if st := em.e.store; st != nil {
-		if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil {
-			em.e.log.Warn("could not drop old vectors", "err", err)
+		if models, err := st.VectorModels(ctx); err == nil && len(models) > 1 {
+			if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil && ctx.Err() == nil {
+				em.e.log.Warn("could not drop old vectors", "err", err)
+			}
 		}
 	}
+	em.mu.Lock()
+	if len(em.pending) == 0 {
+		em.state = "ready"
+		em.old, em.oldModel = nil, nil
+	}
+	em.mu.Unlock()
 }
 
 // EmbeddingStatus describes the background embedder.
@@ -337,7 +382,21 @@ type EmbeddingStatus struct {
 func (e *Engine) embeddingStatus(notes int) EmbeddingStatus {
 	em := e.emb
 	if em == nil {
-		return EmbeddingStatus{State: "off"}
+		// No embedder here (a CLI read): report the vectors the index
+		// holds, e.g. those a server made.
+		s := EmbeddingStatus{State: "off"}
+		if e.store != nil && notes > 0 {
+			models, err := e.store.VectorModels(context.Background())
+			if err == nil {
+				for key, n := range models {
+					model := key[:max(0, strings.LastIndex(key, "/"))] // "model/dim"
+					if c := math.Min(1, float64(n)/float64(notes)); c > s.Coverage {
+						s.Model, s.Coverage = model, c
+					}
+				}
+			}
+		}
+		return s
 	}
 	em.mu.Lock()
 	defer em.mu.Unlock()
@@ -400,13 +459,21 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 	em.mu.Lock()
 	idx, provider := em.index, em.provider
 	pending, have := len(em.pending), len(em.have)
-	if pending > 0 && em.old != nil {
+	if (idx == nil || pending > 0) && em.old != nil {
 		idx, provider = em.old, em.oldModel
 	}
 	state := em.state
 	em.mu.Unlock()
 	if idx == nil || idx.Len() == 0 {
 		return nil, nil, fmt.Errorf("%w (%s)", errNoVectors, state)
+	}
+	if provider == em.provider && strings.HasPrefix(state, "error:") {
+		// The model's server is failing: do not make every search wait
+		// for its retries.
+		return nil, nil, fmt.Errorf("the embedding model is failing (%s)", strings.TrimPrefix(state, "error: "))
+	}
+	if down := em.queryDown.Load(); down != 0 && time.Since(time.Unix(0, down)) < queryRetry {
+		return nil, nil, fmt.Errorf("the embedding model failed a moment ago; keyword results until it answers again")
 	}
 	var warnings []string
 	if pending > 0 {
@@ -416,12 +483,16 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 			warnings = append(warnings, fmt.Sprintf("embeddings cover %d of %d notes so far: semantic results may miss the rest", have, have+pending))
 		}
 	}
-	qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	qv, err := provider.Embed(qctx, []string{query})
 	if err != nil {
-		return nil, warnings, fmt.Errorf("%w: %v", errNoVectors, err)
+		if ctx.Err() == nil {
+			em.queryDown.Store(time.Now().UnixNano()) // spare the next searches the wait
+		}
+		return nil, warnings, fmt.Errorf("the embedding model did not answer: %v", err)
 	}
+	em.queryDown.Store(0)
 	if len(qv) != 1 {
 		return nil, warnings, fmt.Errorf("%w: the model answered %d vectors for the query", errNoVectors, len(qv))
 	}

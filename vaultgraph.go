@@ -162,9 +162,11 @@ func (e *Engine) Open(ctx context.Context) error {
 	e.mu.Lock()
 	e.root = root
 	e.mu.Unlock()
-	if !e.opts.ReadOnly {
+	if !e.opts.ReadOnly && !e.opts.TrustIndex {
 		// A write interrupted by a crash leaves temporary files and
-		// backups: put the vault back as it was before that write.
+		// backups: put the vault back as it was before that write. Not
+		// while a server owns the vault (TrustIndex): its in-flight
+		// files are not leftovers.
 		done, err := vault.CleanupTemps(root)
 		for _, d := range done {
 			e.log.Warn("repaired an interrupted write", "what", d)

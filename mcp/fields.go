@@ -49,7 +49,7 @@ var (
 			"embeddingCoverage", "embeddingModel", "embedding", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
 			"problemCount", "problems", "duplicateNameCount", "duplicateNames"},
 		minimal: []string{"notes", "links", "brokenLinks", "tags"},
-		standard: []string{"vault", "notes", "links", "brokenLinks", "attachments", "tags", "embeddingCoverage",
+		standard: []string{"vault", "notes", "links", "brokenLinks", "attachments", "tags", "embeddingCoverage", "embedding",
 			"watcher", "lastSync", "problemCount", "duplicateNameCount"},
 	}
 )

@@ -34,6 +34,7 @@ type globals struct {
 	// that make vectors (serve, index, search): see embedFlags.
 	embedSpec string
 	embedURL  string
+	log       *slog.Logger
 	stdin     io.Reader
 	stdout    io.Writer
 	stderr    io.Writer
@@ -137,11 +138,14 @@ func maxArgs(n int) cobra.PositionalArgs {
 // logger is the slog logger commands use: stderr, warnings (such as an
 // index rebuilt) unless -v.
 func (g *globals) logger() *slog.Logger {
-	level := slog.LevelWarn
-	if g.verbose {
-		level = slog.LevelInfo
+	if g.log == nil { // one handler, so concurrent lines never interleave
+		level := slog.LevelWarn
+		if g.verbose {
+			level = slog.LevelInfo
+		}
+		g.log = slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
 	}
-	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+	return g.log
 }
 
 // engineOptions are the Engine options the global flags give.
@@ -167,8 +171,16 @@ func (g *globals) embedFlags(c *cobra.Command) {
 	if def == "" {
 		def = "builtin"
 	}
-	c.Flags().StringVar(&g.embedSpec, "embed", def, "embedding model: builtin (offline, lexical), ollama:MODEL, openai:MODEL, model2vec:NAME-or-DIR, or none (default $"+EnvEmbed+" or builtin)")
-	c.Flags().StringVar(&g.embedURL, "embed-url", "", "base URL of the ollama or OpenAI-compatible server (default $VAULTGRAPH_EMBED_URL or the provider's; the API key comes from $VAULTGRAPH_EMBED_KEY or $OPENAI_API_KEY)")
+	// Each command has its own variables: only the command that runs
+	// sets g.embedSpec (other commands make no vectors).
+	spec, url := new(string), new(string)
+	c.Flags().StringVar(spec, "embed", def, "embedding model: builtin (offline, lexical), ollama:MODEL, openai:MODEL, model2vec:NAME-or-DIR, or none (default $"+EnvEmbed+" or builtin)")
+	c.Flags().StringVar(url, "embed-url", "", "base URL of the ollama or OpenAI-compatible server (default $VAULTGRAPH_EMBED_URL or the provider's; the API key comes from $VAULTGRAPH_EMBED_KEY or $OPENAI_API_KEY)")
+	run := c.RunE
+	c.RunE = func(c *cobra.Command, a []string) error {
+		g.embedSpec, g.embedURL = *spec, *url
+		return run(c, a)
+	}
 }
 
 // embedder builds the embedding model --embed names; nil for none or

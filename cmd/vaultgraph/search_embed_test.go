@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -257,9 +256,6 @@ func TestSearchEmbedServerDown(t *testing.T) {
 // vault-status, update-node, ...) make no vectors, whatever
 // $VAULTGRAPH_EMBED says.
 func TestNoEmbedFlagNoEmbedding(t *testing.T) {
-	if os.Getenv("VAULTGRAPH_KNOWN_BUGS") == "" {
-		t.Skip("known bug: embedFlags sets the shared g.embedSpec default when the root command is built, so every withTools command embeds")
-	}
 	srv := newCLIEmbedServer(t, false)
 	t.Setenv(EnvEmbed, "ollama:nomic-test")
 	t.Setenv("VAULTGRAPH_EMBED_URL", srv.baseURL())
