@@ -205,11 +205,12 @@ func renameCases() []renameCase {
 			files: map[string]string{"A/Folder/Old.md": oldNote, "Src.md": "[[Folder/Old]] [[A/Folder/Old]] [[/A/Folder/Old]] [x](A/Folder/Old.md) [[Old]]\n"},
 			id:    "A/Folder/Old.md", dir: strp("Other/Place"),
 			want: map[string]string{
-				"Src.md":             "[[Place/Old]] [[Place/Old]] [[/Other/Place/Old]] [x](Other/Place/Old.md) [[Old]]\n",
+				// A path keeps as many folders as the user wrote.
+				"Src.md":             "[[Place/Old]] [[Other/Place/Old]] [[/Other/Place/Old]] [x](Other/Place/Old.md) [[Old]]\n",
 				"Other/Place/Old.md": oldNote,
 			},
 			links: map[string][]string{"Src.md": {
-				"[[Folder/Old]] => [[Place/Old]]", "[[A/Folder/Old]] => [[Place/Old]]",
+				"[[Folder/Old]] => [[Place/Old]]", "[[A/Folder/Old]] => [[Other/Place/Old]]",
 				"[[/A/Folder/Old]] => [[/Other/Place/Old]]", "[x](A/Folder/Old.md) => [x](Other/Place/Old.md)",
 			}},
 		},

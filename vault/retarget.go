@@ -27,8 +27,9 @@ var ErrCannotRetarget = errors.New("cannot point the link at the note")
 //   - a bare name stays the bare name of want if that resolves to want
 //     from source; otherwise it becomes the shortest path suffix of want
 //     that does ("Sub/Name"), at worst the full vault path;
-//   - a path-qualified target keeps a path: the shortest suffix holding a
-//     '/' that resolves to want (a note at the vault root: its bare name);
+//   - a path-qualified target keeps a path: the suffix with as many folders
+//     as raw had, else the shortest suffix holding a '/' that resolves to
+//     want (a note at the vault root: its bare name);
 //   - a target starting with "/" stays a full vault path with a leading "/";
 //   - a relative target ("./x", "../x") stays relative to source's folder,
 //     with "./" when want is in or under that folder;
@@ -184,7 +185,21 @@ func wikiCandidates(source, core, want string) []string {
 	case strings.HasPrefix(core, "/"):
 		paths = []string{"/" + noExt}
 	case strings.Contains(core, "/"):
+		// Keep as many folders as the user wrote, where the new path has
+		// them (a rename and its reverse then give the bytes back); then
+		// the others, shortest first.
 		paths = suffixes(noExt, true)
+		if n := strings.Count(strings.Trim(core, "/"), "/"); n > 0 {
+			for i, p := range paths {
+				if strings.Count(p, "/") == n {
+					paths = append([]string{p}, append(paths[:i:i], paths[i+1:]...)...)
+					break
+				}
+			}
+			if strings.Count(paths[0], "/") != n && strings.Count(noExt, "/") < n {
+				paths = append([]string{noExt}, paths...) // fewer folders exist now: the full path
+			}
+		}
 	default:
 		paths = suffixes(noExt, false)
 	}

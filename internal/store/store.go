@@ -40,6 +40,9 @@ type Store struct {
 // returns an error wrapping ErrUnusable when the file exists but cannot
 // be used; OpenOrRebuild handles that case.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // a relative path would read as a URI host below
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create index folder: %w", err)
 	}
