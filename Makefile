@@ -42,11 +42,12 @@ fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON enco
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
 
-bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries; index times, size, peak RSS, watcher latency (10k, 100k notes)
+bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries, search; search recall@5/MRR; index times, size, peak RSS, watcher latency, builtin embedding throughput, search latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
-	$(BIN) bench --notes 10000,100000
+	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
+	$(BIN) bench --notes 10000,100000 --search
 
 REALVAULTS ?= ../shared/vaults
 

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/embed"
+)
+
+// benchSearchQueries is how many queries `bench --search` times per mode.
+const benchSearchQueries = 200
+
+// benchSearchModes are the search modes timed, in the order printed.
+var benchSearchModes = []vaultgraph.SearchMode{vaultgraph.SearchKeyword, vaultgraph.SearchSemantic, vaultgraph.SearchHybrid}
+
+// searchResult holds the search figures of one vault.
+type searchResult struct {
+	notes    int // the vault size asked for
+	embedded int // notes in the vault when embedded (the watcher test adds some)
+	chunks   int64
+	embed    time.Duration
+	queries  int
+	lat      map[vaultgraph.SearchMode][]time.Duration
+}
+
+// line is the result as printed.
+func (r searchResult) line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "bench-search notes=%d embedded=%d chunks=%d embed_time=%s embed_notes_per_s=%.0f embed_chunks_per_s=%.0f queries=%d",
+		r.notes, r.embedded, r.chunks, secs(r.embed), perSecond(r.embedded, r.embed), perSecond(int(r.chunks), r.embed), r.queries)
+	for _, m := range benchSearchModes {
+		fmt.Fprintf(&b, " %s_p50=%s %s_p99=%s", m, fineMillis(percentile(r.lat[m], 0.50)), m, fineMillis(percentile(r.lat[m], 0.99)))
+	}
+	return b.String()
+}
+
+func perSecond(n int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+// fineMillis is milliseconds with two decimals: keyword queries take
+// less than one.
+func fineMillis(d time.Duration) string {
+	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}
+
+// countingEmbedder counts the texts it embeds.
+type countingEmbedder struct {
+	embed.Embedder
+	texts atomic.Int64
+}
+
+func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.texts.Add(int64(len(texts)))
+	return c.Embedder.Embed(ctx, texts)
+}
+
+// benchSearch measures, on a vault already generated, the builtin
+// embedder's throughput and the latency of searches. It opens the vault
+// with a new index (so that the vector table is empty), times
+// WaitEmbeddings from the end of Open, then times benchSearchQueries
+// queries derived from the notes in each mode, one after another.
+func benchSearch(ctx context.Context, n int, vaultDir, index string, stderr io.Writer) (searchResult, error) {
+	r := searchResult{notes: n, lat: map[vaultgraph.SearchMode][]time.Duration{}}
+	say := func(format string, args ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", args...) }
+	builtin, err := embed.New("builtin", embed.Options{})
+	if err != nil {
+		return r, err
+	}
+	em := &countingEmbedder{Embedder: builtin}
+	e := vaultgraph.New(vaultgraph.Options{Vault: vaultDir, Index: index, Embedder: em})
+	start := time.Now()
+	if err := e.Open(ctx); err != nil {
+		return r, err
+	}
+	defer e.Close()
+	say("search: indexed the vault again into an empty index in %s; embedding with %s", secs(time.Since(start)), builtin.Model())
+	start = time.Now()
+	if err := e.WaitEmbeddings(ctx); err != nil {
+		return r, fmt.Errorf("embeddings: %w", err)
+	}
+	r.embed = time.Since(start)
+	r.embedded, r.chunks = e.Graph().Len(), em.texts.Load()
+	say("search: embedded %d notes (%d chunks) in %s", r.embedded, r.chunks, secs(r.embed))
+
+	queries, err := benchQueries(vaultDir, benchSearchQueries)
+	if err != nil {
+		return r, err
+	}
+	r.queries = len(queries)
+	search := func(q string, m vaultgraph.SearchMode) (time.Duration, error) {
+		start := time.Now()
+		_, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: q, Mode: m})
+		return time.Since(start), err
+	}
+	for _, m := range benchSearchModes {
+		for _, q := range queries[:min(10, len(queries))] { // warm up
+			if _, err := search(q, m); err != nil {
+				return r, fmt.Errorf("search %q (%s): %w", q, m, err)
+			}
+		}
+		for _, q := range queries {
+			d, err := search(q, m)
+			if err != nil {
+				return r, fmt.Errorf("search %q (%s): %w", q, m, err)
+			}
+			r.lat[m] = append(r.lat[m], d)
+		}
+		say("search: %d %s queries, p50 %s, p99 %s", len(queries), m, fineMillis(percentile(r.lat[m], 0.5)), fineMillis(percentile(r.lat[m], 0.99)))
+	}
+	return r, nil
+}
+
+// benchQueries derives up to n queries from the notes of a vault, spread
+// evenly over them in path order, in four kinds taken in turn: the title's
+// words reversed; a question around the title; three longer words of the
+// body; six words in a row of the body. The same vault gives the same
+// queries.
+func benchQueries(vaultDir string, n int) ([]string, error) {
+	notes, err := notePaths(vaultDir)
+	if err != nil {
+		return nil, err
+	}
+	if len(notes) == 0 {
+		return nil, fmt.Errorf("%s has no notes", vaultDir)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	var out []string
+	for i := range min(n, len(notes)) {
+		p := notes[i*len(notes)/min(n, len(notes))]
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		title := strings.ToLower(strings.TrimSuffix(filepath.Base(p), ".md"))
+		words := plainWords(body(src))
+		q := ""
+		switch i % 4 {
+		case 0:
+			w := strings.Fields(title)
+			slices.Reverse(w)
+			q = strings.Join(w, " ")
+		case 1:
+			q = "what do I know about " + title
+		case 2:
+			var long []string
+			for _, w := range words {
+				if len([]rune(w)) >= 5 && !slices.Contains(long, w) {
+					long = append(long, w)
+				}
+			}
+			if len(long) >= 3 {
+				r.Shuffle(len(long), func(a, b int) { long[a], long[b] = long[b], long[a] })
+				q = strings.Join(long[:3], " ")
+			}
+		case 3:
+			if len(words) >= 6 {
+				at := r.IntN(len(words) - 5)
+				q = strings.Join(words[at:at+6], " ")
+			}
+		}
+		if strings.TrimSpace(q) == "" {
+			q = title
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// body is a note's text after its frontmatter.
+func body(src []byte) []byte {
+	if rest, ok := bytes.CutPrefix(src, []byte("---\n")); ok {
+		if _, after, ok := bytes.Cut(rest, []byte("\n---\n")); ok {
+			return after
+		}
+	}
+	return src
+}
+
+// plainWords returns the words of text made of letters only, lower case,
+// with trailing punctuation removed; anything else (links, tags, markup)
+// is left out.
+func plainWords(text []byte) []string {
+	var out []string
+	for _, f := range strings.Fields(string(text)) {
+		w := strings.TrimRight(f, ".,?!:;")
+		if w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) < 0 {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
+}
