@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -11,6 +12,36 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 )
+
+// waitEmbeddings waits for the engine's vectors, with a progress bar on a
+// terminal (a new model re-embeds every note, which takes a while).
+func (g *globals) waitEmbeddings(ctx context.Context, e *vaultgraph.Engine) error {
+	f, ok := g.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return e.WaitEmbeddings(ctx)
+	}
+	bar := progressbar.NewOptions(100,
+		progressbar.OptionSetWriter(g.stderr),
+		progressbar.OptionSetDescription("embedding notes"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	done := make(chan error, 1)
+	go func() { done <- e.WaitEmbeddings(ctx) }()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			_ = bar.Finish()
+			return err
+		case <-tick.C:
+			if st, err := e.Status(ctx); err == nil {
+				_ = bar.Set(int(st.Embeddings * 100))
+			}
+		}
+	}
+}
 
 func newIndexCmd(g *globals) *cobra.Command {
 	var full bool
@@ -65,7 +96,7 @@ Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 			}
 			defer e.Close()
 			if opts.Embedder != nil {
-				if err := e.WaitEmbeddings(c.Context()); err != nil {
+				if err := g.waitEmbeddings(c.Context(), e); err != nil {
 					return fmt.Errorf("embeddings: %w", err)
 				}
 			}
