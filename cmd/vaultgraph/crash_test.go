@@ -499,17 +499,34 @@ func TestCrashCLIWhileServing(t *testing.T) {
 	// version in a temporary file, the old one in a backup.
 	tmp := filepath.Join(dir, vault.TempPrefix+"123456")
 	bak := filepath.Join(dir, vault.BackupPrefix+"0123abcd-Home.md")
-	if err := os.WriteFile(tmp, []byte("# Home\nthe new version\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Link(filepath.Join(dir, "Home.md"), bak); err != nil {
-		t.Fatal(err)
+	plant := func() {
+		t.Helper()
+		if err := os.WriteFile(tmp, []byte("# Home\nthe new version\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Lstat(bak); err == nil {
+			return
+		}
+		if err := os.Link(filepath.Join(dir, "Home.md"), bak); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if !serverRunning(index) {
 		t.Fatal("no heartbeat next to the served index")
 	}
-	for _, args := range [][]string{{"vault-status"}, {"get-node", "Home"}, {"list-tags"}} {
-		cmd := exec.Command(bin, append(args, "--vault", dir, "--index", index)...)
+	otherIndex := filepath.Join(t.TempDir(), "other.db")
+	var removed []string
+	for _, args := range [][]string{
+		{"vault-status", "--index", index},
+		{"get-node", "Home", "--index", index},
+		{"list-tags", "--index", index},
+		{"index", "--index", index, "--embed", "none"},
+		{"get-node", "Home", "--index", otherIndex},
+		{"serve", "--no-watch", "--embed", "none", "--index", otherIndex}, // a second server (stdin closed: it stops at once)
+		{"serve", "--no-watch", "--embed", "none", "--index", index},      // a second server on the same index
+	} {
+		plant()
+		cmd := exec.Command(bin, append(args, "--vault", dir)...)
 		cmd.Env = append(os.Environ(), EnvToken+"=", EnvVault+"=", EnvIndex+"=")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("vaultgraph %q: %v\n%s", args, err, out)
@@ -520,14 +537,21 @@ func TestCrashCLIWhileServing(t *testing.T) {
 				gone = append(gone, filepath.Base(p))
 			}
 		}
+		t.Logf("vaultgraph %s: removed %q", strings.Join(args, " "), gone)
 		if len(gone) > 0 {
-			s.stop(t)
-			reportedBug(t, "`vaultgraph %s` run while `serve` serves the vault removed %q: every command opens a writable Engine, "+
-				"whose Open runs vault.CleanupTemps (vaultgraph.go), even when a fresh heartbeat says a server is running; "+
-				"in the middle of a server's Commit that breaks the write half done (see TestHostileCleanupDuringCommit)", strings.Join(args, " "), gone)
+			removed = append(removed, strings.Join(args, " "))
 		}
 	}
+	if !serverRunning(index) {
+		t.Logf("NOTE: the second `serve` on the same index removed the first one's heartbeat when it stopped: commands now scan the vault themselves while the first server still writes")
+	}
 	s.stop(t)
+	if len(removed) > 0 {
+		reportedBug(t, "while `serve` serves the vault, these commands removed its in-flight temporary and backup files: %q. "+
+			"Engine.Open runs vault.CleanupTemps unless TrustIndex (vaultgraph.go), and only a command on the served index sets it: "+
+			"`vaultgraph index`, a command with another --index and a second `serve` (two MCP clients on one vault) still clean up; "+
+			"in the middle of a server's Commit that breaks the write half done (see TestHostileCleanupDuringCommit)", removed)
+	}
 }
 
 // reportedBug skips the test with the report of a bug given to the
