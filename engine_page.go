@@ -54,12 +54,7 @@ func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Directi
 	if err != nil {
 		return nil, err
 	}
-	keys := sortKeys(q.SortBy)
-	less, err := e.sorter(keys)
-	if err != nil {
-		return nil, err
-	}
-	page, err := q.page()
+	keys, less, page, err := e.pageOrder(q)
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +82,21 @@ func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Directi
 	return res, nil
 }
 
+// pageOrder checks q's sort keys and page: the keys (nil: the call's
+// default order), their comparison and the page number.
+func (e *Engine) pageOrder(q PageQuery) ([]string, func(a, b *listRow) bool, int, error) {
+	keys := sortKeys(q.SortBy)
+	less, err := e.sorter(keys)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	page, err := q.page()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return keys, less, page, nil
+}
+
 // SearchByTagsPage returns the notes having any (or, with all, every) of
 // tags, sorted by q.SortBy (the keys of SortFields; default path) and
 // paged, as ListNodes does. Tags match as in SearchByTags.
@@ -94,12 +104,7 @@ func (e *Engine) SearchByTagsPage(ctx context.Context, tags []string, all bool, 
 	if len(tags) == 0 {
 		return nil, fmt.Errorf("%w: tags: give at least one tag", ErrInvalid)
 	}
-	keys := sortKeys(q.SortBy)
-	less, err := e.sorter(keys)
-	if err != nil {
-		return nil, err
-	}
-	page, err := q.page()
+	keys, less, page, err := e.pageOrder(q)
 	if err != nil {
 		return nil, err
 	}
