@@ -157,6 +157,10 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 		text := c
 		if markdown {
 			text = encodeDestination(c, core, ctx.angle)
+			if isExternal(unescapeDestination(text)) {
+				// "A0:" would read as a URL scheme: "./A0:" is a path.
+				text = "./" + text
+			}
 		}
 		if reason := unwritable(l.Kind, text, raw, ctx); reason != "" {
 			reasons = appendOnce(reasons, reason)

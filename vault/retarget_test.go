@@ -90,6 +90,8 @@ var retargetTests = []retargetCase{
 		want: "[x](R&D.md) [y](a%26amp;b.md)"},
 	{desc: "escapes in raw", vault: []string{"New_Name.md"}, give: "[x](Old\\_Name.md)", to: []string{"New_Name.md"}, want: "[x](New_Name.md)"},
 	{desc: "trailing backslash only with .md", vault: []string{`a\.md`}, give: "[[Old|x]]", to: []string{`a\.md`}, want: "[[a\\.md|x]]"},
+	{desc: "name that reads as a URL scheme", vault: []string{"A0:.md", "mailto:x.md"}, give: "[x](Old) [y](Old.md)", to: []string{"A0:.md", "mailto:x.md"},
+		want: "[x](./A0:) [y](./mailto:x.md)"},
 	{desc: "percent in a name", vault: []string{"50% off.md"}, give: "[x](Old.md) [[Old]]", to: []string{"50% off.md", "50% off.md"}, want: "[x](50%25%20off.md) [[50% off]]"},
 
 	// Source moved: its own links follow.
