@@ -79,7 +79,7 @@ func (a *answer) tree(c cut) toon.Object {
 	}
 	obj = append(obj, a.foot...)
 	if len(a.warnings) > 0 {
-		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(a.warnings)})
+		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(a.warnings))})
 	}
 	if a.hint != "" {
 		obj = append(obj, toon.Field{Key: "hint", Value: a.hint})
@@ -88,6 +88,20 @@ func (a *answer) tree(c cut) toon.Object {
 		obj = append(obj, toon.Field{Key: "omitted", Value: a.omitted})
 	}
 	return obj
+}
+
+// MaxWarnings is how many warnings an answer lists; the last line then
+// counts the others.
+const MaxWarnings = 50
+
+// cappedWarnings returns at most MaxWarnings lines of ws, the last one
+// counting those left out.
+func cappedWarnings(ws []string) []string {
+	if len(ws) <= MaxWarnings {
+		return ws
+	}
+	out := slices.Clone(ws[:MaxWarnings-1])
+	return append(out, fmt.Sprintf("... and %d more warnings", len(ws)-(MaxWarnings-1)))
 }
 
 // propsKey is the key of the rows' properties, written after the rows.

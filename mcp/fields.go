@@ -224,6 +224,16 @@ func shape(tool string, v any, p Presentation) (*answer, error) {
 	return nil, fmt.Errorf("%s: no presentation for %T", tool, v)
 }
 
+// MaxListedItems is how many items of a single note's list fields
+// (links, brokenLinks, attachments, aliases, tags) an answer shows; a
+// warning gives the total of a longer list.
+const MaxListedItems = 200
+
+// moreListedHint says where to find the rest of a cut list field.
+var moreListedHint = map[string]string{
+	"links": "; get_neighbors with direction out, page and limit lists them all",
+}
+
 // shapeNote shapes one note, and its neighbours when it has them.
 func shapeNote(tool string, n *NodeResponse, p Presentation) *answer {
 	var also *catalog
@@ -241,6 +251,11 @@ func shapeNote(tool string, n *NodeResponse, p Presentation) *answer {
 			continue
 		}
 		if v, ok := noteField(n, name); ok {
+			if list, isList := v.([]any); isList && len(list) > MaxListedItems {
+				a.warnings = slices.Insert(a.warnings, 0, fmt.Sprintf("%s: the first %d of %d are shown%s",
+					name, MaxListedItems, len(list), moreListedHint[name]))
+				v = list[:MaxListedItems]
+			}
 			a.head = append(a.head, toon.Field{Key: name, Value: v})
 		}
 	}

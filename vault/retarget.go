@@ -109,7 +109,10 @@ func retargetEdit(idx *Index, source string, src []byte, l Link, want string, by
 			ctx.quote = yamlQuote(src, l.Start)
 		}
 	default:
-		ctx.backtickSafe = l.Start >= 0 && l.Start <= len(src) && !backtickBefore(src, l.Start)
+		// Only a target with a '`' needs the look back over the paragraph,
+		// which would make a paragraph of many links quadratic.
+		ctx.backtickSafe = !strings.Contains(want, "`") ||
+			l.Start >= 0 && l.Start <= len(src) && !backtickBefore(src, l.Start)
 	}
 	text, err := retarget(idx, source, l, raw, want, ctx)
 	if err != nil {
