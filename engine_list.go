@@ -89,6 +89,9 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	default:
 		return nil, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
 	}
+	if err := checkFolder(q.Folder); err != nil {
+		return nil, err
+	}
 	if err := e.readLock(); err != nil {
 		return nil, err
 	}
@@ -118,6 +121,21 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 		res.Nodes = append(res.Nodes, e.node(r.id))
 	}
 	return res, nil
+}
+
+// checkFolder refuses a folder filter that names no folder of the vault:
+// one with a ".." part, a NUL or a backslash. "", "/" and "." are the
+// vault root.
+func checkFolder(folder string) error {
+	if strings.ContainsAny(folder, "\x00\\") {
+		return fmt.Errorf("%w: folder %q: use a vault folder with '/' between names, e.g. Projects/Alpha", ErrInvalid, folder)
+	}
+	for _, part := range strings.Split(folder, "/") {
+		if part == ".." {
+			return fmt.Errorf("%w: folder %q: \"..\" leaves the vault; give a folder inside it, e.g. Projects", ErrInvalid, folder)
+		}
+	}
+	return nil
 }
 
 // listRow holds the sort keys of one note.

@@ -112,6 +112,9 @@ func (q SearchQuery) check() (SearchQuery, error) {
 	default:
 		return q, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
 	}
+	if err := checkFolder(q.Folder); err != nil {
+		return q, err
+	}
 	return q, nil
 }
 

@@ -1089,3 +1089,24 @@ func write(t testing.TB, dir, rel, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestFolderFilterOutside checks that a folder filter leaving the vault
+// is refused rather than read as the vault root.
+func TestFolderFilterOutside(t *testing.T) {
+	e := openVault(t, "testvault")
+	ctx := context.Background()
+	for _, folder := range []string{"..", "../..", "Projects/../..", "a\x00b", `Projects\Alpha`} {
+		if res, err := e.ListNodes(ctx, vaultgraph.ListQuery{Folder: folder}); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("ListNodes(folder %q) = %v, %v; want ErrInvalid", folder, res, err)
+		}
+		if hits, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: "alpha", Folder: folder, Mode: "keyword"}); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("Search(folder %q) = %d hits, %v; want ErrInvalid", folder, len(hits), err)
+		}
+	}
+	for _, folder := range []string{"", "/", ".", "Projects", "/Projects/", "projects"} {
+		res, err := e.ListNodes(ctx, vaultgraph.ListQuery{Folder: folder})
+		if err != nil || res.Total == 0 {
+			t.Errorf("ListNodes(folder %q) = %v, %v; want notes", folder, res, err)
+		}
+	}
+}

@@ -19,6 +19,11 @@ var ErrUnsafePath = errors.New("unsafe path")
 // maxNameBytes is the longest file or folder name most file systems allow.
 const maxNameBytes = 255
 
+// MaxPathBytes is the longest vault-relative path a write accepts: with
+// the vault's own folder in front it stays under the path limits of
+// macOS (1,024) and Linux (4,096).
+const MaxPathBytes = 1024
+
 // SafePath returns the absolute OS path of the vault-relative path rel
 // (forward slashes) inside the vault folder root, or an error wrapping
 // ErrUnsafePath when rel is refused (see ErrUnsafePath). The file need not
@@ -84,6 +89,9 @@ func checkRelPath(rel string) error {
 	}
 	if rel == "" {
 		return nil
+	}
+	if len(rel) > MaxPathBytes {
+		return fmt.Errorf("path of %d bytes, over %d", len(rel), MaxPathBytes)
 	}
 	for _, seg := range strings.Split(rel, "/") {
 		if err := checkName(seg); err != nil {

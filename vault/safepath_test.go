@@ -49,6 +49,8 @@ func TestSafePath(t *testing.T) {
 		{desc: "trailing space", give: "x /y.md"},
 		{desc: "long name", give: strings.Repeat("a", 256)},
 		{desc: "longest name", give: strings.Repeat("a", 255), want: strings.Repeat("a", 255)},
+		{desc: "path over MaxPathBytes", give: strings.Repeat(strings.Repeat("b", 203)+"/", 5) + "xy.md"},
+		{desc: "longest path", give: strings.Repeat(strings.Repeat("c", 203)+"/", 5) + "x.md", want: strings.Repeat(strings.Repeat("c", 203)+"/", 5) + "x.md"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

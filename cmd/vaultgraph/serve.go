@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -147,7 +150,7 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *sl
 	}
 	mux := http.NewServeMux()
 	h := server.NewStreamableHTTPServer(s)
-	mux.Handle("/mcp", checkOrigin(requireToken(o.token, http.MaxBytesHandler(h, maxRequestBytes))))
+	mux.Handle("/mcp", checkOrigin(requireToken(o.token, limitBody(h, maxRequestBytes))))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
@@ -203,16 +206,48 @@ func requireToken(token string, next http.Handler) http.Handler {
 	if token == "" {
 		return next
 	}
-	want := []byte("Bearer " + token)
+	// Digests of equal length: ConstantTimeCompare of the raw strings
+	// would return early on a length mismatch and leak the token's length.
+	want := sha256.Sum256([]byte("Bearer " + token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := []byte(r.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		got := sha256.Sum256([]byte(r.Header.Get("Authorization")))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="vaultgraph"`)
 			http.Error(w, "401 Unauthorized: send Authorization: Bearer <token>", http.StatusUnauthorized)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// limitBody answers 413 to a request whose body is over max bytes, read
+// before next sees it, so that a client learns the body was too large
+// rather than malformed.
+func limitBody(next http.Handler, max int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > max {
+			tooLarge(w, max)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+			if err != nil {
+				http.Error(w, "400 Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			if int64(len(body)) > max {
+				tooLarge(w, max)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func tooLarge(w http.ResponseWriter, max int64) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, fmt.Sprintf("413 Request Entity Too Large: a request body may hold at most %d bytes", max), http.StatusRequestEntityTooLarge)
 }
 
 // checkOrigin refuses (403) a browser request whose Origin is neither a
