@@ -226,14 +226,6 @@ func TestHostileToolPaths(t *testing.T) {
 				if isErr {
 					switch code := errorCode(text); code {
 					case "INVALID_PARAMS", "NODE_NOT_FOUND", "NODE_EXISTS":
-					case "PROVIDER_ERROR":
-						if strings.Contains(text, "file name too long") && len(s) > 4000 {
-							if d := treeDiff(noteFiles(t, dir), vaultBefore); d != "" {
-								t.Errorf("%s(%.80q) failed but changed the vault:\n%.2000s", hc.tool, s, d)
-							}
-							knownBug(t, "a folder path over PATH_MAX (%d bytes) is PROVIDER_ERROR with the OS error and the vault's absolute path, not INVALID_PARAMS: vault/safepath.go checkRelPath has no limit on the whole path", len(s))
-						}
-						fallthrough
 					default:
 						t.Errorf("%s(%.80q) = %q, want INVALID_PARAMS, NODE_NOT_FOUND or NODE_EXISTS", hc.tool, s, hostileClip(text))
 					}
