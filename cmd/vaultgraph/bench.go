@@ -43,7 +43,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 		Short: "Measure indexing and watcher latency on generated vaults",
 		Long: `Generate a vault (vaultgen, seed 1) for each --notes size and measure:
 
-  cold_index       'vaultgraph index' with an empty index (wall time)
+  cold_index       'vaultgraph index --embed none' with an empty index (wall time)
   warm_index       'vaultgraph index' again, nothing changed
   touch1pct_index  'vaultgraph index' after appending a line to 1% of the
                    notes (every 100th in path order; 'touched' says how many)
@@ -249,10 +249,12 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 // summary matches the line `vaultgraph index` ends with.
 var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, (\d+) unchanged, (\d+) removed\)`)
 
-// runIndexChild runs `exe index VAULT --index INDEX` and returns its wall
-// time, peak RSS and the number of notes it parsed.
+// runIndexChild runs `exe index VAULT --index INDEX --embed none` and
+// returns its wall time, peak RSS and the number of notes it parsed.
+// Embedding is left out: it is measured on its own (bench --search), and
+// would make these figures depend on the embedder.
 func runIndexChild(ctx context.Context, exe, vaultDir, index string) (childRun, error) {
-	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index)
+	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index, "--embed", "none")
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
