@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -595,6 +596,7 @@ func (fm *fmEdit) render(eol string) ([]byte, bool, error) {
 	changed := false
 	at := 0
 	var appended []*fmEntry
+	bound := newYAMLBound()
 	for _, e := range fm.entries {
 		if e.key == nil {
 			appended = append(appended, e)
@@ -602,7 +604,7 @@ func (fm *fmEdit) render(eol string) ([]byte, bool, error) {
 		}
 		switch {
 		case e.removed:
-		case e.newVal != nil && !sameValue(e.val, e.newVal):
+		case e.newVal != nil && !sameValue(bound, e.val, e.newVal):
 		default:
 			continue
 		}
@@ -671,15 +673,28 @@ func renderEntry(key, val *yaml.Node, indent, comment, eol string) (string, erro
 	return out.String(), nil
 }
 
-// sameValue reports whether two nodes hold the same data.
-func sameValue(a, b *yaml.Node) bool {
-	ca, oka := canonical(a)
-	cb, okb := canonical(b)
+// sameValue reports whether two nodes hold the same data (see
+// canonical).
+func sameValue(bound *yamlBound, a, b *yaml.Node) bool {
+	ca, oka := canonical(bound, a)
+	cb, okb := canonical(bound, b)
 	return oka && okb && ca == cb
 }
 
-// canonical returns the data of a node in one normal form.
-func canonical(n *yaml.Node) (string, bool) {
+// canonical returns the data of a node in one normal form: its decoded
+// value printed when the node is within the bounds of bound (which it
+// then counts against the frontmatter's), else a digest of its nodes, so
+// that a value aliases would blow up is never expanded. The same value
+// measured in the same order gets the same form. ok is false when the
+// node cannot be decoded.
+func canonical(bound *yamlBound, n *yaml.Node) (string, bool) {
+	if bound.check(n) != nil {
+		sum, ok := bound.digest(n)
+		if !ok {
+			return "", false
+		}
+		return "digest " + hex.EncodeToString(sum[:]), true
+	}
 	var v any
 	if err := n.Decode(&v); err != nil {
 		return "", false
@@ -693,6 +708,7 @@ func (fm *fmEdit) verify(out []byte) error {
 	type kv struct{ key, val string }
 	var want []kv
 	var appended []*fmEntry
+	wantBound, gotBound := newYAMLBound(), newYAMLBound()
 	for _, e := range fm.entries {
 		if e.key == nil {
 			appended = append(appended, e)
@@ -705,12 +721,12 @@ func (fm *fmEdit) verify(out []byte) error {
 		if e.newVal != nil {
 			v = e.newVal
 		}
-		c, _ := canonical(v)
+		c, _ := canonical(wantBound, v)
 		want = append(want, kv{e.key.Value, c})
 	}
 	for _, e := range appended {
 		if !e.removed {
-			c, _ := canonical(e.newVal)
+			c, _ := canonical(wantBound, e.newVal)
 			want = append(want, kv{e.name, c})
 		}
 	}
@@ -738,7 +754,7 @@ func (fm *fmEdit) verify(out []byte) error {
 			return fail(fmt.Sprintf("key %q twice", key))
 		}
 		for i := 0; i+1 < len(root.Content); i += 2 {
-			c, _ := canonical(root.Content[i+1])
+			c, _ := canonical(gotBound, root.Content[i+1])
 			got = append(got, kv{root.Content[i].Value, c})
 		}
 	}

@@ -12,7 +12,9 @@ import (
 
 // frontmatter reads the YAML block: title, tags, aliases, the other
 // properties, and wikilinks written inside values. Malformed YAML leaves
-// the note without properties and adds a warning.
+// the note without properties and adds a warning. Each value is measured
+// before it is decoded (yamlBound): one that aliases would blow up, or
+// that nests too deeply, is left out with a warning.
 func (c *collector) frontmatter(fm *rawFrontmatter) {
 	c.note.BodyStart = c.off + fm.end
 	if len(bytes.TrimSpace(fm.raw)) == 0 {
@@ -39,9 +41,14 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 	rawStart := c.off + fm.start
 	lineStarts := newLineIndex(fm.raw)
 	seenLinks := map[int]bool{}
+	bound := newYAMLBound()
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		key := k.Value
+		if err := bound.check(v); err != nil {
+			c.note.Warnings = append(c.note.Warnings, fmt.Sprintf("frontmatter property %q ignored: %v", key, err))
+			continue
+		}
 		switch strings.ToLower(key) {
 		case "tags", "tag":
 			for _, t := range scalarStrings(v) {
@@ -71,7 +78,7 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 			}
 		}
 		c.note.Properties = append(c.note.Properties, Property{Key: key, Value: val})
-		c.frontmatterLinks(v, key, fm.raw, rawStart, lineStarts, seenLinks)
+		c.frontmatterLinks(v, key, fm.raw, rawStart, lineStarts, seenLinks, 0)
 	}
 }
 
@@ -80,12 +87,16 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 // its decoded value are then looked up, in order, in the raw text from
 // there. Only as many links as the value holds are taken, each with the
 // same inner text, so that a "# comment [[x]]" after the value is not a
-// link.
-func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawStart int, lines lineIndex, seen map[int]bool) {
+// link. depth is how deep v is in the value; past MaxPropertyDepth (which
+// the value was checked against) nothing more is looked at.
+func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawStart int, lines lineIndex, seen map[int]bool, depth int) {
 	switch v.Kind {
 	case yaml.SequenceNode, yaml.MappingNode:
+		if depth >= MaxPropertyDepth {
+			return
+		}
 		for _, child := range v.Content {
-			c.frontmatterLinks(child, key, raw, rawStart, lines, seen)
+			c.frontmatterLinks(child, key, raw, rawStart, lines, seen, depth+1)
 		}
 		return
 	case yaml.ScalarNode:
@@ -186,7 +197,8 @@ func duplicateKey(m *yaml.Node) (string, bool) {
 }
 
 // scalarStrings returns the string values of a scalar or a sequence of
-// scalars (how tags and aliases are written).
+// scalars (how tags and aliases are written). Aliases are not followed,
+// so that its output is never bigger than the YAML text.
 func scalarStrings(v *yaml.Node) []string {
 	switch v.Kind {
 	case yaml.ScalarNode:
