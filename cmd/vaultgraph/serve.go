@@ -105,7 +105,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	// The heartbeat's own clean-up races with the exit; remove it here.
-	defer os.Remove(heartbeatPath(e.IndexPath()))
+	defer removeHeartbeat(e.IndexPath())
 	r := e.Report()
 	log.Info("serving", "vault", e.Root(), "index", e.IndexPath(), "notes", r.Notes,
 		"parsed", r.Parsed, "unchanged", r.Unchanged, "took", r.Duration.Round(time.Millisecond))

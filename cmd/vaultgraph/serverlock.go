@@ -2,8 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -25,9 +29,13 @@ func serverRunning(index string) bool {
 }
 
 // heartbeat marks index as served until ctx ends, then removes the mark.
+// Several servers on one index share the mark: each keeps it fresh
+// (writing it again if another removed it), and only the one whose
+// process ID it holds removes it.
 func heartbeat(ctx context.Context, index string) error {
 	p := heartbeatPath(index)
-	if err := os.WriteFile(p, fmt.Appendf(nil, "%d\n", os.Getpid()), 0o644); err != nil {
+	mark := fmt.Appendf(nil, "%d\n", os.Getpid())
+	if err := os.WriteFile(p, mark, 0o644); err != nil {
 		return fmt.Errorf("mark index as served: %w", err)
 	}
 	go func() {
@@ -36,12 +44,22 @@ func heartbeat(ctx context.Context, index string) error {
 		for {
 			select {
 			case <-ctx.Done():
-				os.Remove(p)
+				removeHeartbeat(index)
 				return
 			case now := <-t.C:
-				_ = os.Chtimes(p, now, now)
+				if err := os.Chtimes(p, now, now); errors.Is(err, fs.ErrNotExist) {
+					_ = os.WriteFile(p, mark, 0o644)
+				}
 			}
 		}
 	}()
 	return nil
+}
+
+// removeHeartbeat removes index's mark if this process wrote it last.
+func removeHeartbeat(index string) {
+	p := heartbeatPath(index)
+	if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
+		_ = os.Remove(p)
+	}
 }
