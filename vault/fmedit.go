@@ -582,7 +582,7 @@ func needsDoubleQuotes(s string) bool {
 	}) {
 		return true
 	}
-	out, err := yaml.Marshal(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
+	out, err := encodeYAML(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})
 	if err != nil || bytes.HasPrefix(out, []byte("'")) {
 		return true
 	}
@@ -649,16 +649,11 @@ func endsWithBreak(b []byte) bool {
 // renderEntry writes "key: value" as YAML, each line indented by indent
 // and ended by eol, with comment at the end of the key line.
 func renderEntry(key, val *yaml.Node, indent, comment, eol string) (string, error) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{key, val}}); err != nil {
+	b, err := encodeYAML(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{key, val}})
+	if err != nil {
 		return "", fmt.Errorf("%w: %q: %v", ErrBadProperty, key.Value, err)
 	}
-	if err := enc.Close(); err != nil {
-		return "", fmt.Errorf("%w: %q: %v", ErrBadProperty, key.Value, err)
-	}
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	var out strings.Builder
 	for i, l := range lines {
 		if l != "" {

@@ -207,6 +207,17 @@ func TestSetFrontmatter(t *testing.T) {
 			want:  "---\nb: c\n---\n---\na: 1\n",
 		},
 		{
+			desc: "emoji written as themselves", give: "",
+			tags: []string{"🚀", "idea/💡"}, setTags: true,
+			props: []Property{{Key: "title", Value: "Ideas 🚀?"}, {Key: "mood", Value: "😀: good"}, {Key: "raw", Value: `\U0001F680 🚀`}},
+			want: "---\ntitle: Ideas 🚀?\nmood: \"😀: good\"\nraw: \\U0001F680 🚀\ntags:\n  - 🚀\n  - idea/💡\n---\n",
+		},
+		{
+			desc: "emoji beside a private-use character", give: "",
+			props: []Property{{Key: "x", Value: "\uE000 🚀 \uE001"}},
+			want:  "---\nx: \uE000 🚀 \uE001\n---\n",
+		},
+		{
 			desc:  "later props win",
 			give:  "",
 			props: []Property{{Key: "a", Value: "1"}, {Key: "A", Value: "2"}, {Key: "b", Value: "x"}, {Key: "b", Value: nil}},

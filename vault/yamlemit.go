@@ -1,0 +1,130 @@
+package vault
+
+import (
+	"bytes"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// encodeYAML writes n as YAML (two-space indent) the way a person would:
+// yaml.v3's emitter takes every character outside the Basic Multilingual
+// Plane (emoji, many CJK extensions) for unprintable, so it would write
+// "Ideas 🚀" as "Ideas \U0001F680", double-quoted. Here such characters
+// are written as themselves: each is swapped for a private-use character
+// the emitter prints as is (one the text does not hold), and swapped back
+// in the output. The result is checked to read back to the same scalars;
+// if it does not, the emitter's own output is returned.
+func encodeYAML(n *yaml.Node) ([]byte, error) {
+	plain, err := emitYAML(n)
+	if err != nil {
+		return nil, err
+	}
+	swap := astralSwap(n)
+	if swap == nil {
+		return plain, nil
+	}
+	sub := cloneYAML(n, func(s string) string { return swap.forward.Replace(s) })
+	out, err := emitYAML(sub)
+	if err != nil {
+		return plain, nil
+	}
+	out = []byte(swap.back.Replace(string(out)))
+	var got yaml.Node
+	if yaml.Unmarshal(out, &got) != nil || len(got.Content) != 1 || !sameScalars(got.Content[0], n) {
+		return plain, nil
+	}
+	return out, nil
+}
+
+// emitYAML is yaml.v3's encoder with a two-space indent.
+func emitYAML(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// swapper maps astral characters to private-use ones and back.
+type swapper struct {
+	forward, back *strings.Replacer
+}
+
+// astralSwap returns the swap for the astral characters of n's scalars,
+// or nil when there are none or not enough free private-use characters.
+func astralSwap(n *yaml.Node) *swapper {
+	used := map[rune]bool{}
+	var astral []rune
+	walkScalars(n, func(s string) {
+		for _, r := range s {
+			if r >= 0x10000 && !used[r] {
+				astral = append(astral, r)
+			}
+			used[r] = true
+		}
+	})
+	if len(astral) == 0 {
+		return nil
+	}
+	var fwd, back []string
+	next := rune(0xE000)
+	for _, r := range astral {
+		for next <= 0xF8FF && used[next] {
+			next++
+		}
+		if next > 0xF8FF {
+			return nil
+		}
+		fwd = append(fwd, string(r), string(next))
+		back = append(back, string(next), string(r))
+		next++
+	}
+	return &swapper{forward: strings.NewReplacer(fwd...), back: strings.NewReplacer(back...)}
+}
+
+// walkScalars calls f with the value of every scalar under n.
+func walkScalars(n *yaml.Node, f func(string)) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.ScalarNode {
+		f(n.Value)
+	}
+	for _, c := range n.Content {
+		walkScalars(c, f)
+	}
+}
+
+// cloneYAML copies n with each scalar value passed through f.
+func cloneYAML(n *yaml.Node, f func(string) string) *yaml.Node {
+	c := *n
+	c.Value = f(n.Value)
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		c.Content[i] = cloneYAML(k, f)
+	}
+	return &c
+}
+
+// sameScalars reports whether a and b have the same shape and the same
+// scalar values.
+func sameScalars(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || len(a.Content) != len(b.Content) {
+		return false
+	}
+	if a.Kind == yaml.ScalarNode && a.Value != b.Value {
+		return false
+	}
+	for i := range a.Content {
+		if !sameScalars(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
