@@ -36,7 +36,8 @@ type embedder struct {
 	provider embed.Embedder
 
 	mu      sync.Mutex
-	index   *embed.Index
+	index   *embed.Index // nil until loaded, and with Options.StoreVectorsOnly
+	loaded  bool         // load has run
 	model   string
 	dim     int
 	have    map[string]string // note -> content hash its vectors were made from
@@ -113,7 +114,9 @@ func (em *embedder) run(ctx context.Context) {
 	log := em.e.log
 	// The previous built-in model's vectors answer queries until the new
 	// model's are complete, even while its server is down.
-	em.loadOld(ctx, em.e.noteHashes())
+	if !em.e.opts.StoreVectorsOnly {
+		em.loadOld(ctx, em.e.noteHashes())
+	}
 	for ctx.Err() == nil {
 		if err := em.load(ctx); err != nil {
 			em.setState("error: " + err.Error())
@@ -175,11 +178,23 @@ func (em *embedder) load(ctx context.Context) error {
 		dim = len(v[0])
 	}
 	model := em.provider.Model()
-	idx := embed.NewIndex(dim, false)
 	hashes := em.e.noteHashes()
 	have := map[string]string{}
 	st := em.e.store
-	if st != nil {
+	var idx *embed.Index
+	if em.e.opts.StoreVectorsOnly {
+		if st != nil {
+			stored, err := st.VectorHashes(ctx, model, dim)
+			if err != nil {
+				return err
+			}
+			for id, h := range stored {
+				if hashes[id] == h {
+					have[id] = h
+				}
+			}
+		}
+	} else if idx = embed.NewIndex(dim, false); st != nil {
 		err := st.Vectors(ctx, model, dim, func(nv store.NoteVectors) error {
 			if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
 				idx.Replace(nv.Note, nv.Vecs)
@@ -192,7 +207,7 @@ func (em *embedder) load(ctx context.Context) error {
 		}
 	}
 	em.mu.Lock()
-	em.index, em.model, em.dim, em.have = idx, model, dim, have
+	em.index, em.model, em.dim, em.have, em.loaded = idx, model, dim, have, true
 	for id, h := range hashes {
 		if have[id] != h {
 			em.pending[id] = true
@@ -315,13 +330,17 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 	for _, it := range items {
 		switch h, ok := current[it.Note]; {
 		case !ok: // deleted meanwhile
-			em.index.Remove(it.Note)
+			if em.index != nil {
+				em.index.Remove(it.Note)
+			}
 			delete(em.have, it.Note)
 			delete(em.pending, it.Note)
 		case h != it.Hash: // edited meanwhile: embed it again
 			em.pending[it.Note] = true
 		default:
-			em.index.Replace(it.Note, it.Vecs)
+			if em.index != nil {
+				em.index.Replace(it.Note, it.Vecs)
+			}
 			em.have[it.Note] = it.Hash
 			delete(em.pending, it.Note)
 		}
@@ -419,7 +438,7 @@ func (e *Engine) WaitEmbeddings(ctx context.Context) error {
 	}
 	for {
 		em.mu.Lock()
-		state, ready := em.state, em.index != nil && len(em.pending) == 0 && em.state == "ready"
+		state, ready := em.state, em.loaded && len(em.pending) == 0 && em.state == "ready"
 		em.mu.Unlock()
 		if ready {
 			return nil

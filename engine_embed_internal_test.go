@@ -922,3 +922,73 @@ func TestEmbedProviderDownSearchLatency(t *testing.T) {
 		t.Errorf("Search(budget risk) with the server down took %v (%q, %q), want keyword results within 1s", d, searchIDs(hits), warnings)
 	}
 }
+
+// TestEmbedStoreVectorsOnly: with StoreVectorsOnly the embedder writes
+// the vectors of the notes that lack them, keeps none in memory, and a
+// later Open (with or without it) finds them all stored.
+func TestEmbedStoreVectorsOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	open := func(p embed.Embedder, only bool) *Engine {
+		t.Helper()
+		e := New(Options{Vault: dir, Index: index, Embedder: p, StoreVectorsOnly: only})
+		if err := e.Open(ctx); err != nil {
+			t.Fatalf("Open = %v", err)
+		}
+		return e
+	}
+
+	first := newCountingEmbedder()
+	e := open(first, true)
+	waitEmbeddings(t, e)
+	if e.emb.index != nil {
+		t.Errorf("StoreVectorsOnly: the engine holds %d vectors in memory", e.emb.index.Len())
+	}
+	if st, _ := e.Status(ctx); st.Embeddings != 1 {
+		t.Errorf("coverage %v, want 1", st.Embeddings)
+	}
+	want := len(first.embedded())
+	if want == 0 {
+		t.Fatal("nothing was embedded")
+	}
+	if got := len(storedVectors(t, e, embed.BuiltinModel, embed.BuiltinDim)); got != len(e.noteIDsForTest()) {
+		t.Errorf("%d notes have stored vectors, want all %d", got, len(e.noteIDsForTest()))
+	}
+	e.Close()
+
+	// Again: nothing to embed, then only the edited note.
+	again := newCountingEmbedder()
+	e = open(again, true)
+	waitEmbeddings(t, e)
+	if got := again.embedded(); len(got) != 0 {
+		t.Errorf("second StoreVectorsOnly Open embedded %d texts, want none", len(got))
+	}
+	e.Close()
+	beta := filepath.Join(dir, "Projects", "Beta.md")
+	f, err := os.OpenFile(beta, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n## Mascot\n\nA quokka named Zanzibar.\n")
+	f.Close()
+	e = open(again, true)
+	waitEmbeddings(t, e)
+	if got, want := again.embedded(), chunkTexts(t, e, "Projects/Beta.md"); !slices.Equal(got, want) {
+		t.Errorf("after editing Beta embedded %q, want its chunks %q", got, want)
+	}
+	e.Close()
+
+	// A searching engine loads them all and embeds nothing.
+	last := newCountingEmbedder()
+	e = open(last, false)
+	defer e.Close()
+	waitEmbeddings(t, e)
+	if got := last.embedded(); len(got) != 0 {
+		t.Errorf("a searching Open after StoreVectorsOnly runs embedded %d texts, want none", len(got))
+	}
+	hits, _ := mustSearch(t, e, SearchQuery{Query: "quokka zanzibar", Mode: SearchSemantic})
+	if len(hits) == 0 || hits[0].ID != "Projects/Beta.md" {
+		t.Errorf("semantic search = %q, want Projects/Beta.md first", searchIDs(hits))
+	}
+}

@@ -67,6 +67,11 @@ type Options struct {
 	// EmbedChunkChars bounds one embedded chunk (default
 	// DefaultChunkChars).
 	EmbedChunkChars int
+	// StoreVectorsOnly makes the embedder write vectors to the index
+	// without keeping them in memory: for a run that embeds but never
+	// searches (`vaultgraph index`), whose memory then does not grow with
+	// the vectors. Vector search finds nothing.
+	StoreVectorsOnly bool
 	// ReadOnly refuses every write (CreateNode, UpdateNode, DeleteNode)
 	// with ErrReadOnly.
 	ReadOnly bool

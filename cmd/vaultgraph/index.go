@@ -70,6 +70,7 @@ Shows a progress bar when stderr is a terminal; ends with a summary line.`,
 			if opts.Embedder, err = g.embedder(); err != nil {
 				return err
 			}
+			opts.StoreVectorsOnly = true // index embeds, it never searches
 			var bar *progressbar.ProgressBar
 			if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				bar = progressbar.NewOptions(-1,

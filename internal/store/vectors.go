@@ -102,6 +102,35 @@ func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(Note
 	return flush()
 }
 
+// VectorHashes returns, for each note with complete stored vectors for
+// model and dim, the content hash they were made from, without reading
+// the vectors themselves. A note whose chunks are not numbered 0..n-1 or
+// come from several versions is left out (its vectors are stale).
+func (s *Store) VectorHashes(ctx context.Context, model string, dim int) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT note, COUNT(*), MIN(chunk), MAX(chunk), MIN(hash), MAX(hash) FROM vectors WHERE model = ? AND dim = ? GROUP BY note",
+		model, dim)
+	if err != nil {
+		return nil, fmt.Errorf("index vectors: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var note, minHash, maxHash string
+		var n, lo, hi int
+		if err := rows.Scan(&note, &n, &lo, &hi, &minHash, &maxHash); err != nil {
+			return nil, fmt.Errorf("index vectors: %w", err)
+		}
+		if lo == 0 && hi == n-1 && minHash == maxHash && minHash != "" {
+			out[note] = minHash
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index vectors: %w", err)
+	}
+	return out, nil
+}
+
 // VectorModels returns, per model and dimension stored, how many notes
 // have vectors ("model/dim" -> notes).
 func (s *Store) VectorModels(ctx context.Context) (map[string]int, error) {

@@ -45,6 +45,21 @@ func TestVectorsRoundTrip(t *testing.T) {
 	if got := read("m1", 3)["a.md"]; got.Hash != "h9" || len(got.Vecs) != 1 {
 		t.Errorf("after replace: %+v", got)
 	}
+	if h, err := s.VectorHashes(ctx, "m1", 3); err != nil || len(h) != 2 || h["a.md"] != "h9" || h["b.md"] != "h2" {
+		t.Errorf("VectorHashes(m1, 3) = %v, %v; want a.md h9, b.md h2", h, err)
+	}
+	// A note whose chunks are from two versions is stale: left out.
+	put("m3", 2, NoteVectors{Note: "a.md", Hash: "hx", Vecs: [][]float32{{1, 1}}},
+		NoteVectors{Note: "b.md", Hash: "h2", Vecs: [][]float32{{1, 0}, {0, 1}}})
+	if _, err := s.db.ExecContext(ctx, "UPDATE vectors SET hash = 'old' WHERE note = 'b.md' AND model = 'm3' AND chunk = 1"); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := s.VectorHashes(ctx, "m3", 2); err != nil || len(h) != 1 || h["a.md"] != "hx" {
+		t.Errorf("VectorHashes(m3, 2) = %v, %v; want only a.md (b.md's chunks are of two versions)", h, err)
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM vectors WHERE model = 'm3'"); err != nil {
+		t.Fatal(err)
+	}
 	models, err := s.VectorModels(ctx)
 	if err != nil || models["m1/3"] != 2 || models["m2/2"] != 1 {
 		t.Errorf("VectorModels = %v, %v", models, err)
