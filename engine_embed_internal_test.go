@@ -992,3 +992,28 @@ func TestEmbedStoreVectorsOnly(t *testing.T) {
 		t.Errorf("semantic search = %q, want Projects/Beta.md first", searchIDs(hits))
 	}
 }
+
+// TestEmbedQuantizedLoad: stored vectors past quantizeAbove load as int8
+// and still rank the right note first.
+func TestEmbedQuantizedLoad(t *testing.T) {
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	e := openEmbedding(t, dir, index, newCountingEmbedder())
+	waitEmbeddings(t, e)
+	if e.emb.index.Quantized() {
+		t.Fatal("a fresh index is quantized")
+	}
+	e.Close()
+
+	defer func(n int) { quantizeAbove = n }(quantizeAbove)
+	quantizeAbove = 0
+	e = openEmbedding(t, dir, index, newCountingEmbedder())
+	waitEmbeddings(t, e)
+	if !e.emb.index.Quantized() || e.emb.index.Len() == 0 {
+		t.Fatalf("reloaded index: quantized %v, %d notes; want int8 and every note", e.emb.index.Quantized(), e.emb.index.Len())
+	}
+	hits, _ := mustSearch(t, e, SearchQuery{Query: "no links in or out", Mode: SearchSemantic})
+	if len(hits) == 0 || hits[0].ID != "Orphan.md" {
+		t.Errorf("semantic search on the int8 index = %q, want Orphan.md first", searchIDs(hits))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -206,6 +207,27 @@ func (x *Index) moveRow(from, to int32) {
 		}
 	}
 }
+
+// Grow makes room for rows more chunk vectors, so that loading a known
+// number of them does not copy the matrix as it grows.
+func (x *Index) Grow(rows int) {
+	if rows <= 0 || x.dim == 0 {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rowNote = slices.Grow(x.rowNote, rows)
+	x.rowChunk = slices.Grow(x.rowChunk, rows)
+	if x.quantize {
+		x.q = slices.Grow(x.q, rows*x.dim)
+		x.scale = slices.Grow(x.scale, rows)
+	} else {
+		x.f32 = slices.Grow(x.f32, rows*x.dim)
+	}
+}
+
+// Quantized reports whether rows are stored as int8.
+func (x *Index) Quantized() bool { return x.quantize }
 
 func (x *Index) truncate(rows int) {
 	x.rowNote, x.rowChunk = x.rowNote[:rows], x.rowChunk[:rows]

@@ -102,6 +102,15 @@ func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(Note
 	return flush()
 }
 
+// VectorCount returns how many chunk vectors are stored for model and dim.
+func (s *Store) VectorCount(ctx context.Context, model string, dim int) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dim = ?", model, dim).Scan(&n); err != nil {
+		return 0, fmt.Errorf("index vectors: %w", err)
+	}
+	return n, nil
+}
+
 // VectorHashes returns, for each note with complete stored vectors for
 // model and dim, the content hash they were made from, without reading
 // the vectors themselves. A note whose chunks are not numbered 0..n-1 or
