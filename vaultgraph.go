@@ -166,17 +166,23 @@ func (e *Engine) Open(ctx context.Context) error {
 	}
 	e.mu.Lock()
 	e.root = root
+	e.commitOpts.Root = root // the vault's write lock and commit journal
 	e.mu.Unlock()
 	if !e.opts.ReadOnly && !e.opts.TrustIndex {
-		// A write interrupted by a crash leaves temporary files and
-		// backups: put the vault back as it was before that write. Not
-		// while a server owns the vault (TrustIndex): its in-flight
-		// files are not leftovers.
+		// A write interrupted by a crash leaves temporary files, backups
+		// and maybe a commit journal: finish that write (journal) or undo
+		// it. CleanupTemps skips it while another process holds the
+		// vault's write lock (a server in the middle of a write): its
+		// files are not leftovers. Not at all while a server owns the
+		// vault (TrustIndex).
 		done, err := vault.CleanupTemps(root)
 		for _, d := range done {
 			e.log.Warn("repaired an interrupted write", "what", d)
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, vault.ErrLocked):
+			e.log.Info("skipped the clean-up of interrupted writes: another process is writing to the vault", "err", err)
+		case err != nil:
 			e.log.Warn("could not clean up after an interrupted write", "err", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -11,9 +12,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
+	"time"
+	"unicode/utf8"
 )
 
 // The names of the files the writer keeps beside a note while it works.
@@ -22,7 +24,9 @@ const (
 	// TempPrefix starts the name of a new version being written.
 	TempPrefix = ".vaultgraph-tmp-"
 	// BackupPrefix starts the name of the old version kept during a
-	// Commit: ".vaultgraph-bak-<8 hex>-<name of the file>".
+	// Commit: ".vaultgraph-bak-<8 hex>-<name of the file>", or, when that
+	// is too long for a file name, ".vaultgraph-bak-<8 hex>~<the start of
+	// the name>" (the Commit's journal then names the file).
 	BackupPrefix = ".vaultgraph-bak-"
 )
 
@@ -33,8 +37,8 @@ const DefaultFilePerm fs.FileMode = 0o644
 const defaultDirPerm fs.FileMode = 0o755
 
 // ErrCommitted wraps an error met after every file of a Commit was in
-// place (removing a backup, syncing a folder): the change stands and is
-// not undone.
+// place (removing a backup, syncing a folder, removing the journal): the
+// change stands and is not undone.
 var ErrCommitted = errors.New("changes committed, but cleanup failed")
 
 // WriteFileAtomic replaces the file at path with data so that a reader
@@ -159,50 +163,87 @@ type FileOp struct {
 
 // CommitOptions tune a Commit.
 type CommitOptions struct {
+	// Root is the vault folder that every op's path must be in. When set,
+	// the Commit holds the vault's write lock (LockWrites) for its whole
+	// run and keeps a journal in Root/.vaultgraph/commit.journal, so that
+	// CleanupTemps finishes a Commit that a crash interrupted once its
+	// files started to change. Without it there is no lock and no
+	// journal: after a crash CleanupTemps can only undo what it finds
+	// (see Commit), and a file whose name is too long for a backup name
+	// that embeds it cannot be replaced or removed.
+	Root string
+	// LockWait is how long a Commit with a Root waits for the write lock
+	// while another Commit holds it (DefaultLockWait when 0); after that
+	// it fails with ErrLocked.
+	LockWait time.Duration
 	// FailAt is a test hook; leave it nil. When set, it is called before
 	// every file-system step that a failed Commit undoes, with the step's
 	// name and how many steps of that name the Commit has taken so far
 	// (1 for the first); a non-nil result makes that step fail with it.
 	// The steps, in order: per written file "mkdir" (each missing
 	// folder), "create", "write", "sync", "chmod", "close" (its temporary
-	// file); then "remove" (each removed file moved to its backup),
-	// "backup" (each existing file about to be replaced, linked to its
-	// backup) and "rename" (each temporary file moved into place).
-	// The steps after the last "rename" (removing backups, syncing
-	// folders) are not hooked: by then the Commit stands.
+	// file); then, with a Root, "journal" (writing the journal); then
+	// "remove" (each removed file moved to its backup), "backup" (each
+	// existing file about to be replaced, linked to its backup) and
+	// "rename" (each temporary file moved into place). The steps after
+	// the last "rename" (removing backups, syncing folders, removing the
+	// journal) are not hooked: by then the Commit stands.
 	FailAt func(step string, n int) error
 }
 
+// DefaultLockWait is how long a Commit waits for another one by default.
+const DefaultLockWait = 30 * time.Second
+
 // Commit applies every op or none. It writes each new version to a
-// temporary file in its folder (creating missing folders), keeps a backup
-// of every file it will remove or replace (BackupPrefix names in the same
-// folder: removed files are renamed there, replaced files hard-linked,
-// or renamed when the file system has no hard links), then renames each
-// temporary file into place. If a step fails, every file replaced or
-// removed so far is put back from its backup, new files, temporary files
-// and created folders are removed, and the error is returned. On success
-// the backups are removed and the touched folders synced; an error there
-// is returned wrapping ErrCommitted and the change stands.
+// temporary file in its folder (creating missing folders) and syncs the
+// files and their folders; with a Root it then writes the journal, which
+// names every op's file, temporary file and backup. Then it keeps a
+// backup of every file it will remove or replace (BackupPrefix names in
+// the same folder: removed files are renamed there, replaced files
+// hard-linked, or renamed when the file system has no hard links), and
+// renames each temporary file into place. If a step fails, every file
+// replaced or removed so far is put back from its backup, new files,
+// temporary files and created folders are removed, and the error is
+// returned (with a Root, the journal is first rewritten to say so, and
+// removed at the end). On success the backups are removed, the touched
+// folders synced and the journal removed; an error there is returned
+// wrapping ErrCommitted and the change stands.
 //
 // A move is a write of the new path plus a Remove of the old one; a
 // rename that changes only the letter case works on case-insensitive file
 // systems too, because removals happen before writes.
 //
-// The ops' paths must be absolute and distinct. A crash in the middle can
-// leave temporary and backup files; CleanupTemps puts the vault back in
-// order (no content is lost, though a moved note may then exist at both
-// paths). Commit must not run at the same time as another Commit or
-// CleanupTemps on the same files.
+// The ops' paths must be absolute and distinct (and inside Root when it
+// is set). With a Root, the Commit holds the vault's write lock, so it
+// waits for another Commit and CleanupTemps skips its files; if a journal
+// is left over from a crash, it first finishes that commit as
+// CleanupTemps would. After a crash CleanupTemps puts the vault in order:
+// a Commit that had written its journal is finished (every file new), one
+// that had not is undone (every file old). Without a Root a crash can
+// leave a mix: CleanupTemps loses no content, but a moved note may then
+// exist at both paths, and a Commit must not run at the same time as
+// another Commit or CleanupTemps on the same files.
 func Commit(ops []FileOp, opts CommitOptions) error {
-	if err := checkOps(ops); err != nil {
+	if err := checkOps(ops, opts.Root); err != nil {
 		return err
 	}
-	c := &commit{ops: make([]opState, len(ops)), counts: map[string]int{}, failAt: opts.FailAt}
-	for i, op := range ops {
-		c.ops[i] = opState{FileOp: op}
+	c := newCommit(ops, opts)
+	if opts.Root != "" {
+		lk, err := LockWrites(opts.Root, cmp.Or(opts.LockWait, DefaultLockWait))
+		if err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+		defer func() { _ = lk.Unlock() }()
+		c.syncRoot = lk.made
+		if _, err := os.Lstat(journalPath(opts.Root)); err == nil {
+			// A crash interrupted a commit and nothing cleaned up since.
+			if _, err := cleanLocked(opts.Root); err != nil {
+				return fmt.Errorf("commit: an interrupted earlier commit could not be finished: %w", err)
+			}
+		}
 	}
 	if err := c.run(); err != nil {
-		if rerr := c.rollback(); rerr != nil {
+		if rerr := c.undo(); rerr != nil {
 			return fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
 		}
 		return fmt.Errorf("commit: %w", err)
@@ -213,8 +254,9 @@ func Commit(ops []FileOp, opts CommitOptions) error {
 	return nil
 }
 
-// checkOps refuses relative paths and two ops on the same path.
-func checkOps(ops []FileOp) error {
+// checkOps refuses relative paths, paths outside root (when set) and two
+// ops on the same path.
+func checkOps(ops []FileOp, root string) error {
 	seen := make(map[string]bool, len(ops))
 	for _, op := range ops {
 		if !filepath.IsAbs(op.Path) {
@@ -225,6 +267,12 @@ func checkOps(ops []FileOp) error {
 			return fmt.Errorf("commit: path %s given twice", p)
 		}
 		seen[p] = true
+		if root == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("commit: path %s is not inside %s", p, root)
+		}
 	}
 	return nil
 }
@@ -232,8 +280,9 @@ func checkOps(ops []FileOp) error {
 // opState is an op and what Commit has done for it so far.
 type opState struct {
 	FileOp
-	tmp       string // temporary file with the new content, until renamed
-	bak       string // backup of the old file
+	tmp       string // temporary file with the new content
+	bakName   string // backup name chosen before the journal is written
+	bak       string // backup of the old file, once made
 	bakRename bool   // the old file was renamed to bak (not linked)
 	installed bool   // tmp was renamed to Path
 }
@@ -243,6 +292,19 @@ type commit struct {
 	created []string // folders made, parents first
 	counts  map[string]int
 	failAt  func(string, int) error
+
+	root      string // vault folder: keep a journal there ("" for none)
+	syncRoot  bool   // the state folder is new: sync root with the journal
+	journaled bool   // the journal is on disk
+	recovery  bool   // replaying a journal after a crash (see rollback)
+}
+
+func newCommit(ops []FileOp, opts CommitOptions) *commit {
+	c := &commit{ops: make([]opState, len(ops)), counts: map[string]int{}, failAt: opts.FailAt, root: opts.Root}
+	for i, op := range ops {
+		c.ops[i] = opState{FileOp: op}
+	}
+	return c
 }
 
 func (c *commit) step(name string) error {
@@ -273,6 +335,26 @@ func (c *commit) run() error {
 		}
 		op.tmp = tmp
 	}
+	if c.root != "" {
+		// The journal, once the temporary files are safe on disk: from
+		// here on a crash is finished, not undone.
+		for i := range c.ops {
+			name, err := backupName(c.ops[i].Path, true)
+			if err != nil {
+				return err
+			}
+			c.ops[i].bakName = name
+		}
+		if err := c.syncFolders(); err != nil {
+			return fmt.Errorf("sync folders: %w", err)
+		}
+		if err := c.step("journal"); err != nil {
+			return err
+		}
+		if err := c.writeJournal(journalCommit); err != nil {
+			return err
+		}
+	}
 	// 2. Removed files go to their backups first, so that a write to a
 	// name that differs only in case finds its folder entry free.
 	for i := range c.ops {
@@ -287,7 +369,7 @@ func (c *commit) run() error {
 		} else if fi.IsDir() {
 			return fmt.Errorf("remove %s: it is a folder", op.Path)
 		}
-		bak, err := backupName(op.Path)
+		bak, err := op.backupName()
 		if err != nil {
 			return err
 		}
@@ -312,7 +394,7 @@ func (c *commit) run() error {
 		} else if fi.IsDir() {
 			return fmt.Errorf("write %s: it is a folder", op.Path)
 		}
-		bak, err := backupName(op.Path)
+		bak, err := op.backupName()
 		if err != nil {
 			return err
 		}
@@ -339,9 +421,18 @@ func (c *commit) run() error {
 		if err := os.Rename(op.tmp, op.Path); err != nil {
 			return fmt.Errorf("write %s: %w", op.Path, err)
 		}
-		op.tmp, op.installed = "", true
+		op.installed = true
 	}
 	return nil
+}
+
+// backupName is the op's backup name: the one the journal names, or a
+// new one embedding the file's name when there is no journal.
+func (op *opState) backupName() (string, error) {
+	if op.bakName != "" {
+		return op.bakName, nil
+	}
+	return backupName(op.Path, false)
 }
 
 // mkdirAll creates dir and its missing parents, remembering each one.
@@ -378,9 +469,45 @@ func (c *commit) mkdirAll(dir string) error {
 	return nil
 }
 
+// syncFolders flushes the folders of the ops' files and of the folders
+// made (so that new names are on disk before the journal names them).
+func (c *commit) syncFolders() error {
+	dirs := map[string]bool{}
+	for _, op := range c.ops {
+		dirs[filepath.Dir(op.Path)] = true
+	}
+	for _, d := range c.created {
+		dirs[filepath.Dir(d)] = true
+	}
+	var errs []error
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		if err := syncFolder(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// undo rolls back a failed run. With a journal on disk, the journal is
+// first rewritten to say the commit is being undone (so that a crash
+// now is undone too, not finished), and removed once all is undone.
+func (c *commit) undo() error {
+	if c.journaled {
+		// When this fails the journal still says "finish": a crash before
+		// the rollback ends would then leave a mix; carry on regardless.
+		_ = c.writeJournal(journalRollback)
+	}
+	if err := c.rollback(); err != nil {
+		return err // the journal stays for CleanupTemps to retry
+	}
+	return c.removeJournal()
+}
+
 // rollback undoes what run did, newest first: new files are removed or
 // replaced by their backups, then removed files come back, then the
-// temporary files and created folders go.
+// temporary files and created folders go. It can be run again after a
+// crash interrupted it (from a journal): what is already undone is
+// skipped.
 func (c *commit) rollback() error {
 	var errs []error
 	for i := len(c.ops) - 1; i >= 0; i-- {
@@ -389,11 +516,15 @@ func (c *commit) rollback() error {
 			continue
 		}
 		if op.bak != "" {
-			if err := os.Rename(op.bak, op.Path); err != nil {
+			if err := os.Rename(op.bak, op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, err)
 				continue
 			}
 			op.bak = ""
+		} else if c.recovery && c.aliasOfRemoved(op.Path) {
+			// On a case-insensitive disk the new file's name is also that
+			// of a removed file already put back: keep it.
+			continue
 		} else if err := os.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}
@@ -407,14 +538,14 @@ func (c *commit) rollback() error {
 		if op.bakRename {
 			err = os.Rename(op.bak, op.Path)
 		} else {
-			err = os.Remove(op.bak)
+			err = dropLink(op.bak, op.Path)
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
 	for _, op := range c.ops {
-		if op.tmp != "" {
+		if op.tmp != "" && !op.installed {
 			if err := os.Remove(op.tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, err)
 			}
@@ -422,50 +553,110 @@ func (c *commit) rollback() error {
 	}
 	for _, d := range slices.Backward(c.created) {
 		if err := os.Remove(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if entries, rerr := os.ReadDir(d); rerr == nil && len(entries) > 0 {
+				continue // someone else's files are in it now
+			}
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// finish removes the backups and syncs every touched folder.
+// aliasOfRemoved reports whether path is the same file as one of the
+// paths the commit removes (another spelling on a case-insensitive disk).
+func (c *commit) aliasOfRemoved(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return false
+	}
+	for _, op := range c.ops {
+		if op.Remove {
+			if gi, err := os.Lstat(op.Path); err == nil && os.SameFile(fi, gi) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropLink removes the hard-link backup bak of the file at path, which
+// was never replaced: only when it is still the same file (else both are
+// kept and an error says so); when path has gone, bak is put back there.
+func dropLink(bak, path string) error {
+	bi, err := os.Lstat(bak)
+	if err != nil {
+		return err
+	}
+	pi, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return os.Rename(bak, path)
+	case err != nil:
+		return err
+	case !os.SameFile(bi, pi):
+		return fmt.Errorf("kept backup %s: %s changed meanwhile", bak, path)
+	}
+	return os.Remove(bak)
+}
+
+// finish removes the backups, syncs every touched folder and removes the
+// journal; when a backup cannot be removed the journal stays, for
+// CleanupTemps to finish the job.
 func (c *commit) finish() error {
 	var errs []error
-	dirs := map[string]bool{}
 	for _, op := range c.ops {
-		dirs[filepath.Dir(op.Path)] = true
 		if op.bak != "" {
 			if err := os.Remove(op.bak); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, err)
 			}
 		}
 	}
-	for _, d := range c.created {
-		dirs[filepath.Dir(d)] = true
+	if err := c.syncFolders(); err != nil {
+		errs = append(errs, err)
 	}
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := syncFolder(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
-	return errors.Join(errs...)
+	return c.removeJournal()
 }
 
-// backupName returns a free backup name beside path.
-func backupName(path string) (string, error) {
+// backupName returns a free backup name beside path:
+// BackupPrefix + 8 random hex digits + "-" + the file's name, from which
+// CleanupTemps can tell the file to restore without a journal. When that
+// is over 255 bytes it fails, unless journaled is set: then the name is
+// BackupPrefix + 8 hex + "~" + as much of the file's name as fits, and
+// only the journal says whose backup it is (CleanupTemps without a
+// journal leaves such names alone).
+func backupName(path string, journaled bool) (string, error) {
 	base := filepath.Base(path)
 	var r [4]byte
 	if _, err := rand.Read(r[:]); err != nil {
 		return "", err
 	}
-	name := BackupPrefix + hex.EncodeToString(r[:]) + "-" + base
+	id := hex.EncodeToString(r[:])
+	name := BackupPrefix + id + "-" + base
 	if len(name) > maxNameBytes {
-		return "", fmt.Errorf("back up %s: the name is too long to keep a backup beside it", path)
+		if !journaled {
+			return "", fmt.Errorf("back up %s: the name is too long to keep a backup beside it", path)
+		}
+		name = BackupPrefix + id + "~" + truncateName(base, maxNameBytes-len(BackupPrefix)-len(id)-1)
 	}
 	return filepath.Join(filepath.Dir(path), name), nil
 }
 
-// backupTarget returns the name of the file a backup name keeps, or "".
+// truncateName cuts name to at most n bytes, at a character boundary.
+func truncateName(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n]
+}
+
+// backupTarget returns the name of the file a backup name keeps, or ""
+// (also for the journal-only names of backupName).
 func backupTarget(name string) string {
 	rest, ok := strings.CutPrefix(name, BackupPrefix)
 	if !ok {
@@ -479,81 +670,4 @@ func backupTarget(name string) string {
 		return ""
 	}
 	return target
-}
-
-// CleanupTemps puts a vault back in order after a crash during a write:
-// it removes every leftover temporary file (TempPrefix...) under root and
-// resolves every backup (BackupPrefix...): one whose file is missing is
-// renamed back into place, one whose file exists is removed. Folders named
-// .git are skipped and symlinks are not followed. It returns one line per
-// thing done, with vault-relative slash paths, sorted. Call it before the
-// vault is written to, never while a Commit runs.
-func CleanupTemps(root string) ([]string, error) {
-	var temps, baks []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // an unreadable folder holds nothing of ours
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && p != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch name := d.Name(); {
-		case strings.HasPrefix(name, TempPrefix) && d.Type().IsRegular():
-			temps = append(temps, p)
-		case backupTarget(name) != "":
-			baks = append(baks, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("clean up temporary files: %w", err)
-	}
-	rel := func(p string) string {
-		r, err := filepath.Rel(root, p)
-		if err != nil {
-			return p
-		}
-		return filepath.ToSlash(r)
-	}
-	var done []string
-	var errs []error
-	for _, p := range temps {
-		if err := os.Remove(p); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		done = append(done, "removed temporary file "+rel(p))
-	}
-	sort.Strings(baks)
-	for _, p := range baks {
-		target := filepath.Join(filepath.Dir(p), backupTarget(filepath.Base(p)))
-		_, err := os.Lstat(target)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Rename(p, target); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			done = append(done, "restored "+rel(target)+" from backup "+rel(p))
-		case err == nil:
-			if err := os.Remove(p); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			done = append(done, "removed backup "+rel(p))
-		default:
-			errs = append(errs, err)
-		}
-	}
-	sort.Strings(done)
-	if err := errors.Join(errs...); err != nil {
-		return done, fmt.Errorf("clean up temporary files: %w", err)
-	}
-	return done, nil
 }

@@ -1,0 +1,602 @@
+package vault
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The files a Commit with a Root keeps in the vault's state folder.
+const (
+	// StateDir is the folder, in the vault root, that holds the commit
+	// journal and the write lock (and the index, by default). Its name
+	// starts with a dot, so the scanner and the watcher skip it.
+	StateDir = ".vaultgraph"
+	// JournalName is the name of the commit journal in StateDir. It
+	// exists from the moment a Commit's new versions are all safely on
+	// disk until every file is in place, and names every file of the
+	// Commit with its temporary file and its backup.
+	JournalName = "commit.journal"
+	// LockName is the name of the write lock's file in StateDir; its
+	// holder removes it when it lets go (not on Windows).
+	LockName = "write.lock"
+	// corruptJournalName is where an unreadable journal is moved.
+	corruptJournalName = "commit.journal.corrupt"
+)
+
+// ErrLocked means another Commit or CleanupTemps, in this process or
+// another, holds the vault's write lock.
+var ErrLocked = errors.New("another process is writing to the vault")
+
+const (
+	journalVersion  = 1
+	journalCommit   = "commit"   // being applied: a crash is finished
+	journalRollback = "rollback" // being undone: a crash is undone
+)
+
+// journal is the content of the commit journal (JSON).
+type journal struct {
+	Version int         `json:"version"`
+	State   string      `json:"state"`
+	Folders []string    `json:"folders,omitempty"` // made by the Commit, parents first
+	Ops     []journalOp `json:"ops"`
+}
+
+// journalOp is one op of a journal. Paths are slash paths relative to
+// the root; Temp and Backup are file names in the folder of Path.
+type journalOp struct {
+	Path   string `json:"path"`
+	Remove bool   `json:"remove,omitempty"`
+	Temp   string `json:"temp,omitempty"` // the new version (writes only)
+	Backup string `json:"backup"`         // the old version's name, once made
+	// What had been done when a rollback started (rollback journals only).
+	BackedUp  bool `json:"backedUp,omitempty"`  // Backup was made...
+	Moved     bool `json:"moved,omitempty"`     // ...by renaming the file, not linking it
+	Installed bool `json:"installed,omitempty"` // Temp was renamed to Path
+}
+
+// journalPath is the path of the commit journal of the vault at root.
+func journalPath(root string) string { return filepath.Join(root, StateDir, JournalName) }
+
+// writeJournal writes the journal of c with state atomically: a
+// temporary file in the state folder, synced and renamed over the
+// journal, then the folder synced. The caller holds the write lock (which
+// made the state folder).
+func (c *commit) writeJournal(state string) error {
+	j := journal{Version: journalVersion, State: state, Ops: make([]journalOp, len(c.ops))}
+	rel := func(p string) string {
+		r, _ := filepath.Rel(c.root, p) // checkOps made sure it is inside
+		return filepath.ToSlash(r)
+	}
+	for _, d := range c.created {
+		j.Folders = append(j.Folders, rel(d))
+	}
+	for i, op := range c.ops {
+		jo := journalOp{Path: rel(op.Path), Remove: op.Remove, Backup: filepath.Base(op.bakName)}
+		if op.tmp != "" {
+			jo.Temp = filepath.Base(op.tmp)
+		}
+		if state == journalRollback {
+			jo.BackedUp, jo.Moved, jo.Installed = op.bak != "", op.bak != "" && op.bakRename, op.installed
+		}
+		j.Ops[i] = jo
+	}
+	data, err := json.Marshal(j)
+	if err != nil {
+		return fmt.Errorf("write journal: %w", err)
+	}
+	dir := filepath.Join(c.root, StateDir)
+	tmp, err := writeTemp(dir, append(data, '\n'), DefaultFilePerm, nil)
+	if err != nil {
+		return fmt.Errorf("write journal: %w", err)
+	}
+	if err := os.Rename(tmp, journalPath(c.root)); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write journal: %w", err)
+	}
+	c.journaled = true
+	if err := syncFolder(dir); err != nil {
+		return fmt.Errorf("write journal: %w", err)
+	}
+	if c.syncRoot {
+		if err := syncFolder(c.root); err != nil {
+			return fmt.Errorf("write journal: %w", err)
+		}
+		c.syncRoot = false
+	}
+	return nil
+}
+
+// removeJournal removes the journal of c, if it wrote one.
+func (c *commit) removeJournal() error {
+	if !c.journaled {
+		return nil
+	}
+	if err := os.Remove(journalPath(c.root)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove journal: %w", err)
+	}
+	c.journaled = false
+	return nil
+}
+
+// loadJournal parses a journal of the vault at root into the commit it
+// describes (to be finished or undone) and its state. Every path must
+// stay inside root: relative, clean, no "..", and its existing folder
+// must not lead out of root through a symlink; temporary and backup
+// names must be plain names with their prefixes.
+func loadJournal(root string, data []byte) (*commit, string, error) {
+	var j journal
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return nil, "", err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, "", errors.New("data after the journal")
+	}
+	if j.Version != journalVersion {
+		return nil, "", fmt.Errorf("version %d, want %d", j.Version, journalVersion)
+	}
+	if j.State != journalCommit && j.State != journalRollback {
+		return nil, "", fmt.Errorf("state %q", j.State)
+	}
+	realRoot := root
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		realRoot = r
+	}
+	c := &commit{counts: map[string]int{}, root: root, journaled: true, recovery: true}
+	for _, f := range j.Folders {
+		p, err := journalFile(root, realRoot, f)
+		if err != nil {
+			return nil, "", err
+		}
+		c.created = append(c.created, p)
+	}
+	seen := map[string]bool{}
+	for _, jo := range j.Ops {
+		p, err := journalFile(root, realRoot, jo.Path)
+		if err != nil {
+			return nil, "", err
+		}
+		if seen[p] {
+			return nil, "", fmt.Errorf("path %q given twice", jo.Path)
+		}
+		seen[p] = true
+		op := opState{FileOp: FileOp{Path: p, Remove: jo.Remove}}
+		if err := checkSideName(jo.Backup, BackupPrefix); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", jo.Path, err)
+		}
+		op.bakName = filepath.Join(filepath.Dir(p), jo.Backup)
+		if jo.Remove {
+			if jo.Temp != "" || jo.Installed {
+				return nil, "", fmt.Errorf("%s: a removal with a temporary file", jo.Path)
+			}
+		} else {
+			if err := checkSideName(jo.Temp, TempPrefix); err != nil {
+				return nil, "", fmt.Errorf("%s: %w", jo.Path, err)
+			}
+			op.tmp = filepath.Join(filepath.Dir(p), jo.Temp)
+		}
+		if j.State == journalRollback {
+			if jo.BackedUp {
+				op.bak, op.bakRename = op.bakName, jo.Moved
+			}
+			op.installed = jo.Installed
+		}
+		c.ops = append(c.ops, op)
+	}
+	return c, j.State, nil
+}
+
+// journalFile returns the path at rel (a slash path from a journal)
+// under root, or an error when it is not certainly inside it.
+func journalFile(root, realRoot, rel string) (string, error) {
+	if rel == "" || strings.ContainsRune(rel, 0) || path.Clean(rel) != rel || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return "", fmt.Errorf("path %q is not inside the vault", rel)
+	}
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		if r, err := filepath.Rel(realRoot, real); err != nil || r != "." && !filepath.IsLocal(r) {
+			return "", fmt.Errorf("path %q leads out of the vault", rel)
+		}
+	}
+	return p, nil
+}
+
+// checkSideName checks a file name kept beside a note (temporary file or
+// backup): a plain name starting with prefix.
+func checkSideName(name, prefix string) error {
+	if !strings.HasPrefix(name, prefix) || len(name) > maxNameBytes || strings.ContainsAny(name, "/\\\x00") || name != filepath.Base(name) {
+		return fmt.Errorf("bad file name %q", name)
+	}
+	return nil
+}
+
+// rollForward finishes a commit loaded from a journal in the "commit"
+// state: it does again, skipping what is done, the steps after the
+// journal (removed files to their backups, temporary files into place),
+// then removes the backups and the journal. It can itself be interrupted
+// and run again. It returns a line per file it changed.
+func (c *commit) rollForward() ([]string, error) {
+	rel := c.relFunc()
+	// Once a temporary file is gone, its rename into place happened, so
+	// every removed file had been moved to its backup before.
+	placing := false
+	for i := range c.ops {
+		op := &c.ops[i]
+		if op.Remove {
+			continue
+		}
+		ok, err := exists(op.tmp)
+		if err != nil {
+			return nil, err
+		}
+		op.installed = !ok
+		placing = placing || !ok
+	}
+	var done []string
+	for i := range c.ops {
+		op := &c.ops[i]
+		if !op.Remove {
+			continue
+		}
+		if ok, err := exists(op.bakName); err != nil {
+			return done, err
+		} else if ok {
+			op.bak = op.bakName
+			done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
+			continue
+		}
+		fi, err := os.Lstat(op.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return done, err
+		}
+		if placing || fi.IsDir() {
+			// Moved and its backup removed already: what has this name
+			// now is not the removed file (on a case-insensitive disk, it
+			// can be a new file whose name differs only in case).
+			continue
+		}
+		if err := os.Rename(op.Path, op.bakName); err != nil {
+			return done, err
+		}
+		op.bak = op.bakName
+		done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
+	}
+	for i := range c.ops {
+		op := &c.ops[i]
+		if op.Remove {
+			continue
+		}
+		if ok, err := exists(op.bakName); err != nil {
+			return done, err
+		} else if ok {
+			op.bak = op.bakName
+		}
+		if op.installed {
+			continue
+		}
+		if err := os.Rename(op.tmp, op.Path); err != nil {
+			return done, err
+		}
+		op.installed = true
+		done = append(done, "wrote "+rel(op.Path)+" (finishing an interrupted commit)")
+	}
+	return done, c.finish()
+}
+
+// relFunc returns a function giving the root-relative slash path of a
+// path under c.root.
+func (c *commit) relFunc() func(string) string {
+	return func(p string) string {
+		r, err := filepath.Rel(c.root, p)
+		if err != nil {
+			return p
+		}
+		return filepath.ToSlash(r)
+	}
+}
+
+// exists reports whether a file is at p (not following a symlink).
+func exists(p string) (bool, error) {
+	_, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// recoverJournal finishes or undoes the commit whose journal is left in
+// the vault at root, as the journal's state says; the caller holds the
+// write lock. A journal that cannot be parsed or names a path outside
+// the vault is moved aside (StateDir/commit.journal.corrupt) and
+// corrupt is set: the caller then undoes what it can without it (see
+// cleanLeftovers). A journal that cannot be read, or a commit that cannot
+// be finished, is an error, and the journal stays for the next try.
+func recoverJournal(root string) (done []string, corrupt bool, err error) {
+	jp := journalPath(root)
+	data, err := os.ReadFile(jp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read commit journal: %w", err)
+	}
+	c, state, err := loadJournal(root, data)
+	if err != nil {
+		aside := filepath.Join(root, StateDir, corruptJournalName)
+		if rerr := os.Rename(jp, aside); rerr != nil {
+			return nil, false, fmt.Errorf("commit journal %s is unreadable (%v) and could not be moved aside: %w", jp, err, rerr)
+		}
+		return []string{fmt.Sprintf("the journal of an interrupted commit is unreadable (%v): moved it to %s/%s and undid what could be undone without it, keeping backups", err, StateDir, corruptJournalName)}, true, nil
+	}
+	if state == journalRollback {
+		if err := c.rollback(); err != nil {
+			return nil, false, fmt.Errorf("undo the interrupted commit in %s: %w", jp, err)
+		}
+		if err := c.removeJournal(); err != nil {
+			return nil, false, err
+		}
+		return []string{fmt.Sprintf("undid an interrupted commit of %d files (%s/%s)", len(c.ops), StateDir, JournalName)}, false, nil
+	}
+	done, err = c.rollForward()
+	if err != nil {
+		return done, false, fmt.Errorf("finish the interrupted commit in %s: %w", jp, err)
+	}
+	return append(done, fmt.Sprintf("finished an interrupted commit of %d files (%s/%s)", len(c.ops), StateDir, JournalName)), false, nil
+}
+
+// CleanupTemps puts a vault back in order after a crash during a write.
+// It first takes the vault's write lock without waiting (only when there
+// is something to clean up, so that a clean vault gets no state folder):
+// when another process holds it, that one is writing and its files are
+// not leftovers, so CleanupTemps does nothing and returns an error
+// wrapping ErrLocked, to be reported as a skip, not a failure.
+//
+// If a Commit left its journal (StateDir/JournalName), that Commit is
+// finished: every new version is renamed into place, every removed file
+// removed, the backups and the journal removed (or, when the Commit was
+// being undone, it is undone). A journal that cannot be parsed is moved
+// aside and reported, and the vault is rolled back without it as below,
+// except that a backup whose file has other content is kept (renamed to
+// a name with "~" after the 8 hex digits, which later clean-ups leave
+// alone). A journal that cannot be read stops the clean-up with an error.
+//
+// Then every other leftover is rolled back: temporary files
+// (TempPrefix...) are removed, and every backup named after its file
+// (BackupPrefix + 8 hex + "-" + name) is renamed back into place when its
+// file is missing and removed when it exists. Folders named .git are
+// skipped and symlinks are not followed. It returns one line per thing
+// done, with vault-relative slash paths, sorted.
+func CleanupTemps(root string) ([]string, error) {
+	temps, baks, err := findLeftovers(root)
+	if err != nil {
+		return nil, fmt.Errorf("clean up temporary files: %w", err)
+	}
+	if len(temps)+len(baks) == 0 {
+		if ok, err := exists(journalPath(root)); err == nil && !ok {
+			return nil, nil
+		}
+	}
+	lk, err := LockWrites(root, 0)
+	if errors.Is(err, ErrLocked) {
+		return nil, fmt.Errorf("clean up temporary files: skipped: %w", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("clean up temporary files: %w", err)
+	}
+	defer func() { _ = lk.Unlock() }()
+	done, err := cleanLocked(root)
+	if err != nil {
+		return done, fmt.Errorf("clean up temporary files: %w", err)
+	}
+	return done, nil
+}
+
+// cleanLocked is CleanupTemps once the write lock is held.
+func cleanLocked(root string) ([]string, error) {
+	done, corrupt, err := recoverJournal(root)
+	if err != nil {
+		sort.Strings(done)
+		return done, err // keep every other leftover for the next try
+	}
+	more, err := cleanLeftovers(root, corrupt)
+	done = append(done, more...)
+	sort.Strings(done)
+	return done, err
+}
+
+// findLeftovers lists the temporary files and the backups named after
+// their files under root, skipping .git folders.
+func findLeftovers(root string) (temps, baks []string, err error) {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // an unreadable folder holds nothing of ours
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" && p != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch name := d.Name(); {
+		case strings.HasPrefix(name, TempPrefix) && d.Type().IsRegular():
+			temps = append(temps, p)
+		case backupTarget(name) != "":
+			baks = append(baks, p)
+		}
+		return nil
+	})
+	return temps, baks, err
+}
+
+// cleanLeftovers rolls back the leftovers under root that no journal
+// names (see CleanupTemps). With keep, a backup whose file exists and is
+// not the same file is kept under a "~" name instead of being removed.
+func cleanLeftovers(root string, keep bool) ([]string, error) {
+	temps, baks, err := findLeftovers(root)
+	if err != nil {
+		return nil, err
+	}
+	rel := (&commit{root: root}).relFunc()
+	var done []string
+	var errs []error
+	for _, p := range temps {
+		if err := os.Remove(p); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		done = append(done, "removed temporary file "+rel(p))
+	}
+	sort.Strings(baks)
+	for _, p := range baks {
+		target := filepath.Join(filepath.Dir(p), backupTarget(filepath.Base(p)))
+		ti, err := os.Lstat(target)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			if err := os.Rename(p, target); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			done = append(done, "restored "+rel(target)+" from backup "+rel(p))
+		case err != nil:
+			errs = append(errs, err)
+		case keep && !sameFile(p, ti):
+			name := filepath.Base(p)
+			i := len(BackupPrefix) + 8 // the "-" after the hex digits
+			kept := filepath.Join(filepath.Dir(p), name[:i]+"~"+name[i+1:])
+			if err := os.Rename(p, kept); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			done = append(done, "kept backup "+rel(kept)+": "+rel(target)+" has other content")
+		default:
+			if err := os.Remove(p); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			done = append(done, "removed backup "+rel(p))
+		}
+	}
+	return done, errors.Join(errs...)
+}
+
+// sameFile reports whether the file at p is the file fi describes.
+func sameFile(p string, fi fs.FileInfo) bool {
+	pi, err := os.Lstat(p)
+	return err == nil && os.SameFile(pi, fi)
+}
+
+// WriteLock is the vault's write lock, held by LockWrites.
+type WriteLock struct {
+	f    *os.File
+	dir  string // the state folder
+	made bool   // this lock made the state folder
+}
+
+// LockWrites takes the write lock of the vault at root, the one every
+// Commit with a Root holds and CleanupTemps takes before it touches
+// anything: an advisory lock (flock on Unix, LockFileEx on Windows; none
+// where neither exists) on StateDir/LockName, made with the folder (mode
+// 0o755) when missing. Locks conflict between processes and between two
+// calls in one process, so a Commit in the same process as a held
+// WriteLock waits for it. LockWrites waits up to wait for another holder
+// to let go (not at all when 0), then fails with an error wrapping
+// ErrLocked.
+func LockWrites(root string, wait time.Duration) (*WriteLock, error) {
+	deadline := time.Now().Add(wait)
+	pause := time.Millisecond
+	for {
+		l, err := tryLock(root)
+		if err == nil {
+			return l, nil
+		}
+		if !errors.Is(err, ErrLocked) || !time.Now().Before(deadline) {
+			if errors.Is(err, ErrLocked) && wait > 0 {
+				return nil, fmt.Errorf("lock %s: %w (waited %v)", filepath.Join(root, StateDir, LockName), err, wait)
+			}
+			return nil, fmt.Errorf("lock %s: %w", filepath.Join(root, StateDir, LockName), err)
+		}
+		time.Sleep(min(pause, time.Until(deadline)))
+		pause = min(2*pause, 50*time.Millisecond)
+	}
+}
+
+// tryLock takes the lock if it is free. Where the holder removes the lock
+// file when it lets go, a lock taken on a file that has since been
+// removed (or replaced) is worthless: it is dropped and tried again.
+func tryLock(root string) (*WriteLock, error) {
+	l := &WriteLock{dir: filepath.Join(root, StateDir)}
+	name := filepath.Join(l.dir, LockName)
+	for range 100 {
+		if err := os.Mkdir(l.dir, defaultDirPerm); err == nil {
+			l.made = true
+		} else if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, DefaultFilePerm)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the folder went meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := lockFile(f); err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		if lockRemovable {
+			if fi, err := f.Stat(); err != nil || !sameFile(name, fi) {
+				_ = unlockFile(f)
+				_ = f.Close()
+				continue
+			}
+		}
+		l.f = f
+		return l, nil
+	}
+	return nil, fmt.Errorf("%s keeps being removed", name)
+}
+
+// Unlock lets go of the lock: it removes the lock file (not on Windows)
+// while still holding it, unlocks and closes it, and removes the state
+// folder if this lock made it and it is empty.
+func (l *WriteLock) Unlock() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	var errs []error
+	if lockRemovable {
+		if err := os.Remove(l.f.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if err := unlockFile(l.f); err != nil {
+		errs = append(errs, err)
+	}
+	if err := l.f.Close(); err != nil {
+		errs = append(errs, err)
+	}
+	l.f = nil
+	if l.made {
+		_ = os.Remove(l.dir) // fails when not empty: then it is not ours alone
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("unlock %s: %w", filepath.Join(l.dir, LockName), err)
+	}
+	return nil
+}
