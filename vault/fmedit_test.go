@@ -210,7 +210,7 @@ func TestSetFrontmatter(t *testing.T) {
 			desc: "emoji written as themselves", give: "",
 			tags: []string{"🚀", "idea/💡"}, setTags: true,
 			props: []Property{{Key: "title", Value: "Ideas 🚀?"}, {Key: "mood", Value: "😀: good"}, {Key: "raw", Value: `\U0001F680 🚀`}},
-			want: "---\ntitle: Ideas 🚀?\nmood: \"😀: good\"\nraw: \\U0001F680 🚀\ntags:\n  - 🚀\n  - idea/💡\n---\n",
+			want:  "---\ntitle: Ideas 🚀?\nmood: \"😀: good\"\nraw: \\U0001F680 🚀\ntags:\n  - 🚀\n  - idea/💡\n---\n",
 		},
 		{
 			desc: "emoji beside a private-use character", give: "",
