@@ -1,0 +1,141 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+)
+
+// The names of the files the writer keeps beside a note while it works.
+// Both start with a dot, so the scanner never takes them for notes.
+const (
+	// TempPrefix starts the name of a new version being written.
+	TempPrefix = ".vaultgraph-tmp-"
+	// BackupPrefix starts the name of the old version kept during a
+	// Commit: ".vaultgraph-bak-<8 hex>-<name of the file>", or, when that
+	// is too long for a file name, ".vaultgraph-bak-<8 hex>~<the start of
+	// the name>" (the Commit's journal then names the file).
+	BackupPrefix = ".vaultgraph-bak-"
+)
+
+// DefaultFilePerm is the mode of a new file written with perm 0.
+const DefaultFilePerm fs.FileMode = 0o644
+
+// defaultDirPerm is the mode of the folders Commit creates.
+const defaultDirPerm fs.FileMode = 0o755
+
+// ErrCommitted wraps an error met after every file of a Commit was in
+// place (removing a backup, syncing a folder, removing the journal): the
+// change stands and is not undone.
+var ErrCommitted = errors.New("changes committed, but cleanup failed")
+
+// WriteFileAtomic replaces the file at path with data so that a reader
+// sees either the old or the new content, never a part: the data goes to
+// a temporary file in the same folder (named TempPrefix...), which is
+// synced and renamed over path; then the folder is synced (not on
+// Windows, where a folder cannot be synced). An existing file keeps its
+// permission bits; a new one gets perm (DefaultFilePerm when 0, not
+// reduced by the umask). On error the temporary file is removed and path
+// is untouched.
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	mode := fileMode(path, perm)
+	tmp, err := writeTemp(filepath.Dir(path), data, mode, nil)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := syncFolder(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// fileMode is the permission bits of the file at path, or perm when it
+// does not exist.
+func fileMode(path string, perm fs.FileMode) fs.FileMode {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		return fi.Mode().Perm()
+	}
+	if perm == 0 {
+		return DefaultFilePerm
+	}
+	return perm.Perm()
+}
+
+// writeTemp writes data to a new temporary file in dir, syncs it, gives
+// it mode and returns its path; on error nothing is left behind. hook,
+// when set, is asked before each step.
+func writeTemp(dir string, data []byte, mode fs.FileMode, hook func(step string) error) (path string, err error) {
+	step := func(name string) error {
+		if hook == nil {
+			return nil
+		}
+		return hook(name)
+	}
+	if err := step("create"); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, TempPrefix+"*")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if err := step("write"); err != nil {
+		return "", err
+	}
+	if _, err := f.Write(data); err != nil {
+		return "", err
+	}
+	if err := step("sync"); err != nil {
+		return "", err
+	}
+	if err := f.Sync(); err != nil {
+		return "", err
+	}
+	if err := step("chmod"); err != nil {
+		return "", err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return "", err
+	}
+	if err := step("close"); err != nil {
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// syncFolder flushes a folder's entries (new names, renames) to disk. On
+// Windows folders cannot be synced and it does nothing; file systems that
+// do not support it are not an error.
+func syncFolder(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.EINVAL) {
+		return nil
+	}
+	return err
+}
