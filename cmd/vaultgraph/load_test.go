@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -40,6 +41,7 @@ type loadStats struct {
 	mu        sync.Mutex
 	latencies []time.Duration
 	byTool    map[string]int
+	toolLat   map[string][]time.Duration
 	protoErr  []string // transport and JSON-RPC errors: must stay empty
 	toolErr   []string // isError answers: must stay empty (every call is valid)
 	// acked are the writes the server acknowledged: note ID -> the token
@@ -51,6 +53,10 @@ func (s *loadStats) record(tool string, d time.Duration) {
 	s.mu.Lock()
 	s.latencies = append(s.latencies, d)
 	s.byTool[tool]++
+	if s.toolLat == nil {
+		s.toolLat = map[string][]time.Duration{}
+	}
+	s.toolLat[tool] = append(s.toolLat[tool], d)
 	s.mu.Unlock()
 }
 
@@ -162,6 +168,13 @@ func TestLoad(t *testing.T) {
 		pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond),
 		len(stats.protoErr), len(stats.toolErr), len(stats.acked), outsideEdits.Load())
 	t.Logf("load calls per tool: %v (elapsed %s)", stats.byTool, elapsed.Round(time.Millisecond))
+	for _, tool := range slices.Sorted(maps.Keys(stats.toolLat)) {
+		l := slices.Sorted(slices.Values(stats.toolLat[tool]))
+		at := func(p float64) time.Duration {
+			return l[min(len(l)-1, int(p*float64(len(l))))].Round(10 * time.Microsecond)
+		}
+		t.Logf("load tool=%s calls=%d p50=%s p99=%s max=%s", tool, len(l), at(0.50), at(0.99), l[len(l)-1].Round(10*time.Microsecond))
+	}
 	for _, e := range stats.protoErr[:min(len(stats.protoErr), 10)] {
 		t.Errorf("protocol error: %s", e)
 	}
