@@ -77,6 +77,9 @@ const DefaultLockWait = 30 * time.Second
 // folders synced and the journal removed; an error there is returned
 // wrapping ErrCommitted and the change stands.
 //
+// A Commit of a single file write skips the journal and the backup: its
+// one rename is atomic by itself.
+//
 // A move is a write of the new path plus a Remove of the old one; a
 // rename that changes only the letter case works on case-insensitive file
 // systems too, because removals happen before writes.
@@ -203,7 +206,7 @@ func (c *commit) run() error {
 		}
 		op.tmp = tmp
 	}
-	if c.root != "" {
+	if c.root != "" && !c.single() {
 		// The journal, once the temporary files are safe on disk: from
 		// here on a crash is finished, not undone.
 		for i := range c.ops {
@@ -252,7 +255,7 @@ func (c *commit) run() error {
 	// 3. Backups of the files about to be replaced.
 	for i := range c.ops {
 		op := &c.ops[i]
-		if op.Remove {
+		if op.Remove || c.single() {
 			continue
 		}
 		if fi, err := os.Lstat(op.Path); errors.Is(err, fs.ErrNotExist) {
@@ -292,6 +295,13 @@ func (c *commit) run() error {
 		op.installed = true
 	}
 	return nil
+}
+
+// single reports a Commit of one file write: its rename is atomic on its
+// own, so it needs neither a journal nor a backup (a crash leaves the old
+// file, or the new one, and at most a temporary file).
+func (c *commit) single() bool {
+	return len(c.ops) == 1 && !c.ops[0].Remove && !c.recovery
 }
 
 // backupName is the op's backup name: the one the journal names, or a
