@@ -187,7 +187,10 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []stri
 		if mode == SearchHybrid {
 			n = candidates(q)
 		}
-		if kw, err = st.Keyword(ctx, store.KeywordQuery{Text: q.Query, Limit: n, IDs: ids, Exclude: exclude}); err != nil {
+		// Hybrid keeps only some of its candidates: their snippets are
+		// made once the fusion has picked them (finishHits).
+		kq := store.KeywordQuery{Text: q.Query, Limit: n, IDs: ids, Exclude: exclude, NoSnippets: mode == SearchHybrid}
+		if kw, err = st.Keyword(ctx, kq); err != nil {
 			return nil, nil, fmt.Errorf("search %q: %w", q.Query, err)
 		}
 		if len(kw) > 0 && kw[0].Matched < kw[0].Terms {
@@ -208,7 +211,15 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []stri
 		hits = fuse(kw, nearest(vec))
 	}
 	hits, err = e.finishHits(ctx, hits, vec, q.Limit)
-	return hits, warnings, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if mode == SearchHybrid {
+		if err := keywordSnippets(ctx, st, q.Query, hits); err != nil {
+			return nil, nil, fmt.Errorf("search %q: %w", q.Query, err)
+		}
+	}
+	return hits, warnings, nil
 }
 
 // MinRelativeSimilarity is the share of the best vector similarity a note
@@ -418,6 +429,30 @@ func (e *Engine) finishHits(ctx context.Context, hits []SearchHit, vec []vectorH
 		out[i].Snippet = previewText(body, titles[i], PreviewChars)
 	}
 	return out, nil
+}
+
+// keywordSnippets gives the hits the keyword search found their snippets
+// (Keyword left them out for the fusion).
+func keywordSnippets(ctx context.Context, st *store.Store, query string, hits []SearchHit) error {
+	var ids []string
+	for _, h := range hits {
+		if h.KeywordRank > 0 && h.Snippet == "" {
+			ids = append(ids, h.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	snips, err := st.KeywordSnippets(ctx, query, ids)
+	if err != nil {
+		return err
+	}
+	for i := range hits {
+		if hits[i].KeywordRank > 0 && hits[i].Snippet == "" {
+			hits[i].Snippet = snips[hits[i].ID]
+		}
+	}
+	return nil
 }
 
 // previewText is the start of a note's text for a list: a first heading that

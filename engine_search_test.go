@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"context"
 	"errors"
+	"github.com/vaultgraph/vaultgraph/embed"
 	"math"
 	"path/filepath"
 	"slices"
@@ -116,18 +117,36 @@ func TestSearchSnippets(t *testing.T) {
 		// Only the title matches: the start of the body, heading left out.
 		{"menu", "Notes/Café Menu.md", "The file name is stored decomposed"},
 	}
-	for _, tt := range tests {
-		hits, _, err := e.Search(context.Background(), SearchQuery{Query: tt.give, Mode: SearchKeyword})
-		if err != nil {
-			t.Fatal(err)
+	// Hybrid (with vectors) makes its snippets after the fusion: the
+	// same ones.
+	em := New(Options{Vault: "testvault", Index: filepath.Join(t.TempDir(), "index.db"), Embedder: embed.NewBuiltin()})
+	if err := em.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer em.Close()
+	if err := em.WaitEmbeddings(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []SearchMode{SearchKeyword, SearchHybrid} {
+		if mode == SearchHybrid {
+			e = em
 		}
-		i := slices.IndexFunc(hits, func(h SearchHit) bool { return h.ID == tt.id })
-		if i < 0 {
-			t.Errorf("Search(%q) = %q, lacks %s", tt.give, searchIDs(hits), tt.id)
-			continue
-		}
-		if !strings.Contains(hits[i].Snippet, tt.want) {
-			t.Errorf("Search(%q) snippet of %s = %q, want it to contain %q", tt.give, tt.id, hits[i].Snippet, tt.want)
+		for _, tt := range tests {
+			hits, _, err := e.Search(context.Background(), SearchQuery{Query: tt.give, Mode: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := slices.IndexFunc(hits, func(h SearchHit) bool { return h.ID == tt.id })
+			if i < 0 {
+				t.Errorf("Search(%q, %s) = %q, lacks %s", tt.give, mode, searchIDs(hits), tt.id)
+				continue
+			}
+			if mode == SearchHybrid && hits[i].VectorRank == 0 && hits[i].KeywordRank == 0 {
+				t.Errorf("Search(%q, hybrid) hit %s has no ranks: %+v", tt.give, tt.id, hits[i])
+			}
+			if !strings.Contains(hits[i].Snippet, tt.want) {
+				t.Errorf("Search(%q, %s) snippet of %s = %q, want it to contain %q", tt.give, mode, tt.id, hits[i].Snippet, tt.want)
+			}
 		}
 	}
 }

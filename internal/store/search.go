@@ -63,6 +63,9 @@ type KeywordQuery struct {
 	// TitleWeight is the bm25 weight of the title column (the body's is
 	// 1); 0 means DefaultTitleWeight.
 	TitleWeight float64
+	// NoSnippets leaves the hits' snippets empty: for a caller that keeps
+	// only some hits and asks KeywordSnippets for theirs.
+	NoSnippets bool
 }
 
 // KeywordHit is one note Keyword found.
@@ -211,7 +214,42 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 			return nil, err
 		}
 	}
-	return s.details(ctx, expr, hits)
+	return s.details(ctx, expr, hits, !q.NoSnippets)
+}
+
+// KeywordSnippets returns the snippets of the notes ids for the query
+// text, as Keyword writes them (each matched word highlighted), keyed by
+// note ID. A note that does not match the text gets none.
+func (s *Store) KeywordSnippets(ctx context.Context, text string, ids []string) (map[string]string, error) {
+	terms := KeywordTerms(text)
+	if len(terms) == 0 || len(ids) == 0 {
+		return map[string]string{}, nil
+	}
+	terms, err := s.dropCommon(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
+	list, _ := json.Marshal(ids) // strings always marshal
+	rows, err := s.db.QueryContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?)
+		FROM fts JOIN notes ON notes.rowid = fts.rowid
+		WHERE fts MATCH ? AND notes.id IN (SELECT value FROM json_each(?))`,
+		HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, matchExpr(terms, "OR"), string(list))
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]string, len(ids))
+	for rows.Next() {
+		var id, title, snip string
+		if err := rows.Scan(&id, &title, &snip); err != nil {
+			return nil, fmt.Errorf("keyword snippets: %w", err)
+		}
+		out[id] = cleanSnippet(snip, title)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	return out, nil
 }
 
 // dropCommon leaves out the common words of terms, or when all of them
@@ -332,7 +370,7 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 // details reads the ranked hits' note IDs and snippets (highlighting what
 // expr matches) and returns them in order, equal hits by ID. A hit whose
 // note row is gone (a write in between) is dropped.
-func (s *Store) details(ctx context.Context, expr string, hits []hit) ([]KeywordHit, error) {
+func (s *Store) details(ctx context.Context, expr string, hits []hit, snippets bool) ([]KeywordHit, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -341,10 +379,15 @@ func (s *Store) details(ctx context.Context, expr string, hits []hit) ([]Keyword
 		rowids[i] = h.rowid
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?)
+	query := `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?)
 		FROM fts JOIN notes ON notes.rowid = fts.rowid
-		WHERE fts MATCH ? AND fts.rowid IN (SELECT value FROM json_each(?))`,
-		HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, string(list))
+		WHERE fts MATCH ? AND fts.rowid IN (SELECT value FROM json_each(?))`
+	args := []any{HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
+	if !snippets {
+		query = `SELECT rowid, id, title, '' FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
+		args = []any{string(list)}
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}

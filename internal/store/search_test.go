@@ -256,6 +256,15 @@ func TestKeywordSnippet(t *testing.T) {
 		if got := hits[i].Snippet; !strings.Contains(got, tt.want) {
 			t.Errorf("Keyword(%q) snippet of %s = %q, want it to contain %q", tt.give, tt.id, got, tt.want)
 		}
+		// Without snippets, then the same ones from KeywordSnippets.
+		bare, err := s.Keyword(ctx, KeywordQuery{Text: tt.give, NoSnippets: true})
+		if err != nil || len(bare) != len(hits) || bare[i].ID != tt.id || bare[i].Snippet != "" {
+			t.Errorf("Keyword(%q, NoSnippets) = %+v, %v; want the same hits without snippets", tt.give, bare, err)
+		}
+		snips, err := s.KeywordSnippets(ctx, tt.give, []string{tt.id, "Missing.md"})
+		if err != nil || len(snips) != 1 || !strings.Contains(snips[tt.id], tt.want) {
+			t.Errorf("KeywordSnippets(%q, %s) = %q, %v; want one containing %q", tt.give, tt.id, snips, err, tt.want)
+		}
 	}
 	// A long body is cut around the match, marked with an ellipsis.
 	long := strings.Repeat("filler ", 100) + "needle " + strings.Repeat("filler ", 100)
