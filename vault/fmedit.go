@@ -399,6 +399,10 @@ func (fm *fmEdit) set(key string, value any) error {
 		return nil
 	}
 	n, err := propertyNode(value)
+	if err == nil {
+		// What the indexer would leave out is refused here.
+		err = newYAMLBound().check(n)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: property %q: %v", ErrBadProperty, key, err)
 	}
@@ -447,6 +451,9 @@ func (fm *fmEdit) setTags(tags []string) error {
 		return nil
 	}
 	n, err := propertyNode(clean)
+	if err == nil {
+		err = newYAMLBound().check(n)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: tags: %v", ErrBadProperty, err)
 	}

@@ -255,6 +255,8 @@ func TestSetFrontmatterErrors(t *testing.T) {
 		want  error
 	}{
 		{desc: "malformed YAML", give: "---\na: [1\n---\n", props: []Property{{Key: "b", Value: "c"}}, want: ErrBadFrontmatter},
+		{desc: "value over MaxPropertyBytes", give: "", props: []Property{{Key: "big", Value: strings.Repeat("x", MaxPropertyBytes+1)}}, want: ErrBadProperty},
+		{desc: "tags over MaxPropertyBytes", give: "", tags: []string{strings.Repeat("t", MaxPropertyBytes/2), strings.Repeat("u", MaxPropertyBytes/2)}, want: ErrBadProperty},
 		{desc: "a list, not a map", give: "---\n- a\n---\n", props: []Property{{Key: "b", Value: "c"}}, want: ErrBadFrontmatter},
 		{desc: "a scalar, not a map", give: "---\nhello\n---\n", props: []Property{{Key: "b", Value: "c"}}, want: ErrBadFrontmatter},
 		{desc: "duplicate key", give: "---\na: 1\na: 2\n---\n", props: []Property{{Key: "b", Value: "c"}}, want: ErrBadFrontmatter},

@@ -343,17 +343,20 @@ func TestSetFrontmatterYAMLBombs(t *testing.T) {
 }
 
 // TestSetFrontmatterBigValueSame: an edit that sets a value over the
-// bounds to the same value leaves it as written, and one that changes it
-// rewrites it.
+// bounds (which the indexer would leave out) is refused, be it the value
+// already written or a new one; nothing is written.
 func TestSetFrontmatterBigValueSame(t *testing.T) {
 	long := strings.Repeat("z", MaxPropertyBytes+10)
 	src := []byte("---\nx: '" + long + "'\ny: 1\n---\n")
-	out, err := SetFrontmatter(src, nil, false, []Property{{Key: "x", Value: long}})
-	if err != nil || !bytes.Equal(out, src) {
-		t.Errorf("SetFrontmatter(x: the same) = %.60q, %v; want it unchanged", out, err)
+	for _, v := range []string{long, long + "!"} {
+		out, err := SetFrontmatter(src, nil, false, []Property{{Key: "x", Value: v}})
+		if !errors.Is(err, ErrBadProperty) || out != nil {
+			t.Errorf("SetFrontmatter(x: %d bytes) = %.60q, %v; want ErrBadProperty", len(v), out, err)
+		}
 	}
-	out, err = SetFrontmatter(src, nil, false, []Property{{Key: "x", Value: long + "!"}})
-	if err != nil || !bytes.Contains(out, []byte(long+"!")) || !bytes.HasSuffix(out, []byte("y: 1\n---\n")) {
-		t.Errorf("SetFrontmatter(x: changed) = %.60q, %v; want it rewritten", out, err)
+	// Other edits of that note still work and keep the big value as is.
+	out, err := SetFrontmatter(src, nil, false, []Property{{Key: "y", Value: int64(2)}})
+	if err != nil || !bytes.Contains(out, []byte(long)) || !bytes.HasSuffix(out, []byte("y: 2\n---\n")) {
+		t.Errorf("SetFrontmatter(y: 2) = %.60q, %v; want y rewritten and x kept", out, err)
 	}
 }
