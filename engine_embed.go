@@ -38,6 +38,7 @@ type embedder struct {
 	mu      sync.Mutex
 	index   *embed.Index // nil until loaded, and with Options.StoreVectorsOnly
 	loaded  bool         // load has run
+	dropped bool         // other models' vectors are gone from the index (finish)
 	model   string
 	dim     int
 	have    map[string]string // note -> content hash its vectors were made from
@@ -397,11 +398,18 @@ func (em *embedder) finish(ctx context.Context) {
 	// Drop the previous model's vectors before saying ready, so that a
 	// caller waiting for ready (the CLI) does not close the index under
 	// the drop.
-	if st := em.e.store; st != nil {
+	// Once: the model is the engine's for its lifetime, and counting the
+	// stored vectors by model reads the whole table (a full scan after
+	// every edit's re-embedding cost a sixth of a busy server's CPU).
+	if st := em.e.store; st != nil && !em.dropped {
 		if models, err := st.VectorModels(ctx); err == nil && len(models) > 1 {
 			if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil && ctx.Err() == nil {
 				em.e.log.Warn("could not drop old vectors", "err", err)
+			} else if err == nil {
+				em.dropped = true
 			}
+		} else if err == nil {
+			em.dropped = true
 		}
 	}
 	em.mu.Lock()
