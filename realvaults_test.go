@@ -851,8 +851,11 @@ func TestRealVaultsSyntax(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(hits) == 0 || hits[0].ID != tokyo {
-				t.Skipf("KNOWN BUG (reported, issue 8): Search(%q) finds %d notes, want %s first: "+
-					"FTS5 unicode61 makes a whole run of CJK text one token, so only its first word matches (as a prefix)", q, len(hits), tokyo)
+				t.Errorf("Search(%q) finds %d notes, want %s first", q, len(hits), tokyo)
+				continue
+			}
+			if !strings.Contains(hits[0].Snippet, "**"+q+"**") {
+				t.Errorf("Search(%q) snippet = %q, want %q highlighted", q, hits[0].Snippet, q)
 			}
 		}
 	})

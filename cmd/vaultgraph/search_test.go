@@ -48,7 +48,7 @@ func TestSearchCommand(t *testing.T) {
 		{"words", []string{"meeting", "notes"}, []string{"Notes/Meeting Notes.md", "Projects/Alpha Plan.md", "Notes/東京 Trip.md", "Home.md"}, "", 1},
 		{"diacritics", []string{"cafe", "--mode", "keyword"}, []string{"Notes/Café Menu.md", "Notes/Meeting Notes.md", "Home.md"}, "", 0},
 		{"phrase", []string{`"budget risk"`}, []string{"Projects/Alpha Plan.md"}, "**Budget risk**", 1},
-		{"CJK", []string{"東京", "--mode", "semantic"}, []string{"Notes/東京 Trip.md", "Notes/Meeting Notes.md"}, "**東京の旅行メモ**", 1},
+		{"CJK", []string{"東京", "--mode", "semantic"}, []string{"Notes/東京 Trip.md", "Notes/Meeting Notes.md"}, "**東京**の旅行メモ", 1},
 		{"folder", []string{"alpha", "--folder", "archive"}, []string{"Archive/Alpha Plan.md", "Archive/Old Ideas.md"}, "", 1},
 		{"tags", []string{"plan", "--tags", "project,beta", "--tag-mode", "all"}, []string{"Projects/Beta.md"}, "", 1},
 		{"limit", []string{"home", "--limit", "1"}, []string{"Home.md"}, "**home**", 1},

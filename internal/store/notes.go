@@ -187,8 +187,8 @@ func (w *writer) upsert(r *Record) error {
 			return err
 		}
 	}
-	if _, err := w.exec("INSERT INTO fts(rowid, title, body) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?)",
-		n.ID, n.Title, r.Body); err != nil {
+	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
+		n.ID, n.Title, r.Body, cjkText(n.Title), cjkText(r.Body)); err != nil {
 		return err
 	}
 	return w.writeLinks(r)

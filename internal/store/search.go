@@ -60,8 +60,8 @@ type KeywordQuery struct {
 	// Exclude leaves these notes out, before ranking: a filter that keeps
 	// most notes is cheaper as the few it drops.
 	Exclude []string
-	// TitleWeight is the bm25 weight of the title column (the body's is
-	// 1); 0 means DefaultTitleWeight.
+	// TitleWeight is the bm25 weight of the title columns (the title and
+	// its CJK bigrams; the body's are 1); 0 means DefaultTitleWeight.
 	TitleWeight float64
 	// NoSnippets leaves the hits' snippets empty: for a caller that keeps
 	// only some hits and asks KeywordSnippets for theirs.
@@ -92,7 +92,9 @@ type KeywordHit struct {
 // "quoted phrase" (an unclosed quote runs to the end) and each other
 // whitespace-separated word, in order, without duplicates, keeping only
 // terms with a letter or a digit, at most MaxKeywordTerms. A term is
-// matched as the tokenizer splits it ("foo-bar" is the phrase "foo bar").
+// matched as the tokenizer splits it ("foo-bar" is the phrase "foo bar");
+// its CJK text is also matched as bigrams, anywhere in a run of CJK text
+// (see cjkExpr).
 func KeywordTerms(text string) []Term {
 	text = strings.ToValidUTF8(text, " ")
 	var terms []Term
@@ -125,7 +127,9 @@ type Term struct {
 	Text string
 	// Phrase is set for a quoted phrase: its words must follow each other
 	// and are matched as written. A word also matches as a prefix
-	// ("meet" finds "meeting"), when it has two characters or more.
+	// ("meet" finds "meeting"), when it has two characters or more. CJK
+	// text matches anywhere in a run of CJK text, quoted or not, and a
+	// single CJK character as the start of a bigram.
 	Phrase bool
 	// exact drops a word's prefix form (a common word).
 	exact bool
@@ -133,13 +137,22 @@ type Term struct {
 
 // expr is the FTS5 expression of the term: a quoted string, so that no
 // character of it is syntax, and for a word also its prefix form, so
-// that an exact match counts twice in bm25.
+// that an exact match counts twice in bm25. A term with CJK text matches
+// that in the title and body columns, or its bigrams in the cjk columns.
 func (t Term) expr() string {
 	q := t.quoted()
-	if t.Phrase || t.exact || utf8.RuneCountInString(t.Text) < 2 {
-		return q
+	if !t.Phrase && !t.exact && utf8.RuneCountInString(t.Text) >= 2 {
+		q = "(" + q + " OR " + q + "*)"
 	}
-	return "(" + q + " OR " + q + "*)"
+	if c := t.cjkExpr(); c != "" {
+		return "({title body} : " + q + " OR " + c + ")"
+	}
+	return q
+}
+
+// hasCJKTerm reports whether a term has CJK text.
+func hasCJKTerm(terms []Term) bool {
+	return slices.ContainsFunc(terms, func(t Term) bool { return hasCJK(t.Text) })
 }
 
 // quoted is the term as an FTS5 string: its words, as written.
@@ -214,7 +227,7 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 			return nil, err
 		}
 	}
-	return s.details(ctx, expr, hits, !q.NoSnippets)
+	return s.details(ctx, expr, terms, hits, !q.NoSnippets)
 }
 
 // KeywordSnippets returns the snippets of the notes ids for the query
@@ -230,7 +243,7 @@ func (s *Store) KeywordSnippets(ctx context.Context, text string, ids []string) 
 		return nil, err
 	}
 	list, _ := json.Marshal(ids) // strings always marshal
-	rows, err := s.db.QueryContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?)
+	rows, err := s.db.QueryContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), `+bodyColumn(terms)+`
 		FROM fts JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts MATCH ? AND notes.id IN (SELECT value FROM json_each(?))`,
 		HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, matchExpr(terms, "OR"), string(list))
@@ -240,11 +253,11 @@ func (s *Store) KeywordSnippets(ctx context.Context, text string, ids []string) 
 	defer rows.Close()
 	out := make(map[string]string, len(ids))
 	for rows.Next() {
-		var id, title, snip string
-		if err := rows.Scan(&id, &title, &snip); err != nil {
+		var id, title, snip, body string
+		if err := rows.Scan(&id, &title, &snip, &body); err != nil {
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		out[id] = cleanSnippet(snip, title)
+		out[id] = snippet(snip, body, title, terms)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
@@ -262,7 +275,7 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 		if !t.Phrase {
 			words = append(words, i)
 			query += ", (SELECT count(*) FROM fts WHERE fts MATCH ?)"
-			args = append(args, t.quoted())
+			args = append(args, Term{Text: t.Text, exact: true}.expr())
 		}
 	}
 	if len(words) == 0 {
@@ -314,7 +327,7 @@ type hit struct {
 // terms it has.
 func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	matched := fmt.Sprint(nTerms)
-	args := []any{q.TitleWeight, "{title} : (" + expr + ")"}
+	args := []any{q.TitleWeight, q.TitleWeight, "{title cjktitle} : (" + expr + ")"}
 	if len(count) > 0 {
 		parts := make([]string, len(count))
 		for i, t := range count {
@@ -343,7 +356,7 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		args = append(args, string(list))
 	}
 	args = append(args, q.Limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, ?, 1.0) AS score,
+	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, ?, 1.0, ?, 1.0) AS score,
 			fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
 		FROM fts
 		WHERE fts MATCH ? `+filter+`
@@ -368,9 +381,10 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 }
 
 // details reads the ranked hits' note IDs and snippets (highlighting what
-// expr matches) and returns them in order, equal hits by ID. A hit whose
-// note row is gone (a write in between) is dropped.
-func (s *Store) details(ctx context.Context, expr string, hits []hit, snippets bool) ([]KeywordHit, error) {
+// expr, the terms' expression, matches) and returns them in order, equal
+// hits by ID. A hit whose note row is gone (a write in between) is
+// dropped.
+func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []hit, snippets bool) ([]KeywordHit, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -379,12 +393,12 @@ func (s *Store) details(ctx context.Context, expr string, hits []hit, snippets b
 		rowids[i] = h.rowid
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	query := `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?)
+	query := `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), ` + bodyColumn(terms) + `
 		FROM fts JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts MATCH ? AND fts.rowid IN (SELECT value FROM json_each(?))`
 	args := []any{HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
 	if !snippets {
-		query = `SELECT rowid, id, title, '' FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
+		query = `SELECT rowid, id, title, '', '' FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
 		args = []any{string(list)}
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -396,11 +410,11 @@ func (s *Store) details(ctx context.Context, expr string, hits []hit, snippets b
 	byRow := map[int64]detail{}
 	for rows.Next() {
 		var rowid int64
-		var id, title, snip string
-		if err := rows.Scan(&rowid, &id, &title, &snip); err != nil {
+		var id, title, snip, body string
+		if err := rows.Scan(&rowid, &id, &title, &snip, &body); err != nil {
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		byRow[rowid] = detail{id: id, snippet: cleanSnippet(snip, title)}
+		byRow[rowid] = detail{id: id, snippet: snippet(snip, body, title, terms)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
@@ -424,6 +438,29 @@ func (s *Store) details(ctx context.Context, expr string, hits []hit, snippets b
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out, nil
+}
+
+// bodyColumn is what the snippet queries select for snippet: the body
+// when a term has CJK text, else nothing.
+func bodyColumn(terms []Term) string {
+	if hasCJKTerm(terms) {
+		return "fts.body"
+	}
+	return "''"
+}
+
+// snippet is the snippet of a hit, cleaned: FTS5's snip of its body, or
+// when body is set (a query with CJK text), one cut around that text
+// (cjkSnippet). When the body lacks it, FTS5's snip is kept if it
+// highlights a word, else the body's start is cut as CJK text is (FTS5
+// counts a whole CJK run as one word: 30 of them are pages).
+func snippet(snip, body, title string, terms []Term) string {
+	if body != "" {
+		if c, ok := cjkSnippet(body, terms); ok || !strings.Contains(snip, HighlightOpen) {
+			snip = c
+		}
+	}
+	return cleanSnippet(snip, title)
 }
 
 // cleanSnippet puts a snippet on one line and drops a first heading that

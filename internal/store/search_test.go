@@ -91,6 +91,9 @@ func TestTermExpr(t *testing.T) {
 		{Term{Text: "budget risk", Phrase: true}, `"budget risk"`},
 		{Term{Text: `say"hi`}, `("say""hi" OR "say""hi"*)`},
 		{Term{Text: "NEAR("}, `("NEAR(" OR "NEAR("*)`},
+		{Term{Text: "東京"}, `({title body} : ("東京" OR "東京"*) OR {cjktitle cjk} : "東京")`},
+		{Term{Text: "京"}, `({title body} : "京" OR {cjktitle cjk} : "京"*)`},
+		{Term{Text: `東京"x`, Phrase: true}, `({title body} : "東京""x" OR ({cjktitle cjk} : "東京 京" AND {title body} : "x"))`},
 	}
 	for _, tt := range tests {
 		if got := tt.give.expr(); got != tt.want {
@@ -146,6 +149,7 @@ func TestKeywordHostileInput(t *testing.T) {
 	for _, q := range []string{
 		`"unbalanced`, `a OR`, `NEAR(`, `NEAR(alpha beta)`, `*`, `-x`, `alpha*`, `^alpha`, `title:alpha`, `{title}: alpha`,
 		`alpha AND`, `(alpha`, `)`, `""`, `"" alpha ""`, `'`, `\`, `alpha + -beta`, "\x00", `NOT alpha`, `AND OR NOT`,
+		`東京"`, `"東京 alpha`, `京*`, `NEAR(東京`, `-京`, `(東京)`, `東京:alpha`, `{cjk}:東京`, `東京AND京都`, `東京 OR`, "東\x00京",
 	} {
 		if _, err := s.Keyword(context.Background(), KeywordQuery{Text: q}); err != nil {
 			t.Errorf("Keyword(%q) = %v, want no error", q, err)
@@ -241,7 +245,7 @@ func TestKeywordSnippet(t *testing.T) {
 		{"cafe", "Notes/Café Menu.md", "Coffee and cake."},
 		{"meet", "Notes/Meeting Notes.md", "We spoke about the budget. The café was closed."},
 		{"budget risk", "Projects/Alpha Plan.md", "**Budget** **risk** is tracked in [[Beta]]."},
-		{"東京", "Notes/東京 Trip.md", "**東京の旅行メモ**。"},
+		{"東京", "Notes/東京 Trip.md", "**東京**の旅行メモ。"},
 	}
 	for _, tt := range tests {
 		hits, err := s.Keyword(ctx, KeywordQuery{Text: tt.give})

@@ -20,8 +20,10 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index with another version is rebuilt.
-const SchemaVersion = 1
+// user_version. An index with another version is rebuilt (OpenOrRebuild).
+//
+// Version 2 added the fts columns cjktitle and cjk (CJK bigrams).
+const SchemaVersion = 2
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -177,7 +179,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// schema creates version 1. Statements are separated by ";\n".
+// schema creates version SchemaVersion. Statements are separated by ";\n".
+// The fts columns cjktitle and cjk hold the CJK text of title and body as
+// bigrams (cjkText); searches read them, snippets the title and body.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -228,7 +232,7 @@ CREATE TABLE IF NOT EXISTS problems (
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-	title, body,
+	title, body, cjktitle, cjk,
 	tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE TABLE IF NOT EXISTS vectors (
