@@ -3,7 +3,9 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -243,24 +245,44 @@ func (s *Store) KeywordSnippets(ctx context.Context, text string, ids []string) 
 		return nil, err
 	}
 	list, _ := json.Marshal(ids) // strings always marshal
-	rows, err := s.db.QueryContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), `+bodyColumn(terms)+`
-		FROM fts JOIN notes ON notes.rowid = fts.rowid
-		WHERE fts MATCH ? AND notes.id IN (SELECT value FROM json_each(?))`,
-		HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, matchExpr(terms, "OR"), string(list))
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	defer rows.Close()
-	out := make(map[string]string, len(ids))
+	var rowids []int64
 	for rows.Next() {
+		var r int64
+		if err := rows.Scan(&r); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("keyword snippets: %w", err)
+		}
+		rowids = append(rowids, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	// One note at a time: FTS5 tests the expression on that row only
+	// (rowid =), where "rowid IN" would evaluate it over every note.
+	stmt, err := s.db.PrepareContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), `+bodyColumn(terms)+`
+		FROM fts JOIN notes ON notes.rowid = fts.rowid
+		WHERE fts MATCH ? AND fts.rowid = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	defer stmt.Close()
+	expr := matchExpr(terms, "OR")
+	out := make(map[string]string, len(ids))
+	for _, r := range rowids {
 		var id, title, snip, body string
-		if err := rows.Scan(&id, &title, &snip, &body); err != nil {
+		err := stmt.QueryRowContext(ctx, HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, r).Scan(&id, &title, &snip, &body)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			continue // the note does not match (or is gone)
+		case err != nil:
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
 		out[id] = snippet(snip, body, title, terms)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
 	return out, nil
 }
