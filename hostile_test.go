@@ -1021,7 +1021,9 @@ func runHostileChild(t *testing.T, name string, timeout time.Duration) (out stri
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^TestHostileChild$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), hostileChildEnv+"="+name)
+	// The child's temporary folders go under this test's, so that a child
+	// killed past its memory bound leaves nothing in the system's.
+	cmd.Env = append(os.Environ(), hostileChildEnv+"="+name, "TMPDIR="+t.TempDir())
 	var buf lockedBytes
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	start := time.Now()
