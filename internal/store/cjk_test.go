@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -210,47 +209,76 @@ func TestKeywordCJKSnippet(t *testing.T) {
 	}
 }
 
-// TestOpenOldSchema: an index of schema 1 (no CJK columns) is set aside
-// and a new one created, which the engine then fills from the files.
+// TestOpenOldSchema: a schema-1 index (full-text table without the CJK
+// columns) is brought up to schema 2 in place on Open: its notes and
+// vectors stay, and its notes are found by CJK words; an index of an
+// unknown older schema is still set aside and rebuilt.
 func TestOpenOldSchema(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path))
+	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	recs := []*Record{
+		{Note: &vault.Note{ID: "T.md", Title: "東京"}, Path: "T.md", Body: "東京から京都へ新幹線で行った"},
+		{Note: &vault.Note{ID: "E.md", Title: "Plans"}, Path: "E.md", Body: "budget review"},
+	}
+	if err := s.Apply(ctx, &Batch{Upserts: recs}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutVectors(ctx, "m", 2, []NoteVectors{{Note: "T.md", Hash: "h", Vecs: [][]float32{{1, 0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	// Make it a schema-1 file: the full-text table of version 1.
 	for _, stmt := range []string{
-		"CREATE TABLE notes (id TEXT PRIMARY KEY, title TEXT NOT NULL)",
-		"CREATE VIRTUAL TABLE fts USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')",
-		"INSERT INTO fts(title, body) VALUES ('東京', '東京から京都')",
+		"CREATE VIRTUAL TABLE fts1 USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')",
+		"INSERT INTO fts1(rowid, title, body) SELECT rowid, title, body FROM fts",
+		"DROP TABLE fts",
+		"ALTER TABLE fts1 RENAME TO fts",
 		"PRAGMA user_version = 1",
 	} {
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatal(err)
+		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
-	db.Close()
-	if _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "old schema 1") {
-		t.Fatalf("Open(schema 1) = %v, want an unusable index of an old schema", err)
-	}
+	s.Close()
+
 	s, reason, err := OpenOrRebuild(ctx, path)
-	if err != nil {
-		t.Fatalf("OpenOrRebuild(schema 1) = %v", err)
+	if err != nil || reason != "" {
+		t.Fatalf("OpenOrRebuild(schema 1) = %q, %v; want it migrated in place", reason, err)
 	}
 	defer s.Close()
-	if !strings.Contains(reason, "old schema 1") || !strings.Contains(reason, "rebuilt the index") {
-		t.Errorf("OpenOrRebuild(schema 1) reason = %q, want old schema 1, rebuilt", reason)
+	if m, _ := filepath.Glob(path + ".broken-*"); len(m) != 0 {
+		t.Errorf("set-aside copies = %q, want none", m)
 	}
-	if m, _ := filepath.Glob(path + ".broken-*"); len(m) != 1 {
-		t.Errorf("set-aside copies = %q, want one", m)
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil || version != SchemaVersion {
+		t.Errorf("user_version = %d, %v; want %d", version, err, SchemaVersion)
 	}
-	if _, err := os.Stat(path); err != nil {
+	for _, q := range []string{"京都", "新幹線", "budget", "東京"} {
+		if hits, err := s.Keyword(ctx, KeywordQuery{Text: q}); err != nil || len(hits) != 1 {
+			t.Errorf("Keyword(%q) after the migration = %+v, %v; want one note", q, hits, err)
+		}
+	}
+	if h, err := s.VectorHashes(ctx, "m", 2); err != nil || h["T.md"] != "h" {
+		t.Errorf("vectors after the migration = %v, %v; want T.md's kept", h, err)
+	}
+
+	// Schema 0 with tables of another shape, or a version this package
+	// never wrote, is still rebuilt.
+	other := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(other))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Apply(ctx, &Batch{Upserts: []*Record{{Note: &vault.Note{ID: "T.md", Title: "T"}, Path: "T.md", Body: "東京から京都"}}}); err != nil {
+	if _, err := db.Exec("PRAGMA user_version = 99"); err != nil {
 		t.Fatal(err)
 	}
-	if hits, err := s.Keyword(ctx, KeywordQuery{Text: "京都"}); err != nil || len(hits) != 1 {
-		t.Errorf("Keyword(京都) on the new index = %+v, %v; want T.md", hits, err)
+	db.Close()
+	s2, reason, err := OpenOrRebuild(ctx, other)
+	if err != nil || !strings.Contains(reason, "rebuilt the index") {
+		t.Fatalf("OpenOrRebuild(schema 99) = %q, %v; want it rebuilt", reason, err)
 	}
+	s2.Close()
 }

@@ -20,7 +20,8 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index with another version is rebuilt (OpenOrRebuild).
+// user_version. An index of version 1 is brought up to date in place;
+// one of another version is rebuilt (OpenOrRebuild).
 //
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams).
 const SchemaVersion = 2
@@ -140,7 +141,7 @@ func (s *Store) check(ctx context.Context) error {
 	if version > SchemaVersion {
 		return fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
 	}
-	if version != 0 && version < SchemaVersion {
+	if version != 0 && version < SchemaVersion && version != 1 {
 		return fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
 	}
 	// No PRAGMA quick_check here: it reads the whole file on every start
@@ -162,6 +163,11 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
+	if version == 1 {
+		if err := migrateFTS1(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema 1: %v", ErrUnusable, err)
+		}
+	}
 	for _, stmt := range strings.Split(schema, ";\n") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
@@ -177,6 +183,59 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
+}
+
+// migrateFTS1 brings a schema-1 index to schema 2 in place: its
+// full-text table is made again with the CJK columns, from its own titles
+// and bodies, a batch of rows at a time. Notes, links and vectors stay,
+// so nothing is parsed or embedded again.
+func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `CREATE VIRTUAL TABLE fts_v2 USING fts5(
+	title, body, cjktitle, cjk,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`); err != nil {
+		return err
+	}
+	const batch = 500
+	last := int64(-1 << 63)
+	for {
+		rows, err := tx.QueryContext(ctx, "SELECT rowid, title, body FROM fts WHERE rowid > ? ORDER BY rowid LIMIT ?", last, batch)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			id          int64
+			title, body string
+		}
+		var got []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.title, &r.body); err != nil {
+				rows.Close()
+				return err
+			}
+			got = append(got, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, r := range got {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO fts_v2(rowid, title, body, cjktitle, cjk) VALUES (?, ?, ?, ?, ?)",
+				r.id, r.title, r.body, cjkText(r.title), cjkText(r.body)); err != nil {
+				return err
+			}
+			last = r.id
+		}
+		if len(got) < batch {
+			break
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DROP TABLE fts"); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "ALTER TABLE fts_v2 RENAME TO fts")
+	return err
 }
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
