@@ -222,7 +222,7 @@ func TestOpenOldSchema(t *testing.T) {
 	}
 	recs := []*Record{
 		{Note: &vault.Note{ID: "T.md", Title: "東京"}, Path: "T.md", Body: "東京から京都へ新幹線で行った"},
-		{Note: &vault.Note{ID: "E.md", Title: "Plans"}, Path: "E.md", Body: "budget review"},
+		{Note: &vault.Note{ID: "E.md", Title: "Plans", Aliases: []string{"Roadmap"}}, Path: "E.md", Body: "budget review"},
 	}
 	if err := s.Apply(ctx, &Batch{Upserts: recs}); err != nil {
 		t.Fatal(err)
@@ -233,7 +233,7 @@ func TestOpenOldSchema(t *testing.T) {
 	// Make it a schema-1 file: the full-text table of version 1.
 	for _, stmt := range []string{
 		"CREATE VIRTUAL TABLE fts1 USING fts5(title, body, tokenize = 'unicode61 remove_diacritics 2')",
-		"INSERT INTO fts1(rowid, title, body) SELECT rowid, title, body FROM fts",
+		"INSERT INTO fts1(rowid, title, body) SELECT fts.rowid, notes.title, fts.body FROM fts JOIN notes ON notes.rowid = fts.rowid",
 		"DROP TABLE fts",
 		"ALTER TABLE fts1 RENAME TO fts",
 		"PRAGMA user_version = 1",
@@ -256,7 +256,7 @@ func TestOpenOldSchema(t *testing.T) {
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil || version != SchemaVersion {
 		t.Errorf("user_version = %d, %v; want %d", version, err, SchemaVersion)
 	}
-	for _, q := range []string{"京都", "新幹線", "budget", "東京"} {
+	for _, q := range []string{"京都", "新幹線", "budget", "東京", "roadmap"} {
 		if hits, err := s.Keyword(ctx, KeywordQuery{Text: q}); err != nil || len(hits) != 1 {
 			t.Errorf("Keyword(%q) after the migration = %+v, %v; want one note", q, hits, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -187,11 +188,22 @@ func (w *writer) upsert(r *Record) error {
 			return err
 		}
 	}
+	names := ftsTitle(n.Title, n.Aliases)
 	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
-		n.ID, n.Title, r.Body, cjkText(n.Title), cjkText(r.Body)); err != nil {
+		n.ID, names, r.Body, cjkText(names), cjkText(r.Body)); err != nil {
 		return err
 	}
 	return w.writeLinks(r)
+}
+
+// ftsTitle is what the full-text title column holds: the title and the
+// note's aliases, one per line, so that a note is found by any of its
+// names, with the weight and boost of a title.
+func ftsTitle(title string, aliases []string) string {
+	if len(aliases) == 0 {
+		return title
+	}
+	return title + "\n" + strings.Join(aliases, "\n")
 }
 
 func (w *writer) writeLinks(r *Record) error {

@@ -370,3 +370,34 @@ func TestKeywordCommonWords(t *testing.T) {
 		t.Errorf("Keyword(here words) in a small vault = %q, want the 10 filler notes, 2 terms", hitIDs(got))
 	}
 }
+
+// TestKeywordAliases: a note is found by its aliases as by its title,
+// with the title's weight, and the snippet is still the body's.
+func TestKeywordAliases(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	b := &Batch{Upserts: []*Record{
+		{Note: &vault.Note{ID: "Acme.md", Title: "Acme Corporation", Aliases: []string{"Roadrunner Supplies", "東京支社"}}, Path: "Acme.md", Body: "A supplier of anvils."},
+		{Note: &vault.Note{ID: "Log.md", Title: "Log"}, Path: "Log.md", Body: "Ordered from roadrunner supplies twice, and from the 東京支社 once."},
+	}}
+	for i := range 8 {
+		id := fmt.Sprintf("F%d.md", i)
+		b.Upserts = append(b.Upserts, &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: "unrelated text"})
+	}
+	if err := s.Apply(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"roadrunner supplies", "roadrun", "東京支社"} {
+		hits, err := s.Keyword(ctx, KeywordQuery{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hitIDs(hits); len(got) != 2 || got[0] != "Acme.md" || !hits[0].Title {
+			t.Errorf("Keyword(%q) = %q (title %v), want Acme.md first as a title match, then Log.md", q, got, len(hits) > 0 && hits[0].Title)
+		}
+	}
+	hits, _ := s.Keyword(ctx, KeywordQuery{Text: "anvils"})
+	if len(hits) != 1 || !strings.Contains(hits[0].Snippet, "**anvils**") || strings.Contains(hits[0].Snippet, "Roadrunner") {
+		t.Errorf("Keyword(anvils) = %+v, want Acme.md with a snippet of its body only", hits)
+	}
+}

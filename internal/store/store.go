@@ -199,7 +199,9 @@ func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
 	const batch = 500
 	last := int64(-1 << 63)
 	for {
-		rows, err := tx.QueryContext(ctx, "SELECT rowid, title, body FROM fts WHERE rowid > ? ORDER BY rowid LIMIT ?", last, batch)
+		rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, coalesce(notes.aliases, '[]')
+			FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
+			WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, last, batch)
 		if err != nil {
 			return err
 		}
@@ -210,9 +212,14 @@ func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
 		var got []row
 		for rows.Next() {
 			var r row
-			if err := rows.Scan(&r.id, &r.title, &r.body); err != nil {
+			var aliases string
+			if err := rows.Scan(&r.id, &r.title, &r.body, &aliases); err != nil {
 				rows.Close()
 				return err
+			}
+			var names []string
+			if decodeJSON(aliases, &names) == nil {
+				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
 			}
 			got = append(got, r)
 		}
