@@ -68,7 +68,6 @@ func TestTermCJKExpr(t *testing.T) {
 // filler notes so that their words are rare enough for bm25.
 func cjkStore(t *testing.T) *Store {
 	t.Helper()
-	s, _ := openTemp(t)
 	notes := []struct{ id, title, body string }{
 		{"Japanese.md", "旅行記", "東京から京都へ新幹線で行った。伏見稲荷大社はとても綺麗でした。"},
 		{"Chinese.md", "日记", "我们昨天从上海坐高铁去了北京，然后参观了故宫。"},
@@ -83,14 +82,7 @@ func cjkStore(t *testing.T) *Store {
 	for i := 1; i <= 8; i++ {
 		notes = append(notes, struct{ id, title, body string }{fmt.Sprintf("Filler/N%02d.md", i), fmt.Sprintf("N%02d", i), "ほかの話題について。"})
 	}
-	var b Batch
-	for _, n := range notes {
-		b.Upserts = append(b.Upserts, &Record{Note: &vault.Note{ID: n.id, Title: n.title}, Path: n.id, Body: n.body})
-	}
-	if err := s.Apply(context.Background(), &b); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return storeOf(t, notes)
 }
 
 func TestKeywordCJK(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 // notes so that the words are rare enough for bm25 to weigh them.
 func searchStore(t *testing.T) *Store {
 	t.Helper()
-	s, _ := openTemp(t)
 	notes := []struct{ id, title, body string }{
 		{"Projects/Alpha Plan.md", "Alpha Plan", "# Alpha Plan\n\nThe plan for project alpha.\n\n## Risks\n\nBudget risk is tracked in [[Beta]]."},
 		{"Projects/Beta.md", "Beta", "# Beta\n\nShip the beta. The plan mentions alpha once."},
@@ -27,6 +26,13 @@ func searchStore(t *testing.T) *Store {
 	for i := 1; i <= 10; i++ {
 		notes = append(notes, struct{ id, title, body string }{fmt.Sprintf("Filler/N%02d.md", i), fmt.Sprintf("N%02d", i), "Nothing to see here, only words."})
 	}
+	return storeOf(t, notes)
+}
+
+// storeOf is a new index holding the notes (ID, title, body).
+func storeOf(t *testing.T, notes []struct{ id, title, body string }) *Store {
+	t.Helper()
+	s, _ := openTemp(t)
 	var b Batch
 	for _, n := range notes {
 		b.Upserts = append(b.Upserts, &Record{Note: &vault.Note{ID: n.id, Title: n.title}, Path: n.id, Body: n.body})
