@@ -24,6 +24,7 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-i
 	$(GO) test -run '^$$' -fuzz '^FuzzSetFrontmatter$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
+	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -33,7 +34,7 @@ lint: ## gofmt and go vet
 deps: ## check that imports flow one way (graph: stdlib only; core never imports mcp or cmd)
 	@./scripts/check-deps.sh
 
-fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON encoder/decoder, model loader and tokenizer for longer (FUZZTIME=5m make fuzz)
+fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON encoder/decoder, model loader, tokenizer and keyword search for longer (FUZZTIME=5m make fuzz)
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
@@ -42,6 +43,7 @@ fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON enco
 	$(GO) test -run '^$$' -fuzz '^FuzzSetFrontmatter$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
+	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries, search; search recall@5/MRR; index times, size, peak RSS, watcher latency, builtin embedding throughput, search latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph

@@ -13,7 +13,7 @@ import (
 
 // searchStore is an index of a few notes with distinct words, and filler
 // notes so that the words are rare enough for bm25 to weigh them.
-func searchStore(t *testing.T) *Store {
+func searchStore(t testing.TB) *Store {
 	t.Helper()
 	notes := []struct{ id, title, body string }{
 		{"Projects/Alpha Plan.md", "Alpha Plan", "# Alpha Plan\n\nThe plan for project alpha.\n\n## Risks\n\nBudget risk is tracked in [[Beta]]."},
@@ -30,7 +30,7 @@ func searchStore(t *testing.T) *Store {
 }
 
 // storeOf is a new index holding the notes (ID, title, body).
-func storeOf(t *testing.T, notes []struct{ id, title, body string }) *Store {
+func storeOf(t testing.TB, notes []struct{ id, title, body string }) *Store {
 	t.Helper()
 	s, _ := openTemp(t)
 	var b Batch

@@ -13,7 +13,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-func openTemp(t *testing.T) (*Store, string) {
+func openTemp(t testing.TB) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), ".vaultgraph", "index.db")
 	s, err := Open(context.Background(), path)
