@@ -215,7 +215,7 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []stri
 		return nil, nil, err
 	}
 	if mode == SearchHybrid {
-		if err := keywordSnippets(ctx, st, q.Query, hits); err != nil {
+		if err := keywordSnippets(ctx, st, kw, hits); err != nil {
 			return nil, nil, fmt.Errorf("search %q: %w", q.Query, err)
 		}
 	}
@@ -431,24 +431,30 @@ func (e *Engine) finishHits(ctx context.Context, hits []SearchHit, vec []vectorH
 	return out, nil
 }
 
-// keywordSnippets gives the hits the keyword search found their snippets
-// (Keyword left them out for the fusion).
-func keywordSnippets(ctx context.Context, st *store.Store, query string, hits []SearchHit) error {
-	var ids []string
+// keywordSnippets gives the hits the keyword search found (kw) their
+// snippets, which Keyword left out for the fusion.
+func keywordSnippets(ctx context.Context, st *store.Store, kw []store.KeywordHit, hits []SearchHit) error {
+	need := map[string]bool{}
 	for _, h := range hits {
 		if h.KeywordRank > 0 && h.Snippet == "" {
-			ids = append(ids, h.ID)
+			need[h.ID] = true
 		}
 	}
-	if len(ids) == 0 {
+	var picked []store.KeywordHit
+	for _, k := range kw {
+		if need[k.ID] {
+			picked = append(picked, k)
+		}
+	}
+	if len(picked) == 0 {
 		return nil
 	}
-	snips, err := st.KeywordSnippets(ctx, query, ids)
+	snips, err := st.KeywordSnippets(ctx, picked)
 	if err != nil {
 		return err
 	}
 	for i := range hits {
-		if hits[i].KeywordRank > 0 && hits[i].Snippet == "" {
+		if need[hits[i].ID] {
 			hits[i].Snippet = snips[hits[i].ID]
 		}
 	}

@@ -174,7 +174,11 @@ func TestKeywordCJKSnippet(t *testing.T) {
 			if got := hits[i].Snippet; !strings.Contains(got, tt.want) {
 				t.Errorf("Keyword(%q) snippet of %s = %q, want it to contain %q", tt.give, tt.id, got, tt.want)
 			}
-			snips, err := s.KeywordSnippets(ctx, tt.give, []string{tt.id})
+			bare, err := s.Keyword(ctx, KeywordQuery{Text: tt.give, NoSnippets: true})
+			if err != nil || len(bare) <= i || bare[i].ID != tt.id {
+				t.Fatalf("Keyword(%q, NoSnippets) = %+v, %v; want %s at %d", tt.give, bare, err, tt.id, i)
+			}
+			snips, err := s.KeywordSnippets(ctx, bare[i:i+1])
 			if err != nil || snips[tt.id] != hits[i].Snippet {
 				t.Errorf("KeywordSnippets(%q, %s) = %q, %v; want %q", tt.give, tt.id, snips, err, hits[i].Snippet)
 			}

@@ -17,7 +17,6 @@ func FuzzKeyword(f *testing.F) {
 		f.Add(seed, false)
 	}
 	s := searchStore(f)
-	ids := []string{"Projects/Alpha Plan.md", "Notes/東京 Trip.md", "Notes/Meeting Notes.md"}
 	f.Fuzz(func(t *testing.T, text string, any bool) {
 		if len(text) > 256 {
 			return
@@ -27,7 +26,11 @@ func FuzzKeyword(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Keyword(%q) = %v", text, err)
 		}
-		snips, err := s.KeywordSnippets(ctx, text, ids)
+		bare, err := s.Keyword(ctx, KeywordQuery{Text: text, Any: any, NoSnippets: true})
+		if err != nil {
+			t.Fatalf("Keyword(%q, NoSnippets) = %v", text, err)
+		}
+		snips, err := s.KeywordSnippets(ctx, append(bare, KeywordHit{ID: "Missing.md"}))
 		if err != nil {
 			t.Fatalf("KeywordSnippets(%q) = %v", text, err)
 		}

@@ -88,6 +88,8 @@ type KeywordHit struct {
 	// words left out) the note has: all of them, except for the hits of an
 	// any-term search or of the fallback when no note has every term.
 	Matched, Terms int
+
+	terms []Term // the terms searched for, after dropCommon (for KeywordSnippets)
 }
 
 // KeywordTerms splits a query into the terms Keyword searches for: each
@@ -232,17 +234,21 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	return s.details(ctx, expr, terms, hits, !q.NoSnippets)
 }
 
-// KeywordSnippets returns the snippets of the notes ids for the query
-// text, as Keyword writes them (each matched word highlighted), keyed by
-// note ID. A note that does not match the text gets none.
-func (s *Store) KeywordSnippets(ctx context.Context, text string, ids []string) (map[string]string, error) {
-	terms := KeywordTerms(text)
+// KeywordSnippets returns the snippets of hits (from a Keyword search
+// with NoSnippets), as Keyword would have written them (each matched word
+// highlighted), keyed by note ID. A note that no longer matches gets
+// none.
+func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[string]string, error) {
+	var terms []Term
+	ids := make([]string, 0, len(hits))
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+		if terms == nil {
+			terms = h.terms
+		}
+	}
 	if len(terms) == 0 || len(ids) == 0 {
 		return map[string]string{}, nil
-	}
-	terms, err := s.dropCommon(ctx, terms)
-	if err != nil {
-		return nil, err
 	}
 	list, _ := json.Marshal(ids) // strings always marshal
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
@@ -447,7 +453,7 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		if !ok {
 			continue
 		}
-		h.ID, h.Snippet = d.id, d.snippet
+		h.ID, h.Snippet, h.terms = d.id, d.snippet, terms
 		out = append(out, h.KeywordHit)
 	}
 	// Ties were ranked by rowid: order them by ID, as every list is. The

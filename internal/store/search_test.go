@@ -271,7 +271,7 @@ func TestKeywordSnippet(t *testing.T) {
 		if err != nil || len(bare) != len(hits) || bare[i].ID != tt.id || bare[i].Snippet != "" {
 			t.Errorf("Keyword(%q, NoSnippets) = %+v, %v; want the same hits without snippets", tt.give, bare, err)
 		}
-		snips, err := s.KeywordSnippets(ctx, tt.give, []string{tt.id, "Missing.md"})
+		snips, err := s.KeywordSnippets(ctx, []KeywordHit{bare[i], {ID: "Missing.md"}})
 		if err != nil || len(snips) != 1 || !strings.Contains(snips[tt.id], tt.want) {
 			t.Errorf("KeywordSnippets(%q, %s) = %q, %v; want one containing %q", tt.give, tt.id, snips, err, tt.want)
 		}
