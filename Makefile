@@ -46,7 +46,7 @@ fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON enco
 	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries, search; search recall@5/MRR; index times, size, peak RSS, watcher latency, builtin embedding throughput, search latency (10k, 100k notes)
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph ./embed
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
