@@ -39,9 +39,18 @@ var ErrCommitted = errors.New("changes committed, but cleanup failed")
 // synced and renamed over path; then the folder is synced (not on
 // Windows, where a folder cannot be synced). An existing file keeps its
 // permission bits; a new one gets perm (DefaultFilePerm when 0, not
-// reduced by the umask). On error the temporary file is removed and path
-// is untouched.
+// reduced by the umask). When path is a symlink, the file it leads to is
+// replaced that way and the symlink stays (Commit does the same, and
+// checks that the target is inside its Root). On error the temporary
+// file is removed and path is untouched.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("write %s: follow the symlink: %w", path, err)
+		}
+		path = real
+	}
 	mode := fileMode(path, perm)
 	tmp, err := writeTemp(filepath.Dir(path), data, mode, nil)
 	if err != nil {

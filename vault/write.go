@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/rand"
 	"encoding/hex"
@@ -27,7 +28,43 @@ type FileOp struct {
 	// Perm is the mode of a new file (DefaultFilePerm when 0); an existing
 	// file keeps its own.
 	Perm fs.FileMode
+	// CheckOld makes the Commit go ahead only if the file at Path still
+	// holds exactly Old, the bytes the caller read to work out Data (for a
+	// Remove: the bytes it meant to remove). A file that changed or went
+	// fails the whole Commit with a *ChangedError (see Commit).
+	CheckOld bool
+	// Old is what CheckOld expects the file to hold.
+	Old []byte
+	// IfAbsent makes the Commit go ahead only if nothing (no file, folder
+	// or symlink) is at Path: a new file that must not replace one made
+	// meanwhile. Not with Remove or CheckOld.
+	IfAbsent bool
 }
+
+// ErrChanged means a file of a Commit is no longer what its FileOp
+// expects (CheckOld, IfAbsent): someone changed it after the caller read
+// it. Nothing was changed; read the file again and retry.
+var ErrChanged = errors.New("changed on disk")
+
+// ChangedError is the error of a Commit refused because of a file that
+// is not what its FileOp expects; it wraps ErrChanged.
+type ChangedError struct {
+	// Path is the FileOp's Path, as given.
+	Path string
+	// Exists is set for an IfAbsent op whose path is now taken.
+	Exists bool
+}
+
+// Error says which file changed.
+func (e *ChangedError) Error() string {
+	if e.Exists {
+		return fmt.Sprintf("%s: %v: it exists now", e.Path, ErrChanged)
+	}
+	return fmt.Sprintf("%s: %v since it was read", e.Path, ErrChanged)
+}
+
+// Unwrap returns ErrChanged.
+func (e *ChangedError) Unwrap() error { return ErrChanged }
 
 // CommitOptions tune a Commit.
 type CommitOptions struct {
@@ -80,6 +117,20 @@ const DefaultLockWait = 30 * time.Second
 // A Commit of a single file write skips the journal and the backup: its
 // one rename is atomic by itself.
 //
+// The ops with CheckOld or IfAbsent are checked once the write lock is
+// held (with a Root) and the new versions are on disk, just before the
+// first file is removed or replaced: if any file is not as expected, the
+// Commit changes nothing and fails with a *ChangedError. Each such file
+// is checked again just before it is replaced (and a removed one just
+// after it is moved to its backup, which is exact); a change met then
+// fails the Commit the same way, and what was done is undone. The lock
+// keeps other Commits out, not other programs: an edit made in the
+// instant between a file's last check and its replacement is not seen.
+//
+// A write to a path that is a symlink writes the file the symlink leads
+// to, which must be inside Root (when set) and not in StateDir, and keeps
+// the symlink; a Remove removes the symlink itself.
+//
 // A move is a write of the new path plus a Remove of the old one; a
 // rename that changes only the letter case works on case-insensitive file
 // systems too, because removals happen before writes.
@@ -113,6 +164,9 @@ func Commit(ops []FileOp, opts CommitOptions) error {
 			}
 		}
 	}
+	if err := c.followLinks(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
 	if err := c.run(); err != nil {
 		if rerr := c.undo(); rerr != nil {
 			return fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
@@ -138,6 +192,9 @@ func checkOps(ops []FileOp, root string) error {
 			return fmt.Errorf("commit: path %s given twice", p)
 		}
 		seen[p] = true
+		if op.IfAbsent && (op.Remove || op.CheckOld) {
+			return fmt.Errorf("commit: %s: IfAbsent with Remove or CheckOld", p)
+		}
 		if root == "" {
 			continue
 		}
@@ -151,6 +208,7 @@ func checkOps(ops []FileOp, root string) error {
 // opState is an op and what Commit has done for it so far.
 type opState struct {
 	FileOp
+	given     string // Path as given (Path is the symlink's target for a write through one)
 	tmp       string // temporary file with the new content
 	bakName   string // backup name chosen before the journal is written
 	bak       string // backup of the old file, once made
@@ -173,9 +231,112 @@ type commit struct {
 func newCommit(ops []FileOp, opts CommitOptions) *commit {
 	c := &commit{ops: make([]opState, len(ops)), counts: map[string]int{}, failAt: opts.FailAt, root: opts.Root}
 	for i, op := range ops {
-		c.ops[i] = opState{FileOp: op}
+		c.ops[i] = opState{FileOp: op, given: op.Path}
 	}
 	return c
+}
+
+// followLinks points every write whose path is a symlink at the file the
+// symlink leads to (see Commit), so that the new version goes there and
+// the symlink stays. Two ops that then name the same file are one op
+// when they are the same write, else an error.
+func (c *commit) followLinks() error {
+	realRoot := ""
+	if c.root != "" {
+		r, err := filepath.EvalSymlinks(c.root)
+		if err != nil {
+			return fmt.Errorf("vault root: %w", err)
+		}
+		realRoot = r
+	}
+	changed := false
+	for i := range c.ops {
+		op := &c.ops[i]
+		if op.Remove || op.IfAbsent {
+			continue
+		}
+		fi, err := os.Lstat(op.Path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			continue // a missing file is made; other errors come up when writing
+		}
+		real, err := filepath.EvalSymlinks(op.Path)
+		if err != nil {
+			return fmt.Errorf("write %s: follow the symlink: %w", op.Path, err)
+		}
+		if realRoot != "" {
+			rel, err := filepath.Rel(realRoot, real)
+			if err != nil || !filepath.IsLocal(rel) {
+				return fmt.Errorf("write %s: %w: the symlink leads outside the vault (to %s)", op.Path, ErrUnsafePath, real)
+			}
+			if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); strings.EqualFold(first, StateDir) {
+				return fmt.Errorf("write %s: %w: the symlink leads into %s", op.Path, ErrUnsafePath, StateDir)
+			}
+			real = filepath.Join(c.root, rel)
+		}
+		op.Path, changed = real, true
+	}
+	if !changed {
+		return nil
+	}
+	seen := make(map[string]int, len(c.ops))
+	kept := c.ops[:0]
+	for _, op := range c.ops {
+		p := filepath.Clean(op.Path)
+		if j, ok := seen[p]; ok {
+			o := kept[j]
+			if !op.Remove && !o.Remove && string(op.Data) == string(o.Data) &&
+				op.CheckOld == o.CheckOld && string(op.Old) == string(o.Old) && op.IfAbsent == o.IfAbsent {
+				continue // the same write, through a symlink and directly
+			}
+			return fmt.Errorf("%s and %s are the same file (through a symlink), with different changes", o.given, op.given)
+		}
+		seen[p] = len(kept)
+		kept = append(kept, op)
+	}
+	c.ops = kept
+	return nil
+}
+
+// verify checks the file of op at p against what op expects (CheckOld,
+// IfAbsent); a mismatch is a *ChangedError. For IfAbsent, a file that is
+// one the Commit removes first (another spelling on a case-insensitive
+// disk) does not count.
+func (c *commit) verify(op *opState, p string) error {
+	switch {
+	case op.IfAbsent:
+		_, err := os.Lstat(p)
+		if err == nil {
+			if c.aliasOfRemoved(p) {
+				return nil
+			}
+			return &ChangedError{Path: op.given, Exists: true}
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("check %s: %w", op.given, err)
+		}
+	case op.CheckOld:
+		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return &ChangedError{Path: op.given}
+		}
+		if err != nil {
+			return fmt.Errorf("check %s: %w", op.given, err)
+		}
+		if !bytes.Equal(data, op.Old) {
+			return &ChangedError{Path: op.given}
+		}
+	}
+	return nil
+}
+
+// checkAll verifies every op's file (see verify).
+func (c *commit) checkAll() error {
+	for i := range c.ops {
+		if err := c.verify(&c.ops[i], c.ops[i].Path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *commit) step(name string) error {
@@ -226,6 +387,11 @@ func (c *commit) run() error {
 			return err
 		}
 	}
+	// Every file is still what the caller read: the last moment before
+	// the first one changes.
+	if err := c.checkAll(); err != nil {
+		return err
+	}
 	// 2. Removed files go to their backups first, so that a write to a
 	// name that differs only in case finds its folder entry free.
 	for i := range c.ops {
@@ -251,6 +417,10 @@ func (c *commit) run() error {
 			return fmt.Errorf("remove %s: %w", op.Path, err)
 		}
 		op.bak, op.bakRename = bak, true
+		// The backup is the very file removed: checking it leaves no gap.
+		if err := c.verify(op, bak); err != nil {
+			return err
+		}
 	}
 	// 3. Backups of the files about to be replaced.
 	for i := range c.ops {
@@ -288,6 +458,16 @@ func (c *commit) run() error {
 		}
 		if err := c.step("rename"); err != nil {
 			return err
+		}
+		if !c.single() {
+			// Once more, as late as can be (a single write was just checked).
+			p := op.Path
+			if op.bakRename {
+				p = op.bak
+			}
+			if err := c.verify(op, p); err != nil {
+				return err
+			}
 		}
 		if err := os.Rename(op.tmp, op.Path); err != nil {
 			return fmt.Errorf("write %s: %w", op.Path, err)
@@ -417,6 +597,12 @@ func (c *commit) rollback() error {
 			err = os.Rename(op.bak, op.Path)
 		} else {
 			err = dropLink(op.bak, op.Path)
+			if errors.Is(err, errReplaced) && op.CheckOld && sameContent(op.bak, op.Old) {
+				// Someone replaced the file after its backup was made, and
+				// the backup holds just what the caller read: nothing of
+				// theirs is in it.
+				err = os.Remove(op.bak)
+			}
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
@@ -472,9 +658,19 @@ func dropLink(bak, path string) error {
 	case err != nil:
 		return err
 	case !os.SameFile(bi, pi):
-		return fmt.Errorf("kept backup %s: %s changed meanwhile", bak, path)
+		return fmt.Errorf("kept backup %s: %s: %w", bak, path, errReplaced)
 	}
 	return os.Remove(bak)
+}
+
+// errReplaced is dropLink's error for a file replaced by another one
+// since its backup was made.
+var errReplaced = errors.New("the file was replaced meanwhile")
+
+// sameContent reports whether the file at p holds exactly data.
+func sameContent(p string, data []byte) bool {
+	b, err := os.ReadFile(p)
+	return err == nil && bytes.Equal(b, data)
 }
 
 // finish removes the backups, syncs every touched folder and removes the
