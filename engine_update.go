@@ -113,18 +113,30 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		return res, nil
 	}
 
+	// Every op says what its file held when it was read (or that the
+	// new path is free): vault.Commit checks that under the vault's
+	// write lock, so an edit made meanwhile, by a user or by another
+	// process, is CONFLICT rather than overwritten.
 	var ops []vault.FileOp
 	caseOnly := newID != id && strings.EqualFold(newAbs, abs)
 	switch {
 	case newID != id && !caseOnly:
-		ops = append(ops, vault.FileOp{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm()}, vault.FileOp{Path: abs, Remove: true})
+		ops = append(ops, vault.FileOp{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm(), IfAbsent: true},
+			vault.FileOp{Path: abs, Remove: true, CheckOld: true, Old: src})
 	case !slicesEqual(plan.self, src):
-		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self})
+		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)
 	if len(ops) > 0 {
+		during := "update"
+		switch {
+		case u.Title != nil && newID != id:
+			during = "rename"
+		case newID != id:
+			during = "move"
+		}
 		if err := vault.Commit(ops, e.commitOpts); err != nil {
-			return nil, fmt.Errorf("update %s: nothing was changed: %w", id, err)
+			return nil, e.commitErr(err, "update "+id, during)
 		}
 	}
 	if caseOnly {
@@ -241,7 +253,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if err := verifyLinks(e.parser, n.Links, out, oldIdx, newIdx, src, src, mapID); err != nil {
 			return nil, fmt.Errorf("%w: nothing was written", err)
 		}
-		plan.ops = append(plan.ops, vault.FileOp{Path: ns.path, Data: out})
+		plan.ops = append(plan.ops, vault.FileOp{Path: ns.path, Data: out, CheckOld: true, Old: data})
 		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
 	}
 	return plan, nil

@@ -186,8 +186,10 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 	}
-	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644}}, e.commitOpts); err != nil {
-		return nil, fmt.Errorf("create %s: %w", id, err)
+	// IfAbsent: a file made at that path meanwhile (by another process)
+	// is NODE_EXISTS, checked under the vault's write lock.
+	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
+		return nil, e.commitErr(err, "create "+id, "creation")
 	}
 	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}})
 }
@@ -231,7 +233,36 @@ func (e *Engine) afterWrite(ctx context.Context, id string, paths []string, res 
 	return res, nil
 }
 
-// current reads a note's file and checks ifMatch against it.
+// commitErr is the error of a failed vault.Commit of the write op
+// ("update X"), which was prepared as during ("rename", "update"...): a
+// file that changed on disk since it was read (vault.ErrChanged) is
+// ErrConflict naming it, or ErrExists for a new file's path taken
+// meanwhile; a symlink leading where no write may go is ErrInvalid.
+func (e *Engine) commitErr(err error, op, during string) error {
+	var ce *vault.ChangedError
+	if errors.As(err, &ce) {
+		id := ce.Path
+		if rel, rerr := filepath.Rel(e.root, ce.Path); rerr == nil && filepath.IsLocal(rel) {
+			id = vault.NFC(filepath.ToSlash(rel))
+		}
+		if ce.Exists {
+			return fmt.Errorf("%w: %s: %s appeared on disk while the %s was prepared: choose another title or folder; nothing was changed", ErrExists, op, id, during)
+		}
+		return fmt.Errorf("%w: %s: %s changed on disk while the %s was prepared; read it again and retry; nothing was changed", ErrConflict, op, id, during)
+	}
+	if errors.Is(err, vault.ErrUnsafePath) {
+		return fmt.Errorf("%w: %s: %v", ErrInvalid, op, err)
+	}
+	if errors.Is(err, vault.ErrCommitted) {
+		return fmt.Errorf("%s: %w", op, err) // the change stands
+	}
+	return fmt.Errorf("%s: nothing was changed: %w", op, err)
+}
+
+// current reads a note's file and checks ifMatch against it. The bytes
+// it returns go to vault.Commit as FileOp.Old, which checks them again
+// under the vault's write lock: so ifMatch holds against a writer in
+// another process too.
 func (e *Engine) current(id, ifMatch string) (src []byte, abs string, err error) {
 	e.mu.RLock()
 	ns, ok := e.notes[id]
@@ -283,7 +314,7 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 	if err != nil {
 		return nil, err
 	}
-	_, abs, err := e.current(id, ifMatch)
+	src, abs, err := e.current(id, ifMatch)
 	if errors.Is(err, ErrNotFound) {
 		// Gone from disk already: forget it now rather than when the
 		// watcher (if any) reports it.
@@ -295,15 +326,34 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 	if err != nil {
 		return nil, err
 	}
-	broken := e.incomingLinks(id)
-	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true}}, e.commitOpts); err != nil {
-		return nil, fmt.Errorf("delete %s: %w", id, err)
+	incoming := e.incomingLinks(id)
+	// CheckOld: an edit made since the read is not deleted with the file.
+	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true, CheckOld: true, Old: src}}, e.commitOpts); err != nil {
+		return nil, e.commitErr(err, "delete "+id, "delete")
 	}
 	res := &WriteResult{Deleted: true, Files: []FileChange{{Path: id, Action: ActionDelete}}, Warnings: warnings}
-	for _, in := range broken {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("now a broken link: %s in %s (line %d)", in.text, in.source, in.line))
+	if _, err := e.afterWrite(ctx, "", []string{id}, res); err != nil {
+		return nil, err
 	}
-	return e.afterWrite(ctx, "", []string{id}, res)
+	res.Warnings = append(res.Warnings, e.afterDelete(incoming)...)
+	return res, nil
+}
+
+// afterDelete says, once the engine knows a note is gone, where each link
+// that pointed at it leads now: another note with the same name (the
+// link now resolves to it), or nowhere (a broken link).
+func (e *Engine) afterDelete(links []incoming) []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []string
+	for _, in := range links {
+		if to, st := e.index.Resolve(in.source, in.link); st == vault.Resolved && to != "" {
+			out = append(out, fmt.Sprintf("now resolves to %s: %s in %s (line %d)", to, in.text, in.source, in.line))
+		} else {
+			out = append(out, fmt.Sprintf("now a broken link: %s in %s (line %d)", in.text, in.source, in.line))
+		}
+	}
+	return out
 }
 
 // incoming is a link to a note, as written in another note.
@@ -311,6 +361,7 @@ type incoming struct {
 	source string
 	line   int
 	text   string
+	link   vault.Link
 }
 
 // incomingLinks lists the links written in other notes that resolve to id.
@@ -322,7 +373,7 @@ func (e *Engine) incomingLinks(id string) []incoming {
 		ns := e.notes[src]
 		for i, l := range ns.note.Links {
 			if i < len(ns.resolved) && ns.resolved[i] == id && src != id {
-				out = append(out, incoming{source: src, line: l.Line, text: linkText(l)})
+				out = append(out, incoming{source: src, line: l.Line, text: linkText(l), link: l})
 			}
 		}
 	}
