@@ -72,12 +72,9 @@ type Hub struct {
 // Hubs returns the limit most central notes by metric: in_degree (most
 // linked to), out_degree (most links) or pagerank.
 func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
-	switch metric {
-	case graph.InDegree, graph.OutDegree, graph.PageRank:
-	case "":
-		metric = graph.InDegree
-	default:
-		return nil, fmt.Errorf("%w: metric %q: use in_degree, out_degree or pagerank", ErrInvalid, metric)
+	metric, err := checkMetric(metric)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.readLock(); err != nil {
 		return nil, err
@@ -89,6 +86,62 @@ func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hu
 		out = append(out, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
 	}
 	return out, nil
+}
+
+// checkMetric returns metric, "" read as graph.InDegree, or ErrInvalid.
+func checkMetric(metric graph.Metric) (graph.Metric, error) {
+	switch metric {
+	case graph.InDegree, graph.OutDegree, graph.PageRank:
+		return metric, nil
+	case "":
+		return graph.InDegree, nil
+	}
+	return "", fmt.Errorf("%w: metric %q: use in_degree, out_degree or pagerank", ErrInvalid, metric)
+}
+
+// HubPage is one page of the ranking of notes by a centrality metric.
+type HubPage struct {
+	Hubs []Hub `json:"hubs"`
+	// Total is the number of ranked notes: every note of the vault.
+	Total      int `json:"total"`
+	Page       int `json:"page"`
+	TotalPages int `json:"totalPages"`
+}
+
+// HubsPage returns page q.Page (q.Limit notes a page; 0: all on one page)
+// of the ranking by metric, as Hubs orders it: highest score first, ties
+// by ID. The ranking chooses which notes are on the page; q.SortBy (the
+// keys of SortFields) then only reorders that page's notes (nil keeps the
+// ranking's order). A page past the end is empty.
+func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery) (*HubPage, error) {
+	metric, err := checkMetric(metric)
+	if err != nil {
+		return nil, err
+	}
+	keys, less, page, err := e.pageOrder(q)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	total := e.graph.Len()
+	from, to, pages := pageBounds(total, page, q.Limit)
+	var ranked []graph.Hub
+	if to > from {
+		// The top "to" notes, of which the page is the last to-from.
+		ranked = e.graph.Hubs(metric, to)
+		ranked = ranked[min(from, len(ranked)):]
+	}
+	if len(keys) > 0 {
+		sortNotes(e, ranked, func(h graph.Hub) string { return h.ID }, less)
+	}
+	res := &HubPage{Hubs: make([]Hub, 0, len(ranked)), Total: total, Page: page, TotalPages: pages}
+	for _, h := range ranked {
+		res.Hubs = append(res.Hubs, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
+	}
+	return res, nil
 }
 
 // SearchByTags returns up to limit notes having any (or, with all, every)

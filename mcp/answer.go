@@ -43,17 +43,20 @@ type answer struct {
 	omitted  string // what maxTokens left out, set while fitting
 	// keep are the fields a minimal cut keeps; nil means identifying.
 	keep []string
+	// allFields is set when the answer holds every field (detail full).
+	allFields bool
 }
 
 // cut says how much of an answer to write: rows kept, characters of the
-// note's content and of each row's content (-1: as shaped, 0: none), and
-// whether to keep only identifying fields.
+// note's content and of each row's content (-1: as shaped, 0: none),
+// warnings kept (-1: all), whether to keep only identifying fields, and
+// whether to keep only the id with the totals and paging.
 type cut struct {
-	rows, content, rowContent int
-	minimal                   bool
+	rows, content, rowContent, warnings int
+	minimal, idOnly                     bool
 }
 
-var uncut = cut{rows: -1, content: -1, rowContent: -1}
+var uncut = cut{rows: -1, content: -1, rowContent: -1, warnings: -1}
 
 // identifying fields survive cut.minimal.
 var identifying = []string{"id", "title", "direction", "score", "tag", "count", "path", "length"}
@@ -61,11 +64,18 @@ var identifying = []string{"id", "title", "direction", "score", "tag", "count", 
 // tree builds the answer as ordered data, as cut says.
 func (a *answer) tree(c cut) toon.Object {
 	obj := toon.Object{}
-	obj = append(obj, keepFields(a.head, c.minimal, a.keep)...)
-	if a.content != nil && c.content != 0 && !c.minimal {
+	switch {
+	case c.idOnly:
+		obj = append(obj, keepFields(a.head, true, []string{"id"})...)
+	default:
+		obj = append(obj, keepFields(a.head, c.minimal, a.keep)...)
+	}
+	if a.content != nil && c.content != 0 && !c.minimal && !c.idOnly {
 		obj = append(obj, toon.Field{Key: "content", Value: cutText(*a.content, c.content)})
 	}
-	obj = append(obj, a.more...)
+	if !c.idOnly {
+		obj = append(obj, a.more...)
+	}
 	if a.rowsKey != "" {
 		rows, props := a.keptRows(c)
 		list := make([]any, len(rows))
@@ -78,10 +88,14 @@ func (a *answer) tree(c cut) toon.Object {
 		}
 	}
 	obj = append(obj, a.foot...)
-	if len(a.warnings) > 0 {
-		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(a.warnings))})
+	ws := a.warnings
+	if c.warnings >= 0 && c.warnings < len(ws) {
+		ws = ws[:c.warnings]
 	}
-	if a.hint != "" {
+	if len(ws) > 0 {
+		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(ws))})
+	}
+	if a.hint != "" && !c.idOnly {
 		obj = append(obj, toon.Field{Key: "hint", Value: a.hint})
 	}
 	if a.omitted != "" {

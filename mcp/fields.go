@@ -203,6 +203,14 @@ func quoteList(ss []string) string {
 
 // shape turns a Tools answer into an answer with the chosen fields.
 func shape(tool string, v any, p Presentation) (*answer, error) {
+	a, err := shapeAny(tool, v, p)
+	if err == nil {
+		a.allFields = p.Detail == DetailFull && len(p.Fields) == 0
+	}
+	return a, err
+}
+
+func shapeAny(tool string, v any, p Presentation) (*answer, error) {
 	switch x := v.(type) {
 	case *NodeResponse:
 		return shapeNote(tool, x, p), nil
@@ -405,7 +413,21 @@ func shapeList(tool string, l *ListResponse, p Presentation) *answer {
 		a.props = append(a.props, props)
 	}
 	a.foot = paging(l.Total, l.Page, l.TotalPages)
+	if w := pastLastPage(l.Page, l.TotalPages); w != "" {
+		a.warnings = append(a.warnings, w)
+	}
 	return a
+}
+
+// pastLastPage is the warning for a page past the end of a list, or "".
+func pastLastPage(page, totalPages int) string {
+	switch {
+	case page <= totalPages || page <= 1:
+		return ""
+	case totalPages == 0:
+		return fmt.Sprintf("page %d is past the end: the list is empty", page)
+	}
+	return fmt.Sprintf("page %d is past the last page (%d)", page, totalPages)
 }
 
 // paging is the foot of a paged list: total, and page and totalPages when
@@ -420,13 +442,25 @@ func paging(total, page, totalPages int) toon.Object {
 
 // shapeTags shapes a page of tags.
 func shapeTags(tool string, l *TagsResponse, p Presentation) *answer {
-	_, warnings := tagCatalog.pick(tool, p, nil)
+	names, warnings := tagCatalog.pick(tool, p, nil)
 	a := &answer{tool: tool, kind: kindRows, rowsKey: "tags", rows: []toon.Object{}, warnings: warnings, hint: l.Hint}
 	for _, t := range l.Tags {
-		a.rows = append(a.rows, toon.Object{{Key: "tag", Value: t.Tag}, {Key: "count", Value: t.Count}})
+		row := make(toon.Object, 0, len(names))
+		for _, name := range names {
+			switch name {
+			case "tag":
+				row = append(row, toon.Field{Key: name, Value: t.Tag})
+			case "count":
+				row = append(row, toon.Field{Key: name, Value: t.Count})
+			}
+		}
+		a.rows = append(a.rows, row)
 		a.props = append(a.props, nil)
 	}
 	a.foot = paging(l.Total, l.Page, l.TotalPages)
+	if w := pastLastPage(l.Page, l.TotalPages); w != "" {
+		a.warnings = append(a.warnings, w)
+	}
 	return a
 }
 

@@ -9,14 +9,18 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
-// markdownNote ends Markdown answers that summarise data: it tells the
-// caller where every field is.
-const markdownNote = "_Summary view: format: json gives every field as data._"
+// Markdown answers that summarise data end with a line that says where the
+// other fields are: detail full gives every field, format json the same
+// fields as data.
+const (
+	markdownFooter     = "_detail: full gives every field; format: json gives them as data._"
+	markdownFooterFull = "_format: json gives these fields as data._"
+)
 
 // markdown writes the answer for reading (SPEC "Responses", seed 001): a
 // note as a short metadata header and its content as it is; lists as
 // numbered lines; a path as arrows; status as key: value lines. The same
-// cut applies as for the other formats.
+// cut applies as for the other formats. It never starts with a blank line.
 func (a *answer) markdown(c cut) string {
 	var b strings.Builder
 	t := a.tree(c)
@@ -29,7 +33,11 @@ func (a *answer) markdown(c cut) string {
 	case kindPath:
 		rest = markdownPath(&b, t)
 	}
-	// What is left: status fields, totals, warnings, hint, omitted.
+	// What is left: status fields, totals, warnings, hint, omitted; set
+	// apart from a list or a note's text by a blank line.
+	if a.kind != kindStatus && len(rest) > 0 {
+		blankLine(&b)
+	}
 	for _, f := range rest {
 		switch f.Key {
 		case "warnings":
@@ -53,10 +61,29 @@ func (a *answer) markdown(c cut) string {
 			fmt.Fprintf(&b, "%s: %s\n", f.Key, inline(f.Value))
 		}
 	}
-	if a.kind == kindNote || a.kind == kindRows {
-		b.WriteString(markdownNote)
+	// A trimmed answer's omitted line already says how to get the rest.
+	if (a.kind == kindNote || a.kind == kindRows) && a.omitted == "" {
+		blankLine(&b)
+		if a.allFields {
+			b.WriteString(markdownFooterFull)
+		} else {
+			b.WriteString(markdownFooter)
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// blankLine ends what b holds with an empty line, unless b is empty or
+// already ends with one.
+func blankLine(b *strings.Builder) {
+	s := b.String()
+	switch {
+	case s == "", strings.HasSuffix(s, "\n\n"):
+	case strings.HasSuffix(s, "\n"):
+		b.WriteString("\n")
+	default:
+		b.WriteString("\n\n")
+	}
 }
 
 // markdownNote writes a note: "# Title", one metadata line, the content,
@@ -64,7 +91,8 @@ func (a *answer) markdown(c cut) string {
 func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Object {
 	var meta []string
 	var rest toon.Object
-	heading := ""
+	// The heading is the title, else the id (then not repeated below it).
+	heading, idHeading := "", !hasField(t, "title")
 	for _, f := range t {
 		switch f.Key {
 		case "title":
@@ -73,10 +101,13 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 			rest = append(rest, f)
 		case "incomingCount", "outgoingCount":
 			meta = append(meta, fmt.Sprintf("%s: %v", strings.TrimSuffix(f.Key, "Count"), f.Value))
-		default:
-			if f.Key == "id" && heading == "" {
+		case "id":
+			if idHeading {
 				heading = f.Value.(string)
+				continue
 			}
+			meta = append(meta, "id: "+f.Value.(string))
+		default:
 			if v := inline(f.Value); v != "" {
 				meta = append(meta, f.Key+": "+v)
 			}
@@ -117,11 +148,16 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 				fmt.Fprintf(b, "links: %s\n", strings.Join(ids, ", "))
 			}
 		case "content":
-			fmt.Fprintf(b, "\n%s\n", strings.TrimRight(body, "\r\n"))
+			blankLine(b)
+			fmt.Fprintf(b, "%s\n", strings.TrimRight(body, "\r\n"))
 		case "neighbors":
 			rows := f.Value.([]any)
-			fmt.Fprintf(b, "\n## Neighbours (%d)\n", len(rows))
-			writeRows(b, rows)
+			if len(rows) == 0 && a.omitted != "" {
+				continue // all cut: the omitted line says so
+			}
+			blankLine(b)
+			fmt.Fprintf(b, "## Neighbours (%d)\n", len(rows))
+			writeRows(b, rows, false)
 		case "neighborProperties":
 			for _, p := range f.Value.(toon.Object) {
 				fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))
@@ -129,9 +165,6 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 		default:
 			footer = append(footer, f)
 		}
-	}
-	if len(footer) > 0 {
-		b.WriteString("\n")
 	}
 	return footer
 }
@@ -174,11 +207,14 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 	fmt.Fprintf(b, "%s\n", head)
 	if a.rowsKey == "tags" {
 		for _, r := range rows {
-			o := r.(toon.Object)
-			fmt.Fprintf(b, "- %s: %v\n", o[0].Value, o[1].Value)
+			var parts []string
+			for _, f := range r.(toon.Object) {
+				parts = append(parts, inline(f.Value))
+			}
+			fmt.Fprintf(b, "- %s\n", strings.Join(parts, ": "))
 		}
 	} else {
-		writeRows(b, rows)
+		writeRows(b, rows, a.tool == "search")
 	}
 	for _, p := range props {
 		fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))
@@ -187,24 +223,32 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 }
 
 // writeRows writes note rows as numbered lines: title in bold, then the
-// other short fields, then the content on its own indented line.
-func writeRows(b *strings.Builder, rows []any) {
+// other short fields, then the content on its own indented line. Scores
+// get a word for their strength only when they are search scores (0-1
+// relevance); hub metrics are written as they are.
+func writeRows(b *strings.Builder, rows []any, searchScores bool) {
 	for i, r := range rows {
 		o := r.(toon.Object)
-		var title, content string
-		var parts []string
+		var title string
+		var parts, texts []string // texts: the content, on its own line
 		for _, f := range o {
 			switch f.Key {
 			case "title":
 				title = f.Value.(string)
 			case "content":
-				content = f.Value.(string)
+				if s := f.Value.(string); s != "" {
+					texts = append(texts, s)
+				}
 			case "id":
 				parts = append([]string{f.Value.(string)}, parts...)
 			case "direction":
 				parts = append(parts, f.Value.(string))
 			case "score":
-				parts = append(parts, "score "+interpretScore(f.Value))
+				if searchScores {
+					parts = append(parts, "score "+interpretScore(f.Value))
+				} else {
+					parts = append(parts, "score "+inline(f.Value))
+				}
 			default:
 				if s := inline(f.Value); s != "" {
 					parts = append(parts, f.Key+": "+s)
@@ -219,14 +263,14 @@ func writeRows(b *strings.Builder, rows []any) {
 			line += " " + strings.Join(parts, " · ")
 		}
 		fmt.Fprintf(b, "%s\n", line)
-		if content != "" {
-			fmt.Fprintf(b, "   %s\n", content)
+		for _, s := range texts {
+			fmt.Fprintf(b, "   %s\n", s)
 		}
 	}
 }
 
-// interpretScore writes a score with a word for how strong it is; scores
-// outside 0-1 (link counts, PageRank sums) are written as they are.
+// interpretScore writes a search score (0-1) with a word for how strong
+// it is; a value outside 0-1 is written as it is.
 func interpretScore(v any) string {
 	f, ok := v.(float64)
 	if !ok || f < 0 || f > 1 {

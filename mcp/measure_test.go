@@ -12,15 +12,22 @@ import (
 
 // formatTokens are one call's o200k token counts in each form.
 type formatTokens struct {
-	raw        int // pretty JSON of every field (what our server sent before, and most peers send)
-	pretty     int // pretty JSON of the standard fields
-	json       int // compact JSON, standard fields
-	markdown   int
-	toon       int
+	// peerJSON is what other MCP servers send: the tool's whole answer
+	// struct at detail full (every field of each note, list content up to
+	// 500 characters) as pretty JSON, indented two spaces.
+	peerJSON int
+	// prettyStd is the same data as the default answer: the standard
+	// fields, as pretty JSON indented two spaces.
+	prettyStd int
+	json      int // compact JSON, standard fields
+	markdown  int // Markdown, standard fields
+	toon      int // TOON, standard fields
+	// defaultFmt is the tool's default format, standard fields.
 	defaultFmt int
 }
 
-// measureCall counts one call's answer in every form at standard detail.
+// measureCall counts one call's answer in every form: peerJSON at detail
+// full, the others at standard detail.
 func measureCall(t testing.TB, tl *mcp.Tools, c call) formatTokens {
 	t.Helper()
 	var m formatTokens
@@ -29,11 +36,11 @@ func measureCall(t testing.TB, tl *mcp.Tools, c call) formatTokens {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := json.MarshalIndent(v, "", "  ")
+	peer, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.raw = countTokens(t, string(raw))
+	m.peerJSON = countTokens(t, string(peer))
 	compact := render(t, tl, c, mcp.Presentation{Format: mcp.FormatJSON})
 	var tree any
 	if err := json.Unmarshal([]byte(compact), &tree); err != nil {
@@ -43,7 +50,7 @@ func measureCall(t testing.TB, tl *mcp.Tools, c call) formatTokens {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.pretty = countTokens(t, string(pretty))
+	m.prettyStd = countTokens(t, string(pretty))
 	m.json = countTokens(t, compact)
 	m.markdown = countTokens(t, render(t, tl, c, mcp.Presentation{Format: mcp.FormatMarkdown}))
 	m.toon = countTokens(t, render(t, tl, c, mcp.Presentation{Format: mcp.FormatTOON}))
@@ -51,12 +58,27 @@ func measureCall(t testing.TB, tl *mcp.Tools, c call) formatTokens {
 	return m
 }
 
+// Goals of the list tools' default answers at standard detail, in percent
+// of tokens saved.
+const (
+	// ListSavingTarget is the issue's "at least 60% smaller than pretty
+	// JSON": against peerJSON, what other servers send (every field,
+	// indented). It counts both savings: fewer fields and a terser format.
+	ListSavingTarget = 60
+	// ListFormatSavingFloor is the format's own saving: against
+	// prettyStd, the same standard fields as pretty JSON.
+	ListFormatSavingFloor = 20
+)
+
 // TestResponseTokens measures every read tool's typical answer on
-// testvault and a generated 1,000-note vault in every format (o200k_base
+// testvault and a generated 1,000-note vault in every form (o200k_base
 // tokens) and checks the goals of the response design: the default format
-// is the smallest of the three for each tool, and list answers at standard
-// detail are at least 60% smaller than the pretty JSON of every field.
-// `make bench` prints the table (go test -v -run ResponseTokens ./mcp).
+// is the smallest of the three for each tool, and each list answer in the
+// default format at standard detail is at least ListSavingTarget percent
+// smaller than peerJSON (pretty JSON of every field) and at least
+// ListFormatSavingFloor percent smaller than prettyStd (pretty JSON of the
+// same standard fields). `make bench` prints the table (go test -v -run
+// ResponseTokens ./mcp).
 func TestResponseTokens(t *testing.T) {
 	vaults := []struct {
 		name  string
@@ -67,12 +89,13 @@ func TestResponseTokens(t *testing.T) {
 		{"gen1000", openTools(t, generatedVault(t, 1000)), func(tl *mcp.Tools) []call { return generatedCalls(t, tl) }},
 	}
 	sums := map[string]*formatTokens{}
-	t.Logf("tokens %-9s %-16s %7s %7s %7s %7s %7s %7s %9s %9s", "vault", "call", "rawJSON", "pretty", "json", "md", "toon", "default", "vs raw", "vs pretty")
+	t.Logf("tokens legend: peerJSON = pretty JSON of every field (detail full, what other servers send); prettyStd = pretty JSON of the standard fields; json, md, toon, default = standard fields; vs X = tokens default saves against X")
+	t.Logf("tokens %-9s %-16s %8s %9s %7s %7s %7s %7s %12s %13s", "vault", "call", "peerJSON", "prettyStd", "json", "md", "toon", "default", "vs peerJSON", "vs prettyStd")
 	for _, vt := range vaults {
 		for _, c := range vt.calls(vt.tl) {
 			m := measureCall(t, vt.tl, c)
-			t.Logf("tokens %-9s %-16s %7d %7d %7d %7d %7d %7d %8.0f%% %8.0f%%", vt.name, c.name,
-				m.raw, m.pretty, m.json, m.markdown, m.toon, m.defaultFmt, saving(m.defaultFmt, m.raw), saving(m.defaultFmt, m.pretty))
+			t.Logf("tokens %-9s %-16s %8d %9d %7d %7d %7d %7d %11.0f%% %12.0f%%", vt.name, c.name,
+				m.peerJSON, m.prettyStd, m.json, m.markdown, m.toon, m.defaultFmt, saving(m.defaultFmt, m.peerJSON), saving(m.defaultFmt, m.prettyStd))
 			sum := sums[c.tool]
 			if sum == nil {
 				sum = &formatTokens{}
@@ -82,8 +105,16 @@ func TestResponseTokens(t *testing.T) {
 			sum.markdown += m.markdown
 			sum.toon += m.toon
 			sum.defaultFmt += m.defaultFmt
-			if isList(c.tool) && saving(m.defaultFmt, m.raw) < 60 {
-				t.Errorf("%s %s: default saves %.0f%% against pretty JSON, want at least 60%%", vt.name, c.name, saving(m.defaultFmt, m.raw))
+			if !isList(c.tool) {
+				continue
+			}
+			if got := saving(m.defaultFmt, m.peerJSON); got < ListSavingTarget {
+				t.Errorf("%s %s: the default (%s, standard detail) is %.0f%% smaller than peerJSON (pretty JSON of every field), want at least %d%%",
+					vt.name, c.name, mcp.DefaultFormats[c.tool], got, ListSavingTarget)
+			}
+			if got := saving(m.defaultFmt, m.prettyStd); got < ListFormatSavingFloor {
+				t.Errorf("%s %s: the default (%s, standard detail) is %.0f%% smaller than prettyStd (pretty JSON of the same fields), want at least %d%%",
+					vt.name, c.name, mcp.DefaultFormats[c.tool], got, ListFormatSavingFloor)
 			}
 		}
 	}

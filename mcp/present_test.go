@@ -51,8 +51,9 @@ func generatedVault(t testing.TB, notes int) string {
 }
 
 // readCalls are typical calls of every read tool. hub and other are notes
-// of the vault (a well-linked one and another).
-func readCalls(hub, other, tag string) []call {
+// of the vault (a well-linked one and another), tag a tag and query words
+// to search for.
+func readCalls(hub, other, tag, query string) []call {
 	return []call{
 		{"get_node", "get_node", func(ctx context.Context, tl *mcp.Tools, p mcp.Presentation) (any, error) {
 			return tl.GetNode(ctx, mcp.GetNodeParams{ID: hub, Presentation: p})
@@ -86,11 +87,14 @@ func readCalls(hub, other, tag string) []call {
 		{"vault_status", "vault_status", func(ctx context.Context, tl *mcp.Tools, p mcp.Presentation) (any, error) {
 			return tl.VaultStatus(ctx, mcp.VaultStatusParams{Presentation: p})
 		}},
+		{"search", "search", func(ctx context.Context, tl *mcp.Tools, p mcp.Presentation) (any, error) {
+			return tl.Search(ctx, mcp.SearchParams{Query: query, Presentation: p})
+		}},
 	}
 }
 
 // testvaultCalls are readCalls on testvault.
-func testvaultCalls() []call { return readCalls("Home", "Deep Note", "project") }
+func testvaultCalls() []call { return readCalls("Home", "Deep Note", "project", "alpha plan") }
 
 // render runs c and renders its answer as p says.
 func render(t testing.TB, tl *mcp.Tools, c call, p mcp.Presentation) string {
@@ -205,6 +209,9 @@ func TestMaxTokens(t *testing.T) {
 						if format == mcp.FormatJSON && !json.Valid([]byte(got)) {
 							t.Errorf("%s: not valid JSON:\n%s", desc, got)
 						}
+						if strings.TrimLeft(got, " \n") != got {
+							t.Errorf("%s: starts with a blank line:\n%s", desc, got)
+						}
 					}
 				}
 			}
@@ -212,8 +219,113 @@ func TestMaxTokens(t *testing.T) {
 	}
 }
 
+// TestTightBudgets checks that a tight budget drops warnings before the
+// identifying fields, and keeps the id, total and page when anything fits.
+func TestTightBudgets(t *testing.T) {
+	tl := openTools(t, filepath.Join("..", "testvault"))
+	ctx := context.Background()
+	tests := []struct {
+		desc   string
+		tool   string
+		run    func(mcp.Presentation) (any, error)
+		p      mcp.Presentation
+		want   []string
+		unwant []string
+	}{
+		{
+			desc: "get_node 60 toon keeps the id, counts the warnings",
+			tool: "get_node",
+			run: func(p mcp.Presentation) (any, error) {
+				return tl.GetNode(ctx, mcp.GetNodeParams{ID: "Home", Presentation: p})
+			},
+			p:      mcp.Presentation{Format: mcp.FormatTOON, MaxTokens: 60},
+			want:   []string{"id: Home.md", "2 warnings left out", "read vaultgraph://note/Home.md"},
+			unwant: []string{"does not fit", "broken link"},
+		},
+		{
+			desc: "list_tags 50 keeps total and page, no rows to speak of",
+			tool: "list_tags",
+			run: func(p mcp.Presentation) (any, error) {
+				return tl.ListTags(ctx, mcp.ListTagsParams{Presentation: p})
+			},
+			p:      mcp.Presentation{MaxTokens: 50},
+			want:   []string{"total: 17", "page: 1", "all 17 tags left out", "page with a smaller limit"},
+			unwant: []string{"does not fit", "id fields"},
+		},
+		{
+			desc: "vault_status 50 names no id fields",
+			tool: "vault_status",
+			run: func(p mcp.Presentation) (any, error) {
+				return tl.VaultStatus(ctx, mcp.VaultStatusParams{Presentation: p})
+			},
+			p:      mcp.Presentation{MaxTokens: 50},
+			want:   []string{"notes: 13", "fields left out"},
+			unwant: []string{"id fields", "page"},
+		},
+		{
+			desc: "get_node markdown 50 does not start with a blank line",
+			tool: "get_node",
+			run: func(p mcp.Presentation) (any, error) {
+				return tl.GetNode(ctx, mcp.GetNodeParams{ID: "Notes/東京 Trip", Presentation: p})
+			},
+			p:      mcp.Presentation{Format: mcp.FormatMarkdown, MaxTokens: 50},
+			want:   []string{"# Notes/東京 Trip.md\n"},
+			unwant: []string{"id: Notes", "detail: full"},
+		},
+		{
+			desc: "get_node markdown with only content starts with it",
+			tool: "get_node",
+			run: func(p mcp.Presentation) (any, error) {
+				return tl.GetNode(ctx, mcp.GetNodeParams{ID: "Home", Presentation: p})
+			},
+			p:    mcp.Presentation{Format: mcp.FormatMarkdown, Fields: []string{"content"}},
+			want: []string{"# Home\n\nWelcome"},
+		},
+		{
+			desc: "search has no page advice while it has no page",
+			tool: "search",
+			run: func(p mcp.Presentation) (any, error) {
+				return tl.Search(ctx, mcp.SearchParams{Query: "alpha plan", Presentation: p})
+			},
+			p:    mcp.Presentation{MaxTokens: 120},
+			want: []string{"left out (maxTokens 120"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			v, err := tt.run(tt.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := mcp.Render(tt.tool, v, tt.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := countTokens(t, got); n > tt.p.MaxTokens && tt.p.MaxTokens > 0 {
+				t.Errorf("%d tokens, over %d", n, tt.p.MaxTokens)
+			}
+			if strings.HasPrefix(got, "\n") {
+				t.Errorf("starts with a blank line:\n%s", got)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("answer lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.unwant {
+				if strings.Contains(got, w) {
+					t.Errorf("answer holds %q:\n%s", w, got)
+				}
+			}
+			if tt.tool == "search" && !strings.Contains(got, "\npage: ") && strings.Contains(got, "page with") {
+				t.Errorf("search answer without pages advises paging:\n%s", got)
+			}
+		})
+	}
+}
+
 // generatedCalls are readCalls on a generated vault: the top hub, a note
-// linked to it, and the most used tag.
+// linked to it, the most used tag, and the hub's title as the query.
 func generatedCalls(t testing.TB, tl *mcp.Tools) []call {
 	t.Helper()
 	ctx := context.Background()
@@ -229,7 +341,7 @@ func generatedCalls(t testing.TB, tl *mcp.Tools) []call {
 	if err != nil || len(tags) == 0 {
 		t.Fatalf("ListTags = %v, %v", tags, err)
 	}
-	return readCalls(hubs[0].ID, nbs[0].ID, tags[0].Tag)
+	return readCalls(hubs[0].ID, nbs[0].ID, tags[0].Tag, hubs[0].Title)
 }
 
 func countTokens(t testing.TB, s string) int {
@@ -327,6 +439,7 @@ func TestSortByUnknown(t *testing.T) {
 			return tl.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: bad})
 		},
 		"list_tags": func() (any, error) { return tl.ListTags(ctx, mcp.ListTagsParams{SortBy: bad}) },
+		"get_hubs":  func() (any, error) { return tl.GetHubs(ctx, mcp.GetHubsParams{SortBy: bad}) },
 	} {
 		_, err := run()
 		if mcp.Code(err) != "INVALID_PARAMS" || !strings.Contains(mcp.Message(err), "colour") {

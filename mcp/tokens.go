@@ -2,11 +2,14 @@ package mcp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
 // TokenEncoding is the tokenizer maxTokens counts with: o200k_base, the
@@ -91,17 +94,28 @@ func (f *fitter) largest(lo, hi int, set func(int) cut) (string, bool) {
 	return best, found
 }
 
+// trim cuts the answer until it fits: fewer warnings first, then fewer
+// rows, shorter content, only the identifying fields (with as many rows
+// as fit), only the id with the totals and paging, and last a line that
+// says nothing fits.
 func (f *fitter) trim() (string, error) {
 	a := f.a
 	c := uncut
-	// 1. Fewer rows, keeping at least one.
+	// 1. Fewer warnings; the omitted line counts those left out.
+	if n := min(len(a.warnings), MaxWarnings); n > 0 {
+		if s, ok := f.largest(0, n-1, func(k int) cut { c := c; c.warnings = k; return c }); ok {
+			return s, f.err
+		}
+		c.warnings = 0
+	}
+	// 2. Fewer rows, keeping at least one.
 	if n := len(a.rows); n > 1 {
 		if s, ok := f.largest(1, n-1, func(k int) cut { c := c; c.rows = k; return c }); ok {
 			return s, f.err
 		}
 		c.rows = 1
 	}
-	// 2. Shorter content: the note's, then the rows'.
+	// 3. Shorter content: the note's, then the rows'.
 	if a.content != nil {
 		chars := utf8.RuneCountInString(*a.content)
 		if s, ok := f.largest(1, chars-1, func(k int) cut { c := c; c.content = k; return c }); ok {
@@ -121,18 +135,23 @@ func (f *fitter) trim() (string, error) {
 			return s, f.err
 		}
 	}
-	// 3. Only the identifying fields, then no rows.
-	c.minimal = true
-	if s, ok := f.try(c); ok {
+	// 4. Only the identifying fields, with as many rows as fit.
+	c.minimal, c.content, c.rowContent = true, 0, -1
+	if n := len(a.rows); n > 0 {
+		if s, ok := f.largest(0, n, func(k int) cut { c := c; c.rows = k; return c }); ok {
+			return s, f.err
+		}
+	} else if s, ok := f.try(c); ok {
 		return s, f.err
 	}
-	if len(a.rows) > 0 {
-		c.rows = 0
+	// 5. Only the id, the totals and the page.
+	if rowID(a.head) != "" || len(a.foot) > 0 {
+		c.rows, c.idOnly = 0, true
 		if s, ok := f.try(c); ok {
 			return s, f.err
 		}
 	}
-	// 4. Nothing but the line that says so.
+	// 6. Nothing but the line that says so.
 	if f.err != nil {
 		return "", f.err
 	}
@@ -154,32 +173,135 @@ func (a *answer) rowContentChars() int {
 	return longest
 }
 
+// maxNamedFields is how many left-out fields the omitted line names; it
+// counts more.
+const maxNamedFields = 3
+
 // omittedLine says, briefly, what cut c leaves out of the answer and how
-// to get it (the line itself counts against the budget).
+// to get it (the line itself counts against the budget). The advice fits
+// the tool: paging only where the answer has pages, the note's resource
+// only for a note's content.
 func (a *answer) omittedLine(c cut, budget, full int) string {
-	var left []string
-	if c.rows >= 0 && c.rows < len(a.rows) {
-		left = append(left, fmt.Sprintf("%d of %d %s", len(a.rows)-c.rows, len(a.rows), a.rowsKey))
+	if c.idOnly { // as short as can be: the budget is nearly spent
+		var kept []string
+		for _, f := range append(keepFields(a.head, true, []string{"id"}), a.foot...) {
+			kept = append(kept, f.Key)
+		}
+		return fmt.Sprintf("all but %s left out (maxTokens %d, answer %d): raise maxTokens", strings.Join(kept, ", "), budget, full)
 	}
-	if c.content >= 0 && a.content != nil && !c.minimal {
-		if c.content == 0 {
-			left = append(left, "content")
-		} else {
-			left = append(left, "end of content")
+	var left []string
+	kept := len(a.rows)
+	if c.rows >= 0 && c.rows < kept {
+		kept = c.rows
+	}
+	rowsCut := kept < len(a.rows)
+	switch {
+	case rowsCut && kept == 0:
+		left = append(left, fmt.Sprintf("all %d %s", len(a.rows), a.rowsKey))
+	case rowsCut:
+		left = append(left, fmt.Sprintf("%d of %d %s", len(a.rows)-kept, len(a.rows), a.rowsKey))
+	}
+	contentCut := false
+	dropped := a.droppedFields(c, kept)
+	if a.content != nil && (c.minimal || c.idOnly || c.content == 0) {
+		dropped, contentCut = append([]string{"content"}, dropped...), true
+	} else if a.content != nil && c.content > 0 {
+		left, contentCut = append(left, fmt.Sprintf("content past %d characters", c.content)), true
+	}
+	if kept > 0 && !c.minimal && !c.idOnly {
+		switch {
+		case c.rowContent == 0:
+			left = append(left, "rows' content")
+		case c.rowContent > 0:
+			left = append(left, fmt.Sprintf("rows' content past %d characters", c.rowContent))
 		}
 	}
-	if c.rowContent >= 0 && !c.minimal {
-		left = append(left, "end of each content")
+	switch n := len(dropped); {
+	case n == 0:
+	case n == 1:
+		left = append(left, "field "+dropped[0])
+	case n <= maxNamedFields:
+		left = append(left, "fields "+strings.Join(dropped, ", "))
+	default: // a long list would cost what the cut saved
+		left = append(left, fmt.Sprintf("%d fields", n))
 	}
-	if c.minimal {
-		left = append(left, "all but id fields")
+	if shown := min(len(a.warnings), MaxWarnings); c.warnings >= 0 && c.warnings < shown {
+		n := len(a.warnings) - c.warnings
+		w := fmt.Sprintf("%d warnings", n)
+		if n == 1 {
+			w = "1 warning"
+		}
+		left = append(left, w)
 	}
 	how := "raise maxTokens"
 	switch {
-	case a.rowsKey == "nodes" || a.rowsKey == "tags":
+	case rowsCut && hasField(a.foot, "page"):
 		how += " or page with a smaller limit"
-	case a.content != nil && rowID(a.head) != "":
-		how += " or read " + NoteURI(rowID(a.head))
+	case rowsCut && a.rowsKey == "neighbors":
+		how += " or page through get_neighbors"
 	}
-	return fmt.Sprintf("%s (maxTokens %d, answer %d); %s", strings.Join(left, ", "), budget, full, how)
+	if id := rowID(a.head); contentCut && id != "" {
+		how += " or read " + NoteURI(id)
+	}
+	what := strings.Join(left, "; ")
+	if what == "" {
+		what = "parts"
+	}
+	return fmt.Sprintf("%s left out (maxTokens %d, answer %d): %s", what, budget, full, how)
+}
+
+// droppedFields are the fields of the answer that a minimal or id-only
+// cut leaves out, besides the note's content (which omittedLine names
+// itself); kept is how many rows the cut keeps.
+func (a *answer) droppedFields(c cut, kept int) []string {
+	if !c.minimal && !c.idOnly {
+		return nil
+	}
+	var out []string
+	add := func(name string) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	keep := a.keep
+	if keep == nil {
+		keep = identifying
+	}
+	if c.idOnly {
+		keep = []string{"id"}
+		for _, f := range a.more {
+			add(f.Key)
+		}
+	}
+	for _, f := range a.head {
+		if !slices.Contains(keep, f.Key) {
+			add(f.Key)
+		}
+	}
+	if kept > 0 {
+		for _, r := range a.rows[:kept] {
+			for _, f := range r {
+				if !slices.Contains(identifying, f.Key) {
+					add(f.Key)
+				}
+			}
+		}
+		for _, p := range a.props[:kept] {
+			if p != nil {
+				add(a.propsKey())
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasField reports whether o has a field named key.
+func hasField(o toon.Object, key string) bool {
+	for _, f := range o {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
 }

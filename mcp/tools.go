@@ -211,11 +211,16 @@ func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 // GetHubsParams are get_hubs' parameters.
 type GetHubsParams struct {
 	Metric string `json:"metric"`
-	Limit  int    `json:"limit"`
+	// SortBy reorders the notes of the page; the metric chooses which
+	// notes are on it.
+	SortBy SortKeys `json:"sortBy"`
+	Page   int      `json:"page"`
+	Limit  int      `json:"limit"`
 	Presentation
 }
 
-// GetHubs returns the most central notes.
+// GetHubs returns a page of the notes ranked by a centrality metric, most
+// central first unless sortBy reorders the page.
 func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	m := graph.Metric(p.Metric)
 	switch m {
@@ -229,13 +234,17 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	hubs, err := t.Engine.Hubs(ctx, m, lim)
+	page, err := pageNumber(p.Page)
 	if err != nil {
 		return nil, err
 	}
-	out := &ListResponse{Metric: string(m), Nodes: []NodeResponse{}, Total: len(hubs)}
+	res, err := t.Engine.HubsPage(ctx, m, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
+	if err != nil {
+		return nil, err
+	}
+	out := &ListResponse{Metric: string(m), Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
 	withContent := p.wants("get_hubs", "content")
-	for _, h := range hubs {
+	for _, h := range res.Hubs {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
 		if err != nil {
 			return nil, err
@@ -248,7 +257,7 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 		item.Score = &score
 		out.Nodes = append(out.Nodes, item)
 	}
-	out.Total = len(out.Nodes)
+	out.Hint = pageHint(res.Page, res.TotalPages)
 	return out, nil
 }
 

@@ -271,14 +271,23 @@ func TestDefaultLimits(t *testing.T) {
 	t.Run("hubs default 10", func(t *testing.T) {
 		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{})
 		hubs, _ := got.(*mcp.ListResponse)
-		if err != nil || hubs == nil || len(hubs.Nodes) != 10 || hubs.Total != 10 || hubs.Metric != "in_degree" ||
+		// total is every ranked note, not the rows of the page
+		if err != nil || hubs == nil || len(hubs.Nodes) != 10 || hubs.Total != 61 || hubs.Page != 1 || hubs.TotalPages != 7 ||
+			hubs.Hint != "page 1 of 7: pass page: 2 for more" || hubs.Metric != "in_degree" ||
 			hubs.Nodes[0].ID != "Hub.md" || hubs.Nodes[0].Score == nil || *hubs.Nodes[0].Score != 60 {
-			t.Errorf("GetHubs() = %+v, %v, want 10 in_degree hubs, Hub.md first with 60", got, err)
+			t.Errorf("GetHubs() = %+v, %v, want 10 in_degree hubs of 61 on 7 pages, Hub.md first with 60", got, err)
 		}
 		for _, n := range hubs.Nodes {
 			if n.Score == nil {
 				t.Errorf("hub %s has no score", n.ID)
 			}
+		}
+	})
+	t.Run("hubs last page", func(t *testing.T) {
+		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Page: 7})
+		hubs, _ := got.(*mcp.ListResponse)
+		if err != nil || hubs == nil || len(hubs.Nodes) != 1 || hubs.Total != 61 || hubs.Page != 7 || hubs.Hint != "" {
+			t.Errorf("GetHubs(page 7) = %+v, %v, want the last note of 61 and no hint", got, err)
 		}
 	})
 	t.Run("hubs limit 50", func(t *testing.T) {
@@ -875,4 +884,146 @@ func TestWriteJSON(t *testing.T) {
 			t.Errorf("WriteJSON(func) = nil, want an error")
 		}
 	})
+}
+
+// TestHubsPages checks get_hubs' paging and sorting: the metric chooses
+// which notes are on a page, sortBy only reorders them; an unknown sort
+// key is INVALID_PARAMS.
+func TestHubsPages(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+	hubIDs := func(p mcp.GetHubsParams) []string {
+		t.Helper()
+		got, err := tools.GetHubs(ctx, p)
+		if err != nil {
+			t.Fatalf("GetHubs(%+v) = %v", p, err)
+		}
+		var out []string
+		for _, n := range got.(*mcp.ListResponse).Nodes {
+			out = append(out, n.ID)
+		}
+		return out
+	}
+	all := hubIDs(mcp.GetHubsParams{Limit: mcp.MaxHubsLimit}) // the whole ranking: 13 notes
+	tests := []struct {
+		desc string
+		give mcp.GetHubsParams
+		want []string
+	}{
+		{"page 1", mcp.GetHubsParams{Limit: 5}, all[:5]},
+		{"page 2", mcp.GetHubsParams{Limit: 5, Page: 2}, all[5:10]},
+		{"last page", mcp.GetHubsParams{Limit: 5, Page: 3}, all[10:]},
+		{"past the end", mcp.GetHubsParams{Limit: 5, Page: 4}, nil},
+		{"page 2 sorted by title", mcp.GetHubsParams{Limit: 5, Page: 2, SortBy: mcp.SortKeys{"title"}},
+			// Projects/Alpha Plan, Deep Note, 東京 Trip, Old Ideas, Broken YAML by title
+			[]string{"Projects/Alpha Plan.md", "Notes/Broken YAML.md", "Deep/Nested/Folder/Deep Note.md", "Archive/Old Ideas.md", "Notes/東京 Trip.md"}},
+		{"page 1 sorted by -path", mcp.GetHubsParams{Limit: 3, SortBy: mcp.SortKeys{"-path"}},
+			[]string{"Notes/Meeting Notes.md", "Home.md", "Archive/Alpha Plan.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			if got := hubIDs(tt.give); !slices.Equal(got, tt.want) {
+				t.Errorf("GetHubs(%+v) = %q, want %q", tt.give, got, tt.want)
+			}
+		})
+	}
+	if len(all) != 13 || all[0] != "Home.md" {
+		t.Fatalf("ranking = %q, want the 13 notes, Home.md first", all)
+	}
+	if _, err := tools.GetHubs(ctx, mcp.GetHubsParams{SortBy: mcp.SortKeys{"colour"}}); mcp.Code(err) != mcp.CodeInvalidParams {
+		t.Errorf("GetHubs(sortBy colour) error = %v, want INVALID_PARAMS", err)
+	}
+	got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Page: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := mcp.Render("get_hubs", got, mcp.Presentation{Format: mcp.FormatJSON})
+	if err != nil || !strings.Contains(text, `"page 9 is past the last page (2)"`) || !strings.Contains(text, `"total":13`) {
+		t.Errorf("get_hubs page 9 = %s, %v, want total 13 and a warning that page 9 is past the last page (2)", text, err)
+	}
+}
+
+// TestPastLastPage checks that every paged list warns about a page past
+// its end instead of answering an empty page silently.
+func TestPastLastPage(t *testing.T) {
+	tools := testVaultTools(t)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		tool string
+		give func() (any, error)
+		want string
+	}{
+		{"list_nodes", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 999}) }, "page 999 is past the last page (1)"},
+		{"get_neighbors", func() (any, error) {
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Page: 3, Limit: 5})
+		}, "page 3 is past the last page (2)"},
+		{"search_by_tags", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Page: 2})
+		}, "page 2 is past the last page (1)"},
+		{"search_by_tags", func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"nosuchtag"}, Page: 2})
+		}, "page 2 is past the end: the list is empty"},
+		{"list_tags", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Page: 5, Limit: 10}) }, "page 5 is past the last page (2)"},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			v, err := tt.give()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range mcp.Formats {
+				text, err := mcp.Render(tt.tool, v, mcp.Presentation{Format: format})
+				if err != nil || !strings.Contains(text, tt.want) {
+					t.Errorf("%s %s = %s, %v, want the warning %q", tt.tool, format, text, err, tt.want)
+				}
+			}
+		})
+	}
+	// The last page itself, and an empty list's first page, do not warn.
+	for _, give := range []func() (any, error){
+		func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 3, Limit: 5}) },
+		func() (any, error) {
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"nosuchtag"}})
+		},
+	} {
+		v, err := give()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text, _ := mcp.Render("list_nodes", v, mcp.Presentation{Format: mcp.FormatJSON}); strings.Contains(text, "past") {
+			t.Errorf("answer %s warns of a page past the end", text)
+		}
+	}
+}
+
+// TestListTagsFields checks that fields and detail choose list_tags'
+// columns, and that an unknown field is a warning.
+func TestListTagsFields(t *testing.T) {
+	tools := testVaultTools(t)
+	v, err := tools.ListTags(context.Background(), mcp.ListTagsParams{Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc string
+		give mcp.Presentation
+		want string
+	}{
+		{"preset", mcp.Presentation{}, "tags[2]{tag,count}:\n  project,3\n  archive,2\n"},
+		{"count only", mcp.Presentation{Fields: []string{"count"}}, "tags[2]{count}:\n  3\n  2\n"},
+		{"tag only", mcp.Presentation{Fields: []string{"TAG"}}, "tags[2]{tag}:\n  project\n  archive\n"},
+		{"unknown field warns", mcp.Presentation{Fields: []string{"tag", "colour"}}, `warnings[1]: "fields: \"colour\" ignored: list_tags has tag, count"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			tt.give.Format = mcp.FormatTOON
+			got, err := mcp.Render("list_tags", v, tt.give)
+			if err != nil || !strings.Contains(got, tt.want) {
+				t.Errorf("Render(list_tags, %+v) = %s, %v; want it to hold %q", tt.give, got, err, tt.want)
+			}
+		})
+	}
+	md, err := mcp.Render("list_tags", v, mcp.Presentation{Format: mcp.FormatMarkdown, Fields: []string{"tag"}})
+	if err != nil || !strings.Contains(md, "- project\n- archive\n") {
+		t.Errorf("markdown with fields tag = %q, %v, want one tag a line", md, err)
+	}
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -14,9 +16,12 @@ func newGetHubsCmd(g *globals) *cobra.Command {
 		Use:   "get-hubs",
 		Short: "List the most central notes",
 		Long: `List the most central notes by a metric: in_degree (most linked to),
-out_degree (most links out) or pagerank (linked to by other central notes).`,
-		Example: `  vaultgraph get-hubs --metric pagerank --limit 5`,
-		Args:    args(),
+out_degree (most links out) or pagerank (linked to by other central notes),
+a page at a time. The metric chooses which notes are on a page, most central
+first; --sort-by only reorders the notes of that page.`,
+		Example: `  vaultgraph get-hubs --metric pagerank --limit 5
+  vaultgraph get-hubs --limit 20 --page 2 --sort-by title`,
+		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
 			return g.withTools(c.Context(), "get_hubs", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetHubs(ctx, p)
@@ -24,7 +29,8 @@ out_degree (most links out) or pagerank (linked to by other central notes).`,
 		},
 	}
 	c.Flags().StringVar(&p.Metric, "metric", "in_degree", "in_degree, out_degree or pagerank")
-	c.Flags().IntVar(&p.Limit, "limit", mcp.DefaultHubsLimit, "how many notes (1-50)")
+	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultHubsLimit, mcp.MaxHubsLimit,
+		strings.Join(vaultgraph.SortFields, ", ")+" (reorders the page; default: the metric's ranking)")
 	presentationFlags(c, "get_hubs", &p.Presentation)
 	return c
 }

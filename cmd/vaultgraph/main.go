@@ -247,10 +247,45 @@ func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
 }
 
-// pageFlags adds --sort-by, --page and --limit to a list command.
+// pageFlags adds --sort-by, --page and --limit to a list command. A
+// --page or --limit below 1 (or a --limit above max) is INVALID_PARAMS,
+// as the MCP tools answer "page": 0 or "limit": 0: the tools read 0 as
+// "not given", so the command checks the flags before running.
 func pageFlags(c *cobra.Command, sortBy *mcp.SortKeys, page, limit *int, def, max int, keys string) {
 	f := c.Flags()
 	f.StringSliceVar((*[]string)(sortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+keys)
 	f.IntVar(page, "page", 1, "page number, from 1")
 	f.IntVar(limit, "limit", def, fmt.Sprintf("items per page (1-%d)", max))
+	checkFlags(c, func() error {
+		if err := inRange("page", *page, 1, 0); err != nil {
+			return err
+		}
+		return inRange("limit", *limit, 1, max)
+	})
+}
+
+// checkFlags runs check before the command's RunE (after any check added
+// before it).
+func checkFlags(c *cobra.Command, check func() error) {
+	prev := c.PreRunE
+	c.PreRunE = func(c *cobra.Command, a []string) error {
+		if prev != nil {
+			if err := prev(c, a); err != nil {
+				return err
+			}
+		}
+		return check()
+	}
+}
+
+// inRange checks an integer flag against lo and hi (hi 0: no maximum),
+// in the words MCP uses for the same parameter.
+func inRange(name string, v, lo, hi int) error {
+	switch {
+	case hi > 0 && (v < lo || v > hi):
+		return fmt.Errorf("%w: --%s: %d is out of range: use %d to %d", vaultgraph.ErrInvalid, name, v, lo, hi)
+	case v < lo:
+		return fmt.Errorf("%w: --%s: %d is out of range: use %d or more", vaultgraph.ErrInvalid, name, v, lo)
+	}
+	return nil
 }

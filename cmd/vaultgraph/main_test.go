@@ -215,6 +215,30 @@ func TestCommands(t *testing.T) {
 			},
 		},
 		{
+			desc: "get-hubs page 2 of the ranking, the page sorted by title",
+			give: []string{"get-hubs", "--limit", "5", "--page", "2", "--sort-by", "title"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				got := strings.Join(ids(l.Nodes), ",")
+				// Ranks 6-10 by in_degree (Projects/Alpha Plan 2, Deep Note 1,
+				// 東京 Trip 1, Old Ideas 0, Broken YAML 0), by title.
+				want := "Projects/Alpha Plan.md,Notes/Broken YAML.md,Deep/Nested/Folder/Deep Note.md,Archive/Old Ideas.md,Notes/東京 Trip.md"
+				if got != want || l.Total != 13 || l.Page != 2 || l.TotalPages != 3 || l.Hint != "page 2 of 3: pass page: 3 for more" {
+					t.Errorf("get-hubs = %q, total %d, page %d of %d, hint %q; want %q, 13, page 2 of 3", got, l.Total, l.Page, l.TotalPages, l.Hint, want)
+				}
+			},
+		},
+		{
+			desc: "list-nodes page past the end warns",
+			give: []string{"list-nodes", "--page", "999"},
+			check: func(t *testing.T, out string) {
+				l := decode[list](t, out)
+				if len(l.Nodes) != 0 || l.Total != 13 || !slices.Contains(l.Warnings, "page 999 is past the last page (1)") {
+					t.Errorf("list-nodes --page 999 = %+v, want no nodes, total 13 and a warning", l)
+				}
+			},
+		},
+		{
 			desc: "search-by-tags",
 			give: []string{"search-by-tags", "project"},
 			check: func(t *testing.T, out string) {
@@ -506,7 +530,19 @@ func TestErrors(t *testing.T) {
 		{desc: "find-path one argument", give: []string{"find-path", "Home"}, wantCode: "INVALID_PARAMS"},
 		{desc: "find-path bad flag value", give: []string{"find-path", "Home", "Beta", "--directed=maybe"}, wantCode: "INVALID_PARAMS"},
 		{desc: "unknown metric", give: []string{"get-hubs", "--metric", "betweenness"}, wantCode: "INVALID_PARAMS"},
-		{desc: "hubs limit 0 is the default, -1 is not", give: []string{"get-hubs", "--limit", "-1"}, wantCode: "INVALID_PARAMS"},
+		{desc: "hubs limit -1", give: []string{"get-hubs", "--limit", "-1"}, wantCode: "INVALID_PARAMS"},
+		{desc: "hubs unknown sort field", give: []string{"get-hubs", "--sort-by", "size"}, wantCode: "INVALID_PARAMS"},
+		// 0 is refused as MCP refuses "limit": 0 and "page": 0.
+		{desc: "hubs limit 0", give: []string{"get-hubs", "--limit", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "hubs page 0", give: []string{"get-hubs", "--page", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-nodes limit 0", give: []string{"list-nodes", "--limit", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-nodes page 0", give: []string{"list-nodes", "--page", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "neighbours limit 0", give: []string{"get-neighbors", "Home", "--limit", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "neighbours page 0", give: []string{"get-neighbors", "Home", "--page", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "search-by-tags limit 0", give: []string{"search-by-tags", "project", "--limit", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "search-by-tags page 0", give: []string{"search-by-tags", "project", "--page", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-tags limit 0", give: []string{"list-tags", "--limit", "0"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-tags page 0", give: []string{"list-tags", "--page", "0"}, wantCode: "INVALID_PARAMS"},
 		{desc: "hubs argument", give: []string{"get-hubs", "Home"}, wantCode: "INVALID_PARAMS"},
 		{desc: "search-by-tags without tags", give: []string{"search-by-tags"}, wantCode: "INVALID_PARAMS"},
 		{desc: "mode some", give: []string{"search-by-tags", "project", "--mode", "some"}, wantCode: "INVALID_PARAMS"},
@@ -514,7 +550,7 @@ func TestErrors(t *testing.T) {
 		{desc: "unknown sort field", give: []string{"list-nodes", "--sort-by", "title,size"}, wantCode: "INVALID_PARAMS"},
 		{desc: "property without =", give: []string{"list-nodes", "--property", "status"}, wantCode: "INVALID_PARAMS"},
 		{desc: "bad date", give: []string{"list-nodes", "--modified-after", "last week"}, wantCode: "INVALID_PARAMS"},
-		{desc: "page 0 is the first, -1 is not", give: []string{"list-nodes", "--page", "-1"}, wantCode: "INVALID_PARAMS"},
+		{desc: "list-nodes page -1", give: []string{"list-nodes", "--page", "-1"}, wantCode: "INVALID_PARAMS"},
 		{desc: "tag mode", give: []string{"list-nodes", "--tags", "x", "--tag-mode", "some"}, wantCode: "INVALID_PARAMS"},
 		{desc: "list-tags argument", give: []string{"list-tags", "x"}, wantCode: "INVALID_PARAMS"},
 		{desc: "random-node argument", give: []string{"random-node", "x"}, wantCode: "INVALID_PARAMS"},
