@@ -149,6 +149,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	for _, c := range plan.changes {
 		paths = append(paths, c.Path)
 	}
+	paths = append(paths, e.linkTargets(ops)...)
 	return e.afterWrite(ctx, newID, paths, res)
 }
 

@@ -259,6 +259,29 @@ func (e *Engine) commitErr(err error, op, during string) error {
 	return fmt.Errorf("%s: nothing was changed: %w", op, err)
 }
 
+// linkTargets returns the vault paths of the files that the written
+// ops' paths lead to through a symlink (vault.Commit writes those), so
+// that the engine reads them again too.
+func (e *Engine) linkTargets(ops []vault.FileOp) []string {
+	var out []string
+	for _, op := range ops {
+		if op.Remove {
+			continue
+		}
+		if fi, err := os.Lstat(op.Path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(op.Path)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(e.root, real); err == nil && filepath.IsLocal(rel) {
+			out = append(out, vault.NFC(filepath.ToSlash(rel)))
+		}
+	}
+	return out
+}
+
 // current reads a note's file and checks ifMatch against it. The bytes
 // it returns go to vault.Commit as FileOp.Old, which checks them again
 // under the vault's write lock: so ifMatch holds against a writer in
