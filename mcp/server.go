@@ -28,7 +28,11 @@ const ResourcePageSize = 200
 type ServerOptions struct {
 	// Version is reported in the MCP handshake.
 	Version string
-	// ReadOnly hides the write tools.
+	// ReadOnly leaves the write tools out: tools/list does not show them,
+	// and a call to one gets mcp-go's "tool not found" error (JSON-RPC
+	// -32602), not READ_ONLY, since it never reaches the Engine. serve
+	// --read-only sets this and also opens the Engine read-only, which
+	// refuses every write with ErrReadOnly (READ_ONLY).
 	ReadOnly bool
 	// Logger receives handler panics; nil discards them.
 	Logger *slog.Logger
@@ -112,9 +116,10 @@ func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
 	return tools
 }
 
-// WriteTools returns the write tools with their handlers. A read-only
-// server does not list them, and a read-only Engine refuses the writes
-// (READ_ONLY) should a client call them anyway.
+// WriteTools returns the write tools with their handlers. A server made
+// with ServerOptions.ReadOnly does not register them (a call is "tool not
+// found"); when they are registered over a read-only Engine, each call is
+// READ_ONLY.
 func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
 	return []server.ServerTool{createNodeTool(t, log), updateNodeTool(t, log), deleteNodeTool(t, log)}
 }
