@@ -164,15 +164,35 @@ func renameCases() []renameCase {
 				"Aa/In.md": "[[Old]] [[Dup]]\n",     // from Aa/, the renamed note would win [[Dup]]
 			},
 			id: "Aa/Old.md", title: strp("Dup"),
+			// Two notes now have the name: a bare name would find the
+			// renamed note only by the tie-break (here, its folder), so it
+			// becomes the shortest unambiguous path.
 			want: map[string]string{
 				"Src.md":    "[[Aa/Dup]] and [[Dup]]\n",
-				"Aa/In.md":  "[[Dup]] [[B/Dup]]\n",
+				"Aa/In.md":  "[[Aa/Dup]] [[B/Dup]]\n",
 				"Aa/Dup.md": oldNote,
 			},
 			links: map[string][]string{
 				"Src.md":   {"[[Old]] => [[Aa/Dup]]"},
-				"Aa/In.md": {"[[Old]] => [[Dup]]", "[[Dup]] => [[B/Dup]]"},
+				"Aa/In.md": {"[[Old]] => [[Aa/Dup]]", "[[Dup]] => [[B/Dup]]"},
 			},
+		},
+		{
+			// A/New.md would win a bare [[New]] from the root (same length,
+			// A first): both links get paths.
+			desc: "bare names of a renamed note and of the other note of that name",
+			files: map[string]string{
+				"A/Target.md": oldNote, "B/New.md": "# the other New\n",
+				"Root.md": "[[Target]] [[New]] [t](Target.md) [n](New.md)\n",
+			},
+			id: "A/Target.md", title: strp("New"),
+			want: map[string]string{
+				"Root.md":  "[[A/New]] [[B/New]] [t](A/New.md) [n](B/New.md)\n",
+				"A/New.md": oldNote,
+			},
+			links: map[string][]string{"Root.md": {
+				"[[Target]] => [[A/New]]", "[[New]] => [[B/New]]", "[t](Target.md) => [t](A/New.md)", "[n](New.md) => [n](B/New.md)",
+			}},
 		},
 		{
 			desc: "a note at that vault path keeps bare links",
@@ -244,6 +264,111 @@ func renameCases() []renameCase {
 			},
 			links: map[string][]string{"Deep/Er/Old.md": {
 				"[d](./Dup.md) => [d](../../Notes/Dup.md)", "[e](Dup.md) => [e](../../Notes/Dup.md)",
+			}},
+		},
+		{
+			// Attachments stay where they are: the moved note's relative
+			// links to them follow it; bare names, which find a file
+			// anywhere, stay; a link to a missing file keeps its path.
+			desc: "moved note's own links to attachments",
+			files: map[string]string{
+				"Diagram.png": "png", "Sub/pic.png": "png", "Assets/logo.svg": "svg",
+				"Sub/N.md": "![d](../Diagram.png) [p](./pic.png) ![q](pic.png) ![[pic.png]] ![[./pic.png|w]] ![[Diagram.png]]\n" +
+					"![r](Diagram.png) [m](../Missing.png) ![[../Gone.pdf]] ![l](Assets/logo.svg) [a](/Assets/logo.svg) ![[Assets/logo.svg]]\n",
+			},
+			id: "Sub/N.md", dir: strp("Deep/er"),
+			want: map[string]string{
+				"Deep/er/N.md": "![d](../../Diagram.png) [p](../../Sub/pic.png) ![q](../../Sub/pic.png) ![[pic.png]] ![[../../Sub/pic.png|w]] ![[Diagram.png]]\n" +
+					"![r](Diagram.png) [m](../../Missing.png) ![[../../Gone.pdf]] ![l](Assets/logo.svg) [a](/Assets/logo.svg) ![[Assets/logo.svg]]\n",
+			},
+			links: map[string][]string{"Deep/er/N.md": {
+				"![d](../Diagram.png) => ![d](../../Diagram.png)", "[p](./pic.png) => [p](../../Sub/pic.png)",
+				"![q](pic.png) => ![q](../../Sub/pic.png)", "![[./pic.png|w]] => ![[../../Sub/pic.png|w]]",
+				"[m](../Missing.png) => [m](../../Missing.png)", "![[../Gone.pdf]] => ![[../../Gone.pdf]]",
+			}},
+		},
+		{
+			desc: "moved note's own attachment links, moved deeper into their folder",
+			files: map[string]string{
+				"Sub/pic.png": "png", "Sub/N.md": "[p](./pic.png) ![q](pic.png) ![[./pic.png]]\n",
+			},
+			id: "Sub/N.md", dir: strp("Sub/In"),
+			want: map[string]string{"Sub/In/N.md": "[p](../pic.png) ![q](../pic.png) ![[../pic.png]]\n"},
+			links: map[string][]string{"Sub/In/N.md": {
+				"[p](./pic.png) => [p](../pic.png)", "![q](pic.png) => ![q](../pic.png)", "![[./pic.png]] => ![[../pic.png]]",
+			}},
+		},
+		{
+			// From Sub/, ![[pic.png]] finds the file beside the note; from
+			// Deep/, the one with the shorter path.
+			desc: "bare attachment name that would find another file",
+			files: map[string]string{
+				"Sub/pic.png": "png", "Ab/pic.png": "png",
+				"Sub/N.md": "![[pic.png]] [x](pic.png)\n",
+			},
+			id: "Sub/N.md", dir: strp("Deep"),
+			want: map[string]string{"Deep/N.md": "![[Sub/pic.png]] [x](../Sub/pic.png)\n"},
+			links: map[string][]string{"Deep/N.md": {
+				"![[pic.png]] => ![[Sub/pic.png]]", "[x](pic.png) => [x](../Sub/pic.png)",
+			}},
+		},
+		{
+			// One definition serves every link that uses its label (any
+			// letter case): it is rewritten once, its title and style kept.
+			// A definition no link uses, a second one of a label and one
+			// in code are no links.
+			desc: "reference-style links: the definition is rewritten",
+			files: map[string]string{
+				"Old Name.md": oldNote,
+				"Src.md": "[a][r], [B][], [c] and ![i][ R ].\n\n[r]: Old%20Name.md \"title\"\n[b]: <Old Name.md#Heading> 'single'\n" +
+					"[c]:\n  Old%20Name.md\n[u]: Old%20Name.md\n[r]: Old%20Name.md\n\n```\n[x]: Old%20Name.md\n```\n",
+			},
+			id: "Old Name.md", title: strp("Newer Name"),
+			want: map[string]string{
+				"Src.md": "[a][r], [B][], [c] and ![i][ R ].\n\n[r]: Newer%20Name.md \"title\"\n[b]: <Newer Name.md#Heading> 'single'\n" +
+					"[c]:\n  Newer%20Name.md\n[u]: Old%20Name.md\n[r]: Old%20Name.md\n\n```\n[x]: Old%20Name.md\n```\n",
+				"Newer Name.md": oldNote,
+			},
+			links: map[string][]string{"Src.md": {
+				"[r]: Old%20Name.md \"title\" => [r]: Newer%20Name.md \"title\"",
+				"[b]: <Old Name.md#Heading> 'single' => [b]: <Newer Name.md#Heading> 'single'",
+				"  Old%20Name.md =>   Newer%20Name.md",
+			}},
+		},
+		{
+			desc: "reference-style links, moved: the note's own and others'",
+			files: map[string]string{
+				"Home.md": "# Home\n", "Notes/Old.md": "[home][h]\n\n[h]: ../Home.md\n",
+				"Src.md": "[x][o]\n\n[o]: Notes/Old.md\n",
+			},
+			id: "Notes/Old.md", dir: strp("Deep/Er"),
+			want: map[string]string{
+				"Deep/Er/Old.md": "[home][h]\n\n[h]: ../../Home.md\n",
+				"Src.md":         "[x][o]\n\n[o]: Deep/Er/Old.md\n",
+			},
+			links: map[string][]string{
+				"Deep/Er/Old.md": {"[h]: ../Home.md => [h]: ../../Home.md"},
+				"Src.md":         {"[o]: Notes/Old.md => [o]: Deep/Er/Old.md"},
+			},
+		},
+		{
+			// Escapes in quoted YAML: the link is found where it is written,
+			// and the new name is written escaped for its quotes.
+			desc: "frontmatter links in quoted values with escapes",
+			files: map[string]string{
+				"Café.md": oldNote,
+				"Src.md": "---\nrel: '[[Café|it''s]]'\nq: \"[[Caf\\u00e9|say \\\"hi\\\"]]\"\nlist: ['[[Café]]', \"[[Café#Heading]]\"]\n" +
+					"multi: \"one\n  [[Café]] two\"\n---\n",
+			},
+			id: "Café.md", title: strp("Bob's Café"),
+			want: map[string]string{
+				"Src.md": "---\nrel: '[[Bob''s Café|it''s]]'\nq: \"[[Bob's Café|say \\\"hi\\\"]]\"\nlist: ['[[Bob''s Café]]', \"[[Bob's Café#Heading]]\"]\n" +
+					"multi: \"one\n  [[Bob's Café]] two\"\n---\n",
+				"Bob's Café.md": oldNote,
+			},
+			links: map[string][]string{"Src.md": {
+				"[[Café|it''s]] => [[Bob''s Café|it''s]]", `[[Caf\u00e9|say \"hi\"]] => [[Bob's Café|say \"hi\"]]`,
+				"[[Café]] => [[Bob''s Café]]", "[[Café#Heading]] => [[Bob's Café#Heading]]", "[[Café]] => [[Bob's Café]]",
 			}},
 		},
 		{

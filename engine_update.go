@@ -199,7 +199,8 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 	plan := &renamePlan{}
 
 	// The note itself: its links are meant as they resolve from where it is.
-	n, err := e.parser.Parse(oldID, self)
+	// ParseForRewrite gives reference-style links their definition's range.
+	n, err := e.parser.ParseForRewrite(oldID, self)
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", oldID, err)
 	}
@@ -236,7 +237,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", src, err)
 		}
-		n, err := e.parser.Parse(src, data)
+		n, err := e.parser.ParseForRewrite(src, data)
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", src, err)
 		}
@@ -271,9 +272,9 @@ func mapsKeys(m map[string]bool) func(func(string) bool) {
 }
 
 // verifyLinks parses a rewritten note again and checks that each of its
-// links resolves, under newIdx from newSource, to the note it meant before
-// (as before, under oldIdx from oldSource): the last guard before any
-// byte is written.
+// links resolves, under newIdx from newSource, to the note (or the
+// attachment) it meant before (as before, under oldIdx from oldSource):
+// the last guard before any byte is written.
 func verifyLinks(p *vault.Parser, before []vault.Link, out []byte, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) error {
 	n, err := p.Parse(newSource, out)
 	if err != nil {
@@ -287,7 +288,14 @@ func verifyLinks(p *vault.Parser, before []vault.Link, out []byte, oldIdx, newId
 			continue
 		}
 		was, st := oldIdx.Resolve(oldSource, l)
-		if st != vault.Resolved && st != vault.Attachment {
+		if st == vault.Attachment {
+			f, _ := oldIdx.ResolveFile(oldSource, l)
+			if g, ok := newIdx.ResolveFile(newSource, n.Links[i]); !ok || !g.Same(f) {
+				return fmt.Errorf("%s line %d: the link would point at %q instead of the file %q", newSource, l.Line, g.Path, f.Path)
+			}
+			continue
+		}
+		if st != vault.Resolved {
 			continue
 		}
 		if now, _ := newIdx.Resolve(newSource, n.Links[i]); now != mapID(was) {
@@ -336,43 +344,93 @@ func trimMDExt(p string) string {
 func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) ([]vault.Edit, []LinkChange, error) {
 	var edits []vault.Edit
 	var changes []LinkChange
+	done := map[[2]int]string{} // target ranges rewritten: a reference definition serves several links
 	for _, l := range links {
 		if l.IsSelf() {
 			continue
 		}
+		var want string
+		var file *vault.FileTarget
 		was, st := oldIdx.Resolve(oldSource, l)
-		if st != vault.Resolved && st != vault.Attachment {
+		switch st {
+		case vault.Resolved:
+			want = mapID(was)
+			// A link that named its note by path must still name it by path
+			// (resolving by name alone would leave a stale path that other
+			// markdown tools cannot follow).
+			if now, _ := newIdx.Resolve(newSource, l); now == want && (!pathOK(oldSource, l, was) || pathOK(newSource, l, want)) {
+				continue
+			}
+		case vault.Attachment:
+			// Attachments do not move, but a moved note's relative links to
+			// them must follow it; the same rule of names and paths holds.
+			f, _ := oldIdx.ResolveFile(oldSource, l)
+			if now, ok := newIdx.ResolveFile(newSource, l); ok && now.Same(f) && (f.ByName || !now.ByName) {
+				continue
+			}
+			want, file = f.Path, &f
+		default:
 			continue // broken links stay as written
 		}
-		want := mapID(was)
-		// A link that named its note by path must still name it by path
-		// (resolving by name alone would leave a stale path that other
-		// markdown tools cannot follow).
-		if now, _ := newIdx.Resolve(newSource, l); now == want && (!pathOK(oldSource, l, was) || pathOK(newSource, l, want)) {
-			continue
-		}
 		if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {
-			return nil, nil, fmt.Errorf("%w: %s line %d: %s is a reference-style link, which cannot be rewritten: change it to a [[wikilink]] or an inline link first; nothing was written",
+			return nil, nil, fmt.Errorf("%w: %s line %d: %s is a reference-style link whose definition was not found, so it cannot be rewritten: change it to a [[wikilink]] or an inline link first; nothing was written",
 				ErrInvalid, newSource, l.Line, linkText(l))
 		}
-		retarget := vault.RetargetEdit
-		if (l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage) && !strings.Contains(l.Target, "/") && !pathOK(oldSource, l, was) {
-			retarget = vault.RetargetEditByName // Obsidian's shortest-path style
+		var ed vault.Edit
+		var err error
+		switch {
+		case file != nil:
+			ed, err = vault.RetargetFileEdit(newIdx, newSource, src, l, *file)
+		case (l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage) && !strings.Contains(l.Target, "/") && !pathOK(oldSource, l, was):
+			ed, err = vault.RetargetEditByName(newIdx, newSource, src, l, want) // Obsidian's shortest-path style
+		default:
+			ed, err = vault.RetargetEdit(newIdx, newSource, src, l, want)
 		}
-		ed, err := retarget(newIdx, newSource, src, l, want)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: the link %s in %s (line %d) could not be rewritten to point at %s, so the change would break it; nothing was written: %v",
 				ErrInvalid, linkText(l), newSource, l.Line, want, err)
 		}
+		key := [2]int{ed.Start, ed.End}
+		if prev, ok := done[key]; ok {
+			if prev != ed.Text {
+				return nil, nil, fmt.Errorf("%w: %s line %d: links sharing one reference definition would need different targets; nothing was written",
+					ErrInvalid, newSource, l.Line)
+			}
+			continue
+		}
+		done[key] = ed.Text
 		if string(src[ed.Start:ed.End]) == ed.Text {
 			continue
 		}
 		edits = append(edits, ed)
-		changes = append(changes, LinkChange{
+		changes = append(changes, linkChange(src, l, ed))
+	}
+	return edits, changes, nil
+}
+
+// linkChange describes the edit ed of link l of src: the link before and
+// after or, for a reference-style link whose definition is rewritten, the
+// definition's line.
+func linkChange(src []byte, l vault.Link, ed vault.Edit) LinkChange {
+	if l.Start <= ed.Start && ed.End <= l.End {
+		return LinkChange{
 			Line: l.Line,
 			Old:  string(src[l.Start:l.End]),
 			New:  string(src[l.Start:ed.Start]) + ed.Text + string(src[ed.End:l.End]),
-		})
+		}
 	}
-	return edits, changes, nil
+	text := string(src)
+	start := strings.LastIndexByte(text[:ed.Start], '\n') + 1
+	end := len(text)
+	if i := strings.IndexByte(text[ed.End:], '\n'); i >= 0 {
+		end = ed.End + i
+	}
+	for end > ed.End && text[end-1] == '\r' {
+		end--
+	}
+	return LinkChange{
+		Line: 1 + strings.Count(text[:ed.Start], "\n"),
+		Old:  string(src[start:end]),
+		New:  string(src[start:ed.Start]) + ed.Text + string(src[ed.End:end]),
+	}
 }

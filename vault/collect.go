@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/hashtag"
 	"go.abhg.dev/goldmark/wikilink"
 )
@@ -17,6 +18,10 @@ type collector struct {
 	off   int
 	lines lineIndex
 	note  *Note
+
+	// defs, when set (ParseForRewrite), holds the destination range of
+	// each link reference definition by normalised label.
+	defs map[string]span
 
 	title   string
 	tagSeen map[string]bool
@@ -63,8 +68,15 @@ func (c *collector) wikilink(n *wikilink.Node) {
 // addWikilink records a wikilink whose inner text (between the brackets)
 // starts at innerStart and whose whole text starts at start.
 func (c *collector) addWikilink(kind LinkKind, inner string, start, innerStart int, property string) {
+	c.addMappedWikilink(kind, inner, start, func(i int) int { return innerStart + i }, property)
+}
+
+// addMappedWikilink records a wikilink whose inner text is inner (as
+// decoded) and whose whole text starts at start; at maps an offset into
+// inner+"]]" to the offset in the file where the text of that byte
+// starts.
+func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at func(int) int, property string) {
 	target, fragment, alias, tlen := parseWikilinkInner(inner)
-	end := innerStart + len(inner) + 2
 	c.note.Links = append(c.note.Links, Link{
 		Kind:        kind,
 		Target:      cleanTarget(target),
@@ -72,9 +84,9 @@ func (c *collector) addWikilink(kind LinkKind, inner string, start, innerStart i
 		Alias:       validUTF8(alias),
 		Property:    property,
 		Start:       start,
-		End:         end,
-		TargetStart: innerStart,
-		TargetEnd:   innerStart + tlen,
+		End:         at(len(inner) + 2),
+		TargetStart: at(0),
+		TargetEnd:   at(tlen),
 		Line:        c.lines.line(start),
 	})
 }
@@ -108,10 +120,13 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string
 	// when a '(' follows it: "[ref](" that never closes is a shortcut
 	// reference link.
 	if ds, de, inline := markdownDestination(c.src[c.off:], sp.start); inline && ref == nil && de <= sp.end {
-		rawTarget := string(c.src[c.off+ds : c.off+de])
-		l.TargetStart = c.off + ds
-		l.TargetEnd = c.off + de
-		if h := strings.IndexByte(rawTarget, '#'); h >= 0 {
+		l.TargetStart, l.TargetEnd = c.off+ds, c.off+de
+	} else if d, ok := c.defs[refLabel(ref)]; ok && ref != nil {
+		// ParseForRewrite: the destination of the definition it uses.
+		l.TargetStart, l.TargetEnd = c.off+d.start, c.off+d.end
+	}
+	if l.TargetStart >= 0 {
+		if h := strings.IndexByte(string(c.src[l.TargetStart:l.TargetEnd]), '#'); h >= 0 {
 			l.TargetEnd = l.TargetStart + h
 		}
 	}
@@ -123,6 +138,14 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string
 	}
 	l.Target = cleanTarget(decoded)
 	c.note.Links = append(c.note.Links, l)
+}
+
+// refLabel is the normalised label of a reference link, or "".
+func refLabel(ref *ast.ReferenceLink) string {
+	if ref == nil {
+		return ""
+	}
+	return util.ToLinkReference(ref.Value)
 }
 
 // validUTF8 replaces invalid UTF-8 in s with U+FFFD.

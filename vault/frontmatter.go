@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -83,11 +82,13 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 }
 
 // frontmatterLinks records each [[wikilink]] written in a scalar of v. The
-// YAML parser gives where a scalar starts (line and column); the links of
-// its decoded value are then looked up, in order, in the raw text from
-// there. Only as many links as the value holds are taken, each with the
-// same inner text, so that a "# comment [[x]]" after the value is not a
-// link. depth is how deep v is in the value; past MaxPropertyDepth (which
+// YAML parser gives where a scalar starts (line and column). A quoted
+// scalar is decoded again from there, keeping where each byte of its value
+// comes from, so that a link holding escapes (a doubled apostrophe, a backslash escape) gets
+// the byte ranges of its text as written. In other scalars the links of
+// the decoded value are looked up, in order, in the raw text from there.
+// Only as many links as the value holds are taken, each with the same
+// inner text, so that a "# comment [[x]]" after the value is not a link. depth is how deep v is in the value; past MaxPropertyDepth (which
 // the value was checked against) nothing more is looked at.
 func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawStart int, lines lineIndex, seen map[int]bool, depth int) {
 	switch v.Kind {
@@ -104,13 +105,18 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 		return // aliases are not followed
 	}
 	want := wikilinkInners(v.Value)
-	if len(want) == 0 || v.Line < 1 || v.Line > len(lines) {
+	if len(want) == 0 {
 		return
 	}
-	at := lines[v.Line-1]
-	for col := 1; col < v.Column && at < len(raw) && raw[at] != '\n'; col++ { // columns count characters
-		_, size := utf8.DecodeRune(raw[at:])
-		at += size
+	at := scalarOffset(raw, lines, v)
+	if at < 0 {
+		return
+	}
+	if v.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+		if val, from, ok := decodeQuoted(raw, at); ok && string(val) == v.Value {
+			c.quotedLinks(v.Value, from, key, rawStart, seen)
+			return
+		}
 	}
 	eol := -1
 	for _, inner := range want {
@@ -130,23 +136,55 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 	}
 }
 
+// quotedLinks records the wikilinks of a quoted scalar whose decoded
+// value is val, from[i] being the offset in the frontmatter text where the
+// source of val[i] starts (decodeQuoted): each link's ranges are those of
+// the text as written, escapes and all.
+func (c *collector) quotedLinks(val string, from []int, key string, rawStart int, seen map[int]bool) {
+	for _, sp := range wikilinkSpans(val) {
+		open, closeAt := sp[0], sp[1]
+		start := open
+		if open > 0 && val[open-1] == '!' {
+			start--
+		}
+		if seen[from[start]] {
+			continue
+		}
+		seen[from[start]] = true
+		inner := val[open+2 : closeAt]
+		c.addMappedWikilink(KindFrontmatter, inner, rawStart+from[start], func(i int) int { return rawStart + from[open+2+i] }, key)
+	}
+}
+
 // wikilinkInners returns the text inside each non-blank [[...]] of s.
 func wikilinkInners(s string) []string {
 	var out []string
+	for _, sp := range wikilinkSpans(s) {
+		out = append(out, s[sp[0]+2:sp[1]])
+	}
+	return out
+}
+
+// wikilinkSpans returns the offsets of the "[[" and the "]]" of each
+// non-blank [[...]] of s that holds no line break.
+func wikilinkSpans(s string) [][2]int {
+	var out [][2]int
+	at := 0
 	for {
-		i := strings.Index(s, "[[")
+		i := strings.Index(s[at:], "[[")
 		if i < 0 {
 			return out
 		}
-		s = s[i+2:]
-		j := strings.Index(s, "]]")
+		open := at + i
+		j := strings.Index(s[open+2:], "]]")
 		if j < 0 {
 			return out
 		}
-		if inner := s[:j]; strings.TrimSpace(inner) != "" && !strings.ContainsAny(inner, "\r\n") {
-			out = append(out, inner)
+		closeAt := open + 2 + j
+		if inner := s[open+2 : closeAt]; strings.TrimSpace(inner) != "" && !strings.ContainsAny(inner, "\r\n") {
+			out = append(out, [2]int{open, closeAt})
 		}
-		s = s[j+2:]
+		at = closeAt + 2
 	}
 }
 

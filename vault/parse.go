@@ -88,6 +88,12 @@ func newGoldmark(withFrontmatter bool) parser.Parser {
 // file. Parse never panics on any input: problems become warnings on the
 // note. It returns ErrBinary (and a nil note) for binary data.
 func (p *Parser) Parse(id string, src []byte) (note *Note, err error) {
+	return p.parse(id, src, false)
+}
+
+// parse is Parse; with refRanges a reference-style link gets the range of
+// its definition's destination (ParseForRewrite).
+func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err error) {
 	if isBinary(src) {
 		return nil, fmt.Errorf("%s: %w", id, ErrBinary)
 	}
@@ -125,6 +131,9 @@ func (p *Parser) Parse(id string, src []byte) (note *Note, err error) {
 		c.frontmatter(fm)
 	}
 	if !tooBig {
+		if refRanges {
+			c.defs = definitions(doc, src[off:])
+		}
 		c.walk(doc)
 	}
 	c.finish()

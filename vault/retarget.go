@@ -4,13 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 )
 
 // ErrCannotRetarget is returned by Retarget when no target text in the
 // link's style resolves to the wanted note, or when the link cannot be
-// rewritten at all (a reference-style markdown link, a link to its own
+// rewritten at all (a link without a target range, such as a
+// reference-style markdown link as Parse gives it; a link to its own
 // note).
 var ErrCannotRetarget = errors.New("cannot point the link at the note")
 
@@ -23,12 +25,15 @@ var ErrCannotRetarget = errors.New("cannot point the link at the note")
 // alias, which lie outside the target's bytes.
 //
 // Wikilinks, embeds and frontmatter links:
-//   - a bare name stays the bare name of want if that resolves to want
-//     from source; otherwise it becomes the shortest path suffix of want
-//     that does ("Sub/Name"), at worst the full vault path;
+//   - a bare name stays the bare name of want if that is unambiguous (no
+//     other note has that name, or want is the note at that vault path)
+//     and resolves to want from source; otherwise it becomes the shortest
+//     unambiguous path suffix of want ("Sub/Name"), at worst the full
+//     vault path;
 //   - a path-qualified target keeps a path: the suffix with as many folders
-//     as raw had, else the shortest suffix holding a '/' that resolves to
-//     want (a note at the vault root: its bare name);
+//     as raw had, else the shortest suffix holding a '/', that is
+//     unambiguous and resolves to want (a note at the vault root: its bare
+//     name);
 //   - a target starting with "/" stays a full vault path with a leading "/";
 //   - a relative target ("./x", "../x") stays relative to source's folder,
 //     with "./" when want is in or under that folder;
@@ -39,17 +44,20 @@ var ErrCannotRetarget = errors.New("cannot point the link at the note")
 //     (HTML) and '`', which could close a code span opened before the
 //     link (RetargetEdit allows it when no '`' comes before the link in
 //     its paragraph). In frontmatter also what the YAML scalar around the link
-//     cannot hold: control characters; in double quotes '"' and backslash;
-//     in single quotes the apostrophe; in a plain scalar, or when the
-//     quotes are not known (Retarget never knows them), all of '"',
-//     backslash, ": ", " #", ',', '{', '}', and the apostrophe unless raw
-//     had one.
+//     cannot hold: control characters; when the scalar is quoted and
+//     RetargetEdit read its quotes from the parsed frontmatter, raw is
+//     decoded first and the text is written escaped (an apostrophe doubled in single
+//     quotes, '"' and backslash escaped in double quotes), so nothing more is refused, nor in a
+//     block scalar; in a plain scalar, or when the quotes are not known
+//     (Retarget never knows them), all of '"', backslash, ": ", " #", ',',
+//     '{', '}', and the apostrophe unless raw had one not doubled.
 //
 // Markdown links and images:
 //   - a target starting with "/" stays a vault path with a leading "/";
 //     one starting with "./" or "../" stays a path relative to source's
 //     folder ("./" kept when raw had it and want is at or below it);
-//   - a bare file name stays bare if want is in source's folder, else
+//   - a bare file name stays bare if want is in source's folder (or, for
+//     RetargetEditByName, if no other note has want's name), else
 //     becomes the path relative to that folder (then want's vault path);
 //   - any other path is relative to source's folder if it was written so
 //     (it still resolves that way, its tail names want, or the folder it
@@ -79,7 +87,10 @@ func Retarget(idx *Index, source string, l Link, raw string, want string) (text 
 // RetargetEdit is Retarget for a link of the note source whose bytes are
 // src: it reads raw from src, sees whether a markdown destination is
 // written in angle brackets and which quotes hold a frontmatter link, and
-// returns the Edit that rewrites the target.
+// returns the Edit that rewrites the target. For a link from
+// ParseForRewrite, a reference-style link's Edit rewrites the destination
+// of its link reference definition, keeping its angle brackets, its title
+// and the rest of the line.
 func RetargetEdit(idx *Index, source string, src []byte, l Link, want string) (Edit, error) {
 	return retargetEdit(idx, source, src, l, want, false)
 }
@@ -92,20 +103,47 @@ func RetargetEditByName(idx *Index, source string, src []byte, l Link, want stri
 	return retargetEdit(idx, source, src, l, want, true)
 }
 
+// RetargetFileEdit is RetargetEdit for a link to an attachment: it returns
+// the Edit that makes link l of the note source (after any move) point at
+// the file want (as ResolveFile gave it before the move) in the way the
+// link was written. A link that named the file by a path keeps a path
+// (relative links stay relative to source's folder, a leading "/" stays);
+// one that found it by its name alone stays a bare name while that finds
+// the same file, else becomes its vault path; a link to a missing file
+// points at the same missing path. Markdown destinations are encoded as
+// for notes.
+func RetargetFileEdit(idx *Index, source string, src []byte, l Link, want FileTarget) (Edit, error) {
+	return retargetEditCtx(idx, source, src, l, want.Path, linkContext{file: &want})
+}
+
 func retargetEdit(idx *Index, source string, src []byte, l Link, want string, byName bool) (Edit, error) {
+	return retargetEditCtx(idx, source, src, l, want, linkContext{byName: byName})
+}
+
+func retargetEditCtx(idx *Index, source string, src []byte, l Link, want string, ctx linkContext) (Edit, error) {
 	if l.TargetStart < 0 || l.TargetStart > l.TargetEnd || l.TargetEnd > len(src) {
 		return Edit{}, fmt.Errorf("retarget link at %d in %s to %s: no target range in the %d-byte note: %w",
 			l.Start, source, want, len(src), ErrCannotRetarget)
 	}
 	raw := string(src[l.TargetStart:l.TargetEnd])
-	ctx := linkContext{byName: byName}
 	switch l.Kind {
 	case KindMarkdown, KindImage:
 		ctx.angle = l.TargetStart > 0 && src[l.TargetStart-1] == '<'
 		ctx.fragment, ctx.fragmentKnown = destinationRest(src, l.TargetEnd, ctx.angle), true
 	case KindFrontmatter:
-		if l.Start >= 0 && l.Start <= len(src) {
+		if q, ok := frontmatterQuoteAt(src, l.Start, l.End); ok {
+			ctx.quote, ctx.quoteKnown = q, true
+		} else if l.Start >= 0 && l.Start <= len(src) {
 			ctx.quote = yamlQuote(src, l.Start)
+		}
+		if ctx.quoteKnown && (ctx.quote == '"' || ctx.quote == '\'') {
+			// The target as the parser reads it; written back escaped.
+			dec, ok := unquoteFragment(raw, ctx.quote)
+			if !ok {
+				return Edit{}, fmt.Errorf("retarget link %q in %s to %s: the quoted frontmatter value around it cannot be read: %w",
+					raw, source, want, ErrCannotRetarget)
+			}
+			raw = dec
 		}
 	default:
 		// Only a target with a '`' needs the look back over the paragraph,
@@ -117,17 +155,24 @@ func retargetEdit(idx *Index, source string, src []byte, l Link, want string, by
 	if err != nil {
 		return Edit{}, err
 	}
+	if ctx.quoteKnown {
+		text = quoteYAML(text, ctx.quote)
+	}
 	return Edit{Start: l.TargetStart, End: l.TargetEnd, Text: text}, nil
 }
 
 // linkContext is what is known about the text around a link target.
 type linkContext struct {
-	angle         bool   // a markdown destination inside <...>
-	backtickSafe  bool   // no '`' before a wikilink in its paragraph
-	quote         byte   // '"' or '\'' around a frontmatter link, or 0: unknown
+	angle        bool // a markdown destination inside <...>
+	backtickSafe bool // no '`' before a wikilink in its paragraph
+	// quote is how the frontmatter scalar holding a link is written: '"'
+	// or '\'' (quoted), quoteBlock, or quotePlain (also when not known).
+	quote         byte
+	quoteKnown    bool   // quote was read from the parsed frontmatter
 	fragment      string // the destination after the target ("#frag"), as written
 	fragmentKnown bool
-	byName        bool // a bare markdown file name that found its note by name
+	byName        bool        // a bare markdown file name that found its note by name
+	file          *FileTarget // the link is to this attachment, not to a note
 }
 
 func retarget(idx *Index, source string, l Link, raw, want string, ctx linkContext) (string, error) {
@@ -140,8 +185,10 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 	if l.IsSelf() {
 		return "", fail("a link to its own note has no target to rewrite")
 	}
-	if id, ok := idx.Note(want); !ok || id != want {
-		return "", fail("no such note in the index")
+	if ctx.file == nil {
+		if id, ok := idx.Note(want); !ok || id != want {
+			return "", fail("no such note in the index")
+		}
 	}
 	afterLead := strings.TrimLeftFunc(raw, unicode.IsSpace)
 	core := strings.TrimRightFunc(afterLead, unicode.IsSpace)
@@ -149,10 +196,13 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 
 	markdown := l.Kind == KindMarkdown || l.Kind == KindImage
 	var cands []string
-	if markdown {
+	switch {
+	case ctx.file != nil:
+		cands = fileCandidates(idx, source, l, core, *ctx.file)
+	case markdown:
 		cands = markdownCandidates(idx, source, l, core, want, ctx.byName)
-	} else {
-		cands = wikiCandidates(source, core, want)
+	default:
+		cands = wikiCandidates(idx, source, core, want)
 	}
 	var reasons []string
 	for _, c := range cands {
@@ -181,8 +231,10 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 
 // wikiCandidates lists the targets a wikilink could take to point at want,
 // best first: first in raw's style, then the same with ".md" if raw had
-// none (for names that only resolve with it).
-func wikiCandidates(source, core, want string) []string {
+// none (for names that only resolve with it). A name or path suffix that
+// more than one note has is left out (it would find want only by the
+// tie-break), unless it is want's vault path.
+func wikiCandidates(idx *Index, source, core, want string) []string {
 	noExt, ext := splitMD(want)
 	var paths []string
 	switch {
@@ -209,7 +261,58 @@ func wikiCandidates(source, core, want string) []string {
 	default:
 		paths = suffixes(noExt, false)
 	}
+	if !strings.HasPrefix(core, "./") && !strings.HasPrefix(core, "../") && !strings.HasPrefix(core, "/") {
+		paths = slices.DeleteFunc(paths, func(p string) bool { return !uniqueTarget(idx, p, want) })
+	}
 	return withExt(paths, ext, hasMD(core))
+}
+
+// uniqueTarget reports whether the wikilink target p (a path suffix of the
+// note want, without ".md") finds want alone: want is at vault path p, or
+// no other note's path ends with p.
+func uniqueTarget(idx *Index, p, want string) bool {
+	if id, ok := idx.Note(p); ok {
+		return id == want
+	}
+	fp := Fold(trimMD(p))
+	for _, id := range idx.Named(path.Base(fp)) {
+		if f := Fold(trimMD(id)); id != want && (f == fp || strings.HasSuffix(f, "/"+fp)) {
+			return false
+		}
+	}
+	return true
+}
+
+// fileCandidates lists the targets (markdown ones not yet encoded) a link
+// could take to point at the attachment want, best first, in the style
+// of the link: see RetargetFileEdit.
+func fileCandidates(idx *Index, source string, l Link, core string, want FileTarget) []string {
+	t := l.Target
+	if l.Kind != KindMarkdown && l.Kind != KindImage {
+		t = core
+	}
+	dir := Dir(source)
+	switch {
+	case strings.HasPrefix(t, "/"):
+		return []string{"/" + want.Path}
+	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
+		if l.Kind != KindMarkdown && l.Kind != KindImage {
+			return []string{relativeTo(dir, want.Path, true)}
+		}
+		rel := relativeTo(dir, want.Path, false)
+		if strings.HasPrefix(t, "./") && !strings.HasPrefix(rel, "../") {
+			rel = "./" + rel
+		}
+		return []string{rel}
+	}
+	var out []string
+	if want.ByName && !strings.Contains(t, "/") {
+		out = append(out, path.Base(want.Path))
+	}
+	if l.Kind == KindMarkdown || l.Kind == KindImage {
+		return append(out, relativeTo(dir, want.Path, false), want.Path)
+	}
+	return append(out, want.Path)
 }
 
 // markdownCandidates lists the destinations (not yet encoded) a markdown
@@ -234,7 +337,7 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string, by
 		// bare only when want is in that folder, so that the link still
 		// works in any markdown tool, not only by Obsidian's name lookup.
 		bare := !strings.Contains(t, "/")
-		if bare && (Dir(want) == dir || byName) {
+		if bare && (Dir(want) == dir || byName && len(idx.Named(path.Base(noExt))) == 1) {
 			paths = append(paths, path.Base(noExt))
 		}
 		if bare || writtenRelative(idx, dir, t, want) {
@@ -385,16 +488,19 @@ func unwritable(kind LinkKind, text, raw string, ctx linkContext) string {
 		return fmt.Sprintf("%q holds a control character, which a frontmatter value cannot hold as is", text)
 	}
 	var bad []string
-	switch ctx.quote {
-	case '"':
+	switch {
+	case ctx.quoteKnown && ctx.quote != quotePlain:
+		// Quoted (the text is written escaped) or a block scalar.
+	case ctx.quote == '"':
 		bad = []string{`"`, `\`}
-	case '\'':
+	case ctx.quote == '\'':
 		bad = []string{`'`}
 	default:
 		// A plain scalar, in a flow list or not, or a quoted one that
-		// began on an earlier line.
+		// began on an earlier line. An apostrophe is safe where raw has
+		// one that is not doubled: raw is then not in single quotes.
 		bad = []string{`"`, `\`, ": ", " #", ",", "{", "}"}
-		if !strings.Contains(raw, "'") {
+		if !strings.Contains(strings.ReplaceAll(raw, "''", ""), "'") {
 			bad = append(bad, "'")
 		}
 	}
@@ -407,7 +513,8 @@ func unwritable(kind LinkKind, text, raw string, ctx linkContext) string {
 }
 
 // resolvesTo reports whether text, written as the target of l, makes the
-// link resolve to want, decoding it as the parser would.
+// link resolve to want (or to the attachment ctx.file), decoding it as the
+// parser would.
 func resolvesTo(idx *Index, source string, l Link, text, want string, ctx linkContext) bool {
 	nl := Link{Kind: l.Kind}
 	switch l.Kind {
@@ -423,6 +530,10 @@ func resolvesTo(idx *Index, source string, l Link, text, want string, ctx linkCo
 		nl.Target = cleanTarget(decoded)
 	default:
 		nl.Target = cleanTarget(text)
+	}
+	if ctx.file != nil {
+		got, ok := idx.ResolveFile(source, nl)
+		return ok && got.Same(*ctx.file) && (ctx.file.ByName || !got.ByName)
 	}
 	id, st := idx.Resolve(source, nl)
 	return st == Resolved && id == want
