@@ -206,9 +206,9 @@ func TestKeywordCJKSnippet(t *testing.T) {
 }
 
 // TestOpenOldSchema: a schema-1 index (full-text table without the CJK
-// columns) is brought up to schema 2 in place on Open: its notes and
-// vectors stay, and its notes are found by CJK words; an index of an
-// unknown older schema is still set aside and rebuilt.
+// columns) is brought up to date in place on Open: its notes and
+// vectors stay, and its notes are found by CJK and folded words; an index
+// of an unknown older schema is still set aside and rebuilt.
 func TestOpenOldSchema(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
@@ -218,7 +218,7 @@ func TestOpenOldSchema(t *testing.T) {
 	}
 	recs := []*Record{
 		{Note: &vault.Note{ID: "T.md", Title: "東京"}, Path: "T.md", Body: "東京から京都へ新幹線で行った"},
-		{Note: &vault.Note{ID: "E.md", Title: "Plans", Aliases: []string{"Roadmap"}}, Path: "E.md", Body: "budget review"},
+		{Note: &vault.Note{ID: "E.md", Title: "Plans", Aliases: []string{"Roadmap"}}, Path: "E.md", Body: "budget review in Łódź"},
 	}
 	if err := s.Apply(ctx, &Batch{Upserts: recs}); err != nil {
 		t.Fatal(err)
@@ -252,7 +252,7 @@ func TestOpenOldSchema(t *testing.T) {
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil || version != SchemaVersion {
 		t.Errorf("user_version = %d, %v; want %d", version, err, SchemaVersion)
 	}
-	for _, q := range []string{"京都", "新幹線", "budget", "東京", "roadmap"} {
+	for _, q := range []string{"京都", "新幹線", "budget", "東京", "roadmap", "lodz"} {
 		if hits, err := s.Keyword(ctx, KeywordQuery{Text: q}); err != nil || len(hits) != 1 {
 			t.Errorf("Keyword(%q) after the migration = %+v, %v; want one note", q, hits, err)
 		}

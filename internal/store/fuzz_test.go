@@ -13,6 +13,7 @@ import (
 func FuzzKeyword(f *testing.F) {
 	for _, seed := range []string{
 		"alpha", `"budget risk"`, "cafe", "東京", "京都へ", "Tokyo東京", `NEAR(alpha`, `{cjk}:東京`, "-alpha*", "\x00", "ａｌｐｈａ", "e\u0301",
+		"αθηνα", "ΕΛΛΗΝΙΚΑ", "ελλην", "strasse", "Straße", "smorrebrod", "lodz", `"πρωτευουσα της"`, "vgfold", "ﬁ", "ß", "ᾅ", "Ελλάδας東京",
 	} {
 		f.Add(seed, false)
 	}

@@ -190,7 +190,7 @@ func (w *writer) upsert(r *Record) error {
 	}
 	names := ftsTitle(n.Title, n.Aliases)
 	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
-		n.ID, names, r.Body, cjkText(names), cjkText(r.Body)); err != nil {
+		n.ID, names, r.Body, hiddenText(names), hiddenText(r.Body)); err != nil {
 		return err
 	}
 	return w.writeLinks(r)

@@ -141,17 +141,23 @@ type Term struct {
 
 // expr is the FTS5 expression of the term: a quoted string, so that no
 // character of it is syntax, and for a word also its prefix form, so
-// that an exact match counts twice in bm25. A term with CJK text matches
-// that in the title and body columns, or its bigrams in the cjk columns.
+// that an exact match counts twice in bm25, in the title and body
+// columns. A term with CJK text also matches its bigrams in the hidden
+// columns (cjkExpr), one without its folded words (foldExpr).
 func (t Term) expr() string {
 	q := t.quoted()
-	if !t.Phrase && !t.exact && utf8.RuneCountInString(t.Text) >= 2 {
+	prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(t.Text) >= 2
+	if prefix {
 		q = "(" + q + " OR " + q + "*)"
 	}
-	if c := t.cjkExpr(); c != "" {
-		return "({title body} : " + q + " OR " + c + ")"
+	alt := t.cjkExpr()
+	if alt == "" {
+		alt = t.foldExpr(prefix)
 	}
-	return q
+	if alt == "" {
+		return "{title body} : " + q
+	}
+	return "({title body} : " + q + " OR " + alt + ")"
 }
 
 // hasCJKTerm reports whether a term has CJK text.
@@ -466,41 +472,4 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		return strings.Compare(a.ID, b.ID)
 	})
 	return out, nil
-}
-
-// bodyColumn is what the snippet queries select for snippet: the body
-// when a term has CJK text, else nothing.
-func bodyColumn(terms []Term) string {
-	if hasCJKTerm(terms) {
-		return "fts.body"
-	}
-	return "''"
-}
-
-// snippet is the snippet of a hit, cleaned: FTS5's snip of its body, or
-// when body is set (a query with CJK text), one cut around that text
-// (cjkSnippet). When the body lacks it, FTS5's snip is kept if it
-// highlights a word, else the body's start is cut as CJK text is (FTS5
-// counts a whole CJK run as one word: 30 of them are pages).
-func snippet(snip, body, title string, terms []Term) string {
-	if body != "" {
-		if c, ok := cjkSnippet(body, terms); ok || !strings.Contains(snip, HighlightOpen) {
-			snip = c
-		}
-	}
-	return cleanSnippet(snip, title)
-}
-
-// cleanSnippet puts a snippet on one line and drops a first heading that
-// only repeats the note's title (the caller shows the title anyway).
-func cleanSnippet(snip, title string) string {
-	text := strings.TrimLeft(snip, " \t\r\n")
-	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") {
-		h := strings.ReplaceAll(strings.TrimLeft(line, "#"), HighlightOpen, "")
-		h = strings.ReplaceAll(h, HighlightClose, "")
-		if vault.Fold(strings.TrimSpace(h)) == vault.Fold(strings.TrimSpace(title)) {
-			text = rest
-		}
-	}
-	return strings.Join(strings.FieldsFunc(text, isSpace), " ")
 }

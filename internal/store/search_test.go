@@ -22,6 +22,7 @@ func searchStore(t testing.TB) *Store {
 		{"Notes/Café Menu.md", "Cafe\u0301 Menu", "# Cafe\u0301 Menu\n\nCoffee and cake."},
 		{"Notes/Meeting Notes.md", "Meeting Notes", "We spoke about the budget.\nThe café was closed."},
 		{"Notes/東京 Trip.md", "東京 Trip", "東京の旅行メモ。"},
+		{"Notes/Αθήνα.md", "Αθήνα", "# Αθήνα\n\nΗ Αθήνα είναι η πρωτεύουσα της Ελλάδας.\nWir aßen Smørrebrød in der Straße."},
 	}
 	for i := 1; i <= 10; i++ {
 		notes = append(notes, struct{ id, title, body string }{fmt.Sprintf("Filler/N%02d.md", i), fmt.Sprintf("N%02d", i), "Nothing to see here, only words."})
@@ -92,11 +93,15 @@ func TestTermExpr(t *testing.T) {
 		give Term
 		want string
 	}{
-		{Term{Text: "meet"}, `("meet" OR "meet"*)`},
-		{Term{Text: "a"}, `"a"`},
-		{Term{Text: "budget risk", Phrase: true}, `"budget risk"`},
-		{Term{Text: `say"hi`}, `("say""hi" OR "say""hi"*)`},
-		{Term{Text: "NEAR("}, `("NEAR(" OR "NEAR("*)`},
+		{Term{Text: "meet"}, `({title body} : ("meet" OR "meet"*) OR {cjktitle cjk} : ("vgfoldmeet" OR "vgfoldmeet"*))`},
+		{Term{Text: "a"}, `({title body} : "a" OR {cjktitle cjk} : "vgfolda")`},
+		{Term{Text: "meet", exact: true}, `({title body} : "meet" OR {cjktitle cjk} : "vgfoldmeet")`},
+		{Term{Text: "budget risk", Phrase: true}, `({title body} : "budget risk" OR {cjktitle cjk} : "vgfoldbudget vgfoldrisk")`},
+		{Term{Text: `say"hi`}, `({title body} : ("say""hi" OR "say""hi"*) OR {cjktitle cjk} : ("vgfoldsay vgfoldhi" OR "vgfoldsay vgfoldhi"*))`},
+		{Term{Text: "NEAR("}, `({title body} : ("NEAR(" OR "NEAR("*) OR {cjktitle cjk} : ("vgfoldnear" OR "vgfoldnear"*))`},
+		// Folded beyond unicode61: the folded word in title and body too.
+		{Term{Text: "Straße"}, `({title body} : ("Straße" OR "Straße"*) OR {title body} : ("strasse" OR "strasse"*) OR {cjktitle cjk} : ("vgfoldstrasse" OR "vgfoldstrasse"*))`},
+		{Term{Text: "Αθήνα Ελλάδα", Phrase: true}, `({title body} : "Αθήνα Ελλάδα" OR {title body} : "αθηνα ελλαδα" OR {cjktitle cjk} : "vgfoldαθηνα vgfoldελλαδα")`},
 		{Term{Text: "東京"}, `({title body} : ("東京" OR "東京"*) OR {cjktitle cjk} : "東京")`},
 		{Term{Text: "京"}, `({title body} : "京" OR {cjktitle cjk} : "京"*)`},
 		{Term{Text: `東京"x`, Phrase: true}, `({title body} : "東京""x" OR ({cjktitle cjk} : "東京 京" AND {title body} : "x"))`},

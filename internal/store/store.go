@@ -20,11 +20,12 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index of version 1 is brought up to date in place;
-// one of another version is rebuilt (OpenOrRebuild).
+// user_version. An index of version 1 or 2 is brought up to date in
+// place; one of another version is rebuilt (OpenOrRebuild).
 //
-// Version 2 added the fts columns cjktitle and cjk (CJK bigrams).
-const SchemaVersion = 2
+// Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
+// 3 keeps the folded words unicode61 does not fold in them (foldText).
+const SchemaVersion = 3
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -141,7 +142,7 @@ func (s *Store) check(ctx context.Context) error {
 	if version > SchemaVersion {
 		return fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
 	}
-	if version != 0 && version < SchemaVersion && version != 1 {
+	if version != 0 && version < SchemaVersion && version != 1 && version != 2 {
 		return fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
 	}
 	// No PRAGMA quick_check here: it reads the whole file on every start
@@ -163,9 +164,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if version == 1 {
-		if err := migrateFTS1(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema 1: %v", ErrUnusable, err)
+	if version == 1 || version == 2 {
+		if err := migrateFTS(ctx, tx, version); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
 	for _, stmt := range strings.Split(schema, ";\n") {
@@ -185,15 +186,13 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// migrateFTS1 brings a schema-1 index to schema 2 in place: its
-// full-text table is made again with the CJK columns, from its own titles
-// and bodies, a batch of rows at a time. Notes, links and vectors stay,
-// so nothing is parsed or embedded again.
-func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
-	if _, err := tx.ExecContext(ctx, `CREATE VIRTUAL TABLE fts_v2 USING fts5(
-	title, body, cjktitle, cjk,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`); err != nil {
+// migrateFTS brings a schema-1 or schema-2 index to the current schema
+// in place: its full-text table is made again, from its own titles and
+// bodies, a batch of rows at a time, with the hidden columns of this
+// version (CJK bigrams since 2, folded words since 3). Notes, links and
+// vectors stay, so nothing is parsed or embedded again.
+func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
+	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_new USING "+ftsTable); err != nil {
 		return err
 	}
 	const batch = 500
@@ -218,7 +217,7 @@ func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
 				return err
 			}
 			var names []string
-			if decodeJSON(aliases, &names) == nil {
+			if from == 1 && decodeJSON(aliases, &names) == nil {
 				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
 			}
 			got = append(got, r)
@@ -228,8 +227,8 @@ func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 		for _, r := range got {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO fts_v2(rowid, title, body, cjktitle, cjk) VALUES (?, ?, ?, ?, ?)",
-				r.id, r.title, r.body, cjkText(r.title), cjkText(r.body)); err != nil {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO fts_new(rowid, title, body, cjktitle, cjk) VALUES (?, ?, ?, ?, ?)",
+				r.id, r.title, r.body, hiddenText(r.title), hiddenText(r.body)); err != nil {
 				return err
 			}
 			last = r.id
@@ -241,13 +240,20 @@ func migrateFTS1(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DROP TABLE fts"); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, "ALTER TABLE fts_v2 RENAME TO fts")
+	_, err := tx.ExecContext(ctx, "ALTER TABLE fts_new RENAME TO fts")
 	return err
 }
 
+// ftsTable is the full-text table's module and columns. The hidden
+// columns cjktitle and cjk hold, for the title and the body, their CJK
+// text as bigrams and their words unicode61 does not fold, folded
+// (hiddenText); searches read them, snippets the title and body.
+const ftsTable = `fts5(
+	title, body, cjktitle, cjk,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
 // schema creates version SchemaVersion. Statements are separated by ";\n".
-// The fts columns cjktitle and cjk hold the CJK text of title and body as
-// bigrams (cjkText); searches read them, snippets the title and body.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -297,10 +303,7 @@ CREATE TABLE IF NOT EXISTS problems (
 	path   TEXT PRIMARY KEY,
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-	title, body, cjktitle, cjk,
-	tokenize = 'unicode61 remove_diacritics 2'
-);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE TABLE IF NOT EXISTS vectors (
 	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	chunk INTEGER NOT NULL,

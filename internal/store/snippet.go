@@ -1,0 +1,270 @@
+package store
+
+import (
+	"iter"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// bodyColumn is what the snippet queries select for snippet: the body
+// when a term has CJK text or the note has words unicode61 does not fold
+// (a hidden column has them), else nothing.
+func bodyColumn(terms []Term) string {
+	if hasCJKTerm(terms) {
+		return "fts.body"
+	}
+	return "CASE WHEN fts.cjk <> '' THEN fts.body ELSE '' END"
+}
+
+// snippet is the snippet of a hit, cleaned: FTS5's snip of its body, or
+// when body is set, one made in Go (textSnippet) if the body has a word
+// that matches only as folded, or for a query with CJK text if the body
+// has it. When it lacks it, FTS5's snip is kept if it highlights a word,
+// else the body's start is cut as CJK text is (FTS5 counts a whole CJK
+// run as one word: 30 of them are pages).
+func snippet(snip, body, title string, terms []Term) string {
+	if body != "" {
+		c, cjk, folded := textSnippet(body, terms)
+		if folded || hasCJKTerm(terms) && (cjk || !strings.Contains(snip, HighlightOpen)) {
+			snip = c
+		}
+	}
+	return cleanSnippet(snip, title)
+}
+
+// cleanSnippet puts a snippet on one line and drops a first heading that
+// only repeats the note's title (the caller shows the title anyway).
+func cleanSnippet(snip, title string) string {
+	text := strings.TrimLeft(snip, " \t\r\n")
+	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") {
+		h := strings.ReplaceAll(strings.TrimLeft(line, "#"), HighlightOpen, "")
+		h = strings.ReplaceAll(h, HighlightClose, "")
+		if vault.Fold(strings.TrimSpace(h)) == vault.Fold(strings.TrimSpace(title)) {
+			text = rest
+		}
+	}
+	return strings.Join(strings.FieldsFunc(text, isSpace), " ")
+}
+
+// textSnippet cuts a snippet of body, made in Go where FTS5's snippet
+// cannot serve: it highlights a CJK run whole or not at all, and nothing
+// when only a hidden column matched (CJK bigrams, folded words). It
+// highlights the terms' CJK text anywhere, and their other words where a
+// word of the body folds (Fold) to one of them, or starts so for a word's
+// prefix form. The snippet is around the first CJK text of the terms,
+// else the first such word, else the start of the body. cjk reports
+// whether the body has the terms' CJK text, folded whether it has a word
+// that matches only as folded (not as unicode61 folds it).
+func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
+	var needles []string // CJK runs, longest first
+	var others []highlightWord
+	for _, t := range terms {
+		for _, w := range wordRuns(t.Text) {
+			for _, part := range splitCJK(w) {
+				if isCJK(firstRune(part)) {
+					needles = append(needles, part)
+				} else {
+					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
+					f, _ := foldWord(part)
+					others = append(others, highlightWord{f, prefix})
+				}
+			}
+		}
+	}
+	slices.SortFunc(needles, func(a, b string) int { return len(b) - len(a) })
+	body = vault.NFC(body)
+	at := -1
+	for _, n := range needles {
+		if i := strings.Index(body, n); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	cjk = at >= 0
+	if len(others) > 0 {
+		for i, w := range otherWords(body) {
+			f, differs := foldWord(w)
+			if !slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(f) }) {
+				continue
+			}
+			if at < 0 {
+				at = i
+			}
+			if differs {
+				folded = true
+				break
+			}
+		}
+	}
+	start, end := snippetWindow(body, max(at, 0))
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString(SnippetEllipsis)
+	}
+	text := body[start:end]
+	closed := -1 // where the last highlight closed in b
+	mark := func(s string) {
+		if b.Len() == closed { // adjacent highlights: one
+			trimmed := strings.TrimSuffix(b.String(), HighlightClose)
+			b.Reset()
+			b.WriteString(trimmed)
+		} else {
+			b.WriteString(HighlightOpen)
+		}
+		b.WriteString(s)
+		b.WriteString(HighlightClose)
+		closed = b.Len()
+	}
+	for i := 0; i < len(text); {
+		if n := matchNeedle(text[i:], needles); n > 0 {
+			mark(text[i : i+n])
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if isOtherWordRune(r) {
+			n := strings.IndexFunc(text[i:], func(r rune) bool { return !isOtherWordRune(r) })
+			if n < 0 {
+				n = len(text) - i
+			}
+			if w, _ := foldWord(text[i : i+n]); slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(w) }) {
+				mark(text[i : i+n])
+			} else {
+				b.WriteString(text[i : i+n])
+			}
+			i += n
+			continue
+		}
+		b.WriteString(text[i : i+size])
+		i += size
+	}
+	if end < len(strings.TrimRightFunc(body, unicode.IsSpace)) {
+		b.WriteString(SnippetEllipsis)
+	}
+	return b.String(), cjk, folded
+}
+
+// isOtherWordRune reports whether r is part of a word without CJK text.
+func isOtherWordRune(r rune) bool { return isWordRune(r) && !isCJK(r) }
+
+// otherWords yields the byte offset and text of each word of s, its CJK
+// text left out.
+func otherWords(s string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		start := -1
+		for i, r := range s {
+			switch in := isOtherWordRune(r); {
+			case in && start < 0:
+				start = i
+			case !in && start >= 0:
+				if !yield(start, s[start:i]) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield(start, s[start:])
+		}
+	}
+}
+
+// highlightWord is a query word without CJK, folded, that textSnippet
+// highlights.
+type highlightWord struct {
+	word   string
+	prefix bool
+}
+
+func (h highlightWord) match(w string) bool {
+	return w == h.word || h.prefix && strings.HasPrefix(w, h.word)
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// splitCJK splits a word into its CJK runs and its other parts.
+func splitCJK(w string) []string {
+	var parts []string
+	for w != "" {
+		cjk := isCJK(firstRune(w))
+		n := strings.IndexFunc(w, func(r rune) bool { return isCJK(r) != cjk })
+		if n < 0 {
+			n = len(w)
+		}
+		parts = append(parts, w[:n])
+		w = w[n:]
+	}
+	return parts
+}
+
+// matchNeedle returns the length of the first needle s starts with, or 0.
+func matchNeedle(s string, needles []string) int {
+	for _, n := range needles {
+		if strings.HasPrefix(s, n) {
+			return len(n)
+		}
+	}
+	return 0
+}
+
+// snippetWindow returns the bytes [start, end) of text a snippet shows
+// around the byte offset at: about SnippetTokens words, where a CJK
+// character counts as half a word and punctuation as nothing. It starts up
+// to a quarter of that before at, not before the line of at.
+func snippetWindow(text string, at int) (start, end int) {
+	const budget = 2 * SnippetTokens // in half words
+	type unit struct{ start, end, cost int }
+	var units []unit
+	cur := -1 // the unit at or after at
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case unicode.IsSpace(r):
+			i += size
+			continue
+		case isCJK(r):
+			units = append(units, unit{i, i + size, 1})
+		default: // a word, or punctuation (free)
+			size = strings.IndexFunc(text[i:], func(r rune) bool { return unicode.IsSpace(r) || isCJK(r) })
+			if size < 0 {
+				size = len(text) - i
+			}
+			u := unit{i, i + size, 0}
+			if strings.IndexFunc(text[u.start:u.end], isWordRune) >= 0 {
+				u.cost = 2
+			}
+			units = append(units, u)
+		}
+		i += size
+		if cur < 0 && units[len(units)-1].end > at {
+			cur = len(units) - 1
+		}
+	}
+	if cur < 0 {
+		return 0, len(text)
+	}
+	first, last, spent := cur, cur, units[cur].cost
+	for first > 0 && spent+units[first-1].cost <= budget/4 &&
+		!strings.Contains(text[units[first-1].end:units[first].start], "\n") {
+		first--
+		spent += units[first].cost
+	}
+	for last+1 < len(units) && spent+units[last+1].cost <= budget {
+		last++
+		spent += units[last].cost
+	}
+	if first > 0 {
+		start = units[first].start
+	}
+	end = units[last].end
+	if last == len(units)-1 {
+		end = len(text)
+	}
+	return start, end
+}
