@@ -170,7 +170,7 @@ call "find_path" '=3 links: Deep/Nested/Folder/Deep Note.md → Home.md → Note
 call "find_path directed (JSON)" '={"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2}' -- \
   "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"東京 Trip","target":"Home","directed":true,"format":"json"}'
 call "find_path none is null" '=null' -- "${stdio[@]}" --method tools/call --tool-name find_path --tool-arg source=Home target=Orphan
-call "get_hubs in_degree minimal" $'=metric: in_degree\nnodes[1]{id,title,score}:\n  Home.md,Home,6\ntotal: 1' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal"}'
+call "get_hubs in_degree minimal" $'=metric: in_degree\nnodes[1]{id,title,score}:\n  Home.md,Home,6\ntotal: 13\npage: 1\ntotalPages: 13\nhint: "page 1 of 13: pass page: 2 for more"' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal"}'
 call "get_hubs pagerank" '  Home.md,Home,0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
 call "search_by_tags" 'total: 3' -- "${stdio[@]}" --method tools/call --tool-name search_by_tags --tool-args-json '{"tags":["project"]}'
 call "list_nodes folder" $'total: 4\npage: 1\ntotalPages: 1' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
@@ -287,7 +287,7 @@ else
   auth=("--header" "Authorization: Bearer $token")
   check_tools_list "http" "$all_tools" --server-url "$url" "${auth[@]}"
   call "http get_node" 'id: Home.md · tags: home, index, MOC' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
-  call "http get_hubs (JSON)" '={"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":1}' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal","format":"json"}'
+  call "http get_hubs (JSON)" '={"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":13,"page":1,"totalPages":13,"hint":"page 1 of 13: pass page: 2 for more"}' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal","format":"json"}'
   rc=0
   inspect "$work/noauth.json" --server-url "$url" --method tools/list --stored-auth-only || rc=$?
   if [ $rc -ne 0 ] && grep -q 401 "$work/noauth.json.err"; then

@@ -265,9 +265,10 @@ func TestToolsList(t *testing.T) {
 			types: map[string]string{"source": "string", "target": "string", "directed": "boolean"},
 		},
 		{
-			tool:  "get_hubs",
-			ints:  map[string][2]float64{"limit": {1, MaxHubsLimit}},
-			enums: map[string][]string{"metric": {"in_degree", "out_degree", "pagerank"}},
+			tool:   "get_hubs",
+			ints:   map[string][2]float64{"limit": {1, MaxHubsLimit}, "page": {1, -1}},
+			enums:  map[string][]string{"metric": {"in_degree", "out_degree", "pagerank"}},
+			sortBy: true,
 		},
 		{
 			tool: "search_by_tags", required: []string{"tags"},
@@ -467,8 +468,9 @@ func TestToolCalls(t *testing.T) {
 			desc: "get_hubs default", tool: "get_hubs",
 			check: func(t *testing.T, got map[string]any) {
 				hubs := asSlice(got["nodes"])
-				if len(hubs) != DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != float64(DefaultHubsLimit) {
-					t.Fatalf("%d hubs by %v (total %v), want %d by in_degree", len(hubs), got["metric"], got["total"], DefaultHubsLimit)
+				// total counts every ranked note (testvault has 13), not the page
+				if len(hubs) != DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != 13.0 || got["totalPages"] != 2.0 {
+					t.Fatalf("%d hubs by %v (total %v, %v pages), want %d by in_degree of 13 on 2 pages", len(hubs), got["metric"], got["total"], got["totalPages"], DefaultHubsLimit)
 				}
 				top := hubs[0].(map[string]any)
 				if top["id"] != "Home.md" || top["score"] != 6.0 {
@@ -680,6 +682,8 @@ func TestToolErrors(t *testing.T) {
 		{"get_hubs metric betweenness", "get_hubs", map[string]any{"metric": "betweenness"}, "metric"},
 		{"get_hubs limit 51", "get_hubs", map[string]any{"limit": 51}, "limit"},
 		{"get_hubs limit 0", "get_hubs", map[string]any{"limit": 0}, "limit"},
+		{"get_hubs page 0", "get_hubs", map[string]any{"page": 0}, "page"},
+		{"get_hubs unknown sortBy", "get_hubs", map[string]any{"sortBy": "colour"}, "colour"},
 		{"search_by_tags missing tags", "search_by_tags", nil, "tags"},
 		{"search_by_tags empty tags", "search_by_tags", map[string]any{"tags": []string{}}, "tags"},
 		{"search_by_tags tags a string", "search_by_tags", map[string]any{"tags": "project"}, "tags"},

@@ -64,7 +64,7 @@ var serveCalls = []serveCall{
 	{tool: "find_path", args: map[string]any{"source": "Deep Note", "target": "東京 Trip", "format": "json"}, exact: true,
 		want: `{"path":["Deep/Nested/Folder/Deep Note.md","Home.md","Notes/Meeting Notes.md","Notes/東京 Trip.md"],"length":3}`},
 	{tool: "get_hubs", args: map[string]any{"limit": 1, "format": "json", "detail": "minimal"}, exact: true,
-		want: `{"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":1}`},
+		want: `{"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":13,"page":1,"totalPages":13,"hint":"page 1 of 13: pass page: 2 for more"}`},
 	{tool: "search_by_tags", args: map[string]any{"tags": []string{"project"}, "format": "json"}, want: `"total":3`},
 	{tool: "list_nodes", args: map[string]any{"folder": "Notes", "sortBy": []string{"-title"}, "format": "json"}, want: `"total":4,"page":1,"totalPages":1}`},
 	{tool: "list_tags", args: map[string]any{"format": "json"}, want: `{"tag":"project","count":3}`},
