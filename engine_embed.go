@@ -48,6 +48,10 @@ type embedder struct {
 	// vectors of the previous built-in model, still in the index.
 	old      *embed.Index
 	oldModel embed.Embedder
+	// others are the models other than builtin whose vectors the index
+	// also holds, most notes first: with Options.KeepOtherVectors,
+	// searches name them.
+	others []otherModel
 
 	// queryDown is when a query's embedding last failed (UnixNano, 0:
 	// never): for queryRetry after it, searches use keywords at once.
@@ -56,6 +60,13 @@ type embedder struct {
 	wake   chan struct{}
 	cancel context.CancelFunc
 	done   chan struct{}
+}
+
+// otherModel is a model with vectors in the index, and how many notes
+// have them.
+type otherModel struct {
+	model string
+	notes int
 }
 
 // startEmbedding starts the background embedder (Options.Embedder).
@@ -207,8 +218,12 @@ func (em *embedder) load(ctx context.Context) error {
 			return err
 		}
 	}
+	var others []otherModel
+	if st != nil && em.e.opts.KeepOtherVectors {
+		others = em.otherModels(ctx, model)
+	}
 	em.mu.Lock()
-	em.index, em.model, em.dim, em.have, em.loaded = idx, model, dim, have, true
+	em.index, em.model, em.dim, em.have, em.loaded, em.others = idx, model, dim, have, true, others
 	for id, h := range hashes {
 		if have[id] != h {
 			em.pending[id] = true
@@ -218,6 +233,29 @@ func (em *embedder) load(ctx context.Context) error {
 	em.mu.Unlock()
 	em.e.log.Info("embeddings", "model", model, "dim", dim, "stored", len(have), "to embed", n)
 	return nil
+}
+
+// otherModels lists the models other than model and builtin whose
+// vectors the index holds, most notes first.
+func (em *embedder) otherModels(ctx context.Context, model string) []otherModel {
+	models, err := em.e.store.VectorModels(ctx)
+	if err != nil {
+		return nil // only a hint
+	}
+	var out []otherModel
+	for key, n := range models {
+		m := key[:max(0, strings.LastIndex(key, "/"))] // "model/dim"
+		if m != model && !strings.HasPrefix(m, "builtin") {
+			out = append(out, otherModel{model: m, notes: n})
+		}
+	}
+	slices.SortFunc(out, func(a, b otherModel) int {
+		if a.notes != b.notes {
+			return b.notes - a.notes
+		}
+		return strings.Compare(a.model, b.model)
+	})
+	return out
 }
 
 // QuantizeAboveChunks is the number of stored chunk vectors above which
@@ -387,7 +425,8 @@ func (e *Engine) hashesOf(items []store.NoteVectors) map[string]string {
 }
 
 // finish marks the vectors complete: the previous model's vectors are
-// dropped from memory and from the index.
+// dropped from memory and, unless Options.KeepOtherVectors, from the
+// index.
 func (em *embedder) finish(ctx context.Context) {
 	em.mu.Lock()
 	done := len(em.pending) == 0
@@ -401,7 +440,7 @@ func (em *embedder) finish(ctx context.Context) {
 	// Once: the model is the engine's for its lifetime, and counting the
 	// stored vectors by model reads the whole table (a full scan after
 	// every edit's re-embedding cost a sixth of a busy server's CPU).
-	if st := em.e.store; st != nil && !em.dropped {
+	if st := em.e.store; st != nil && !em.dropped && !em.e.opts.KeepOtherVectors {
 		if models, err := st.VectorModels(ctx); err == nil && len(models) > 1 {
 			if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil && ctx.Err() == nil {
 				em.e.log.Warn("could not drop old vectors", "err", err)
@@ -496,41 +535,51 @@ func (e *Engine) noteHashes() map[string]string {
 }
 
 // vectorSearch embeds the query and returns the k notes whose best chunk
-// is nearest, among those keep accepts, with the best chunk's text for the
-// snippet. While the vectors cover only part of the vault it says so in a
-// warning; while a new model's vectors are being made it answers from the
-// previous built-in model's.
-func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep func(id string) bool) ([]vectorHit, []string, error) {
+// is nearest, among those keep accepts, and whether the builtin model
+// answered. While the vectors cover only part of the vault it says so in
+// a warning; while a new model's vectors are being made, or its server is
+// down, it answers from the previous built-in model's vectors and says
+// so.
+func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep func(id string) bool) ([]vectorHit, bool, []string, error) {
 	em := e.emb
 	if em == nil {
-		return nil, nil, fmt.Errorf("%w: no embedding model is configured (--embed)", errNoVectors)
+		return nil, false, nil, fmt.Errorf("%w: no embedding model is configured (--embed)", errNoVectors)
 	}
 	em.mu.Lock()
 	idx, provider := em.index, em.provider
-	pending, have := len(em.pending), len(em.have)
+	pending, have, loaded := len(em.pending), len(em.have), em.loaded
 	if (idx == nil || pending > 0) && em.old != nil {
 		idx, provider = em.old, em.oldModel
 	}
-	state := em.state
+	state, others := em.state, em.others
 	em.mu.Unlock()
 	if idx == nil || idx.Len() == 0 {
-		return nil, nil, fmt.Errorf("%w (%s)", errNoVectors, state)
+		return nil, false, nil, fmt.Errorf("%w (%s)", errNoVectors, state)
 	}
 	if provider == em.provider && strings.HasPrefix(state, "error:") {
 		// The model's server is failing: do not make every search wait
 		// for its retries.
-		return nil, nil, fmt.Errorf("the embedding model is failing (%s)", strings.TrimPrefix(state, "error: "))
+		return nil, false, nil, fmt.Errorf("the embedding model is failing (%s)", strings.TrimPrefix(state, "error: "))
 	}
 	if down := em.queryDown.Load(); down != 0 && time.Since(time.Unix(0, down)) < queryRetry {
-		return nil, nil, fmt.Errorf("the embedding model failed a moment ago; keyword results until it answers again")
+		return nil, false, nil, fmt.Errorf("the embedding model failed a moment ago; keyword results until it answers again")
 	}
 	var warnings []string
-	if pending > 0 {
-		if provider != em.provider {
-			warnings = append(warnings, fmt.Sprintf("vectors of %s are being made (%d of %d notes): semantic results come from %s meanwhile", em.provider.Model(), have, have+pending, provider.Model()))
-		} else {
-			warnings = append(warnings, fmt.Sprintf("embeddings cover %d of %d notes so far: semantic results may miss the rest", have, have+pending))
-		}
+	switch {
+	case provider != em.provider && strings.HasPrefix(state, "error:"):
+		warnings = append(warnings, fmt.Sprintf("embedding model %s is unavailable (%s): semantic results come from the vectors of %s stored before (%d notes)",
+			em.provider.Model(), strings.TrimPrefix(state, "error: "), provider.Model(), idx.NoteCount()))
+	case provider != em.provider && !loaded:
+		warnings = append(warnings, fmt.Sprintf("embedding model %s is starting: semantic results come from the vectors of %s stored before (%d notes)",
+			em.provider.Model(), provider.Model(), idx.NoteCount()))
+	case provider != em.provider:
+		warnings = append(warnings, fmt.Sprintf("vectors of %s are being made (%d of %d notes): semantic results come from %s meanwhile", em.provider.Model(), have, have+pending, provider.Model()))
+	case pending > 0:
+		warnings = append(warnings, fmt.Sprintf("embeddings cover %d of %d notes so far: semantic results may miss the rest", have, have+pending))
+	}
+	for _, o := range others {
+		warnings = append(warnings, fmt.Sprintf("the index also holds vectors of %s (%d notes), which this search does not use (it uses %s): pass --embed %s to search with them",
+			o.model, o.notes, provider.Model(), o.model))
 	}
 	qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -539,29 +588,16 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 		if ctx.Err() == nil {
 			em.queryDown.Store(time.Now().UnixNano()) // spare the next searches the wait
 		}
-		return nil, warnings, fmt.Errorf("the embedding model did not answer: %v", err)
+		return nil, false, warnings, fmt.Errorf("the embedding model did not answer: %v", err)
 	}
 	em.queryDown.Store(0)
 	if len(qv) != 1 {
-		return nil, warnings, fmt.Errorf("%w: the model answered %d vectors for the query", errNoVectors, len(qv))
+		return nil, false, warnings, fmt.Errorf("%w: the model answered %d vectors for the query", errNoVectors, len(qv))
 	}
 	hits := idx.Search(qv[0], k, keep)
-	out := make([]vectorHit, 0, len(hits))
-	chars := e.opts.EmbedChunkChars
-	if chars <= 0 {
-		chars = DefaultChunkChars
+	out := make([]vectorHit, len(hits))
+	for i, h := range hits {
+		out[i] = vectorHit{ID: h.NoteID, Similarity: float64(h.Score), Chunk: h.Chunk}
 	}
-	for _, h := range hits {
-		vh := vectorHit{ID: h.NoteID, Similarity: float64(h.Score)}
-		if n, err := e.GetNode(ctx, h.NoteID, true); err == nil && n != nil {
-			if chunks := embed.Chunks(n.Title, n.Content, chars); h.Chunk < len(chunks) {
-				c := chunks[h.Chunk]
-				if c.Start >= 0 && c.End <= len(n.Content) && c.Start < c.End {
-					vh.Text = n.Content[c.Start:c.End]
-				}
-			}
-		}
-		out = append(out, vh)
-	}
-	return out, warnings, nil
+	return out, provider.Model() == embed.BuiltinModel, warnings, nil
 }

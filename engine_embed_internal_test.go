@@ -1017,3 +1017,80 @@ func TestEmbedQuantizedLoad(t *testing.T) {
 		t.Errorf("semantic search on the int8 index = %q, want Orphan.md first", searchIDs(hits))
 	}
 }
+
+// TestEmbedServerGoneOldVectors: with builtin vectors in the index and
+// the new model's server gone (an HTTP server closed) at start, semantic
+// search answers from the builtin vectors and says so.
+func TestEmbedServerGoneOldVectors(t *testing.T) {
+	shortRetry(t)
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	waitEmbeddings(t, a)
+	st, _ := a.Status(context.Background())
+	semantic := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
+	want, _ := mustSearch(t, a, semantic)
+	a.Close()
+
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: url, Retries: -1, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := openEmbedding(t, dir, index, p)
+	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
+	for _, q := range []SearchQuery{semantic, {Query: "archived first draft", Mode: SearchHybrid}} {
+		hits, warnings := mustSearch(t, b, q)
+		if len(hits) == 0 || hits[0].VectorRank != 1 || q.Mode == SearchSemantic && !slices.Equal(hits, want) {
+			t.Errorf("Search(%q, %s) with the model's server gone = %+v, want the builtin vectors' answer %+v", q.Query, q.Mode, hits, want)
+		}
+		ok := slices.ContainsFunc(warnings, func(w string) bool {
+			return strings.HasPrefix(w, "embedding model ollama:fake-embed is unavailable (") && strings.Contains(w, "embedding server unavailable") &&
+				strings.HasSuffix(w, fmt.Sprintf("): semantic results come from the vectors of %s stored before (%d notes)", embed.BuiltinModel, st.Notes))
+		})
+		if !ok {
+			t.Errorf("Search(%q, %s) with the model's server gone warnings = %q, want one saying ollama:fake-embed is unavailable and the %s vectors answer",
+				q.Query, q.Mode, warnings, embed.BuiltinModel)
+		}
+	}
+}
+
+// TestEmbedKeepOtherVectors: an engine with KeepOtherVectors (a one-shot
+// CLI search) on another model leaves the index's vectors of the vault's
+// model alone, and its searches name that model and the flag to use it;
+// an engine without it (serve, index) drops them.
+func TestEmbedKeepOtherVectors(t *testing.T) {
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	srv := newFakeEmbedServer(t, false, "")
+	a := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"))
+	waitEmbeddings(t, a)
+	notes := a.noteCountForTest()
+	a.Close()
+	fake := fmt.Sprintf("ollama:fake-embed/%d", fakeDim)
+	builtin := fmt.Sprintf("%s/%d", embed.BuiltinModel, embed.BuiltinDim)
+
+	b := New(Options{Vault: dir, Index: index, Embedder: embed.NewBuiltin(), KeepOtherVectors: true})
+	if err := b.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	waitEmbeddings(t, b)
+	if got, want := vectorModels(t, b), map[string]int{fake: notes, builtin: notes}; !maps.Equal(got, want) {
+		t.Errorf("VectorModels after a KeepOtherVectors engine made its vectors = %v, want %v", got, want)
+	}
+	_, warnings := mustSearch(t, b, SearchQuery{Query: "budget risk"})
+	want := fmt.Sprintf("the index also holds vectors of ollama:fake-embed (%d notes), which this search does not use (it uses %s): pass --embed ollama:fake-embed to search with them", notes, embed.BuiltinModel)
+	if !slices.Contains(warnings, want) {
+		t.Errorf("Search(budget risk) warnings = %q, want %q", warnings, want)
+	}
+	b.Close()
+
+	c := openEmbedding(t, dir, index, embed.NewBuiltin())
+	waitEmbeddings(t, c)
+	waitVectorModels(t, c, map[string]int{builtin: notes})
+	if _, warnings := mustSearch(t, c, SearchQuery{Query: "budget risk"}); len(warnings) != 0 {
+		t.Errorf("Search(budget risk) once the other vectors are dropped: warnings %q, want none", warnings)
+	}
+}

@@ -9,8 +9,8 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -19,6 +19,10 @@ import (
 const (
 	DefaultSearchLimit = 10
 	MaxSearchLimit     = 50
+	// MaxSearchTotal caps the matching notes a search counts and pages
+	// through: the best MaxSearchTotal; when more match, the total says
+	// "at least" (SearchResult.AtLeast).
+	MaxSearchTotal = 250
 	// RRFK is the k of reciprocal-rank fusion: a note ranked r by one
 	// search adds 1/(RRFK+r) to its fused score.
 	RRFK = 60
@@ -50,6 +54,14 @@ type SearchQuery struct {
 	// Limit is how many notes to return: 1 to MaxSearchLimit, default
 	// DefaultSearchLimit.
 	Limit int
+	// Page is the page of the ranked results to return, from 1 (0 means
+	// 1): at limit 10, page 2 holds the notes ranked 11 to 20.
+	Page int
+	// SortBy reorders the notes of the page by the keys of
+	// SearchSortFields ("-" prefix for descending; ties keep their rank);
+	// the ranking still picks which notes the page holds. Empty keeps the
+	// rank order.
+	SortBy []string
 	// Tags with TagMode (any, all or none; default any) and Folder (this
 	// folder or below, any letter case) restrict the notes searched,
 	// before ranking.
@@ -73,6 +85,22 @@ type SearchHit struct {
 	KeywordRank, VectorRank int
 }
 
+// SearchResult is a page of the notes Search found.
+type SearchResult struct {
+	// Hits are the page's notes, best first (or in SortBy's order).
+	Hits []SearchHit
+	// Total is the number of matching notes found, at most
+	// MaxSearchTotal; AtLeast is set when more match than that, and the
+	// pages then hold the best MaxSearchTotal.
+	Total   int
+	AtLeast bool
+	// Page is the page returned (from 1) of TotalPages.
+	Page, TotalPages int
+	// Warnings say what the answer lacks: vectors unavailable or
+	// incomplete, no note with every word, a filter no note passes.
+	Warnings []string
+}
+
 // errNoVectors is vectorSearch's answer while no vector index exists.
 var errNoVectors = errors.New("no embeddings yet")
 
@@ -81,9 +109,8 @@ type vectorHit struct {
 	ID string
 	// Similarity is the cosine similarity of the best chunk, -1 to 1.
 	Similarity float64
-	// Text is the best chunk's text (for the snippet); "" uses the
-	// note's body.
-	Text string
+	// Chunk is the number of the best chunk (embed.Chunks of the note).
+	Chunk int
 }
 
 // check validates q and fills in the defaults.
@@ -105,6 +132,10 @@ func (q SearchQuery) check() (SearchQuery, error) {
 	if q.Limit < 1 || q.Limit > MaxSearchLimit {
 		return q, fmt.Errorf("%w: limit %d: use 1 to %d", ErrInvalid, q.Limit, MaxSearchLimit)
 	}
+	if q.Page < 0 {
+		return q, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalid, q.Page)
+	}
+	q.Page = max(q.Page, 1)
 	switch q.TagMode {
 	case "":
 		q.TagMode = TagsAny
@@ -118,86 +149,115 @@ func (q SearchQuery) check() (SearchQuery, error) {
 	return q, nil
 }
 
-// Search finds the notes that best match q.Query, best first, with a
-// score from 0 to 1 and a snippet. The tag and folder filters apply
-// before ranking, so a filter never leaves fewer hits than exist.
+// Search is SearchPage's hits and warnings.
+func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []string, error) {
+	res, err := e.SearchPage(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.Hits, res.Warnings, nil
+}
+
+// SearchPage finds the notes that best match q.Query, best first, with a
+// score from 0 to 1 and a snippet, and returns page q.Page of them with
+// their total (see SearchResult; at most MaxSearchTotal are counted and
+// paged through). The tag and folder filters apply before ranking, so a
+// filter never leaves fewer hits than exist.
 //
 // Keyword mode ranks by FTS5 BM25 (title weighted, notes whose title has
 // the words boosted; every word must match, as itself or as a prefix;
 // "phrases" as written; diacritics and case ignored; words in half the
 // notes of a large vault, like "the", ignored beside others; when no note
-// has every word, notes with some of them, with a warning). Its score is a note's BM25 relative to the best hit's,
-// times the share of the query's words the note has: the best full match
-// scores 1, a note half as relevant 0.5.
+// has every word, notes with some of them, with a warning). Its score is
+// a note's BM25 relative to the best hit's, times the share of the
+// query's words the note has: the best full match scores 1, a note half
+// as relevant 0.5.
 //
 // Semantic mode ranks by the cosine similarity of the note's best chunk,
-// which is its score (clamped to 0-1).
+// which is its score. A note counts as found only when that similarity is
+// above 0 and, for the builtin model, at least BuiltinMinSimilarity: a
+// query that matches nothing finds nothing rather than the least unlike
+// notes. The snippet is the part of the best chunk with the query's
+// words, in **bold**, or its start.
 //
-// Hybrid mode fuses both rankings by reciprocal rank (k = RRFK). The
-// score is the fused score over the best possible one (first in both): 1
-// for a note both searches rank first, 0.5 at most for a note only one
-// of them found.
+// Hybrid mode fuses both rankings by reciprocal rank (k = RRFK; see fuse:
+// a note only the vector search found counts in proportion to its
+// similarity relative to the best vector hit's). The vector hits taken
+// are those semantic mode counts as found, and for models other than
+// builtin only those with at least MinRelativeSimilarity of the best
+// similarity. The score is the fused score over the best possible one
+// (first in both): 1 for a note both searches rank first, 0.5 at most
+// for a note only one of them found.
 //
 // When vector search is not available (no embeddings yet, the provider
 // down), hybrid and semantic return keyword results, scored as such, and
-// a warning says so. The warnings also report a filter no note passes and
-// the fall back to partial word matches.
-func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []string, error) {
+// a warning says so. The warnings also report a filter no note passes, the
+// fall back to partial word matches, vectors that answer for a model that
+// is unavailable or not done yet, and (with Options.KeepOtherVectors)
+// another model's vectors in the index.
+func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, error) {
 	q, err := q.check()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
+	}
+	keys, err := searchSortKeys(q.SortBy)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.readLock(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	st := e.store
 	allowed := e.searchScope(q)
 	ids, exclude := e.scopeLists(allowed)
 	e.mu.RUnlock()
 	if st == nil {
-		return nil, nil, fmt.Errorf("search: full-text search needs the index, and this engine was opened without one (NoIndex)")
+		return nil, fmt.Errorf("search: full-text search needs the index, and this engine was opened without one (NoIndex)")
 	}
+	res := &SearchResult{Hits: []SearchHit{}, Page: q.Page}
 	if allowed != nil && len(allowed) == 0 {
-		return []SearchHit{}, []string{"no note passes the tags and folder filters"}, nil
+		res.Warnings = []string{"no note passes the tags and folder filters"}
+		return res, nil
 	}
 	var keep func(string) bool
 	if allowed != nil {
 		keep = func(id string) bool { return allowed[id] }
 	}
 
-	var warnings []string
 	var vec []vectorHit
+	builtin := false
 	mode := q.Mode
 	if mode != SearchKeyword {
 		var vw []string
-		vec, vw, err = e.vectorSearch(ctx, q.Query, candidates(q), keep)
+		vec, builtin, vw, err = e.vectorSearch(ctx, q.Query, MaxSearchTotal+1, keep)
 		switch {
 		case ctx.Err() != nil:
-			return nil, nil, ctx.Err()
+			return nil, ctx.Err()
 		case err != nil:
-			warnings = append(warnings, fmt.Sprintf("vector search unavailable: %v; keyword results only", err))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("vector search unavailable: %v; keyword results only", err))
 			mode, vec = SearchKeyword, nil
 		default:
-			warnings = append(warnings, vw...)
+			res.Warnings = append(res.Warnings, vw...)
+			floor := 0.0
+			if builtin {
+				floor = BuiltinMinSimilarity
+			}
+			vec = similar(vec, floor)
 		}
 	}
 	var kw []store.KeywordHit
 	if mode != SearchSemantic {
-		n := q.Limit
-		if mode == SearchHybrid {
-			n = candidates(q)
-		}
-		// Hybrid keeps only some of its candidates: their snippets are
-		// made once the fusion has picked them (finishHits).
-		kq := store.KeywordQuery{Text: q.Query, Limit: n, IDs: ids, Exclude: exclude, NoSnippets: mode == SearchHybrid}
+		// One more than counted tells whether more match. Snippets are
+		// made for the page's notes only (keywordSnippets).
+		kq := store.KeywordQuery{Text: q.Query, Limit: MaxSearchTotal + 1, IDs: ids, Exclude: exclude, NoSnippets: true}
 		if kw, err = st.Keyword(ctx, kq); err != nil {
-			return nil, nil, fmt.Errorf("search %q: %w", q.Query, err)
+			return nil, fmt.Errorf("search %q: %w", q.Query, err)
 		}
 		if len(kw) > 0 && kw[0].Matched < kw[0].Terms {
-			warnings = append(warnings, "no note has every word of the query; these notes have some of them")
+			res.Warnings = append(res.Warnings, "no note has every word of the query; these notes have some of them")
 		}
 		if len(store.KeywordTerms(q.Query)) == 0 {
-			warnings = append(warnings, "the query has no words to search the text for (only symbols)")
+			res.Warnings = append(res.Warnings, "the query has no words to search the text for (only symbols)")
 		}
 	}
 
@@ -208,25 +268,73 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []stri
 	case SearchSemantic:
 		hits = vectorHits(vec)
 	default:
-		hits = fuse(kw, nearest(vec))
-	}
-	hits, err = e.finishHits(ctx, hits, vec, q.Limit)
-	if err != nil {
-		return nil, nil, err
-	}
-	if mode == SearchHybrid {
-		if err := keywordSnippets(ctx, st, kw, hits); err != nil {
-			return nil, nil, fmt.Errorf("search %q: %w", q.Query, err)
+		strong := 0.0
+		if builtin {
+			strong = BuiltinStrongSimilarity
+		} else {
+			vec = nearest(vec)
 		}
+		hits = fuse(kw, vec, strong)
 	}
-	return hits, warnings, nil
+	hits, err = e.existing(hits)
+	if err != nil {
+		return nil, err
+	}
+	res.Total = len(hits)
+	if res.Total > MaxSearchTotal {
+		res.Total, res.AtLeast = MaxSearchTotal, true
+	}
+	from, to, pages := pageBounds(res.Total, q.Page, q.Limit)
+	res.TotalPages = pages
+	page := slices.Clone(hits[from:to])
+	chunks := map[string]int{}
+	for _, v := range vec {
+		chunks[v.ID] = v.Chunk
+	}
+	e.vectorSnippets(ctx, page, chunks, q.Query)
+	if err := keywordSnippets(ctx, st, kw, page); err != nil {
+		return nil, fmt.Errorf("search %q: %w", q.Query, err)
+	}
+	if err := e.sortHits(page, keys); err != nil {
+		return nil, err
+	}
+	res.Hits = page
+	return res, nil
 }
 
+// BuiltinMinSimilarity is the cosine similarity a note's best chunk needs
+// for the builtin model's vector search to count the note as found. The
+// builtin vectors hash words and character trigrams, so unrelated texts
+// share a little by chance. Measured with the evaluation sets
+// (search_eval_test.go): the notes expected for a query are 0.10 or more
+// similar to it (0.17 or more for the first expected one), the highest
+// floor that loses none of them; 41 queries that match nothing in
+// testvault reach 0 to 0.19 (all but 11 below 0.10).
+const BuiltinMinSimilarity = 0.10
+
+// BuiltinStrongSimilarity is the builtin model's similarity from which a
+// note only the vector search found counts fully in hybrid fusion (see
+// fuse): most notes expected by the evaluation sets are that similar to
+// their query, and the queries that match nothing rarely are.
+const BuiltinStrongSimilarity = 0.30
+
 // MinRelativeSimilarity is the share of the best vector similarity a note
-// needs to take part in hybrid fusion: vector search ranks every note, and
-// rank fusion would otherwise lift notes that are only the least unlike
-// the query.
+// needs to take part in hybrid fusion, for models other than builtin
+// (whose similarities between unrelated texts vary from model to model,
+// so that no absolute floor fits them all): vector search ranks every
+// note, and rank fusion would otherwise lift notes that are only the least
+// unlike the query.
 const MinRelativeSimilarity = 0.5
+
+// similar keeps the vector hits whose similarity is above 0 and at least
+// floor (vec is best first).
+func similar(vec []vectorHit, floor float64) []vectorHit {
+	n := 0
+	for n < len(vec) && vec[n].Similarity > 0 && vec[n].Similarity >= floor {
+		n++
+	}
+	return vec[:n]
+}
 
 // nearest keeps the vector hits close to the best one.
 func nearest(vec []vectorHit) []vectorHit {
@@ -241,11 +349,105 @@ func nearest(vec []vectorHit) []vectorHit {
 	return vec[:n]
 }
 
-// candidates is how many results each search of a hybrid query returns
-// for the fusion: more than the limit, so that a note ranked a little
-// lower by one search can still rise.
-func candidates(q SearchQuery) int {
-	return min(max(3*q.Limit, 30), 3*MaxSearchLimit)
+// existing drops the hits whose notes are gone (the index may lag a
+// deletion by a moment).
+func (e *Engine) existing(hits []SearchHit) ([]SearchHit, error) {
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	return slices.DeleteFunc(hits, func(h SearchHit) bool { return e.notes[h.ID] == nil }), nil
+}
+
+// SearchSortFields are the keys SearchQuery.SortBy accepts.
+var SearchSortFields = []string{"score", "title", "path", "created", "modified", "inDegree", "outDegree", "pagerank"}
+
+// hitKey is a sort key of search hits.
+type hitKey struct {
+	name string // lower case: score, title, path, created, modified, indegree, outdegree, pagerank
+	desc bool
+}
+
+// searchSortKeys checks SearchQuery.SortBy: keys of SearchSortFields,
+// any letter case, "-" for descending, "+" optional, comma-separated or
+// not; "id" is read as "path", "in_degree" and "out_degree" as the
+// degrees.
+func searchSortKeys(keys []string) ([]hitKey, error) {
+	var out []hitKey
+	for _, raw := range sortKeys(keys) {
+		name := strings.ToLower(strings.TrimLeft(raw, "-+"))
+		switch name {
+		case "id":
+			name = "path"
+		case "in_degree":
+			name = "indegree"
+		case "out_degree":
+			name = "outdegree"
+		}
+		if !slices.ContainsFunc(SearchSortFields, func(f string) bool { return strings.ToLower(f) == name }) {
+			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, raw, strings.Join(SearchSortFields, ", "))
+		}
+		out = append(out, hitKey{name: name, desc: strings.HasPrefix(raw, "-")})
+	}
+	return out, nil
+}
+
+// sortHits reorders a page of hits by keys; ties keep their order (the
+// rank).
+func (e *Engine) sortHits(hits []SearchHit, keys []hitKey) error {
+	if len(keys) == 0 || len(hits) < 2 {
+		return nil
+	}
+	if err := e.readLock(); err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	type item struct {
+		hit SearchHit
+		row listRow
+	}
+	items := make([]item, len(hits))
+	for i, h := range hits {
+		items[i] = item{hit: h, row: listRow{id: h.ID}}
+		if ns := e.notes[h.ID]; ns != nil {
+			items[i].row = e.row(h.ID, ns)
+		}
+	}
+	compare := func(k string, a, b *item) int {
+		switch k {
+		case "score":
+			return cmp.Compare(a.hit.Score, b.hit.Score)
+		case "title":
+			return strings.Compare(vault.Fold(a.row.title), vault.Fold(b.row.title))
+		case "path":
+			return strings.Compare(a.row.id, b.row.id)
+		case "created":
+			return a.row.created.Compare(b.row.created)
+		case "modified":
+			return a.row.modified.Compare(b.row.modified)
+		case "indegree":
+			return cmp.Compare(a.row.in, b.row.in)
+		case "outdegree":
+			return cmp.Compare(a.row.out, b.row.out)
+		}
+		return cmp.Compare(e.graph.PageRankOf(a.row.id), e.graph.PageRankOf(b.row.id)) // pagerank
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		for _, k := range keys {
+			c := compare(k.name, &a, &b)
+			if k.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for i := range items {
+		hits[i] = items[i].hit
+	}
+	return nil
 }
 
 // searchScope is the set of notes q's filters keep, or nil when q has no
@@ -328,9 +530,14 @@ func vectorHits(vec []vectorHit) []SearchHit {
 
 // fuse merges the two rankings by reciprocal rank: a note's fused score
 // is the sum of 1/(RRFK+rank) over the searches that found it, divided by
-// the best possible, 2/(RRFK+1). Ties go to the better keyword rank, then
-// the ID.
-func fuse(kw []store.KeywordHit, vec []vectorHit) []SearchHit {
+// the best possible, 2/(RRFK+1); for a note only the vector search found,
+// its term is scaled by its similarity over the best vector hit's (vec is
+// best first) or strong if higher, so that a weak vector hit scores below
+// a strong one rather than by its rank alone, and below a keyword hit of
+// the same rank when even the best vector hit is weak. (Scaling the vector term of the notes both
+// searches found as well made the ranking worse on the evaluation sets.)
+// Ties go to the better keyword rank, then the ID.
+func fuse(kw []store.KeywordHit, vec []vectorHit, strong float64) []SearchHit {
 	byID := map[string]*SearchHit{}
 	var order []*SearchHit
 	get := func(id string) *SearchHit {
@@ -350,7 +557,11 @@ func fuse(kw []store.KeywordHit, vec []vectorHit) []SearchHit {
 	for i, v := range vec {
 		h := get(v.ID)
 		h.VectorRank = i + 1
-		h.Score += 1 / float64(RRFK+i+1)
+		share := 1.0
+		if best := max(vec[0].Similarity, strong); best > 0 && h.KeywordRank == 0 {
+			share = clamp01(v.Similarity / best)
+		}
+		h.Score += share / float64(RRFK+i+1)
 	}
 	best := 2 / float64(RRFK+1)
 	hits := make([]SearchHit, len(order))
@@ -385,50 +596,34 @@ func clamp01(f float64) float64 {
 	return min(max(f, 0), 1)
 }
 
-// finishHits keeps the first limit hits whose notes still exist (the
-// index may lag a deletion by a moment) and gives the notes only the
-// vector search found a preview of their best chunk or body.
-func (e *Engine) finishHits(ctx context.Context, hits []SearchHit, vec []vectorHit, limit int) ([]SearchHit, error) {
-	chunks := map[string]string{}
-	for _, v := range vec {
-		chunks[v.ID] = v.Text
+// vectorSnippets gives the hits only the vector search found (by their
+// best chunk, in chunks) a snippet: the part of the chunk with the
+// query's words, else its start; or the start of the note when the chunk
+// is gone. It also rounds the scores to 4 decimals.
+func (e *Engine) vectorSnippets(ctx context.Context, hits []SearchHit, chunks map[string]int, query string) {
+	chars := e.opts.EmbedChunkChars
+	if chars <= 0 {
+		chars = DefaultChunkChars
 	}
-	if err := e.readLock(); err != nil {
-		return nil, err
-	}
-	out := make([]SearchHit, 0, min(limit, len(hits)))
-	bodies := map[int]noteFile{} // index in out -> file to preview
-	for _, h := range hits {
-		if len(out) == limit {
-			break
-		}
-		ns, ok := e.notes[h.ID]
-		if !ok {
+	words := snippetWords(query)
+	for i := range hits {
+		h := &hits[i]
+		h.Score = math.Round(h.Score*1e4) / 1e4
+		if h.KeywordRank > 0 || h.Snippet != "" {
 			continue
 		}
-		if h.Snippet == "" && h.KeywordRank == 0 {
-			if text := chunks[h.ID]; text != "" {
-				h.Snippet = previewText(text, ns.note.Title, PreviewChars)
-			} else {
-				bodies[len(out)] = noteFile{path: ns.path, bodyStart: ns.note.BodyStart}
+		n, err := e.GetNode(ctx, h.ID, true)
+		if err != nil || n == nil {
+			continue // gone since: no snippet
+		}
+		text := n.Content
+		if c, ok := chunks[h.ID]; ok {
+			if cs := embed.Chunks(n.Title, n.Content, chars); c < len(cs) && cs[c].Start >= 0 && cs[c].Start < cs[c].End && cs[c].End <= len(n.Content) {
+				text = n.Content[cs[c].Start:cs[c].End]
 			}
 		}
-		h.Score = math.Round(h.Score*1e4) / 1e4
-		out = append(out, h)
+		h.Snippet = windowText(text, n.Title, words, PreviewChars)
 	}
-	titles := map[int]string{}
-	for i := range bodies {
-		titles[i] = e.notes[out[i].ID].note.Title
-	}
-	e.mu.RUnlock()
-	for i, f := range bodies {
-		body, err := readBody(f.path, f.bodyStart)
-		if err != nil {
-			continue // gone since: no preview
-		}
-		out[i].Snippet = previewText(body, titles[i], PreviewChars)
-	}
-	return out, nil
 }
 
 // keywordSnippets gives the hits the keyword search found (kw) their
@@ -459,37 +654,4 @@ func keywordSnippets(ctx context.Context, st *store.Store, kw []store.KeywordHit
 		}
 	}
 	return nil
-}
-
-// previewText is the start of a note's text for a list: a first heading that
-// repeats the title left out, whitespace folded into single spaces, cut
-// at a word boundary to at most n characters, "…" where it was cut.
-func previewText(text, title string, n int) string {
-	text = strings.TrimLeft(text, " \t\r\n")
-	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") &&
-		vault.Fold(strings.TrimSpace(strings.TrimLeft(line, "#"))) == vault.Fold(strings.TrimSpace(title)) {
-		text = rest
-	}
-	words := strings.FieldsFunc(text, unicode.IsSpace)
-	var b strings.Builder
-	used := 0
-	for i, w := range words {
-		wn := len([]rune(w))
-		if i > 0 {
-			wn++
-		}
-		if used+wn > n {
-			if b.Len() == 0 { // one long word: cut it
-				b.WriteString(string([]rune(w)[:n]))
-			}
-			b.WriteString("…")
-			return b.String()
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w)
-		used += wn
-	}
-	return b.String()
 }

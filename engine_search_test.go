@@ -3,13 +3,15 @@ package vaultgraph
 import (
 	"context"
 	"errors"
-	"github.com/vaultgraph/vaultgraph/embed"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 )
 
@@ -296,22 +298,27 @@ func TestKeywordHitsScores(t *testing.T) {
 
 func TestFuse(t *testing.T) {
 	kw := []store.KeywordHit{{ID: "A", Snippet: "a"}, {ID: "B", Snippet: "b"}, {ID: "C", Snippet: "c"}}
-	vec := []vectorHit{{ID: "B", Similarity: 0.9}, {ID: "D", Similarity: 0.8}, {ID: "A", Similarity: 0.1}}
-	got := fuse(kw, vec)
-	rrf := func(ranks ...int) float64 {
+	vec := []vectorHit{{ID: "B", Similarity: 0.9}, {ID: "D", Similarity: 0.45}, {ID: "A", Similarity: 0.1}}
+	got := fuse(kw, vec, 0)
+	rrf := func(share float64, ranks ...int) float64 {
 		s := 0.0
-		for _, r := range ranks {
-			s += 1 / float64(RRFK+r)
+		for i, r := range ranks {
+			if i == 0 {
+				s += share / float64(RRFK+r)
+			} else {
+				s += 1 / float64(RRFK+r)
+			}
 		}
 		return s / (2 / float64(RRFK+1))
 	}
-	// B (ranks 2 and 1) beats A (1 and 3): 1/62+1/61 > 1/61+1/63. D
-	// (vector 2) beats C (keyword 3).
+	// B (ranks 2 and 1) beats A (1 and 3): 1/62+1/61 > 1/61+1/63, found
+	// by both, whatever their similarity. D (vector 2 only) counts half:
+	// its similarity is half the best; so C (keyword 3) beats it.
 	want := []SearchHit{
-		{ID: "B", Score: rrf(2, 1), Snippet: "b", KeywordRank: 2, VectorRank: 1},
-		{ID: "A", Score: rrf(1, 3), Snippet: "a", KeywordRank: 1, VectorRank: 3},
-		{ID: "D", Score: rrf(2), VectorRank: 2},
-		{ID: "C", Score: rrf(3), Snippet: "c", KeywordRank: 3},
+		{ID: "B", Score: rrf(1, 2, 1), Snippet: "b", KeywordRank: 2, VectorRank: 1},
+		{ID: "A", Score: rrf(1, 1, 3), Snippet: "a", KeywordRank: 1, VectorRank: 3},
+		{ID: "C", Score: rrf(1, 3), Snippet: "c", KeywordRank: 3},
+		{ID: "D", Score: rrf(0.5, 2), VectorRank: 2},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("fuse = %+v, want %+v", got, want)
@@ -322,13 +329,84 @@ func TestFuse(t *testing.T) {
 			t.Errorf("fuse[%d] = %+v, want %+v", i, got[i], want[i])
 		}
 	}
+	// With strong above the best similarity, a vector-only hit counts
+	// against strong.
+	got = fuse(nil, []vectorHit{{ID: "W", Similarity: 0.12}}, BuiltinStrongSimilarity)
+	if w := rrf(0.12/BuiltinStrongSimilarity, 1); len(got) != 1 || math.Abs(got[0].Score-w) > 1e-12 {
+		t.Errorf("fuse(weak only, strong %v) = %+v, want score %v", BuiltinStrongSimilarity, got, w)
+	}
 	// First in both scores 1; ties go to the better keyword rank.
-	got = fuse([]store.KeywordHit{{ID: "X"}, {ID: "Y"}}, []vectorHit{{ID: "X"}, {ID: "Z"}})
+	got = fuse([]store.KeywordHit{{ID: "X"}, {ID: "Y"}}, []vectorHit{{ID: "X", Similarity: 0.8}, {ID: "Z", Similarity: 0.8}}, 0)
 	if got[0].ID != "X" || got[0].Score != 1 {
 		t.Errorf("fuse: first in both = %+v, want X with score 1", got[0])
 	}
 	if got[1].ID != "Y" || got[2].ID != "Z" || got[1].Score != got[2].Score {
 		t.Errorf("fuse: tie = %+v, %+v, want Y (keyword 2) before Z (vector 2), same score", got[1], got[2])
+	}
+}
+
+func TestSimilarAndNearest(t *testing.T) {
+	vec := func(sims ...float64) []vectorHit {
+		out := make([]vectorHit, len(sims))
+		for i, s := range sims {
+			out[i] = vectorHit{ID: string(rune('A' + i)), Similarity: s}
+		}
+		return out
+	}
+	tests := []struct {
+		desc    string
+		give    []vectorHit
+		floor   float64
+		similar int // hits similar keeps
+		nearest int // hits nearest keeps of those
+	}{
+		{"none", nil, 0.15, 0, 0},
+		{"0 and below never count", vec(0.3, 0.1, 0, -0.2), 0, 2, 1},
+		{"the builtin floor", vec(0.6, 0.2, 0.1, 0.099, 0.05), BuiltinMinSimilarity, 3, 1},
+		{"a query like nothing", vec(0.042, 0.04, 0.01), BuiltinMinSimilarity, 0, 0},
+		{"relative cut", vec(0.8, 0.5, 0.4, 0.39), 0, 4, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got := similar(tt.give, tt.floor)
+			if len(got) != tt.similar {
+				t.Errorf("similar(%v, %v) kept %d hits, want %d", tt.give, tt.floor, len(got), tt.similar)
+			}
+			if n := nearest(got); len(n) != tt.nearest {
+				t.Errorf("nearest(%v) kept %d hits, want %d", got, len(n), tt.nearest)
+			}
+		})
+	}
+}
+
+func TestWindowText(t *testing.T) {
+	long := "One two three four five six seven eight nine ten eleven twelve thirteen fourteen. The budget risk is tracked here. Fifteen sixteen seventeen eighteen nineteen."
+	tests := []struct {
+		desc, text, title, query string
+		n                        int
+		want                     string
+	}{
+		{"words in bold, heading repeating the title left out", "# Alpha Plan (old)\n\nThe archived first draft. It shares its name.", "Alpha Plan (old)",
+			"archived draft", 200, "The **archived** first **draft**. It shares its name."},
+		{"a window around the words", long, "", "budget risk", 60, "…The **budget** **risk** is tracked here. Fifteen sixteen seventeen…"},
+		{"the window with most of the words", "budget alone here and there, then much later on: the budget risk again", "", "budget risk", 30, "…on: the **budget** **risk** again"},
+		{"prefix", "Meeting notes of Monday", "", "meet", 200, "**Meeting** notes of Monday"},
+		{"accents folded", "Le café est ouvert", "", "CAFE", 200, "Le **café** est ouvert"},
+		{"decomposed accents", "Cafe\u0301 Menu", "", "café", 200, "**Cafe\u0301** Menu"},
+		{"in markup", "See [[Meeting Notes]] too", "", "meeting", 200, "See [[**Meeting** Notes]] too"},
+		{"CJK inside a word", "東京の旅行メモ。 Unicode", "", "旅行", 200, "東京の**旅行**メモ。 Unicode"},
+		{"filler words not bold", "The plan is set for May.", "", "what is the plan", 200, "The **plan** is set for May."},
+		{"only filler words: bold", "The plan is set.", "", "the", 200, "**The** plan is set."},
+		{"one letter words ignored", "I wrote a plan.", "", "a i", 200, "I wrote a plan."},
+		{"no word found: the start", "# Beta\n\n## Goals\nShip the beta.", "Beta", "quantum", 200, "## Goals Ship the beta."},
+		{"no word found, cut", long, "", "quantum", 20, "One two three four…"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			if got := windowText(tt.text, tt.title, snippetWords(tt.query), tt.n); got != tt.want {
+				t.Errorf("windowText(%q, %q, %q, %d) = %q, want %q", tt.text, tt.title, tt.query, tt.n, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -352,5 +430,244 @@ func TestPreviewText(t *testing.T) {
 				t.Errorf("previewText(%q, %q, %d) = %q, want %q", tt.give, tt.title, tt.n, got, tt.want)
 			}
 		})
+	}
+}
+
+// builtinSearchEngine opens testvault (read in place) with the builtin
+// embedder and waits for its vectors.
+func builtinSearchEngine(t *testing.T) *Engine {
+	t.Helper()
+	e := New(Options{Vault: "testvault", Index: filepath.Join(t.TempDir(), "index.db"), Embedder: embed.NewBuiltin()})
+	if err := e.Open(context.Background()); err != nil {
+		t.Fatalf("Open(testvault) = %v", err)
+	}
+	t.Cleanup(func() { e.Close() })
+	if err := e.WaitEmbeddings(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestSearchPages: the pages of an answer, put together, are the answer
+// at the largest limit; each says the total and the number of pages.
+func TestSearchPages(t *testing.T) {
+	ctx := context.Background()
+	e := builtinSearchEngine(t)
+	for _, tt := range []struct {
+		desc string
+		give SearchQuery
+	}{
+		{"keyword", SearchQuery{Query: "the", Mode: SearchKeyword}},
+		{"hybrid", SearchQuery{Query: "the alpha plan"}},
+		{"semantic", SearchQuery{Query: "deeply nested note", Mode: SearchSemantic}},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			q := tt.give
+			q.Limit = MaxSearchLimit
+			all, err := e.SearchPage(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if all.Total != len(all.Hits) || all.Total < 4 || all.AtLeast || all.Page != 1 || all.TotalPages != 1 {
+				t.Fatalf("SearchPage(%q, limit %d) = %d hits, total %d (at least: %v), page %d of %d; want every hit (4 or more) on page 1 of 1",
+					q.Query, q.Limit, len(all.Hits), all.Total, all.AtLeast, all.Page, all.TotalPages)
+			}
+			q.Limit = 3
+			var got []SearchHit
+			pages := (all.Total + 2) / 3
+			for p := 1; p <= pages+1; p++ {
+				q.Page = p
+				res, err := e.SearchPage(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := min(3, max(0, all.Total-3*(p-1)))
+				if len(res.Hits) != want || res.Total != all.Total || res.Page != p || res.TotalPages != pages {
+					t.Errorf("SearchPage(%q, limit 3, page %d) = %d hits, total %d, page %d of %d; want %d, %d, %d of %d",
+						q.Query, p, len(res.Hits), res.Total, res.Page, res.TotalPages, want, all.Total, p, pages)
+				}
+				got = append(got, res.Hits...)
+			}
+			if !slices.Equal(searchIDs(got), searchIDs(all.Hits)) {
+				t.Errorf("SearchPage(%q) pages of 3 = %q, want the one page %q", q.Query, searchIDs(got), searchIDs(all.Hits))
+			}
+			for i := range got {
+				if got[i].Score != all.Hits[i].Score || got[i].Snippet != all.Hits[i].Snippet {
+					t.Errorf("SearchPage(%q) hit %d on its page = %+v, on the one page %+v", q.Query, i, got[i], all.Hits[i])
+				}
+			}
+		})
+	}
+	if _, err := e.SearchPage(ctx, SearchQuery{Query: "home", Page: -1}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("SearchPage(page -1) = %v, want ErrInvalid", err)
+	}
+}
+
+// TestSearchTotalCap: at most MaxSearchTotal notes are counted, and the
+// answer says when more match.
+func TestSearchTotalCap(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for i := range MaxSearchTotal + 10 {
+		text := "alpha\n"
+		if i < MaxSearchTotal {
+			text = "alpha beta\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("n%03d.md", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := New(Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db")})
+	if err := e.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	tests := []struct {
+		desc        string
+		give        SearchQuery
+		wantHits    int
+		wantTotal   int
+		wantAtLeast bool
+		wantPages   int
+	}{
+		{"more than counted", SearchQuery{Query: "alpha", Mode: SearchKeyword}, 10, MaxSearchTotal, true, MaxSearchTotal / 10},
+		{"the last page counted", SearchQuery{Query: "alpha", Mode: SearchKeyword, Page: MaxSearchTotal / 10}, 10, MaxSearchTotal, true, MaxSearchTotal / 10},
+		{"past the pages", SearchQuery{Query: "alpha", Mode: SearchKeyword, Page: MaxSearchTotal/10 + 1}, 0, MaxSearchTotal, true, MaxSearchTotal / 10},
+		{"exactly as many as counted", SearchQuery{Query: "beta", Mode: SearchKeyword, Limit: 50}, 50, MaxSearchTotal, false, MaxSearchTotal / 50},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			res, err := e.SearchPage(ctx, tt.give)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) != tt.wantHits || res.Total != tt.wantTotal || res.AtLeast != tt.wantAtLeast || res.TotalPages != tt.wantPages {
+				t.Errorf("SearchPage(%+v) = %d hits, total %d (at least: %v), %d pages; want %d, %d (%v), %d",
+					tt.give, len(res.Hits), res.Total, res.AtLeast, res.TotalPages, tt.wantHits, tt.wantTotal, tt.wantAtLeast, tt.wantPages)
+			}
+		})
+	}
+}
+
+// TestSearchSortBy: sortBy reorders the page's notes; the ranking still
+// picks them.
+func TestSearchSortBy(t *testing.T) {
+	ctx := context.Background()
+	e := searchEngine(t)
+	base := SearchQuery{Query: "the", Mode: SearchKeyword, Limit: 6}
+	ranked, err := e.SearchPage(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := func(id string) string {
+		n, _ := e.GetNode(ctx, id, false)
+		return strings.ToLower(n.Title)
+	}
+	tests := []struct {
+		desc string
+		give []string
+		less func(a, b SearchHit) bool // a may come before b
+	}{
+		{"title", []string{"title"}, func(a, b SearchHit) bool { return title(a.ID) <= title(b.ID) }},
+		{"path descending", []string{"-path"}, func(a, b SearchHit) bool { return a.ID >= b.ID }},
+		{"score ascending", []string{"score"}, func(a, b SearchHit) bool { return a.Score <= b.Score }},
+		{"score descending keeps the rank", []string{"-score"}, func(a, b SearchHit) bool { return a.KeywordRank < b.KeywordRank }},
+		{"comma-separated, any case", []string{"-Score,Title"}, func(a, b SearchHit) bool {
+			return a.Score > b.Score || a.Score == b.Score && title(a.ID) <= title(b.ID)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			q := base
+			q.SortBy = tt.give
+			res, err := e.SearchPage(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(slices.Sorted(slices.Values(searchIDs(res.Hits))), slices.Sorted(slices.Values(searchIDs(ranked.Hits)))) || res.Total != ranked.Total {
+				t.Errorf("SearchPage(sortBy %q) = %q, want the ranked page's notes %q", tt.give, searchIDs(res.Hits), searchIDs(ranked.Hits))
+			}
+			for i := 1; i < len(res.Hits); i++ {
+				if !tt.less(res.Hits[i-1], res.Hits[i]) {
+					t.Errorf("SearchPage(sortBy %q) = %q: %s before %s", tt.give, searchIDs(res.Hits), res.Hits[i-1].ID, res.Hits[i].ID)
+				}
+			}
+		})
+	}
+	for _, bad := range [][]string{{"bogus"}, {"title,-size"}} {
+		q := base
+		q.SortBy = bad
+		if _, err := e.SearchPage(ctx, q); !errors.Is(err, ErrInvalid) {
+			t.Errorf("SearchPage(sortBy %q) = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
+
+// TestSearchNothingSimilar: a query like no note finds nothing by
+// vectors, rather than the notes least unlike it.
+func TestSearchNothingSimilar(t *testing.T) {
+	e := builtinSearchEngine(t)
+	tests := []struct {
+		desc, give string
+		modes      []SearchMode
+	}{
+		{"no word in the vault", "quantum chromodynamics", []SearchMode{SearchSemantic, SearchHybrid}},
+		{"one word", "xylophone", []SearchMode{SearchSemantic, SearchHybrid}},
+		// "of" is in notes: hybrid has its keyword hits.
+		{"words unlike the notes", "photosynthesis of chlorophyll", []SearchMode{SearchSemantic}},
+	}
+	for _, tt := range tests {
+		for _, mode := range tt.modes {
+			res, err := e.SearchPage(context.Background(), SearchQuery{Query: tt.give, Mode: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) != 0 || res.Total != 0 || res.TotalPages != 0 {
+				t.Errorf("%s: SearchPage(%q, %s) = %+v, total %d of %d pages; want nothing", tt.desc, tt.give, mode, res.Hits, res.Total, res.TotalPages)
+			}
+		}
+	}
+}
+
+// TestSearchVectorOnlyHits: in hybrid, a note only the vector search
+// found scores by its similarity relative to the best (or to
+// BuiltinStrongSimilarity), and its snippet shows the query's words of
+// its best chunk.
+func TestSearchVectorOnlyHits(t *testing.T) {
+	ctx := context.Background()
+	e := builtinSearchEngine(t)
+	const query = "malformed frontmatter"
+	sem, err := e.SearchPage(ctx, SearchQuery{Query: query, Mode: SearchSemantic, Limit: MaxSearchLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sem.Hits) == 0 || sem.Hits[0].ID != "Notes/Broken YAML.md" || !strings.Contains(sem.Hits[0].Snippet, "The **frontmatter** above is **malformed**.") {
+		t.Fatalf("SearchPage(%q, semantic) = %+v, want Notes/Broken YAML.md first with the words of its chunk in bold", query, sem.Hits)
+	}
+	sim := map[string]float64{}
+	for _, h := range sem.Hits {
+		sim[h.ID] = h.Score
+		if h.Score < BuiltinMinSimilarity {
+			t.Errorf("SearchPage(%q, semantic) %s scores %v, below BuiltinMinSimilarity", query, h.ID, h.Score)
+		}
+	}
+	hyb, err := e.SearchPage(ctx, SearchQuery{Query: query, Mode: SearchHybrid, Limit: MaxSearchLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vectorOnly := 0
+	for _, h := range hyb.Hits {
+		if h.KeywordRank > 0 {
+			continue
+		}
+		vectorOnly++
+		want := sim[h.ID] / max(sem.Hits[0].Score, BuiltinStrongSimilarity) / float64(RRFK+h.VectorRank) / (2 / float64(RRFK+1))
+		if math.Abs(h.Score-want) > 1e-3 || h.Snippet == "" {
+			t.Errorf("SearchPage(%q, hybrid) vector-only %s (vector rank %d, similarity %v) = score %v, snippet %q; want %.4f and a snippet",
+				query, h.ID, h.VectorRank, sim[h.ID], h.Score, h.Snippet, want)
+		}
+	}
+	if vectorOnly == 0 {
+		t.Errorf("SearchPage(%q, hybrid) = %+v, want notes only the vector search found", query, hyb.Hits)
 	}
 }

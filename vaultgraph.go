@@ -72,6 +72,12 @@ type Options struct {
 	// searches (`vaultgraph index`), whose memory then does not grow with
 	// the vectors. Vector search finds nothing.
 	StoreVectorsOnly bool
+	// KeepOtherVectors keeps the vectors other models made in the index:
+	// for a one-shot command (a CLI search) whose --embed need not be the
+	// model the vault was set up with. Without it, the embedder drops them
+	// once its own vectors are complete (serve and index define the
+	// vault's model). With it, searches warn about such vectors.
+	KeepOtherVectors bool
 	// ReadOnly refuses every write (CreateNode, UpdateNode, DeleteNode)
 	// with ErrReadOnly.
 	ReadOnly bool

@@ -75,6 +75,13 @@ func (x *Index) Len() int {
 	return len(x.rowNote)
 }
 
+// NoteCount is the number of notes with vectors in the index.
+func (x *Index) NoteCount() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return len(x.byID)
+}
+
 // Notes returns the IDs of the notes in the index, sorted.
 func (x *Index) Notes() []string {
 	x.mu.RLock()

@@ -1,0 +1,293 @@
+package vaultgraph
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// The snippets of the notes only the vector search found: the part of
+// the best chunk that has the query's words, bold as in keyword snippets.
+
+// previewText is the start of a note's text for a list: a first heading that
+// repeats the title left out, whitespace folded into single spaces, cut
+// at a word boundary to at most n characters, "…" where it was cut.
+func previewText(text, title string, n int) string {
+	words := strings.FieldsFunc(dropTitleHeading(text, title), unicode.IsSpace)
+	var b strings.Builder
+	used := 0
+	for i, w := range words {
+		wn := len([]rune(w))
+		if i > 0 {
+			wn++
+		}
+		if used+wn > n {
+			if b.Len() == 0 { // one long word: cut it
+				b.WriteString(string([]rune(w)[:n]))
+			}
+			b.WriteString(store.SnippetEllipsis)
+			return b.String()
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+		used += wn
+	}
+	return b.String()
+}
+
+// dropTitleHeading leaves out leading blank space and a first heading
+// that only repeats the note's title.
+func dropTitleHeading(text, title string) string {
+	text = strings.TrimLeft(text, " \t\r\n")
+	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") &&
+		vault.Fold(strings.TrimSpace(strings.TrimLeft(line, "#"))) == vault.Fold(strings.TrimSpace(title)) {
+		return rest
+	}
+	return text
+}
+
+// snippetWord is a word of the query as snippets look for it.
+type snippetWord struct {
+	text   string // folded (foldWord)
+	cjk    bool   // matched anywhere in a word, not as its start
+	filler bool   // a common function word: weighs little, not bold
+}
+
+// snippetWords are the query's words as snippets look for them: each word
+// of its terms, folded, without duplicates; words of one letter (other
+// than CJK) are left out.
+func snippetWords(query string) []snippetWord {
+	var out []snippetWord
+	for _, t := range store.KeywordTerms(query) {
+		r := []rune(t.Text)
+		for _, tok := range wordRuns(r) {
+			w := foldWord(r[tok[0]:tok[1]])
+			cjk := strings.IndexFunc(w.text, isCJKRune) >= 0
+			if (!cjk && tok[1]-tok[0] < 2) || slices.ContainsFunc(out, func(o snippetWord) bool { return o.text == w.text }) {
+				continue
+			}
+			out = append(out, snippetWord{text: w.text, cjk: cjk, filler: fillerWords[w.text]})
+		}
+	}
+	return out
+}
+
+// fillerWords are function words that questions are full of ("what did
+// we write about the plan"): a snippet window is chosen for the other
+// words, and fillers are not made bold.
+var fillerWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by can did do does for from had has have how i if in is it its me my
+		no not of on or our so than that the their them then there these they this to us was we were what when where which who
+		why will with you your`) {
+		fillerWords[w] = true
+	}
+}
+
+// wordRuns returns the [start, end) rune ranges of the words of r: runs
+// of letters, digits and marks, as the full-text tokenizer splits them.
+func wordRuns(r []rune) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, c := range r {
+		in := unicode.IsLetter(c) || unicode.IsNumber(c) || unicode.IsMark(c)
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(r)})
+	}
+	return out
+}
+
+// folded is a word lower-cased with the accents of Latin, Greek and
+// Cyrillic letters removed, and for each byte of it the index of the rune
+// of the word it comes from.
+type folded struct {
+	text string
+	from []int
+}
+
+// foldWord folds a word as the builtin embedder and the full-text
+// tokenizer do: lower case, no accents on Latin, Greek and Cyrillic
+// letters (other scripts' marks change the letter and stay).
+func foldWord(w []rune) folded {
+	var b strings.Builder
+	var from []int
+	add := func(c rune, i int) {
+		n := b.Len()
+		b.WriteRune(c)
+		for range b.Len() - n {
+			from = append(from, i)
+		}
+	}
+	var base rune
+	for i, c := range w {
+		if unicode.Is(unicode.Mn, c) {
+			if !foldsMarks(base) {
+				add(c, i)
+			}
+			continue
+		}
+		base = c
+		if c < 0x80 || !foldsMarks(c) {
+			add(unicode.ToLower(c), i)
+			continue
+		}
+		for _, d := range norm.NFD.String(string(c)) {
+			if !unicode.Is(unicode.Mn, d) {
+				add(unicode.ToLower(d), i)
+			}
+		}
+	}
+	return folded{text: b.String(), from: from}
+}
+
+// foldsMarks reports whether combining marks after r are accents to drop:
+// r is Latin, Greek or Cyrillic.
+func foldsMarks(r rune) bool {
+	return r < 0x0530 || (r >= 0x1E00 && r <= 0x1FFF)
+}
+
+func isCJKRune(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// wordMatch is a run of text [start, end) (runes) that matches query word
+// word.
+type wordMatch struct{ start, end, word int }
+
+// wordMatches finds the query's words in r: a word matches the start of
+// a word of the text ("meet" in "meetings", whole word bold), CJK text
+// anywhere in one (just that part bold).
+func wordMatches(r []rune, words []snippetWord) []wordMatch {
+	var out []wordMatch
+	for _, tok := range wordRuns(r) {
+		f := foldWord(r[tok[0]:tok[1]])
+		for wi, w := range words {
+			if !w.cjk {
+				if strings.HasPrefix(f.text, w.text) {
+					out = append(out, wordMatch{tok[0], tok[1], wi})
+				}
+				continue
+			}
+			for at := 0; at < len(f.text); {
+				i := strings.Index(f.text[at:], w.text)
+				if i < 0 {
+					break
+				}
+				i += at
+				end := i + len(w.text)
+				out = append(out, wordMatch{tok[0] + f.from[i], tok[0] + f.from[end-1] + 1, wi})
+				at = end
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b wordMatch) int { return a.start - b.start })
+	return out
+}
+
+// windowText is a snippet of text for a note found by its meaning: about
+// n characters of it (whitespace folded, a first heading repeating the
+// title left out) around the query's words it has, those in **bold**,
+// "…" where the text goes on; the start of the text (previewText) when it
+// has none of them.
+func windowText(text, title string, words []snippetWord, n int) string {
+	r := []rune(strings.Join(strings.FieldsFunc(dropTitleHeading(text, title), unicode.IsSpace), " "))
+	matches := wordMatches(r, words)
+	if len(matches) == 0 || n <= 0 {
+		return previewText(text, title, n)
+	}
+	allFiller := !slices.ContainsFunc(words, func(w snippetWord) bool { return !w.filler })
+	weight := func(w snippetWord) float64 {
+		if w.filler && !allFiller {
+			return 0.1
+		}
+		return float64(len([]rune(w.text)))
+	}
+	// Each match in turn starts a window, a little text before it; the
+	// window with the most (and longest) of the query's words wins, the
+	// first one on a tie.
+	lead := n / 5
+	bestA, bestB, bestScore := 0, 0, -1.0
+	for _, m := range matches {
+		a, b := window(r, m, lead, n)
+		seen := map[int]bool{}
+		score := 0.0
+		for _, o := range matches {
+			if o.start >= a && o.end <= b && !seen[o.word] {
+				seen[o.word] = true
+				score += weight(words[o.word])
+			}
+		}
+		if score > bestScore {
+			bestA, bestB, bestScore = a, b, score
+		}
+	}
+	bold := make([]bool, len(r)+1)
+	for _, m := range matches {
+		if m.start >= bestA && m.end <= bestB && (allFiller || !words[m.word].filler) {
+			for i := m.start; i < m.end; i++ {
+				bold[i] = true
+			}
+		}
+	}
+	var sb strings.Builder
+	if bestA > 0 {
+		sb.WriteString(store.SnippetEllipsis)
+	}
+	for i := bestA; i < bestB; i++ {
+		if bold[i] && (i == bestA || !bold[i-1]) {
+			sb.WriteString(store.HighlightOpen)
+		}
+		sb.WriteRune(r[i])
+		if bold[i] && !bold[i+1] || bold[i] && i == bestB-1 {
+			sb.WriteString(store.HighlightClose)
+		}
+	}
+	if bestB < len(r) {
+		sb.WriteString(store.SnippetEllipsis)
+	}
+	return sb.String()
+}
+
+// window is the range [a, b) of at most n runes of r that shows match m
+// with up to lead runes before it (more when the text ends sooner than n
+// runes after it), cut at spaces where it can be.
+func window(r []rune, m wordMatch, lead, n int) (a, b int) {
+	a = max(0, m.start-max(lead, n-(len(r)-m.start)))
+	if a > 0 {
+		if sp := slices.Index(r[a:m.start], ' '); sp >= 0 {
+			a += sp + 1 // from the next word
+		}
+	}
+	b = min(len(r), a+n)
+	if b < len(r) {
+		if sp := lastIndex(r[m.end:b], ' '); sp >= 0 {
+			b = m.end + sp // up to the last whole word
+		}
+	}
+	return a, b
+}
+
+func lastIndex(r []rune, c rune) int {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i] == c {
+			return i
+		}
+	}
+	return -1
+}
