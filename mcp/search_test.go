@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestSearchToolDefinition(t *testing.T) {
 	if !slices.Equal(tool.InputSchema.Required, []string{"query"}) {
 		t.Errorf("search required = %q, want [query]", tool.InputSchema.Required)
 	}
-	for _, name := range []string{"query", "mode", "limit", "tags", "tagMode", "folder", "format", "detail", "fields", "maxTokens"} {
+	for _, name := range []string{"query", "mode", "limit", "page", "sortBy", "tags", "tagMode", "folder", "format", "detail", "fields", "maxTokens"} {
 		if _, ok := tool.InputSchema.Properties[name]; !ok {
 			t.Errorf("search has no parameter %q", name)
 		}
@@ -88,13 +89,43 @@ func TestSearchCalls(t *testing.T) {
 		t.Errorf("search(alpha, tags archive and project) = %q, want none", got)
 	}
 
-	// A cut answer says so.
-	m = decode(t, mustCall(t, ts, map[string]any{"query": "home", "limit": 2, "format": "json"}))
-	if got := ids(m["nodes"]); len(got) != 2 || got[0] != "Home.md" || m["total"] != 2.0 {
-		t.Errorf("search(home, limit 2) = %q, total %v, want Home.md first, 2", got, m["total"])
+	// Pages: every matching note once, the total and pages on each, the
+	// hint naming the next page.
+	all := decode(t, mustCall(t, ts, map[string]any{"query": "home", "limit": 50, "format": "json"}))
+	want := ids(all["nodes"])
+	if len(want) != 7 || want[0] != "Home.md" || all["total"] != 7.0 || all["page"] != 1.0 || all["totalPages"] != 1.0 || all["hint"] != nil {
+		t.Fatalf("search(home, limit 50) = %q, total %v, page %v of %v, hint %v; want 7 notes, Home.md first, page 1 of 1, no hint",
+			want, all["total"], all["page"], all["totalPages"], all["hint"])
 	}
-	if hint, _ := m["hint"].(string); !strings.Contains(hint, "limit") {
-		t.Errorf("search(home, limit 2) hint = %q, want one about limit", hint)
+	var paged []string
+	for page := 1; page <= 4; page++ {
+		m = decode(t, mustCall(t, ts, map[string]any{"query": "home", "limit": 2, "page": page, "format": "json"}))
+		paged = append(paged, ids(m["nodes"])...)
+		hint, _ := m["hint"].(string)
+		wantHint := fmt.Sprintf("page %d of 4: pass page: %d for more", page, page+1)
+		if page == 4 {
+			wantHint = ""
+		}
+		if m["total"] != 7.0 || m["page"] != float64(page) || m["totalPages"] != 4.0 || hint != wantHint {
+			t.Errorf("search(home, limit 2, page %d) = total %v, page %v of %v, hint %q; want 7, %d of 4, %q", page, m["total"], m["page"], m["totalPages"], hint, page, wantHint)
+		}
+	}
+	if !slices.Equal(paged, want) {
+		t.Errorf("search(home, limit 2) pages 1-4 = %q, want %q", paged, want)
+	}
+
+	// sortBy reorders the page the ranking picked.
+	m = decode(t, mustCall(t, ts, map[string]any{"query": "home", "limit": 4, "sortBy": "-title", "format": "json"}))
+	got := ids(m["nodes"])
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want[:4]))) {
+		t.Errorf("search(home, limit 4, sortBy -title) = %q, want the first 4 ranked %q", got, want[:4])
+	}
+	var titles []string
+	for _, n := range asSlice(m["nodes"]) {
+		titles = append(titles, strings.ToLower(n.(map[string]any)["title"].(string)))
+	}
+	if !slices.IsSortedFunc(titles, func(a, b string) int { return strings.Compare(b, a) }) {
+		t.Errorf("search(home, limit 4, sortBy -title) titles = %q, want them descending", titles)
 	}
 
 	// FTS5 syntax is text.
@@ -152,6 +183,9 @@ func TestSearchErrors(t *testing.T) {
 		{map[string]any{"query": "x", "tagMode": "some"}, "tagMode"},
 		{map[string]any{"query": "x", "limit": 51}, "limit"},
 		{map[string]any{"query": "x", "limit": -1}, "limit"},
+		{map[string]any{"query": "x", "page": -1}, "page"},
+		{map[string]any{"query": "x", "sortBy": "size"}, "sortBy"},
+		{map[string]any{"query": "x", "sortBy": []string{"title", "-bogus"}}, "sortBy"},
 		{map[string]any{"query": 3}, "query"},
 		{map[string]any{"query": "x", "format": "xml"}, "format"},
 	}
@@ -212,22 +246,24 @@ func TestSearchFields(t *testing.T) {
 }
 
 func TestSearchHint(t *testing.T) {
-	max := vaultgraph.MaxSearchLimit
 	tests := []struct {
-		more   bool
-		lim, n int
-		want   string // part of the hint; "" for none
+		desc string
+		give vaultgraph.SearchResult
+		want string // the hint; "" for none
 	}{
-		{false, 10, 3, ""},
-		{false, 10, 10, ""},
-		{true, 10, 10, "larger limit"},
-		{false, max, max, "narrow"},
-		{false, max, max - 1, ""},
+		{"one page", vaultgraph.SearchResult{Total: 3, Page: 1, TotalPages: 1}, ""},
+		{"nothing", vaultgraph.SearchResult{Page: 1}, ""},
+		{"more pages", vaultgraph.SearchResult{Total: 23, Page: 2, TotalPages: 3}, "page 2 of 3: pass page: 3 for more"},
+		{"the last page", vaultgraph.SearchResult{Total: 23, Page: 3, TotalPages: 3}, ""},
+		{"past the last page", vaultgraph.SearchResult{Total: 23, Page: 4, TotalPages: 3}, ""},
+		{"more than counted", vaultgraph.SearchResult{Total: 250, AtLeast: true, Page: 1, TotalPages: 25},
+			"page 1 of 25; at least 250 notes match (the best 250 are paged): pass page: 2 for more, or narrow the query, tags or folder"},
+		{"the last page counted", vaultgraph.SearchResult{Total: 250, AtLeast: true, Page: 25, TotalPages: 25},
+			"at least 250 notes match and the pages hold the best 250: narrow the query, tags or folder for others"},
 	}
 	for _, tt := range tests {
-		got := searchHint(tt.more, tt.lim, tt.n)
-		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
-			t.Errorf("searchHint(%v, %d, %d) = %q, want %q", tt.more, tt.lim, tt.n, got, tt.want)
+		if got := searchHint(&tt.give); got != tt.want {
+			t.Errorf("%s: searchHint(%+v) = %q, want %q", tt.desc, tt.give, got, tt.want)
 		}
 	}
 }

@@ -14,6 +14,8 @@ type SearchParams struct {
 	Query   string   `json:"query"`
 	Mode    string   `json:"mode"`
 	Limit   int      `json:"limit"`
+	Page    int      `json:"page"`
+	SortBy  SortKeys `json:"sortBy"`
 	Tags    []string `json:"tags"`
 	TagMode string   `json:"tagMode"`
 	Folder  string   `json:"folder"`
@@ -21,7 +23,9 @@ type SearchParams struct {
 }
 
 // Search finds notes by words (full text) and meaning (vectors), best
-// first, each with a score from 0 to 1 and a snippet of the matching text.
+// first, each with a score from 0 to 1 and a snippet of the matching text,
+// a page at a time: total is the number of matching notes found, at most
+// vaultgraph.MaxSearchTotal (the hint says "at least" when more match).
 func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if strings.TrimSpace(p.Query) == "" {
 		return nil, invalid("query", `required: words, a "quoted phrase" or a question`)
@@ -41,23 +45,21 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	page, err := pageNumber(p.Page)
+	if err != nil {
+		return nil, err
+	}
 	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
-	// One more than asked tells whether the answer was cut.
-	ask := min(lim+1, vaultgraph.MaxSearchLimit)
-	hits, warnings, err := t.Engine.Search(ctx, vaultgraph.SearchQuery{
-		Query: p.Query, Mode: mode, Limit: ask,
+	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
+		Query: p.Query, Mode: mode, Limit: lim, Page: page, SortBy: p.SortBy,
 		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
 	})
 	if err != nil {
 		return nil, err
 	}
-	more := len(hits) > lim
-	if more {
-		hits = hits[:lim]
-	}
-	out := &ListResponse{Nodes: []NodeResponse{}, Warnings: warnings}
+	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
 	withContent := p.wants("search", "content")
-	for _, h := range hits {
+	for _, h := range res.Hits {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
 		if err != nil {
 			return nil, err
@@ -71,18 +73,20 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 		item.Snippet = h.Snippet
 		out.Nodes = append(out.Nodes, item)
 	}
-	out.Total = len(out.Nodes)
-	out.Hint = searchHint(more, lim, len(hits))
+	out.Hint = searchHint(res)
 	return out, nil
 }
 
-// searchHint is the line that says more notes match than were shown.
-func searchHint(more bool, lim, n int) string {
+// searchHint is the line that says how to see more of the matching
+// notes: the next page, or when the pages end at the notes counted
+// (vaultgraph.MaxSearchTotal) with more matching, how to narrow.
+func searchHint(res *vaultgraph.SearchResult) string {
 	switch {
-	case more:
-		return fmt.Sprintf("more notes match: pass a larger limit (up to %d) for more", vaultgraph.MaxSearchLimit)
-	case lim == vaultgraph.MaxSearchLimit && n == lim:
-		return fmt.Sprintf("the top %d are shown, the most search returns: narrow the query, tags or folder for others", lim)
+	case res.AtLeast && res.Page < res.TotalPages:
+		return fmt.Sprintf("page %d of %d; at least %d notes match (the best %d are paged): pass page: %d for more, or narrow the query, tags or folder",
+			res.Page, res.TotalPages, res.Total, res.Total, res.Page+1)
+	case res.AtLeast:
+		return fmt.Sprintf("at least %d notes match and the pages hold the best %d: narrow the query, tags or folder for others", res.Total, res.Total)
 	}
-	return ""
+	return pageHint(res.Page, res.TotalPages)
 }

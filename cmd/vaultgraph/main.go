@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -211,6 +212,9 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 	if opts.Embedder, err = g.embedder(); err != nil {
 		return err
 	}
+	// A one-shot command does not define the vault's model (serve and
+	// index do): other models' vectors stay.
+	opts.KeepOtherVectors = true
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err
@@ -218,9 +222,17 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 	defer e.Close()
 	if opts.Embedder != nil {
 		// One-shot: make the missing vectors now (the server does it in
-		// the background). If the model fails, search says so and uses
-		// keywords.
-		if err := e.WaitEmbeddings(ctx); err != nil {
+		// the background), for up to oneShotEmbedWait. If the model fails
+		// or the vault is too large, search says so and uses keywords or
+		// the vectors made so far.
+		wctx, cancel := context.WithTimeout(ctx, oneShotEmbedWait)
+		err := e.WaitEmbeddings(wctx)
+		cancel()
+		switch {
+		case err == nil:
+		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
+			g.logger().Warn("embeddings incomplete: answering with the vectors made so far; the next search goes on, `vaultgraph index` makes them all", "waited", oneShotEmbedWait)
+		default:
 			g.logger().Warn("embeddings incomplete", "err", err)
 		}
 	}

@@ -4,12 +4,20 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
+
+// oneShotEmbedWait bounds how long a command that searches (search) makes
+// missing vectors before it answers: the builtin model embeds about 1,300
+// notes a second here, so a first search of a 100,000-note vault would
+// otherwise wait over a minute. The vectors made are kept for the next
+// run. Tests shorten it.
+var oneShotEmbedWait = 10 * time.Second
 
 func newSearchCmd(g *globals) *cobra.Command {
 	var p mcp.SearchParams
@@ -28,11 +36,23 @@ that starts with '-'.
 
 --mode hybrid (default) fuses full-text and vector (embedding) results;
 keyword is full text only; semantic is vectors only. Without embeddings,
-hybrid and semantic give keyword results and say so in the warnings.`,
+hybrid and semantic give keyword results and say so in the warnings.
+
+Results come a page at a time (--limit per page, --page); the answer gives
+the total of matching notes (at most ` + fmt.Sprint(vaultgraph.MaxSearchTotal) + `, "at least" when more match)
+and the number of pages. --sort-by reorders the notes of the page.
+
+--embed (default builtin) is the model whose vectors answer. Missing
+vectors are made before answering, for up to ` + oneShotEmbedWait.String() + `; on a vault too large for
+that the search answers with the vectors made so far and says so (the
+next search goes on; 'vaultgraph index' makes them all). A search keeps
+the vectors of other models in the index, and says when they exist:
+pass the --embed they were made with to use them.`,
 		Example: `  vaultgraph search meeting notes
   vaultgraph search '"budget risk"' --folder Projects
   vaultgraph search alpha --tags project,archive --tag-mode any --limit 5
-  vaultgraph search cafe --mode keyword --format markdown`,
+  vaultgraph search cafe --mode keyword --format markdown
+  vaultgraph search plan --limit 20 --page 2 --sort-by -modified`,
 		Args: func(c *cobra.Command, a []string) error {
 			if strings.TrimSpace(strings.Join(a, "")) == "" {
 				return fmt.Errorf("%w: %s takes a QUERY", vaultgraph.ErrInvalid, c.Name())
@@ -40,6 +60,9 @@ hybrid and semantic give keyword results and say so in the warnings.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, a []string) error {
+			if p.Limit == 0 { // MCP's schema starts at 1 too; 0 is not "the default"
+				return fmt.Errorf("%w: --limit 0 is out of range: use 1 to %d", vaultgraph.ErrInvalid, vaultgraph.MaxSearchLimit)
+			}
 			p.Query = strings.Join(a, " ")
 			return g.withTools(c.Context(), "search", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.Search(ctx, p)
@@ -48,7 +71,8 @@ hybrid and semantic give keyword results and say so in the warnings.`,
 	}
 	f := c.Flags()
 	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
-	f.IntVar(&p.Limit, "limit", vaultgraph.DefaultSearchLimit, fmt.Sprintf("how many notes (1-%d)", vaultgraph.MaxSearchLimit))
+	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit,
+		strings.Join(vaultgraph.SearchSortFields, ", ")+" (reorders the page; the ranking picks its notes)")
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
 	f.StringVar(&p.TagMode, "tag-mode", "any", "how --tags filters: any, all or none")
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode"
 )
 
@@ -273,5 +274,92 @@ func TestNoEmbedFlagNoEmbedding(t *testing.T) {
 		if _, texts, _ := srv.seen(); len(texts) != 0 {
 			t.Errorf("%q sent %d texts to the embedding server, want none (the command has no --embed)", give, len(texts))
 		}
+	}
+}
+
+// TestSearchKeepsOtherVectors: a plain search (builtin) on a vault whose
+// vectors another model made (index --embed ollama:...) leaves them in the
+// index and names the flag to use them.
+func TestSearchKeepsOtherVectors(t *testing.T) {
+	t.Setenv(EnvEmbed, "")
+	t.Setenv("VAULTGRAPH_EMBED_URL", "")
+	srv := newCLIEmbedServer(t, false)
+	vault := testVault(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	base := []string{"--vault", vault, "--index", index}
+	embedArgs := []string{"--embed", "ollama:fake", "--embed-url", srv.baseURL()}
+	if out, errOut, code := runEmbedCLI(t, append(append([]string{"index"}, base...), embedArgs...)...); code != 0 {
+		t.Fatalf("index --embed ollama:fake = exit %d, %q, stderr %q", code, out, errOut)
+	}
+	srv.seen()
+
+	out, errOut, code := runEmbedCLI(t, append([]string{"search", "plan", "--format", "json"}, base...)...)
+	if code != 0 {
+		t.Fatalf("search plan = exit %d, stderr %q", code, errOut)
+	}
+	a := decode[searchAnswer](t, out)
+	want := "pass --embed ollama:fake to search with them"
+	if !slices.ContainsFunc(a.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, "the index also holds vectors of ollama:fake (") && strings.HasSuffix(w, want)
+	}) {
+		t.Errorf("search plan (builtin) warnings = %q, want one naming ollama:fake and ending %q", a.Warnings, want)
+	}
+	if _, texts, _ := srv.seen(); len(texts) != 0 {
+		t.Errorf("search plan (builtin) sent %q to the ollama server, want nothing", texts)
+	}
+
+	// The ollama vectors are still there: only the probe and the query
+	// are embedded, and no warning.
+	out, errOut, code = runEmbedCLI(t, append(append([]string{"search", "plan", "--format", "json"}, base...), embedArgs...)...)
+	if code != 0 {
+		t.Fatalf("search plan --embed ollama:fake = exit %d, stderr %q", code, errOut)
+	}
+	if a := decode[searchAnswer](t, out); len(a.Warnings) != 0 || len(a.Nodes) == 0 {
+		t.Errorf("search plan --embed ollama:fake = %q, warnings %q; want notes, no warning", a.ids(), a.Warnings)
+	}
+	if _, texts, _ := srv.seen(); !slices.Equal(texts, []string{"dimension", "plan"}) {
+		t.Errorf("search plan --embed ollama:fake after a builtin search embedded %q, want the probe and the query: the vectors were kept", texts)
+	}
+}
+
+// TestSearchEmbedWaitBounded: when the vectors take longer than
+// oneShotEmbedWait to make, search answers (here by keyword: none is
+// made) and says so, rather than waiting for them all.
+func TestSearchEmbedWaitBounded(t *testing.T) {
+	t.Setenv("VAULTGRAPH_EMBED_URL", "")
+	old := oneShotEmbedWait
+	oneShotEmbedWait = 200 * time.Millisecond
+	t.Cleanup(func() { oneShotEmbedWait = old })
+	// Answers the dimension probe; holds every batch of notes.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Input []string `json:"input"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		if !slices.Equal(body.Input, []string{"dimension"}) {
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"embeddings":[[1,0,0]]}`)
+	}))
+	t.Cleanup(srv.Close)
+	vault := testVault(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	start := time.Now()
+	out, errOut, code := runEmbedCLI(t, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json",
+		"--embed", "ollama:slow", "--embed-url", srv.URL)
+	if d := time.Since(start); code != 0 || d > 5*time.Second {
+		t.Fatalf("search with a slow model = exit %d after %v, stderr %q; want an answer within 5s", code, d, errOut)
+	}
+	a := decode[searchAnswer](t, out)
+	if got := a.ids(); len(got) == 0 || got[0] != "Projects/Alpha Plan.md" {
+		t.Errorf("search with a slow model = %q, want the keyword answer", got)
+	}
+	if len(a.Warnings) != 1 || !strings.HasPrefix(a.Warnings[0], "vector search unavailable: no embeddings yet (embedding: 0 of ") {
+		t.Errorf("search with a slow model warnings = %q, want vector search unavailable: no embeddings yet", a.Warnings)
+	}
+	if !strings.Contains(errOut, "embeddings incomplete: answering with the vectors made so far") {
+		t.Errorf("search with a slow model stderr = %q, want a warning that it answers with the vectors made so far", errOut)
 	}
 }

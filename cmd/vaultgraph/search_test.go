@@ -18,8 +18,10 @@ type searchAnswer struct {
 		Snippet string   `json:"snippet"`
 		Content *string  `json:"content"`
 	} `json:"nodes"`
-	Total    int      `json:"total"`
-	Hint     string   `json:"hint"`
+	Total      int      `json:"total"`
+	Page       int      `json:"page"`
+	TotalPages int      `json:"totalPages"`
+	Hint       string   `json:"hint"`
 	Warnings []string `json:"warnings"`
 }
 
@@ -97,8 +99,27 @@ func TestSearchCommand(t *testing.T) {
 		}
 	}
 
+	// Pages: the total and the pages, the notes of each page, --sort-by.
+	out, errOut, code := search("home", "--limit", "50", "--format", "json", "--mode", "keyword")
+	all := decode[searchAnswer](t, out)
+	if code != 0 || all.Total != 7 || len(all.Nodes) != 7 || all.Page != 1 || all.TotalPages != 1 || all.Hint != "" {
+		t.Fatalf("search home --limit 50 = exit %d (%s), %q, total %d, page %d of %d, hint %q; want 7 notes on page 1 of 1, no hint",
+			code, errOut, all.ids(), all.Total, all.Page, all.TotalPages, all.Hint)
+	}
+	out, _, _ = search("home", "--limit", "3", "--page", "2", "--format", "json", "--mode", "keyword")
+	a := decode[searchAnswer](t, out)
+	if got, want := a.ids(), all.ids()[3:6]; !slices.Equal(got, want) || a.Total != 7 || a.Page != 2 || a.TotalPages != 3 || a.Hint != "page 2 of 3: pass page: 3 for more" {
+		t.Errorf("search home --limit 3 --page 2 = %q, total %d, page %d of %d, hint %q; want %q, 7, 2 of 3, the next page", got, a.Total, a.Page, a.TotalPages, a.Hint, want)
+	}
+	out, _, _ = search("home", "--limit", "3", "--sort-by", "path", "--format", "json", "--mode", "keyword")
+	a = decode[searchAnswer](t, out)
+	if got, want := a.ids(), slices.Sorted(slices.Values(all.ids()[:3])); !slices.Equal(got, want) {
+		t.Errorf("search home --limit 3 --sort-by path = %q, want the first 3 by rank, by path: %q", got, want)
+	}
+
 	// Mistakes are INVALID_PARAMS on stderr with exit 1.
-	for _, give := range [][]string{{}, {" "}, {"x", "--mode", "fuzzy"}, {"x", "--limit", "-1"}, {"x", "--limit", "51"}, {"x", "--tag-mode", "some"}, {"x", "--format", "xml"}} {
+	for _, give := range [][]string{{}, {" "}, {"x", "--mode", "fuzzy"}, {"x", "--limit", "-1"}, {"x", "--limit", "0"}, {"x", "--limit", "51"},
+		{"x", "--page", "-1"}, {"x", "--sort-by", "size"}, {"x", "--tag-mode", "some"}, {"x", "--format", "xml"}} {
 		out, errOut, code := search(give...)
 		if code != 1 || out != "" || !strings.HasPrefix(errOut, "vaultgraph: INVALID_PARAMS: ") {
 			t.Errorf("search %q = exit %d, stdout %q, stderr %q, want exit 1 and INVALID_PARAMS", give, code, out, errOut)
@@ -111,7 +132,7 @@ func TestSearchHelp(t *testing.T) {
 	if code != 0 || errOut != "" || !strings.Contains(out, "Usage:\n  vaultgraph search QUERY...") {
 		t.Errorf("search --help = exit %d, stderr %q, stdout %q", code, errOut, out)
 	}
-	for _, flag := range []string{"--mode", "--limit", "--tags", "--tag-mode", "--folder", "--format", "--detail", "--fields", "--max-tokens", "--vault"} {
+	for _, flag := range []string{"--mode", "--limit", "--page", "--sort-by", "--tags", "--tag-mode", "--folder", "--format", "--detail", "--fields", "--max-tokens", "--vault"} {
 		if !strings.Contains(out, flag) {
 			t.Errorf("search --help lacks %s", flag)
 		}
