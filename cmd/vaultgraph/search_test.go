@@ -22,7 +22,7 @@ type searchAnswer struct {
 	Page       int      `json:"page"`
 	TotalPages int      `json:"totalPages"`
 	Hint       string   `json:"hint"`
-	Warnings []string `json:"warnings"`
+	Warnings   []string `json:"warnings"`
 }
 
 func (a searchAnswer) ids() []string {
