@@ -681,7 +681,8 @@ func readLinkState(t testing.TB, dir string, cache parseCache) *linkState {
 		key := f.ID + "\x00" + vault.Hash(b)
 		n, ok := cache[key]
 		if !ok {
-			if n, err = p.Parse(f.ID, b); err != nil {
+			// Reference-style links get their definition's range.
+			if n, err = p.ParseForRewrite(f.ID, b); err != nil {
 				t.Fatalf("parse %s: %v", f.ID, err)
 			}
 			cache[key] = n
@@ -743,7 +744,7 @@ func checkRenamed(t testing.TB, before, after *linkState, oldID, newID string, s
 			if b0, err = vault.SetFrontmatter(b0, nil, false, []vault.Property{{Key: "title", Value: *setTitle}}); err != nil {
 				t.Fatalf("set the title of %s: %v", id, err)
 			}
-			if n0, err = p.Parse(id, b0); err != nil {
+			if n0, err = p.ParseForRewrite(id, b0); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -752,19 +753,27 @@ func checkRenamed(t testing.TB, before, after *linkState, oldID, newID string, s
 			t.Errorf("rename %s -> %s: %s has %d links, had %d", oldID, newID, nid, len(n1.Links), len(n0.Links))
 			continue
 		}
-		// The bytes: the old ones with the link targets of the new.
+		// The bytes: the old ones with the link targets of the new. A
+		// reference definition serves several links: it is one edit,
+		// listed as its line.
 		var edits []vault.Edit
 		var linkChanges []string
+		seenRange := map[[2]int]bool{}
 		for i, l0 := range n0.Links {
 			l1 := n1.Links[i]
 			if l0.TargetStart < 0 || l0.TargetEnd < l0.TargetStart || l1.TargetStart < 0 || l1.TargetEnd < l1.TargetStart {
-				continue // reference-style: no target bytes
+				continue // a reference without a definition found: no target bytes
 			}
 			text := string(b1[l1.TargetStart:l1.TargetEnd])
-			if text == string(b0[l0.TargetStart:l0.TargetEnd]) {
+			if text == string(b0[l0.TargetStart:l0.TargetEnd]) || seenRange[[2]int{l0.TargetStart, l0.TargetEnd}] {
 				continue
 			}
+			seenRange[[2]int{l0.TargetStart, l0.TargetEnd}] = true
 			edits = append(edits, vault.Edit{Start: l0.TargetStart, End: l0.TargetEnd, Text: text})
+			if l0.TargetStart < l0.Start || l0.TargetEnd > l0.End {
+				linkChanges = append(linkChanges, lineAround(b0, l0.TargetStart, l0.TargetEnd)+" => "+lineAround(b1, l1.TargetStart, l1.TargetEnd))
+				continue
+			}
 			linkChanges = append(linkChanges, string(b0[l0.Start:l0.End])+" => "+string(b1[l1.Start:l1.End]))
 		}
 		rebuilt, err := vault.ApplyEdits(b0, edits)
@@ -801,8 +810,10 @@ func checkRenamed(t testing.TB, before, after *linkState, oldID, newID string, s
 						b0[n0.Links[i].Start:n0.Links[i].End], was, now, nst)
 				}
 			case vault.Attachment:
-				if nst != vault.Attachment {
-					t.Errorf("rename %s -> %s: %s line %d was an attachment link, now %s %q", oldID, newID, nid, l0.Line, nst, now)
+				f0, _ := before.idx.ResolveFile(id, l0)
+				if f1, ok := after.idx.ResolveFile(nid, n1.Links[i]); !ok || !f1.Same(f0) || f1.ByName && !f0.ByName {
+					t.Errorf("rename %s -> %s: %s line %d %q was a link to the file %+v, now %s %+v", oldID, newID, nid, l0.Line,
+						b0[n0.Links[i].Start:n0.Links[i].End], f0, nst, f1)
 				}
 			}
 		}
@@ -812,6 +823,18 @@ func checkRenamed(t testing.TB, before, after *linkState, oldID, newID string, s
 			t.Errorf("rename %s -> %s: files listed %q, files changed %q", oldID, newID, got, want)
 		}
 	}
+}
+
+// lineAround returns the line of b that holds the bytes [start, end),
+// without its line break.
+func lineAround(b []byte, start, end int) string {
+	s := string(b)
+	from := strings.LastIndexByte(s[:start], '\n') + 1
+	to := len(s)
+	if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
+		to = end + i
+	}
+	return strings.TrimRight(s[from:to], "\r")
 }
 
 // notRewritten matches the warning of a link a rename could not rewrite.
@@ -904,6 +927,7 @@ func TestRenameProperty(t *testing.T) {
 			}
 			return dir
 		}},
+		{"forms", formsVault},
 	}
 	for _, v := range vaults {
 		t.Run(v.name, func(t *testing.T) {
@@ -971,6 +995,74 @@ func TestRenameProperty(t *testing.T) {
 	}
 }
 
+// formsVault is a vault holding the link forms testvault and the
+// generated vault lack: reference-style links (several uses of one
+// definition, angle brackets, titles), relative links and bare names of
+// attachments (one name in two folders), a relative link to a missing
+// file, frontmatter links in quoted values with escapes, and note names
+// that several folders share.
+func formsVault(t *testing.T) string {
+	ids := []string{
+		"Alpha.md", "A/Alpha.md", "A/B/Beta.md", "C/Beta.md", "It's.md", "C/Gamma.md",
+		"A/B/Gamma.md", "Delta.md", "A/Delta One.md", "C/Hub.md", "A/B/Deep.md", "Omega.md",
+	}
+	files := map[string]string{"img.png": "png", "A/pic.png": "png", "C/pic.png": "png", "A/B/doc.pdf": "pdf"}
+	enc := strings.NewReplacer(" ", "%20")
+	for i, id := range ids {
+		dir := vault.Dir(id)
+		var fm, body, defs strings.Builder
+		fm.WriteString("---\n")
+		for k, step := range []int{1, 3, 5, 8} {
+			to := ids[(i+step)%len(ids)]
+			base, noExt := vault.BaseName(to), strings.TrimSuffix(to, ".md")
+			rel := relPath(dir, to)
+			switch (i + k) % 4 {
+			case 0:
+				fmt.Fprintf(&body, "[[%s]] [m%d](%s) [r%d][k%d] and [k%d][]\n", base, k, enc.Replace(rel), k, k, k)
+				fmt.Fprintf(&defs, "[k%d]: <%s> \"title\"\n", k, rel)
+				fmt.Fprintf(&fm, "rel%d: '[[%s|it''s]]'\n", k, strings.ReplaceAll(base, "'", "''"))
+			case 1:
+				fmt.Fprintf(&body, "[[%s|alias]] ![[%s#H]] [K%d]\n", noExt, base, k)
+				fmt.Fprintf(&defs, "[k%d]: %s\n", k, enc.Replace(rel))
+				fmt.Fprintf(&fm, "q%d: \"[[%s|say \\\"hi\\\"]]\"\n", k, base)
+			case 2:
+				fmt.Fprintf(&body, "[x](/%s) [[%s]]\n", enc.Replace(to), base)
+				fmt.Fprintf(&fm, "list%d: [\"[[%s]]\", '[[%s]]']\n", k, noExt, strings.ReplaceAll(noExt, "'", "''"))
+			default:
+				fmt.Fprintf(&body, "[y][u%d] [[%s#Part|p]]\n", k, base)
+				fmt.Fprintf(&defs, "[U%d]:\n  %s 'title'\n", k, enc.Replace(rel))
+			}
+		}
+		switch dir {
+		case "":
+			body.WriteString("![i](img.png) ![[img.png]] ![p](A/pic.png) ![[C/pic.png]]\n")
+		case "A":
+			body.WriteString("![i](../img.png) ![p](./pic.png) ![q](pic.png) ![[pic.png]] [d](B/doc.pdf) [m](../missing.png)\n")
+		case "A/B":
+			body.WriteString("![[../pic.png]] [d](./doc.pdf) [d2](doc.pdf) ![[doc.pdf]] ![[../../img.png|w]]\n")
+		case "C":
+			body.WriteString("![[pic.png]] ![p](pic.png) ![i](../img.png) ![[./missing.pdf]]\n")
+		}
+		fm.WriteString("---\n")
+		files[id] = fm.String() + "# " + vault.BaseName(id) + "\n\n## Part\n\n" + body.String() + "\n" + defs.String()
+	}
+	return makeVault(t, files)
+}
+
+// relPath returns the path of the vault path to from the folder dir.
+func relPath(dir, to string) string {
+	var from []string
+	if dir != "" {
+		from = strings.Split(dir, "/")
+	}
+	parts := strings.Split(to, "/")
+	i := 0
+	for i < len(from) && i < len(parts)-1 && from[i] == parts[i] {
+		i++
+	}
+	return strings.Repeat("../", len(from)-i) + strings.Join(parts[i:], "/")
+}
+
 func deref(s *string) string {
 	if s == nil {
 		return "<nil>"
@@ -1007,6 +1099,11 @@ func roundTripExact(s *linkState, id, id2 string) (bool, string) {
 			newSrc = id2
 		}
 		for _, l := range s.notes[src].Links {
+			if f0, ok := s.idx.ResolveFile(src, l); ok {
+				if f1, _ := newIdx.ResolveFile(newSrc, l); !f1.Same(f0) || f1.ByName && !f0.ByName {
+					return false, fmt.Sprintf("%s line %d %q would point at another file, or by name", src, l.Line, data[l.Start:l.End])
+				}
+			}
 			was, st := s.idx.Resolve(src, l)
 			if st != vault.Resolved {
 				continue
@@ -1055,6 +1152,7 @@ func TestRenameRoundTrip(t *testing.T) {
 			}
 			return dir
 		}, 24},
+		{"forms", formsVault, 12},
 	}
 	for _, v := range vaults {
 		t.Run(v.name, func(t *testing.T) {

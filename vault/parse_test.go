@@ -279,6 +279,27 @@ func TestParseLinks(t *testing.T) {
 			want: []gotLink{{Kind: KindFrontmatter, Target: "Block Link", Property: "summary", Text: "[[Block Link]]", TargetAt: "Block Link", Line: 4}},
 		},
 		{
+			desc: "frontmatter links in quoted values with escapes and folded lines",
+			give: "---\nrel: '[[Old|it''s]]'\nq: \"[[Old|say \\\"hi\\\"]]\"\nu: \"[[Caf\\u00e9#H\\x20x|a]] [[B]]\"\nm: \"one\n  [[Two\n  Lines]]\"\n" +
+				"s: 'x\n\n  [[It''s]]'\n---\n",
+			want: []gotLink{
+				{Kind: KindFrontmatter, Target: "Old", Alias: "it's", Property: "rel", Text: "[[Old|it''s]]", TargetAt: "Old", Line: 2},
+				{Kind: KindFrontmatter, Target: "Old", Alias: `say "hi"`, Property: "q", Text: `[[Old|say \"hi\"]]`, TargetAt: "Old", Line: 3},
+				{Kind: KindFrontmatter, Target: "Café", Fragment: "H x", Alias: "a", Property: "u", Text: `[[Caf\u00e9#H\x20x|a]]`, TargetAt: `Caf\u00e9`, Line: 4},
+				{Kind: KindFrontmatter, Target: "B", Property: "u", Text: "[[B]]", TargetAt: "B", Line: 4},
+				{Kind: KindFrontmatter, Target: "Two Lines", Property: "m", Text: "[[Two\n  Lines]]", TargetAt: "Two\n  Lines", Line: 6},
+				{Kind: KindFrontmatter, Target: "It's", Property: "s", Text: "[[It''s]]", TargetAt: "It''s", Line: 10},
+			},
+		},
+		{
+			desc: "escaped brackets in double quotes are a link; a comment after the quotes is not",
+			give: "---\nq: \"\\x5b[A]] [[B\\x5d]\" # [[C]]\n---\n",
+			want: []gotLink{
+				{Kind: KindFrontmatter, Target: "A", Property: "q", Text: `\x5b[A]]`, TargetAt: "A", Line: 2},
+				{Kind: KindFrontmatter, Target: "B", Property: "q", Text: `[[B\x5d]`, TargetAt: "B", Line: 2},
+			},
+		},
+		{
 			desc: "unquoted [[X]] in YAML is a nested list, not a link",
 			give: "---\nrelated: [[X]]\n---\n",
 			want: nil,
@@ -675,4 +696,129 @@ func TestParseFileIdentity(t *testing.T) {
 	if a.Size != 4 {
 		t.Errorf("Parse(%q).Size = %d, want 4", "same", a.Size)
 	}
+}
+
+// TestParseForRewrite checks the target ranges ParseForRewrite gives
+// reference-style links: the destination of the definition they use.
+// Every other field, and every other link, is as Parse gives it.
+func TestParseForRewrite(t *testing.T) {
+	tests := []struct {
+		desc string
+		give string
+		want []string // for each link: its text, then "=>" and its target range's text
+	}{
+		{
+			desc: "full, collapsed, shortcut and image share a definition with a title",
+			give: "[a][r], [R][], [r] and ![i][ r ].\n\n[r]: Target.md \"title\"\n",
+			want: []string{"[a][r] => Target.md", "[R][] => Target.md", "[r] => Target.md", "![i][ r ] => Target.md"},
+		},
+		{
+			desc: "angle brackets, percent-encoding, a fragment, a title in parentheses",
+			give: "[a][x] [b][y]\n\n[x]: <Target Name.md#Part> (t)\n[y]: Target%20Name.md#Part\n",
+			want: []string{"[a][x] => Target Name.md", "[b][y] => Target%20Name.md"},
+		},
+		{
+			desc: "destination on the next line, label across a line and with spaces",
+			give: "[a][my  label] [b][two\nlines]\n\n[My Label]:\n   Next.md 'title'\n[two lines]: T2.md\n",
+			want: []string{"[a][my  label] => Next.md", "[b][two\nlines] => T2.md"},
+		},
+		{
+			desc: "the first definition of a label wins; one in code is none",
+			give: "```\n[r]: Code.md\n```\n\n[a][r]\n\n[r]: First.md\n[r]: Second.md\n",
+			want: []string{"[a][r] => First.md"},
+		},
+		{
+			desc: "definitions in a quote and a list",
+			give: "[a][q] [b][l]\n\n> [q]: Quoted.md\n\n- [l]:\n  Listed.md\n",
+			want: []string{"[a][q] => Quoted.md", "[b][l] => Listed.md"},
+		},
+		{
+			desc: "an unused definition is no link; inline links and wikilinks as Parse gives them",
+			give: "[[W]] [i](In.md) [a][u]\n\n[unused]: Unused.md\n[u]: Used.md\n",
+			want: []string{"[[W]] => W", "[i](In.md) => In.md", "[a][u] => Used.md"},
+		},
+		{
+			desc: "a definition with an external destination gives no link",
+			give: "[a][e] [b][f]\n\n[e]: https://example.com/x.md\n[f]: F.md\n",
+			want: []string{"[b][f] => F.md"},
+		},
+		{
+			desc: "after frontmatter and a byte-order mark",
+			give: "\uFEFF---\nrel: \"[[X]]\"\n---\n[a][r]\n\n[r]: <../Up Here.md>\n",
+			want: []string{"[[X]] => X", "[a][r] => ../Up Here.md"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			n, err := testParser.ParseForRewrite("Sub/Note.md", []byte(tt.give))
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain := mustParse(t, "Sub/Note.md", tt.give)
+			if len(plain.Links) != len(n.Links) {
+				t.Fatalf("ParseForRewrite gives %d links, Parse %d", len(n.Links), len(plain.Links))
+			}
+			var got []string
+			for i, l := range n.Links {
+				if l.TargetStart < 0 || l.TargetStart > l.TargetEnd || l.TargetEnd > len(tt.give) {
+					t.Fatalf("link %+v: target range outside the note", l)
+				}
+				got = append(got, tt.give[l.Start:l.End]+" => "+tt.give[l.TargetStart:l.TargetEnd])
+				p := plain.Links[i]
+				if p.TargetStart == -1 {
+					p.TargetStart, p.TargetEnd = l.TargetStart, l.TargetEnd
+				}
+				if !reflect.DeepEqual(p, l) {
+					t.Errorf("link %d = %+v, Parse gives %+v", i, l, plain.Links[i])
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseForRewrite(%q) links\n%q\nwant\n%q", tt.give, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzParseForRewrite checks that ParseForRewrite gives the links Parse
+// gives, except that a reference-style link without a target range may
+// get one: inside the note, around a destination that decodes to the
+// link's target.
+func FuzzParseForRewrite(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("[a][r] [R][] ![i][ r ]\n\n> [r]:\n> <T N.md#h> \"t\"\n[r]: Second.md\n```\n[q]: x.md\n```\n"))
+	f.Add([]byte("[a][b\nc]\n\n- [B  C]:\n  X%20Y.md (t)\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 1<<16 {
+			return
+		}
+		plain, err := testParser.Parse("Fuzz/Note.md", src)
+		if err != nil {
+			return
+		}
+		n, err := testParser.ParseForRewrite("Fuzz/Note.md", src)
+		if err != nil {
+			t.Fatalf("ParseForRewrite: %v, Parse did not fail", err)
+		}
+		if len(n.Links) != len(plain.Links) {
+			t.Fatalf("ParseForRewrite gives %d links, Parse %d", len(n.Links), len(plain.Links))
+		}
+		for i, l := range n.Links {
+			p := plain.Links[i]
+			if p.TargetStart == -1 && l.TargetStart != -1 {
+				if l.TargetStart < 0 || l.TargetStart > l.TargetEnd || l.TargetEnd > len(src) {
+					t.Fatalf("link %+v: target range outside the %d-byte note", l, len(src))
+				}
+				dest := string(src[l.TargetStart:l.TargetEnd])
+				if got := cleanTarget(decodeDestination(unescapeDestination(dest))); got != l.Target {
+					t.Fatalf("link %+v: its range holds %q, which reads as %q", l, dest, got)
+				}
+				p.TargetStart, p.TargetEnd = l.TargetStart, l.TargetEnd
+			}
+			if !reflect.DeepEqual(p, l) {
+				t.Fatalf("ParseForRewrite link %d = %+v, Parse gives %+v", i, l, plain.Links[i])
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"errors"
+	"path"
 	"sort"
 	"strings"
 	"testing"
@@ -372,18 +373,29 @@ func checkOutsideEdits(t testing.TB, src, out string, edits []Edit) {
 }
 
 // fuzzNotes turns the lines of names into note IDs: NFC, with ".md", no
-// empty, "." or ".." folder, at most eight.
+// empty, "." or ".." folder, at most eight. Lines that name an attachment
+// (fuzzFiles) are left out.
 func fuzzNotes(names string) []string {
+	return fuzzPaths(names, false)
+}
+
+// fuzzFiles turns the lines of names that name an attachment ("a/b.png")
+// into attachment paths, as fuzzNotes does notes.
+func fuzzFiles(names string) []string {
+	return fuzzPaths(names, true)
+}
+
+func fuzzPaths(names string, files bool) []string {
 	var out []string
 	for _, line := range strings.Split(names, "\n") {
 		if len(out) == 8 {
 			break
 		}
-		if !utf8.ValidString(line) || line == "" {
+		if !utf8.ValidString(line) || line == "" || IsAttachmentName(line) != files {
 			continue
 		}
 		id := NFC(line)
-		if !hasMD(id) {
+		if !files && !hasMD(id) {
 			id += ".md"
 		}
 		ok := true
@@ -407,6 +419,9 @@ func FuzzRetarget(f *testing.F) {
 		{"a\nb\nc/a", "---\nrelated: [\"[[a]]\", \"[[b]]\"]\nup: '[[c/a]]'\nx: see [[b]]\n---\n| t | [[a\\|b]] |\n"},
 		{"Bob's\nSmith, J\n50% off\nq(1)", "---\nr: \"[[Bob's]]\"\n---\n[x](q(1).md) [y](50%25%20off.md) `[[a]]` [[Smith, J]]"},
 		{"a`b\nc\nd#e\nf|g", "x ` y [[c]] [z](c.md)\n\n[[c#h]] ![[c]] [w][r]\n\n[r]: c.md\n"},
+		{"Old\nSub/New Name\nIt's", "[a][r] [r][] ![i][R]\n\n[r]: <Old.md#h> \"t\"\n[s]:\n  Sub/New%20Name.md\n[x][s]\n"},
+		{"Old\nIt's\nA \"B\"", "---\nrel: '[[Old|it''s]]'\nq: \"[[Caf\\u00e9|say \\\"hi\\\"]]\"\nl: ['[[It''s]]', \"[[Old]]\"]\nm: \"x\n  [[Old\n  y]]\"\nb: |\n  \"[[Old]]\"\n---\n"},
+		{"Sub/Src\nSub/pic.png\nDiagram.png\nAb/pic.png", "![d](../Diagram.png) [p](./pic.png) ![q](pic.png) ![[pic.png]] ![[./pic.png|w]] [m](../Missing.png)"},
 	}
 	for i, s := range seeds {
 		f.Add(s.names, s.src, uint8(i))
@@ -423,17 +438,36 @@ func FuzzRetarget(f *testing.F) {
 				notes = append(notes, id)
 			}
 		}
+		for _, p := range fuzzFiles(names) {
+			idx.AddFile(p)
+		}
 		if len(notes) == 0 {
 			return
 		}
 		source := notes[int(shift)%len(notes)]
-		n, err := testParser.Parse(source, []byte(src))
+		n, err := testParser.ParseForRewrite(source, []byte(src))
 		if err != nil {
 			return
 		}
 		for i, l := range n.Links {
 			if i == 32 {
 				break // each link costs a parse: keep an input fast
+			}
+			if f, ok := idx.ResolveFile(source, l); ok {
+				// The same file, from the note moved elsewhere.
+				moved := path.Join(notes[(i+int(shift)+1)%len(notes)], "..", "Zq", path.Base(source))
+				x := idx.Clone()
+				x.RemoveNote(source)
+				x.AddNote(moved)
+				e, err := RetargetFileEdit(x, moved, []byte(src), l, f)
+				if err != nil {
+					if !errors.Is(err, ErrCannotRetarget) {
+						t.Fatalf("RetargetFileEdit(%+v, %+v) error %v, want ErrCannotRetarget", l, f, err)
+					}
+					continue
+				}
+				checkFuzzFile(t, x, moved, src, n.Links, i, e, f)
+				continue
 			}
 			cur, st := idx.Resolve(source, l)
 			if st != Resolved {
@@ -485,14 +519,117 @@ func checkFuzzRetarget(t *testing.T, idx *Index, source, src string, links []Lin
 	}
 	for j, l := range after.Links {
 		wantID, wantSt := idx.Resolve(source, links[j])
-		if j == i {
+		if j == i || sameTargetRange(links[j], links[i]) { // one reference definition
 			wantID, wantSt = want, Resolved
-			if l.Start != links[i].Start || l.Kind != links[i].Kind {
-				t.Fatalf("link %d to %q: %q parses to %+v, want it at %d", i, want, out, l, links[i].Start)
+			at := links[j].Start
+			if at >= e.End { // a definition may come before the link
+				at += len(e.Text) - (e.End - e.Start)
+			}
+			if l.Start != at || l.Kind != links[j].Kind {
+				t.Fatalf("link %d to %q: %q parses to %+v, want it at %d", i, want, out, l, at)
 			}
 		}
 		if id, st := idx.Resolve(source, l); id != wantID || st != wantSt {
 			t.Fatalf("link %d to %q: in %q, link %d %+v resolves to %q (%s), want %q (%s)", i, want, out, j, l, id, st, wantID, wantSt)
+		}
+	}
+}
+
+// TestRetargetReferenceDefinition rewrites reference-style links through
+// the ranges ParseForRewrite gives them: the destination of their
+// definition, edited once however many links use it.
+func TestRetargetReferenceDefinition(t *testing.T) {
+	tests := []struct {
+		desc   string
+		vault  []string
+		source string
+		give   string
+		to     string // the note every reference link now points at
+		want   string
+	}{
+		{desc: "one definition, several links, title kept", vault: []string{"New Name.md"},
+			give: "[a][r], [r][] and ![i][R]\n\n[r]: Old.md \"title\"\n", to: "New Name.md",
+			want: "[a][r], [r][] and ![i][R]\n\n[r]: New%20Name.md \"title\"\n"},
+		{desc: "angle brackets and a fragment", vault: []string{"New Name.md"},
+			give: "[a][r]\n\n[r]: <Old Name.md#Part> 'title'\n", to: "New Name.md",
+			want: "[a][r]\n\n[r]: <New Name.md#Part> 'title'\n"},
+		{desc: "percent-encoded, on the next line", vault: []string{"Sub/New Name.md"},
+			give: "[a][r]\n\n[r]:\n  Old%20Name.md (t)\n", to: "Sub/New Name.md",
+			want: "[a][r]\n\n[r]:\n  Sub/New%20Name.md (t)\n"},
+		{desc: "relative from a moved note", vault: []string{"Home.md"}, source: "Deep/Er/Src.md",
+			give: "[h][home]\n\n> [home]: ../Home.md\n", to: "Home.md",
+			want: "[h][home]\n\n> [home]: ../../Home.md\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			c := retargetCase{vault: tt.vault, source: tt.source}
+			idx, source := c.index()
+			n, err := testParser.ParseForRewrite(source, []byte(tt.give))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var edits []Edit
+			done := map[[2]int]bool{}
+			for _, l := range n.Links {
+				e, err := RetargetEdit(idx, source, []byte(tt.give), l, tt.to)
+				if err != nil {
+					t.Fatalf("RetargetEdit(%q): %v", tt.give[l.Start:l.End], err)
+				}
+				if done[[2]int{e.Start, e.End}] {
+					continue
+				}
+				done[[2]int{e.Start, e.End}] = true
+				edits = append(edits, e)
+			}
+			out, err := ApplyEdits([]byte(tt.give), edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != tt.want {
+				t.Fatalf("rewritten = %q, want %q", out, tt.want)
+			}
+			for _, l := range mustParse(t, source, string(out)).Links {
+				if id, _ := idx.Resolve(source, l); id != tt.to {
+					t.Errorf("link %q resolves to %q, want %q", string(out)[l.Start:l.End], id, tt.to)
+				}
+			}
+		})
+	}
+}
+
+func sameTargetRange(a, b Link) bool {
+	return a.TargetStart >= 0 && a.TargetStart == b.TargetStart && a.TargetEnd == b.TargetEnd
+}
+
+// checkFuzzFile checks that the note src, moved to source (idx is the
+// index after the move), with the edit e to its link i, parses to the same
+// links, link i (and any sharing its reference definition) finding the
+// file f, by a path if it did, and the others resolving as before the
+// edit.
+func checkFuzzFile(t *testing.T, idx *Index, source, src string, links []Link, i int, e Edit, f FileTarget) {
+	t.Helper()
+	out, err := ApplyEdits([]byte(src), []Edit{e})
+	if err != nil {
+		t.Fatalf("ApplyEdits(%v) for link %+v: %v", e, links[i], err)
+	}
+	checkOutsideEdits(t, src, string(out), []Edit{e})
+	after, err := testParser.Parse(source, out)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", out, err)
+	}
+	if len(after.Links) != len(links) {
+		t.Fatalf("link %d to the file %+v: %q parses to %d links, want %d", i, f, out, len(after.Links), len(links))
+	}
+	for j, l := range after.Links {
+		if j == i || sameTargetRange(links[j], links[i]) {
+			if g, ok := idx.ResolveFile(source, l); !ok || !g.Same(f) || g.ByName && !f.ByName {
+				t.Fatalf("link %d to the file %+v: in %q, link %d %+v finds %+v", i, f, out, j, l, g)
+			}
+			continue
+		}
+		wantID, wantSt := idx.Resolve(source, links[j])
+		if id, st := idx.Resolve(source, l); id != wantID || st != wantSt {
+			t.Fatalf("link %d to the file %+v: in %q, link %d %+v resolves to %q (%s), want %q (%s)", i, f, out, j, l, id, st, wantID, wantSt)
 		}
 	}
 }

@@ -32,7 +32,7 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 	for {
 		// Non-blank characters.
 		leadingBlanks := false
-		for i < len(raw) && !isYAMLBlank(raw[i]) && !isYAMLBreak(raw[i]) {
+		for i < len(raw) && !isYAMLBlank(raw[i]) && yamlBreak(raw, i) == 0 {
 			c := raw[i]
 			switch {
 			case quote == '\'' && c == '\'' && i+1 < len(raw) && raw[i+1] == '\'':
@@ -41,8 +41,8 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 				continue
 			case c == quote:
 				return val, append(from, i), true
-			case quote == '"' && c == '\\' && i+1 < len(raw) && isYAMLBreak(raw[i+1]):
-				i = skipYAMLBreak(raw, i+1) // an escaped line break: joined with nothing
+			case quote == '"' && c == '\\' && yamlBreak(raw, i+1) > 0:
+				i += 1 + yamlBreak(raw, i+1) // an escaped line break: joined with nothing
 				leadingBlanks = true
 			case quote == '"' && c == '\\':
 				b, n, good := yamlEscape(raw[i+1:])
@@ -65,8 +65,8 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 		// Blanks and line breaks: folded.
 		wsStart := i
 		var spaces []int // offsets of the blanks kept
-		leadingBreak, trailingBreaks := false, 0
-		for i < len(raw) && (isYAMLBlank(raw[i]) || isYAMLBreak(raw[i])) {
+		var leadingBreak, trailingBreaks []byte
+		for i < len(raw) {
 			if isYAMLBlank(raw[i]) {
 				if !leadingBlanks {
 					spaces = append(spaces, i)
@@ -74,25 +74,36 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 				i++
 				continue
 			}
+			n := yamlBreak(raw, i)
+			if n == 0 {
+				break
+			}
+			// CR, LF and NEL read as LF; the line and paragraph
+			// separators as themselves.
+			br := []byte{'\n'}
+			if n == 3 {
+				br = raw[i : i+3]
+			}
 			if !leadingBlanks {
 				spaces = nil
-				leadingBreak, leadingBlanks = true, true
+				leadingBreak, leadingBlanks = br, true
 			} else {
-				trailingBreaks++
+				trailingBreaks = append(trailingBreaks, br...)
 			}
-			i = skipYAMLBreak(raw, i)
+			i += n
 		}
 		switch {
 		case !leadingBlanks:
 			for _, s := range spaces {
 				emit(s, raw[s])
 			}
-		case leadingBreak && trailingBreaks == 0:
+		case len(leadingBreak) == 1 && len(trailingBreaks) == 0:
 			emit(wsStart, ' ')
+		case len(leadingBreak) == 1:
+			emit(wsStart, trailingBreaks...)
 		default:
-			for range trailingBreaks {
-				emit(wsStart, '\n')
-			}
+			emit(wsStart, leadingBreak...)
+			emit(wsStart, trailingBreaks...)
 		}
 		if i >= len(raw) {
 			return nil, nil, false
@@ -101,14 +112,23 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 }
 
 func isYAMLBlank(c byte) bool { return c == ' ' || c == '\t' }
-func isYAMLBreak(c byte) bool { return c == '\n' || c == '\r' }
 
-// skipYAMLBreak returns the offset after the line break at raw[i].
-func skipYAMLBreak(raw []byte, i int) int {
-	if raw[i] == '\r' && i+1 < len(raw) && raw[i+1] == '\n' {
-		return i + 2
+// yamlBreak returns the length of the line break at raw[i] (CR LF, CR,
+// LF, NEL, or the line or paragraph separator), or 0.
+func yamlBreak(raw []byte, i int) int {
+	switch {
+	case i >= len(raw):
+		return 0
+	case raw[i] == '\r' && i+1 < len(raw) && raw[i+1] == '\n':
+		return 2
+	case raw[i] == '\r' || raw[i] == '\n':
+		return 1
+	case raw[i] == 0xC2 && i+1 < len(raw) && raw[i+1] == 0x85:
+		return 2
+	case raw[i] == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && (raw[i+2] == 0xA8 || raw[i+2] == 0xA9):
+		return 3
 	}
-	return i + 1
+	return 0
 }
 
 // yamlEscape decodes the escape after a backslash of a double-quoted
