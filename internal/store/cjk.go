@@ -30,7 +30,8 @@ import (
 // ("Tokyo東京"): in the cjk columns its other parts are kept as words
 // next to the bigrams ("tokyo 東京 京"), so a mixed query word matches as
 // the phrase of its parts in that order, wherever in the text it is. Words
-// without CJK are not in the cjk columns.
+// without CJK are in the cjk columns only as folded (see Fold), after the
+// bigrams.
 
 // isCJK reports whether r is a CJK letter: Han (with 々 and 〇), Hiragana,
 // Katakana (with the prolonged sound mark ー) or Hangul. Punctuation and

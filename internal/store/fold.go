@@ -23,16 +23,23 @@ import (
 // title, cjk for the body, after the CJK bigrams. A query word also
 // matches its marked folded form there, so "αθηνα", "ΑΘΗΝΑ" and "αθην"
 // find Αθήνα, and "strasse" and "stras" find Straße. The marked tokens
-// are terms of their own, with small doclists, that no title or body word
-// is.
+// are terms of their own, with small doclists (a vault in English has
+// almost none), so the extra lookups cost ordinary queries little. Words
+// with CJK text are not folded.
 //
-// The marked tokens follow the text's order, each occurrence kept (bm25
-// counts them), and the bare marker stands for each run of other words
-// between them, so that a phrase of marked tokens matches only words
-// that follow each other in the text:
+// The marked tokens follow the text's order, and the bare marker stands
+// for each run of other words between them, so that a phrase of marked
+// tokens matches only words that follow each other in the text:
 //
 //	Η Αθήνα είναι η πρωτεύουσα της Ελλάδας
 //	-> vgfoldαθηνα vgfoldειναι vgfold vgfoldπρωτευουσα vgfoldτησ vgfoldελλαδασ
+//
+// Each occurrence is kept, not each distinct word once: bm25 then ranks a
+// note that says Αθήνα ten times above one that says it once, as it does
+// for the words unicode61 folds, and phrases of folded words work. The
+// cost is in the index: for a Greek text, about as many tokens again;
+// for a Russian one, its words with ё or й; for English, French or German,
+// hardly any.
 
 // foldMarker starts each folded token of the hidden columns. It is ASCII
 // letters, which unicode61 keeps in the token; alone, it marks a gap.
@@ -203,7 +210,7 @@ func foldText(s string) string {
 			continue
 		}
 		f, differs := foldWord(w)
-		if !differs {
+		if !differs || !markable(f) {
 			gap = true
 			continue
 		}
@@ -256,26 +263,32 @@ func hiddenText(s string) string {
 	return c + " " + foldMarker + " " + f
 }
 
-// foldExpr is the FTS5 expression that matches the term's words folded:
-// their marked tokens in the hidden columns and, when Fold changes them
-// beyond unicode61, the folded words in the title and body (so "Straße"
-// finds "Strasse" too). A term of several words, or a phrase, matches the
-// phrase of their marked tokens: the words as written otherwise. It is ""
-// for a term with CJK text (see cjkExpr).
-func (t Term) foldExpr(prefix bool) string {
-	if hasCJK(t.Text) {
-		return ""
-	}
+// foldExpr is the FTS5 expression of a term without CJK text, given q,
+// the expression of its text as written: q, or the term's words folded,
+// as marked tokens in the hidden columns or, when Fold changes them beyond
+// unicode61, in the title and body (so "Straße" finds "Strasse" too). A
+// term of several words, or a phrase, matches the phrase of their marked
+// tokens: the words as written otherwise.
+//
+// q and the folded words are matched in every column, as a column filter
+// costs ~40% of a query's time; the hidden columns have only marked
+// tokens, CJK bigrams and the other parts of words with CJK text. A
+// term that could match a marked token as written (its word is a prefix
+// of the marker, or starts with it: "vg") is filtered to the title and
+// body.
+func (t Term) foldExpr(q string, prefix bool) string {
 	var folded, marked []string
-	differs := false
+	differs, nearMarker, markOK := false, false, true
 	for w := range eachWord(t.Text) {
 		f, d := foldWord(w)
 		differs = differs || d
+		markOK = markOK && markable(f)
 		folded = append(folded, f)
 		marked = append(marked, foldMarker+f)
 	}
-	if len(folded) == 0 {
-		return ""
+	for _, tok := range strings.FieldsFunc(t.Text, func(r rune) bool { return !isU61Rune(r) }) {
+		f := Fold(tok)
+		nearMarker = nearMarker || strings.HasPrefix(f, foldMarker) || strings.HasPrefix(foldMarker, f)
 	}
 	alt := func(ws []string) string {
 		q := `"` + strings.Join(ws, " ") + `"`
@@ -284,9 +297,28 @@ func (t Term) foldExpr(prefix bool) string {
 		}
 		return q
 	}
-	e := "{cjktitle cjk} : " + alt(marked)
 	if differs {
-		e = "{title body} : " + alt(folded) + " OR " + e
+		q += " OR " + alt(folded)
 	}
-	return e
+	if nearMarker {
+		q = "{title body} : (" + q + ")"
+	}
+	if len(marked) == 0 || !markOK {
+		return q
+	}
+	return "(" + q + " OR {cjktitle cjk} : " + alt(marked) + ")"
+}
+
+// markable reports whether the folded word f makes a marked token: it has
+// a letter or digit, and unicode61 keeps it whole (a word with marks of
+// other scripts would be several tokens, and is matched as written).
+func markable(f string) bool {
+	return hasWordChar(f) && strings.IndexFunc(f, func(r rune) bool { return !isU61Rune(r) }) < 0
+}
+
+// isU61Rune reports whether unicode61 keeps r in a token: letters,
+// digits, private-use characters and the accents it removes (other
+// combining marks end a token).
+func isU61Rune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || u61Diacritic(r)
 }

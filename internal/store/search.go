@@ -98,7 +98,8 @@ type KeywordHit struct {
 // terms with a letter or a digit, at most MaxKeywordTerms. A term is
 // matched as the tokenizer splits it ("foo-bar" is the phrase "foo bar");
 // its CJK text is also matched as bigrams, anywhere in a run of CJK text
-// (see cjkExpr).
+// (see cjkExpr), and a term without CJK text also as folded (see
+// foldExpr).
 func KeywordTerms(text string) []Term {
 	text = strings.ToValidUTF8(text, " ")
 	var terms []Term
@@ -130,10 +131,18 @@ func KeywordTerms(text string) []Term {
 type Term struct {
 	Text string
 	// Phrase is set for a quoted phrase: its words must follow each other
-	// and are matched as written. A word also matches as a prefix
+	// and none matches as a prefix. A word also matches as a prefix
 	// ("meet" finds "meeting"), when it has two characters or more. CJK
 	// text matches anywhere in a run of CJK text, quoted or not, and a
 	// single CJK character as the start of a bigram.
+	//
+	// Words match as Fold makes them. A phrase finds text that has
+	// letters unicode61 does not fold (Greek accents, ß, ø, ł, ё…) when it
+	// is written as the text is (but for case and Latin accents), or when
+	// each of its words has such a letter in the text ("ελληνικη κουζινα"
+	// finds Ελληνική κουζίνα), not when only some have ("strasse am"
+	// does not find "Straße am": the words of a phrase folded are matched
+	// as the marked tokens only).
 	Phrase bool
 	// exact drops a word's prefix form (a common word).
 	exact bool
@@ -141,23 +150,20 @@ type Term struct {
 
 // expr is the FTS5 expression of the term: a quoted string, so that no
 // character of it is syntax, and for a word also its prefix form, so
-// that an exact match counts twice in bm25, in the title and body
-// columns. A term with CJK text also matches its bigrams in the hidden
-// columns (cjkExpr), one without its folded words (foldExpr).
+// that an exact match counts twice in bm25. A term with CJK text matches
+// that in the title and body columns, or its bigrams in the hidden
+// columns (cjkExpr); one without also matches its folded words
+// (foldExpr).
 func (t Term) expr() string {
 	q := t.quoted()
 	prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(t.Text) >= 2
 	if prefix {
 		q = "(" + q + " OR " + q + "*)"
 	}
-	alt := t.cjkExpr()
-	if alt == "" {
-		alt = t.foldExpr(prefix)
+	if c := t.cjkExpr(); c != "" {
+		return "({title body} : " + q + " OR " + c + ")"
 	}
-	if alt == "" {
-		return "{title body} : " + q
-	}
-	return "({title body} : " + q + " OR " + alt + ")"
+	return t.foldExpr(q, prefix)
 }
 
 // hasCJKTerm reports whether a term has CJK text.
@@ -199,9 +205,12 @@ func (h KeywordHit) Relevance() float64 {
 // Keyword searches the notes' titles and bodies with FTS5 and returns the
 // best hits first, by Relevance (bm25, title weighted, title matches
 // boosted) times the share of the terms a note has (less than all only for
-// an any-term search or the fallback). Words match without diacritics
-// ("cafe" finds "Café") and in any letter case. A query without terms
-// finds nothing.
+// an any-term search or the fallback). Words match as Fold makes them:
+// in any letter case, without diacritics in Latin, Greek and Cyrillic
+// script ("cafe" finds "Café", "αθηνα" Αθήνα, "елка" ёлка), with ß, ø, ł
+// and the like spelled in plain letters ("strasse" finds Straße, "lodz"
+// Łódź), and the other way round ("Straße" finds Strasse). A query
+// without terms finds nothing.
 //
 // In a vault of CommonWordMinNotes notes or more, words found in at least
 // half the notes ("the", "and") are common: bm25 gives them no weight (it

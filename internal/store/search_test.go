@@ -93,15 +93,20 @@ func TestTermExpr(t *testing.T) {
 		give Term
 		want string
 	}{
-		{Term{Text: "meet"}, `({title body} : ("meet" OR "meet"*) OR {cjktitle cjk} : ("vgfoldmeet" OR "vgfoldmeet"*))`},
-		{Term{Text: "a"}, `({title body} : "a" OR {cjktitle cjk} : "vgfolda")`},
-		{Term{Text: "meet", exact: true}, `({title body} : "meet" OR {cjktitle cjk} : "vgfoldmeet")`},
-		{Term{Text: "budget risk", Phrase: true}, `({title body} : "budget risk" OR {cjktitle cjk} : "vgfoldbudget vgfoldrisk")`},
-		{Term{Text: `say"hi`}, `({title body} : ("say""hi" OR "say""hi"*) OR {cjktitle cjk} : ("vgfoldsay vgfoldhi" OR "vgfoldsay vgfoldhi"*))`},
-		{Term{Text: "NEAR("}, `({title body} : ("NEAR(" OR "NEAR("*) OR {cjktitle cjk} : ("vgfoldnear" OR "vgfoldnear"*))`},
-		// Folded beyond unicode61: the folded word in title and body too.
-		{Term{Text: "Straße"}, `({title body} : ("Straße" OR "Straße"*) OR {title body} : ("strasse" OR "strasse"*) OR {cjktitle cjk} : ("vgfoldstrasse" OR "vgfoldstrasse"*))`},
-		{Term{Text: "Αθήνα Ελλάδα", Phrase: true}, `({title body} : "Αθήνα Ελλάδα" OR {title body} : "αθηνα ελλαδα" OR {cjktitle cjk} : "vgfoldαθηνα vgfoldελλαδα")`},
+		{Term{Text: "meet"}, `(("meet" OR "meet"*) OR {cjktitle cjk} : ("vgfoldmeet" OR "vgfoldmeet"*))`},
+		{Term{Text: "a"}, `("a" OR {cjktitle cjk} : "vgfolda")`},
+		{Term{Text: "meet", exact: true}, `("meet" OR {cjktitle cjk} : "vgfoldmeet")`},
+		{Term{Text: "budget risk", Phrase: true}, `("budget risk" OR {cjktitle cjk} : "vgfoldbudget vgfoldrisk")`},
+		{Term{Text: `say"hi`}, `(("say""hi" OR "say""hi"*) OR {cjktitle cjk} : ("vgfoldsay vgfoldhi" OR "vgfoldsay vgfoldhi"*))`},
+		{Term{Text: "NEAR("}, `(("NEAR(" OR "NEAR("*) OR {cjktitle cjk} : ("vgfoldnear" OR "vgfoldnear"*))`},
+		// Folded beyond unicode61: the folded word too.
+		{Term{Text: "Straße"}, `(("Straße" OR "Straße"*) OR ("strasse" OR "strasse"*) OR {cjktitle cjk} : ("vgfoldstrasse" OR "vgfoldstrasse"*))`},
+		{Term{Text: "Αθήνα Ελλάδα", Phrase: true}, `("Αθήνα Ελλάδα" OR "αθηνα ελλαδα" OR {cjktitle cjk} : "vgfoldαθηνα vgfoldελλαδα")`},
+		// Words that could match the marked tokens: only in title and body.
+		{Term{Text: "vg"}, `({title body} : (("vg" OR "vg"*)) OR {cjktitle cjk} : ("vgfoldvg" OR "vgfoldvg"*))`},
+		{Term{Text: "x VGFOLDy", Phrase: true}, `({title body} : ("x VGFOLDy") OR {cjktitle cjk} : "vgfoldx vgfoldvgfoldy")`},
+		// A word unicode61 splits has no marked form.
+		{Term{Text: "हिन्दी"}, `("हिन्दी" OR "हिन्दी"*)`},
 		{Term{Text: "東京"}, `({title body} : ("東京" OR "東京"*) OR {cjktitle cjk} : "東京")`},
 		{Term{Text: "京"}, `({title body} : "京" OR {cjktitle cjk} : "京"*)`},
 		{Term{Text: `東京"x`, Phrase: true}, `({title body} : "東京""x" OR ({cjktitle cjk} : "東京 京" AND {title body} : "x"))`},
@@ -161,6 +166,7 @@ func TestKeywordHostileInput(t *testing.T) {
 		`"unbalanced`, `a OR`, `NEAR(`, `NEAR(alpha beta)`, `*`, `-x`, `alpha*`, `^alpha`, `title:alpha`, `{title}: alpha`,
 		`alpha AND`, `(alpha`, `)`, `""`, `"" alpha ""`, `'`, `\`, `alpha + -beta`, "\x00", `NOT alpha`, `AND OR NOT`,
 		`東京"`, `"東京 alpha`, `京*`, `NEAR(東京`, `-京`, `(東京)`, `東京:alpha`, `{cjk}:東京`, `東京AND京都`, `東京 OR`, "東\x00京",
+		`vgfold*`, `{cjk}:vgfoldx`, `"vgfold`, "ς", "Σ*", `"x \u0301"`, "हिन्दी", `"Straße" OR ß`, "ﬁ*",
 	} {
 		if _, err := s.Keyword(context.Background(), KeywordQuery{Text: q}); err != nil {
 			t.Errorf("Keyword(%q) = %v, want no error", q, err)
