@@ -77,8 +77,9 @@ type SearchHit struct {
 	// decimals.
 	Score float64
 	// Snippet is the note's text around the words that matched, in
-	// **bold**, or for a note only the vector search found the start of
-	// its best-matching passage.
+	// **bold**; for a note only the vector search found, the part of its
+	// best-matching passage with the query's words (in **bold**), or the
+	// passage's start when it has none of them.
 	Snippet string
 	// KeywordRank and VectorRank are the note's rank (1 = best) in the
 	// full-text and vector results; 0 when that search did not find it.

@@ -157,6 +157,9 @@ func TestIndexUpdates(t *testing.T) {
 	}
 	x.Add("b", [][]float32{{0.6, 0.8}})
 	x.Add("a", [][]float32{{-1, 0}}) // chunk 2 of a
+	if x.Len() != 4 || x.NoteCount() != 2 {
+		t.Errorf("Len, NoteCount = %d, %d, want 4 chunks of 2 notes", x.Len(), x.NoteCount())
+	}
 	hits := x.Search([]float32{-1, 0}, 5, nil)
 	if len(hits) != 2 || hits[0] != (Hit{"a", 2, 1}) {
 		t.Errorf("Search = %v", hits)
@@ -168,7 +171,7 @@ func TestIndexUpdates(t *testing.T) {
 		t.Errorf("after Remove: %v", got)
 	}
 	x.Replace("b", nil)
-	if x.Len() != 0 || len(x.Notes()) != 0 {
+	if x.Len() != 0 || len(x.Notes()) != 0 || x.NoteCount() != 0 {
 		t.Errorf("Replace with no vectors left %d rows", x.Len())
 	}
 	if got := x.Search([]float32{1, 0}, 5, nil); got != nil {
