@@ -263,62 +263,9 @@ func hiddenText(s string) string {
 	return c + " " + foldMarker + " " + f
 }
 
-// foldExpr is the FTS5 expression of a term without CJK text, given q,
-// the expression of its text as written: q, or the term's words folded,
-// as marked tokens in the hidden columns or, when Fold changes them beyond
-// unicode61, in the title and body (so "Straße" finds "Strasse" too). A
-// term of several words, or a phrase, matches the phrase of their marked
-// tokens: the words as written otherwise.
-//
-// q and the folded words are matched in every column, as a column filter
-// costs ~40% of a query's time; the hidden columns have only marked
-// tokens, CJK bigrams and the other parts of words with CJK text. A
-// term that could match a marked token as written (its word is a prefix
-// of the marker, or starts with it: "vg") is filtered to the title and
-// body.
-func (t Term) foldExpr(q string, prefix bool) string {
-	var folded, marked []string
-	differs, nearMarker, markOK := false, false, true
-	for w := range eachWord(t.Text) {
-		f, d := foldWord(w)
-		differs = differs || d
-		markOK = markOK && markable(f)
-		folded = append(folded, f)
-		marked = append(marked, foldMarker+f)
-	}
-	for _, tok := range strings.FieldsFunc(t.Text, func(r rune) bool { return !isU61Rune(r) }) {
-		f := Fold(tok)
-		nearMarker = nearMarker || strings.HasPrefix(f, foldMarker) || strings.HasPrefix(foldMarker, f)
-	}
-	alt := func(ws []string) string {
-		q := `"` + strings.Join(ws, " ") + `"`
-		if prefix {
-			return "(" + q + " OR " + q + "*)"
-		}
-		return q
-	}
-	if differs {
-		q += " OR " + alt(folded)
-	}
-	if nearMarker {
-		q = "{title body} : (" + q + ")"
-	}
-	if len(marked) == 0 || !markOK {
-		return q
-	}
-	return "(" + q + " OR {cjktitle cjk} : " + alt(marked) + ")"
-}
-
 // markable reports whether the folded word f makes a marked token: it has
 // a letter or digit, and unicode61 keeps it whole (a word with marks of
 // other scripts would be several tokens, and is matched as written).
 func markable(f string) bool {
 	return hasWordChar(f) && strings.IndexFunc(f, func(r rune) bool { return !isU61Rune(r) }) < 0
-}
-
-// isU61Rune reports whether unicode61 keeps r in a token: letters,
-// digits, private-use characters and the accents it removes (other
-// combining marks end a token).
-func isU61Rune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || u61Diacritic(r)
 }

@@ -214,3 +214,25 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestMarkUnmarked: a term whose folded words have no marked token in the
+// index drops its marked form; one with them keeps it.
+func TestMarkUnmarked(t *testing.T) {
+	s := foldStore(t)
+	terms := KeywordTerms(`strasse stras fluss ελλην "ελληνικη κουζινα" "strasse am" hauptstrasse 京都`)
+	if err := s.markUnmarked(context.Background(), terms); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{
+		"strasse": false, "stras": false, "fluss": true, "ελλην": false, "ελληνικη κουζινα": false,
+		"strasse am": true, "hauptstrasse": true, "京都": false, // CJK: not looked up
+	}
+	for _, tt := range terms {
+		if tt.unmarked != want[tt.Text] {
+			t.Errorf("markUnmarked: %q unmarked = %v, want %v", tt.Text, tt.unmarked, want[tt.Text])
+		}
+		if got := strings.Contains(tt.expr(), foldMarker); got == tt.unmarked && !hasCJK(tt.Text) {
+			t.Errorf("%q (unmarked %v).expr() = %s", tt.Text, tt.unmarked, tt.expr())
+		}
+	}
+}

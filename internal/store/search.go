@@ -146,6 +146,9 @@ type Term struct {
 	Phrase bool
 	// exact drops a word's prefix form (a common word).
 	exact bool
+	// unmarked drops the marked form of the folded words: the index has
+	// none (see markUnmarked).
+	unmarked bool
 }
 
 // expr is the FTS5 expression of the term: a quoted string, so that no
@@ -221,6 +224,9 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	terms := KeywordTerms(q.Text)
 	if len(terms) == 0 || (q.IDs != nil && len(q.IDs) == 0) {
 		return nil, nil
+	}
+	if err := s.markUnmarked(ctx, terms); err != nil {
+		return nil, err
 	}
 	terms, err := s.dropCommon(ctx, terms)
 	if err != nil {
@@ -318,7 +324,7 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 		if !t.Phrase {
 			words = append(words, i)
 			query += ", (SELECT count(*) FROM fts WHERE fts MATCH ?)"
-			args = append(args, Term{Text: t.Text, exact: true}.expr())
+			args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked}.expr())
 		}
 	}
 	if len(words) == 0 {

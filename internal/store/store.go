@@ -254,6 +254,8 @@ const ftsTable = `fts5(
 )`
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
+// fts_vocab lists the tokens of fts (markUnmarked looks the marked
+// tokens up there).
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -304,6 +306,7 @@ CREATE TABLE IF NOT EXISTS problems (
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 CREATE TABLE IF NOT EXISTS vectors (
 	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	chunk INTEGER NOT NULL,

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// foldExpr is the FTS5 expression of a term without CJK text, given q,
+// the expression of its text as written: q, or the term's words folded,
+// as marked tokens in the hidden columns (unless the index has none for
+// them: unmarked) or, when Fold changes them beyond unicode61, in the
+// title and body (so "Straße" finds "Strasse" too). A term of several
+// words, or a phrase, matches the phrase of their marked tokens: the
+// words as written otherwise. The marked form of a word is its prefix
+// form only, so an exact match counts once in bm25, not twice as in q: a
+// note spelled as the query ranks above one found as folded.
+//
+// q and the folded words are matched in every column, as a column filter
+// costs ~40% of a query's time; the hidden columns have only marked
+// tokens, CJK bigrams and the other parts of words with CJK text. A
+// term that could match a marked token as written (its word is a prefix
+// of the marker, or starts with it: "vg") is filtered to the title and
+// body.
+func (t Term) foldExpr(q string, prefix bool) string {
+	folded, differs, ok := t.foldedWords()
+	alt := func(ws []string) string {
+		q := `"` + strings.Join(ws, " ") + `"`
+		if prefix {
+			return "(" + q + " OR " + q + "*)"
+		}
+		return q
+	}
+	if differs {
+		q += " OR " + alt(folded)
+	}
+	if t.nearMarker() {
+		q = "{title body} : (" + q + ")"
+	}
+	if !ok || t.unmarked {
+		return q
+	}
+	// The prefix form only: with the exact form too, as q has, the
+	// snippet queries take a third longer.
+	m := `"` + foldMarker + strings.Join(folded, " "+foldMarker) + `"`
+	if prefix {
+		m += "*"
+	}
+	return "(" + q + " OR {cjktitle cjk} : " + m + ")"
+}
+
+// foldedWords returns the words of the term folded, whether Fold changes
+// one of them beyond unicode61, and whether they have marked forms (each
+// is markable).
+func (t Term) foldedWords() (folded []string, differs, ok bool) {
+	ok = true
+	for w := range eachWord(t.Text) {
+		f, d := foldWord(w)
+		differs = differs || d
+		ok = ok && markable(f)
+		folded = append(folded, f)
+	}
+	return folded, differs, ok && len(folded) > 0
+}
+
+// nearMarker reports whether a token of the term, folded, is a prefix of
+// foldMarker or starts with it.
+func (t Term) nearMarker() bool {
+	for _, tok := range strings.FieldsFunc(t.Text, func(r rune) bool { return !isU61Rune(r) }) {
+		if f := Fold(tok); strings.HasPrefix(f, foldMarker) || strings.HasPrefix(foldMarker, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// markUnmarked sets unmarked on the terms whose folded words have no
+// marked token in the index (each word looked up as a prefix in the
+// fts_vocab table): their expressions leave the marked form out. In a
+// vault without such words, that is every term, and queries cost what
+// they did without folding; otherwise each of a query's passes over the
+// index would look the marked forms up again.
+func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
+	var which []int
+	var cols []string
+	var args []any
+	for i, t := range terms {
+		if hasCJK(t.Text) {
+			continue
+		}
+		folded, _, ok := t.foldedWords()
+		if !ok {
+			continue
+		}
+		var all []string
+		for _, f := range folded {
+			all = append(all, "EXISTS (SELECT 1 FROM fts_vocab WHERE term >= ? AND term <= ?)")
+			// Tokens are compared as bytes: every token that starts
+			// with the marked word sorts between these two.
+			args = append(args, foldMarker+f, foldMarker+f+"\U0010FFFF")
+		}
+		which = append(which, i)
+		cols = append(cols, "("+strings.Join(all, " AND ")+")")
+	}
+	if len(which) == 0 {
+		return nil
+	}
+	found := make([]bool, len(which))
+	dest := make([]any, len(found))
+	for i := range found {
+		dest[i] = &found[i]
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return fmt.Errorf("keyword search: %w", err)
+	}
+	for j, i := range which {
+		terms[i].unmarked = !found[j]
+	}
+	return nil
+}
+
+// isU61Rune reports whether unicode61 keeps r in a token: letters,
+// digits, private-use characters and the accents it removes (other
+// combining marks end a token).
+func isU61Rune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || u61Diacritic(r)
+}
