@@ -1075,8 +1075,9 @@ func deref(s *string) string {
 // no title property and its name is a clean file name; every link to it
 // is written the way the rewriter writes it (Retarget gives the same
 // text back); and the write disturbs no other link: no link to another
-// note, and none of the note's own links, resolves differently after it
-// (such links would be rewritten into another style). For a move, the
+// note, and none of the note's own links (to notes or to attachments),
+// resolves differently after it (such links would be rewritten into
+// another style). For a move, the
 // note's name is its own (no other note shares it).
 func roundTripExact(s *linkState, id, id2 string) (bool, string) {
 	if _, has := s.notes[id].Property("title"); has {

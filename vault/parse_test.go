@@ -793,11 +793,15 @@ func FuzzParseForRewrite(f *testing.F) {
 		if len(src) > 1<<16 {
 			return
 		}
-		plain, err := testParser.Parse("Fuzz/Note.md", src)
+		plain, err := parseBounded(t, testParser, src)
 		if err != nil {
 			return
 		}
+		start := time.Now()
 		n, err := testParser.ParseForRewrite("Fuzz/Note.md", src)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("ParseForRewrite(%d bytes) took %v", len(src), d)
+		}
 		if err != nil {
 			t.Fatalf("ParseForRewrite: %v, Parse did not fail", err)
 		}
