@@ -70,7 +70,7 @@ func snippetWords(query string) []snippetWord {
 		for _, tok := range wordRuns(r) {
 			w := foldWord(r[tok[0]:tok[1]])
 			cjk := strings.IndexFunc(w.text, isCJKRune) >= 0
-			if (!cjk && tok[1]-tok[0] < 2) || slices.ContainsFunc(out, func(o snippetWord) bool { return o.text == w.text }) {
+			if w.text == "" || (!cjk && tok[1]-tok[0] < 2) || slices.ContainsFunc(out, func(o snippetWord) bool { return o.text == w.text }) {
 				continue
 			}
 			out = append(out, snippetWord{text: w.text, cjk: cjk, filler: fillerWords[w.text]})
@@ -125,6 +125,21 @@ type folded struct {
 // tokenizer do: lower case, no accents on Latin, Greek and Cyrillic
 // letters (other scripts' marks change the letter and stay).
 func foldWord(w []rune) folded {
+	ascii := true
+	for _, c := range w {
+		if c >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii { // one byte per rune: from is the identity
+		b := make([]byte, len(w))
+		from := make([]int, len(w))
+		for i, c := range w {
+			b[i], from[i] = byte(unicode.ToLower(c)), i
+		}
+		return folded{text: string(b), from: from}
+	}
 	var b strings.Builder
 	var from []int
 	add := func(c rune, i int) {
@@ -223,13 +238,18 @@ func windowText(text, title string, words []snippetWord, n int) string {
 	// first one on a tie.
 	lead := n / 5
 	bestA, bestB, bestScore := 0, 0, -1.0
-	for _, m := range matches {
+	seen := make([]int, len(words)) // the window that last counted each word, +1
+	for i, m := range matches {
 		a, b := window(r, m, lead, n)
-		seen := map[int]bool{}
 		score := 0.0
-		for _, o := range matches {
-			if o.start >= a && o.end <= b && !seen[o.word] {
-				seen[o.word] = true
+		// Matches are sorted by start: those in the window are near m.
+		lo, _ := slices.BinarySearchFunc(matches[:i+1], a, func(o wordMatch, a int) int { return o.start - a })
+		for _, o := range matches[lo:] {
+			if o.start >= b {
+				break
+			}
+			if o.end <= b && seen[o.word] != i+1 {
+				seen[o.word] = i + 1
 				score += weight(words[o.word])
 			}
 		}
@@ -275,7 +295,7 @@ func window(r []rune, m wordMatch, lead, n int) (a, b int) {
 		}
 	}
 	b = min(len(r), a+n)
-	if b < len(r) {
+	if b < len(r) && b > m.end {
 		if sp := lastIndex(r[m.end:b], ' '); sp >= 0 {
 			b = m.end + sp // up to the last whole word
 		}

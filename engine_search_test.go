@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
@@ -670,4 +672,30 @@ func TestSearchVectorOnlyHits(t *testing.T) {
 	if vectorOnly == 0 {
 		t.Errorf("SearchPage(%q, hybrid) = %+v, want notes only the vector search found", query, hyb.Hits)
 	}
+}
+
+// FuzzWindowText: any text and query make a one-line snippet that is the
+// text's words as they are, with only bold marks and ellipses added.
+func FuzzWindowText(f *testing.F) {
+	f.Add("# T\n\nThe budget risk is tracked.", "budget risk", 40)
+	f.Add("東京の旅行メモ。 Unicode", "旅行", 5)
+	f.Add("Cafe\u0301 Menu \u0301\u0301 x", "\u0301\u0301 café", 200)
+	f.Fuzz(func(t *testing.T, text, query string, n int) {
+		n = n%300 + 1
+		if n < 1 {
+			n = -n + 1
+		}
+		got := windowText(text, "T", snippetWords(query), n)
+		if strings.ContainsAny(got, "\n\r") {
+			t.Fatalf("windowText(%q, %q, %d) = %q: more than one line", text, query, n, got)
+		}
+		if !utf8.ValidString(text) || strings.ContainsAny(text, "*…") {
+			return
+		}
+		flat := strings.Join(strings.FieldsFunc(dropTitleHeading(text, "T"), unicode.IsSpace), " ")
+		plain := strings.ReplaceAll(strings.Trim(got, "…"), "**", "")
+		if !strings.Contains(flat, plain) {
+			t.Fatalf("windowText(%q, %q, %d) = %q: not a part of the text %q", text, query, n, got, flat)
+		}
+	})
 }
