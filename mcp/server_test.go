@@ -289,7 +289,7 @@ func TestToolsList(t *testing.T) {
 			sortBy: true,
 		},
 		{tool: "list_tags", ints: map[string][2]float64{"limit": {1, MaxTagListLimit}, "page": {1, -1}}, sortBy: true},
-		{tool: "search", required: []string{"query"}, ints: map[string][2]float64{"limit": {1, 50}}, enums: map[string][]string{"mode": {"hybrid", "keyword", "semantic"}}},
+		{tool: "search", required: []string{"query"}, ints: map[string][2]float64{"limit": {1, 50}, "page": {1, -1}}, enums: map[string][]string{"mode": {"hybrid", "keyword", "semantic"}}, sortBy: true},
 		{tool: "random_node", types: map[string]string{"tags": "array"}},
 		{tool: "vault_status"},
 	}
