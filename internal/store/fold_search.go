@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -93,8 +94,12 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 		if !ok {
 			continue
 		}
+		words := uniqueWords(folded)
+		if words == nil {
+			continue // too many words to look up: keep the marked form
+		}
 		var all []string
-		for _, f := range folded {
+		for _, f := range words {
 			all = append(all, "EXISTS (SELECT 1 FROM fts_vocab WHERE term >= ? AND term <= ?)")
 			// Tokens are compared as bytes: every token that starts
 			// with the marked word sorts between these two.
@@ -118,6 +123,28 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 		terms[i].unmarked = !found[j]
 	}
 	return nil
+}
+
+// maxVocabChecks bounds the words of one term looked up in fts_vocab: a
+// term of thousands of words ("a/a/a/…") would otherwise make an SQL
+// expression deeper than SQLite allows. A term with more distinct words
+// keeps its marked form (unmarked false), which is always correct, only
+// slower.
+const maxVocabChecks = 8
+
+// uniqueWords returns the distinct words of ws in order, or nil when there
+// are more than maxVocabChecks of them.
+func uniqueWords(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !slices.Contains(out, w) {
+			if len(out) == maxVocabChecks {
+				return nil
+			}
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // isU61Rune reports whether unicode61 keeps r in a token: letters,

@@ -236,3 +236,25 @@ func TestMarkUnmarked(t *testing.T) {
 		}
 	}
 }
+
+// A term of thousands of words (a long path typed as a query) must not
+// make an SQL expression deeper than SQLite allows; one of more distinct
+// words than maxVocabChecks keeps its marked form.
+func TestMarkUnmarkedLongTerm(t *testing.T) {
+	s := foldStore(t)
+	long := strings.Repeat("a/", 2000) + "x.md"
+	many := "w1-w2-w3-w4-w5-w6-w7-w8-w9"
+	terms := KeywordTerms(long + " " + many + " fluss")
+	if err := s.markUnmarked(context.Background(), terms); err != nil {
+		t.Fatalf("markUnmarked(long term) = %v", err)
+	}
+	want := map[string]bool{long: true, many: false, "fluss": true}
+	for _, tt := range terms {
+		if tt.unmarked != want[tt.Text] {
+			t.Errorf("markUnmarked: %.20q unmarked = %v, want %v", tt.Text, tt.unmarked, want[tt.Text])
+		}
+	}
+	if _, err := s.Keyword(context.Background(), KeywordQuery{Text: long, Limit: 5}); err != nil {
+		t.Fatalf("Keyword(long term) = %v", err)
+	}
+}
