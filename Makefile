@@ -25,6 +25,9 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-i
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
+	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -44,6 +47,9 @@ fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON enco
 	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
 	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
+	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries, search; search recall@5/MRR; index times, size, peak RSS, watcher latency, builtin embedding throughput, search latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph ./embed
