@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -132,7 +133,14 @@ func (em *embedder) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		if err := em.load(ctx); err != nil {
 			em.setState("error: " + err.Error())
-			log.Warn("embeddings unavailable; search uses keywords only", "model", em.provider.Model(), "err", err)
+			em.mu.Lock()
+			old := em.old
+			em.mu.Unlock()
+			if old != nil && old.Len() > 0 {
+				log.Warn("embedding model unavailable; semantic search uses the builtin vectors stored before", "model", em.provider.Model(), "err", err)
+			} else {
+				log.Warn("embedding model unavailable; search uses keywords only", "model", em.provider.Model(), "err", err)
+			}
 			if !sleep(ctx, embedRetry, em.wake) {
 				return
 			}
@@ -256,6 +264,32 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 		return strings.Compare(a.model, b.model)
 	})
 	return out
+}
+
+// storedVectorsHint names, for an engine without an embedding model, the
+// models whose vectors the index holds and the --embed that would use
+// them ("" when there are none). It is looked up once.
+func (e *Engine) storedVectorsHint(ctx context.Context) string {
+	e.vectorsHintOnce.Do(func() {
+		if e.store == nil {
+			return
+		}
+		models, err := e.store.VectorModels(ctx)
+		if err != nil || len(models) == 0 {
+			return
+		}
+		var parts []string
+		for _, key := range slices.Sorted(maps.Keys(models)) {
+			m := key[:max(0, strings.LastIndex(key, "/"))] // "model/dim"
+			spec := m
+			if strings.HasPrefix(m, "builtin") {
+				spec = "builtin"
+			}
+			parts = append(parts, fmt.Sprintf("pass --embed %s to use the vectors of %s stored in the index (%d notes)", spec, m, models[key]))
+		}
+		e.vectorsHint = "; " + strings.Join(parts, "; ")
+	})
+	return e.vectorsHint
 }
 
 // QuantizeAboveChunks is the number of stored chunk vectors above which
@@ -543,7 +577,7 @@ func (e *Engine) noteHashes() map[string]string {
 func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep func(id string) bool) ([]vectorHit, bool, []string, error) {
 	em := e.emb
 	if em == nil {
-		return nil, false, nil, fmt.Errorf("%w: no embedding model is configured (--embed)", errNoVectors)
+		return nil, false, nil, fmt.Errorf("%w: no embedding model is configured (--embed)%s", errNoVectors, e.storedVectorsHint(ctx))
 	}
 	em.mu.Lock()
 	idx, provider := em.index, em.provider

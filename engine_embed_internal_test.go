@@ -1094,3 +1094,68 @@ func TestEmbedKeepOtherVectors(t *testing.T) {
 		t.Errorf("Search(budget risk) once the other vectors are dropped: warnings %q, want none", warnings)
 	}
 }
+
+// TestEmbedCopiedVault: a vault copied elsewhere with its index (or an
+// index opened for another vault path) parses every note again but keeps
+// the vectors of notes whose content is unchanged: nothing is embedded
+// again, and a note that differs in the copy is.
+func TestEmbedCopiedVault(t *testing.T) {
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	e := openEmbedding(t, dir, index, newCountingEmbedder())
+	waitEmbeddings(t, e)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	copied := filepath.Join(t.TempDir(), "copy")
+	if err := os.CopyFS(copied, os.DirFS(dir)); err != nil {
+		t.Fatalf("copy vault: %v", err)
+	}
+	beta := filepath.Join(copied, "Projects", "Beta.md")
+	f, err := os.OpenFile(beta, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\nOnly in the copy: quokka zanzibar.\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	again := newCountingEmbedder()
+	e = openEmbedding(t, copied, index, again)
+	waitEmbeddings(t, e)
+	r := e.Report()
+	if !strings.Contains(r.Rebuilt, "belonged") {
+		t.Errorf("Open on the copy: Report().Rebuilt = %q, want it to name the other vault path", r.Rebuilt)
+	}
+	want := chunkTexts(t, e, "Projects/Beta.md")
+	if got := again.embedded(); !slices.Equal(got, want) {
+		t.Errorf("Open on the copy embedded %q, want only the changed note's chunks %q", got, want)
+	}
+	if st, _ := e.Status(context.Background()); st.Embeddings != 1 {
+		t.Errorf("Open on the copy: coverage %v, want 1", st.Embeddings)
+	}
+}
+
+// TestEmbedNoneNamesStoredVectors: a search without an embedding model
+// on an index that holds vectors says which --embed would use them.
+func TestEmbedNoneNamesStoredVectors(t *testing.T) {
+	dir := copyVaultForEmbed(t)
+	index := filepath.Join(t.TempDir(), "index.db")
+	e := openEmbedding(t, dir, index, embed.NewBuiltin())
+	waitEmbeddings(t, e)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e = New(Options{Vault: dir, Index: index})
+	if err := e.Open(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	_, warnings := mustSearch(t, e, SearchQuery{Query: "alpha plan"})
+	want := "pass --embed builtin to use the vectors of " + embed.BuiltinModel + " stored in the index"
+	if !slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, want) }) {
+		t.Errorf("Search without a model: warnings %q, want one containing %q", warnings, want)
+	}
+}

@@ -88,13 +88,16 @@ func (e *Engine) load(ctx context.Context) error {
 			rep.Rebuilt = "asked for a full rebuild"
 		}
 		if v := snap.Meta[metaVault]; v != "" && v != e.root {
-			e.log.Info("index belongs to another vault; rebuilding it", "index", e.IndexPath(), "was", v)
-			if err := st.Reset(ctx); err != nil {
-				st.Close()
-				return err
-			}
-			snap = &store.Snapshot{Meta: map[string]string{}}
+			// A copied or moved vault, or an --index shared by two
+			// vaults: every note is parsed again and every row
+			// rewritten, and notes that are not here are dropped. The
+			// index is not emptied, so the vectors of notes whose
+			// content is unchanged (by hash) are kept, of every model:
+			// nothing is embedded twice.
+			e.log.Info("index was written for another vault path; parsing every note again (vectors of unchanged notes are kept)", "index", e.IndexPath(), "was", v)
 			rep.Rebuilt = "the index belonged to " + v
+			e.reparseAll = true
+			delete(snap.Meta, metaConsistent)
 		}
 		e.store = st
 	}
@@ -134,6 +137,7 @@ func (e *Engine) load(ctx context.Context) error {
 	}
 	rep.Duration = time.Since(start)
 	e.mu.Lock()
+	e.reparseAll = false
 	e.loadTime = rep.Duration
 	e.report = rep
 	e.lastSync = time.Now()
@@ -212,7 +216,7 @@ func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
 	for _, f := range scan.Notes {
 		seen[f.ID] = true
 		ns, ok := e.notes[f.ID]
-		if ok && ns.note.Size == f.Size && ns.note.ModTime.Equal(f.ModTime) {
+		if ok && !e.reparseAll && ns.note.Size == f.Size && ns.note.ModTime.Equal(f.ModTime) {
 			d.unchanged++
 			continue
 		}

@@ -113,6 +113,12 @@ type Engine struct {
 	lastSync     time.Time
 	loadTime     time.Duration
 	report       IndexReport
+	// vectorsHint is storedVectorsHint's answer, made once.
+	vectorsHintOnce sync.Once
+	vectorsHint     string
+	// reparseAll makes the first scan parse every note again: the index
+	// was written for another vault path (a copied or moved vault).
+	reparseAll bool
 
 	store   *store.Store // nil with Options.NoIndex
 	syncMu  sync.Mutex   // serialises index passes and syncs

@@ -233,7 +233,7 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 			g.logger().Warn("embeddings incomplete: answering with the vectors made so far; the next search goes on, `vaultgraph index` makes them all", "waited", oneShotEmbedWait)
 		default:
-			g.logger().Warn("embeddings incomplete", "err", err)
+			g.logger().Warn("embeddings incomplete: the answer says which vectors it used", "err", err)
 		}
 	}
 	v, err := fn(ctx, &mcp.Tools{Engine: e})
