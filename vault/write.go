@@ -288,7 +288,7 @@ func (c *commit) followLinks() error {
 				op.CheckOld == o.CheckOld && string(op.Old) == string(o.Old) && op.IfAbsent == o.IfAbsent {
 				continue // the same write, through a symlink and directly
 			}
-			return fmt.Errorf("%s and %s are the same file (through a symlink), with different changes", o.given, op.given)
+			return fmt.Errorf("%w: %s and %s are the same file (through a symlink), with different changes: replace the symlink with a link, or write the notes one at a time", ErrUnsafePath, o.given, op.given)
 		}
 		seen[p] = len(kept)
 		kept = append(kept, op)
