@@ -5,8 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -121,9 +119,9 @@ type folded struct {
 	from []int
 }
 
-// foldWord folds a word as the builtin embedder and the full-text
-// tokenizer do: lower case, no accents on Latin, Greek and Cyrillic
-// letters (other scripts' marks change the letter and stay).
+// foldWord folds a word as the full-text index does (store.Fold, rune by
+// rune): lower case, no accents on Latin, Greek and Cyrillic letters
+// (other scripts' marks change the letter and stay), ß as ss, ø as o….
 func foldWord(w []rune) folded {
 	ascii := true
 	for _, c := range w {
@@ -158,14 +156,14 @@ func foldWord(w []rune) folded {
 			continue
 		}
 		base = c
-		if c < 0x80 || !foldsMarks(c) {
+		if c < 0x80 {
 			add(unicode.ToLower(c), i)
 			continue
 		}
-		for _, d := range norm.NFD.String(string(c)) {
-			if !unicode.Is(unicode.Mn, d) {
-				add(unicode.ToLower(d), i)
-			}
+		// As the full-text index folds it (ß → ss, ø → o, ά → α, ﬁ → fi):
+		// a word found through its folded spelling is bolded too.
+		for _, d := range store.Fold(string(c)) {
+			add(d, i)
 		}
 	}
 	return folded{text: b.String(), from: from}

@@ -395,6 +395,8 @@ func TestWindowText(t *testing.T) {
 		{"prefix", "Meeting notes of Monday", "", "meet", 200, "**Meeting** notes of Monday"},
 		{"accents folded", "Le café est ouvert", "", "CAFE", 200, "Le **café** est ouvert"},
 		{"decomposed accents", "Cafe\u0301 Menu", "", "café", 200, "**Cafe\u0301** Menu"},
+		{"folded as the index folds: ß", "Viele Grüße aus der Straße", "", "GRUSSE strasse", 200, "Viele **Grüße** aus der **Straße**"},
+		{"folded as the index folds: Greek, ø, ł, ligature", "Αθήνα, Smørrebrød, Łódź, ﬁnden", "", "αθηνα smorrebrod lodz finden", 200, "**Αθήνα**, **Smørrebrød**, **Łódź**, **ﬁnden**"},
 		{"in markup", "See [[Meeting Notes]] too", "", "meeting", 200, "See [[**Meeting** Notes]] too"},
 		{"CJK inside a word", "東京の旅行メモ。 Unicode", "", "旅行", 200, "東京の**旅行**メモ。 Unicode"},
 		{"filler words not bold", "The plan is set for May.", "", "what is the plan", 200, "The **plan** is set for May."},
