@@ -163,25 +163,7 @@ func TestKeywordCJKSnippet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			hits, err := s.Keyword(ctx, KeywordQuery{Text: tt.give})
-			if err != nil {
-				t.Fatal(err)
-			}
-			i := slices.IndexFunc(hits, func(h KeywordHit) bool { return h.ID == tt.id })
-			if i < 0 {
-				t.Fatalf("Keyword(%q) = %q, lacks %s", tt.give, hitIDs(hits), tt.id)
-			}
-			if got := hits[i].Snippet; !strings.Contains(got, tt.want) {
-				t.Errorf("Keyword(%q) snippet of %s = %q, want it to contain %q", tt.give, tt.id, got, tt.want)
-			}
-			bare, err := s.Keyword(ctx, KeywordQuery{Text: tt.give, NoSnippets: true})
-			if err != nil || len(bare) <= i || bare[i].ID != tt.id {
-				t.Fatalf("Keyword(%q, NoSnippets) = %+v, %v; want %s at %d", tt.give, bare, err, tt.id, i)
-			}
-			snips, err := s.KeywordSnippets(ctx, bare[i:i+1])
-			if err != nil || snips[tt.id] != hits[i].Snippet {
-				t.Errorf("KeywordSnippets(%q, %s) = %q, %v; want %q", tt.give, tt.id, snips, err, hits[i].Snippet)
-			}
+			checkSnippet(t, s, tt.give, tt.id, tt.want)
 		})
 	}
 	// Long CJK text is cut: around the match, or at the start of the
@@ -277,4 +259,31 @@ func TestOpenOldSchema(t *testing.T) {
 		t.Fatalf("OpenOrRebuild(schema 99) = %q, %v; want it rebuilt", reason, err)
 	}
 	s2.Close()
+}
+
+// checkSnippet checks that Keyword(give) finds id with a snippet
+// containing want, and that KeywordSnippets of the same hit, searched
+// with NoSnippets, makes exactly that snippet.
+func checkSnippet(t *testing.T, s *Store, give, id, want string) {
+	t.Helper()
+	ctx := context.Background()
+	hits, err := s.Keyword(ctx, KeywordQuery{Text: give})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(hits, func(h KeywordHit) bool { return h.ID == id })
+	if i < 0 {
+		t.Fatalf("Keyword(%q) = %q, lacks %s", give, hitIDs(hits), id)
+	}
+	if got := hits[i].Snippet; !strings.Contains(got, want) {
+		t.Errorf("Keyword(%q) snippet of %s = %q, want it to contain %q", give, id, got, want)
+	}
+	bare, err := s.Keyword(ctx, KeywordQuery{Text: give, NoSnippets: true})
+	if err != nil || len(bare) <= i || bare[i].ID != id {
+		t.Fatalf("Keyword(%q, NoSnippets) = %+v, %v; want %s at %d", give, bare, err, id, i)
+	}
+	snips, err := s.KeywordSnippets(ctx, bare[i:i+1])
+	if err != nil || snips[id] != hits[i].Snippet {
+		t.Errorf("KeywordSnippets(%q, %s) = %q, %v; want %q", give, id, snips, err, hits[i].Snippet)
+	}
 }

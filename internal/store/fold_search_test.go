@@ -118,25 +118,7 @@ func TestKeywordFoldedSnippet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			hits, err := s.Keyword(ctx, KeywordQuery{Text: tt.give})
-			if err != nil {
-				t.Fatal(err)
-			}
-			i := slices.IndexFunc(hits, func(h KeywordHit) bool { return h.ID == tt.id })
-			if i < 0 {
-				t.Fatalf("Keyword(%q) = %q, lacks %s", tt.give, hitIDs(hits), tt.id)
-			}
-			if got := hits[i].Snippet; !strings.Contains(got, tt.want) {
-				t.Errorf("Keyword(%q) snippet of %s = %q, want it to contain %q", tt.give, tt.id, got, tt.want)
-			}
-			bare, err := s.Keyword(ctx, KeywordQuery{Text: tt.give, NoSnippets: true})
-			if err != nil || len(bare) <= i || bare[i].ID != tt.id {
-				t.Fatalf("Keyword(%q, NoSnippets) = %+v, %v; want %s at %d", tt.give, bare, err, tt.id, i)
-			}
-			snips, err := s.KeywordSnippets(ctx, bare[i:i+1])
-			if err != nil || snips[tt.id] != hits[i].Snippet {
-				t.Errorf("KeywordSnippets(%q, %s) = %q, %v; want %q", tt.give, tt.id, snips, err, hits[i].Snippet)
-			}
+			checkSnippet(t, s, tt.give, tt.id, tt.want)
 		})
 	}
 	hits, err := s.Keyword(ctx, KeywordQuery{Text: "hauptstrasse"})
