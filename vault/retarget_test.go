@@ -505,18 +505,7 @@ func FuzzRetarget(f *testing.F) {
 // before.
 func checkFuzzRetarget(t *testing.T, idx *Index, source, src string, links []Link, i int, e Edit, want string) {
 	t.Helper()
-	out, err := ApplyEdits([]byte(src), []Edit{e})
-	if err != nil {
-		t.Fatalf("ApplyEdits(%v) for link %+v: %v", e, links[i], err)
-	}
-	checkOutsideEdits(t, src, string(out), []Edit{e})
-	after, err := testParser.Parse(source, out)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", out, err)
-	}
-	if len(after.Links) != len(links) {
-		t.Fatalf("link %d to %q: %q parses to %d links, want %d", i, want, out, len(after.Links), len(links))
-	}
+	out, after := applyAndParse(t, source, src, links, i, e)
 	for j, l := range after.Links {
 		wantID, wantSt := idx.Resolve(source, links[j])
 		if j == i || sameTargetRange(links[j], links[i]) { // one reference definition
@@ -608,18 +597,7 @@ func sameTargetRange(a, b Link) bool {
 // edit.
 func checkFuzzFile(t *testing.T, idx *Index, source, src string, links []Link, i int, e Edit, f FileTarget) {
 	t.Helper()
-	out, err := ApplyEdits([]byte(src), []Edit{e})
-	if err != nil {
-		t.Fatalf("ApplyEdits(%v) for link %+v: %v", e, links[i], err)
-	}
-	checkOutsideEdits(t, src, string(out), []Edit{e})
-	after, err := testParser.Parse(source, out)
-	if err != nil {
-		t.Fatalf("Parse(%q): %v", out, err)
-	}
-	if len(after.Links) != len(links) {
-		t.Fatalf("link %d to the file %+v: %q parses to %d links, want %d", i, f, out, len(after.Links), len(links))
-	}
+	out, after := applyAndParse(t, source, src, links, i, e)
 	for j, l := range after.Links {
 		if j == i || sameTargetRange(links[j], links[i]) {
 			if g, ok := idx.ResolveFile(source, l); !ok || !g.Same(f) || g.ByName && !f.ByName {
@@ -632,4 +610,24 @@ func checkFuzzFile(t *testing.T, idx *Index, source, src string, links []Link, i
 			t.Fatalf("link %d to the file %+v: in %q, link %d %+v resolves to %q (%s), want %q (%s)", i, f, out, j, l, id, st, wantID, wantSt)
 		}
 	}
+}
+
+// applyAndParse applies the edit e (to link i of links) to src, checks
+// that nothing outside it changed, and parses the result as source: it
+// must have as many links as before.
+func applyAndParse(t *testing.T, source, src string, links []Link, i int, e Edit) ([]byte, *Note) {
+	t.Helper()
+	out, err := ApplyEdits([]byte(src), []Edit{e})
+	if err != nil {
+		t.Fatalf("ApplyEdits(%v) for link %+v: %v", e, links[i], err)
+	}
+	checkOutsideEdits(t, src, string(out), []Edit{e})
+	after, err := testParser.Parse(source, out)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", out, err)
+	}
+	if len(after.Links) != len(links) {
+		t.Fatalf("edit %v of link %d: %q parses to %d links, want %d", e, i, out, len(after.Links), len(links))
+	}
+	return out, after
 }
