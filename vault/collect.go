@@ -43,6 +43,12 @@ func (c *collector) walk(doc ast.Node) {
 			c.markdownLink(x, KindImage, x.Pos(), plainText(x, body))
 		case *hashtag.Node:
 			c.addTag(string(x.Tag))
+		case *ast.Heading:
+			c.heading(x)
+		case *ast.Paragraph:
+			c.blockID(x)
+		case *ast.TextBlock:
+			c.blockID(x)
 		}
 		return ast.WalkContinue, nil
 	})

@@ -81,6 +81,11 @@ type Note struct {
 	// Links are every link in the note, frontmatter links first, then body
 	// links in file order.
 	Links []Link `json:"links,omitempty"`
+	// Headings are the note's headings in file order.
+	Headings []Heading `json:"headings,omitempty"`
+	// BlockIDs are the "^id" block identifiers of the note, without the
+	// '^', in file order.
+	BlockIDs []string `json:"blockIds,omitempty"`
 	// BodyStart is the byte offset where the body starts (after the
 	// frontmatter block, or 0).
 	BodyStart int `json:"bodyStart"`
