@@ -22,6 +22,9 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err := e.writable(); err != nil {
 		return nil, err
 	}
+	if u.RenameHeading != nil {
+		return e.renameHeading(ctx, u)
+	}
 	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
 		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
 	}
@@ -100,6 +103,9 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		return nil, err
 	}
 	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
+	if u.Content != nil {
+		res.Warnings = append(res.Warnings, e.lostAnchors(id, src, plan.self)...)
+	}
 	self := FileChange{Path: newID, Action: ActionUpdate, Links: plan.selfLinks}
 	if newID != id {
 		self.Action, self.From = ActionMove, id
