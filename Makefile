@@ -27,6 +27,7 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-i
 	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzRenameAnchor$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
 
 lint: ## gofmt and go vet
@@ -49,6 +50,7 @@ fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON enco
 	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzRenameAnchor$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries, search; search recall@5/MRR; index times, size, peak RSS, watcher latency, builtin embedding throughput, search latency (10k, 100k notes)

@@ -83,9 +83,10 @@ func (n *Note) RenameAnchor(fragment string, h int, text string) (string, bool) 
 // l from Parse or ParseForRewrite) name fragment (decoded, as
 // Link.Fragment holds it) after its '#', written the way the link is:
 //   - in a wikilink or embed, as is;
-//   - in a markdown link, percent-encoded in the style of the fragment as
-//     written (see Retarget: inside <...> only what the brackets cannot
-//     hold, else spaces as %20 and so on);
+//   - in a markdown link, percent-encoded in the style of the destination
+//     as written (see Retarget: inside <...> only what the brackets cannot
+//     hold, else spaces as %20 and so on; non-ASCII encoded if the
+//     destination encodes it, hex digits in its case);
 //   - in a frontmatter link, escaped for the quotes around it.
 //
 // Only a link that has a fragment can be given one; the fragment as
@@ -116,7 +117,7 @@ func FragmentEdit(src []byte, l Link, fragment string) (Edit, error) {
 		if markdownFragment(target, raw) != l.Fragment {
 			return fail("the destination %q does not read as its fragment %q", target+"#"+raw, l.Fragment)
 		}
-		text = encodeDestination(fragment, raw, angle)
+		text = encodeDestination(fragment, target+"#"+raw, angle) // in the style of the whole destination
 		if markdownFragment(target, text) != fragment {
 			return fail("%q would not read back as the heading", text)
 		}
