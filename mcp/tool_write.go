@@ -35,19 +35,27 @@ func createNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 func updateNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
 		Tool: writeTool("update_node", true, false,
-			mcpgo.WithDescription("Change a note; give only what changes. title renames and directory moves the file, and every link to it in other notes is rewritten in its own style. content replaces the body (frontmatter kept), tags replace the tags, properties are merged (null removes one). ifMatch: the hash a read returned (CONFLICT if the file changed since). dryRun lists the files and links that would change, writing nothing."),
+			mcpgo.WithDescription("Change a note; give only what changes. title renames and directory moves the file, and every link to it in other notes is rewritten in its own style. content replaces the body (frontmatter kept), tags replace the tags, properties are merged (null removes one); warnings name the links of other notes left pointing at a heading or block the new content drops. renameHeading renames a heading and rewrites the links to it. ifMatch: the hash a read returned (CONFLICT if the file changed since). dryRun lists the files and links that would change, writing nothing."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("Note path, path without .md, or note name")),
 			mcpgo.WithString("title"),
 			mcpgo.WithString("directory"),
 			mcpgo.WithString("content"),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems()),
 			mcpgo.WithObject("properties"),
+			mcpgo.WithObject("renameHeading", mcpgo.Description(renameHeadingDescription),
+				mcpgo.Properties(map[string]any{
+					"from": map[string]any{"type": "string", "description": "The heading's text (case, punctuation and spacing aside), or Parent#Child"},
+					"to":   map[string]any{"type": "string", "description": "Its new text, one line"},
+				})),
 			mcpgo.WithString("ifMatch"),
 			mcpgo.WithBoolean("dryRun"),
 		),
 		Handler: handler("update_node", log, t.UpdateNode),
 	}
 }
+
+// renameHeadingDescription says what update_node's renameHeading does.
+const renameHeadingDescription = "Rename a heading of the note, {from, to}: its line changes (level kept) and every link to it in the vault is rewritten ([[Note#Old|alias]], [[#Old]], Note.md#Old), all or nothing; the links get the text as Obsidian writes it (: # | ^ \\ [[ ]] %% become spaces). Not combined with other changes."
 
 func deleteNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{

@@ -33,8 +33,10 @@ type UpdateNodeParams struct {
 	Content    *string         `json:"content"`
 	Tags       *[]string       `json:"tags"`
 	Properties json.RawMessage `json:"properties"`
-	IfMatch    string          `json:"ifMatch"`
-	DryRun     bool            `json:"dryRun"`
+	// RenameHeading renames a heading and rewrites the links to it.
+	RenameHeading *vaultgraph.HeadingRename `json:"renameHeading"`
+	IfMatch       string                    `json:"ifMatch"`
+	DryRun        bool                      `json:"dryRun"`
 	Presentation
 }
 
@@ -77,9 +79,12 @@ func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error)
 	if err != nil {
 		return nil, err
 	}
+	if r := p.RenameHeading; r != nil && strings.TrimSpace(r.From) == "" && strings.TrimSpace(r.To) == "" {
+		p.RenameHeading = nil // {} or empty strings: not given
+	}
 	res, err := t.Engine.UpdateNode(ctx, vaultgraph.NoteUpdate{
 		ID: p.ID, Title: p.Title, Directory: p.Directory, Content: p.Content, Tags: p.Tags,
-		Properties: props, IfMatch: p.IfMatch, DryRun: p.DryRun,
+		Properties: props, RenameHeading: p.RenameHeading, IfMatch: p.IfMatch, DryRun: p.DryRun,
 	})
 	if err != nil {
 		return nil, err
