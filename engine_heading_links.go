@@ -108,6 +108,10 @@ func anchorLinkText(l vault.Link) string {
 // heading or block of before that after no longer has. The update goes
 // ahead (the text is the user's); the answer names those links.
 func (e *Engine) lostAnchors(id string, before, after []byte) []string {
+	links := slices.DeleteFunc(e.incomingLinks(id), func(in incoming) bool { return in.link.Fragment == "" })
+	if len(links) == 0 {
+		return nil
+	}
 	old, err := e.parser.Parse(id, before)
 	if err != nil {
 		return nil
@@ -117,9 +121,9 @@ func (e *Engine) lostAnchors(id string, before, after []byte) []string {
 		return nil
 	}
 	var out []string
-	for _, in := range e.incomingLinks(id) {
+	for _, in := range links {
 		l := in.link
-		if l.Fragment == "" || !old.HasAnchor(l.Fragment) || now.HasAnchor(l.Fragment) {
+		if !old.HasAnchor(l.Fragment) || now.HasAnchor(l.Fragment) {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s line %d: %s now points at a missing %s", in.source, in.line, anchorLinkText(l), missingAnchor(now, l.Fragment)))

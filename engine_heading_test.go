@@ -110,6 +110,18 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			},
 		},
 		{
+			desc: "CRLF line endings, markup and a closing sequence",
+			files: map[string]string{
+				"N.md": "# **Plan**  ##  \r\nText\r\n",
+				"M.md": "[[N#Plan]]\r\n",
+			},
+			id: "N", from: "plan", to: "New *Plan*",
+			want: map[string][]string{
+				"N.md": {"# **Plan**  ##  \r\n", "# New *Plan*  ##  \r\n"},
+				"M.md": {"[[N#Plan]]\r\n", "[[N#New *Plan*]]\r\n"},
+			},
+		},
+		{
 			desc: "a setext heading; a link in the heading's text goes with it",
 			files: map[string]string{
 				"N.md": "Plan [[#Plan]]\n====\n\n[[#Plan]]\n",

@@ -33,10 +33,11 @@ type UpdateNodeParams struct {
 	Content    *string         `json:"content"`
 	Tags       *[]string       `json:"tags"`
 	Properties json.RawMessage `json:"properties"`
+	IfMatch    string          `json:"ifMatch"`
+	DryRun     bool            `json:"dryRun"`
+
 	// RenameHeading renames a heading and rewrites the links to it.
 	RenameHeading *vaultgraph.HeadingRename `json:"renameHeading"`
-	IfMatch       string                    `json:"ifMatch"`
-	DryRun        bool                      `json:"dryRun"`
 	Presentation
 }
 
