@@ -18,7 +18,7 @@ import (
 // a heading "Goals" too.
 func headingVault() map[string]string {
 	return map[string]string{
-		"Beta.md": "---\ntags: [x]\n---\n# Beta\n\n## Goals ##\n\nText ^blk\n\n### Sub\n\n## Next Steps\n\nSee [[#Goals]], [[Beta#Goals#Sub]] and [[#Next Steps]].\n",
+		"Beta.md": "---\ntags: [x]\n---\n# Beta\n\n## Goals ##\n\nText ^blk\n\n### Sub\n\n## Next Steps\n\nSee [[#Goals]], [[Beta#Goals#Sub]] and [[#Next Steps]]. [here](#Goals)\n",
 		"Projects/Alpha.md": "---\nrelated: \"[[Beta#Goals]]\"\nsingle: '[[Beta#goals|g]]'\nlist: [\"[[Beta#Goals]]\", \"[[Gamma#Goals]]\"]\n---\n" +
 			"[[Beta#Goals]] [[Beta#Goals|alias]] ![[Beta#Goals]]\n" +
 			"[[Beta#Goals#Sub]] [[Beta#Beta#Goals]] [[Beta#GOALS]]\n" +
@@ -58,7 +58,7 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 		{
 			desc: "every link form", files: headingVault(), id: "Beta", from: "Goals", to: "Team Goals",
 			want: map[string][]string{
-				"Beta.md": {"## Goals ##", "## Team Goals ##", "[[#Goals]]", "[[#Team Goals]]", "[[Beta#Goals#Sub]]", "[[Beta#Team Goals#Sub]]"},
+				"Beta.md": {"## Goals ##", "## Team Goals ##", "[[#Goals]]", "[[#Team Goals]]", "[[Beta#Goals#Sub]]", "[[Beta#Team Goals#Sub]]", "(#Goals)", "(#Team%20Goals)"},
 				"Projects/Alpha.md": {
 					"\"[[Beta#Goals]]\"", "\"[[Beta#Team Goals]]\"", "'[[Beta#goals|g]]'", "'[[Beta#Team Goals|g]]'",
 					"[[Beta#Goals]] [[Beta#Goals|alias]] ![[Beta#Goals]]", "[[Beta#Team Goals]] [[Beta#Team Goals|alias]] ![[Beta#Team Goals]]",
@@ -107,6 +107,18 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			want: map[string][]string{
 				"N.md": {"# Plan", "# Q3: C# [[x]] a|b ^c"},
 				"M.md": {"[[N#Plan]]", "[[N#Q3 C x a b c]]", "(N.md#Plan)", "(N.md#Q3%20C%20x%20a%20b%20c)"},
+			},
+		},
+		{
+			desc: "reference-style links: the definition once",
+			files: map[string]string{
+				"N.md": "# Plan\n",
+				"M.md": "[a][r] and [b][r] and [c][]\n\n[r]: <N.md#Plan> \"title\"\n[c]: ./N.md#plan\n",
+			},
+			id: "N", from: "Plan", to: "New Plan",
+			want: map[string][]string{
+				"N.md": {"# Plan", "# New Plan"},
+				"M.md": {"<N.md#Plan>", "<N.md#New Plan>", "./N.md#plan", "./N.md#New%20Plan"},
 			},
 		},
 		{
