@@ -125,7 +125,6 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 				ErrInvalid, id, o.Text, o.Line, link)
 		}
 	}
-	hd := n.Headings[h]
 	toID := func(source string, l vault.Link) bool {
 		if l.IsSelf() {
 			return source == id
@@ -133,40 +132,17 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 		got, st := e.index.Resolve(source, l)
 		return st == vault.Resolved && got == id
 	}
-
-	// The note itself: the heading's text, then its links to the heading
-	// (but those written in the heading's text, which goes).
-	inHeading := func(l vault.Link) bool { return l.Start < hd.End && l.End > hd.Start }
-	selfLinks := slices.DeleteFunc(slices.Clone(n.Links), inHeading)
-	edits, changes, want, err := anchorEdits(id, src, selfLinks, n, h, link, toID)
+	plan, check, err := e.planHeadingSelf(id, src, n, h, to, toID)
 	if err != nil {
 		return nil, err
 	}
-	plan := &headingPlan{selfLinks: changes}
-	if plan.self, err = vault.ApplyEdits(src, append(edits, vault.Edit{Start: hd.Start, End: hd.End, Text: to})); err != nil {
-		return nil, fmt.Errorf("rename the heading of %s: %w", id, err)
-	}
-	renamed, err := e.parser.Parse(id, plan.self)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s after renaming its heading: %w", id, err)
-	}
-	if len(renamed.Headings) != len(n.Headings) || renamed.Headings[h].Text != to {
-		return nil, fmt.Errorf("%w: %q cannot be written as the text of the heading at line %d of %s: markdown would not read it back as that heading (a closing '#', a line of '=' or '-'?); choose another text",
-			ErrInvalid, to, hd.Line, id)
-	}
-	nh := renamed.Headings[h]
-	newInHeading := func(l vault.Link) bool { return l.Start < nh.End && l.End > nh.Start }
-	check := anchorCheck{before: n, after: renamed, toID: toID}
-	if err := check.verify(e.parser, id, plan.self, selfLinks, want, newInHeading); err != nil {
-		return nil, err
-	}
-
 	// Every other note that may link to it.
 	for _, source := range e.refSources(id) {
 		if source == id {
 			continue
 		}
-		data, err := os.ReadFile(e.notes[source].path)
+		path := e.notes[source].path
+		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", source, err)
 		}
@@ -188,10 +164,43 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 		if err := check.verify(e.parser, source, out, m.Links, want, nil); err != nil {
 			return nil, err
 		}
-		plan.ops = append(plan.ops, vault.FileOp{Path: e.notes[source].path, Data: out, CheckOld: true, Old: data})
+		plan.ops = append(plan.ops, vault.FileOp{Path: path, Data: out, CheckOld: true, Old: data})
 		plan.changes = append(plan.changes, FileChange{Path: source, Action: ActionUpdate, Links: changes})
 	}
 	return plan, nil
+}
+
+// planHeadingSelf works out the new bytes of the note id (src, parsed as
+// n) with the text of its heading h replaced by to, and its own links to
+// that heading rewritten (but those written in the heading's text, which
+// goes), and checks them. It returns the check for the other notes too.
+func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to string, toID func(string, vault.Link) bool) (*headingPlan, anchorCheck, error) {
+	hd := n.Headings[h]
+	inHeading := func(l vault.Link) bool { return l.Start < hd.End && l.End > hd.Start }
+	selfLinks := slices.DeleteFunc(slices.Clone(n.Links), inHeading)
+	edits, changes, want, err := anchorEdits(id, src, selfLinks, n, h, vault.HeadingLinkText(to), toID)
+	if err != nil {
+		return nil, anchorCheck{}, err
+	}
+	plan := &headingPlan{selfLinks: changes}
+	if plan.self, err = vault.ApplyEdits(src, append(edits, vault.Edit{Start: hd.Start, End: hd.End, Text: to})); err != nil {
+		return nil, anchorCheck{}, fmt.Errorf("rename the heading of %s: %w", id, err)
+	}
+	renamed, err := e.parser.Parse(id, plan.self)
+	if err != nil {
+		return nil, anchorCheck{}, fmt.Errorf("parse %s after renaming its heading: %w", id, err)
+	}
+	if len(renamed.Headings) != len(n.Headings) || renamed.Headings[h].Text != to {
+		return nil, anchorCheck{}, fmt.Errorf("%w: %q cannot be written as the text of the heading at line %d of %s: markdown would not read it back as that heading (a closing '#', a line of '=' or '-'?); choose another text",
+			ErrInvalid, to, hd.Line, id)
+	}
+	nh := renamed.Headings[h]
+	newInHeading := func(l vault.Link) bool { return l.Start < nh.End && l.End > nh.Start }
+	check := anchorCheck{before: n, after: renamed, toID: toID}
+	if err := check.verify(e.parser, id, plan.self, selfLinks, want, newInHeading); err != nil {
+		return nil, anchorCheck{}, err
+	}
+	return plan, check, nil
 }
 
 // pickHeading finds the heading of n that from names, as a link's heading
