@@ -204,8 +204,9 @@ func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to
 }
 
 // pickHeading finds the heading of n that from names, as a link's heading
-// part would. A bare text that several headings have is refused: links
-// find the first, but the caller may mean another.
+// part would, or else as the whole text of a heading ("C# tips", whose
+// '#' a link cannot hold). A text that several headings have is refused:
+// links find the first, but the caller may mean another.
 func pickHeading(id string, n *vault.Note, from string) (int, error) {
 	parts := vault.SplitAnchor(from)
 	if len(parts) == 0 {
@@ -215,7 +216,13 @@ func pickHeading(id string, n *vault.Note, from string) (int, error) {
 		return -1, fmt.Errorf("%w: renameHeading.from %q names a block, not a heading", ErrInvalid, from)
 	}
 	idx := n.AnchorHeadings(from)
-	h := idx[len(idx)-1]
+	h, text := idx[len(idx)-1], parts[0]
+	if len(parts) > 1 {
+		text = ""
+		if h < 0 {
+			h, text = slices.IndexFunc(n.Headings, func(hd vault.Heading) bool { return vault.HeadingKey(hd.Text) == vault.HeadingKey(from) }), from
+		}
+	}
 	if h < 0 {
 		var list []string
 		for i, hd := range n.Headings {
@@ -230,16 +237,16 @@ func pickHeading(id string, n *vault.Note, from string) (int, error) {
 		}
 		return -1, fmt.Errorf("%w: %s has no heading %q; its headings are %s", ErrInvalid, id, from, strings.Join(list, ", "))
 	}
-	if len(parts) == 1 {
+	if text != "" {
 		var lines []string
 		for _, hd := range n.Headings {
-			if vault.HeadingKey(hd.Text) == vault.HeadingKey(parts[0]) {
+			if vault.HeadingKey(hd.Text) == vault.HeadingKey(text) {
 				lines = append(lines, fmt.Sprint(hd.Line))
 			}
 		}
 		if len(lines) > 1 {
 			return -1, fmt.Errorf("%w: %q matches the headings at lines %s of %s: name the one to rename by the heading before it, as a link would (\"Parent#%s\"); links without one go to the first",
-				ErrInvalid, from, strings.Join(lines, ", "), id, strings.TrimSpace(parts[0]))
+				ErrInvalid, from, strings.Join(lines, ", "), id, vault.HeadingLinkText(text))
 		}
 	}
 	return h, nil

@@ -122,6 +122,18 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			},
 		},
 		{
+			desc: "a heading whose text holds '#', named as written",
+			files: map[string]string{
+				"N.md": "# C# tips\n",
+				"M.md": "[[N#C tips]] [[N#C# tips]]\n",
+			},
+			id: "N", from: "C# tips", to: "Go tips",
+			want: map[string][]string{
+				"N.md": {"# C# tips", "# Go tips"},
+				"M.md": {"[[N#C tips]]", "[[N#Go tips]]"},
+			},
+		},
+		{
 			desc: "CRLF line endings, markup and a closing sequence",
 			files: map[string]string{
 				"N.md": "# **Plan**  ##  \r\nText\r\n",
