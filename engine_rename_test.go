@@ -39,9 +39,6 @@ type renameCase struct {
 	want map[string]string
 	// links are the rewritten links listed per file, "old => new".
 	links map[string][]string
-	// bug, when set, is a reported bug that makes this case fail today
-	// (see knownBug).
-	bug string
 }
 
 func renameCases() []renameCase {
@@ -486,21 +483,7 @@ func TestRenameLinkForms(t *testing.T) {
 }
 
 func runRenameCase(t *testing.T, tt renameCase) {
-	// Failures are gathered, so that a case with a reported bug is
-	// skipped with them instead of failing.
-	var failures []string
-	errorf := func(format string, args ...any) { failures = append(failures, fmt.Sprintf(format, args...)) }
-	defer func() {
-		if len(failures) == 0 {
-			return
-		}
-		if tt.bug != "" {
-			knownBug(t, "%s:\n%s", tt.bug, strings.Join(failures, "\n"))
-		}
-		for _, f := range failures {
-			t.Error(f)
-		}
-	}()
+	errorf := t.Errorf
 	ctx := context.Background()
 	dir := makeVault(t, tt.files)
 	e := openWriter(t, dir, false)
@@ -1458,14 +1441,7 @@ func TestRenameUnwritableLink(t *testing.T) {
 	before := noteFiles(t, dir)
 	res, err := e.UpdateNode(context.Background(), vaultgraph.NoteUpdate{ID: "Old.md", Title: strp("a`b")})
 	if err == nil {
-		// engine_update.go retargetAll: when vault.RetargetEdit refuses a
-		// link (ErrCannotRetarget), the link is skipped with a warning and
-		// the rename goes ahead, so [[Old]] in Src.md now matches no note
-		// (a broken link; the renamed note lost it). Issue 6: "without ever breaking
-		// the user's links". Refuse the write instead (ErrInvalid naming
-		// the link and the character, nothing written), as the dry run
-		// already shows the warning.
-		knownBug(t, "UpdateNode(title a`b) = nil error, warnings %q, Src.md %q, want ErrInvalid and nothing written",
+		t.Errorf("UpdateNode(title a`b) = nil error, warnings %q, Src.md %q, want ErrInvalid and nothing written",
 			res.Warnings, noteFiles(t, dir)["Src.md"])
 	}
 	if !errors.Is(err, vaultgraph.ErrInvalid) {
