@@ -241,9 +241,10 @@ func pagedOptions(sortKeys string, def, max int) []mcpgo.ToolOption {
 }
 
 // bindArguments decodes the call's arguments into p. Unknown arguments
-// are ignored.
+// are ignored, and so are those that were not given ("" or {}: see
+// params_given.go).
 func bindArguments(req mcpgo.CallToolRequest, p any) error {
-	args := req.GetArguments()
+	args := withoutNotGiven(req.GetArguments())
 	if len(args) == 0 {
 		return nil
 	}
