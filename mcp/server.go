@@ -218,12 +218,12 @@ func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
 		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
 	}, opts...)
 	opts = append(opts,
-		// Described once, in the server instructions: here they would
-		// cost every tool's definition ~40 tokens more.
-		mcpgo.WithString("format", mcpgo.Enum(Formats...)),
-		mcpgo.WithString("detail", mcpgo.Enum(Details...)),
-		mcpgo.WithArray("fields", mcpgo.WithStringItems()),
-		mcpgo.WithInteger("maxTokens"), // bounds checked by Presentation.check
+		// Described at length once, in the server instructions; here in
+		// a few words, to keep every tool's definition short.
+		mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description(descFormat)),
+		mcpgo.WithString("detail", mcpgo.Enum(Details...), mcpgo.Description(descDetail)),
+		mcpgo.WithArray("fields", mcpgo.WithStringItems(), mcpgo.Description(descFields)),
+		mcpgo.WithInteger("maxTokens", mcpgo.Description(descMaxTokens)), // bounds checked by Presentation.check
 	)
 	return mcpgo.NewTool(name, opts...)
 }
@@ -235,8 +235,8 @@ const nodeSortKeys = "title, path, created, modified, inDegree, outDegree, pager
 func pagedOptions(sortKeys string, def, max int) []mcpgo.ToolOption {
 	return []mcpgo.ToolOption{
 		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+sortKeys+`; "-" prefix for descending`)),
-		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1)),
-		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def))),
+		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1), mcpgo.Description(descPage)),
+		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def)), mcpgo.Description(descLimit)),
 	}
 }
 
