@@ -5,18 +5,18 @@ import "maps"
 // Many MCP clients send "" for every optional parameter they do not use,
 // and {} for objects. This file is the one home of the rule that such a
 // value means "not given": every tool's arguments pass through
-// withoutNotGiven before they are bound to its parameters, so no handler
-// checks for "" itself, and a call with "" answers and writes exactly as
+// withoutNotGiven before they are bound to its parameters (and the CLI's
+// flags go through NotGiven), so no handler checks for "" itself, and a call with "" answers and writes exactly as
 // the call without that parameter. update_node's directory "" therefore
 // never moves a note: "/" names the vault root (see
 // vaultgraph.RootDirectory). An empty list is kept: tags [] in update_node
 // is a real request (remove every tag), and for the read tools' filters
 // it means no filter, as absent does.
 
-// notGiven reports whether v, an argument's JSON value, means that the
-// parameter was not given: "" (whatever the parameter's type) or an empty
-// object.
-func notGiven(v any) bool {
+// NotGiven reports whether v, an argument's JSON value or a flag's
+// value, means that the parameter was not given: "" (whatever the
+// parameter's type) or an empty object.
+func NotGiven(v any) bool {
 	switch x := v.(type) {
 	case string:
 		return x == ""
@@ -26,10 +26,10 @@ func notGiven(v any) bool {
 	return false
 }
 
-// withoutNotGiven returns args without the arguments that notGiven says
+// withoutNotGiven returns args without the arguments that NotGiven says
 // were not given; args itself is not changed.
 func withoutNotGiven(args map[string]any) map[string]any {
 	out := maps.Clone(args)
-	maps.DeleteFunc(out, func(_ string, v any) bool { return notGiven(v) })
+	maps.DeleteFunc(out, func(_ string, v any) bool { return NotGiven(v) })
 	return out
 }
