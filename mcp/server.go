@@ -46,7 +46,8 @@ search_by_tags, list_nodes or get_hubs to find notes; get_node to read one; get_
 find_path to follow links; create_node / update_node (renames rewrite every link) to write.
 Every read tool takes format (default TOON for lists, Markdown for a note or path; json for
 data), detail (minimal | standard (default) | full field presets), fields (an explicit field
-list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).`
+list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).
+An optional parameter set to "" is the same as leaving it out ({} too); directory "/" is the vault root.`
 
 // NewServer returns an MCP server exposing t's tools, and notes as
 // resources (vaultgraph://note/{id}). It tells clients when notes are

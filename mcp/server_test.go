@@ -342,8 +342,8 @@ func TestToolsList(t *testing.T) {
 			if p := prop(tt.tool, "fields"); p["type"] != "array" {
 				t.Errorf("fields = %v, want an array", p)
 			}
-			// The four are described once, in the instructions (bounds of
-			// maxTokens are checked on call: TestToolErrors).
+			// The four are described at length once, in the instructions
+			// (bounds of maxTokens are checked on call: TestToolErrors).
 			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" {
 				t.Errorf("maxTokens = %v, want an integer", p)
 			}
@@ -843,9 +843,10 @@ func TestHandlerPanic(t *testing.T) {
 }
 
 // TestInstructions checks that the server instructions describe the
-// parameters every read tool takes, which the schemas leave undescribed.
+// parameters every read tool takes, which the schemas describe in a few
+// words, and the rule that "" is not given.
 func TestInstructions(t *testing.T) {
-	for _, word := range []string{"format", "TOON", "Markdown", "json", "detail", "minimal", "full", "fields", "maxTokens"} {
+	for _, word := range []string{"format", "TOON", "Markdown", "json", "detail", "minimal", "full", "fields", "maxTokens", `"" is the same as leaving it out`, `directory "/"`} {
 		if !strings.Contains(instructions, word) {
 			t.Errorf("instructions do not mention %q:\n%s", word, instructions)
 		}
