@@ -1181,3 +1181,27 @@ func TestOpenOddIndexPath(t *testing.T) {
 		})
 	}
 }
+
+// TestRootDirectory checks that RootDirectory ("/") names the vault root
+// in CreateNode and UpdateNode (the tools read "" as not given), while
+// other absolute folders stay refused.
+func TestRootDirectory(t *testing.T) {
+	dir := makeVault(t, map[string]string{"Sub/Moved.md": "# Moved\n", "Linker.md": "[[Sub/Moved]]\n"})
+	e := openWriter(t, dir, false)
+	ctx := context.Background()
+	if res, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Top", Content: "x", Directory: vaultgraph.RootDirectory}); err != nil || res.Node.ID != "Top.md" {
+		t.Fatalf("CreateNode(directory /) = %+v, %v, want Top.md", res, err)
+	}
+	res, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Sub/Moved.md", Directory: strp(" / ")})
+	if err != nil || res.Node.ID != "Moved.md" {
+		t.Fatalf("UpdateNode(directory / ) = %+v, %v, want Moved.md", res, err)
+	}
+	if got, want := noteFiles(t, dir)["Linker.md"], "[[Moved]]\n"; got != want {
+		t.Errorf("Linker.md = %q, want %q", got, want)
+	}
+	for _, d := range []string{"//", "/Sub", "/."} {
+		if _, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Bad", Content: "x", Directory: d}); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("CreateNode(directory %q) = %v, want ErrInvalid", d, err)
+		}
+	}
+}
