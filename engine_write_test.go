@@ -849,7 +849,8 @@ func TestWriteOutsideVault(t *testing.T) {
 		{"deep parent", "Projects/../.."},
 		{"absolute", "/abs"},
 		{"absolute to the outside folder", ""}, // filled in below
-		{"absolute root", "/"},
+		// "/" alone is the vault root (TestRootDirectory).
+		{"absolute root and dot", "/."},
 		{"drive", `C:\x`},
 		{"drive with slash", "C:/x"},
 		{"drive only", "c:"},
