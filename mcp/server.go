@@ -256,7 +256,10 @@ func bindArguments(req mcpgo.CallToolRequest, p any) error {
 	if err := json.Unmarshal(raw, p); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return invalid(te.Field, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
+			// Field is the Go path ("Presentation.maxTokens" for an
+			// embedded struct): name the parameter as the schema does.
+			name := te.Field[strings.LastIndex(te.Field, ".")+1:]
+			return invalid(name, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
 		}
 		return invalid("arguments", "%v", err)
 	}

@@ -852,3 +852,22 @@ func TestInstructions(t *testing.T) {
 		}
 	}
 }
+
+// TestBindTypeErrorNamesParameter checks that a wrong JSON type is
+// INVALID_PARAMS naming the parameter as the schema does, also for the
+// presentation parameters (not "Presentation.maxTokens").
+func TestBindTypeErrorNamesParameter(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tt := range []struct {
+		give map[string]any
+		want string
+	}{
+		{map[string]any{"id": "Home", "maxTokens": "many"}, "INVALID_PARAMS: maxTokens: expected an integer, got a JSON string"},
+		{map[string]any{"id": "Home", "fields": "id"}, "INVALID_PARAMS: fields: expected a list, got a JSON string"},
+		{map[string]any{"id": "Home", "depth": "one"}, "INVALID_PARAMS: depth: expected an integer, got a JSON string"},
+	} {
+		if got := ts.wantError(t, CodeInvalidParams, "get_node", tt.give); got != tt.want {
+			t.Errorf("get_node(%v) = %q, want %q", tt.give, got, tt.want)
+		}
+	}
+}
