@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -33,8 +34,9 @@ func (g *globals) contentText(s string) (string, error) {
 
 // propertiesJSON turns key=value flags into the JSON object the tools
 // take. A value is JSON when it parses as JSON (numbers, true, null,
-// ["a","b"]), else text.
+// ["a","b"]), else text. A flag set to "" is not given (mcp.NotGiven).
 func propertiesJSON(kvs []string) (json.RawMessage, error) {
+	kvs = slices.DeleteFunc(slices.Clone(kvs), func(kv string) bool { return mcp.NotGiven(kv) })
 	if len(kvs) == 0 {
 		return nil, nil
 	}

@@ -52,3 +52,19 @@ func TestCreateNodeRootDirectory(t *testing.T) {
 		t.Errorf("create-node --directory / and \"\" changed %q, want +Plain.md and +Rooted.md", d)
 	}
 }
+
+// TestPropertyFlagEmpty checks that --property "" is not given, in
+// update-node as in list-nodes.
+func TestPropertyFlagEmpty(t *testing.T) {
+	w := newWriteEnv(t)
+	before := snapshot(t, w.dir)
+	if errOut := w.fail(t, "INVALID_PARAMS", "update-node", "Orphan", "--property", ""); !strings.Contains(errOut, "nothing to change") {
+		t.Errorf("update-node --property \"\": stderr %q, want \"nothing to change\"", errOut)
+	}
+	if d := changed(before, snapshot(t, w.dir)); d != nil {
+		t.Errorf("update-node --property \"\" changed %q", d)
+	}
+	if got, want := w.ok(t, "list-nodes", "--property", ""), w.ok(t, "list-nodes"); got != want {
+		t.Errorf("list-nodes --property \"\" =\n%s\nwant as without it:\n%s", got, want)
+	}
+}
