@@ -14,7 +14,7 @@ const (
 	descLimit     = "Page size"
 	descTagMode   = "How tags combine"
 	descIfMatch   = "The hash a read returned: CONFLICT if the file changed since"
-	// descDirectory is the vault folder of create_node and update_node:
-	// "" is not given (params_given.go), so "/" names the root.
+	// descDirectory is create_node's folder: "" is not given
+	// (params_given.go), so "/" names the root, as in update_node.
 	descDirectory = `Vault folder; "/" = the root`
 )

@@ -38,7 +38,7 @@ func updateNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithDescription("Change a note; give only what changes. title renames and directory moves the file, and every link to it in other notes is rewritten in its own style. content replaces the body (frontmatter kept), tags replace the tags, properties are merged (null removes one). ifMatch: the hash a read returned (CONFLICT if the file changed since). dryRun lists the files and links that would change, writing nothing."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("title", mcpgo.Description("New title: renames the file")),
-			mcpgo.WithString("directory", mcpgo.Description(descDirectory+": moves the file")),
+			mcpgo.WithString("directory", mcpgo.Description(`Move to this vault folder; "/" = the root`)),
 			mcpgo.WithString("content", mcpgo.Description("New body")),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("New tags; [] removes all")),
 			mcpgo.WithObject("properties", mcpgo.Description("Properties to merge; null removes one")),
