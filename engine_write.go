@@ -26,10 +26,15 @@ type NewNote struct {
 	Tags []string
 	// Properties go into the frontmatter, in order.
 	Properties []vault.Property
-	// Directory is the vault folder ("" = the root); missing folders are
-	// created.
+	// Directory is the vault folder ("" or RootDirectory = the root);
+	// missing folders are created.
 	Directory string
 }
+
+// RootDirectory is the directory that names the vault root in CreateNode
+// and UpdateNode: the tools read a "" parameter as not given, so "/" is
+// how a caller moves a note to the root.
+const RootDirectory = "/"
 
 // NoteUpdate is what UpdateNode changes; nil fields stay as they are.
 type NoteUpdate struct {
@@ -37,7 +42,8 @@ type NoteUpdate struct {
 	ID string
 	// Title renames the note (its file name).
 	Title *string
-	// Directory moves the note to this folder ("" = the root).
+	// Directory moves the note to this folder ("" or RootDirectory = the
+	// root).
 	Directory *string
 	// Content replaces the body; the frontmatter is kept.
 	Content *string
@@ -128,7 +134,9 @@ func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("%w: title %q: %v", ErrInvalid, title, err)
 	}
-	dir = strings.TrimSpace(dir)
+	if dir = strings.TrimSpace(dir); dir == RootDirectory {
+		dir = ""
+	}
 	if strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) || filepath.IsAbs(dir) || (len(dir) >= 2 && dir[1] == ':') {
 		return "", "", fmt.Errorf("%w: directory %q is an absolute path: give a folder relative to the vault", ErrInvalid, dir)
 	}

@@ -830,7 +830,8 @@ func TestWriteOutsideVault(t *testing.T) {
 		{"deep parent", "Projects/../.."},
 		{"absolute", "/abs"},
 		{"absolute to the outside folder", ""}, // filled in below
-		{"absolute root", "/"},
+		// "/" alone is the vault root (TestRootDirectory).
+		{"absolute root and dot", "/."},
 		{"drive", `C:\x`},
 		{"drive with slash", "C:/x"},
 		{"drive only", "c:"},
@@ -1151,5 +1152,29 @@ func TestOpenOddIndexPath(t *testing.T) {
 				t.Errorf("vault %q: Open/CreateNode = %v; index at %s: %v; files made beside the vault: %q", name, err, index, statErr, stray)
 			}
 		})
+	}
+}
+
+// TestRootDirectory checks that RootDirectory ("/") names the vault root
+// in CreateNode and UpdateNode (the tools read "" as not given), while
+// other absolute folders stay refused.
+func TestRootDirectory(t *testing.T) {
+	dir := makeVault(t, map[string]string{"Sub/Moved.md": "# Moved\n", "Linker.md": "[[Sub/Moved]]\n"})
+	e := openWriter(t, dir, false)
+	ctx := context.Background()
+	if res, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Top", Content: "x", Directory: vaultgraph.RootDirectory}); err != nil || res.Node.ID != "Top.md" {
+		t.Fatalf("CreateNode(directory /) = %+v, %v, want Top.md", res, err)
+	}
+	res, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Sub/Moved.md", Directory: strp(" / ")})
+	if err != nil || res.Node.ID != "Moved.md" {
+		t.Fatalf("UpdateNode(directory / ) = %+v, %v, want Moved.md", res, err)
+	}
+	if got, want := noteFiles(t, dir)["Linker.md"], "[[Moved]]\n"; got != want {
+		t.Errorf("Linker.md = %q, want %q", got, want)
+	}
+	for _, d := range []string{"//", "/Sub", "/."} {
+		if _, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Bad", Content: "x", Directory: d}); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("CreateNode(directory %q) = %v, want ErrInvalid", d, err)
+		}
 	}
 }

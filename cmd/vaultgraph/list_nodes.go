@@ -27,6 +27,9 @@ links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
 			for _, kv := range props {
+				if mcp.NotGiven(kv) {
+					continue
+				}
 				k, v, ok := strings.Cut(kv, "=")
 				if !ok || strings.TrimSpace(k) == "" {
 					return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)

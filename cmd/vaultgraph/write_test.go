@@ -256,10 +256,10 @@ func TestUpdateNodeCommand(t *testing.T) {
 	if now, want := w.file(t, "Archive/Gamma.md"), strings.NewReplacer("[[Alpha Plan\\|AP]]", "[[Projects/Alpha Plan\\|AP]]", "[[Alpha Plan#Risks", "[[Projects/Alpha Plan#Risks").Replace(after["Projects/Gamma.md"]); now != want {
 		t.Errorf("Archive/Gamma.md =\n%s\nwant\n%s", now, want)
 	}
-	// And back to the root with --directory "".
-	w.ok(t, "update-node", "Archive/Gamma", "--directory", "")
+	// And back to the root with --directory /.
+	w.ok(t, "update-node", "Archive/Gamma", "--directory", "/")
 	if w.file(t, "Gamma.md") == "" {
-		t.Errorf("update-node --directory \"\" did not move the note to the root")
+		t.Errorf("update-node --directory / did not move the note to the root")
 	}
 
 	// --if-match with the hash a read returned, then with a stale one.
