@@ -176,22 +176,24 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if _, err := os.Lstat(abs); err == nil {
 		return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or update it", ErrExists, id)
 	}
-	src := []byte(n.Content)
 	props := slices.Clone(n.Properties)
 	if name := vault.BaseName(id); name != strings.TrimSpace(n.Title) {
 		props = append([]vault.Property{{Key: "title", Value: strings.TrimSpace(n.Title)}}, props...)
 	}
-	if len(n.Tags) > 0 || len(props) > 0 {
-		if src, err = vault.SetFrontmatter(src, cleanTags(n.Tags), len(n.Tags) > 0, props); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-		}
+	var tags *[]string
+	if len(n.Tags) > 0 {
+		tags = &n.Tags
+	}
+	src, warnings, err := noteText(id, nil, &n.Content, tags, props)
+	if err != nil {
+		return nil, err
 	}
 	// IfAbsent: a file made at that path meanwhile (by another process)
 	// is NODE_EXISTS, checked under the vault's write lock.
 	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "create "+id, "creation")
 	}
-	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}})
+	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
 }
 
 // exists reports whether a note other than except has ID id in any
