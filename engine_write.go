@@ -20,7 +20,10 @@ type NewNote struct {
 	// Obsidian forbids in file names removed. When that changes the title,
 	// the title is also kept in the frontmatter.
 	Title string
-	// Content is the body, written as given.
+	// Content is the body, written as given. Content that begins with a
+	// frontmatter block is the whole text: Tags and Properties are set in
+	// its frontmatter, and the result's warnings name each of its values
+	// they replace.
 	Content string
 	// Tags go into the frontmatter.
 	Tags []string
@@ -39,9 +42,14 @@ type NoteUpdate struct {
 	Title *string
 	// Directory moves the note to this folder ("" = the root).
 	Directory *string
-	// Content replaces the body; the frontmatter is kept.
+	// Content replaces the body; the frontmatter is kept. Content that
+	// begins with a frontmatter block (vault.ReplaceContent) is the whole
+	// text instead: its frontmatter replaces the note's, Tags and
+	// Properties are set on top of it, and the result's warnings name
+	// each of its values they replace.
 	Content *string
-	// Tags replace the frontmatter tags.
+	// Tags replace the frontmatter tags. Inline #tags in the body stay;
+	// the result's warnings name those not among Tags.
 	Tags *[]string
 	// Properties are merged into the frontmatter; a nil value removes the
 	// key.

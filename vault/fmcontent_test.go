@@ -29,6 +29,7 @@ func TestReplaceContent(t *testing.T) {
 		{"comments only", "old\n", "---\n# note\n---\nx", "---\n# note\n---\nx", true, ""},
 		{"flow map is readable", "old\n", "---\n{a: 1}\n---\nx", "---\n{a: 1}\n---\nx", true, ""},
 		{"unclosed rule is body", "---\na: 1\n---\nold\n", "---\nx\n", "---\na: 1\n---\n---\nx\n", false, ""},
+		{"closed by ... is body", "---\na: 1\n---\nold\n", "---\nb: 2\n...\nx\n", "---\na: 1\n---\n---\nb: 2\n...\nx\n", false, ""},
 		{"rule not on the first line is body", "old\n", "\n---\na: 1\n---\nx\n", "\n---\na: 1\n---\nx\n", false, ""},
 		{"malformed YAML", "old\n", "---\na: [1\n---\nx\n", "", true, "malformed YAML"},
 		{"not a map", "old\n", "---\n- a\n---\nx\n", "", true, "not a map of properties"},
