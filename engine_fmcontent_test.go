@@ -8,6 +8,7 @@ package vaultgraph_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,24 +65,15 @@ func (tt fmContentCase) run(t *testing.T) {
 		t.Errorf("Note.md =\n%q\nwant\n%q", got, tt.want)
 	}
 	for _, w := range tt.wantWarn {
-		if !contains(res.Warnings, w) {
+		if !slices.Contains(res.Warnings, w) {
 			t.Errorf("warnings = %q, want %q among them", res.Warnings, w)
 		}
 	}
 	for _, w := range res.Warnings {
-		if (strings.Contains(w, "from the content's frontmatter") || strings.Contains(w, "written in the body")) && !contains(tt.wantWarn, w) {
+		if (strings.Contains(w, "from the content's frontmatter") || strings.Contains(w, "written in the body")) && !slices.Contains(tt.wantWarn, w) {
 			t.Errorf("unexpected warning %q", w)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestUpdateNodeWholeText(t *testing.T) {
