@@ -50,10 +50,6 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 
 	// The note's own new bytes.
-	out := src
-	if u.Content != nil {
-		out = vault.ReplaceBody(out, *u.Content)
-	}
 	props := slices.Clone(u.Properties)
 	newID, newAbs := id, abs
 	if u.Title != nil || u.Directory != nil {
@@ -79,20 +75,13 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 			}
 		}
 	}
-	if u.Tags != nil || len(props) > 0 {
-		var tags []string
-		if u.Tags != nil {
-			tags = cleanTags(*u.Tags)
-		}
-		if out, err = vault.SetFrontmatter(out, tags, u.Tags != nil, props); err != nil {
-			if errors.Is(err, vault.ErrBadFrontmatter) {
-				return nil, fmt.Errorf("%w: %s: %v: fix the frontmatter or replace only the content", ErrInvalid, id, err)
-			}
-			if errors.Is(err, vault.ErrBadProperty) {
-				return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-			}
-			return nil, fmt.Errorf("update %s: %w", id, err)
-		}
+	out, textWarnings, err := noteText(id, src, u.Content, u.Tags, props)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, textWarnings...)
+	if u.Tags != nil {
+		warnings = append(warnings, e.inlineTagWarnings(id, out, *u.Tags)...)
 	}
 
 	plan, err := e.planRename(id, newID, out)

@@ -20,7 +20,10 @@ type NewNote struct {
 	// Obsidian forbids in file names removed. When that changes the title,
 	// the title is also kept in the frontmatter.
 	Title string
-	// Content is the body, written as given.
+	// Content is the body, written as given. Content that begins with a
+	// frontmatter block is the whole text: Tags and Properties are set in
+	// its frontmatter, and the result's warnings name each of its values
+	// they replace.
 	Content string
 	// Tags go into the frontmatter.
 	Tags []string
@@ -45,9 +48,14 @@ type NoteUpdate struct {
 	// Directory moves the note to this folder ("" or RootDirectory = the
 	// root).
 	Directory *string
-	// Content replaces the body; the frontmatter is kept.
+	// Content replaces the body; the frontmatter is kept. Content that
+	// begins with a frontmatter block (vault.ReplaceContent) is the whole
+	// text instead: its frontmatter replaces the note's, Tags and
+	// Properties are set on top of it, and the result's warnings name
+	// each of its values they replace.
 	Content *string
-	// Tags replace the frontmatter tags.
+	// Tags replace the frontmatter tags. Inline #tags in the body stay;
+	// the result's warnings name those not among Tags.
 	Tags *[]string
 	// Properties are merged into the frontmatter; a nil value removes the
 	// key.
@@ -184,22 +192,24 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if _, err := os.Lstat(abs); err == nil {
 		return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or update it", ErrExists, id)
 	}
-	src := []byte(n.Content)
 	props := slices.Clone(n.Properties)
 	if name := vault.BaseName(id); name != strings.TrimSpace(n.Title) {
 		props = append([]vault.Property{{Key: "title", Value: strings.TrimSpace(n.Title)}}, props...)
 	}
-	if len(n.Tags) > 0 || len(props) > 0 {
-		if src, err = vault.SetFrontmatter(src, cleanTags(n.Tags), len(n.Tags) > 0, props); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-		}
+	var tags *[]string
+	if len(n.Tags) > 0 {
+		tags = &n.Tags
+	}
+	src, warnings, err := noteText(id, nil, &n.Content, tags, props)
+	if err != nil {
+		return nil, err
 	}
 	// IfAbsent: a file made at that path meanwhile (by another process)
 	// is NODE_EXISTS, checked under the vault's write lock.
 	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "create "+id, "creation")
 	}
-	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}})
+	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
 }
 
 // exists reports whether a note other than except has ID id in any

@@ -21,7 +21,7 @@ func writeTool(name string, destructive, idempotent bool, opts ...mcpgo.ToolOpti
 func createNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
 		Tool: writeTool("create_node", false, false,
-			mcpgo.WithDescription("Create a note: file directory/Title.md (characters Obsidian forbids in file names removed; missing folders created), tags and properties in its frontmatter. NODE_EXISTS if the file exists. Returns the note's id and hash."),
+			mcpgo.WithDescription("Create a note: file directory/Title.md (characters Obsidian forbids in file names removed; missing folders created), tags and properties in its frontmatter. content starting with a --- frontmatter block is the whole file; tags/properties apply on top, warnings name values they replace. NODE_EXISTS if the file exists. Returns the note's id and hash."),
 			mcpgo.WithString("title", mcpgo.Required(), mcpgo.Description("Note title; names the file")),
 			mcpgo.WithString("content", mcpgo.Description("Markdown body")),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Frontmatter tags")),
@@ -35,7 +35,7 @@ func createNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 func updateNodeTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
 		Tool: writeTool("update_node", true, false,
-			mcpgo.WithDescription("Change a note; give only what changes. title renames and directory moves the file, and every link to it in other notes is rewritten in its own style. content replaces the body (frontmatter kept), tags replace the tags, properties are merged (null removes one). ifMatch: the hash a read returned (CONFLICT if the file changed since). dryRun lists the files and links that would change, writing nothing."),
+			mcpgo.WithDescription("Change a note; give only what changes. title renames and directory moves the file, and every link to it in other notes is rewritten in its own style. content replaces the body (frontmatter kept), or the whole file if it starts with a --- frontmatter block (tags/properties apply on top, warnings name values they replace). tags replace frontmatter tags (inline #tags stay, named in warnings), properties are merged (null removes one). ifMatch: the hash a read returned (CONFLICT if the file changed since). dryRun lists the files and links that would change, writing nothing."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("title", mcpgo.Description("New title: renames the file")),
 			mcpgo.WithString("directory", mcpgo.Description(`Move to this vault folder; "/" = the root`)),

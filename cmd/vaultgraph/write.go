@@ -83,7 +83,9 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 		Long: `Create a note: the file DIRECTORY/TITLE.md, with the characters Obsidian
 forbids in file names removed (the full title is then kept in the
 frontmatter), tags and properties in its frontmatter. Missing folders are
-created. An existing file is NODE_EXISTS. The write is atomic.`,
+created. An existing file is NODE_EXISTS. The write is atomic. --content
+that starts with a --- frontmatter block is the whole file; --tags and
+--property go on top, and the warnings name each of its values they replace.`,
 		Example: `  vaultgraph create-node "Meeting 2026-11-22" --directory Meetings --tags meeting,draft
   echo "Body text" | vaultgraph create-node Idea --content - --property status=draft`,
 		Args: maxArgs(1),
@@ -130,7 +132,10 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 link to it in other notes (wikilinks, embeds, markdown links, frontmatter
 links) is rewritten in its own style,
 changing no other byte. --content replaces the body and keeps the
-frontmatter; --tags replaces the tags; --property merges properties
+frontmatter, or, when it starts with a --- frontmatter block, is the whole
+file (--tags and --property go on top; the warnings name each of its values
+they replace); --tags replaces the frontmatter tags (inline #tags stay in
+the body, named in the warnings); --property merges properties
 (key=null removes one). --if-match HASH refuses the change (CONFLICT) if the
 file changed since a read returned HASH. --dry-run lists what would change.`,
 		Example: `  vaultgraph update-node "Alpha Plan" --title "Alpha Roadmap" --dry-run
