@@ -87,12 +87,27 @@ func (ig *Ignore) Skip(rel string, isDir bool) bool {
 	if rel == "" || rel == "." {
 		return false
 	}
+	return Hidden(rel) || ig.Filtered(rel, isDir)
+}
+
+// Hidden reports whether the vault-relative path rel is in a dot-folder
+// or is a dot-file (.obsidian, .trash, .git, .vaultgraph): outside the
+// vault for Obsidian too, which never rewrites a link there.
+func Hidden(rel string) bool {
 	for _, part := range strings.Split(rel, "/") {
 		if strings.HasPrefix(part, ".") {
 			return true
 		}
 	}
-	if ig == nil {
+	return false
+}
+
+// Filtered reports whether the vault-relative path rel is one of the
+// user's "Excluded files" (userIgnoreFilters): Obsidian hides it from
+// search and the graph but still rewrites its links on a rename. isDir
+// says whether rel is a folder. Skip is Hidden or Filtered.
+func (ig *Ignore) Filtered(rel string, isDir bool) bool {
+	if ig == nil || rel == "" || rel == "." {
 		return false
 	}
 	key := Fold(rel)
