@@ -115,9 +115,18 @@ func (e *Engine) outsideFiles() []vault.File {
 			out = append(out, vault.File{ID: p, Path: filepath.Join(e.root, filepath.FromSlash(p))})
 		}
 	}
+	var dirs, files []string
 	if e.excluded != nil {
-		out = append(out, vault.ListExcluded(e.root, slices.Sorted(maps.Keys(e.excluded.dirs)), slices.Sorted(maps.Keys(e.excluded.files)))...)
+		dirs, files = slices.Sorted(maps.Keys(e.excluded.dirs)), slices.Sorted(maps.Keys(e.excluded.files))
 	}
+	// A folder a filter names that was made since the last scan.
+	for _, d := range e.ignore.FilterFolders() {
+		if fi, err := os.Stat(filepath.Join(e.root, filepath.FromSlash(d))); err == nil && fi.IsDir() &&
+			!vault.Hidden(d) && e.ignore.Filtered(d, true) && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	out = append(out, vault.ListExcluded(e.root, dirs, files)...)
 	slices.SortFunc(out, func(a, b vault.File) int { return strings.Compare(a.ID, b.ID) })
 	return slices.CompactFunc(out, func(a, b vault.File) bool { return a.ID == b.ID })
 }

@@ -257,3 +257,57 @@ func TestRenameCanvasTextEscapes(t *testing.T) {
 		t.Errorf("Board.canvas = %s, want %s", got, want)
 	}
 }
+
+// TestRenameExcludedLater checks that excluded notes the engine's last
+// scan did not see are found too: in an excluded folder made since, one
+// reported to Sync, and with an engine that trusted its index on Open.
+func TestRenameExcludedLater(t *testing.T) {
+	ctx := context.Background()
+	dir := makeVault(t, map[string]string{
+		".obsidian/app.json": `{"userIgnoreFilters":["Later/","/\\.draft\\.md$/"]}`,
+		"Alpha.md":           "A\n",
+		"Beta.md":            "B\n",
+	})
+	index := filepath.Join(t.TempDir(), "index.db")
+	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: index})
+	if err := e.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.Close() })
+	write(t, dir, "Later/Sub/New.md", "[[Alpha]] [[Beta]]\n")
+	write(t, dir, "Notes/Idea.draft.md", "[[Alpha]] [[Beta]]\n")
+	if err := e.Sync(ctx, "Notes/Idea.draft.md"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Alpha", Title: strp("Omega")}); err != nil {
+		t.Fatalf("rename = %v", err)
+	}
+	want := "[[Omega]] [[Beta]]\n"
+	files := noteFiles(t, dir)
+	for _, p := range []string{"Later/Sub/New.md", "Notes/Idea.draft.md"} {
+		if files[p] != want {
+			t.Errorf("%s = %q, want %q", p, files[p], want)
+		}
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A reader that trusts the index (a CLI command while a server runs)
+	// scans for excluded notes when it renames.
+	e2 := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: index, TrustIndex: true})
+	if err := e2.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e2.Close() })
+	if _, err := e2.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Beta", Title: strp("Gamma")}); err != nil {
+		t.Fatalf("rename = %v", err)
+	}
+	want = "[[Omega]] [[Gamma]]\n"
+	files = noteFiles(t, dir)
+	for _, p := range []string{"Later/Sub/New.md", "Notes/Idea.draft.md"} {
+		if files[p] != want {
+			t.Errorf("after the trusting rename, %s = %q, want %q", p, files[p], want)
+		}
+	}
+}

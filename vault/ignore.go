@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,7 @@ import (
 // files" the user set in Obsidian (.obsidian/app.json userIgnoreFilters).
 type Ignore struct {
 	prefixes []string // folded path prefixes
+	folders  []string // the prefixes as written, without a trailing slash
 	patterns []*regexp.Regexp
 }
 
@@ -78,7 +80,21 @@ func (ig *Ignore) add(filter string) error {
 		return nil
 	}
 	ig.prefixes = append(ig.prefixes, Fold(strings.TrimPrefix(filepath.ToSlash(f), "/")))
+	if dir := strings.Trim(filepath.ToSlash(f), "/"); dir != "" {
+		ig.folders = append(ig.folders, dir)
+	}
 	return nil
+}
+
+// FilterFolders returns the paths the user's prefix filters name, as
+// written and without slashes around them ("Templates/" gives
+// "Templates"): where excluded folders may appear between scans, which
+// the watcher does not follow.
+func (ig *Ignore) FilterFolders() []string {
+	if ig == nil {
+		return nil
+	}
+	return slices.Clone(ig.folders)
 }
 
 // Skip reports whether the vault-relative path rel (forward slashes) is
