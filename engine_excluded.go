@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -129,4 +131,52 @@ func (e *Engine) outsideFiles() []vault.File {
 	out = append(out, vault.ListExcluded(e.root, dirs, files)...)
 	slices.SortFunc(out, func(a, b vault.File) int { return strings.Compare(a.ID, b.ID) })
 	return slices.CompactFunc(out, func(a, b vault.File) bool { return a.ID == b.ID })
+}
+
+// excludedRefs remembers, per excluded note, the names its links target
+// (refKey, as Engine.refs files the graph's notes), with the size and
+// modification time of the bytes they were read from: so that a rename
+// parses again only the excluded notes that changed or may link the note,
+// not a large excluded archive each time. Safe for concurrent use.
+type excludedRefs struct {
+	mu     sync.Mutex
+	m      map[string]excludedRef
+	parses int // notes parsed to learn their links (for tests)
+}
+
+type excludedRef struct {
+	size int64
+	mod  time.Time
+	keys map[string]struct{}
+}
+
+// mayLink reports whether the excluded note f may have a link filed under
+// one of keys: true when it does, or when its file changed since it was
+// last read (or cannot be read). It parses the note when it must.
+func (x *excludedRefs) mayLink(p *vault.Parser, f vault.File, keys ...string) bool {
+	x.mu.Lock()
+	r, ok := x.m[f.ID]
+	x.mu.Unlock()
+	if !ok || r.size != f.Size || !r.mod.Equal(f.ModTime) || f.ModTime.IsZero() {
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			return true // the caller reads it again and reports
+		}
+		n, err := p.Parse(f.ID, data)
+		if err != nil {
+			return true
+		}
+		r = excludedRef{size: f.Size, mod: f.ModTime, keys: map[string]struct{}{}}
+		for _, l := range n.Links {
+			r.keys[refKey(l.Target)] = struct{}{}
+		}
+		x.mu.Lock()
+		if x.m == nil {
+			x.m = map[string]excludedRef{}
+		}
+		x.m[f.ID] = r
+		x.parses++
+		x.mu.Unlock()
+	}
+	return slices.ContainsFunc(keys, func(k string) bool { _, ok := r.keys[k]; return ok })
 }

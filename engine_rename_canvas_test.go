@@ -311,3 +311,49 @@ func TestRenameExcludedLater(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameExcludedCache checks that a rename parses only the excluded
+// notes that changed since the last rename, and still finds a link added
+// to one of them.
+func TestRenameExcludedCache(t *testing.T) {
+	ctx := context.Background()
+	dir := makeVault(t, map[string]string{
+		".obsidian/app.json": `{"userIgnoreFilters":["Templates/"]}`,
+		"Alpha.md":           "A\n",
+		"Other.md":           "O\n",
+		"Gamma.md":           "G\n",
+		"Templates/A.md":     "[[Alpha]]\n",
+		"Templates/B.md":     "[[Other]]\n",
+		"Templates/C.md":     "no links\n",
+	})
+	e := openWriter(t, dir, false)
+	for _, tt := range []struct {
+		id, title  string
+		wantParses int // excluded notes parsed by this rename
+		path, want string
+	}{
+		{"Alpha", "Omega", 3, "Templates/A.md", "[[Omega]]\n"},
+		{"Other", "Other2", 1, "Templates/B.md", "[[Other2]]\n"}, // A changed
+		{"Gamma", "Gamma2", 1, "Templates/C.md", "no links\n"},   // B changed
+		{"Gamma2", "Gamma3", 0, "Templates/C.md", "no links\n"},
+	} {
+		before := e.ExcludedParses()
+		if _, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: tt.id, Title: strp(tt.title)}); err != nil {
+			t.Fatalf("rename %s = %v", tt.id, err)
+		}
+		if got := e.ExcludedParses() - before; got != tt.wantParses {
+			t.Errorf("rename %s parsed %d excluded notes, want %d", tt.id, got, tt.wantParses)
+		}
+		if got := noteFiles(t, dir)[tt.path]; got != tt.want {
+			t.Errorf("after renaming %s, %s = %q, want %q", tt.id, tt.path, got, tt.want)
+		}
+	}
+	// A link added to an excluded note is seen (its size and time changed).
+	write(t, dir, "Templates/C.md", "now [[Gamma3]]\n")
+	if _, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Gamma3", Title: strp("Gamma4")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := noteFiles(t, dir)["Templates/C.md"]; got != "now [[Gamma4]]\n" {
+		t.Errorf("Templates/C.md = %q, want the new link rewritten", got)
+	}
+}

@@ -19,6 +19,9 @@ import (
 // holds e.mu for reading.
 func (e *Engine) planOutside(plan *renamePlan, oldIdx, newIdx *vault.Index, oldID, newID string, mapID func(string) string) error {
 	for _, f := range e.outsideFiles() {
+		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(oldID), refKey(newID)) {
+			continue
+		}
 		data, err := os.ReadFile(f.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // gone since the scan
@@ -157,6 +160,9 @@ func (e *Engine) outsideIncoming(id string) (links []incoming, warnings []string
 		}
 	}
 	for _, f := range e.outsideFiles() {
+		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(id)) {
+			continue
+		}
 		data, err := os.ReadFile(f.Path)
 		if err != nil {
 			continue

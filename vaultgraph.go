@@ -110,6 +110,7 @@ type Engine struct {
 	// files, whose links a rename still rewrites; nil until a full scan
 	// (or the first rename or delete that needs it) learns it.
 	excluded *excludedSet
+	exclRefs excludedRefs // what the excluded notes link, by file
 	// noteProblems are notes that could not be read or parsed, by ID;
 	// scanProblems are what the last full scan reported.
 	noteProblems map[string]vault.Problem
