@@ -639,6 +639,9 @@ type linkState struct {
 	data  map[string][]byte // by note ID
 	notes map[string]*vault.Note
 	idx   *vault.Index
+	// excluded are the notes in data and notes that the user's filters
+	// exclude: not in idx, but their links are rewritten too.
+	excluded map[string]bool
 }
 
 // parseCache keeps parses by ID and content across readLinkState calls.
@@ -655,8 +658,15 @@ func readLinkState(t testing.TB, dir string, cache parseCache) *linkState {
 		t.Fatal(err)
 	}
 	p := vault.NewParser()
-	s := &linkState{data: map[string][]byte{}, notes: map[string]*vault.Note{}, idx: vault.NewIndex()}
-	for _, f := range scan.Notes {
+	s := &linkState{data: map[string][]byte{}, notes: map[string]*vault.Note{}, idx: vault.NewIndex(), excluded: map[string]bool{}}
+	files := scan.Notes
+	for _, f := range vault.ListExcluded(dir, scan.ExcludedDirs, scan.ExcludedFiles) {
+		if !vault.IsCanvas(f.ID) {
+			s.excluded[f.ID] = true
+			files = append(files, f)
+		}
+	}
+	for _, f := range files {
 		b, err := os.ReadFile(f.Path)
 		if err != nil {
 			t.Fatal(err)
@@ -671,7 +681,9 @@ func readLinkState(t testing.TB, dir string, cache parseCache) *linkState {
 			cache[key] = n
 		}
 		s.data[f.ID], s.notes[f.ID] = b, n
-		s.idx.AddNote(f.ID)
+		if !s.excluded[f.ID] {
+			s.idx.AddNote(f.ID)
+		}
 	}
 	for _, a := range scan.Attachments {
 		s.idx.AddFile(a)
@@ -679,7 +691,12 @@ func readLinkState(t testing.TB, dir string, cache parseCache) *linkState {
 	return s
 }
 
-func (s *linkState) ids() []string { return slices.Sorted(maps.Keys(s.notes)) }
+// ids are the notes of the graph; allIDs adds the excluded notes.
+func (s *linkState) ids() []string {
+	return slices.DeleteFunc(s.allIDs(), func(id string) bool { return s.excluded[id] })
+}
+
+func (s *linkState) allIDs() []string { return slices.Sorted(maps.Keys(s.notes)) }
 
 // checkRenamed checks a rename or move of oldID to newID against the
 // files: every note is still there (the moved one under newID); each
@@ -719,7 +736,7 @@ func checkRenamed(t testing.TB, before, after *linkState, oldID, newID string, s
 	}
 	p := vault.NewParser()
 	changed := map[string]bool{}
-	for _, id := range before.ids() {
+	for _, id := range before.allIDs() {
 		nid := mapID(id)
 		b0, n0 := before.data[id], before.notes[id]
 		if id == oldID && setTitle != nil {
@@ -1076,7 +1093,7 @@ func roundTripExact(s *linkState, id, id2 string) (bool, string) {
 	newIdx := s.idx.Clone()
 	newIdx.RemoveNote(id)
 	newIdx.AddNote(id2)
-	for _, src := range s.ids() {
+	for _, src := range s.allIDs() {
 		data := s.data[src]
 		newSrc := src
 		if src == id {

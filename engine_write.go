@@ -368,6 +368,11 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 		return nil, err
 	}
 	incoming := e.incomingLinks(id)
+	if err := e.learnExcluded(); err != nil {
+		return nil, fmt.Errorf("delete %s: %w", id, err)
+	}
+	outside, shown := e.outsideIncoming(id)
+	incoming = append(incoming, outside...)
 	// CheckOld: an edit made since the read is not deleted with the file.
 	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true, CheckOld: true, Old: src}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "delete "+id, "delete")
@@ -377,6 +382,7 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 		return nil, err
 	}
 	res.Warnings = append(res.Warnings, e.afterDelete(incoming)...)
+	res.Warnings = append(res.Warnings, shown...)
 	return res, nil
 }
 
