@@ -191,3 +191,27 @@ func TestBrokenAnchorsLive(t *testing.T) {
 		check(step.when, step.count, step.listed...)
 	}
 }
+
+// TestBrokenAnchorsWatch: an edit on disk that the watcher picks up
+// breaks and mends the anchors of the notes linking to the edited note.
+func TestBrokenAnchorsWatch(t *testing.T) {
+	dir := makeVault(t, map[string]string{
+		"Src.md": "See [[Dst#Goals: Q1]]\n",
+		"Dst.md": "# Goals Q1\n",
+	})
+	w := startWatching(t, dir, watchFast)
+	count := func() int {
+		s, err := w.e.Status(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.BrokenAnchors
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("at start: %d broken anchors, want 0", n)
+	}
+	write(t, dir, "Dst.md", "# Goals Q2\n")
+	w.settle("heading renamed on disk", func() bool { return count() == 1 })
+	write(t, dir, "Dst.md", "# Goals Q2\n\n## goals (q1)\n")
+	w.settle("heading back on disk", func() bool { return count() == 0 })
+}
