@@ -215,3 +215,15 @@ func TestBrokenAnchorsWatch(t *testing.T) {
 	write(t, dir, "Dst.md", "# Goals Q2\n\n## goals (q1)\n")
 	w.settle("heading back on disk", func() bool { return count() == 0 })
 }
+
+// TestBrokenAnchorsGeneratedVault: a generated vault links only to
+// headings its notes have (wikilinks, embeds, markdown links with %20,
+// headings with punctuation), so no link is a broken anchor.
+func TestBrokenAnchorsGeneratedVault(t *testing.T) {
+	dir, _ := ixVault(t, 400, 7)
+	e := ixOpen(t, dir, vaultgraph.Options{NoIndex: true})
+	st := anchorStateOf(t, e)
+	if st.Count != 0 || len(st.Listed) != 0 {
+		t.Errorf("generated vault: %d broken anchors in %q, want none: %q", st.Count, st.Listed, st.Warnings)
+	}
+}
