@@ -15,9 +15,10 @@ import (
 // brokenAnchor is one broken anchor of a note.
 type brokenAnchor struct {
 	link vault.Link
-	// target is the note the link points into; nil for a same-note link.
-	target *vault.Note
-	// problem says what the target lacks: `no heading "Nope"`.
+	// name is the note the link points into, as a message names it: its
+	// file name, or "this note" for a same-note link ([[#Nope]]).
+	name string
+	// problem says what that note lacks: `no heading "Nope"`.
 	problem string
 }
 
@@ -30,23 +31,20 @@ func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
 		if l.Fragment == "" || l.Kind == vault.KindImage || i >= len(ns.status) {
 			continue
 		}
-		var target *vault.Note
+		target, name := ns.note, "this note"
 		switch ns.status[i] {
-		case vault.Self:
-			target = ns.note
+		case vault.Self: // [[#Heading]]: the note itself
 		case vault.Resolved:
-			if t := e.notes[ns.resolved[i]]; t != nil {
-				target = t.note
+			t := e.notes[ns.resolved[i]]
+			if t == nil {
+				continue
 			}
-		}
-		if target == nil {
+			target, name = t.note, vault.BaseName(t.note.ID)
+		default:
 			continue
 		}
 		if p := target.AnchorProblem(l.Fragment); p != "" {
-			if target == ns.note && l.IsSelf() {
-				target = nil
-			}
-			out = append(out, brokenAnchor{link: l, target: target, problem: p})
+			out = append(out, brokenAnchor{link: l, name: name, problem: p})
 		}
 	}
 	return out
@@ -61,11 +59,7 @@ func (e *Engine) hasBrokenAnchor(ns *noteState) bool {
 // warning is the text of b in a note's warnings:
 // `broken anchor [[Beta#Nope]] on line 3: Beta has no heading "Nope"`.
 func (b brokenAnchor) warning() string {
-	name := "this note"
-	if b.target != nil {
-		name = vault.BaseName(b.target.ID)
-	}
-	return fmt.Sprintf("broken anchor %s on line %d: %s has %s", anchorLinkText(b.link), b.link.Line, name, b.problem)
+	return fmt.Sprintf("broken anchor %s on line %d: %s has %s", anchorLinkText(b.link), b.link.Line, b.name, b.problem)
 }
 
 // anchorLinkText writes a link for a broken-anchor message: linkText,
