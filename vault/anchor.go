@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // headingPunct are the characters Obsidian reads as spaces when it
@@ -20,21 +21,25 @@ const headingPunct = "!\"#$%&()*+,.:;<=>?@^`{|}~/[]\\"
 // folded to lower case. Other characters ('-', '_', the apostrophe,
 // non-ASCII punctuation) are kept as they are.
 func HeadingKey(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
+	return string(appendHeadingKey(make([]byte, 0, len(s)), s))
+}
+
+// appendHeadingKey appends HeadingKey(s) to dst and returns it, so that a
+// comparison can build keys in a buffer of its own.
+func appendHeadingKey(dst []byte, s string) []byte {
+	start, space := len(dst), false
 	for _, r := range s {
 		if r < 0x80 && strings.ContainsRune(headingPunct, r) || unicode.IsSpace(r) || r == '\uFEFF' {
-			space = b.Len() > 0
+			space = len(dst) > start
 			continue
 		}
 		if space {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 			space = false
 		}
-		b.WriteRune(unicode.ToLower(r))
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
 	}
-	return b.String()
+	return dst
 }
 
 // SplitAnchor splits a link fragment (Link.Fragment, the text after the
@@ -91,8 +96,9 @@ func (n *Note) AnchorProblem(fragment string) string {
 // findHeading returns the index in n.Headings of the first heading at or
 // after from, deeper than level, whose key is key (HeadingKey), or -1.
 func (n *Note) findHeading(key string, from, level int) int {
+	var buf [256]byte
 	for i := from; i < len(n.Headings); i++ {
-		if n.Headings[i].Level > level && HeadingKey(n.Headings[i].Text) == key {
+		if n.Headings[i].Level > level && string(appendHeadingKey(buf[:0], n.Headings[i].Text)) == key {
 			return i
 		}
 	}
