@@ -284,7 +284,7 @@ func TestToolsList(t *testing.T) {
 			types: map[string]string{
 				"folder": "string", "tags": "array", "properties": "object",
 				"createdAfter": "string", "createdBefore": "string", "modifiedAfter": "string", "modifiedBefore": "string",
-				"orphans": "boolean", "brokenLinks": "boolean",
+				"orphans": "boolean", "brokenLinks": "boolean", "brokenAnchors": "boolean",
 			},
 			sortBy: true,
 		},
@@ -553,6 +553,14 @@ func TestToolCalls(t *testing.T) {
 			},
 		},
 		{
+			desc: "list_nodes broken anchors", tool: "list_nodes", args: map[string]any{"brokenAnchors": true},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) {
+					t.Errorf("nodes = %q, want %q ([[Alpha Plan#Risks#Budget]]: no heading Budget)", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
 			desc: "list_nodes properties", tool: "list_nodes", args: map[string]any{"properties": map[string]any{"status": "paused"}},
 			check: func(t *testing.T, got map[string]any) {
 				if want := []string{"Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) {
@@ -618,6 +626,9 @@ func TestToolCalls(t *testing.T) {
 				if got["notes"] != 13.0 || got["links"] != 30.0 || got["brokenLinks"] != 2.0 || got["tags"] != 17.0 {
 					t.Errorf("notes, links, broken, tags = %v, %v, %v, %v, want 13, 30, 2, 17",
 						got["notes"], got["links"], got["brokenLinks"], got["tags"])
+				}
+				if got["brokenAnchors"] != 1.0 {
+					t.Errorf("brokenAnchors = %v, want 1 ([[Alpha Plan#Risks#Budget]] in Projects/Beta.md)", got["brokenAnchors"])
 				}
 			},
 		},
