@@ -116,7 +116,7 @@ func foldLine(s string) string {
 	if strings.IndexFunc(s, isLineBreak) < 0 {
 		return strings.TrimSpace(s)
 	}
-	return strings.Join(strings.FieldsFunc(s, isLineBreak), " ")
+	return strings.TrimSpace(strings.Join(strings.FieldsFunc(s, isLineBreak), " "))
 }
 
 // isLineBreak reports whether r may break a line: a control character

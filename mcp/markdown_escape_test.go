@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
@@ -96,16 +98,23 @@ func escapeCalls(f func(string) string) []call {
 }
 
 // markdownShape is the structure of a Markdown text as goldmark (with
-// GFM) parses it: the tree of its nodes' kinds, heading levels and list
-// item counts, without the text itself.
-func markdownShape(md string) string {
+// GFM's tables, strikethrough and task lists) parses it: the tree of its
+// nodes' kinds and heading levels, without the text itself. GFM's
+// linkify is left out: it makes a bare URL or e-mail address in a value
+// clickable, with its text as it is.
+func markdownShape(md string) string { return shapeOf(md, false) }
+
+// shapeOf is markdownShape, of the blocks only when blocks is set.
+func shapeOf(md string, blocks bool) string {
 	src := []byte(md)
-	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
+	doc := goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)).Parser().Parse(text.NewReader(src))
 	var b strings.Builder
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		switch n.Kind() {
-		case ast.KindText, ast.KindString:
+		switch {
+		case n.Kind() == ast.KindText, n.Kind() == ast.KindString:
 			return ast.WalkContinue, nil
+		case blocks && n.Type() == ast.TypeInline:
+			return ast.WalkSkipChildren, nil
 		}
 		if !entering {
 			b.WriteString(")")
@@ -237,4 +246,64 @@ func TestMarkdownNoteFenceClosed(t *testing.T) {
 			t.Errorf("get_node %s (markdown) structure %s, want the code block closed before the neighbours:\n%s", id, shape, got)
 		}
 	}
+}
+
+// FuzzMarkdownAnswer: whatever text a note's title, id, tags, aliases,
+// properties, warnings and snippet hold, a Markdown answer of get_node
+// (with a neighbour) and of search has the structure it has for a plain
+// word; the snippet may only add inline Markdown.
+func FuzzMarkdownAnswer(f *testing.F) {
+	for _, s := range append(append([]string{"x", "Evil\n\n## Injected", "- a", "1) b", "[ ] c", "<div>", "***", "a\\", "  ~~~ x"},
+		hostile.names...), hostile.titles...) {
+		f.Add(s, "**bold** [l](x) `c` "+s)
+	}
+	f.Fuzz(func(t *testing.T, text, snippet string) {
+		if !utf8.ValidString(text) || !utf8.ValidString(snippet) || strings.TrimFunc(text, isSpaceOrControl) == "" {
+			return
+		}
+		for _, c := range []struct {
+			blocks        bool
+			text, snippet string
+		}{{false, text, "plain words"}, {true, text, snippet}} {
+			for _, tool := range []string{"get_node", "search"} {
+				got := renderFuzzed(t, tool, c.text, c.snippet)
+				want := renderFuzzed(t, tool, "x", "plain words")
+				if gs, ws := shapeOf(got, c.blocks), shapeOf(want, c.blocks); gs != ws {
+					t.Fatalf("%s with %q, snippet %q: structure\n%s\nwant\n%s\n\n%s", tool, c.text, c.snippet, gs, ws, got)
+				}
+			}
+		}
+	})
+}
+
+func isSpaceOrControl(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
+
+// renderFuzzed renders, at full detail in Markdown, a get_node answer (a
+// note with a neighbour) or a search answer whose text values are text
+// and whose snippets and neighbour content are snippet.
+func renderFuzzed(t *testing.T, tool, text, snippet string) string {
+	t.Helper()
+	score, one := 0.5, 1
+	body := "Body."
+	n := mcp.NodeResponse{ID: text + ".md", Title: text, Tags: []string{text, "b"}, Aliases: []string{text},
+		Properties: mcp.Properties{{Key: text, Value: text}, {Key: "list", Value: []any{text, text}}},
+		Created:    "2024-01-01", Hash: "abc", Size: 1, Warnings: []string{text}}
+	var v any
+	if tool == "get_node" {
+		nb := n
+		nb.Direction, nb.Content, nb.Warnings = "out", &snippet, nil
+		n.Content, n.IncomingCount, n.OutgoingCount = &body, &one, &one
+		n.Links = []vaultgraph.LinkInfo{{ID: text + ".md", Title: text}}
+		n.BrokenLinks, n.Attachments = []string{text}, []string{text}
+		n.Neighbors = []mcp.NodeResponse{nb, nb}
+		v = &n
+	} else {
+		n.Score, n.Snippet = &score, snippet
+		v = &mcp.ListResponse{Nodes: []mcp.NodeResponse{n, n}, Total: 4, Page: 1, TotalPages: 2, Hint: "page 2: " + text, Warnings: []string{text}}
+	}
+	s, err := mcp.Render(tool, v, mcp.Presentation{Format: mcp.FormatMarkdown, Detail: mcp.DetailFull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
