@@ -116,17 +116,27 @@ func sourceRanges(plain, source string) ([][2]int, int) {
 // ("<a href=…>", "<https://…>") and bare URLs ("https://…", "www.…").
 func linkRanges(s string) [][2]int {
 	var out [][2]int
+	// The next "]]" and the last line break before it, found once for all
+	// the "[[" before it; noTag is set once no ">" is left: linear time on
+	// any text.
+	closeAt, breakAt := -1, -1
+	noTag := false
 	for i := 0; i < len(s); {
 		var r [][2]int
 		switch {
 		case strings.HasPrefix(s[i:], "[["):
-			r = wikilinkRanges(s, i)
+			if closeAt >= 0 && closeAt < i+2 || closeAt == -1 {
+				closeAt, breakAt = nextClose(s, i+2)
+			}
+			if closeAt >= 0 && breakAt < i {
+				r = wikilinkRanges(s, i, closeAt)
+			}
 		case strings.HasPrefix(s[i:], "]("):
 			r = destRange(s, i)
 		case strings.HasPrefix(s[i:], "]:"):
 			r = refDefRange(s, i)
-		case s[i] == '<':
-			r = tagRange(s, i)
+		case s[i] == '<' && !noTag:
+			r, noTag = tagRange(s, i)
 		case isURLStart(s, i):
 			r = [][2]int{{i, urlEnd(s, i)}}
 		}
@@ -141,15 +151,25 @@ func linkRanges(s string) [][2]int {
 	return out
 }
 
-// wikilinkRanges returns a wikilink's target with its brackets, at s[i:]
-// ("[[…"): "[[target|" and "]]", or the whole link without an alias;
-// nothing when it does not close on its line.
-func wikilinkRanges(s string, i int) [][2]int {
-	end := strings.Index(s[i+2:], "]]")
-	if end < 0 || strings.ContainsAny(s[i+2:i+2+end], "\n") {
-		return nil
+// nextClose returns the index of the first "]]" in s from from, and of
+// the last line break between from and it (-1: none); -2, -2 when there
+// is no "]]".
+func nextClose(s string, from int) (close, lineBreak int) {
+	n := strings.Index(s[from:], "]]")
+	if n < 0 {
+		return -2, -2
 	}
-	end += i + 2
+	lineBreak = strings.LastIndexByte(s[from:from+n], '\n')
+	if lineBreak >= 0 {
+		lineBreak += from
+	}
+	return from + n, lineBreak
+}
+
+// wikilinkRanges returns the wikilink at s[i:] ("[[…", closed by the "]]"
+// at end on its line): "[[target|" and "]]", or the whole link without
+// an alias.
+func wikilinkRanges(s string, i, end int) [][2]int {
 	if pipe := strings.IndexByte(s[i+2:end], '|'); pipe >= 0 {
 		return [][2]int{{i, i + 2 + pipe + 1}, {end, end + 2}}
 	}
@@ -197,16 +217,17 @@ func refDefRange(s string, i int) [][2]int {
 }
 
 // tagRange returns an HTML tag, comment or autolink at s[i:] ("<…"): up to
-// its ">" when "<" is followed by a letter, "/", "!" or "?".
-func tagRange(s string, i int) [][2]int {
+// its ">" when "<" is followed by a letter, "/", "!" or "?". none reports
+// that s has no ">" after i.
+func tagRange(s string, i int) (r [][2]int, none bool) {
 	if i+1 >= len(s) || !isASCIILetter(s[i+1]) && !strings.ContainsRune("/!?", rune(s[i+1])) {
-		return nil
+		return nil, false
 	}
 	gt := strings.IndexByte(s[i+1:], '>')
 	if gt < 0 {
-		return nil
+		return nil, true
 	}
-	return [][2]int{{i, i + 1 + gt + 1}}
+	return [][2]int{{i, i + 1 + gt + 1}}, false
 }
 
 // isURLStart reports whether a bare URL starts at s[i]: a scheme

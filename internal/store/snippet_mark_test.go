@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 )
 
 // linkBody has the word café in every place a link can hold it.
@@ -83,6 +85,24 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
+// TestLinkRangesLinear: texts full of openings that never close take
+// linear time (a note can be megabytes).
+func TestLinkRangesLinear(t *testing.T) {
+	for _, s := range []string{
+		strings.Repeat("[[a\n", 250_000) + "]]",
+		strings.Repeat("[[", 500_000),
+		strings.Repeat("<a ", 300_000),
+		strings.Repeat("](", 500_000),
+		strings.Repeat("]] [[", 200_000),
+	} {
+		start := time.Now()
+		linkRanges(s)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("linkRanges of %d bytes (%q…) took %v", len(s), s[:10], d)
+		}
+	}
+}
+
 func TestLinkRanges(t *testing.T) {
 	tests := []struct {
 		give string
@@ -98,6 +118,8 @@ func TestLinkRanges(t *testing.T) {
 		{"<a href=\"x\">t</a>", []string{"<a href=\"x\">", "</a>"}},
 		{"[r]: x.md\nmore", []string{"]: x.md"}},
 		{"a < b > c, [x] (y), [[open", nil},
+		{"[[a\nb]] [[c]]", []string{"[[c]]"}},
+		{"[[a [[b]]", []string{"[[a [[b]]"}},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -108,4 +130,39 @@ func TestLinkRanges(t *testing.T) {
 			t.Errorf("linkRanges(%q) = %q, want %q", tt.give, got, tt.want)
 		}
 	}
+}
+
+// FuzzHighlight: any snippet with marks anywhere (unbalanced, nested, in
+// links) becomes its text without marks plus balanced bold marks between
+// whole characters.
+func FuzzHighlight(f *testing.F) {
+	f.Add("[a](b) c", "[a](b) c", uint64(0b1010101))
+	f.Add("…x https://e.org/y z", "w x https://e.org/y z", uint64(0xffff))
+	f.Add("é東京", "é東京", uint64(0b11011))
+	f.Fuzz(func(t *testing.T, text, source string, marks uint64) {
+		if strings.ContainsAny(text+source, "*"+MarkOpen+MarkClose) || !utf8.ValidString(text) {
+			return
+		}
+		// A mark before rune i when bit i is set; open or close by bit i+32.
+		var b strings.Builder
+		i := 0
+		for _, r := range text {
+			if i < 32 && marks&(1<<i) != 0 {
+				if marks&(1<<(i+32)) != 0 {
+					b.WriteString(MarkOpen)
+				} else {
+					b.WriteString(MarkClose)
+				}
+			}
+			b.WriteRune(r)
+			i++
+		}
+		got := Highlight(b.String(), source)
+		if strings.ReplaceAll(got, "**", "") != text {
+			t.Fatalf("Highlight(%q, %q) = %q: not the text with bold marks", b.String(), source, got)
+		}
+		if strings.Count(got, "**")%2 != 0 || !utf8.ValidString(got) {
+			t.Fatalf("Highlight(%q, %q) = %q: unbalanced or not UTF-8", b.String(), source, got)
+		}
+	})
 }
