@@ -65,19 +65,21 @@ func safeValue(v any, key string) any {
 func mdText(s string) string {
 	s = foldLine(s)
 	var b strings.Builder
-	for i, r := range s {
-		next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
 		prev, _ := utf8.DecodeLastRuneInString(s[:i])
 		switch {
 		case strings.ContainsRune("*`|~", r),
 			r == '<' && next < 0x80 && (isWordRune(next) || strings.ContainsRune("/!?", next)),
 			r == ']' && next == '(',
 			r == '_' && !(isWordRune(prev) && isWordRune(next)),
-			r == '\\' && (i+1 == len(s) || next < 0x80 && (unicode.IsPunct(next) || unicode.IsSymbol(next))),
+			r == '\\' && (i+size == len(s) || next < 0x80 && (unicode.IsPunct(next) || unicode.IsSymbol(next))),
 			r == '#' && (i == 0 || unicode.IsSpace(prev)):
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteString(s[i : i+size]) // an invalid byte as it is
+		i += size
 	}
 	return lineStart(b.String())
 }
@@ -92,11 +94,12 @@ func mdSnippet(s string) string {
 	s = foldLine(s)
 	var b strings.Builder
 	backslashes := 0
-	for _, r := range s {
+	for i := 0; i < len(s); i++ {
+		r := s[i] // bytes: a "|" or a backslash is never part of another character
 		if r == '|' && backslashes%2 == 0 {
 			b.WriteByte('\\')
 		}
-		b.WriteRune(r)
+		b.WriteByte(r)
 		if r == '\\' {
 			backslashes++
 		} else {

@@ -253,12 +253,18 @@ func TestMarkdownNoteFenceClosed(t *testing.T) {
 // (with a neighbour) and of search has the structure it has for a plain
 // word; the snippet may only add inline Markdown.
 func FuzzMarkdownAnswer(f *testing.F) {
-	for _, s := range append(append([]string{"x", "Evil\n\n## Injected", "- a", "1) b", "[ ] c", "<div>", "***", "a\\", "  ~~~ x"},
+	for _, s := range append(append([]string{"x", "Evil\n\n## Injected", "- a", "1) b", "[ ] c", "<div>", "***", "a\\", "  ~~~ x", "Te\xff\\|_", "Te\xff"},
 		hostile.names...), hostile.titles...) {
 		f.Add(s, "**bold** [l](x) `c` "+s)
 	}
 	f.Fuzz(func(t *testing.T, text, snippet string) {
-		if !utf8.ValidString(text) || !utf8.ValidString(snippet) || strings.TrimFunc(text, isSpaceOrControl) == "" {
+		if !utf8.ValidString(text) || !utf8.ValidString(snippet) {
+			// Never a panic; the structure is checked on valid text.
+			renderFuzzed(t, "get_node", text, snippet)
+			renderFuzzed(t, "search", text, snippet)
+			return
+		}
+		if strings.TrimFunc(text, isSpaceOrControl) == "" {
 			return
 		}
 		for _, c := range []struct {
