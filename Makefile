@@ -28,6 +28,7 @@ test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-i
 	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzRenameAnchor$$' -fuzztime $(FUZZTIME) ./vault
+	$(GO) test -run '^$$' -fuzz '^FuzzCanvas$$' -fuzztime $(FUZZTIME) ./vault
 	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
 
 lint: ## gofmt and go vet

@@ -90,19 +90,6 @@ func (c anchorCheck) verify(p *vault.Parser, source string, out []byte, before [
 	return nil
 }
 
-// anchorLinkText is a short rendering of a link with its heading or block
-// part, for messages.
-func anchorLinkText(l vault.Link) string {
-	if l.Kind != vault.KindMarkdown && l.Kind != vault.KindImage {
-		return linkText(l)
-	}
-	t := l.Target
-	if l.Fragment != "" {
-		t += "#" + l.Fragment
-	}
-	return "[" + l.Alias + "](" + t + ")"
-}
-
 // lostAnchors lists, for a content update of the note id from before to
 // after, the links of other notes whose heading or block part named a
 // heading or block of before that after no longer has. The update goes
@@ -131,21 +118,16 @@ func (e *Engine) lostAnchors(id string, before, after []byte) []string {
 	return out
 }
 
-// missingAnchor names the first part of fragment that n does not have:
-// `heading "Goals"` or `block "^id"`.
+// missingAnchor names what fragment asks of n that n does not have:
+// `block "^id"` or `heading "Goals"` (the first heading part not found).
 func missingAnchor(n *vault.Note, fragment string) string {
 	parts := vault.SplitAnchor(fragment)
-	idx := n.AnchorHeadings(fragment)
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if strings.HasPrefix(p, "^") {
-			if !n.HasAnchor(p) {
-				return fmt.Sprintf("block %q", p)
-			}
-			continue
-		}
-		if idx[i] < 0 {
-			return fmt.Sprintf("heading %q", p)
+	if len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^") {
+		return fmt.Sprintf("block %q", strings.TrimSpace(parts[0]))
+	}
+	for i, h := range n.AnchorHeadings(fragment) {
+		if h < 0 {
+			return fmt.Sprintf("heading %q", strings.TrimSpace(parts[i]))
 		}
 	}
 	return fmt.Sprintf("heading %q", fragment)

@@ -45,6 +45,9 @@ type ListQuery struct {
 	Orphans bool
 	// BrokenLinks keeps notes with at least one broken link.
 	BrokenLinks bool
+	// BrokenAnchors keeps notes with at least one link to a heading or
+	// block that its note does not have.
+	BrokenAnchors bool
 	// SortBy lists sort keys (title, path, created, modified, inDegree,
 	// outDegree, pagerank), each optionally prefixed with '-' for
 	// descending. The default is path.
@@ -179,6 +182,9 @@ func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]b
 		return false
 	}
 	if q.BrokenLinks && !hasStatus(ns, vault.Broken) {
+		return false
+	}
+	if q.BrokenAnchors && !e.hasBrokenAnchor(ns) {
 		return false
 	}
 	return true

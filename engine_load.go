@@ -185,6 +185,10 @@ type diff struct {
 	goneProblems []string
 	scanProblems []vault.Problem
 	unchanged    int
+	// exclAdd are user-excluded folders and files found (a full scan's
+	// replace the engine's set); exclGone are excluded paths now gone.
+	exclAdd  excludedSet
+	exclGone []string
 	// oldHash holds the indexed content hash of files in parse that are
 	// known notes, so that a file whose bytes did not change is not parsed.
 	oldHash map[string]string
@@ -212,6 +216,7 @@ func (e *Engine) diffScan(scan vault.ScanResult) diff {
 // whole vault, else ending in "/"); the caller holds e.mu.
 func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
 	d := diff{scanProblems: scan.Problems}
+	d.exclAdd.add(scan.ExcludedDirs, scan.ExcludedFiles)
 	seen := make(map[string]bool, len(scan.Notes))
 	for _, f := range scan.Notes {
 		seen[f.ID] = true
@@ -293,6 +298,9 @@ func (e *Engine) initialSync(ctx context.Context, rep *IndexReport, consistent, 
 		e.index.RemoveFile(a)
 	}
 	e.scanProblems = d.scanProblems
+	if rescan {
+		e.excluded = &d.exclAdd
+	}
 	e.mu.Unlock()
 	if e.store != nil {
 		if err := e.store.Apply(ctx, &store.Batch{Deletes: d.gone, AddFiles: d.addFiles, RemoveFiles: d.removeFiles}); err != nil {

@@ -37,8 +37,8 @@ type Node struct {
 	Hash        string    `json:"hash"`
 	// Content is the body of the note without its frontmatter.
 	Content string `json:"content,omitempty"`
-	// Warnings are non-fatal problems: broken links, duplicate tags,
-	// parse warnings.
+	// Warnings are non-fatal problems: broken links, broken anchors,
+	// duplicate tags, parse warnings.
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -232,6 +232,9 @@ func (e *Engine) node(id string) *Node {
 				out.Attachments = append(out.Attachments, l.Target)
 			}
 		}
+	}
+	for _, b := range e.brokenAnchors(ns) {
+		out.Warnings = append(out.Warnings, b.warning())
 	}
 	return out
 }

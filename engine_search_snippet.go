@@ -217,9 +217,12 @@ func wordMatches(r []rune, words []snippetWord) []wordMatch {
 // n characters of it (whitespace folded, a first heading repeating the
 // title left out) around the query's words it has, those in **bold**,
 // "…" where the text goes on; the start of the text (previewText) when it
-// has none of them.
+// has none of them. No word is bold in a link's target or a URL
+// (store.Highlight).
 func windowText(text, title string, words []snippetWord, n int) string {
-	r := []rune(strings.Join(strings.FieldsFunc(dropTitleHeading(text, title), unicode.IsSpace), " "))
+	flat := strings.Join(strings.FieldsFunc(dropTitleHeading(text, title), unicode.IsSpace), " ")
+	flat = strings.NewReplacer(store.MarkOpen, "", store.MarkClose, "").Replace(flat)
+	r := []rune(flat)
 	matches := wordMatches(r, words)
 	if len(matches) == 0 || n <= 0 {
 		return previewText(text, title, n)
@@ -269,17 +272,17 @@ func windowText(text, title string, words []snippetWord, n int) string {
 	}
 	for i := bestA; i < bestB; i++ {
 		if bold[i] && (i == bestA || !bold[i-1]) {
-			sb.WriteString(store.HighlightOpen)
+			sb.WriteString(store.MarkOpen)
 		}
 		sb.WriteRune(r[i])
 		if bold[i] && !bold[i+1] || bold[i] && i == bestB-1 {
-			sb.WriteString(store.HighlightClose)
+			sb.WriteString(store.MarkClose)
 		}
 	}
 	if bestB < len(r) {
 		sb.WriteString(store.SnippetEllipsis)
 	}
-	return sb.String()
+	return store.Highlight(sb.String(), flat)
 }
 
 // window is the range [a, b) of at most n runes of r that shows match m

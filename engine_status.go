@@ -14,6 +14,9 @@ type Status struct {
 	Notes       int    `json:"notes"`
 	Links       int    `json:"links"`
 	BrokenLinks int    `json:"brokenLinks"`
+	// BrokenAnchors counts links whose note exists but whose heading or
+	// block does not ([[Note#Nope]], [[#Nope]], [[Note#^nope]]).
+	BrokenAnchors int `json:"brokenAnchors"`
 	// AttachmentLinks counts links to images, PDFs and other files.
 	AttachmentLinks int `json:"attachmentLinks"`
 	Attachments     int `json:"attachments"`
@@ -73,6 +76,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		links, broken, attachments := ns.linkCounts()
 		s.Links += links
 		s.BrokenLinks += broken
+		s.BrokenAnchors += len(e.brokenAnchors(ns))
 		s.AttachmentLinks += attachments
 		if len(ns.note.Warnings) > 0 {
 			s.NotesWithWarnings++

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -92,10 +93,11 @@ func (e *Engine) expand(given string, d *diff) {
 		return // not a path inside the vault
 	}
 	rel := vault.NFC(clean) // the ID; the disk may spell the name decomposed
+	abs := filepath.Join(e.root, filepath.FromSlash(clean))
 	if e.ignore.Skip(rel, false) {
+		e.expandExcluded(rel, abs, d)
 		return
 	}
-	abs := filepath.Join(e.root, filepath.FromSlash(clean))
 	fi, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		if ns, ok := e.notes[rel]; ok && ns.path != abs {
@@ -130,6 +132,7 @@ func (e *Engine) expand(given string, d *diff) {
 // disk.
 func (e *Engine) expandGone(rel string, d *diff) {
 	prefix := rel + "/"
+	d.exclGone = append(d.exclGone, rel)
 	if _, ok := e.notes[rel]; ok {
 		d.gone = append(d.gone, rel)
 	}
@@ -173,6 +176,7 @@ func (e *Engine) expandDir(rel, disk string, d *diff) {
 	d.goneProblems = append(d.goneProblems, sub.goneProblems...)
 	d.addFiles = append(d.addFiles, sub.addFiles...)
 	d.removeFiles = append(d.removeFiles, sub.removeFiles...)
+	d.exclAdd.add(slices.Collect(maps.Keys(sub.exclAdd.dirs)), slices.Collect(maps.Keys(sub.exclAdd.files)))
 }
 
 // applyDiff parses what d lists and applies the result to the engine's
@@ -279,6 +283,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, scanProblems *[]vault.Pr
 	if scanProblems != nil {
 		e.scanProblems = *scanProblems
 	}
+	e.applyExcluded(d, scanProblems != nil)
 	batch.Problems = e.problemList()
 	e.lastSync = time.Now()
 	e.mu.Unlock()

@@ -53,10 +53,6 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 
 	// The note's own new bytes.
-	out := src
-	if u.Content != nil {
-		out = vault.ReplaceBody(out, *u.Content)
-	}
 	props := slices.Clone(u.Properties)
 	newID, newAbs := id, abs
 	if u.Title != nil || u.Directory != nil {
@@ -82,22 +78,20 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 			}
 		}
 	}
-	if u.Tags != nil || len(props) > 0 {
-		var tags []string
-		if u.Tags != nil {
-			tags = cleanTags(*u.Tags)
-		}
-		if out, err = vault.SetFrontmatter(out, tags, u.Tags != nil, props); err != nil {
-			if errors.Is(err, vault.ErrBadFrontmatter) {
-				return nil, fmt.Errorf("%w: %s: %v: fix the frontmatter or replace only the content", ErrInvalid, id, err)
-			}
-			if errors.Is(err, vault.ErrBadProperty) {
-				return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-			}
+	out, textWarnings, err := noteText(id, src, u.Content, u.Tags, props)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, textWarnings...)
+	if u.Tags != nil {
+		warnings = append(warnings, e.inlineTagWarnings(id, out, *u.Tags)...)
+	}
+
+	if newID != id {
+		if err := e.learnExcluded(); err != nil {
 			return nil, fmt.Errorf("update %s: %w", id, err)
 		}
 	}
-
 	plan, err := e.planRename(id, newID, out)
 	if err != nil {
 		return nil, err
@@ -243,28 +237,50 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", src, err)
 		}
-		n, err := e.parser.ParseForRewrite(src, data)
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", src, err)
-		}
-		edits, changes, err := retargetAll(data, n.Links, oldIdx, newIdx, src, src, mapID)
+		out, changes, err := e.retargetNote(src, data, oldIdx, newIdx, mapID)
 		if err != nil {
 			return nil, err
 		}
-		if len(edits) == 0 {
+		if out == nil {
 			continue
-		}
-		out, err := vault.ApplyEdits(data, edits)
-		if err != nil {
-			return nil, fmt.Errorf("rewrite links of %s: %w", src, err)
-		}
-		if err := verifyLinks(e.parser, n.Links, out, oldIdx, newIdx, src, src, mapID); err != nil {
-			return nil, fmt.Errorf("%w: nothing was written", err)
 		}
 		plan.ops = append(plan.ops, vault.FileOp{Path: ns.path, Data: out, CheckOld: true, Old: data})
 		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
 	}
+	// Excluded notes and canvases: Obsidian rewrites them too.
+	if err := e.planOutside(plan, oldIdx, newIdx, oldID, newID, mapID); err != nil {
+		return nil, err
+	}
 	return plan, nil
+}
+
+// retargetNote works out the new bytes of the note src (data, as read
+// from disk) whose links must keep pointing where they did while a note
+// moves (mapID): nil when none changes. Each link is checked again after
+// the rewrite (verifyLinks).
+func (e *Engine) retargetNote(src string, data []byte, oldIdx, newIdx *vault.Index, mapID func(string) string) ([]byte, []LinkChange, error) {
+	_, out, changes, err := e.retargetEdits(src, data, oldIdx, newIdx, mapID)
+	return out, changes, err
+}
+
+// retargetEdits is retargetNote with the edits it made of data.
+func (e *Engine) retargetEdits(src string, data []byte, oldIdx, newIdx *vault.Index, mapID func(string) string) ([]vault.Edit, []byte, []LinkChange, error) {
+	n, err := e.parser.ParseForRewrite(src, data)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("parse %s: %w", src, err)
+	}
+	edits, changes, err := retargetAll(data, n.Links, oldIdx, newIdx, src, src, mapID)
+	if err != nil || len(edits) == 0 {
+		return nil, nil, nil, err
+	}
+	out, err := vault.ApplyEdits(data, edits)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("rewrite links of %s: %w", src, err)
+	}
+	if err := verifyLinks(e.parser, n.Links, out, oldIdx, newIdx, src, src, mapID); err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
+	}
+	return edits, out, changes, nil
 }
 
 func mapsKeys(m map[string]bool) func(func(string) bool) {

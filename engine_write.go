@@ -20,16 +20,24 @@ type NewNote struct {
 	// Obsidian forbids in file names removed. When that changes the title,
 	// the title is also kept in the frontmatter.
 	Title string
-	// Content is the body, written as given.
+	// Content is the body, written as given. Content that begins with a
+	// frontmatter block is the whole text: Tags and Properties are set in
+	// its frontmatter, and the result's warnings name each of its values
+	// they replace.
 	Content string
 	// Tags go into the frontmatter.
 	Tags []string
 	// Properties go into the frontmatter, in order.
 	Properties []vault.Property
-	// Directory is the vault folder ("" = the root); missing folders are
-	// created.
+	// Directory is the vault folder ("" or RootDirectory = the root);
+	// missing folders are created.
 	Directory string
 }
+
+// RootDirectory is the directory that names the vault root in CreateNode
+// and UpdateNode: the tools read a "" parameter as not given, so "/" is
+// how a caller moves a note to the root.
+const RootDirectory = "/"
 
 // NoteUpdate is what UpdateNode changes; nil fields stay as they are.
 type NoteUpdate struct {
@@ -37,11 +45,17 @@ type NoteUpdate struct {
 	ID string
 	// Title renames the note (its file name).
 	Title *string
-	// Directory moves the note to this folder ("" = the root).
+	// Directory moves the note to this folder ("" or RootDirectory = the
+	// root).
 	Directory *string
-	// Content replaces the body; the frontmatter is kept.
+	// Content replaces the body; the frontmatter is kept. Content that
+	// begins with a frontmatter block (vault.ReplaceContent) is the whole
+	// text instead: its frontmatter replaces the note's, Tags and
+	// Properties are set on top of it, and the result's warnings name
+	// each of its values they replace.
 	Content *string
-	// Tags replace the frontmatter tags.
+	// Tags replace the frontmatter tags. Inline #tags in the body stay;
+	// the result's warnings name those not among Tags.
 	Tags *[]string
 	// Properties are merged into the frontmatter; a nil value removes the
 	// key.
@@ -132,7 +146,9 @@ func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("%w: title %q: %v", ErrInvalid, title, err)
 	}
-	dir = strings.TrimSpace(dir)
+	if dir = strings.TrimSpace(dir); dir == RootDirectory {
+		dir = ""
+	}
 	if strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) || filepath.IsAbs(dir) || (len(dir) >= 2 && dir[1] == ':') {
 		return "", "", fmt.Errorf("%w: directory %q is an absolute path: give a folder relative to the vault", ErrInvalid, dir)
 	}
@@ -180,22 +196,24 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if _, err := os.Lstat(abs); err == nil {
 		return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or update it", ErrExists, id)
 	}
-	src := []byte(n.Content)
 	props := slices.Clone(n.Properties)
 	if name := vault.BaseName(id); name != strings.TrimSpace(n.Title) {
 		props = append([]vault.Property{{Key: "title", Value: strings.TrimSpace(n.Title)}}, props...)
 	}
-	if len(n.Tags) > 0 || len(props) > 0 {
-		if src, err = vault.SetFrontmatter(src, cleanTags(n.Tags), len(n.Tags) > 0, props); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-		}
+	var tags *[]string
+	if len(n.Tags) > 0 {
+		tags = &n.Tags
+	}
+	src, warnings, err := noteText(id, nil, &n.Content, tags, props)
+	if err != nil {
+		return nil, err
 	}
 	// IfAbsent: a file made at that path meanwhile (by another process)
 	// is NODE_EXISTS, checked under the vault's write lock.
 	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "create "+id, "creation")
 	}
-	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}})
+	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
 }
 
 // exists reports whether a note other than except has ID id in any
@@ -354,6 +372,11 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 		return nil, err
 	}
 	incoming := e.incomingLinks(id)
+	if err := e.learnExcluded(); err != nil {
+		return nil, fmt.Errorf("delete %s: %w", id, err)
+	}
+	outside, shown := e.outsideIncoming(id)
+	incoming = append(incoming, outside...)
 	// CheckOld: an edit made since the read is not deleted with the file.
 	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true, CheckOld: true, Old: src}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "delete "+id, "delete")
@@ -363,6 +386,7 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 		return nil, err
 	}
 	res.Warnings = append(res.Warnings, e.afterDelete(incoming)...)
+	res.Warnings = append(res.Warnings, shown...)
 	return res, nil
 }
 

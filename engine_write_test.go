@@ -163,14 +163,6 @@ func leftovers(t testing.TB, root string) []string {
 
 func strp(s string) *string { return &s }
 
-// knownBug is for an assertion that fails because of a bug reported to
-// the owners of the code under test: the test is skipped with the
-// report, so it starts passing (and checking) on its own once fixed.
-func knownBug(t *testing.T, report string, args ...any) {
-	t.Helper()
-	t.Skipf("KNOWN BUG (reported, see the test): "+report, args...)
-}
-
 // The tests of CreateNode.
 
 func TestCreateNode(t *testing.T) {
@@ -386,13 +378,6 @@ func TestCreateNodeInvalid(t *testing.T) {
 		_, err := e.CreateNode(context.Background(), vaultgraph.NewNote{Title: "x", Content: "x", Directory: "Home.md/sub"})
 		if d := treeDiff(fileTree(t, dir), before); d != "" {
 			t.Errorf("a refused create changed the vault:\n%s", d)
-		}
-		if err != nil && !errors.Is(err, vaultgraph.ErrInvalid) {
-			// engine_write.go notePath checks the folder with vault.SafeDir,
-			// which does not look at what exists; the Commit then fails
-			// ("... is not a folder") with a plain error, which mcp/ maps to
-			// an internal error instead of INVALID_PARAMS.
-			knownBug(t, "CreateNode(directory %q, a file) = %v, want ErrInvalid", "Home.md/sub", err)
 		}
 		if !errors.Is(err, vaultgraph.ErrInvalid) {
 			t.Errorf("CreateNode(directory Home.md/sub) = %v, want ErrInvalid", err)
@@ -779,11 +764,7 @@ func TestDeleteNode(t *testing.T) {
 			t.Errorf("DeleteNode(orphan deleted on disk) = %+v, %v, want Deleted false", res, err)
 		}
 		if n, _ := e.GetNode(ctx, orphan, false); n != nil {
-			// engine_write.go DeleteNode returns at "e.current(...)
-			// ErrNotFound" without e.Sync(ctx, id): the engine keeps
-			// listing a note it has just found missing (UpdateNode has the
-			// same path). Without a watcher (CLI, --no-watch) it stays.
-			knownBug(t, "GetNode(%s) after DeleteNode found it missing on disk = %s, want nil", orphan, n.ID)
+			t.Errorf("GetNode(%s) after DeleteNode found it missing on disk = %s, want nil", orphan, n.ID)
 		}
 		checkLikeReload(t, e)
 	})
@@ -849,7 +830,8 @@ func TestWriteOutsideVault(t *testing.T) {
 		{"deep parent", "Projects/../.."},
 		{"absolute", "/abs"},
 		{"absolute to the outside folder", ""}, // filled in below
-		{"absolute root", "/"},
+		// "/" alone is the vault root (TestRootDirectory).
+		{"absolute root and dot", "/."},
 		{"drive", `C:\x`},
 		{"drive with slash", "C:/x"},
 		{"drive only", "c:"},
@@ -1167,17 +1149,32 @@ func TestOpenOddIndexPath(t *testing.T) {
 			}
 			_, statErr := os.Stat(index)
 			if err != nil || len(stray) > 0 || statErr != nil {
-				// internal/store/store.go:56 opens "file:"+path+"?"+query
-				// without escaping the path, so '%', '?' and '#' in the
-				// vault or index path change the file SQLite opens: "%20"
-				// is decoded (Open fails: unable to open database file),
-				// and "C# notes/.vaultgraph/index.db" is cut at '#': the
-				// index is written to ".../C", outside the vault, shared by
-				// every vault whose path starts the same. Build the DSN
-				// with (&url.URL{Scheme: "file", Path: p, RawQuery:
-				// q}).String(), or escape '%', '?' and '#' in the path.
-				knownBug(t, "vault %q: Open/CreateNode = %v; index at %s: %v; files made beside the vault: %q", name, err, index, statErr, stray)
+				t.Errorf("vault %q: Open/CreateNode = %v; index at %s: %v; files made beside the vault: %q", name, err, index, statErr, stray)
 			}
 		})
+	}
+}
+
+// TestRootDirectory checks that RootDirectory ("/") names the vault root
+// in CreateNode and UpdateNode (the tools read "" as not given), while
+// other absolute folders stay refused.
+func TestRootDirectory(t *testing.T) {
+	dir := makeVault(t, map[string]string{"Sub/Moved.md": "# Moved\n", "Linker.md": "[[Sub/Moved]]\n"})
+	e := openWriter(t, dir, false)
+	ctx := context.Background()
+	if res, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Top", Content: "x", Directory: vaultgraph.RootDirectory}); err != nil || res.Node.ID != "Top.md" {
+		t.Fatalf("CreateNode(directory /) = %+v, %v, want Top.md", res, err)
+	}
+	res, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Sub/Moved.md", Directory: strp(" / ")})
+	if err != nil || res.Node.ID != "Moved.md" {
+		t.Fatalf("UpdateNode(directory / ) = %+v, %v, want Moved.md", res, err)
+	}
+	if got, want := noteFiles(t, dir)["Linker.md"], "[[Moved]]\n"; got != want {
+		t.Errorf("Linker.md = %q, want %q", got, want)
+	}
+	for _, d := range []string{"//", "/Sub", "/."} {
+		if _, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Bad", Content: "x", Directory: d}); !errors.Is(err, vaultgraph.ErrInvalid) {
+			t.Errorf("CreateNode(directory %q) = %v, want ErrInvalid", d, err)
+		}
 	}
 }

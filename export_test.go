@@ -39,6 +39,7 @@ func (e *Engine) DumpState() string {
 				n.ID, i, l.Kind, l.Target, l.Fragment, l.Alias, l.Property, l.Start, l.End,
 				l.TargetStart, l.TargetEnd, l.Line, r.Resolved[i], r.Status[i])
 		}
+		add("anchors %q headings=%+v blocks=%q", n.ID, n.Headings, n.BlockIDs)
 		if len(ns.resolved) != len(n.Links) || len(ns.status) != len(n.Links) {
 			add("note %q has %d links, %d resolutions, %d statuses", n.ID, len(n.Links), len(ns.resolved), len(ns.status))
 		}
@@ -90,7 +91,7 @@ func DumpIndexFile(path string) (string, error) {
 	var lines []string
 	queries := []struct{ name, query string }{
 		{"meta", `SELECT key, value FROM meta WHERE key IN ('consistent', 'vault')`},
-		{"note", `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings FROM notes`},
+		{"note", `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`},
 		{"link", `SELECT source, printf('%03d', seq), kind, target, fragment, alias, property, start, end,
 			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM links`},
 		{"tag", `SELECT note, tag FROM tags`},

@@ -106,6 +106,11 @@ type Engine struct {
 	graph  *graph.Graph
 	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it
 	ignore *vault.Ignore
+	// excluded is what scans found of the user's excluded folders and
+	// files, whose links a rename still rewrites; nil until a full scan
+	// (or the first rename or delete that needs it) learns it.
+	excluded *excludedSet
+	exclRefs excludedRefs // what the excluded notes link, by file
 	// noteProblems are notes that could not be read or parsed, by ID;
 	// scanProblems are what the last full scan reported.
 	noteProblems map[string]vault.Problem

@@ -45,11 +45,11 @@ var (
 		standard: []string{"path", "length"},
 	}
 	statusCatalog = catalog{
-		fields: []string{"vault", "notes", "links", "brokenLinks", "attachmentLinks", "attachments", "tags", "edges",
+		fields: []string{"vault", "notes", "links", "brokenLinks", "brokenAnchors", "attachmentLinks", "attachments", "tags", "edges",
 			"embeddingCoverage", "embeddingModel", "embedding", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
 			"problemCount", "problems", "duplicateNameCount", "duplicateNames"},
 		minimal: []string{"notes", "links", "brokenLinks", "tags"},
-		standard: []string{"vault", "notes", "links", "brokenLinks", "attachments", "tags", "embeddingCoverage", "embedding",
+		standard: []string{"vault", "notes", "links", "brokenLinks", "brokenAnchors", "attachments", "tags", "embeddingCoverage", "embedding",
 			"watcher", "lastSync", "problemCount", "duplicateNameCount"},
 	}
 )
@@ -496,6 +496,8 @@ func shapeStatus(tool string, s *vaultgraph.Status, p Presentation) *answer {
 			v = s.Links
 		case "brokenLinks":
 			v = s.BrokenLinks
+		case "brokenAnchors":
+			v = s.BrokenAnchors
 		case "attachmentLinks":
 			v = s.AttachmentLinks
 		case "attachments":

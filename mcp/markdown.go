@@ -21,13 +21,16 @@ const (
 // note as a short metadata header and its content as it is; lists as
 // numbered lines; a path as arrows; status as key: value lines. The same
 // cut applies as for the other formats. It never starts with a blank line.
+// Every value from the notes is written as safeTree makes it: no note can
+// change the answer's structure.
 func (a *answer) markdown(c cut) string {
 	var b strings.Builder
-	t := a.tree(c)
+	raw := a.tree(c)
+	t := safeTree(raw)
 	rest := t
 	switch a.kind {
 	case kindNote:
-		rest = a.markdownNote(&b, t, c)
+		rest = a.markdownNote(&b, t, raw)
 	case kindRows:
 		rest = a.markdownRows(&b, t)
 	case kindPath:
@@ -87,8 +90,10 @@ func blankLine(b *strings.Builder) {
 }
 
 // markdownNote writes a note: "# Title", one metadata line, the content,
-// then its neighbours. It returns the fields left for the footer.
-func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Object {
+// then its neighbours. t is the answer made safe, raw as it was (the
+// title as the note's text has it). It returns the fields left for the
+// footer.
+func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Object {
 	var meta []string
 	var rest toon.Object
 	// The heading is the title, else the id (then not repeated below it).
@@ -123,7 +128,11 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 		}
 	}
 	if heading != "" {
-		if rest := dropTitleHeading(body, heading); hasBody && rest != body {
+		rawHeading := fieldString(raw, "title")
+		if idHeading {
+			rawHeading = fieldString(raw, "id")
+		}
+		if rest := dropTitleHeading(body, rawHeading); hasBody && rest != body {
 			line, _, _ := strings.Cut(strings.TrimLeft(body, " \t\r\n"), "\n")
 			fmt.Fprintf(b, "%s\n", strings.TrimRight(line, "\r"))
 			body = rest
@@ -167,6 +176,17 @@ func (a *answer) markdownNote(b *strings.Builder, t toon.Object, c cut) toon.Obj
 		}
 	}
 	return footer
+}
+
+// fieldString is the text of o's field key, or "".
+func fieldString(o toon.Object, key string) string {
+	for _, f := range o {
+		if f.Key == key {
+			s, _ := f.Value.(string)
+			return s
+		}
+	}
+	return ""
 }
 
 // markdownRows writes a list: a count line, then one numbered line per

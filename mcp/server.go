@@ -46,7 +46,8 @@ search_by_tags, list_nodes or get_hubs to find notes; get_node to read one; get_
 find_path to follow links; create_node / update_node (renames rewrite every link) to write.
 Every read tool takes format (default TOON for lists, Markdown for a note or path; json for
 data), detail (minimal | standard (default) | full field presets), fields (an explicit field
-list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).`
+list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).
+An optional parameter set to "" is the same as leaving it out ({} too); directory "/" is the vault root.`
 
 // NewServer returns an MCP server exposing t's tools, and notes as
 // resources (vaultgraph://note/{id}). It tells clients when notes are
@@ -218,12 +219,12 @@ func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
 		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
 	}, opts...)
 	opts = append(opts,
-		// Described once, in the server instructions: here they would
-		// cost every tool's definition ~40 tokens more.
-		mcpgo.WithString("format", mcpgo.Enum(Formats...)),
-		mcpgo.WithString("detail", mcpgo.Enum(Details...)),
-		mcpgo.WithArray("fields", mcpgo.WithStringItems()),
-		mcpgo.WithInteger("maxTokens"), // bounds checked by Presentation.check
+		// Described at length once, in the server instructions; here in
+		// a few words, to keep every tool's definition short.
+		mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description(descFormat)),
+		mcpgo.WithString("detail", mcpgo.Enum(Details...), mcpgo.Description(descDetail)),
+		mcpgo.WithArray("fields", mcpgo.WithStringItems(), mcpgo.Description(descFields)),
+		mcpgo.WithInteger("maxTokens", mcpgo.Description(descMaxTokens)), // bounds checked by Presentation.check
 	)
 	return mcpgo.NewTool(name, opts...)
 }
@@ -235,15 +236,16 @@ const nodeSortKeys = "title, path, created, modified, inDegree, outDegree, pager
 func pagedOptions(sortKeys string, def, max int) []mcpgo.ToolOption {
 	return []mcpgo.ToolOption{
 		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+sortKeys+`; "-" prefix for descending`)),
-		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1)),
-		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def))),
+		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1), mcpgo.Description(descPage)),
+		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def)), mcpgo.Description(descLimit)),
 	}
 }
 
 // bindArguments decodes the call's arguments into p. Unknown arguments
-// are ignored.
+// are ignored, and so are those that were not given ("" or {}: see
+// params_given.go).
 func bindArguments(req mcpgo.CallToolRequest, p any) error {
-	args := req.GetArguments()
+	args := withoutNotGiven(req.GetArguments())
 	if len(args) == 0 {
 		return nil
 	}
@@ -254,7 +256,10 @@ func bindArguments(req mcpgo.CallToolRequest, p any) error {
 	if err := json.Unmarshal(raw, p); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return invalid(te.Field, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
+			// Field is the Go path ("Presentation.maxTokens" for an
+			// embedded struct): name the parameter as the schema does.
+			name := te.Field[strings.LastIndex(te.Field, ".")+1:]
+			return invalid(name, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
 		}
 		return invalid("arguments", "%v", err)
 	}

@@ -284,7 +284,7 @@ func TestToolsList(t *testing.T) {
 			types: map[string]string{
 				"folder": "string", "tags": "array", "properties": "object",
 				"createdAfter": "string", "createdBefore": "string", "modifiedAfter": "string", "modifiedBefore": "string",
-				"orphans": "boolean", "brokenLinks": "boolean",
+				"orphans": "boolean", "brokenLinks": "boolean", "brokenAnchors": "boolean",
 			},
 			sortBy: true,
 		},
@@ -342,8 +342,8 @@ func TestToolsList(t *testing.T) {
 			if p := prop(tt.tool, "fields"); p["type"] != "array" {
 				t.Errorf("fields = %v, want an array", p)
 			}
-			// The four are described once, in the instructions (bounds of
-			// maxTokens are checked on call: TestToolErrors).
+			// The four are described at length once, in the instructions
+			// (bounds of maxTokens are checked on call: TestToolErrors).
 			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" {
 				t.Errorf("maxTokens = %v, want an integer", p)
 			}
@@ -553,6 +553,14 @@ func TestToolCalls(t *testing.T) {
 			},
 		},
 		{
+			desc: "list_nodes broken anchors", tool: "list_nodes", args: map[string]any{"brokenAnchors": true},
+			check: func(t *testing.T, got map[string]any) {
+				if want := []string{"Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) {
+					t.Errorf("nodes = %q, want %q ([[Alpha Plan#Risks#Budget]]: no heading Budget)", ids(got["nodes"]), want)
+				}
+			},
+		},
+		{
 			desc: "list_nodes properties", tool: "list_nodes", args: map[string]any{"properties": map[string]any{"status": "paused"}},
 			check: func(t *testing.T, got map[string]any) {
 				if want := []string{"Projects/Beta.md"}; !slices.Equal(ids(got["nodes"]), want) {
@@ -618,6 +626,9 @@ func TestToolCalls(t *testing.T) {
 				if got["notes"] != 13.0 || got["links"] != 30.0 || got["brokenLinks"] != 2.0 || got["tags"] != 17.0 {
 					t.Errorf("notes, links, broken, tags = %v, %v, %v, %v, want 13, 30, 2, 17",
 						got["notes"], got["links"], got["brokenLinks"], got["tags"])
+				}
+				if got["brokenAnchors"] != 1.0 {
+					t.Errorf("brokenAnchors = %v, want 1 ([[Alpha Plan#Risks#Budget]] in Projects/Beta.md)", got["brokenAnchors"])
 				}
 			},
 		},
@@ -843,11 +854,31 @@ func TestHandlerPanic(t *testing.T) {
 }
 
 // TestInstructions checks that the server instructions describe the
-// parameters every read tool takes, which the schemas leave undescribed.
+// parameters every read tool takes, which the schemas describe in a few
+// words, and the rule that "" is not given.
 func TestInstructions(t *testing.T) {
-	for _, word := range []string{"format", "TOON", "Markdown", "json", "detail", "minimal", "full", "fields", "maxTokens"} {
+	for _, word := range []string{"format", "TOON", "Markdown", "json", "detail", "minimal", "full", "fields", "maxTokens", `"" is the same as leaving it out`, `directory "/"`} {
 		if !strings.Contains(instructions, word) {
 			t.Errorf("instructions do not mention %q:\n%s", word, instructions)
+		}
+	}
+}
+
+// TestBindTypeErrorNamesParameter checks that a wrong JSON type is
+// INVALID_PARAMS naming the parameter as the schema does, also for the
+// presentation parameters (not "Presentation.maxTokens").
+func TestBindTypeErrorNamesParameter(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tt := range []struct {
+		give map[string]any
+		want string
+	}{
+		{map[string]any{"id": "Home", "maxTokens": "many"}, "INVALID_PARAMS: maxTokens: expected an integer, got a JSON string"},
+		{map[string]any{"id": "Home", "fields": "id"}, "INVALID_PARAMS: fields: expected a list, got a JSON string"},
+		{map[string]any{"id": "Home", "depth": "one"}, "INVALID_PARAMS: depth: expected an integer, got a JSON string"},
+	} {
+		if got := ts.wantError(t, CodeInvalidParams, "get_node", tt.give); got != tt.want {
+			t.Errorf("get_node(%v) = %q, want %q", tt.give, got, tt.want)
 		}
 	}
 }

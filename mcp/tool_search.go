@@ -20,7 +20,7 @@ func searchTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithString("mode", mcpgo.Enum(string(vaultgraph.SearchHybrid), string(vaultgraph.SearchKeyword), string(vaultgraph.SearchSemantic)),
 				mcpgo.DefaultString(string(vaultgraph.SearchHybrid)), mcpgo.Description("hybrid: full text and vectors fused; keyword: full text; semantic: vectors")),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Only notes with these tags, see tagMode")),
-			mcpgo.WithString("tagMode", mcpgo.Enum("any", "all", "none"), mcpgo.DefaultString("any")),
+			mcpgo.WithString("tagMode", mcpgo.Enum("any", "all", "none"), mcpgo.DefaultString("any"), mcpgo.Description(descTagMode)),
 			mcpgo.WithString("folder", mcpgo.Description("Only notes in this folder or below")),
 		}, pagedOptions(searchSortKeys, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit)...)...),
 		Handler: handler("search", log, t.Search),

@@ -330,6 +330,7 @@ type ListNodesParams struct {
 	ModifiedBefore string            `json:"modifiedBefore"`
 	Orphans        bool              `json:"orphans"`
 	BrokenLinks    bool              `json:"brokenLinks"`
+	BrokenAnchors  bool              `json:"brokenAnchors"`
 	SortBy         SortKeys          `json:"sortBy"`
 	Page           int               `json:"page"`
 	Limit          int               `json:"limit"`
@@ -345,7 +346,7 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	}
 	q := vaultgraph.ListQuery{
 		Folder: p.Folder, Tags: p.Tags, TagMode: vaultgraph.TagMode(p.TagMode),
-		Properties: p.Properties, Orphans: p.Orphans, BrokenLinks: p.BrokenLinks,
+		Properties: p.Properties, Orphans: p.Orphans, BrokenLinks: p.BrokenLinks, BrokenAnchors: p.BrokenAnchors,
 		SortBy: p.SortBy, Page: p.Page, Limit: p.Limit,
 	}
 	var err error

@@ -794,6 +794,9 @@ func TestTruncate(t *testing.T) {
 		{desc: "multi-byte giant word", give: strings.Repeat("é", 20), max: 5, want: "ééééé" + mark},
 		{desc: "emoji", give: "🚀🚀🚀🚀", max: 2, want: "🚀🚀" + mark},
 		{desc: "combining accent kept whole", give: "cafe\u0301 menu", max: 6, want: "cafe\u0301" + mark},
+		{desc: "bold cut: closed", give: "a **bb cc** dd", max: 8, want: "a **bb**" + mark},
+		{desc: "bold kept whole", give: "a **bb** cc dd", max: 10, want: "a **bb**" + mark},
+		{desc: "a lone ** in the text: left as it is", give: "a ** b c d", max: 6, want: "a ** b" + mark},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

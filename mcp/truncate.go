@@ -18,7 +18,8 @@ const TruncationMark = "... [truncated]"
 
 // Truncate returns s cut to at most max characters at a word boundary,
 // followed by TruncationMark, or s itself when it fits. It never splits a
-// multi-byte character.
+// multi-byte character, and bold that the cut leaves open ("**" of a
+// search snippet) is closed.
 func Truncate(s string, max int) string {
 	if max <= 0 || utf8.RuneCountInString(s) <= max {
 		return s
@@ -38,5 +39,12 @@ func Truncate(s string, max int) string {
 	if sp := strings.LastIndexFunc(s[:cut], unicode.IsSpace); !unicode.IsSpace(next) && sp > cut/2 {
 		cut = sp
 	}
-	return strings.TrimRightFunc(s[:cut], unicode.IsSpace) + TruncationMark
+	kept := strings.TrimRightFunc(s[:cut], unicode.IsSpace)
+	if strings.Count(kept, bold)%2 == 1 && strings.Count(s, bold)%2 == 0 {
+		kept += bold
+	}
+	return kept + TruncationMark
 }
+
+// bold opens and closes bold text in Markdown (and search snippets).
+const bold = "**"

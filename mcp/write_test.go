@@ -702,7 +702,7 @@ func TestWriteTraversal(t *testing.T) {
 			text, isErr := ts.call(t, "update_node", map[string]any{"id": "Orphan", "directory": tt.dir})
 			if tt.bug != "" && !isErr {
 				t.Logf("KNOWN BUG (%s): update_node(directory %q) = %q, want INVALID_PARAMS", tt.bug, tt.dir, text)
-				ts.call(t, "update_node", map[string]any{"id": "Orphan", "directory": ""}) // move it back
+				ts.call(t, "update_node", map[string]any{"id": "Orphan", "directory": "/"}) // move it back
 				return
 			}
 			if !isErr || !strings.HasPrefix(text, CodeInvalidParams+": ") {

@@ -1,32 +1,45 @@
 package vault
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
+// headingPunct are the characters Obsidian reads as spaces when it
+// compares a link's heading with a note's headings (its stripHeading):
+// ASCII punctuation except the apostrophe, '-' and '_'.
+const headingPunct = "!\"#$%&()*+,.:;<=>?@^`{|}~/[]\\"
+
 // HeadingKey is the form in which a heading and the heading part of a
-// link are compared, as Obsidian compares them: every punctuation or
-// symbol character becomes a space (Obsidian writes "[[N#wifi 2 4]]" for
-// "# wifi 2.4" and finds "# Minecraft: The Game" from "[[N#Minecraft The
-// Game]]"), runs of spaces become one, the ends are trimmed and letters
-// are folded to lower case.
+// link are compared, as Obsidian compares them: each of the characters
+// ! " # $ % & ( ) * + , . : ; < = > ? @ ^ ` { | } ~ / [ ] \ becomes a space
+// (Obsidian writes "[[N#wifi 2 4]]" for "# wifi 2.4" and finds
+// "# Minecraft: The Game" from "[[N#Minecraft The Game]]"), runs of
+// white space become one space, the ends are trimmed and letters are
+// folded to lower case. Other characters ('-', '_', the apostrophe,
+// non-ASCII punctuation) are kept as they are.
 func HeadingKey(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
+	return string(appendHeadingKey(make([]byte, 0, len(s)), s))
+}
+
+// appendHeadingKey appends HeadingKey(s) to dst and returns it, so that a
+// comparison can build keys in a buffer of its own.
+func appendHeadingKey(dst []byte, s string) []byte {
+	start, space := len(dst), false
 	for _, r := range s {
-		if unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r) || unicode.IsControl(r) {
-			space = b.Len() > 0
+		if r < 0x80 && strings.ContainsRune(headingPunct, r) || unicode.IsSpace(r) || r == '\uFEFF' {
+			space = len(dst) > start
 			continue
 		}
 		if space {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 			space = false
 		}
-		b.WriteRune(unicode.ToLower(r))
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
 	}
-	return b.String()
+	return dst
 }
 
 // SplitAnchor splits a link fragment (Link.Fragment, the text after the
@@ -43,35 +56,49 @@ func SplitAnchor(fragment string) []string {
 	return parts
 }
 
-// HasAnchor reports whether fragment names a heading or block of the note.
-// An empty fragment is the whole note. A block part ("^id", compared
-// without regard to case) must be a block id of the note; heading parts
-// must match headings (by HeadingKey) that follow one another in the
-// note, each after the one before it, as Obsidian resolves "[[N#H1#H2]]".
+// HasAnchor reports whether fragment names a heading or block of the note
+// (AnchorProblem returns "").
 func (n *Note) HasAnchor(fragment string) bool {
-	parts := SplitAnchor(fragment)
-	from := 0
-	for _, p := range parts {
-		if id, ok := strings.CutPrefix(strings.TrimSpace(p), "^"); ok {
-			if !n.hasBlockID(id) {
-				return false
-			}
-			continue
-		}
-		i := n.findHeading(HeadingKey(p), from)
-		if i < 0 {
-			return false
-		}
-		from = i + 1
-	}
-	return true
+	return n.AnchorProblem(fragment) == ""
 }
 
-// FindHeading returns the index in n.Headings of the first heading at or
-// after from whose key is key (HeadingKey), or -1.
-func (n *Note) findHeading(key string, from int) int {
+// AnchorProblem says why fragment (Link.Fragment) names no heading or
+// block of the note, as Obsidian resolves it, or returns "" when it does.
+// An empty fragment is the whole note. A fragment that is one "^id" is a
+// block, matched without regard to case. Otherwise every part is a
+// heading (HeadingKey): the first part matches the first heading with its
+// key, and each next part the first heading after the one matched before
+// whose level is deeper than it ("[[N#H1#H2]]"), wherever that is.
+func (n *Note) AnchorProblem(fragment string) string {
+	parts := SplitAnchor(fragment)
+	if len(parts) == 1 {
+		if id, ok := strings.CutPrefix(strings.TrimSpace(parts[0]), "^"); ok {
+			if n.hasBlockID(id) {
+				return ""
+			}
+			return "no block ^" + id
+		}
+	}
+	from, level := 0, 0
+	for i, p := range parts {
+		at := n.findHeading(HeadingKey(p), from, level)
+		if at < 0 {
+			if i == 0 {
+				return fmt.Sprintf("no heading %q", strings.TrimSpace(p))
+			}
+			return fmt.Sprintf("no heading %q below %q", strings.TrimSpace(p), strings.TrimSpace(parts[i-1]))
+		}
+		from, level = at+1, n.Headings[at].Level
+	}
+	return ""
+}
+
+// findHeading returns the index in n.Headings of the first heading at or
+// after from, deeper than level, whose key is key (HeadingKey), or -1.
+func (n *Note) findHeading(key string, from, level int) int {
+	var buf [256]byte
 	for i := from; i < len(n.Headings); i++ {
-		if HeadingKey(n.Headings[i].Text) == key {
+		if n.Headings[i].Level > level && string(appendHeadingKey(buf[:0], n.Headings[i].Text)) == key {
 			return i
 		}
 	}

@@ -23,28 +23,26 @@ func HeadingLinkText(s string) string {
 }
 
 // AnchorHeadings returns, for each part of fragment (SplitAnchor), the
-// index in n.Headings of the heading it names, resolved as HasAnchor
-// resolves it (each heading part after the one before it), or -1 for a
-// block part and for a part that names no heading (and every part after
-// it).
+// index in n.Headings of the heading it names, found as AnchorProblem
+// finds it (each part deeper than, and after, the one before), or -1 for
+// a part that names no heading (and every part after it) and for a
+// fragment that is one "^id" block part.
 func (n *Note) AnchorHeadings(fragment string) []int {
 	parts := SplitAnchor(fragment)
 	out := make([]int, len(parts))
-	from, lost := 0, false
-	for i, p := range parts {
+	for i := range out {
 		out[i] = -1
-		if lost {
-			continue
+	}
+	if len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^") {
+		return out
+	}
+	from, level := 0, 0
+	for i, p := range parts {
+		at := n.findHeading(HeadingKey(p), from, level)
+		if at < 0 {
+			break
 		}
-		if strings.HasPrefix(strings.TrimSpace(p), "^") {
-			continue
-		}
-		j := n.findHeading(HeadingKey(p), from)
-		if j < 0 {
-			lost = true
-			continue
-		}
-		out[i], from = j, j+1
+		out[i], from, level = at, at+1, n.Headings[at].Level
 	}
 	return out
 }

@@ -23,7 +23,7 @@ func TestHeadingLinkText(t *testing.T) {
 }
 
 func TestRenameAnchor(t *testing.T) {
-	n := &Note{Headings: []Heading{{Level: 1, Text: "Top"}, {Level: 2, Text: "Goals"}, {Level: 3, Text: "Sub"}, {Level: 2, Text: "Goals"}}}
+	n := &Note{Headings: []Heading{{Level: 1, Text: "Top"}, {Level: 2, Text: "Goals"}, {Level: 3, Text: "Sub"}, {Level: 1, Text: "Other"}, {Level: 2, Text: "Goals"}}}
 	tests := []struct {
 		desc     string
 		fragment string
@@ -33,8 +33,9 @@ func TestRenameAnchor(t *testing.T) {
 	}{
 		{"the heading", "Goals", 1, "New", true},
 		{"folded and spaced", " goals ", 1, " New ", true},
-		{"the first of two only", "Goals", 3, "Goals", false},
-		{"the second under its parent", "Sub#Goals", 3, "Sub#New", true},
+		{"the first of two only", "Goals", 4, "Goals", false},
+		{"the second under its parent", "Other#Goals", 4, "Other#New", true},
+		{"not under a shallower part", "Sub#Goals", 4, "Sub#Goals", false},
 		{"a parent part", "Goals#Sub", 1, "New#Sub", true},
 		{"a child part", "Top#Goals#Sub", 2, "Top#Goals#New", true},
 		{"a block", "^Goals", 1, "^Goals", false},

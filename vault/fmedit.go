@@ -154,8 +154,15 @@ func convertEOL(s, eol string) string {
 // ErrBadProperty; binary data wraps ErrBinary. On error src is not
 // changed. The result is a new slice.
 func SetFrontmatter(src []byte, tags []string, setTags bool, props []Property) ([]byte, error) {
+	out, _, err := setFrontmatter(src, tags, setTags, props)
+	return out, err
+}
+
+// setFrontmatter is SetFrontmatter; it also returns the edit made, nil
+// when nothing changed.
+func setFrontmatter(src []byte, tags []string, setTags bool, props []Property) ([]byte, *fmEdit, error) {
 	if isBinary(src) {
-		return nil, fmt.Errorf("set frontmatter: %w", ErrBinary)
+		return nil, nil, fmt.Errorf("set frontmatter: %w", ErrBinary)
 	}
 	eol := fileEOL(src)
 	if eol == "" {
@@ -168,24 +175,24 @@ func SetFrontmatter(src []byte, tags []string, setTags bool, props []Property) (
 	}
 	fm, err := parseFMEntries(raw)
 	if err != nil {
-		return nil, fmt.Errorf("set frontmatter: %w", err)
+		return nil, nil, fmt.Errorf("set frontmatter: %w", err)
 	}
 	for _, p := range props {
 		if err := fm.set(p.Key, p.Value); err != nil {
-			return nil, fmt.Errorf("set frontmatter: %w", err)
+			return nil, nil, fmt.Errorf("set frontmatter: %w", err)
 		}
 	}
 	if setTags {
 		if err := fm.setTags(tags); err != nil {
-			return nil, fmt.Errorf("set frontmatter: %w", err)
+			return nil, nil, fmt.Errorf("set frontmatter: %w", err)
 		}
 	}
 	newRaw, changed, err := fm.render(eol)
 	if err != nil {
-		return nil, fmt.Errorf("set frontmatter: %w", err)
+		return nil, nil, fmt.Errorf("set frontmatter: %w", err)
 	}
 	if !changed {
-		return bytes.Clone(src), nil
+		return bytes.Clone(src), nil, nil
 	}
 	var out []byte
 	if has {
@@ -206,9 +213,9 @@ func SetFrontmatter(src []byte, tags []string, setTags bool, props []Property) (
 		out = append(out, src[off:]...)
 	}
 	if err := fm.verify(out); err != nil {
-		return nil, fmt.Errorf("set frontmatter: %w", err)
+		return nil, nil, fmt.Errorf("set frontmatter: %w", err)
 	}
-	return out, nil
+	return out, fm, nil
 }
 
 // fmEntry is one top-level property of the frontmatter.
@@ -232,12 +239,9 @@ type fmEdit struct {
 // entries.
 func parseFMEntries(raw []byte) (*fmEdit, error) {
 	fm := &fmEdit{raw: raw}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return fm, nil
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("%w: malformed YAML: %v", ErrBadFrontmatter, err)
+	root, err := readableFrontmatter(raw)
+	if err != nil {
+		return nil, err
 	}
 	lines := yamlLines(raw)
 	for i, ls := range lines {
@@ -245,18 +249,11 @@ func parseFMEntries(raw []byte) (*fmEdit, error) {
 			return nil, fmt.Errorf("%w: line %d starts another YAML document", ErrBadFrontmatter, i+1)
 		}
 	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return fm, nil // comments only
-	}
-	root := doc.Content[0]
 	switch {
-	case root.Kind != yaml.MappingNode:
-		return nil, fmt.Errorf("%w: not a map of properties", ErrBadFrontmatter)
+	case root == nil:
+		return fm, nil // empty or comments only
 	case root.Style&yaml.FlowStyle != 0:
 		return nil, fmt.Errorf("%w: a flow map ({...}) cannot be edited in place", ErrBadFrontmatter)
-	}
-	if key, dup := duplicateKey(root); dup {
-		return nil, fmt.Errorf("%w: key %q is given twice", ErrBadFrontmatter, key)
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]

@@ -45,6 +45,8 @@ var fuzzSeeds = []string{
 	"```\n[[code]]\n```\n    [[indented]]\n> [[quote]]\n- [[list]]",
 	"[[a\xff]] #t\xff [b\xfe](c\xfd.md)",
 	"| a | [[b\\|c]] |\n| --- | --- |\n",
+	"# A: b\n## C.d ^x\n\ntext ^blk\n\n- li ^Li-2\n\n[[#A b#C d]] [[#^blk]] [y](#A%20b) [[N#^]] [[#a#b#]]\n",
+	"Set\u00a0ext\n===\n\n# \u2014 x \uFEFF\n### [[L]] `c` **b**\n\n^only\n",
 }
 
 func FuzzParse(f *testing.F) {
@@ -99,8 +101,30 @@ func FuzzParse(f *testing.F) {
 					t.Errorf("link %+v holds invalid UTF-8 %q", l, s)
 				}
 			}
+			_ = n.AnchorProblem(l.Fragment) // must not panic
 		}
+		checkAnchors(t, n)
 	})
+}
+
+// checkAnchors fails unless every heading of n is found by a link to its
+// key and every block id by a link to it, and HeadingKey is stable.
+func checkAnchors(t *testing.T, n *Note) {
+	t.Helper()
+	for _, h := range n.Headings {
+		key := HeadingKey(h.Text)
+		if again := HeadingKey(key); again != key {
+			t.Errorf("HeadingKey(%q) = %q, but HeadingKey of that = %q", h.Text, key, again)
+		}
+		if p := n.AnchorProblem(key); p != "" {
+			t.Errorf("heading %q: AnchorProblem(%q) = %q, want it found", h.Text, key, p)
+		}
+	}
+	for _, id := range n.BlockIDs {
+		if p := n.AnchorProblem("^" + id); p != "" {
+			t.Errorf("block %q: AnchorProblem = %q, want it found", id, p)
+		}
+	}
 }
 
 // parseBounded parses src and fails when that takes more than a few

@@ -52,7 +52,7 @@ func TestHasAnchor(t *testing.T) {
 		"Goals Q2":                  false,
 		"^blk-1":                    true,
 		"^blk-2":                    false,
-		"Goals: Q1#^Blk-1":          true,
+		"Goals: Q1#^Blk-1":          false, // a block only alone
 		"Missing":                   false,
 		"#":                         true,
 	} {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,7 @@ import (
 // files" the user set in Obsidian (.obsidian/app.json userIgnoreFilters).
 type Ignore struct {
 	prefixes []string // folded path prefixes
+	folders  []string // the prefixes as written, without a trailing slash
 	patterns []*regexp.Regexp
 }
 
@@ -78,7 +80,21 @@ func (ig *Ignore) add(filter string) error {
 		return nil
 	}
 	ig.prefixes = append(ig.prefixes, Fold(strings.TrimPrefix(filepath.ToSlash(f), "/")))
+	if dir := strings.Trim(filepath.ToSlash(f), "/"); dir != "" {
+		ig.folders = append(ig.folders, dir)
+	}
 	return nil
+}
+
+// FilterFolders returns the paths the user's prefix filters name, as
+// written and without slashes around them ("Templates/" gives
+// "Templates"): where excluded folders may appear between scans, which
+// the watcher does not follow.
+func (ig *Ignore) FilterFolders() []string {
+	if ig == nil {
+		return nil
+	}
+	return slices.Clone(ig.folders)
 }
 
 // Skip reports whether the vault-relative path rel (forward slashes) is
@@ -87,12 +103,27 @@ func (ig *Ignore) Skip(rel string, isDir bool) bool {
 	if rel == "" || rel == "." {
 		return false
 	}
+	return Hidden(rel) || ig.Filtered(rel, isDir)
+}
+
+// Hidden reports whether the vault-relative path rel is in a dot-folder
+// or is a dot-file (.obsidian, .trash, .git, .vaultgraph): outside the
+// vault for Obsidian too, which never rewrites a link there.
+func Hidden(rel string) bool {
 	for _, part := range strings.Split(rel, "/") {
 		if strings.HasPrefix(part, ".") {
 			return true
 		}
 	}
-	if ig == nil {
+	return false
+}
+
+// Filtered reports whether the vault-relative path rel is one of the
+// user's "Excluded files" (userIgnoreFilters): Obsidian hides it from
+// search and the graph but still rewrites its links on a rename. isDir
+// says whether rel is a folder. Skip is Hidden or Filtered.
+func (ig *Ignore) Filtered(rel string, isDir bool) bool {
+	if ig == nil || rel == "" || rel == "." {
 		return false
 	}
 	key := Fold(rel)

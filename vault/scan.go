@@ -30,6 +30,12 @@ type ScanResult struct {
 	Notes       []File    // markdown notes, in walk order
 	Attachments []string  // vault paths of other files
 	Problems    []Problem // unreadable folders, broken symlinks, ...
+	// ExcludedDirs and ExcludedFiles are the folders, and the notes and
+	// canvases outside them, that the user's filters exclude
+	// (Ignore.Filtered): not walked, not notes, but a rename must still
+	// rewrite their links (see ListExcluded).
+	ExcludedDirs  []string
+	ExcludedFiles []string
 }
 
 // Scan walks the vault at root and lists its notes and attachments,
@@ -77,6 +83,7 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 			return nil
 		}
 		if ig.Skip(rel, d.IsDir()) {
+			res.excluded(ig, rel, d.IsDir())
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -111,6 +118,18 @@ func (res *ScanResult) add(rel, p string, fi fs.FileInfo) {
 		return
 	}
 	res.Attachments = append(res.Attachments, rel)
+}
+
+// excluded records rel, skipped by ig, when the user's filters exclude
+// it (not a dot-path) and it is a folder, a note or a canvas.
+func (res *ScanResult) excluded(ig *Ignore, rel string, isDir bool) {
+	switch {
+	case Hidden(rel) || !ig.Filtered(rel, isDir):
+	case isDir:
+		res.ExcludedDirs = append(res.ExcludedDirs, rel)
+	case hasMD(rel) || IsCanvas(rel):
+		res.ExcludedFiles = append(res.ExcludedFiles, rel)
+	}
 }
 
 // symlink follows a symlinked file if it stays in the vault.

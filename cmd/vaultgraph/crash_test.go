@@ -568,10 +568,3 @@ func TestCrashCLIWhileServing(t *testing.T) {
 	}
 	s.stop(t)
 }
-
-// reportedBug skips the test with the report of a bug given to the
-// owners of the code: the test starts checking again once it is fixed.
-func reportedBug(t *testing.T, report string, args ...any) {
-	t.Helper()
-	t.Skipf("KNOWN BUG (reported, see the test): "+report, args...)
-}

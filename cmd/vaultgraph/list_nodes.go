@@ -17,8 +17,8 @@ func newListNodesCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "list-nodes",
 		Short: "Browse notes with filters, sorting and pages",
-		Long: `Browse notes: filter by folder, tags, properties, dates, orphans or broken
-links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
+		Long: `Browse notes: filter by folder, tags, properties, dates, orphans, broken
+links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
 (prefix '-' for descending); page through the result.`,
 		Example: `  vaultgraph list-nodes --folder Projects --sort-by -modified,title
   vaultgraph list-nodes --tags draft --tag-mode none --limit 50 --page 2
@@ -27,6 +27,9 @@ links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
 			for _, kv := range props {
+				if mcp.NotGiven(kv) {
+					continue
+				}
 				k, v, ok := strings.Cut(kv, "=")
 				if !ok || strings.TrimSpace(k) == "" {
 					return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
@@ -52,6 +55,7 @@ links; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
 	f.StringVar(&p.ModifiedBefore, "modified-before", "", "only notes modified on or before this date")
 	f.BoolVar(&p.Orphans, "orphans", false, "only notes with no links in or out")
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
+	f.BoolVar(&p.BrokenAnchors, "broken-anchors", false, "only notes with a link to a heading or ^block its note lacks")
 	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit, strings.Join(vaultgraph.SortFields, ", ")+" (default path)")
 	presentationFlags(c, "list_nodes", &p.Presentation)
 	return c

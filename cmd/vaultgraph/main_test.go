@@ -308,6 +308,24 @@ func TestCommands(t *testing.T) {
 			},
 		},
 		{
+			desc: "list-nodes broken anchors",
+			give: []string{"list-nodes", "--broken-anchors"},
+			check: func(t *testing.T, out string) {
+				if got, want := ids(decode[list](t, out).Nodes), []string{"Projects/Beta.md"}; !slices.Equal(got, want) {
+					t.Errorf("list-nodes --broken-anchors = %q, want %q", got, want)
+				}
+			},
+		},
+		{
+			desc: "vault-status broken anchors",
+			give: []string{"vault-status", "--fields", "brokenAnchors"},
+			check: func(t *testing.T, out string) {
+				if want := `{"brokenAnchors":1}` + "\n"; out != want {
+					t.Errorf("vault-status --fields brokenAnchors = %s, want %s", out, want)
+				}
+			},
+		},
+		{
 			desc: "list-tags",
 			give: []string{"list-tags"},
 			check: func(t *testing.T, out string) {

@@ -13,9 +13,10 @@ func newVaultStatusCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "vault-status",
 		Short: "Print counts, index state and problems of the vault",
-		Long: `Print the vault's notes, links, broken links, attachments and tags, the
-state of index and watcher, the last sync time, files that could not be
-indexed (with the reason) and note names shared by several notes.`,
+		Long: `Print the vault's notes, links, broken links, broken anchors (links to a
+heading or ^block their note lacks), attachments and tags, the state of
+index and watcher, the last sync time, files that could not be indexed
+(with the reason) and note names shared by several notes.`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
 			return g.withTools(c.Context(), "vault_status", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -33,8 +34,9 @@ func (g *globals) contentText(s string) (string, error) {
 
 // propertiesJSON turns key=value flags into the JSON object the tools
 // take. A value is JSON when it parses as JSON (numbers, true, null,
-// ["a","b"]), else text.
+// ["a","b"]), else text. A flag set to "" is not given (mcp.NotGiven).
 func propertiesJSON(kvs []string) (json.RawMessage, error) {
+	kvs = slices.DeleteFunc(slices.Clone(kvs), func(kv string) bool { return mcp.NotGiven(kv) })
 	if len(kvs) == 0 {
 		return nil, nil
 	}
@@ -63,6 +65,15 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 	return json.RawMessage(b.String()), nil
 }
 
+// optional is a string flag as an optional parameter: nil when it was not
+// given, which an empty value also means (mcp.NotGiven), as over MCP.
+func optional(s string) *string {
+	if mcp.NotGiven(s) {
+		return nil
+	}
+	return &s
+}
+
 func newCreateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.CreateNodeParams
 	var w writeFlags
@@ -72,7 +83,9 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 		Long: `Create a note: the file DIRECTORY/TITLE.md, with the characters Obsidian
 forbids in file names removed (the full title is then kept in the
 frontmatter), tags and properties in its frontmatter. Missing folders are
-created. An existing file is NODE_EXISTS. The write is atomic.`,
+created. An existing file is NODE_EXISTS. The write is atomic. --content
+that starts with a --- frontmatter block is the whole file; --tags and
+--property go on top, and the warnings name each of its values they replace.`,
 		Example: `  vaultgraph create-node "Meeting 2026-11-22" --directory Meetings --tags meeting,draft
   echo "Body text" | vaultgraph create-node Idea --content - --property status=draft`,
 		Args: maxArgs(1),
@@ -99,7 +112,7 @@ created. An existing file is NODE_EXISTS. The write is atomic.`,
 	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
 	f.StringVar(&w.content, "content", "", "the body; - reads it from standard input")
 	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
-	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root)")
+	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root, also /)")
 	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
 	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
 	return c
@@ -113,11 +126,16 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "update-node ID",
 		Short: "Change, rename or move a note, rewriting every link to it",
-		Long: `Change a note; only the flags given change anything. --title renames and
---directory moves the file, and every link to it in other notes (wikilinks,
-embeds, markdown links, frontmatter links) is rewritten in its own style,
+		Long: `Change a note; only the flags given change anything, and a flag set to
+"" is not given (but --tags "" removes every tag). --title renames and
+--directory moves the file (--directory / to the vault root), and every
+link to it in other notes (wikilinks, embeds, markdown links, frontmatter
+links) is rewritten in its own style,
 changing no other byte. --content replaces the body and keeps the
-frontmatter; --tags replaces the tags; --property merges properties
+frontmatter, or, when it starts with a --- frontmatter block, is the whole
+file (--tags and --property go on top; the warnings name each of its values
+they replace); --tags replaces the frontmatter tags (inline #tags stay in
+the body, named in the warnings); --property merges properties
 (key=null removes one); when the new content drops a heading or block that
 other notes link to, the warnings name those links. --rename-heading
 OLD=NEW renames a heading of the note and rewrites every link to it, all or
@@ -131,24 +149,18 @@ what would change.`,
 		Args: args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			fl := c.Flags()
-			if fl.Changed("title") {
-				p.Title = &title
-			}
-			if fl.Changed("directory") {
-				p.Directory = &dir
-			}
-			if fl.Changed("tags") {
+			p.Title, p.Directory = optional(title), optional(dir)
+			if c.Flags().Changed("tags") { // --tags "" is [], removing every tag
 				p.Tags = &tags
 			}
-			if fl.Changed("content") {
-				text, err := g.contentText(w.content)
+			if content := optional(w.content); content != nil {
+				text, err := g.contentText(*content)
 				if err != nil {
 					return err
 				}
 				p.Content = &text
 			}
-			if fl.Changed("rename-heading") {
+			if heading != "" { // "" is not given
 				r, err := headingRename(heading)
 				if err != nil {
 					return err
@@ -166,7 +178,7 @@ what would change.`,
 	}
 	f := c.Flags()
 	f.StringVar(&title, "title", "", "rename: the new title (file name)")
-	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (\"\" = the root)")
+	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (/ = the root)")
 	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
 	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
 	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")

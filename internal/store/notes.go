@@ -171,13 +171,13 @@ func (w *writer) upsert(r *Record) error {
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", n.ID); err != nil {
 		return err
 	}
-	if _, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	if _, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, hash=excluded.hash,
 			size=excluded.size, mtime=excluded.mtime, body_start=excluded.body_start, aliases=excluded.aliases,
-			tags=excluded.tags, properties=excluded.properties, warnings=excluded.warnings`,
+			tags=excluded.tags, properties=excluded.properties, warnings=excluded.warnings, anchors=excluded.anchors`,
 		n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
-		string(aliases), string(tags), props, string(warnings)); err != nil {
+		string(aliases), string(tags), props, string(warnings), encodeAnchors(n)); err != nil {
 		return err
 	}
 	if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
@@ -270,11 +270,14 @@ type Snapshot struct {
 	Meta        map[string]string
 }
 
-// Load reads the whole index (without note bodies).
+// Load reads the whole index (without note bodies). A note whose
+// headings and block ids are not known (a row written before schema 4)
+// comes back with Size -1 and no Hash, so that a comparison with its
+// file parses it again.
 func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	snap := &Snapshot{Meta: map[string]string{}}
 	byID := map[string]*Record{}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings FROM notes`)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
 	if err != nil {
 		return nil, fmt.Errorf("load notes: %w", err)
 	}
@@ -283,7 +286,8 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		r := &Record{Note: n}
 		var mtime int64
 		var aliases, tags, props, warnings string
-		if err := rows.Scan(&n.ID, &r.Path, &n.Title, &n.Hash, &n.Size, &mtime, &n.BodyStart, &aliases, &tags, &props, &warnings); err != nil {
+		var anchors sql.NullString
+		if err := rows.Scan(&n.ID, &r.Path, &n.Title, &n.Hash, &n.Size, &mtime, &n.BodyStart, &aliases, &tags, &props, &warnings, &anchors); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("load notes: %w", err)
 		}
@@ -299,6 +303,11 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		}
 		if n.Properties, err = decodeProperties(props); err != nil {
 			return nil, fmt.Errorf("load %s: %w", n.ID, err)
+		}
+		if !anchors.Valid {
+			n.Size, n.Hash = -1, ""
+		} else if err := decodeAnchors(anchors.String, n); err != nil {
+			return nil, err
 		}
 		snap.Notes = append(snap.Notes, r)
 		byID[n.ID] = r

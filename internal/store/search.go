@@ -291,7 +291,7 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	}
 	// One note at a time: FTS5 tests the expression on that row only
 	// (rowid =), where "rowid IN" would evaluate it over every note.
-	stmt, err := s.db.PrepareContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), `+bodyColumn(terms)+`
+	stmt, err := s.db.PrepareContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), `+bodyColumns(terms)+`
 		FROM fts JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts MATCH ? AND fts.rowid = ?`)
 	if err != nil {
@@ -302,14 +302,15 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	out := make(map[string]string, len(ids))
 	for _, r := range rowids {
 		var id, title, snip, body string
-		err := stmt.QueryRowContext(ctx, HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, r).Scan(&id, &title, &snip, &body)
+		var inGo bool
+		err := stmt.QueryRowContext(ctx, MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, r).Scan(&id, &title, &snip, &body, &inGo)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			continue // the note does not match (or is gone)
 		case err != nil:
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		out[id] = snippet(snip, body, title, terms)
+		out[id] = snippet(snip, body, title, inGo, terms)
 	}
 	return out, nil
 }
@@ -442,12 +443,12 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		rowids[i] = h.rowid
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	query := `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), ` + bodyColumn(terms) + `
+	query := `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), ` + bodyColumns(terms) + `
 		FROM fts JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts MATCH ? AND fts.rowid IN (SELECT value FROM json_each(?))`
-	args := []any{HighlightOpen, HighlightClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
+	args := []any{MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
 	if !snippets {
-		query = `SELECT rowid, id, title, '', '' FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
+		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
 		args = []any{string(list)}
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -460,10 +461,11 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	for rows.Next() {
 		var rowid int64
 		var id, title, snip, body string
-		if err := rows.Scan(&rowid, &id, &title, &snip, &body); err != nil {
+		var inGo bool
+		if err := rows.Scan(&rowid, &id, &title, &snip, &body, &inGo); err != nil {
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		byRow[rowid] = detail{id: id, snippet: snippet(snip, body, title, terms)}
+		byRow[rowid] = detail{id: id, snippet: snippet(snip, body, title, inGo, terms)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)

@@ -10,30 +10,33 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// bodyColumn is what the snippet queries select for snippet: the body
-// when a term has CJK text or the note has words unicode61 does not fold
-// (a hidden column has them), else nothing.
-func bodyColumn(terms []Term) string {
+// bodyColumns are what the snippet queries select for snippet: the body
+// (Highlight looks for links in it), and whether to make the snippet in
+// Go: when a term has CJK text or the note has words unicode61 does not
+// fold (a hidden column has them).
+func bodyColumns(terms []Term) string {
 	if hasCJKTerm(terms) {
-		return "fts.body"
+		return "fts.body, 1"
 	}
-	return "CASE WHEN fts.cjk <> '' THEN fts.body ELSE '' END"
+	return "fts.body, fts.cjk <> ''"
 }
 
-// snippet is the snippet of a hit, cleaned: FTS5's snip of its body, or
-// when body is set, one made in Go (textSnippet) if the body has a word
-// that matches only as folded, or for a query with CJK text if the body
-// has it. When it lacks it, FTS5's snip is kept if it highlights a word,
-// else the body's start is cut as CJK text is (FTS5 counts a whole CJK
-// run as one word: 30 of them are pages).
-func snippet(snip, body, title string, terms []Term) string {
-	if body != "" {
+// snippet is the snippet of a hit, cleaned: FTS5's snip of body, or when
+// inGo is set, one made in Go (textSnippet) if body has a word that
+// matches only as folded, or for a query with CJK text if body has it.
+// When it lacks it, FTS5's snip is kept if it highlights a word, else the
+// body's start is cut as CJK text is (FTS5 counts a whole CJK run as one
+// word: 30 of them are pages). Its marks become bold outside links
+// (Highlight).
+func snippet(snip, body, title string, inGo bool, terms []Term) string {
+	source := body
+	if inGo {
 		c, cjk, folded := textSnippet(body, terms)
-		if folded || hasCJKTerm(terms) && (cjk || !strings.Contains(snip, HighlightOpen)) {
-			snip = c
+		if folded || hasCJKTerm(terms) && (cjk || !strings.Contains(snip, MarkOpen)) {
+			snip, source = c, vault.NFC(body)
 		}
 	}
-	return cleanSnippet(snip, title)
+	return cleanSnippet(Highlight(snip, source), title)
 }
 
 // cleanSnippet puts a snippet on one line and drops a first heading that
@@ -108,14 +111,14 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	closed := -1 // where the last highlight closed in b
 	mark := func(s string) {
 		if b.Len() == closed { // adjacent highlights: one
-			trimmed := strings.TrimSuffix(b.String(), HighlightClose)
+			trimmed := strings.TrimSuffix(b.String(), MarkClose)
 			b.Reset()
 			b.WriteString(trimmed)
 		} else {
-			b.WriteString(HighlightOpen)
+			b.WriteString(MarkOpen)
 		}
 		b.WriteString(s)
-		b.WriteString(HighlightClose)
+		b.WriteString(MarkClose)
 		closed = b.Len()
 	}
 	for i := 0; i < len(text); {

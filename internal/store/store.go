@@ -20,12 +20,14 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index of version 1 or 2 is brought up to date in
+// user_version. An index of version 1 to 3 is brought up to date in
 // place; one of another version is rebuilt (OpenOrRebuild).
 //
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
-// 3 keeps the folded words unicode61 does not fold in them (foldText).
-const SchemaVersion = 3
+// 3 keeps the folded words unicode61 does not fold in them (foldText);
+// version 4 added notes.anchors, each note's headings and block ids
+// (anchors.go).
+const SchemaVersion = 4
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -142,7 +144,7 @@ func (s *Store) check(ctx context.Context) error {
 	if version > SchemaVersion {
 		return fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
 	}
-	if version != 0 && version < SchemaVersion && version != 1 && version != 2 {
+	if version < 0 {
 		return fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
 	}
 	// No PRAGMA quick_check here: it reads the whole file on every start
@@ -166,6 +168,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	defer tx.Rollback()
 	if version == 1 || version == 2 {
 		if err := migrateFTS(ctx, tx, version); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+	}
+	if version >= 1 && version <= 3 {
+		if err := migrateAnchors(ctx, tx); err != nil {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
@@ -244,6 +251,25 @@ func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
 	return err
 }
 
+// migrateAnchors brings an index of schema 1 to 3 to schema 4: notes
+// get the anchors column, NULL in every row (not known: Load gives such
+// a note Size -1 and no Hash, so the engine parses it again), and the
+// index is no longer consistent, so that even a reader that trusts it
+// compares it with the files.
+func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('notes') WHERE name = 'anchors'").Scan(&has); err != nil {
+		return err
+	}
+	if has == 0 {
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE notes ADD COLUMN anchors TEXT"); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE meta SET value = '0' WHERE key = 'consistent'")
+	return err
+}
+
 // ftsTable is the full-text table's module and columns. The hidden
 // columns cjktitle and cjk hold, for the title and the body, their CJK
 // text as bigrams and their words unicode61 does not fold, folded
@@ -272,7 +298,8 @@ CREATE TABLE IF NOT EXISTS notes (
 	aliases    TEXT NOT NULL,
 	tags       TEXT NOT NULL,
 	properties TEXT NOT NULL,
-	warnings   TEXT NOT NULL
+	warnings   TEXT NOT NULL,
+	anchors    TEXT
 );
 CREATE TABLE IF NOT EXISTS links (
 	source       TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,

@@ -1,0 +1,72 @@
+package vaultgraph
+
+import (
+	"fmt"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// A broken anchor is a link whose note exists but whose "#Heading",
+// "#H1#H2" or "#^block" does not (vault.Note.AnchorProblem). It is worked
+// out when asked, from the notes as they are now, so that an edit of the
+// linked note (watcher, Sync or a write) changes the answer for every note
+// linking to it at once, with nothing to keep up to date.
+
+// brokenAnchor is one broken anchor of a note.
+type brokenAnchor struct {
+	link vault.Link
+	// name is the note the link points into, as a message names it: its
+	// file name, or "this note" for a same-note link ([[#Nope]]).
+	name string
+	// problem says what that note lacks: `no heading "Nope"`.
+	problem string
+}
+
+// brokenAnchors returns the broken anchors of ns in file order (caller
+// holds e.mu). Links to attachments (a PDF page, an image) and broken
+// links are not anchors to check.
+func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
+	var out []brokenAnchor
+	for i, l := range ns.note.Links {
+		if l.Fragment == "" || l.Kind == vault.KindImage || i >= len(ns.status) {
+			continue
+		}
+		target, name := ns.note, "this note"
+		switch ns.status[i] {
+		case vault.Self: // [[#Heading]]: the note itself
+		case vault.Resolved:
+			t := e.notes[ns.resolved[i]]
+			if t == nil {
+				continue
+			}
+			target, name = t.note, vault.BaseName(t.note.ID)
+		default:
+			continue
+		}
+		if p := target.AnchorProblem(l.Fragment); p != "" {
+			out = append(out, brokenAnchor{link: l, name: name, problem: p})
+		}
+	}
+	return out
+}
+
+// hasBrokenAnchor reports whether ns has a broken anchor (caller holds
+// e.mu).
+func (e *Engine) hasBrokenAnchor(ns *noteState) bool {
+	return len(e.brokenAnchors(ns)) > 0
+}
+
+// warning is the text of b in a note's warnings:
+// `broken anchor [[Beta#Nope]] on line 3: Beta has no heading "Nope"`.
+func (b brokenAnchor) warning() string {
+	return fmt.Sprintf("broken anchor %s on line %d: %s has %s", anchorLinkText(b.link), b.link.Line, b.name, b.problem)
+}
+
+// anchorLinkText writes a link for a broken-anchor message: linkText,
+// but a markdown link keeps its text and fragment: [text](Target#Fragment).
+func anchorLinkText(l vault.Link) string {
+	if l.Kind == vault.KindMarkdown {
+		return fmt.Sprintf("[%s](%s#%s)", l.Alias, l.Target, l.Fragment)
+	}
+	return linkText(l)
+}

@@ -1,0 +1,186 @@
+package vaultgraph
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// planOutside adds to plan the files beyond the graph's notes that the
+// move of oldID to newID changes, as Obsidian rewrites them: notes the
+// user's filters exclude (their links, by the same rules as any note's)
+// and canvases (file nodes showing oldID, and links in text nodes). A
+// canvas that is not valid JSON is left as it is, with a warning. Caller
+// holds e.mu for reading.
+func (e *Engine) planOutside(plan *renamePlan, oldIdx, newIdx *vault.Index, oldID, newID string, mapID func(string) string) error {
+	for _, f := range e.outsideFiles() {
+		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(oldID), refKey(newID)) {
+			continue
+		}
+		data, err := os.ReadFile(f.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // gone since the scan
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", f.ID, err)
+		}
+		var out []byte
+		var changes []LinkChange
+		if vault.IsCanvas(f.ID) {
+			var warnings []string
+			out, changes, warnings, err = e.retargetCanvas(f.ID, data, oldIdx, newIdx, oldID, newID, mapID)
+			plan.warnings = append(plan.warnings, warnings...)
+		} else {
+			out, changes, err = e.retargetNote(f.ID, data, oldIdx, newIdx, mapID)
+		}
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			continue
+		}
+		plan.ops = append(plan.ops, vault.FileOp{Path: f.Path, Data: out, CheckOld: true, Old: data})
+		plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: changes})
+	}
+	return nil
+}
+
+// retargetCanvas works out the new bytes of the canvas id (data, as read)
+// while the note oldID moves to newID: its file nodes showing oldID show
+// newID, and the links of its text nodes keep pointing where they did.
+// Only those JSON strings' bytes change. out is nil when nothing does; a
+// canvas that cannot be read as JSON Canvas is a warning, not an error.
+func (e *Engine) retargetCanvas(id string, data []byte, oldIdx, newIdx *vault.Index, oldID, newID string, mapID func(string) string) (out []byte, changes []LinkChange, warnings []string, err error) {
+	c, err := vault.ParseCanvas(data)
+	if err != nil {
+		return nil, nil, []string{fmt.Sprintf("%s was left as it is: %v; if it shows %s, fix it by hand", id, err, oldID)}, nil
+	}
+	edits := vault.RetargetCanvasFiles(c, oldID, newID)
+	for _, ed := range edits {
+		changes = append(changes, LinkChange{Line: lineOf(data, ed.Start), Old: string(data[ed.Start:ed.End]), New: ed.Text})
+	}
+	newTexts := map[int]string{} // text node index -> its new text
+	for i, t := range c.Texts {
+		text := []byte(t.Value)
+		ted, newText, tch, err := e.retargetEdits(id, text, oldIdx, newIdx, mapID)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: a text node (line %d): %w", id, t.Line, err)
+		}
+		if newText == nil {
+			continue
+		}
+		mapped, err := vault.CanvasTextEdits(data, t, ted)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: the links of a text node (line %d) were left as they are: %v", id, t.Line, err))
+			continue
+		}
+		edits = append(edits, mapped...)
+		newTexts[i] = string(newText)
+		for _, ch := range tch {
+			ch.Line = t.Line
+			changes = append(changes, ch)
+		}
+	}
+	if len(edits) == 0 {
+		return nil, nil, warnings, nil
+	}
+	if out, err = vault.ApplyEdits(data, edits); err != nil {
+		return nil, nil, nil, fmt.Errorf("rewrite %s: %w", id, err)
+	}
+	if err := verifyCanvas(id, out, c, oldID, newID, newTexts); err != nil {
+		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
+	}
+	slices.SortStableFunc(changes, func(a, b LinkChange) int { return a.Line - b.Line })
+	return out, changes, warnings, nil
+}
+
+// verifyCanvas reads the rewritten canvas out again and checks that it
+// is still a canvas with the same nodes as before (c): the file nodes
+// that showed oldID show newID, the others what they did, and each text
+// node holds its new text (newTexts, by index) or its old one. The last
+// guard before any byte is written.
+func verifyCanvas(id string, out []byte, c *vault.Canvas, oldID, newID string, newTexts map[int]string) error {
+	got, err := vault.ParseCanvas(out)
+	if err != nil {
+		return fmt.Errorf("%s after rewriting: %w", id, err)
+	}
+	if len(got.Files) != len(c.Files) || len(got.Texts) != len(c.Texts) {
+		return fmt.Errorf("%s after rewriting has %d file and %d text nodes, not %d and %d", id, len(got.Files), len(got.Texts), len(c.Files), len(c.Texts))
+	}
+	for i, f := range c.Files {
+		want := f.Value
+		if f.Names(oldID) {
+			want = newID
+		}
+		if got.Files[i].Value != want {
+			return fmt.Errorf("%s line %d: the file node would show %q instead of %q", id, f.Line, got.Files[i].Value, want)
+		}
+	}
+	for i, t := range c.Texts {
+		want, ok := newTexts[i]
+		if !ok {
+			want = t.Value
+		}
+		if got.Texts[i].Value != want {
+			return fmt.Errorf("%s line %d: a text node would read %q instead of %q", id, t.Line, got.Texts[i].Value, want)
+		}
+	}
+	return nil
+}
+
+// lineOf is the 1-based line of byte offset off in data.
+func lineOf(data []byte, off int) int {
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// outsideIncoming finds what beyond the graph's notes shows or links the
+// note id, for the warnings of its deletion: the links of excluded notes
+// and of canvas text nodes that resolve to it, and a warning per canvas
+// whose file nodes show it.
+func (e *Engine) outsideIncoming(id string) (links []incoming, warnings []string) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	resolving := func(source string, line int, text []byte) {
+		n, err := e.parser.Parse(source, text)
+		if err != nil {
+			return
+		}
+		for _, l := range n.Links {
+			if to, st := e.index.Resolve(source, l); st == vault.Resolved && to == id {
+				if line > 0 {
+					l.Line = line
+				}
+				links = append(links, incoming{source: source, line: l.Line, text: linkText(l), link: l})
+			}
+		}
+	}
+	for _, f := range e.outsideFiles() {
+		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(id)) {
+			continue
+		}
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			continue
+		}
+		if !vault.IsCanvas(f.ID) {
+			resolving(f.ID, 0, data)
+			continue
+		}
+		c, err := vault.ParseCanvas(data)
+		if err != nil {
+			continue
+		}
+		if vault.CanvasShows(c, id) {
+			warnings = append(warnings, fmt.Sprintf("%s shows this note; it will show a missing file", f.ID))
+		}
+		for _, t := range c.Texts {
+			resolving(f.ID, t.Line, []byte(t.Value))
+		}
+	}
+	return links, warnings
+}
