@@ -2,6 +2,7 @@ package vault
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,7 +109,8 @@ func TestFragmentEdit(t *testing.T) {
 // FuzzRenameAnchor rewrites the heading part of every link of a note that
 // names its first heading: no panic, edits inside the note, and a link
 // given its own fragment back is left byte for byte; a wikilink given
-// plain words reads them back.
+// plain words reads them back. AnchorHeadings finds every heading part
+// exactly when HasAnchor finds the fragment.
 func FuzzRenameAnchor(f *testing.F) {
 	for _, b := range testVaultFiles(f) {
 		f.Add(b, "New Name")
@@ -133,6 +135,12 @@ func FuzzRenameAnchor(f *testing.F) {
 		for i, l := range n.Links {
 			if l.Fragment == "" {
 				continue
+			}
+			if parts := SplitAnchor(l.Fragment); len(parts) > 0 && !(len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^")) {
+				idx := n.AnchorHeadings(l.Fragment)
+				if found := !slices.Contains(idx, -1); found != n.HasAnchor(l.Fragment) {
+					t.Fatalf("AnchorHeadings(%q) = %v, but HasAnchor = %v", l.Fragment, idx, n.HasAnchor(l.Fragment))
+				}
 			}
 			if ed, err := FragmentEdit(src, l, l.Fragment); err == nil && l.Kind != KindMarkdown && l.Kind != KindImage && string(src[ed.Start:ed.End]) != ed.Text {
 				t.Fatalf("link %+v given its own fragment: %q in place of %q", l, ed.Text, src[ed.Start:ed.End])
