@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -136,38 +137,54 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 	if err != nil {
 		return nil, err
 	}
-	// Every other note that may link to it.
+	// Every other note that may link to it, and the notes the user's
+	// filters exclude (Obsidian rewrites those too).
 	for _, source := range e.refSources(id) {
-		if source == id {
-			continue
+		if source != id {
+			if err := e.planHeadingLinks(plan, check, source, e.notes[source].path, n, h, link, toID); err != nil {
+				return nil, err
+			}
 		}
-		path := e.notes[source].path
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", source, err)
+	}
+	for _, f := range e.outsideFiles() {
+		if !vault.IsCanvas(f.ID) && e.exclRefs.mayLink(e.parser, f, refKey(id)) {
+			if err := e.planHeadingLinks(plan, check, f.ID, f.Path, n, h, link, toID); err != nil {
+				return nil, err
+			}
 		}
-		m, err := e.parser.ParseForRewrite(source, data)
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", source, err)
-		}
-		edits, changes, want, err := anchorEdits(source, data, m.Links, n, h, link, toID)
-		if err != nil {
-			return nil, err
-		}
-		if len(edits) == 0 {
-			continue
-		}
-		out, err := vault.ApplyEdits(data, edits)
-		if err != nil {
-			return nil, fmt.Errorf("rewrite links of %s: %w", source, err)
-		}
-		if err := check.verify(e.parser, source, out, m.Links, want, nil); err != nil {
-			return nil, err
-		}
-		plan.ops = append(plan.ops, vault.FileOp{Path: path, Data: out, CheckOld: true, Old: data})
-		plan.changes = append(plan.changes, FileChange{Path: source, Action: ActionUpdate, Links: changes})
 	}
 	return plan, nil
+}
+
+// planHeadingLinks adds to plan the new bytes of the note source (at
+// path on disk) with its links to the heading h of n rewritten to name
+// link, checked by check; a note with no such link is left out.
+func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, path string, n *vault.Note, h int, link string, toID func(string, vault.Link) bool) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // gone since the scan
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", source, err)
+	}
+	m, err := e.parser.ParseForRewrite(source, data)
+	if err != nil {
+		return fmt.Errorf("parse %s: %w", source, err)
+	}
+	edits, changes, want, err := anchorEdits(source, data, m.Links, n, h, link, toID)
+	if err != nil || len(edits) == 0 {
+		return err
+	}
+	out, err := vault.ApplyEdits(data, edits)
+	if err != nil {
+		return fmt.Errorf("rewrite links of %s: %w", source, err)
+	}
+	if err := check.verify(e.parser, source, out, m.Links, want, nil); err != nil {
+		return err
+	}
+	plan.ops = append(plan.ops, vault.FileOp{Path: path, Data: out, CheckOld: true, Old: data})
+	plan.changes = append(plan.changes, FileChange{Path: source, Action: ActionUpdate, Links: changes})
+	return nil
 }
 
 // planHeadingSelf works out the new bytes of the note id (src, parsed as

@@ -122,6 +122,19 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			},
 		},
 		{
+			desc: "notes the user's filters exclude are rewritten too",
+			files: map[string]string{
+				".obsidian/app.json": `{"userIgnoreFilters": ["Archive/"]}`,
+				"N.md":               "# Plan\n",
+				"Archive/Old.md":     "[[N#Plan]]\n",
+			},
+			id: "N", from: "Plan", to: "New Plan",
+			want: map[string][]string{
+				"N.md":           {"# Plan", "# New Plan"},
+				"Archive/Old.md": {"[[N#Plan]]", "[[N#New Plan]]"},
+			},
+		},
+		{
 			desc: "a heading whose text holds '#', named as written",
 			files: map[string]string{
 				"N.md": "# C# tips\n",
