@@ -29,6 +29,7 @@ type headingPlan struct {
 	selfLinks []LinkChange
 	ops       []vault.FileOp // the other notes' new versions
 	changes   []FileChange
+	warnings  []string
 }
 
 // renameHeading is UpdateNode with RenameHeading: it writes the new text
@@ -61,7 +62,7 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 	if err != nil {
 		return nil, err
 	}
-	res := &WriteResult{Warnings: warnings, Files: []FileChange{}}
+	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
 	if !slicesEqual(plan.self, src) {
 		res.Files = append(res.Files, FileChange{Path: id, Action: ActionUpdate, Links: plan.selfLinks})
 	}
@@ -137,8 +138,8 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 	if err != nil {
 		return nil, err
 	}
-	// Every other note that may link to it, and the notes the user's
-	// filters exclude (Obsidian rewrites those too).
+	// Every other note that may link to it, the notes the user's filters
+	// exclude and the text nodes of canvases (Obsidian rewrites those too).
 	for _, source := range e.refSources(id) {
 		if source != id {
 			if err := e.planHeadingLinks(plan, check, source, e.notes[source].path, n, h, link, toID); err != nil {
@@ -147,10 +148,15 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 		}
 	}
 	for _, f := range e.outsideFiles() {
-		if !vault.IsCanvas(f.ID) && e.exclRefs.mayLink(e.parser, f, refKey(id)) {
-			if err := e.planHeadingLinks(plan, check, f.ID, f.Path, n, h, link, toID); err != nil {
-				return nil, err
-			}
+		var err error
+		switch {
+		case vault.IsCanvas(f.ID):
+			err = e.planHeadingCanvas(plan, check, f, n, h, link, toID)
+		case e.exclRefs.mayLink(e.parser, f, refKey(id)):
+			err = e.planHeadingLinks(plan, check, f.ID, f.Path, n, h, link, toID)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return plan, nil

@@ -135,6 +135,19 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			},
 		},
 		{
+			desc: "canvas text nodes, their JSON escapes kept",
+			files: map[string]string{
+				"N.md":         "# Plan\n",
+				"Board.canvas": `{"nodes":[{"id":"a","type":"text","text":"See [[N#Plan]]\n\u00e9 [x](N.md#Plan)","x":0},{"id":"b","type":"file","file":"N.md"}],"edges":[]}`,
+				"Bad.canvas":   `{"nodes":[`,
+			},
+			id: "N", from: "Plan", to: "New \"Plan\"",
+			want: map[string][]string{
+				"N.md":         {"# Plan", `# New "Plan"`},
+				"Board.canvas": {"[[N#Plan]]", `[[N#New \"Plan\"]]`, "(N.md#Plan)", `(N.md#New%20\"Plan\")`},
+			},
+		},
+		{
 			desc: "a heading whose text holds '#', named as written",
 			files: map[string]string{
 				"N.md": "# C# tips\n",
@@ -180,6 +193,9 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			want := applyWant(t, tt.files, tt.want)
 			if d := treeDiff(noteFiles(t, dir), want); d != "" {
 				t.Errorf("after renaming %q to %q:\n%s", tt.from, tt.to, d)
+			}
+			if _, ok := tt.files["Bad.canvas"]; ok && !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "Bad.canvas was left as it is") }) {
+				t.Errorf("warnings = %q, want one about Bad.canvas (not valid JSON)", res.Warnings)
 			}
 			var paths []string
 			for _, f := range res.Files {
