@@ -142,7 +142,7 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 	// exclude and the text nodes of canvases (Obsidian rewrites those too).
 	for _, source := range e.refSources(id) {
 		if source != id {
-			if err := e.planHeadingLinks(plan, check, source, e.notes[source].path, n, h, link, toID); err != nil {
+			if err := e.planHeadingLinks(plan, check, source, e.notes[source].path, h, link, toID); err != nil {
 				return nil, err
 			}
 		}
@@ -151,9 +151,9 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 		var err error
 		switch {
 		case vault.IsCanvas(f.ID):
-			err = e.planHeadingCanvas(plan, check, f, n, h, link, toID)
+			err = e.planHeadingCanvas(plan, check, f, h, link, toID)
 		case e.exclRefs.mayLink(e.parser, f, refKey(id)):
-			err = e.planHeadingLinks(plan, check, f.ID, f.Path, n, h, link, toID)
+			err = e.planHeadingLinks(plan, check, f.ID, f.Path, h, link, toID)
 		}
 		if err != nil {
 			return nil, err
@@ -163,9 +163,9 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 }
 
 // planHeadingLinks adds to plan the new bytes of the note source (at
-// path on disk) with its links to the heading h of n rewritten to name
-// link, checked by check; a note with no such link is left out.
-func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, path string, n *vault.Note, h int, link string, toID func(string, vault.Link) bool) error {
+// path on disk) with its links to the heading h of the renamed note
+// (check.before) rewritten to name link, checked by check; a note with no such link is left out.
+func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, path string, h int, link string, toID func(string, vault.Link) bool) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // gone since the scan
@@ -177,7 +177,7 @@ func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, 
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", source, err)
 	}
-	edits, changes, want, err := anchorEdits(source, data, m.Links, n, h, link, toID)
+	edits, changes, want, err := anchorEdits(source, data, m.Links, check.before, h, link, toID)
 	if err != nil || len(edits) == 0 {
 		return err
 	}
@@ -201,7 +201,8 @@ func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to
 	hd := n.Headings[h]
 	inHeading := func(l vault.Link) bool { return l.Start < hd.End && l.End > hd.Start }
 	selfLinks := slices.DeleteFunc(slices.Clone(n.Links), inHeading)
-	edits, changes, want, err := anchorEdits(id, src, selfLinks, n, h, vault.HeadingLinkText(to), toID)
+	before := vault.NewAnchors(n)
+	edits, changes, want, err := anchorEdits(id, src, selfLinks, before, h, vault.HeadingLinkText(to), toID)
 	if err != nil {
 		return nil, anchorCheck{}, err
 	}
@@ -219,7 +220,7 @@ func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to
 	}
 	nh := renamed.Headings[h]
 	newInHeading := func(l vault.Link) bool { return l.Start < nh.End && l.End > nh.Start }
-	check := anchorCheck{before: n, after: renamed, toID: toID}
+	check := anchorCheck{before: before, after: vault.NewAnchors(renamed), toID: toID}
 	if err := check.verify(e.parser, id, plan.self, selfLinks, want, newInHeading); err != nil {
 		return nil, anchorCheck{}, err
 	}
@@ -238,7 +239,7 @@ func pickHeading(id string, n *vault.Note, from string) (int, error) {
 	if strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "^") {
 		return -1, fmt.Errorf("%w: renameHeading.from %q names a block, not a heading", ErrInvalid, from)
 	}
-	idx := n.AnchorHeadings(from)
+	idx := vault.NewAnchors(n).Headings(from)
 	h, text := idx[len(idx)-1], parts[0]
 	if len(parts) > 1 {
 		text = ""

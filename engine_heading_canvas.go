@@ -10,12 +10,12 @@ import (
 )
 
 // planHeadingCanvas adds to plan the canvas f with the links of its text
-// nodes to the heading h of n rewritten to name link, as a note's links
+// nodes to the heading h of the renamed note rewritten to name link, as a note's links
 // are; only those JSON strings' bytes change, and each text node is read
 // again to check it. A canvas that is not valid JSON, or a text node whose
 // escapes cannot be mapped, is left as it is (no link of it is known to
 // point at the heading, or it could not be written): a warning.
-func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault.File, n *vault.Note, h int, link string, toID func(string, vault.Link) bool) error {
+func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
 	data, err := os.ReadFile(f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // gone since the scan
@@ -37,7 +37,7 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault
 		if err != nil {
 			return fmt.Errorf("parse a text node of %s (line %d): %w", f.ID, t.Line, err)
 		}
-		ted, tch, want, err := anchorEdits(f.ID, text, m.Links, n, h, link, toID)
+		ted, tch, want, err := anchorEdits(f.ID, text, m.Links, check.before, h, link, toID)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,7 @@ import (
 // want is, for each link, its fragment once the edits are made. A link
 // that cannot be rewritten is an error: a heading rename never breaks a
 // link.
-func anchorEdits(source string, src []byte, links []vault.Link, n *vault.Note, h int, text string, toID func(string, vault.Link) bool) ([]vault.Edit, []LinkChange, []string, error) {
+func anchorEdits(source string, src []byte, links []vault.Link, n *vault.Anchors, h int, text string, toID func(string, vault.Link) bool) ([]vault.Edit, []LinkChange, []string, error) {
 	want := make([]string, len(links))
 	var edits []vault.Edit
 	var changes []LinkChange
@@ -24,7 +24,7 @@ func anchorEdits(source string, src []byte, links []vault.Link, n *vault.Note, h
 		if l.Fragment == "" || !toID(source, l) {
 			continue
 		}
-		frag, ok := n.RenameAnchor(l.Fragment, h, text)
+		frag, ok := n.Rename(l.Fragment, h, text)
 		if !ok {
 			continue
 		}
@@ -55,7 +55,7 @@ func anchorEdits(source string, src []byte, links []vault.Link, n *vault.Note, h
 // anchorCheck checks a note after a heading rename: before and after are
 // the renamed note, toID says whether a link points at it.
 type anchorCheck struct {
-	before, after *vault.Note
+	before, after *vault.Anchors
 	toID          func(string, vault.Link) bool
 }
 
@@ -82,7 +82,7 @@ func (c anchorCheck) verify(p *vault.Parser, source string, out []byte, before [
 			return fmt.Errorf("%w: %s line %d: the link %s would read %s after the heading rename; nothing was written",
 				ErrInvalid, source, l.Line, anchorLinkText(l), anchorLinkText(g))
 		}
-		if l.Fragment != "" && c.toID(source, l) && !slices.Equal(c.after.AnchorHeadings(g.Fragment), c.before.AnchorHeadings(l.Fragment)) {
+		if l.Fragment != "" && c.toID(source, l) && !slices.Equal(c.after.Headings(g.Fragment), c.before.Headings(l.Fragment)) {
 			return fmt.Errorf("%w: %s line %d: the link %s would point at another heading after the rename; nothing was written",
 				ErrInvalid, source, l.Line, anchorLinkText(g))
 		}
@@ -99,18 +99,19 @@ func (e *Engine) lostAnchors(id string, before, after []byte) []string {
 	if len(links) == 0 {
 		return nil
 	}
-	old, err := e.parser.Parse(id, before)
+	oldNote, err := e.parser.Parse(id, before)
 	if err != nil {
 		return nil
 	}
-	now, err := e.parser.Parse(id, after)
+	nowNote, err := e.parser.Parse(id, after)
 	if err != nil {
 		return nil
 	}
+	old, now := vault.NewAnchors(oldNote), vault.NewAnchors(nowNote)
 	var out []string
 	for _, in := range links {
 		l := in.link
-		if !old.HasAnchor(l.Fragment) || now.HasAnchor(l.Fragment) {
+		if !old.Has(l.Fragment) || now.Has(l.Fragment) {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s line %d: %s now points at a missing %s", in.source, in.line, anchorLinkText(l), missingAnchor(now, l.Fragment)))
@@ -120,12 +121,12 @@ func (e *Engine) lostAnchors(id string, before, after []byte) []string {
 
 // missingAnchor names what fragment asks of n that n does not have:
 // `block "^id"` or `heading "Goals"` (the first heading part not found).
-func missingAnchor(n *vault.Note, fragment string) string {
+func missingAnchor(n *vault.Anchors, fragment string) string {
 	parts := vault.SplitAnchor(fragment)
 	if len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^") {
 		return fmt.Sprintf("block %q", strings.TrimSpace(parts[0]))
 	}
-	for i, h := range n.AnchorHeadings(fragment) {
+	for i, h := range n.Headings(fragment) {
 		if h < 0 {
 			return fmt.Sprintf("heading %q", strings.TrimSpace(parts[i]))
 		}

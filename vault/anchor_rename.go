@@ -22,38 +22,86 @@ func HeadingLinkText(s string) string {
 	return strings.Join(strings.Fields(headingLinkStrip.Replace(s)), " ")
 }
 
-// AnchorHeadings returns, for each part of fragment (SplitAnchor), the
-// index in n.Headings of the heading it names, found as AnchorProblem
-// finds it (each part deeper than, and after, the one before), or -1 for
-// a part that names no heading (and every part after it) and for a
-// fragment that is one "^id" block part.
-func (n *Note) AnchorHeadings(fragment string) []int {
+// Anchors finds link fragments among the headings of one note the way
+// AnchorProblem does, with each heading's key (HeadingKey) worked out
+// once: for the many links a heading rename looks at.
+type Anchors struct {
+	note  *Note
+	byKey map[string][]int // heading indexes by key, in file order
+}
+
+// NewAnchors indexes the headings of n, which must not change meanwhile.
+func NewAnchors(n *Note) *Anchors {
+	a := &Anchors{note: n, byKey: make(map[string][]int, len(n.Headings))}
+	for i, h := range n.Headings {
+		k := HeadingKey(h.Text)
+		a.byKey[k] = append(a.byKey[k], i)
+	}
+	return a
+}
+
+// find is findHeading over the index: the first heading at or after from,
+// deeper than level, whose key is key, or -1.
+func (a *Anchors) find(key string, from, level int) int {
+	for _, i := range a.byKey[key] {
+		if i >= from && a.note.Headings[i].Level > level {
+			return i
+		}
+	}
+	return -1
+}
+
+// Headings returns, for each part of fragment (SplitAnchor), the index in
+// the note's Headings of the heading it names, found as AnchorProblem
+// finds it (each part the first heading after the one before and deeper
+// than it), or -1 for a part that names no heading (and every part after
+// it) and for a fragment that is one "^id" block part.
+func (a *Anchors) Headings(fragment string) []int {
 	parts := SplitAnchor(fragment)
 	out := make([]int, len(parts))
 	for i := range out {
 		out[i] = -1
 	}
-	if len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^") {
+	if isBlockAnchor(parts) {
 		return out
 	}
 	from, level := 0, 0
 	for i, p := range parts {
-		at := n.findHeading(HeadingKey(p), from, level)
+		at := a.find(HeadingKey(p), from, level)
 		if at < 0 {
 			break
 		}
-		out[i], from, level = at, at+1, n.Headings[at].Level
+		out[i], from, level = at, at+1, a.note.Headings[at].Level
 	}
 	return out
 }
 
-// RenameAnchor returns fragment (a Link.Fragment of a link to n) with each
-// heading part that names the heading n.Headings[h] (AnchorHeadings)
-// replaced by text, the white space around the part and every other
-// byte kept, and whether any part was replaced.
-func (n *Note) RenameAnchor(fragment string, h int, text string) (string, bool) {
+// Has reports whether fragment names a heading or block of the note, as
+// Note.HasAnchor does.
+func (a *Anchors) Has(fragment string) bool {
+	if parts := SplitAnchor(fragment); len(parts) == 0 || isBlockAnchor(parts) {
+		return a.note.HasAnchor(fragment)
+	}
+	for _, i := range a.Headings(fragment) {
+		if i < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isBlockAnchor reports whether the parts of a fragment are one "^id".
+func isBlockAnchor(parts []string) bool {
+	return len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^")
+}
+
+// Rename returns fragment (a Link.Fragment of a link to the note) with
+// each heading part that names the heading h (Headings) replaced by
+// text, the white space around the part and every other byte kept, and
+// whether any part was replaced.
+func (a *Anchors) Rename(fragment string, h int, text string) (string, bool) {
 	parts := SplitAnchor(fragment)
-	idx := n.AnchorHeadings(fragment)
+	idx := a.Headings(fragment)
 	var b strings.Builder
 	at, changed := 0, false
 	for i, p := range parts {

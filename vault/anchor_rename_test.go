@@ -2,7 +2,6 @@ package vault
 
 import (
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -44,9 +43,9 @@ func TestRenameAnchor(t *testing.T) {
 		{"empty parts kept", "Goals##", 1, "New##", true},
 	}
 	for _, tt := range tests {
-		got, changed := n.RenameAnchor(tt.fragment, tt.h, "New")
+		got, changed := NewAnchors(n).Rename(tt.fragment, tt.h, "New")
 		if got != tt.want || changed != tt.changed {
-			t.Errorf("%s: RenameAnchor(%q, %d) = %q, %v, want %q, %v", tt.desc, tt.fragment, tt.h, got, changed, tt.want, tt.changed)
+			t.Errorf("%s: Rename(%q, %d) = %q, %v, want %q, %v", tt.desc, tt.fragment, tt.h, got, changed, tt.want, tt.changed)
 		}
 	}
 }
@@ -109,8 +108,7 @@ func TestFragmentEdit(t *testing.T) {
 // FuzzRenameAnchor rewrites the heading part of every link of a note that
 // names its first heading: no panic, edits inside the note, and a link
 // given its own fragment back is left byte for byte; a wikilink given
-// plain words reads them back. AnchorHeadings finds every heading part
-// exactly when HasAnchor finds the fragment.
+// plain words reads them back. Anchors.Has agrees with HasAnchor.
 func FuzzRenameAnchor(f *testing.F) {
 	for _, b := range testVaultFiles(f) {
 		f.Add(b, "New Name")
@@ -130,22 +128,20 @@ func FuzzRenameAnchor(f *testing.F) {
 		if err != nil {
 			return
 		}
+		a := NewAnchors(n)
 		text := HeadingLinkText(to)
 		plain := strings.IndexFunc(text, func(r rune) bool { return !(r == ' ' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) < 0
 		for i, l := range n.Links {
 			if l.Fragment == "" {
 				continue
 			}
-			if parts := SplitAnchor(l.Fragment); len(parts) > 0 && !(len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^")) {
-				idx := n.AnchorHeadings(l.Fragment)
-				if found := !slices.Contains(idx, -1); found != n.HasAnchor(l.Fragment) {
-					t.Fatalf("AnchorHeadings(%q) = %v, but HasAnchor = %v", l.Fragment, idx, n.HasAnchor(l.Fragment))
-				}
+			if got, want := a.Has(l.Fragment), n.HasAnchor(l.Fragment); got != want {
+				t.Fatalf("Anchors.Has(%q) = %v (headings %v), but HasAnchor = %v", l.Fragment, got, a.Headings(l.Fragment), want)
 			}
 			if ed, err := FragmentEdit(src, l, l.Fragment); err == nil && l.Kind != KindMarkdown && l.Kind != KindImage && string(src[ed.Start:ed.End]) != ed.Text {
 				t.Fatalf("link %+v given its own fragment: %q in place of %q", l, ed.Text, src[ed.Start:ed.End])
 			}
-			frag, ok := n.RenameAnchor(l.Fragment, 0, text)
+			frag, ok := a.Rename(l.Fragment, 0, text)
 			if !ok {
 				continue
 			}
