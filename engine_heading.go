@@ -16,8 +16,9 @@ import (
 type HeadingRename struct {
 	// From names the heading as a link's heading part does: its text,
 	// compared as Obsidian compares it (vault.HeadingKey: letter case,
-	// punctuation and spacing aside), or "Parent#Child" for a heading
-	// after another.
+	// punctuation and spacing aside), or "Parent#Child" for the first
+	// deeper heading after another; else it is matched as a heading's
+	// whole text ("C# tips"). A text several headings have is refused.
 	From string `json:"from"`
 	// To is the heading's new text.
 	To string `json:"to"`
