@@ -58,22 +58,12 @@ func (a *Anchors) find(key string, from, level int) int {
 // it) and for a fragment that is one "^id" block part.
 func (a *Anchors) Headings(fragment string) []int {
 	parts := SplitAnchor(fragment)
-	out := make([]int, len(parts))
-	for i := range out {
-		out[i] = -1
-	}
 	if isBlockAnchor(parts) {
+		out := make([]int, len(parts))
+		out[0] = -1
 		return out
 	}
-	from, level := 0, 0
-	for i, p := range parts {
-		at := a.find(HeadingKey(p), from, level)
-		if at < 0 {
-			break
-		}
-		out[i], from, level = at, at+1, a.note.Headings[at].Level
-	}
-	return out
+	return walkHeadings(a.note.Headings, parts, a.find)
 }
 
 // Has reports whether fragment names a heading or block of the note, as
@@ -88,11 +78,6 @@ func (a *Anchors) Has(fragment string) bool {
 		}
 	}
 	return true
-}
-
-// isBlockAnchor reports whether the parts of a fragment are one "^id".
-func isBlockAnchor(parts []string) bool {
-	return len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^")
 }
 
 // Rename returns fragment (a Link.Fragment of a link to the note) with
