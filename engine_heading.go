@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // HeadingRename renames a heading of a note (NoteUpdate.RenameHeading).
@@ -28,7 +29,7 @@ type HeadingRename struct {
 type headingPlan struct {
 	self      []byte // the note's new bytes
 	selfLinks []LinkChange
-	ops       []vault.FileOp // the other notes' new versions
+	ops       []commit.Op // the other notes' new versions
 	changes   []FileChange
 	warnings  []string
 }
@@ -72,13 +73,13 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 		res.DryRun = true
 		return res, nil
 	}
-	var ops []vault.FileOp
+	var ops []commit.Op
 	if !slicesEqual(plan.self, src) {
-		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self, CheckOld: true, Old: src})
+		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)
 	if len(ops) > 0 {
-		if err := vault.Commit(ops, e.commitOpts); err != nil {
+		if err := commit.Apply(ops, e.commitOpts); err != nil {
 			return nil, e.commitErr(err, "update "+id, "heading rename")
 		}
 	}
@@ -189,7 +190,7 @@ func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, 
 	if err := check.verify(e.parser, source, out, m.Links, want, nil); err != nil {
 		return err
 	}
-	plan.ops = append(plan.ops, vault.FileOp{Path: path, Data: out, CheckOld: true, Old: data})
+	plan.ops = append(plan.ops, commit.Op{Path: path, Data: out, CheckOld: true, Old: data})
 	plan.changes = append(plan.changes, FileChange{Path: source, Action: ActionUpdate, Links: changes})
 	return nil
 }

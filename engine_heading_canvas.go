@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // planHeadingCanvas adds to plan the canvas f with the links of its text
@@ -84,7 +85,7 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault
 			return fmt.Errorf("%w: %s line %d: a text node would read %q instead of %q; nothing was written", ErrInvalid, f.ID, t.Line, got.Texts[i].Value, want)
 		}
 	}
-	plan.ops = append(plan.ops, vault.FileOp{Path: f.Path, Data: out, CheckOld: true, Old: data})
+	plan.ops = append(plan.ops, commit.Op{Path: f.Path, Data: out, CheckOld: true, Old: data})
 	plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: changes})
 	return nil
 }

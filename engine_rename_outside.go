@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // planOutside adds to plan the files beyond the graph's notes that the
@@ -44,7 +45,7 @@ func (e *Engine) planOutside(plan *renamePlan, oldIdx, newIdx *vault.Index, oldI
 		if out == nil {
 			continue
 		}
-		plan.ops = append(plan.ops, vault.FileOp{Path: f.Path, Data: out, CheckOld: true, Old: data})
+		plan.ops = append(plan.ops, commit.Op{Path: f.Path, Data: out, CheckOld: true, Old: data})
 		plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: changes})
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // UpdateNode changes a note: its body, tags and properties, and with a
@@ -114,17 +115,17 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 
 	// Every op says what its file held when it was read (or that the
-	// new path is free): vault.Commit checks that under the vault's
+	// new path is free): commit.Apply checks that under the vault's
 	// write lock, so an edit made meanwhile, by a user or by another
 	// process, is CONFLICT rather than overwritten.
-	var ops []vault.FileOp
+	var ops []commit.Op
 	caseOnly := newID != id && strings.EqualFold(newAbs, abs)
 	switch {
 	case newID != id && !caseOnly:
-		ops = append(ops, vault.FileOp{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm(), IfAbsent: true},
-			vault.FileOp{Path: abs, Remove: true, CheckOld: true, Old: src})
+		ops = append(ops, commit.Op{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm(), IfAbsent: true},
+			commit.Op{Path: abs, Remove: true, CheckOld: true, Old: src})
 	case !slicesEqual(plan.self, src):
-		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self, CheckOld: true, Old: src})
+		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)
 	if len(ops) > 0 {
@@ -135,7 +136,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		case newID != id:
 			during = "move"
 		}
-		if err := vault.Commit(ops, e.commitOpts); err != nil {
+		if err := commit.Apply(ops, e.commitOpts); err != nil {
 			return nil, e.commitErr(err, "update "+id, during)
 		}
 	}
@@ -172,7 +173,7 @@ func (e *Engine) hasTitleProperty(id string) bool {
 type renamePlan struct {
 	self      []byte // the note's new bytes, links fixed
 	selfLinks []LinkChange
-	ops       []vault.FileOp // the other notes' new versions
+	ops       []commit.Op // the other notes' new versions
 	changes   []FileChange
 	warnings  []string
 }
@@ -244,7 +245,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if out == nil {
 			continue
 		}
-		plan.ops = append(plan.ops, vault.FileOp{Path: ns.path, Data: out, CheckOld: true, Old: data})
+		plan.ops = append(plan.ops, commit.Op{Path: ns.path, Data: out, CheckOld: true, Old: data})
 		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
 	}
 	// Excluded notes and canvases: Obsidian rewrites them too.

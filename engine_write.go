@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // NewNote is what CreateNode writes.
@@ -210,7 +211,7 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	}
 	// IfAbsent: a file made at that path meanwhile (by another process)
 	// is NODE_EXISTS, checked under the vault's write lock.
-	if err := vault.Commit([]vault.FileOp{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
+	if err := commit.Apply([]commit.Op{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "create "+id, "creation")
 	}
 	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
@@ -255,13 +256,13 @@ func (e *Engine) afterWrite(ctx context.Context, id string, paths []string, res 
 	return res, nil
 }
 
-// commitErr is the error of a failed vault.Commit of the write op
+// commitErr is the error of a failed commit.Apply of the write op
 // ("update X"), which was prepared as during ("rename", "update"...): a
-// file that changed on disk since it was read (vault.ErrChanged) is
+// file that changed on disk since it was read (commit.ErrChanged) is
 // ErrConflict naming it, or ErrExists for a new file's path taken
 // meanwhile; a symlink leading where no write may go is ErrInvalid.
 func (e *Engine) commitErr(err error, op, during string) error {
-	var ce *vault.ChangedError
+	var ce *commit.ChangedError
 	if errors.As(err, &ce) {
 		id := ce.Path
 		if rel, rerr := filepath.Rel(e.root, ce.Path); rerr == nil && filepath.IsLocal(rel) {
@@ -275,16 +276,16 @@ func (e *Engine) commitErr(err error, op, during string) error {
 	if errors.Is(err, vault.ErrUnsafePath) {
 		return fmt.Errorf("%w: %s: %v", ErrInvalid, op, err)
 	}
-	if errors.Is(err, vault.ErrCommitted) {
+	if errors.Is(err, commit.ErrCommitted) {
 		return fmt.Errorf("%s: %w", op, err) // the change stands
 	}
 	return fmt.Errorf("%s: nothing was changed: %w", op, err)
 }
 
 // linkTargets returns the vault paths of the files that the written
-// ops' paths lead to through a symlink (vault.Commit writes those), so
+// ops' paths lead to through a symlink (commit.Apply writes those), so
 // that the engine reads them again too.
-func (e *Engine) linkTargets(ops []vault.FileOp) []string {
+func (e *Engine) linkTargets(ops []commit.Op) []string {
 	var out []string
 	for _, op := range ops {
 		if op.Remove {
@@ -305,7 +306,7 @@ func (e *Engine) linkTargets(ops []vault.FileOp) []string {
 }
 
 // current reads a note's file and checks ifMatch against it. The bytes
-// it returns go to vault.Commit as FileOp.Old, which checks them again
+// it returns go to commit.Apply as FileOp.Old, which checks them again
 // under the vault's write lock: so ifMatch holds against a writer in
 // another process too.
 func (e *Engine) current(id, ifMatch string) (src []byte, abs string, err error) {
@@ -378,7 +379,7 @@ func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteRes
 	outside, shown := e.outsideIncoming(id)
 	incoming = append(incoming, outside...)
 	// CheckOld: an edit made since the read is not deleted with the file.
-	if err := vault.Commit([]vault.FileOp{{Path: abs, Remove: true, CheckOld: true, Old: src}}, e.commitOpts); err != nil {
+	if err := commit.Apply([]commit.Op{{Path: abs, Remove: true, CheckOld: true, Old: src}}, e.commitOpts); err != nil {
 		return nil, e.commitErr(err, "delete "+id, "delete")
 	}
 	res := &WriteResult{Deleted: true, Files: []FileChange{{Path: id, Action: ActionDelete}}, Warnings: warnings}

@@ -18,6 +18,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/graph"
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // Helpers shared by the write tests (this file, engine_rename_test.go).
@@ -153,7 +154,7 @@ func leftovers(t testing.TB, root string) []string {
 	var out []string
 	for k := range fileTree(t, root) {
 		base := filepath.Base(k)
-		if strings.HasPrefix(base, vault.TempPrefix) || strings.HasPrefix(base, vault.BackupPrefix) {
+		if strings.HasPrefix(base, commit.TempPrefix) || strings.HasPrefix(base, commit.BackupPrefix) {
 			out = append(out, k)
 		}
 	}

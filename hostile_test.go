@@ -31,7 +31,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
-	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // hostileSecret is in every file outside the vault: no answer may show it.
@@ -1344,13 +1344,13 @@ func TestHostileLongNames(t *testing.T) {
 				t.Errorf("leftovers %q", l)
 			}
 			if len(known) > 0 {
-				t.Errorf("a note with a legal %d-byte file name cannot be written (vault/write.go backupName, %q): %q", n, vault.BackupPrefix, known)
+				t.Errorf("a note with a legal %d-byte file name cannot be written (vault/write.go backupName, %q): %q", n, commit.BackupPrefix, known)
 			}
 		})
 	}
 }
 
-// TestHostileCleanupDuringCommit: vault.CleanupTemps, which every Engine
+// TestHostileCleanupDuringCommit: commit.Recover, which every Engine
 // Open that is neither read-only nor TrustIndex runs (every `serve` start,
 // `vaultgraph index`, a command on another index), put in the middle of a
 // rename's Commit as a second process starting at that moment would. The rename must still be all or
@@ -1372,7 +1372,7 @@ func TestHostileCleanupDuringCommit(t *testing.T) {
 			e.SetCommitFailAt(func(s string, n int) error {
 				if s == step.name && n == step.n {
 					// Another process opens the vault now.
-					done, err := vault.CleanupTemps(dir)
+					done, err := commit.Recover(dir)
 					cleaned = append(cleaned, done...)
 					if err != nil {
 						t.Logf("CleanupTemps: %v", err)

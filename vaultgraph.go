@@ -16,6 +16,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/graph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // The errors callers can test for with errors.Is. The MCP layer maps each
@@ -129,8 +130,8 @@ type Engine struct {
 	syncMu  sync.Mutex   // serialises index passes and syncs
 	writeMu sync.Mutex   // serialises writes (create, update, delete)
 	emb     *embedder    // nil without Options.Embedder
-	// commitOpts are passed to every vault.Commit (tests set FailAt).
-	commitOpts vault.CommitOptions
+	// commitOpts are passed to every commit.Apply (tests set FailAt).
+	commitOpts commit.Options
 	watcher    string // "off" or "running"
 
 	subMu sync.Mutex
@@ -192,12 +193,12 @@ func (e *Engine) Open(ctx context.Context) error {
 		// vault's write lock (a server in the middle of a write): its
 		// files are not leftovers. Not at all while a server owns the
 		// vault (TrustIndex).
-		done, err := vault.CleanupTemps(root)
+		done, err := commit.Recover(root)
 		for _, d := range done {
 			e.log.Warn("repaired an interrupted write", "what", d)
 		}
 		switch {
-		case errors.Is(err, vault.ErrLocked):
+		case errors.Is(err, commit.ErrLocked):
 			e.log.Info("skipped the clean-up of interrupted writes: another process is writing to the vault", "err", err)
 		case err != nil:
 			e.log.Warn("could not clean up after an interrupted write", "err", err)

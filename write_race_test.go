@@ -62,7 +62,7 @@ func TestRenameConflictDuringCommit(t *testing.T) {
 	const n = 300
 	tests := []struct {
 		desc string
-		step string // the Commit step (vault.CommitOptions.FailAt) at which the edit is made
+		step string // the Commit step (commit.Options.FailAt) at which the edit is made
 		give string // the note edited
 		edit func(string) error
 	}{
@@ -138,7 +138,7 @@ func TestRenameConflictDuringCommit(t *testing.T) {
 func TestWriteConflictSingleFile(t *testing.T) {
 	tests := []struct {
 		desc string
-		step string // the Commit step (vault.CommitOptions.FailAt) at which the edit is made
+		step string // the Commit step (commit.Options.FailAt) at which the edit is made
 		give func(e *vaultgraph.Engine) error
 		want error
 	}{

@@ -11,11 +11,18 @@ fail=0
 bad=$(go list -deps ./graph | grep -v "^$mod/graph$" | awk -F/ '$1 ~ /\./' || true)
 if [ -n "$bad" ]; then echo "graph imports non-standard packages:"; echo "$bad"; fail=1; fi
 
-for pkg in . ./vault ./graph ./embed $(go list ./internal/... 2>/dev/null | sed "s#^$mod#.#"); do
+for pkg in . ./vault ./vault/commit ./graph ./embed $(go list ./internal/... 2>/dev/null | sed "s#^$mod#.#"); do
   [ -d "$pkg" ] || continue
   bad=$(go list -deps "$pkg" | grep -E "^$mod/(mcp|cmd)(/|$)" || true)
   if [ -n "$bad" ]; then echo "core package $pkg imports $bad"; fail=1; fi
 done
+
+# vault/commit: the crash-safe commit sits below the engine: it may import
+# vault, never the root package, mcp or cmd; and vault never imports it.
+bad=$(go list -deps ./vault/commit | grep -E "^$mod(/mcp|/cmd)?(/|$)" | grep -vE "^$mod/vault(/|$)" || true)
+if [ -n "$bad" ]; then echo "vault/commit imports $bad"; fail=1; fi
+bad=$(go list -deps ./vault | grep -E "^$mod/vault/commit$" || true)
+if [ -n "$bad" ]; then echo "vault imports vault/commit"; fail=1; fi
 
 bad=$(go list -f '{{join .Imports "\n"}}' ./mcp ./cmd/... | grep -E "^$mod/internal/store(/|$)" || true)
 if [ -n "$bad" ]; then echo "mcp imports the store directly: $bad"; fail=1; fi

@@ -16,8 +16,8 @@ import (
 // a space, names over 255 bytes, or a symlink that leads out of the vault.
 var ErrUnsafePath = errors.New("unsafe path")
 
-// maxNameBytes is the longest file or folder name most file systems allow.
-const maxNameBytes = 255
+// MaxNameBytes is the longest file or folder name most file systems allow.
+const MaxNameBytes = 255
 
 // MaxPathBytes is the longest vault-relative path a write accepts: with
 // the vault's own folder in front it stays under the path limits of
@@ -110,8 +110,8 @@ func checkName(seg string) error {
 		return errors.New(`".." leaves the folder`)
 	case seg == ".":
 		return errors.New(`"." is not a name`)
-	case len(seg) > maxNameBytes:
-		return fmt.Errorf("name of %d bytes, over %d", len(seg), maxNameBytes)
+	case len(seg) > MaxNameBytes:
+		return fmt.Errorf("name of %d bytes, over %d", len(seg), MaxNameBytes)
 	case strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " "):
 		return fmt.Errorf("name %q ends in a dot or a space", seg)
 	case isReservedName(seg):

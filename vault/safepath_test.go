@@ -168,3 +168,17 @@ func TestSafePathWindowsStream(t *testing.T) {
 		t.Errorf("SafePath(a.md:stream) = %v, want ErrUnsafePath", err)
 	}
 }
+
+// writeTree writes files (slash paths to contents) under root.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

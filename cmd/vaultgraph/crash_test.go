@@ -36,6 +36,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // crashBacklinks is how many notes link to the hub.
@@ -73,7 +74,7 @@ func crashFiles(t *testing.T, dir string) (files map[string]string, leftovers []
 			}
 			return nil
 		}
-		if base := d.Name(); strings.HasPrefix(base, vault.TempPrefix) || strings.HasPrefix(base, vault.BackupPrefix) {
+		if base := d.Name(); strings.HasPrefix(base, commit.TempPrefix) || strings.HasPrefix(base, commit.BackupPrefix) {
 			leftovers = append(leftovers, rel)
 			return nil
 		}
@@ -288,7 +289,7 @@ func TestCrashRenameKill(t *testing.T) {
 			// second step), then for the rest of wait.
 			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
 				entries, _ := os.ReadDir(dir)
-				if slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), vault.BackupPrefix) }) {
+				if slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), commit.BackupPrefix) }) {
 					break
 				}
 				select {
@@ -372,7 +373,7 @@ func TestCrashRenameKill(t *testing.T) {
 		// Right after the kill: every note file is old or new.
 		got, left := crashFiles(t, dir)
 		checkOldOrNew(t, fmt.Sprintf("iteration %d after the kill", it), got, pre, post, hub, next, true)
-		_, err := os.Lstat(filepath.Join(dir, vault.StateDir, vault.JournalName))
+		_, err := os.Lstat(filepath.Join(dir, vault.StateDir, commit.JournalName))
 		journal := err == nil
 
 		// The next start repairs the vault and the index.
@@ -493,12 +494,12 @@ func TestCrashCLIWhileServing(t *testing.T) {
 	// What a server's Commit has on disk between its steps: the new
 	// version in a temporary file, the old one in a backup, with the
 	// write lock held.
-	lock, err := vault.LockWrites(dir, 0)
+	lock, err := commit.LockWrites(dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := filepath.Join(dir, vault.TempPrefix+"123456")
-	bak := filepath.Join(dir, vault.BackupPrefix+"0123abcd-Home.md")
+	tmp := filepath.Join(dir, commit.TempPrefix+"123456")
+	bak := filepath.Join(dir, commit.BackupPrefix+"0123abcd-Home.md")
 	plant := func() {
 		t.Helper()
 		if err := os.WriteFile(tmp, []byte("# Home\nthe new version\n"), 0o644); err != nil {

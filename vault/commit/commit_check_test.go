@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"errors"
@@ -9,11 +9,13 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // checkFixture is a vault whose ops, all checked, rewrite two notes,
 // remove a third and create a fourth.
-func checkFixture(t *testing.T) (root string, ops []FileOp) {
+func checkFixture(t *testing.T) (root string, ops []Op) {
 	t.Helper()
 	root = t.TempDir()
 	old := map[string]string{
@@ -25,7 +27,7 @@ func checkFixture(t *testing.T) (root string, ops []FileOp) {
 	}
 	writeTree(t, root, old)
 	p := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
-	ops = []FileOp{
+	ops = []Op{
 		{Path: p("A.md"), Data: []byte("alpha [[Renamed]]\n"), CheckOld: true, Old: []byte(old["A.md"])},
 		{Path: p("Renamed.md"), Data: []byte("the target\n"), IfAbsent: true},
 		{Path: p("Target.md"), Remove: true, CheckOld: true, Old: []byte(old["Target.md"])},
@@ -47,7 +49,7 @@ func contentsOnly(snap map[string]string) map[string]string {
 func TestCommitCheckBefore(t *testing.T) {
 	tests := []struct {
 		desc   string
-		give   func(root string) error // what someone else does before the Commit
+		give   func(root string) error // what someone else does before the commit
 		want   error
 		exists bool // want ChangedError.Exists
 		path   string
@@ -76,22 +78,22 @@ func TestCommitCheckBefore(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := snapshot(t, root)
-			err := Commit(ops, CommitOptions{Root: root})
+			err := Apply(ops, Options{Root: root})
 			if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
-				t.Fatalf("Commit = %v, want %v", err, tt.want)
+				t.Fatalf("commit = %v, want %v", err, tt.want)
 			}
 			if tt.want == nil {
 				if got := readFile(t, filepath.Join(root, "Renamed.md")); got != "the target\n" {
-					t.Errorf("Renamed.md = %q after the Commit", got)
+					t.Errorf("Renamed.md = %q after the commit", got)
 				}
 				return
 			}
 			var ce *ChangedError
 			if !errors.As(err, &ce) || ce.Path != filepath.Join(root, filepath.FromSlash(tt.path)) || ce.Exists != tt.exists {
-				t.Errorf("Commit error = %#v, want a ChangedError for %s (Exists %v)", ce, tt.path, tt.exists)
+				t.Errorf("commit error = %#v, want a ChangedError for %s (Exists %v)", ce, tt.path, tt.exists)
 			}
 			if d := diffTrees(snapshot(t, root), before); d != "" {
-				t.Errorf("a refused Commit changed the vault:\n%s", d)
+				t.Errorf("a refused commit changed the vault:\n%s", d)
 			}
 		})
 	}
@@ -100,26 +102,26 @@ func TestCommitCheckBefore(t *testing.T) {
 func TestCommitCheckErrors(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, "n.md")
-	for _, op := range []FileOp{
+	for _, op := range []Op{
 		{Path: p, Remove: true, IfAbsent: true},
 		{Path: p, Data: []byte("x"), CheckOld: true, IfAbsent: true},
 	} {
-		if err := Commit([]FileOp{op}, CommitOptions{Root: root}); err == nil || errors.Is(err, ErrChanged) {
-			t.Errorf("Commit(%+v) = %v, want an error for a bad op", op, err)
+		if err := Apply([]Op{op}, Options{Root: root}); err == nil || errors.Is(err, ErrChanged) {
+			t.Errorf("commit(%+v) = %v, want an error for a bad op", op, err)
 		}
 	}
 }
 
-// TestCommitCheckDuring has someone else edit one file of a Commit at
+// TestCommitCheckDuring has someone else edit one file of a commit at
 // each of its steps in turn, by appending to it in place, by replacing
 // it (as editors save) or, for the new file, by making it. Whatever the
-// moment, the edit is never lost: either the Commit is refused with
+// moment, the edit is never lost: either the commit is refused with
 // ErrChanged and every other file is as before, or the edit came after
 // the file's new version was in place and sits on top of it.
 func TestCommitCheckDuring(t *testing.T) {
 	var steps []string
 	root, ops := checkFixture(t)
-	if err := Commit(ops, CommitOptions{Root: root, FailAt: func(step string, n int) error {
+	if err := Apply(ops, Options{Root: root, FailAt: func(step string, n int) error {
 		steps = append(steps, fmt.Sprintf("%s#%d", step, n))
 		return nil
 	}}); err != nil {
@@ -175,7 +177,7 @@ func TestCommitCheckDuring(t *testing.T) {
 				name := fmt.Sprintf("%s %s at %s", kind.name, rel, step)
 				before := contentsOnly(snapshot(t, root))
 				edited := false
-				err := Commit(ops, CommitOptions{Root: root, FailAt: func(s string, n int) error {
+				err := Apply(ops, Options{Root: root, FailAt: func(s string, n int) error {
 					if fmt.Sprintf("%s#%d", s, n) == step {
 						ok, err := kind.give(ops[i].Path)
 						if err != nil {
@@ -190,12 +192,12 @@ func TestCommitCheckDuring(t *testing.T) {
 				switch {
 				case errors.Is(err, ErrChanged):
 					if !edited {
-						t.Errorf("%s: Commit = %v with no edit made", name, err)
+						t.Errorf("%s: commit = %v with no edit made", name, err)
 					}
 					want = before
 					want[rel] += edit
 				case err != nil:
-					t.Errorf("%s: Commit = %v, want nil or ErrChanged", name, err)
+					t.Errorf("%s: commit = %v, want nil or ErrChanged", name, err)
 					continue
 				default:
 					// The edit, if any, came after the new version was in place.
@@ -217,7 +219,7 @@ func TestCommitCheckDuring(t *testing.T) {
 					}
 				}
 				if d := diffTrees(got, want); d != "" {
-					t.Errorf("%s: Commit = %v, and the vault differs from what it should hold:\n%s", name, err, d)
+					t.Errorf("%s: commit = %v, and the vault differs from what it should hold:\n%s", name, err, d)
 				}
 				assertNoTemps(t, root)
 				if _, err := os.Lstat(journalPath(root)); !errors.Is(err, fs.ErrNotExist) {
@@ -236,21 +238,21 @@ func cloneMap(m map[string]string) map[string]string {
 	return out
 }
 
-// TestCommitCheckSingle checks a one-file Commit (no journal, no
+// TestCommitCheckSingle checks a one-file commit (no journal, no
 // backup): its check too runs under the write lock, just before the
 // rename.
 func TestCommitCheckSingle(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, "n.md")
 	writeTree(t, root, map[string]string{"n.md": "one\n"})
-	err := Commit([]FileOp{{Path: p, Data: []byte("two\n"), CheckOld: true, Old: []byte("one\n")}}, CommitOptions{Root: root, FailAt: func(step string, n int) error {
+	err := Apply([]Op{{Path: p, Data: []byte("two\n"), CheckOld: true, Old: []byte("one\n")}}, Options{Root: root, FailAt: func(step string, n int) error {
 		if step == "close" {
 			return appendText(p, "USER EDIT\n")
 		}
 		return nil
 	}})
 	if !errors.Is(err, ErrChanged) {
-		t.Fatalf("Commit with the file edited meanwhile = %v, want ErrChanged", err)
+		t.Fatalf("commit with the file edited meanwhile = %v, want ErrChanged", err)
 	}
 	if got := readFile(t, p); got != "one\nUSER EDIT\n" {
 		t.Errorf("the file holds %q, want the edit kept", got)
@@ -263,17 +265,17 @@ func TestCommitCheckSingle(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		done <- Commit([]FileOp{{Path: p, Data: []byte("mine\n"), CheckOld: true, Old: []byte("one\nUSER EDIT\n")}}, CommitOptions{Root: root})
+		done <- Apply([]Op{{Path: p, Data: []byte("mine\n"), CheckOld: true, Old: []byte("one\nUSER EDIT\n")}}, Options{Root: root})
 	}()
 	// The other writer changes the file while it holds the lock.
-	if err := WriteFileAtomic(p, []byte("theirs\n"), 0); err != nil {
+	if err := writeFileAtomic(p, []byte("theirs\n"), 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := lk.Unlock(); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; !errors.Is(err, ErrChanged) {
-		t.Errorf("Commit after another writer changed the file = %v, want ErrChanged", err)
+		t.Errorf("commit after another writer changed the file = %v, want ErrChanged", err)
 	}
 	if got := readFile(t, p); got != "theirs\n" {
 		t.Errorf("the file holds %q, want the other writer's", got)
@@ -328,21 +330,21 @@ func TestCommitSymlink(t *testing.T) {
 	}
 	tests := []struct {
 		desc    string
-		give    func(s setup) []FileOp
+		give    func(s setup) []Op
 		wantErr error // nil: success; errAny: any error
 		want    map[string]string
 	}{
 		{
 			desc: "write through a symlink",
-			give: func(s setup) []FileOp {
-				return []FileOp{{Path: s.p("Link.md"), Data: []byte("new\n"), CheckOld: true, Old: []byte("real\n")}}
+			give: func(s setup) []Op {
+				return []Op{{Path: s.p("Link.md"), Data: []byte("new\n"), CheckOld: true, Old: []byte("real\n")}}
 			},
 			want: map[string]string{"Real/Note.md": "-rw------- new\n", "Link.md": "L Real/Note.md"},
 		},
 		{
 			desc: "through a relative symlink, with another file",
-			give: func(s setup) []FileOp {
-				return []FileOp{
+			give: func(s setup) []Op {
+				return []Op{
 					{Path: s.p("Sub/Up.md"), Data: []byte("new\n")},
 					{Path: s.p("Other.md"), Data: []byte("other 2\n")},
 				}
@@ -351,8 +353,8 @@ func TestCommitSymlink(t *testing.T) {
 		},
 		{
 			desc: "the same write through the symlink and directly",
-			give: func(s setup) []FileOp {
-				return []FileOp{
+			give: func(s setup) []Op {
+				return []Op{
 					{Path: s.p("Link.md"), Data: []byte("new\n")},
 					{Path: s.p("Real/Note.md"), Data: []byte("new\n")},
 					{Path: s.p("Other.md"), Data: []byte("other 2\n")},
@@ -362,37 +364,37 @@ func TestCommitSymlink(t *testing.T) {
 		},
 		{
 			desc: "two different writes to one file",
-			give: func(s setup) []FileOp {
-				return []FileOp{{Path: s.p("Link.md"), Data: []byte("new\n")}, {Path: s.p("Real/Note.md"), Data: []byte("other\n")}}
+			give: func(s setup) []Op {
+				return []Op{{Path: s.p("Link.md"), Data: []byte("new\n")}, {Path: s.p("Real/Note.md"), Data: []byte("other\n")}}
 			},
 			wantErr: errAny,
 		},
 		{
 			desc: "a changed target is a conflict",
-			give: func(s setup) []FileOp {
-				return []FileOp{{Path: s.p("Link.md"), Data: []byte("new\n"), CheckOld: true, Old: []byte("was\n")}}
+			give: func(s setup) []Op {
+				return []Op{{Path: s.p("Link.md"), Data: []byte("new\n"), CheckOld: true, Old: []byte("was\n")}}
 			},
 			wantErr: ErrChanged,
 		},
 		{
 			desc:    "a symlink leaving the vault",
-			give:    func(s setup) []FileOp { return []FileOp{{Path: s.p("Escape.md"), Data: []byte("pwned\n")}} },
-			wantErr: ErrUnsafePath,
+			give:    func(s setup) []Op { return []Op{{Path: s.p("Escape.md"), Data: []byte("pwned\n")}} },
+			wantErr: vault.ErrUnsafePath,
 		},
 		{
 			desc:    "a symlink into the state folder",
-			give:    func(s setup) []FileOp { return []FileOp{{Path: s.p("State.md"), Data: []byte("pwned\n")}} },
-			wantErr: ErrUnsafePath,
+			give:    func(s setup) []Op { return []Op{{Path: s.p("State.md"), Data: []byte("pwned\n")}} },
+			wantErr: vault.ErrUnsafePath,
 		},
 		{
 			desc:    "a dangling symlink",
-			give:    func(s setup) []FileOp { return []FileOp{{Path: s.p("Dangles.md"), Data: []byte("new\n")}} },
+			give:    func(s setup) []Op { return []Op{{Path: s.p("Dangles.md"), Data: []byte("new\n")}} },
 			wantErr: fs.ErrNotExist,
 		},
 		{
 			desc: "a removal removes the symlink, not its target",
-			give: func(s setup) []FileOp {
-				return []FileOp{{Path: s.p("Link.md"), Remove: true, CheckOld: true, Old: []byte("real\n")}, {Path: s.p("Other.md"), Data: []byte("other 2\n")}}
+			give: func(s setup) []Op {
+				return []Op{{Path: s.p("Link.md"), Remove: true, CheckOld: true, Old: []byte("real\n")}, {Path: s.p("Other.md"), Data: []byte("other 2\n")}}
 			},
 			want: map[string]string{"Link.md": "", "Real/Note.md": "-rw------- real\n", "Other.md": "-rw-r--r-- other 2\n"},
 		},
@@ -402,12 +404,12 @@ func TestCommitSymlink(t *testing.T) {
 			s := newVault(t)
 			before := linkSnapshot(t, s.root)
 			outside := snapshot(t, s.outside)
-			err := Commit(tt.give(s), CommitOptions{Root: s.root})
+			err := Apply(tt.give(s), Options{Root: s.root})
 			switch {
 			case tt.wantErr == nil && err != nil:
-				t.Fatalf("Commit = %v, want success", err)
+				t.Fatalf("commit = %v, want success", err)
 			case tt.wantErr == errAny && err == nil, tt.wantErr != nil && tt.wantErr != errAny && !errors.Is(err, tt.wantErr):
-				t.Fatalf("Commit = %v, want %v", err, tt.wantErr)
+				t.Fatalf("commit = %v, want %v", err, tt.wantErr)
 			}
 			want := before
 			if tt.wantErr == nil {
@@ -421,22 +423,22 @@ func TestCommitSymlink(t *testing.T) {
 				}
 			}
 			if d := diffTrees(linkSnapshot(t, s.root), want); d != "" {
-				t.Errorf("after Commit (%v) the vault differs:\n%s", err, d)
+				t.Errorf("after commit (%v) the vault differs:\n%s", err, d)
 			}
 			if d := diffTrees(snapshot(t, s.outside), outside); d != "" {
-				t.Errorf("Commit changed a file outside the vault:\n%s", d)
+				t.Errorf("commit changed a file outside the vault:\n%s", d)
 			}
 			assertNoTemps(t, s.root)
 		})
 	}
 
-	t.Run("WriteFileAtomic", func(t *testing.T) {
+	t.Run("writeFileAtomic", func(t *testing.T) {
 		s := newVault(t)
-		if err := WriteFileAtomic(s.p("Link.md"), []byte("new\n"), 0); err != nil {
+		if err := writeFileAtomic(s.p("Link.md"), []byte("new\n"), 0); err != nil {
 			t.Fatal(err)
 		}
 		if got := linkSnapshot(t, s.root); got["Link.md"] != "L Real/Note.md" || got["Real/Note.md"] != "-rw------- new\n" {
-			t.Errorf("WriteFileAtomic through a symlink: Link.md = %q, Real/Note.md = %q", got["Link.md"], got["Real/Note.md"])
+			t.Errorf("writeFileAtomic through a symlink: Link.md = %q, Real/Note.md = %q", got["Link.md"], got["Real/Note.md"])
 		}
 	})
 }

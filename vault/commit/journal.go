@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"bytes"
@@ -11,27 +11,26 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// The files a Commit with a Root keeps in the vault's state folder.
+// The files a commit with a Root keeps in the vault's state folder
+// (vault.StateDir).
 const (
-	// StateDir is the folder, in the vault root, that holds the commit
-	// journal and the write lock (and the index, by default). Its name
-	// starts with a dot, so the scanner and the watcher skip it.
-	StateDir = ".vaultgraph"
-	// JournalName is the name of the commit journal in StateDir. It
-	// exists from the moment a Commit's new versions are all safely on
+	// JournalName is the name of the commit journal in vault.StateDir. It
+	// exists from the moment a commit's new versions are all safely on
 	// disk until every file is in place, and names every file of the
-	// Commit with its temporary file and its backup.
+	// commit with its temporary file and its backup.
 	JournalName = "commit.journal"
-	// LockName is the name of the write lock's file in StateDir; its
+	// LockName is the name of the write lock's file in vault.StateDir; its
 	// holder removes it when it lets go (not on Windows).
 	LockName = "write.lock"
 	// corruptJournalName is where an unreadable journal is moved.
 	corruptJournalName = "commit.journal.corrupt"
 )
 
-// ErrLocked means another Commit or CleanupTemps, in this process or
+// ErrLocked means another commit or Recover, in this process or
 // another, holds the vault's write lock.
 var ErrLocked = errors.New("another process is writing to the vault")
 
@@ -45,7 +44,7 @@ const (
 type journal struct {
 	Version int         `json:"version"`
 	State   string      `json:"state"`
-	Folders []string    `json:"folders,omitempty"` // made by the Commit, parents first
+	Folders []string    `json:"folders,omitempty"` // made by the commit, parents first
 	Ops     []journalOp `json:"ops"`
 }
 
@@ -63,13 +62,13 @@ type journalOp struct {
 }
 
 // journalPath is the path of the commit journal of the vault at root.
-func journalPath(root string) string { return filepath.Join(root, StateDir, JournalName) }
+func journalPath(root string) string { return filepath.Join(root, vault.StateDir, JournalName) }
 
 // writeJournal writes the journal of c with state atomically: a
 // temporary file in the state folder, synced and renamed over the
 // journal, then the folder synced. The caller holds the write lock (which
 // made the state folder).
-func (c *commit) writeJournal(state string) error {
+func (c *txn) writeJournal(state string) error {
 	j := journal{Version: journalVersion, State: state, Ops: make([]journalOp, len(c.ops))}
 	rel := func(p string) string {
 		r, _ := filepath.Rel(c.root, p) // checkOps made sure it is inside
@@ -92,7 +91,7 @@ func (c *commit) writeJournal(state string) error {
 	if err != nil {
 		return fmt.Errorf("write journal: %w", err)
 	}
-	dir := filepath.Join(c.root, StateDir)
+	dir := filepath.Join(c.root, vault.StateDir)
 	tmp, err := writeTemp(dir, append(data, '\n'), DefaultFilePerm, nil)
 	if err != nil {
 		return fmt.Errorf("write journal: %w", err)
@@ -115,7 +114,7 @@ func (c *commit) writeJournal(state string) error {
 }
 
 // removeJournal removes the journal of c, if it wrote one.
-func (c *commit) removeJournal() error {
+func (c *txn) removeJournal() error {
 	if !c.journaled {
 		return nil
 	}
@@ -131,7 +130,7 @@ func (c *commit) removeJournal() error {
 // stay inside root: relative, clean, no "..", and its existing folder
 // must not lead out of root through a symlink; temporary and backup
 // names must be plain names with their prefixes.
-func loadJournal(root string, data []byte) (*commit, string, error) {
+func loadJournal(root string, data []byte) (*txn, string, error) {
 	var j journal
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -151,7 +150,7 @@ func loadJournal(root string, data []byte) (*commit, string, error) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		realRoot = r
 	}
-	c := &commit{counts: map[string]int{}, root: root, journaled: true, recovery: true}
+	c := &txn{counts: map[string]int{}, root: root, journaled: true, recovery: true}
 	for _, f := range j.Folders {
 		p, err := journalFile(root, realRoot, f)
 		if err != nil {
@@ -169,7 +168,7 @@ func loadJournal(root string, data []byte) (*commit, string, error) {
 			return nil, "", fmt.Errorf("path %q given twice", jo.Path)
 		}
 		seen[p] = true
-		op := opState{FileOp: FileOp{Path: p, Remove: jo.Remove}}
+		op := opState{Op: Op{Path: p, Remove: jo.Remove}}
 		if err := checkSideName(jo.Backup, BackupPrefix); err != nil {
 			return nil, "", fmt.Errorf("%s: %w", jo.Path, err)
 		}
@@ -213,7 +212,7 @@ func journalFile(root, realRoot, rel string) (string, error) {
 // checkSideName checks a file name kept beside a note (temporary file or
 // backup): a plain name starting with prefix.
 func checkSideName(name, prefix string) error {
-	if !strings.HasPrefix(name, prefix) || len(name) > maxNameBytes || strings.ContainsAny(name, "/\\\x00") || name != filepath.Base(name) {
+	if !strings.HasPrefix(name, prefix) || len(name) > vault.MaxNameBytes || strings.ContainsAny(name, "/\\\x00") || name != filepath.Base(name) {
 		return fmt.Errorf("bad file name %q", name)
 	}
 	return nil
@@ -224,7 +223,7 @@ func checkSideName(name, prefix string) error {
 // journal (removed files to their backups, temporary files into place),
 // then removes the backups and the journal. It can itself be interrupted
 // and run again. It returns a line per file it changed.
-func (c *commit) rollForward() ([]string, error) {
+func (c *txn) rollForward() ([]string, error) {
 	rel := c.relFunc()
 	// Once a temporary file is gone, its rename into place happened, so
 	// every removed file had been moved to its backup before.
@@ -296,7 +295,7 @@ func (c *commit) rollForward() ([]string, error) {
 
 // relFunc returns a function giving the root-relative slash path of a
 // path under c.root.
-func (c *commit) relFunc() func(string) string {
+func (c *txn) relFunc() func(string) string {
 	return func(p string) string {
 		r, err := filepath.Rel(c.root, p)
 		if err != nil {
@@ -318,7 +317,7 @@ func exists(p string) (bool, error) {
 // recoverJournal finishes or undoes the commit whose journal is left in
 // the vault at root, as the journal's state says; the caller holds the
 // write lock. A journal that cannot be parsed or names a path outside
-// the vault is moved aside (StateDir/commit.journal.corrupt) and
+// the vault is moved aside (vault.StateDir/commit.journal.corrupt) and
 // corrupt is set: the caller then undoes what it can without it (see
 // cleanLeftovers). A journal that cannot be read, or a commit that cannot
 // be finished, is an error, and the journal stays for the next try.
@@ -333,11 +332,11 @@ func recoverJournal(root string) (done []string, corrupt bool, err error) {
 	}
 	c, state, err := loadJournal(root, data)
 	if err != nil {
-		aside := filepath.Join(root, StateDir, corruptJournalName)
+		aside := filepath.Join(root, vault.StateDir, corruptJournalName)
 		if rerr := os.Rename(jp, aside); rerr != nil {
 			return nil, false, fmt.Errorf("commit journal %s is unreadable (%v) and could not be moved aside: %w", jp, err, rerr)
 		}
-		return []string{fmt.Sprintf("the journal of an interrupted commit is unreadable (%v): moved it to %s/%s and undid what could be undone without it, keeping backups", err, StateDir, corruptJournalName)}, true, nil
+		return []string{fmt.Sprintf("the journal of an interrupted commit is unreadable (%v): moved it to %s/%s and undid what could be undone without it, keeping backups", err, vault.StateDir, corruptJournalName)}, true, nil
 	}
 	if state == journalRollback {
 		if err := c.rollback(); err != nil {
@@ -346,11 +345,11 @@ func recoverJournal(root string) (done []string, corrupt bool, err error) {
 		if err := c.removeJournal(); err != nil {
 			return nil, false, err
 		}
-		return []string{fmt.Sprintf("undid an interrupted commit of %d files (%s/%s)", len(c.ops), StateDir, JournalName)}, false, nil
+		return []string{fmt.Sprintf("undid an interrupted commit of %d files (%s/%s)", len(c.ops), vault.StateDir, JournalName)}, false, nil
 	}
 	done, err = c.rollForward()
 	if err != nil {
 		return done, false, fmt.Errorf("finish the interrupted commit in %s: %w", jp, err)
 	}
-	return append(done, fmt.Sprintf("finished an interrupted commit of %d files (%s/%s)", len(c.ops), StateDir, JournalName)), false, nil
+	return append(done, fmt.Sprintf("finished an interrupted commit of %d files (%s/%s)", len(c.ops), vault.StateDir, JournalName)), false, nil
 }

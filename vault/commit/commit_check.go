@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"bytes"
@@ -8,17 +8,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// ErrChanged means a file of a Commit is no longer what its FileOp
+// ErrChanged means a file of a commit is no longer what its Op
 // expects (CheckOld, IfAbsent): someone changed it after the caller read
 // it. Nothing was changed; read the file again and retry.
 var ErrChanged = errors.New("changed on disk")
 
-// ChangedError is the error of a Commit refused because of a file that
-// is not what its FileOp expects; it wraps ErrChanged.
+// ChangedError is the error of a commit refused because of a file that
+// is not what its Op expects; it wraps ErrChanged.
 type ChangedError struct {
-	// Path is the FileOp's Path, as given.
+	// Path is the Op's Path, as given.
 	Path string
 	// Exists is set for an IfAbsent op whose path is now taken.
 	Exists bool
@@ -36,10 +38,10 @@ func (e *ChangedError) Error() string {
 func (e *ChangedError) Unwrap() error { return ErrChanged }
 
 // followLinks points every write whose path is a symlink at the file the
-// symlink leads to (see Commit), so that the new version goes there and
+// symlink leads to (see Apply), so that the new version goes there and
 // the symlink stays. Two ops that then name the same file are one op
 // when they are the same write, else an error.
-func (c *commit) followLinks() error {
+func (c *txn) followLinks() error {
 	realRoot := ""
 	if c.root != "" {
 		r, err := filepath.EvalSymlinks(c.root)
@@ -65,10 +67,10 @@ func (c *commit) followLinks() error {
 		if realRoot != "" {
 			rel, err := filepath.Rel(realRoot, real)
 			if err != nil || !filepath.IsLocal(rel) {
-				return fmt.Errorf("write %s: %w: the symlink leads outside the vault (to %s)", op.Path, ErrUnsafePath, real)
+				return fmt.Errorf("write %s: %w: the symlink leads outside the vault (to %s)", op.Path, vault.ErrUnsafePath, real)
 			}
-			if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); strings.EqualFold(first, StateDir) {
-				return fmt.Errorf("write %s: %w: the symlink leads into %s", op.Path, ErrUnsafePath, StateDir)
+			if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); strings.EqualFold(first, vault.StateDir) {
+				return fmt.Errorf("write %s: %w: the symlink leads into %s", op.Path, vault.ErrUnsafePath, vault.StateDir)
 			}
 			real = filepath.Join(c.root, rel)
 		}
@@ -87,7 +89,7 @@ func (c *commit) followLinks() error {
 				op.CheckOld == o.CheckOld && string(op.Old) == string(o.Old) && op.IfAbsent == o.IfAbsent {
 				continue // the same write, through a symlink and directly
 			}
-			return fmt.Errorf("%w: %s and %s are the same file (through a symlink), with different changes: replace the symlink with a link, or write the notes one at a time", ErrUnsafePath, o.given, op.given)
+			return fmt.Errorf("%w: %s and %s are the same file (through a symlink), with different changes: replace the symlink with a link, or write the notes one at a time", vault.ErrUnsafePath, o.given, op.given)
 		}
 		seen[p] = len(kept)
 		kept = append(kept, op)
@@ -98,9 +100,9 @@ func (c *commit) followLinks() error {
 
 // verify checks the file of op at p against what op expects (CheckOld,
 // IfAbsent); a mismatch is a *ChangedError. For IfAbsent, a file that is
-// one the Commit removes first (another spelling on a case-insensitive
+// one the commit removes first (another spelling on a case-insensitive
 // disk) does not count.
-func (c *commit) verify(op *opState, p string) error {
+func (c *txn) verify(op *opState, p string) error {
 	switch {
 	case op.IfAbsent:
 		_, err := os.Lstat(p)
@@ -129,7 +131,7 @@ func (c *commit) verify(op *opState, p string) error {
 }
 
 // checkAll verifies every op's file (see verify).
-func (c *commit) checkAll() error {
+func (c *txn) checkAll() error {
 	for i := range c.ops {
 		if err := c.verify(&c.ops[i], c.ops[i].Path); err != nil {
 			return err
@@ -140,7 +142,7 @@ func (c *commit) checkAll() error {
 
 // aliasOfRemoved reports whether path is the same file as one of the
 // paths the commit removes (another spelling on a case-insensitive disk).
-func (c *commit) aliasOfRemoved(path string) bool {
+func (c *txn) aliasOfRemoved(path string) bool {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return false

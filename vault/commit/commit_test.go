@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "Note.md")
-	if err := WriteFileAtomic(p, []byte("one\n"), 0o600); err != nil {
+	if err := writeFileAtomic(p, []byte("one\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, p); got != "one\n" {
@@ -31,7 +31,7 @@ func TestWriteFileAtomic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := WriteFileAtomic(p, []byte("two\n"), 0o600); err != nil {
+	if err := writeFileAtomic(p, []byte("two\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, p); got != "two\n" {
@@ -50,7 +50,7 @@ func TestWriteFileAtomicDefaultPerm(t *testing.T) {
 		t.Skip("Windows has no permission bits")
 	}
 	p := filepath.Join(t.TempDir(), "n.md")
-	if err := WriteFileAtomic(p, nil, 0); err != nil {
+	if err := writeFileAtomic(p, nil, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := fileModeOf(t, p); got != DefaultFilePerm {
@@ -60,9 +60,9 @@ func TestWriteFileAtomicDefaultPerm(t *testing.T) {
 
 func TestWriteFileAtomicMissingFolder(t *testing.T) {
 	dir := t.TempDir()
-	err := WriteFileAtomic(filepath.Join(dir, "missing", "n.md"), []byte("x"), 0o644)
+	err := writeFileAtomic(filepath.Join(dir, "missing", "n.md"), []byte("x"), 0o644)
 	if err == nil {
-		t.Fatal("WriteFileAtomic into a missing folder succeeded, want an error")
+		t.Fatal("writeFileAtomic into a missing folder succeeded, want an error")
 	}
 	assertNoTemps(t, dir)
 }
@@ -75,7 +75,7 @@ func TestWriteFileAtomicConcurrent(t *testing.T) {
 	for i := range versions {
 		versions[i] = bytes.Repeat([]byte{byte('a' + i)}, 64<<10)
 	}
-	if err := WriteFileAtomic(p, versions[0], 0o644); err != nil {
+	if err := writeFileAtomic(p, versions[0], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -108,8 +108,8 @@ func TestWriteFileAtomicConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range rounds {
-				if err := WriteFileAtomic(p, versions[w], 0o644); err != nil && runtime.GOOS != "windows" {
-					t.Errorf("WriteFileAtomic: %v", err)
+				if err := writeFileAtomic(p, versions[w], 0o644); err != nil && runtime.GOOS != "windows" {
+					t.Errorf("writeFileAtomic: %v", err)
 				}
 			}
 		}()
@@ -128,7 +128,7 @@ func TestWriteFileAtomicConcurrent(t *testing.T) {
 
 // commitFixture is a vault with three notes; its ops write one note,
 // create a new one in a new folder and move a third into that folder.
-func commitFixture(t *testing.T) (root string, ops []FileOp) {
+func commitFixture(t *testing.T) (root string, ops []Op) {
 	t.Helper()
 	root = t.TempDir()
 	writeTree(t, root, map[string]string{
@@ -141,7 +141,7 @@ func commitFixture(t *testing.T) (root string, ops []FileOp) {
 			t.Fatal(err)
 		}
 	}
-	ops = []FileOp{
+	ops = []Op{
 		{Path: filepath.Join(root, "Home.md"), Data: []byte("home, edited\n")},
 		{Path: filepath.Join(root, "New", "Deep", "Alpha.md"), Data: []byte("alpha, moved\n")},
 		{Path: filepath.Join(root, "Old", "Alpha.md"), Remove: true},
@@ -152,7 +152,7 @@ func commitFixture(t *testing.T) (root string, ops []FileOp) {
 
 func TestCommit(t *testing.T) {
 	root, ops := commitFixture(t)
-	if err := Commit(ops, CommitOptions{}); err != nil {
+	if err := Apply(ops, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{
@@ -186,7 +186,7 @@ func TestCommit(t *testing.T) {
 		}
 	}
 	if d := diffTrees(got, want); d != "" {
-		t.Errorf("after Commit the vault differs from what was meant:\n%s", d)
+		t.Errorf("after commit the vault differs from what was meant:\n%s", d)
 	}
 }
 
@@ -196,7 +196,7 @@ func TestCommitFailAtEveryStep(t *testing.T) {
 	// A successful run lists the steps.
 	var steps []string
 	root, ops := commitFixture(t)
-	err := Commit(ops, CommitOptions{FailAt: func(step string, n int) error {
+	err := Apply(ops, Options{FailAt: func(step string, n int) error {
 		steps = append(steps, fmt.Sprintf("%s#%d", step, n))
 		return nil
 	}})
@@ -214,17 +214,17 @@ func TestCommitFailAtEveryStep(t *testing.T) {
 		t.Run(failAt, func(t *testing.T) {
 			root, ops := commitFixture(t)
 			before := snapshot(t, root)
-			err := Commit(ops, CommitOptions{FailAt: func(step string, n int) error {
+			err := Apply(ops, Options{FailAt: func(step string, n int) error {
 				if fmt.Sprintf("%s#%d", step, n) == failAt {
 					return injected
 				}
 				return nil
 			}})
 			if !errors.Is(err, injected) {
-				t.Fatalf("Commit failing at %s = %v, want the injected error", failAt, err)
+				t.Fatalf("commit failing at %s = %v, want the injected error", failAt, err)
 			}
 			if d := diffTrees(snapshot(t, root), before); d != "" {
-				t.Errorf("Commit failing at %s changed the vault:\n%s", failAt, d)
+				t.Errorf("commit failing at %s changed the vault:\n%s", failAt, d)
 			}
 		})
 	}
@@ -235,11 +235,11 @@ func TestCommitFailAtEveryStep(t *testing.T) {
 func TestCommitCaseOnlyRename(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"alpha.md": "old\n"})
-	ops := []FileOp{
+	ops := []Op{
 		{Path: filepath.Join(root, "Alpha.md"), Data: []byte("new\n")},
 		{Path: filepath.Join(root, "alpha.md"), Remove: true},
 	}
-	if err := Commit(ops, CommitOptions{}); err != nil {
+	if err := Apply(ops, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{"Alpha.md": "new\n"}
@@ -257,22 +257,22 @@ func TestCommitErrors(t *testing.T) {
 	writeTree(t, root, map[string]string{"a.md": "a", "Folder/x.md": "x"})
 	tests := []struct {
 		desc string
-		ops  []FileOp
+		ops  []Op
 	}{
-		{desc: "relative path", ops: []FileOp{{Path: "a.md", Data: []byte("b")}}},
-		{desc: "path twice", ops: []FileOp{{Path: filepath.Join(root, "a.md"), Data: []byte("b")}, {Path: filepath.Join(root, "a.md"), Remove: true}}},
-		{desc: "write over a folder", ops: []FileOp{{Path: filepath.Join(root, "a.md"), Data: []byte("b")}, {Path: filepath.Join(root, "Folder"), Data: []byte("b")}}},
-		{desc: "remove a folder", ops: []FileOp{{Path: filepath.Join(root, "a.md"), Data: []byte("b")}, {Path: filepath.Join(root, "Folder"), Remove: true}}},
-		{desc: "folder under a file", ops: []FileOp{{Path: filepath.Join(root, "n.md"), Data: []byte("b")}, {Path: filepath.Join(root, "a.md", "b.md"), Data: []byte("b")}}},
+		{desc: "relative path", ops: []Op{{Path: "a.md", Data: []byte("b")}}},
+		{desc: "path twice", ops: []Op{{Path: filepath.Join(root, "a.md"), Data: []byte("b")}, {Path: filepath.Join(root, "a.md"), Remove: true}}},
+		{desc: "write over a folder", ops: []Op{{Path: filepath.Join(root, "a.md"), Data: []byte("b")}, {Path: filepath.Join(root, "Folder"), Data: []byte("b")}}},
+		{desc: "remove a folder", ops: []Op{{Path: filepath.Join(root, "a.md"), Data: []byte("b")}, {Path: filepath.Join(root, "Folder"), Remove: true}}},
+		{desc: "folder under a file", ops: []Op{{Path: filepath.Join(root, "n.md"), Data: []byte("b")}, {Path: filepath.Join(root, "a.md", "b.md"), Data: []byte("b")}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			before := snapshot(t, root)
-			if err := Commit(tt.ops, CommitOptions{}); err == nil {
-				t.Errorf("Commit(%s) succeeded, want an error", tt.desc)
+			if err := Apply(tt.ops, Options{}); err == nil {
+				t.Errorf("commit(%s) succeeded, want an error", tt.desc)
 			}
 			if d := diffTrees(snapshot(t, root), before); d != "" {
-				t.Errorf("a failed Commit(%s) changed the vault:\n%s", tt.desc, d)
+				t.Errorf("a failed commit(%s) changed the vault:\n%s", tt.desc, d)
 			}
 		})
 	}
@@ -280,11 +280,11 @@ func TestCommitErrors(t *testing.T) {
 
 func TestCommitRemoveMissing(t *testing.T) {
 	root := t.TempDir()
-	if err := Commit([]FileOp{{Path: filepath.Join(root, "gone.md"), Remove: true}}, CommitOptions{}); err != nil {
-		t.Errorf("Commit removing a missing file = %v, want nil", err)
+	if err := Apply([]Op{{Path: filepath.Join(root, "gone.md"), Remove: true}}, Options{}); err != nil {
+		t.Errorf("commit removing a missing file = %v, want nil", err)
 	}
-	if err := Commit(nil, CommitOptions{}); err != nil {
-		t.Errorf("Commit(nil) = %v, want nil", err)
+	if err := Apply(nil, Options{}); err != nil {
+		t.Errorf("commit(nil) = %v, want nil", err)
 	}
 }
 
@@ -300,7 +300,7 @@ func TestCleanupTemps(t *testing.T) {
 		".vaultgraph-bak-nothex12-Odd.md":          "not ours\n",
 		".git/.vaultgraph-tmp-789":                 "not looked at",
 	})
-	done, err := CleanupTemps(root)
+	done, err := Recover(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestCleanupTemps(t *testing.T) {
 		"restored Sub/Removed.md from backup Sub/.vaultgraph-bak-89abcdef-Removed.md",
 	}
 	if !slices.Equal(done, wantDone) {
-		t.Errorf("CleanupTemps() = %q, want %q", done, wantDone)
+		t.Errorf("Recover() = %q, want %q", done, wantDone)
 	}
 	want := map[string]string{
 		".git/":                           "",
@@ -330,24 +330,24 @@ func TestCleanupTemps(t *testing.T) {
 		}
 	}
 	if d := diffTrees(got, want); d != "" {
-		t.Errorf("after CleanupTemps:\n%s", d)
+		t.Errorf("after Recover:\n%s", d)
 	}
-	again, err := CleanupTemps(root)
+	again, err := Recover(root)
 	if err != nil || len(again) != 0 {
-		t.Errorf("a second CleanupTemps() = %q, %v, want nothing to do", again, err)
+		t.Errorf("a second Recover() = %q, %v, want nothing to do", again, err)
 	}
-	if _, err := CleanupTemps(filepath.Join(root, "missing")); err == nil {
-		t.Error("CleanupTemps on a missing folder succeeded, want an error")
+	if _, err := Recover(filepath.Join(root, "missing")); err == nil {
+		t.Error("Recover on a missing folder succeeded, want an error")
 	}
 }
 
 // TestCleanupTempsAfterCrash stops a commit at each step without undoing
-// anything (as a crash would) and checks that CleanupTemps loses no
+// anything (as a crash would) and checks that Recover loses no
 // content: every file holds its old or its new version.
 func TestCleanupTempsAfterCrash(t *testing.T) {
 	var steps []string
 	root, ops := commitFixture(t)
-	_ = Commit(ops, CommitOptions{FailAt: func(step string, n int) error {
+	_ = Apply(ops, Options{FailAt: func(step string, n int) error {
 		steps = append(steps, fmt.Sprintf("%s#%d", step, n))
 		return nil
 	}})
@@ -355,9 +355,9 @@ func TestCleanupTempsAfterCrash(t *testing.T) {
 	for _, crashAt := range steps {
 		t.Run(crashAt, func(t *testing.T) {
 			root, ops := commitFixture(t)
-			c := &commit{ops: make([]opState, len(ops)), counts: map[string]int{}}
+			c := &txn{ops: make([]opState, len(ops)), counts: map[string]int{}}
 			for i, op := range ops {
-				c.ops[i] = opState{FileOp: op}
+				c.ops[i] = opState{Op: op}
 			}
 			c.failAt = func(step string, n int) error {
 				if fmt.Sprintf("%s#%d", step, n) == crashAt {
@@ -366,7 +366,7 @@ func TestCleanupTempsAfterCrash(t *testing.T) {
 				return nil
 			}
 			_ = c.run() // no rollback: the process died
-			if _, err := CleanupTemps(root); err != nil {
+			if _, err := Recover(root); err != nil {
 				t.Fatal(err)
 			}
 			got := snapshot(t, root)

@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"cmp"
@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// FileOp is one change of a Commit: write Data to Path, or remove Path.
-type FileOp struct {
+// Op is one change of a commit: write Data to Path, or remove Path.
+type Op struct {
 	// Path is the absolute OS path of the file.
 	Path string
 	// Data is the new content (ignored when Remove).
@@ -23,37 +23,37 @@ type FileOp struct {
 	// Perm is the mode of a new file (DefaultFilePerm when 0); an existing
 	// file keeps its own.
 	Perm fs.FileMode
-	// CheckOld makes the Commit go ahead only if the file at Path still
+	// CheckOld makes the commit go ahead only if the file at Path still
 	// holds exactly Old, the bytes the caller read to work out Data (for a
 	// Remove: the bytes it meant to remove). A file that changed or went
-	// fails the whole Commit with a *ChangedError (see Commit).
+	// fails the whole commit with a *ChangedError (see Apply).
 	CheckOld bool
 	// Old is what CheckOld expects the file to hold.
 	Old []byte
-	// IfAbsent makes the Commit go ahead only if nothing (no file, folder
+	// IfAbsent makes the commit go ahead only if nothing (no file, folder
 	// or symlink) is at Path: a new file that must not replace one made
 	// meanwhile. Not with Remove or CheckOld.
 	IfAbsent bool
 }
 
-// CommitOptions tune a Commit.
-type CommitOptions struct {
+// Options tune a commit.
+type Options struct {
 	// Root is the vault folder that every op's path must be in. When set,
-	// the Commit holds the vault's write lock (LockWrites) for its whole
+	// the commit holds the vault's write lock (LockWrites) for its whole
 	// run and keeps a journal in Root/.vaultgraph/commit.journal, so that
-	// CleanupTemps finishes a Commit that a crash interrupted once its
+	// Recover finishes a commit that a crash interrupted once its
 	// files started to change. Without it there is no lock and no
-	// journal: after a crash CleanupTemps can only undo what it finds
-	// (see Commit), and a file whose name is too long for a backup name
+	// journal: after a crash Recover can only undo what it finds
+	// (see Apply), and a file whose name is too long for a backup name
 	// that embeds it cannot be replaced or removed.
 	Root string
-	// LockWait is how long a Commit with a Root waits for the write lock
-	// while another Commit holds it (DefaultLockWait when 0); after that
+	// LockWait is how long a commit with a Root waits for the write lock
+	// while another commit holds it (DefaultLockWait when 0); after that
 	// it fails with ErrLocked.
 	LockWait time.Duration
 	// FailAt is a test hook; leave it nil. When set, it is called before
-	// every file-system step that a failed Commit undoes, with the step's
-	// name and how many steps of that name the Commit has taken so far
+	// every file-system step that a failed commit undoes, with the step's
+	// name and how many steps of that name the commit has taken so far
 	// (1 for the first); a non-nil result makes that step fail with it.
 	// The steps, in order: per written file "mkdir" (each missing
 	// folder), "create", "write", "sync", "chmod", "close" (its temporary
@@ -62,14 +62,14 @@ type CommitOptions struct {
 	// existing file about to be replaced, linked to its backup) and
 	// "rename" (each temporary file moved into place). The steps after
 	// the last "rename" (removing backups, syncing folders, removing the
-	// journal) are not hooked: by then the Commit stands.
+	// journal) are not hooked: by then the commit stands.
 	FailAt func(step string, n int) error
 }
 
-// DefaultLockWait is how long a Commit waits for another one by default.
+// DefaultLockWait is how long a commit waits for another one by default.
 const DefaultLockWait = 30 * time.Second
 
-// Commit applies every op or none. It writes each new version to a
+// Apply applies every op or none. It writes each new version to a
 // temporary file in its folder (creating missing folders) and syncs the
 // files and their folders; with a Root it then writes the journal, which
 // names every op's file, temporary file and backup. Then it keeps a
@@ -84,21 +84,21 @@ const DefaultLockWait = 30 * time.Second
 // folders synced and the journal removed; an error there is returned
 // wrapping ErrCommitted and the change stands.
 //
-// A Commit of a single file write skips the journal and the backup: its
+// A commit of a single file write skips the journal and the backup: its
 // one rename is atomic by itself.
 //
 // The ops with CheckOld or IfAbsent are checked once the write lock is
 // held (with a Root) and the new versions are on disk, just before the
 // first file is removed or replaced: if any file is not as expected, the
-// Commit changes nothing and fails with a *ChangedError. Each such file
+// commit changes nothing and fails with a *ChangedError. Each such file
 // is checked again just before it is replaced (and a removed one just
 // after it is moved to its backup, which is exact); a change met then
-// fails the Commit the same way, and what was done is undone. The lock
-// keeps other Commits out, not other programs: an edit made in the
+// fails the commit the same way, and what was done is undone. The lock
+// keeps other commits out, not other programs: an edit made in the
 // instant between a file's last check and its replacement is not seen.
 //
 // A write to a path that is a symlink writes the file the symlink leads
-// to, which must be inside Root (when set) and not in StateDir, and keeps
+// to, which must be inside Root (when set) and not in vault.StateDir, and keeps
 // the symlink; a Remove removes the symlink itself.
 //
 // A move is a write of the new path plus a Remove of the old one; a
@@ -106,20 +106,20 @@ const DefaultLockWait = 30 * time.Second
 // systems too, because removals happen before writes.
 //
 // The ops' paths must be absolute and distinct (and inside Root when it
-// is set). With a Root, the Commit holds the vault's write lock, so it
-// waits for another Commit and CleanupTemps skips its files; if a journal
+// is set). With a Root, the commit holds the vault's write lock, so it
+// waits for another commit and Recover skips its files; if a journal
 // is left over from a crash, it first finishes that commit as
-// CleanupTemps would. After a crash CleanupTemps puts the vault in order:
-// a Commit that had written its journal is finished (every file new), one
+// Recover would. After a crash Recover puts the vault in order:
+// a commit that had written its journal is finished (every file new), one
 // that had not is undone (every file old). Without a Root a crash can
-// leave a mix: CleanupTemps loses no content, but a moved note may then
-// exist at both paths, and a Commit must not run at the same time as
-// another Commit or CleanupTemps on the same files.
-func Commit(ops []FileOp, opts CommitOptions) error {
+// leave a mix: Recover loses no content, but a moved note may then
+// exist at both paths, and a commit must not run at the same time as
+// another commit or Recover on the same files.
+func Apply(ops []Op, opts Options) error {
 	if err := checkOps(ops, opts.Root); err != nil {
 		return err
 	}
-	c := newCommit(ops, opts)
+	c := newTxn(ops, opts)
 	if opts.Root != "" {
 		lk, err := LockWrites(opts.Root, cmp.Or(opts.LockWait, DefaultLockWait))
 		if err != nil {
@@ -151,7 +151,7 @@ func Commit(ops []FileOp, opts CommitOptions) error {
 
 // checkOps refuses relative paths, paths outside root (when set) and two
 // ops on the same path.
-func checkOps(ops []FileOp, root string) error {
+func checkOps(ops []Op, root string) error {
 	seen := make(map[string]bool, len(ops))
 	for _, op := range ops {
 		if !filepath.IsAbs(op.Path) {
@@ -175,9 +175,9 @@ func checkOps(ops []FileOp, root string) error {
 	return nil
 }
 
-// opState is an op and what Commit has done for it so far.
+// opState is an op and what commit has done for it so far.
 type opState struct {
-	FileOp
+	Op
 	given     string // Path as given (Path is the symlink's target for a write through one)
 	tmp       string // temporary file with the new content
 	bakName   string // backup name chosen before the journal is written
@@ -186,7 +186,7 @@ type opState struct {
 	installed bool   // tmp was renamed to Path
 }
 
-type commit struct {
+type txn struct {
 	ops     []opState
 	created []string // folders made, parents first
 	counts  map[string]int
@@ -198,15 +198,15 @@ type commit struct {
 	recovery  bool   // replaying a journal after a crash (see rollback)
 }
 
-func newCommit(ops []FileOp, opts CommitOptions) *commit {
-	c := &commit{ops: make([]opState, len(ops)), counts: map[string]int{}, failAt: opts.FailAt, root: opts.Root}
+func newTxn(ops []Op, opts Options) *txn {
+	c := &txn{ops: make([]opState, len(ops)), counts: map[string]int{}, failAt: opts.FailAt, root: opts.Root}
 	for i, op := range ops {
-		c.ops[i] = opState{FileOp: op, given: op.Path}
+		c.ops[i] = opState{Op: op, given: op.Path}
 	}
 	return c
 }
 
-func (c *commit) step(name string) error {
+func (c *txn) step(name string) error {
 	if c.failAt == nil {
 		return nil
 	}
@@ -217,7 +217,7 @@ func (c *commit) step(name string) error {
 	return nil
 }
 
-func (c *commit) run() error {
+func (c *txn) run() error {
 	// 1. New versions in temporary files.
 	for i := range c.ops {
 		op := &c.ops[i]
@@ -344,10 +344,10 @@ func (c *commit) run() error {
 	return nil
 }
 
-// single reports a Commit of one file write: its rename is atomic on its
+// single reports a commit of one file write: its rename is atomic on its
 // own, so it needs neither a journal nor a backup (a crash leaves the old
 // file, or the new one, and at most a temporary file).
-func (c *commit) single() bool {
+func (c *txn) single() bool {
 	return len(c.ops) == 1 && !c.ops[0].Remove && !c.recovery
 }
 
@@ -361,7 +361,7 @@ func (op *opState) backupName() (string, error) {
 }
 
 // mkdirAll creates dir and its missing parents, remembering each one.
-func (c *commit) mkdirAll(dir string) error {
+func (c *txn) mkdirAll(dir string) error {
 	var missing []string
 	for d := dir; ; d = filepath.Dir(d) {
 		fi, err := os.Stat(d)
@@ -396,7 +396,7 @@ func (c *commit) mkdirAll(dir string) error {
 
 // syncFolders flushes the folders of the ops' files and of the folders
 // made (so that new names are on disk before the journal names them).
-func (c *commit) syncFolders() error {
+func (c *txn) syncFolders() error {
 	dirs := map[string]bool{}
 	for _, op := range c.ops {
 		dirs[filepath.Dir(op.Path)] = true
@@ -416,14 +416,14 @@ func (c *commit) syncFolders() error {
 // undo rolls back a failed run. With a journal on disk, the journal is
 // first rewritten to say the commit is being undone (so that a crash
 // now is undone too, not finished), and removed once all is undone.
-func (c *commit) undo() error {
+func (c *txn) undo() error {
 	if c.journaled {
 		// When this fails the journal still says "finish": a crash before
 		// the rollback ends would then leave a mix; carry on regardless.
 		_ = c.writeJournal(journalRollback)
 	}
 	if err := c.rollback(); err != nil {
-		return err // the journal stays for CleanupTemps to retry
+		return err // the journal stays for Recover to retry
 	}
 	return c.removeJournal()
 }
@@ -433,7 +433,7 @@ func (c *commit) undo() error {
 // temporary files and created folders go. It can be run again after a
 // crash interrupted it (from a journal): what is already undone is
 // skipped.
-func (c *commit) rollback() error {
+func (c *txn) rollback() error {
 	var errs []error
 	for i := len(c.ops) - 1; i >= 0; i-- {
 		op := &c.ops[i]
@@ -519,8 +519,8 @@ var errReplaced = errors.New("the file was replaced meanwhile")
 
 // finish removes the backups, syncs every touched folder and removes the
 // journal; when a backup cannot be removed the journal stays, for
-// CleanupTemps to finish the job.
-func (c *commit) finish() error {
+// Recover to finish the job.
+func (c *txn) finish() error {
 	var errs []error
 	for _, op := range c.ops {
 		if op.bak != "" {

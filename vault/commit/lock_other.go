@@ -1,6 +1,6 @@
 //go:build !windows && (!unix || aix || solaris)
 
-package vault
+package commit
 
 import "os"
 
@@ -8,7 +8,7 @@ import "os"
 const lockRemovable = true
 
 // lockFile does nothing: this system has no file lock that this package
-// uses, so Commits and CleanupTemps of different processes are not kept
+// uses, so commits and Recover of different processes are not kept
 // apart here.
 func lockFile(*os.File) error { return nil }
 

@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"crypto/rand"
@@ -7,14 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // backupName returns a free backup name beside path:
 // BackupPrefix + 8 random hex digits + "-" + the file's name, from which
-// CleanupTemps can tell the file to restore without a journal. When that
+// Recover can tell the file to restore without a journal. When that
 // is over 255 bytes it fails, unless journaled is set: then the name is
 // BackupPrefix + 8 hex + "~" + as much of the file's name as fits, and
-// only the journal says whose backup it is (CleanupTemps without a
+// only the journal says whose backup it is (Recover without a
 // journal leaves such names alone).
 func backupName(path string, journaled bool) (string, error) {
 	base := filepath.Base(path)
@@ -24,11 +26,11 @@ func backupName(path string, journaled bool) (string, error) {
 	}
 	id := hex.EncodeToString(r[:])
 	name := BackupPrefix + id + "-" + base
-	if len(name) > maxNameBytes {
+	if len(name) > vault.MaxNameBytes {
 		if !journaled {
 			return "", fmt.Errorf("back up %s: the name is too long to keep a backup beside it", path)
 		}
-		name = BackupPrefix + id + "~" + truncateName(base, maxNameBytes-len(BackupPrefix)-len(id)-1)
+		name = BackupPrefix + id + "~" + truncateName(base, vault.MaxNameBytes-len(BackupPrefix)-len(id)-1)
 	}
 	return filepath.Join(filepath.Dir(path), name), nil
 }

@@ -1,6 +1,6 @@
 //go:build unix && !aix && !solaris
 
-package vault
+package commit
 
 import (
 	"errors"

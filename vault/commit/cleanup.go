@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"errors"
@@ -10,16 +10,16 @@ import (
 	"strings"
 )
 
-// CleanupTemps puts a vault back in order after a crash during a write.
+// Recover puts a vault back in order after a crash during a write.
 // It first takes the vault's write lock without waiting (only when there
 // is something to clean up, so that a clean vault gets no state folder):
 // when another process holds it, that one is writing and its files are
-// not leftovers, so CleanupTemps does nothing and returns an error
+// not leftovers, so Recover does nothing and returns an error
 // wrapping ErrLocked, to be reported as a skip, not a failure.
 //
-// If a Commit left its journal (StateDir/JournalName), that Commit is
+// If a commit left its journal (vault.StateDir/JournalName), that commit is
 // finished: every new version is renamed into place, every removed file
-// removed, the backups and the journal removed (or, when the Commit was
+// removed, the backups and the journal removed (or, when the commit was
 // being undone, it is undone). A journal that cannot be parsed is moved
 // aside and reported, and the vault is rolled back without it as below,
 // except that a backup whose file has other content is kept (renamed to
@@ -32,7 +32,7 @@ import (
 // file is missing and removed when it exists. Folders named .git are
 // skipped and symlinks are not followed. It returns one line per thing
 // done, with vault-relative slash paths, sorted.
-func CleanupTemps(root string) ([]string, error) {
+func Recover(root string) ([]string, error) {
 	temps, baks, err := findLeftovers(root)
 	if err != nil {
 		return nil, fmt.Errorf("clean up temporary files: %w", err)
@@ -57,7 +57,7 @@ func CleanupTemps(root string) ([]string, error) {
 	return done, nil
 }
 
-// cleanLocked is CleanupTemps once the write lock is held.
+// cleanLocked is Recover once the write lock is held.
 func cleanLocked(root string) ([]string, error) {
 	done, corrupt, err := recoverJournal(root)
 	if err != nil {
@@ -98,14 +98,14 @@ func findLeftovers(root string) (temps, baks []string, err error) {
 }
 
 // cleanLeftovers rolls back the leftovers under root that no journal
-// names (see CleanupTemps). With keep, a backup whose file exists and is
+// names (see Recover). With keep, a backup whose file exists and is
 // not the same file is kept under a "~" name instead of being removed.
 func cleanLeftovers(root string, keep bool) ([]string, error) {
 	temps, baks, err := findLeftovers(root)
 	if err != nil {
 		return nil, err
 	}
-	rel := (&commit{root: root}).relFunc()
+	rel := (&txn{root: root}).relFunc()
 	var done []string
 	var errs []error
 	for _, p := range temps {

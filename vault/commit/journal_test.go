@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"errors"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // The files of commitFixture before and after its ops.
@@ -20,13 +22,13 @@ var (
 	fixtureNew = map[string]string{"Home.md": "home, edited\n", "Projects/Beta.md": "beta\n", "New/Deep/Alpha.md": "alpha, moved\n", "Projects/Gamma.md": "gamma\n"}
 )
 
-// contents lists the files under root (not folders, not StateDir) with
+// contents lists the files under root (not folders, not vault.StateDir) with
 // their content.
 func contents(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for k, v := range snapshot(t, root) {
-		if strings.HasSuffix(k, "/") || strings.HasPrefix(k, StateDir+"/") {
+		if strings.HasSuffix(k, "/") || strings.HasPrefix(k, vault.StateDir+"/") {
 			continue
 		}
 		out[k] = v[strings.IndexByte(v, ' ')+1:]
@@ -40,7 +42,7 @@ func commitSteps(t *testing.T) []string {
 	t.Helper()
 	var steps []string
 	root, ops := commitFixture(t)
-	err := Commit(ops, CommitOptions{Root: root, FailAt: func(step string, n int) error {
+	err := Apply(ops, Options{Root: root, FailAt: func(step string, n int) error {
 		steps = append(steps, fmt.Sprintf("%s#%d", step, n))
 		return nil
 	}})
@@ -53,14 +55,14 @@ func commitSteps(t *testing.T) []string {
 // crashCommit runs the fixture's commit with a Root until step crashAt
 // and stops there as a killed process would: nothing undone, the lock
 // let go by the kernel (its file stays).
-func crashCommit(t *testing.T, root string, ops []FileOp, crashAt string) *commit {
+func crashCommit(t *testing.T, root string, ops []Op, crashAt string) *txn {
 	t.Helper()
 	lk, err := LockWrites(root, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer lk.f.Close()
-	c := newCommit(ops, CommitOptions{Root: root, FailAt: func(step string, n int) error {
+	c := newTxn(ops, Options{Root: root, FailAt: func(step string, n int) error {
 		if fmt.Sprintf("%s#%d", step, n) == crashAt {
 			return errors.New("crash")
 		}
@@ -76,9 +78,9 @@ func crashCommit(t *testing.T, root string, ops []FileOp, crashAt string) *commi
 func TestCommitJournal(t *testing.T) {
 	root, ops := commitFixture(t)
 	var during []string
-	err := Commit(ops, CommitOptions{Root: root, FailAt: func(step string, n int) error {
+	err := Apply(ops, Options{Root: root, FailAt: func(step string, n int) error {
 		_, jerr := os.Stat(journalPath(root))
-		_, lerr := os.Stat(filepath.Join(root, StateDir, LockName))
+		_, lerr := os.Stat(filepath.Join(root, vault.StateDir, LockName))
 		during = append(during, fmt.Sprintf("%s#%d journal:%v lock:%v", step, n, jerr == nil, lerr == nil))
 		if step == "remove" {
 			data, err := os.ReadFile(journalPath(root))
@@ -114,15 +116,15 @@ func TestCommitJournal(t *testing.T) {
 		}
 	}
 	if d := diffTrees(contents(t, root), fixtureNew); d != "" {
-		t.Errorf("after Commit:\n%s", d)
+		t.Errorf("after commit:\n%s", d)
 	}
-	if _, err := os.Lstat(filepath.Join(root, StateDir)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("after Commit %s remains (%v), want it removed with the journal and the lock", StateDir, err)
+	if _, err := os.Lstat(filepath.Join(root, vault.StateDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after commit %s remains (%v), want it removed with the journal and the lock", vault.StateDir, err)
 	}
 	assertNoTemps(t, root)
 }
 
-// TestCommitJournalFailAtEveryStep: with a Root too, a failed Commit
+// TestCommitJournalFailAtEveryStep: with a Root too, a failed commit
 // leaves the vault exactly as it was, without a state folder.
 func TestCommitJournalFailAtEveryStep(t *testing.T) {
 	steps := commitSteps(t)
@@ -134,24 +136,24 @@ func TestCommitJournalFailAtEveryStep(t *testing.T) {
 		t.Run(failAt, func(t *testing.T) {
 			root, ops := commitFixture(t)
 			before := snapshot(t, root)
-			err := Commit(ops, CommitOptions{Root: root, FailAt: func(step string, n int) error {
+			err := Apply(ops, Options{Root: root, FailAt: func(step string, n int) error {
 				if fmt.Sprintf("%s#%d", step, n) == failAt {
 					return injected
 				}
 				return nil
 			}})
 			if !errors.Is(err, injected) {
-				t.Fatalf("Commit failing at %s = %v, want the injected error", failAt, err)
+				t.Fatalf("commit failing at %s = %v, want the injected error", failAt, err)
 			}
 			if d := diffTrees(snapshot(t, root), before); d != "" {
-				t.Errorf("Commit failing at %s changed the vault:\n%s", failAt, d)
+				t.Errorf("commit failing at %s changed the vault:\n%s", failAt, d)
 			}
 		})
 	}
 }
 
 // TestCommitCrashRecovery stops a journaled commit at each step as a
-// crash would and checks that CleanupTemps makes every file new when the
+// crash would and checks that Recover makes every file new when the
 // journal was written and every file old when it was not, and that doing
 // the recovery again (a crash before it removed the journal) changes
 // nothing.
@@ -180,16 +182,16 @@ func TestCommitCrashRecovery(t *testing.T) {
 			if jerr == nil {
 				want = fixtureNew
 			}
-			done, err := CleanupTemps(root)
+			done, err := Recover(root)
 			if err != nil {
-				t.Fatalf("CleanupTemps() = %q, %v", done, err)
+				t.Fatalf("Recover() = %q, %v", done, err)
 			}
 			if d := diffTrees(contents(t, root), want); d != "" {
-				t.Errorf("after a crash at %s (journal written: %v) and CleanupTemps %q:\n%s", crashAt, jerr == nil, done, d)
+				t.Errorf("after a crash at %s (journal written: %v) and Recover %q:\n%s", crashAt, jerr == nil, done, d)
 			}
 			assertNoTemps(t, root)
 			if _, err := os.Lstat(journalPath(root)); !errors.Is(err, fs.ErrNotExist) {
-				t.Errorf("the journal remains after CleanupTemps (%v)", err)
+				t.Errorf("the journal remains after Recover (%v)", err)
 			}
 			if jerr != nil {
 				return
@@ -197,8 +199,8 @@ func TestCommitCrashRecovery(t *testing.T) {
 			if err := os.WriteFile(journalPath(root), journal, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if done, err := CleanupTemps(root); err != nil {
-				t.Fatalf("CleanupTemps() again = %q, %v", done, err)
+			if done, err := Recover(root); err != nil {
+				t.Fatalf("Recover() again = %q, %v", done, err)
 			}
 			if d := diffTrees(contents(t, root), want); d != "" {
 				t.Errorf("a second recovery from the same journal changed the vault:\n%s", d)
@@ -210,7 +212,7 @@ func TestCommitCrashRecovery(t *testing.T) {
 // TestCommitCrashDuringRollback fails a journaled commit at each step
 // after its journal, then crashes after the journal was rewritten for
 // the rollback: before any undo, or after all of it (before the journal
-// was removed). CleanupTemps must give back every old file.
+// was removed). Recover must give back every old file.
 func TestCommitCrashDuringRollback(t *testing.T) {
 	steps := commitSteps(t)
 	after := steps[slices.Index(steps, "journal#1")+1:]
@@ -227,12 +229,12 @@ func TestCommitCrashDuringRollback(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				done, err := CleanupTemps(root)
+				done, err := Recover(root)
 				if err != nil {
-					t.Fatalf("CleanupTemps() = %q, %v", done, err)
+					t.Fatalf("Recover() = %q, %v", done, err)
 				}
 				if d := diffTrees(contents(t, root), fixtureOld); d != "" {
-					t.Errorf("after CleanupTemps %q:\n%s", done, d)
+					t.Errorf("after Recover %q:\n%s", done, d)
 				}
 				for _, d := range []string{"New/", "New/Deep/"} {
 					if _, ok := snapshot(t, root)[d]; ok {
@@ -245,12 +247,12 @@ func TestCommitCrashDuringRollback(t *testing.T) {
 	}
 }
 
-// TestCommitFinishesLeftoverJournal: a Commit that finds the journal of
+// TestCommitFinishesLeftoverJournal: a commit that finds the journal of
 // a crashed one finishes that first.
 func TestCommitFinishesLeftoverJournal(t *testing.T) {
 	root, ops := commitFixture(t)
 	crashCommit(t, root, ops, "rename#1")
-	err := Commit([]FileOp{{Path: filepath.Join(root, "Projects", "Beta.md"), Data: []byte("beta 2\n")}}, CommitOptions{Root: root})
+	err := Apply([]Op{{Path: filepath.Join(root, "Projects", "Beta.md"), Data: []byte("beta 2\n")}}, Options{Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,12 +267,12 @@ func TestCommitOutsideRoot(t *testing.T) {
 	top := t.TempDir()
 	root := filepath.Join(top, "vault")
 	writeTree(t, root, map[string]string{"a.md": "a"})
-	err := Commit([]FileOp{{Path: filepath.Join(top, "outside.md"), Data: []byte("x")}}, CommitOptions{Root: root})
+	err := Apply([]Op{{Path: filepath.Join(top, "outside.md"), Data: []byte("x")}}, Options{Root: root})
 	if err == nil {
-		t.Error("Commit outside its Root succeeded, want an error")
+		t.Error("commit outside its Root succeeded, want an error")
 	}
 	if _, err := os.Lstat(filepath.Join(top, "outside.md")); err == nil {
-		t.Error("Commit wrote outside its Root")
+		t.Error("commit wrote outside its Root")
 	}
 }
 
@@ -282,15 +284,15 @@ func TestCommitLongName(t *testing.T) {
 	t.Run("commit", func(t *testing.T) {
 		root := t.TempDir()
 		writeTree(t, root, map[string]string{long: "old\n", "Sub/" + long: "old sub\n"})
-		ops := []FileOp{{Path: filepath.Join(root, long), Data: []byte("new\n")}, {Path: filepath.Join(root, "Sub", long), Remove: true}}
-		if err := Commit(ops, CommitOptions{}); err == nil || !strings.Contains(err.Error(), "too long") {
-			t.Errorf("Commit without a Root = %v, want the name too long for a backup", err)
+		ops := []Op{{Path: filepath.Join(root, long), Data: []byte("new\n")}, {Path: filepath.Join(root, "Sub", long), Remove: true}}
+		if err := Apply(ops, Options{}); err == nil || !strings.Contains(err.Error(), "too long") {
+			t.Errorf("commit without a Root = %v, want the name too long for a backup", err)
 		}
-		if err := Commit(ops, CommitOptions{Root: root}); err != nil {
+		if err := Apply(ops, Options{Root: root}); err != nil {
 			t.Fatal(err)
 		}
 		if d := diffTrees(contents(t, root), map[string]string{long: "new\n"}); d != "" {
-			t.Errorf("after Commit:\n%s", d)
+			t.Errorf("after commit:\n%s", d)
 		}
 		assertNoTemps(t, root)
 	})
@@ -300,21 +302,21 @@ func TestCommitLongName(t *testing.T) {
 			t.Fatal(err)
 		}
 		base := filepath.Base(name)
-		if len(base) > maxNameBytes || !strings.HasPrefix(base, BackupPrefix) || backupTarget(base) != "" || !utf8Valid(base) {
-			t.Errorf("backupName(long) = %q (%d bytes), want at most %d valid bytes that CleanupTemps without a journal leaves alone", base, len(base), maxNameBytes)
+		if len(base) > vault.MaxNameBytes || !strings.HasPrefix(base, BackupPrefix) || backupTarget(base) != "" || !utf8Valid(base) {
+			t.Errorf("backupName(long) = %q (%d bytes), want at most %d valid bytes that Recover without a journal leaves alone", base, len(base), vault.MaxNameBytes)
 		}
 	})
 	for _, crashAt := range []string{"remove#1", "backup#1", "rename#1"} {
 		t.Run(crashAt, func(t *testing.T) {
 			root := t.TempDir()
 			writeTree(t, root, map[string]string{long: "old\n", "Sub/" + long: "old sub\n"})
-			ops := []FileOp{{Path: filepath.Join(root, long), Data: []byte("new\n")}, {Path: filepath.Join(root, "Sub", long), Remove: true}}
+			ops := []Op{{Path: filepath.Join(root, long), Data: []byte("new\n")}, {Path: filepath.Join(root, "Sub", long), Remove: true}}
 			crashCommit(t, root, ops, crashAt)
-			if _, err := CleanupTemps(root); err != nil {
+			if _, err := Recover(root); err != nil {
 				t.Fatal(err)
 			}
 			if d := diffTrees(contents(t, root), map[string]string{long: "new\n"}); d != "" {
-				t.Errorf("after a crash at %s and CleanupTemps:\n%s", crashAt, d)
+				t.Errorf("after a crash at %s and Recover:\n%s", crashAt, d)
 			}
 			assertNoTemps(t, root)
 		})
@@ -352,14 +354,14 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 			top := t.TempDir()
 			root := filepath.Join(top, "vault")
 			writeTree(t, top, map[string]string{
-				"outside.md":                             "outside\n",
-				".vaultgraph-tmp-x":                      "outside temp\n",
-				"vault/Keep.md":                          "keep\n",
-				"vault/Home.md":                          "home, new\n",
-				"vault/.vaultgraph-bak-0123abcd-Home.md": "home, old\n",
-				"vault/Gone.md":                          "gone\n",
-				"vault/.vaultgraph-tmp-1":                "a temporary file\n",
-				"vault/" + StateDir + "/" + JournalName:  tt.give,
+				"outside.md":                                  "outside\n",
+				".vaultgraph-tmp-x":                           "outside temp\n",
+				"vault/Keep.md":                               "keep\n",
+				"vault/Home.md":                               "home, new\n",
+				"vault/.vaultgraph-bak-0123abcd-Home.md":      "home, old\n",
+				"vault/Gone.md":                               "gone\n",
+				"vault/.vaultgraph-tmp-1":                     "a temporary file\n",
+				"vault/" + vault.StateDir + "/" + JournalName: tt.give,
 			})
 			if err := os.Rename(filepath.Join(root, "Gone.md"), filepath.Join(root, ".vaultgraph-bak-89abcdef-Gone.md")); err != nil {
 				t.Fatal(err)
@@ -376,13 +378,13 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			done, err := CleanupTemps(root)
+			done, err := Recover(root)
 			if err != nil {
-				t.Fatalf("CleanupTemps() = %q, %v", done, err)
+				t.Fatalf("Recover() = %q, %v", done, err)
 			}
 			_ = os.Remove(link)
 			if len(done) == 0 || !strings.Contains(strings.Join(done, "\n"), "unreadable") {
-				t.Errorf("CleanupTemps() = %q, want the unreadable journal reported", done)
+				t.Errorf("Recover() = %q, want the unreadable journal reported", done)
 			}
 			want := map[string]string{
 				"Keep.md":                          "keep\n",
@@ -391,9 +393,9 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 				"Gone.md":                          "gone\n",
 			}
 			if d := diffTrees(contents(t, root), want); d != "" {
-				t.Errorf("after CleanupTemps:\n%s", d)
+				t.Errorf("after Recover:\n%s", d)
 			}
-			if got := readFile(t, filepath.Join(root, StateDir, corruptJournalName)); got != tt.give {
+			if got := readFile(t, filepath.Join(root, vault.StateDir, corruptJournalName)); got != tt.give {
 				t.Errorf("the journal moved aside holds %q, want %q", got, tt.give)
 			}
 			for p, v := range map[string]string{"outside.md": "outside\n", ".vaultgraph-tmp-x": "outside temp\n"} {
@@ -401,9 +403,9 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 					t.Errorf("outside the vault %s = %q, want %q", p, got, v)
 				}
 			}
-			again, err := CleanupTemps(root)
+			again, err := Recover(root)
 			if err != nil || len(again) > 0 {
-				t.Errorf("CleanupTemps() again = %q, %v, want nothing to do (the kept backup stays)", again, err)
+				t.Errorf("Recover() again = %q, %v, want nothing to do (the kept backup stays)", again, err)
 			}
 		})
 	}
@@ -413,16 +415,16 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 func TestCleanupTempsCleanVault(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"a.md": "a"})
-	if done, err := CleanupTemps(root); err != nil || len(done) > 0 {
-		t.Errorf("CleanupTemps() = %q, %v, want nothing", done, err)
+	if done, err := Recover(root); err != nil || len(done) > 0 {
+		t.Errorf("Recover() = %q, %v, want nothing", done, err)
 	}
-	if _, err := os.Lstat(filepath.Join(root, StateDir)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("CleanupTemps on a clean vault made %s (%v)", StateDir, err)
+	if _, err := os.Lstat(filepath.Join(root, vault.StateDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Recover on a clean vault made %s (%v)", vault.StateDir, err)
 	}
 }
 
 // TestCleanupTempsSkipsWhileLocked: while the write lock is held (here
-// through another open of the lock file in the same process), CleanupTemps
+// through another open of the lock file in the same process), Recover
 // touches nothing and says so.
 func TestCleanupTempsSkipsWhileLocked(t *testing.T) {
 	root := t.TempDir()
@@ -431,26 +433,26 @@ func TestCleanupTempsSkipsWhileLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := CleanupTemps(root)
+	done, err := Recover(root)
 	if !errors.Is(err, ErrLocked) || len(done) > 0 {
-		t.Errorf("CleanupTemps() while locked = %q, %v, want nothing done and ErrLocked", done, err)
+		t.Errorf("Recover() while locked = %q, %v, want nothing done and ErrLocked", done, err)
 	}
 	if _, err := os.Lstat(filepath.Join(root, ".vaultgraph-tmp-1")); err != nil {
-		t.Errorf("CleanupTemps while locked removed an in-flight file: %v", err)
+		t.Errorf("Recover while locked removed an in-flight file: %v", err)
 	}
 	if err := lk.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	done, err = CleanupTemps(root)
+	done, err = Recover(root)
 	if err != nil || !slices.Equal(done, []string{"removed temporary file .vaultgraph-tmp-1"}) {
-		t.Errorf("CleanupTemps() after the unlock = %q, %v", done, err)
+		t.Errorf("Recover() after the unlock = %q, %v", done, err)
 	}
-	if _, err := os.Lstat(filepath.Join(root, StateDir)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("%s remains after the lock was let go (%v)", StateDir, err)
+	if _, err := os.Lstat(filepath.Join(root, vault.StateDir)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s remains after the lock was let go (%v)", vault.StateDir, err)
 	}
 }
 
-// TestCommitWaitsForLock: a Commit waits while the lock is held, and
+// TestCommitWaitsForLock: a commit waits while the lock is held, and
 // gives up with ErrLocked after LockWait.
 func TestCommitWaitsForLock(t *testing.T) {
 	root := t.TempDir()
@@ -460,15 +462,15 @@ func TestCommitWaitsForLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Commit([]FileOp{{Path: p, Data: []byte("b")}}, CommitOptions{Root: root, LockWait: 30 * time.Millisecond})
+	err = Apply([]Op{{Path: p, Data: []byte("b")}}, Options{Root: root, LockWait: 30 * time.Millisecond})
 	if !errors.Is(err, ErrLocked) {
-		t.Errorf("Commit while locked with LockWait 30ms = %v, want ErrLocked", err)
+		t.Errorf("commit while locked with LockWait 30ms = %v, want ErrLocked", err)
 	}
 	done := make(chan error)
-	go func() { done <- Commit([]FileOp{{Path: p, Data: []byte("c")}}, CommitOptions{Root: root}) }()
+	go func() { done <- Apply([]Op{{Path: p, Data: []byte("c")}}, Options{Root: root}) }()
 	select {
 	case err := <-done:
-		t.Fatalf("Commit returned %v while the lock was held", err)
+		t.Fatalf("commit returned %v while the lock was held", err)
 	case <-time.After(100 * time.Millisecond):
 	}
 	if got := readFile(t, p); got != "a" {
@@ -485,7 +487,7 @@ func TestCommitWaitsForLock(t *testing.T) {
 	}
 }
 
-// TestCommitConcurrent: Commits of several goroutines on one vault take
+// TestCommitConcurrent: commits of several goroutines on one vault take
 // turns; each file gets its writer's last version and nothing is left.
 func TestCommitConcurrent(t *testing.T) {
 	root := t.TempDir()
@@ -496,14 +498,14 @@ func TestCommitConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for r := range rounds {
-				ops := []FileOp{
+				ops := []Op{
 					{Path: filepath.Join(root, fmt.Sprintf("w%d.md", w)), Data: fmt.Appendf(nil, "%d", r)},
 					{Path: filepath.Join(root, "Shared", fmt.Sprintf("w%d-%d.md", w, r)), Data: []byte("x")},
 				}
 				if r > 0 {
-					ops = append(ops, FileOp{Path: filepath.Join(root, "Shared", fmt.Sprintf("w%d-%d.md", w, r-1)), Remove: true})
+					ops = append(ops, Op{Path: filepath.Join(root, "Shared", fmt.Sprintf("w%d-%d.md", w, r-1)), Remove: true})
 				}
-				if err := Commit(ops, CommitOptions{Root: root}); err != nil {
+				if err := Apply(ops, Options{Root: root}); err != nil {
 					t.Errorf("writer %d round %d: %v", w, r, err)
 				}
 			}
@@ -519,8 +521,8 @@ func TestCommitConcurrent(t *testing.T) {
 		t.Errorf("after concurrent commits:\n%s", d)
 	}
 	// The state folder goes with the last lock only when that one made it.
-	if entries, err := os.ReadDir(filepath.Join(root, StateDir)); len(entries) > 0 {
-		t.Errorf("%s holds %v (%v), want nothing", StateDir, entries, err)
+	if entries, err := os.ReadDir(filepath.Join(root, vault.StateDir)); len(entries) > 0 {
+		t.Errorf("%s holds %v (%v), want nothing", vault.StateDir, entries, err)
 	}
 	assertNoTemps(t, root)
 }

@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // WriteLock is the vault's write lock, held by LockWrites.
@@ -17,11 +19,11 @@ type WriteLock struct {
 }
 
 // LockWrites takes the write lock of the vault at root, the one every
-// Commit with a Root holds and CleanupTemps takes before it touches
+// commit with a Root holds and Recover takes before it touches
 // anything: an advisory lock (flock on Unix, LockFileEx on Windows; none
-// where neither exists) on StateDir/LockName, made with the folder (mode
+// where neither exists) on vault.StateDir/LockName, made with the folder (mode
 // 0o755) when missing. Locks conflict between processes and between two
-// calls in one process, so a Commit in the same process as a held
+// calls in one process, so a commit in the same process as a held
 // WriteLock waits for it. LockWrites waits up to wait for another holder
 // to let go (not at all when 0), then fails with an error wrapping
 // ErrLocked.
@@ -35,9 +37,9 @@ func LockWrites(root string, wait time.Duration) (*WriteLock, error) {
 		}
 		if !errors.Is(err, ErrLocked) || !time.Now().Before(deadline) {
 			if errors.Is(err, ErrLocked) && wait > 0 {
-				return nil, fmt.Errorf("lock %s: %w (waited %v)", filepath.Join(root, StateDir, LockName), err, wait)
+				return nil, fmt.Errorf("lock %s: %w (waited %v)", filepath.Join(root, vault.StateDir, LockName), err, wait)
 			}
-			return nil, fmt.Errorf("lock %s: %w", filepath.Join(root, StateDir, LockName), err)
+			return nil, fmt.Errorf("lock %s: %w", filepath.Join(root, vault.StateDir, LockName), err)
 		}
 		time.Sleep(min(pause, time.Until(deadline)))
 		pause = min(2*pause, 50*time.Millisecond)
@@ -48,7 +50,7 @@ func LockWrites(root string, wait time.Duration) (*WriteLock, error) {
 // file when it lets go, a lock taken on a file that has since been
 // removed (or replaced) is worthless: it is dropped and tried again.
 func tryLock(root string) (*WriteLock, error) {
-	l := &WriteLock{dir: filepath.Join(root, StateDir)}
+	l := &WriteLock{dir: filepath.Join(root, vault.StateDir)}
 	name := filepath.Join(l.dir, LockName)
 	for range 100 {
 		if err := os.Mkdir(l.dir, defaultDirPerm); err == nil {

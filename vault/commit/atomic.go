@@ -1,4 +1,4 @@
-package vault
+package commit
 
 import (
 	"errors"
@@ -16,34 +16,34 @@ const (
 	// TempPrefix starts the name of a new version being written.
 	TempPrefix = ".vaultgraph-tmp-"
 	// BackupPrefix starts the name of the old version kept during a
-	// Commit: ".vaultgraph-bak-<8 hex>-<name of the file>", or, when that
+	// commit: ".vaultgraph-bak-<8 hex>-<name of the file>", or, when that
 	// is too long for a file name, ".vaultgraph-bak-<8 hex>~<the start of
-	// the name>" (the Commit's journal then names the file).
+	// the name>" (the commit's journal then names the file).
 	BackupPrefix = ".vaultgraph-bak-"
 )
 
 // DefaultFilePerm is the mode of a new file written with perm 0.
 const DefaultFilePerm fs.FileMode = 0o644
 
-// defaultDirPerm is the mode of the folders Commit creates.
+// defaultDirPerm is the mode of the folders commit creates.
 const defaultDirPerm fs.FileMode = 0o755
 
-// ErrCommitted wraps an error met after every file of a Commit was in
+// ErrCommitted wraps an error met after every file of a commit was in
 // place (removing a backup, syncing a folder, removing the journal): the
 // change stands and is not undone.
 var ErrCommitted = errors.New("changes committed, but cleanup failed")
 
-// WriteFileAtomic replaces the file at path with data so that a reader
+// writeFileAtomic replaces the file at path with data so that a reader
 // sees either the old or the new content, never a part: the data goes to
 // a temporary file in the same folder (named TempPrefix...), which is
 // synced and renamed over path; then the folder is synced (not on
 // Windows, where a folder cannot be synced). An existing file keeps its
 // permission bits; a new one gets perm (DefaultFilePerm when 0, not
 // reduced by the umask). When path is a symlink, the file it leads to is
-// replaced that way and the symlink stays (Commit does the same, and
+// replaced that way and the symlink stays (commit does the same, and
 // checks that the target is inside its Root). On error the temporary
 // file is removed and path is untouched.
-func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
