@@ -47,7 +47,7 @@ func anchorEdits(source string, src []byte, links []vault.Link, n *vault.Anchors
 			continue
 		}
 		edits = append(edits, ed)
-		changes = append(changes, linkChange(src, l, ed))
+		changes = append(changes, vault.EditChange(src, l, ed))
 	}
 	return edits, changes, want, nil
 }

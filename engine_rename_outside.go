@@ -18,9 +18,9 @@ import (
 // and canvases (file nodes showing oldID, and links in text nodes). A
 // canvas that is not valid JSON is left as it is, with a warning. Caller
 // holds e.mu for reading.
-func (e *Engine) planOutside(plan *renamePlan, oldIdx, newIdx *vault.Index, oldID, newID string, mapID func(string) string) error {
+func (e *Engine) planOutside(plan *renamePlan, m *vault.Move) error {
 	for _, f := range e.outsideFiles() {
-		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(oldID), refKey(newID)) {
+		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(m.From), refKey(m.To)) {
 			continue
 		}
 		data, err := os.ReadFile(f.Path)
@@ -34,10 +34,11 @@ func (e *Engine) planOutside(plan *renamePlan, oldIdx, newIdx *vault.Index, oldI
 		var changes []LinkChange
 		if vault.IsCanvas(f.ID) {
 			var warnings []string
-			out, changes, warnings, err = e.retargetCanvas(f.ID, data, oldIdx, newIdx, oldID, newID, mapID)
+			out, changes, warnings, err = retargetCanvas(m, f.ID, data)
 			plan.warnings = append(plan.warnings, warnings...)
 		} else {
-			out, changes, err = e.retargetNote(f.ID, data, oldIdx, newIdx, mapID)
+			_, out, changes, err = m.Note(f.ID, data)
+			err = invalidLink(err)
 		}
 		if err != nil {
 			return err
@@ -52,25 +53,25 @@ func (e *Engine) planOutside(plan *renamePlan, oldIdx, newIdx *vault.Index, oldI
 }
 
 // retargetCanvas works out the new bytes of the canvas id (data, as read)
-// while the note oldID moves to newID: its file nodes showing oldID show
-// newID, and the links of its text nodes keep pointing where they did.
-// Only those JSON strings' bytes change. out is nil when nothing does; a
+// while a note moves (m): its file nodes showing m.From show m.To, and
+// the links of its text nodes keep pointing where they did. Only those
+// JSON strings' bytes change. out is nil when nothing does; a
 // canvas that cannot be read as JSON Canvas is a warning, not an error.
-func (e *Engine) retargetCanvas(id string, data []byte, oldIdx, newIdx *vault.Index, oldID, newID string, mapID func(string) string) (out []byte, changes []LinkChange, warnings []string, err error) {
+func retargetCanvas(m *vault.Move, id string, data []byte) (out []byte, changes []LinkChange, warnings []string, err error) {
 	c, err := vault.ParseCanvas(data)
 	if err != nil {
-		return nil, nil, []string{fmt.Sprintf("%s was left as it is: %v; if it shows %s, fix it by hand", id, err, oldID)}, nil
+		return nil, nil, []string{fmt.Sprintf("%s was left as it is: %v; if it shows %s, fix it by hand", id, err, m.From)}, nil
 	}
-	edits := vault.RetargetCanvasFiles(c, oldID, newID)
+	edits := vault.RetargetCanvasFiles(c, m.From, m.To)
 	for _, ed := range edits {
 		changes = append(changes, LinkChange{Line: lineOf(data, ed.Start), Old: string(data[ed.Start:ed.End]), New: ed.Text})
 	}
 	newTexts := map[int]string{} // text node index -> its new text
 	for i, t := range c.Texts {
 		text := []byte(t.Value)
-		ted, newText, tch, err := e.retargetEdits(id, text, oldIdx, newIdx, mapID)
+		ted, newText, tch, err := m.Note(id, text)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: a text node (line %d): %w", id, t.Line, err)
+			return nil, nil, nil, fmt.Errorf("%s: a text node (line %d): %w", id, t.Line, invalidLink(err))
 		}
 		if newText == nil {
 			continue
@@ -93,7 +94,7 @@ func (e *Engine) retargetCanvas(id string, data []byte, oldIdx, newIdx *vault.In
 	if out, err = vault.ApplyEdits(data, edits); err != nil {
 		return nil, nil, nil, fmt.Errorf("rewrite %s: %w", id, err)
 	}
-	if err := verifyCanvas(id, out, c, oldID, newID, newTexts); err != nil {
+	if err := verifyCanvas(id, out, c, m.From, m.To, newTexts); err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
 	}
 	slices.SortStableFunc(changes, func(a, b LinkChange) int { return a.Line - b.Line })

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
@@ -26,13 +26,8 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if u.RenameHeading != nil {
 		return e.renameHeading(ctx, u)
 	}
-	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
-		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
-	}
-	if u.Title != nil {
-		if err := checkTitle(*u.Title); err != nil {
-			return nil, err
-		}
+	if err := checkUpdate(u); err != nil {
+		return nil, err
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
@@ -48,35 +43,52 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err != nil {
 		return nil, err
 	}
+	up, err := e.prepareUpdate(id, abs, src, warnings, u)
+	if err != nil {
+		return nil, err
+	}
+	if u.DryRun {
+		up.res.DryRun = true
+		return up.res, nil
+	}
+	return e.commitUpdate(ctx, up, u)
+}
+
+// checkUpdate refuses an update that changes nothing or gives a bad
+// title.
+func checkUpdate(u NoteUpdate) error {
+	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
+		return fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
+	}
+	if u.Title != nil {
+		return checkTitle(*u.Title)
+	}
+	return nil
+}
+
+// update is an UpdateNode worked out: the note's place and bytes before
+// and after, and every other file a move rewrites (plan).
+type update struct {
+	id, newID   string
+	abs, newAbs string
+	src         []byte
+	perm        fs.FileMode // the note's permission bits, for its new path
+	plan        *renamePlan
+	res         *WriteResult
+}
+
+// prepareUpdate works out the update u of the note id (abs on disk,
+// holding src) and its answer, with warnings first; it writes nothing.
+func (e *Engine) prepareUpdate(id, abs string, src []byte, warnings []string, u NoteUpdate) (*update, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, fmt.Errorf("stat %s: %w", id, err)
 	}
-
-	// The note's own new bytes.
+	up := &update{id: id, newID: id, abs: abs, newAbs: abs, src: src, perm: fi.Mode().Perm()}
 	props := slices.Clone(u.Properties)
-	newID, newAbs := id, abs
 	if u.Title != nil || u.Directory != nil {
-		title, dir := vault.BaseName(id), vault.Dir(id)
-		if u.Title != nil {
-			title = strings.TrimSpace(*u.Title)
-		}
-		if u.Directory != nil {
-			dir = *u.Directory
-		}
-		if newID, newAbs, err = e.notePath(dir, title); err != nil {
+		if props, err = e.moveTarget(up, u, props); err != nil {
 			return nil, err
-		}
-		if u.Title != nil && (vault.BaseName(newID) != title || e.hasTitleProperty(id)) {
-			props = append(props, vault.Property{Key: "title", Value: title})
-		}
-		if newID != id && e.exists(newID, id) {
-			return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, newID)
-		}
-		if newID != id && !strings.EqualFold(newAbs, abs) {
-			if _, err := os.Lstat(newAbs); err == nil {
-				return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or folder", ErrExists, newID)
-			}
 		}
 	}
 	out, textWarnings, err := noteText(id, src, u.Content, u.Tags, props)
@@ -87,71 +99,110 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if u.Tags != nil {
 		warnings = append(warnings, e.inlineTagWarnings(id, out, *u.Tags)...)
 	}
-
-	if newID != id {
+	if up.newID != id {
 		if err := e.learnExcluded(); err != nil {
 			return nil, fmt.Errorf("update %s: %w", id, err)
 		}
 	}
-	plan, err := e.planRename(id, newID, out)
-	if err != nil {
+	if up.plan, err = e.planRename(id, up.newID, out); err != nil {
 		return nil, err
 	}
-	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
+	up.res = &WriteResult{Warnings: append(warnings, up.plan.warnings...), Files: []FileChange{}}
 	if u.Content != nil {
-		res.Warnings = append(res.Warnings, e.lostAnchors(id, src, plan.self)...)
+		up.res.Warnings = append(up.res.Warnings, e.lostAnchors(id, src, up.plan.self)...)
 	}
-	self := FileChange{Path: newID, Action: ActionUpdate, Links: plan.selfLinks}
-	if newID != id {
+	self := FileChange{Path: up.newID, Action: ActionUpdate, Links: up.plan.selfLinks}
+	if up.newID != id {
 		self.Action, self.From = ActionMove, id
 	}
-	if newID != id || !slicesEqual(plan.self, src) {
-		res.Files = append(res.Files, self)
+	if up.newID != id || !slicesEqual(up.plan.self, src) {
+		up.res.Files = append(up.res.Files, self)
 	}
-	res.Files = append(res.Files, plan.changes...)
-	if u.DryRun {
-		res.DryRun = true
-		return res, nil
-	}
+	up.res.Files = append(up.res.Files, up.plan.changes...)
+	return up, nil
+}
 
-	// Every op says what its file held when it was read (or that the
-	// new path is free): commit.Apply checks that under the vault's
-	// write lock, so an edit made meanwhile, by a user or by another
-	// process, is CONFLICT rather than overwritten.
-	var ops []commit.Op
-	caseOnly := newID != id && strings.EqualFold(newAbs, abs)
-	switch {
-	case newID != id && !caseOnly:
-		ops = append(ops, commit.Op{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm(), IfAbsent: true},
-			commit.Op{Path: abs, Remove: true, CheckOld: true, Old: src})
-	case !slicesEqual(plan.self, src):
-		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
+// moveTarget sets up.newID and up.newAbs from the new title and folder of
+// u, refusing a path another note or file has, and returns props with the
+// title kept in the frontmatter when the file name cannot hold it (or the
+// note's title came from there).
+func (e *Engine) moveTarget(up *update, u NoteUpdate, props []vault.Property) ([]vault.Property, error) {
+	id := up.id
+	title, dir := vault.BaseName(id), vault.Dir(id)
+	if u.Title != nil {
+		title = strings.TrimSpace(*u.Title)
 	}
-	ops = append(ops, plan.ops...)
+	if u.Directory != nil {
+		dir = *u.Directory
+	}
+	var err error
+	if up.newID, up.newAbs, err = e.notePath(dir, title); err != nil {
+		return nil, err
+	}
+	if u.Title != nil && (vault.BaseName(up.newID) != title || e.hasTitleProperty(id)) {
+		props = append(props, vault.Property{Key: "title", Value: title})
+	}
+	if up.newID != id && e.exists(up.newID, id) {
+		return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, up.newID)
+	}
+	if up.newID != id && !strings.EqualFold(up.newAbs, up.abs) {
+		if _, err := os.Lstat(up.newAbs); err == nil {
+			return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or folder", ErrExists, up.newID)
+		}
+	}
+	return props, nil
+}
+
+// caseOnly reports a rename that changes only the letter case of the
+// file's path, on a disk where both spellings are the same file.
+func (up *update) caseOnly() bool {
+	return up.newID != up.id && strings.EqualFold(up.newAbs, up.abs)
+}
+
+// ops are the file changes of up. Every op says what its file held when
+// it was read (or that the new path is free): commit.Apply checks that
+// under the vault's write lock, so an edit made meanwhile, by a user or
+// by another process, is CONFLICT rather than overwritten.
+func (up *update) ops() []commit.Op {
+	var ops []commit.Op
+	switch {
+	case up.newID != up.id && !up.caseOnly():
+		ops = append(ops, commit.Op{Path: up.newAbs, Data: up.plan.self, Perm: up.perm, IfAbsent: true},
+			commit.Op{Path: up.abs, Remove: true, CheckOld: true, Old: up.src})
+	case !slicesEqual(up.plan.self, up.src):
+		ops = append(ops, commit.Op{Path: up.abs, Data: up.plan.self, CheckOld: true, Old: up.src})
+	}
+	return append(ops, up.plan.ops...)
+}
+
+// commitUpdate writes the files of up, all or none, and brings the
+// engine up to date with them.
+func (e *Engine) commitUpdate(ctx context.Context, up *update, u NoteUpdate) (*WriteResult, error) {
+	ops := up.ops()
 	if len(ops) > 0 {
 		during := "update"
 		switch {
-		case u.Title != nil && newID != id:
+		case u.Title != nil && up.newID != up.id:
 			during = "rename"
-		case newID != id:
+		case up.newID != up.id:
 			during = "move"
 		}
 		if err := commit.Apply(ops, e.commitOpts); err != nil {
-			return nil, e.commitErr(err, "update "+id, during)
+			return nil, e.commitErr(err, "update "+up.id, during)
 		}
 	}
-	if caseOnly {
+	if up.caseOnly() {
 		// Same file on a case-insensitive disk: only its name's case changes.
-		if err := os.Rename(abs, newAbs); err != nil {
-			return nil, fmt.Errorf("rename %s to %s: %w", id, newID, err)
+		if err := os.Rename(up.abs, up.newAbs); err != nil {
+			return nil, fmt.Errorf("rename %s to %s: %w", up.id, up.newID, err)
 		}
 	}
-	paths := []string{id, newID}
-	for _, c := range plan.changes {
+	paths := []string{up.id, up.newID}
+	for _, c := range up.plan.changes {
 		paths = append(paths, c.Path)
 	}
 	paths = append(paths, e.linkTargets(ops)...)
-	return e.afterWrite(ctx, newID, paths, res)
+	return e.afterWrite(ctx, up.newID, paths, up.res)
 }
 
 func slicesEqual(a, b []byte) bool { return string(a) == string(b) }
@@ -167,293 +218,4 @@ func (e *Engine) hasTitleProperty(id string) bool {
 	}
 	_, has := ns.note.Property("title")
 	return has
-}
-
-// renamePlan is every file a rename or move changes.
-type renamePlan struct {
-	self      []byte // the note's new bytes, links fixed
-	selfLinks []LinkChange
-	ops       []commit.Op // the other notes' new versions
-	changes   []FileChange
-	warnings  []string
-}
-
-// planRename works out the new bytes of the note (self, already with its
-// other edits) moving from oldID to newID, and of every note whose links
-// would otherwise resolve differently after the move. Each file is parsed
-// again from disk, so the byte ranges are those of the bytes rewritten.
-func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	oldIdx, newIdx := e.index, e.index
-	if newID != oldID {
-		newIdx = e.index.Clone()
-		newIdx.RemoveNote(oldID)
-		newIdx.AddNote(newID)
-	}
-	mapID := func(id string) string {
-		if id == oldID {
-			return newID
-		}
-		return id
-	}
-	plan := &renamePlan{}
-
-	// The note itself: its links are meant as they resolve from where it is.
-	// ParseForRewrite gives reference-style links their definition's range.
-	n, err := e.parser.ParseForRewrite(oldID, self)
-	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w", oldID, err)
-	}
-	edits, changes, err := retargetAll(self, n.Links, oldIdx, newIdx, oldID, newID, mapID)
-	if err != nil {
-		return nil, err
-	}
-	if plan.self, err = vault.ApplyEdits(self, edits); err != nil {
-		return nil, fmt.Errorf("rewrite links of %s: %w", oldID, err)
-	}
-	if err := verifyLinks(e.parser, n.Links, plan.self, oldIdx, newIdx, oldID, newID, mapID); err != nil {
-		return nil, fmt.Errorf("%w: nothing was written", err)
-	}
-	plan.selfLinks = changes
-	if newID == oldID {
-		return plan, nil
-	}
-
-	// Every note that names the old or the new base name in a link.
-	cands := map[string]bool{}
-	for _, key := range []string{refKey(oldID), refKey(newID)} {
-		for src := range e.refs[key] {
-			if src != oldID {
-				cands[src] = true
-			}
-		}
-	}
-	for _, src := range slices.Sorted(mapsKeys(cands)) {
-		ns, ok := e.notes[src]
-		if !ok {
-			continue
-		}
-		data, err := os.ReadFile(ns.path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", src, err)
-		}
-		out, changes, err := e.retargetNote(src, data, oldIdx, newIdx, mapID)
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			continue
-		}
-		plan.ops = append(plan.ops, commit.Op{Path: ns.path, Data: out, CheckOld: true, Old: data})
-		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
-	}
-	// Excluded notes and canvases: Obsidian rewrites them too.
-	if err := e.planOutside(plan, oldIdx, newIdx, oldID, newID, mapID); err != nil {
-		return nil, err
-	}
-	return plan, nil
-}
-
-// retargetNote works out the new bytes of the note src (data, as read
-// from disk) whose links must keep pointing where they did while a note
-// moves (mapID): nil when none changes. Each link is checked again after
-// the rewrite (verifyLinks).
-func (e *Engine) retargetNote(src string, data []byte, oldIdx, newIdx *vault.Index, mapID func(string) string) ([]byte, []LinkChange, error) {
-	_, out, changes, err := e.retargetEdits(src, data, oldIdx, newIdx, mapID)
-	return out, changes, err
-}
-
-// retargetEdits is retargetNote with the edits it made of data.
-func (e *Engine) retargetEdits(src string, data []byte, oldIdx, newIdx *vault.Index, mapID func(string) string) ([]vault.Edit, []byte, []LinkChange, error) {
-	n, err := e.parser.ParseForRewrite(src, data)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("parse %s: %w", src, err)
-	}
-	edits, changes, err := retargetAll(data, n.Links, oldIdx, newIdx, src, src, mapID)
-	if err != nil || len(edits) == 0 {
-		return nil, nil, nil, err
-	}
-	out, err := vault.ApplyEdits(data, edits)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("rewrite links of %s: %w", src, err)
-	}
-	if err := verifyLinks(e.parser, n.Links, out, oldIdx, newIdx, src, src, mapID); err != nil {
-		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
-	}
-	return edits, out, changes, nil
-}
-
-func mapsKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
-// verifyLinks parses a rewritten note again and checks that each of its
-// links resolves, under newIdx from newSource, to the note (or the
-// attachment) it meant before (as before, under oldIdx from oldSource):
-// the last guard before any byte is written.
-func verifyLinks(p *vault.Parser, before []vault.Link, out []byte, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) error {
-	n, err := p.Parse(newSource, out)
-	if err != nil {
-		return fmt.Errorf("parse %s after rewriting: %w", newSource, err)
-	}
-	if len(n.Links) != len(before) {
-		return fmt.Errorf("%s would have %d links after rewriting, not %d", newSource, len(n.Links), len(before))
-	}
-	for i, l := range before {
-		if l.IsSelf() {
-			continue
-		}
-		was, st := oldIdx.Resolve(oldSource, l)
-		if st == vault.Attachment {
-			f, _ := oldIdx.ResolveFile(oldSource, l)
-			if g, ok := newIdx.ResolveFile(newSource, n.Links[i]); !ok || !g.Same(f) {
-				return fmt.Errorf("%s line %d: the link would point at %q instead of the file %q", newSource, l.Line, g.Path, f.Path)
-			}
-			continue
-		}
-		if st != vault.Resolved {
-			continue
-		}
-		if now, _ := newIdx.Resolve(newSource, n.Links[i]); now != mapID(was) {
-			return fmt.Errorf("%s line %d: the link would point at %q instead of %q", newSource, l.Line, now, mapID(was))
-		}
-	}
-	return nil
-}
-
-// pathOK reports whether link l, written in note source, names id by its
-// path: a markdown link by its path from the source's folder or the vault
-// root, a relative wikilink (./, ../) from the source's folder, a wikilink
-// with a folder by a path suffix. A bare name names any note by name, so it
-// is always OK.
-func pathOK(source string, l vault.Link, id string) bool {
-	t := l.Target
-	same := func(p string) bool { return vault.Fold(trimMDExt(p)) == vault.Fold(trimMDExt(id)) }
-	switch {
-	case l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage:
-		if strings.HasPrefix(t, "/") {
-			return same(t[1:])
-		}
-		return same(path.Join(vault.Dir(source), t)) || same(t)
-	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
-		return same(path.Join(vault.Dir(source), t))
-	case strings.Contains(t, "/"):
-		want, suffix := vault.Fold(trimMDExt(id)), vault.Fold(trimMDExt(strings.TrimPrefix(t, "/")))
-		return want == suffix || strings.HasSuffix(want, "/"+suffix)
-	}
-	return true
-}
-
-// trimMDExt drops a ".md" extension in any case.
-func trimMDExt(p string) string {
-	if len(p) >= 3 && strings.EqualFold(p[len(p)-3:], ".md") {
-		return p[:len(p)-3]
-	}
-	return p
-}
-
-// retargetAll finds the links of a note (written at oldSource, living at
-// newSource after the move) that would resolve differently under newIdx
-// than they meant under oldIdx, and the edits that keep them pointing at
-// the same note (mapID gives where a note now lives). A link it cannot
-// rewrite is an error: a rename never breaks a link.
-func retargetAll(src []byte, links []vault.Link, oldIdx, newIdx *vault.Index, oldSource, newSource string, mapID func(string) string) ([]vault.Edit, []LinkChange, error) {
-	var edits []vault.Edit
-	var changes []LinkChange
-	done := map[[2]int]string{} // target ranges rewritten: a reference definition serves several links
-	for _, l := range links {
-		if l.IsSelf() {
-			continue
-		}
-		var want string
-		var file *vault.FileTarget
-		was, st := oldIdx.Resolve(oldSource, l)
-		switch st {
-		case vault.Resolved:
-			want = mapID(was)
-			// A link that named its note by path must still name it by path
-			// (resolving by name alone would leave a stale path that other
-			// markdown tools cannot follow).
-			if now, _ := newIdx.Resolve(newSource, l); now == want && (!pathOK(oldSource, l, was) || pathOK(newSource, l, want)) {
-				continue
-			}
-		case vault.Attachment:
-			// Attachments do not move, but a moved note's relative links to
-			// them must follow it; the same rule of names and paths holds.
-			f, _ := oldIdx.ResolveFile(oldSource, l)
-			if now, ok := newIdx.ResolveFile(newSource, l); ok && now.Same(f) && (f.ByName || !now.ByName) {
-				continue
-			}
-			want, file = f.Path, &f
-		default:
-			continue // broken links stay as written
-		}
-		if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {
-			return nil, nil, fmt.Errorf("%w: %s line %d: %s is a reference-style link whose definition was not found, so it cannot be rewritten: change it to a [[wikilink]] or an inline link first; nothing was written",
-				ErrInvalid, newSource, l.Line, linkText(l))
-		}
-		var ed vault.Edit
-		var err error
-		switch {
-		case file != nil:
-			ed, err = vault.RetargetFileEdit(newIdx, newSource, src, l, *file)
-		case (l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage) && !strings.Contains(l.Target, "/") && !pathOK(oldSource, l, was):
-			ed, err = vault.RetargetEditByName(newIdx, newSource, src, l, want) // Obsidian's shortest-path style
-		default:
-			ed, err = vault.RetargetEdit(newIdx, newSource, src, l, want)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: the link %s in %s (line %d) could not be rewritten to point at %s, so the change would break it; nothing was written: %v",
-				ErrInvalid, linkText(l), newSource, l.Line, want, err)
-		}
-		key := [2]int{ed.Start, ed.End}
-		if prev, ok := done[key]; ok {
-			if prev != ed.Text {
-				return nil, nil, fmt.Errorf("%w: %s line %d: links sharing one reference definition would need different targets; nothing was written",
-					ErrInvalid, newSource, l.Line)
-			}
-			continue
-		}
-		done[key] = ed.Text
-		if string(src[ed.Start:ed.End]) == ed.Text {
-			continue
-		}
-		edits = append(edits, ed)
-		changes = append(changes, linkChange(src, l, ed))
-	}
-	return edits, changes, nil
-}
-
-// linkChange describes the edit ed of link l of src: the link before and
-// after or, for a reference-style link whose definition is rewritten, the
-// definition's line.
-func linkChange(src []byte, l vault.Link, ed vault.Edit) LinkChange {
-	if l.Start <= ed.Start && ed.End <= l.End {
-		return LinkChange{
-			Line: l.Line,
-			Old:  string(src[l.Start:l.End]),
-			New:  string(src[l.Start:ed.Start]) + ed.Text + string(src[ed.End:l.End]),
-		}
-	}
-	text := string(src)
-	start := strings.LastIndexByte(text[:ed.Start], '\n') + 1
-	end := len(text)
-	if i := strings.IndexByte(text[ed.End:], '\n'); i >= 0 {
-		end = ed.End + i
-	}
-	for end > ed.End && text[end-1] == '\r' {
-		end--
-	}
-	return LinkChange{
-		Line: 1 + strings.Count(text[:ed.Start], "\n"),
-		Old:  string(src[start:end]),
-		New:  string(src[start:ed.Start]) + ed.Text + string(src[ed.End:end]),
-	}
 }

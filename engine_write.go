@@ -101,11 +101,7 @@ type FileChange struct {
 }
 
 // LinkChange is one rewritten link: its line and its text before and after.
-type LinkChange struct {
-	Line int    `json:"line"`
-	Old  string `json:"old"`
-	New  string `json:"new"`
-}
+type LinkChange = vault.LinkChange
 
 // File actions of a FileChange.
 const (
@@ -452,14 +448,4 @@ func (e *Engine) refSources(id string) []string {
 }
 
 // linkText is a short rendering of a link for messages.
-func linkText(l vault.Link) string {
-	switch l.Kind {
-	case vault.KindMarkdown, vault.KindImage:
-		return "(" + l.Target + ")"
-	}
-	t := l.Target
-	if l.Fragment != "" {
-		t += "#" + l.Fragment
-	}
-	return "[[" + t + "]]"
-}
+func linkText(l vault.Link) string { return l.Brief() }

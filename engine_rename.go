@@ -1,0 +1,87 @@
+package vaultgraph
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
+)
+
+// renamePlan is every file a rename or move changes.
+type renamePlan struct {
+	self      []byte // the note's new bytes, links fixed
+	selfLinks []LinkChange
+	ops       []commit.Op // the other notes' new versions
+	changes   []FileChange
+	warnings  []string
+}
+
+// planRename works out the new bytes of the note (self, already with its
+// other edits) moving from oldID to newID, and of every note whose links
+// would otherwise resolve differently after the move (vault.Move says
+// how). Each file is read again from disk, so the byte ranges are those
+// of the bytes rewritten.
+func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	m := &vault.Move{Parser: e.parser, Old: e.index, New: e.index, From: oldID, To: newID}
+	if newID != oldID {
+		m.New = e.index.Clone()
+		m.New.RemoveNote(oldID)
+		m.New.AddNote(newID)
+	}
+	plan := &renamePlan{}
+	var err error
+	if plan.self, plan.selfLinks, err = m.Self(self); err != nil {
+		return nil, invalidLink(err)
+	}
+	if newID == oldID {
+		return plan, nil
+	}
+	// Every note that names the old or the new base name in a link.
+	cands := map[string]bool{}
+	for _, key := range []string{refKey(oldID), refKey(newID)} {
+		for src := range e.refs[key] {
+			if src != oldID {
+				cands[src] = true
+			}
+		}
+	}
+	for _, src := range slices.Sorted(maps.Keys(cands)) {
+		ns, ok := e.notes[src]
+		if !ok {
+			continue
+		}
+		data, err := os.ReadFile(ns.path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		_, out, changes, err := m.Note(src, data)
+		if err != nil {
+			return nil, invalidLink(err)
+		}
+		if out == nil {
+			continue
+		}
+		plan.ops = append(plan.ops, commit.Op{Path: ns.path, Data: out, CheckOld: true, Old: data})
+		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
+	}
+	// Excluded notes and canvases: Obsidian rewrites them too.
+	if err := e.planOutside(plan, m); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// invalidLink reports a link that a rewrite would break (a
+// *vault.LinkError) as ErrInvalid: the request is at fault.
+func invalidLink(err error) error {
+	if le := (*vault.LinkError)(nil); errors.As(err, &le) {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	return err
+}
