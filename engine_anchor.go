@@ -64,9 +64,4 @@ func (b brokenAnchor) warning() string {
 
 // anchorLinkText writes a link for a broken-anchor message: linkText,
 // but a markdown link keeps its text and fragment: [text](Target#Fragment).
-func anchorLinkText(l vault.Link) string {
-	if l.Kind == vault.KindMarkdown {
-		return fmt.Sprintf("[%s](%s#%s)", l.Alias, l.Target, l.Fragment)
-	}
-	return linkText(l)
-}
+func anchorLinkText(l vault.Link) string { return l.BriefAnchor() }

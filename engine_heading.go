@@ -166,8 +166,9 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 
 // planHeadingLinks adds to plan the new bytes of the note source (at
 // path on disk) with its links to the heading h of the renamed note
-// (check.before) rewritten to name link, checked by check; a note with no such link is left out.
-func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, path string, h int, link string, toID func(string, vault.Link) bool) error {
+// (check.Before) rewritten to name link, checked by check; a note with
+// no such link is left out.
+func (e *Engine) planHeadingLinks(plan *headingPlan, check vault.HeadingCheck, source, path string, h int, link string, toID func(string, vault.Link) bool) error {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // gone since the scan
@@ -179,16 +180,16 @@ func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, 
 	if err != nil {
 		return fmt.Errorf("parse %s: %w", source, err)
 	}
-	edits, changes, want, err := anchorEdits(source, data, m.Links, check.before, h, link, toID)
+	edits, changes, want, err := check.Before.HeadingEdits(source, data, m.Links, h, link, toID)
 	if err != nil || len(edits) == 0 {
-		return err
+		return invalidLink(err)
 	}
 	out, err := vault.ApplyEdits(data, edits)
 	if err != nil {
 		return fmt.Errorf("rewrite links of %s: %w", source, err)
 	}
-	if err := check.verify(e.parser, source, out, m.Links, want, nil); err != nil {
-		return err
+	if err := check.Verify(e.parser, source, out, m.Links, want, nil); err != nil {
+		return invalidLink(err)
 	}
 	plan.ops = append(plan.ops, commit.Op{Path: path, Data: out, CheckOld: true, Old: data})
 	plan.changes = append(plan.changes, FileChange{Path: source, Action: ActionUpdate, Links: changes})
@@ -199,32 +200,32 @@ func (e *Engine) planHeadingLinks(plan *headingPlan, check anchorCheck, source, 
 // n) with the text of its heading h replaced by to, and its own links to
 // that heading rewritten (but those written in the heading's text, which
 // goes), and checks them. It returns the check for the other notes too.
-func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to string, toID func(string, vault.Link) bool) (*headingPlan, anchorCheck, error) {
+func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to string, toID func(string, vault.Link) bool) (*headingPlan, vault.HeadingCheck, error) {
 	hd := n.Headings[h]
 	inHeading := func(l vault.Link) bool { return l.Start < hd.End && l.End > hd.Start }
 	selfLinks := slices.DeleteFunc(slices.Clone(n.Links), inHeading)
 	before := vault.NewAnchors(n)
-	edits, changes, want, err := anchorEdits(id, src, selfLinks, before, h, vault.HeadingLinkText(to), toID)
+	edits, changes, want, err := before.HeadingEdits(id, src, selfLinks, h, vault.HeadingLinkText(to), toID)
 	if err != nil {
-		return nil, anchorCheck{}, err
+		return nil, vault.HeadingCheck{}, invalidLink(err)
 	}
 	plan := &headingPlan{selfLinks: changes}
 	if plan.self, err = vault.ApplyEdits(src, append(edits, vault.Edit{Start: hd.Start, End: hd.End, Text: to})); err != nil {
-		return nil, anchorCheck{}, fmt.Errorf("rename the heading of %s: %w", id, err)
+		return nil, vault.HeadingCheck{}, fmt.Errorf("rename the heading of %s: %w", id, err)
 	}
 	renamed, err := e.parser.Parse(id, plan.self)
 	if err != nil {
-		return nil, anchorCheck{}, fmt.Errorf("parse %s after renaming its heading: %w", id, err)
+		return nil, vault.HeadingCheck{}, fmt.Errorf("parse %s after renaming its heading: %w", id, err)
 	}
 	if len(renamed.Headings) != len(n.Headings) || renamed.Headings[h].Text != to {
-		return nil, anchorCheck{}, fmt.Errorf("%w: %q cannot be written as the text of the heading at line %d of %s: markdown would not read it back as that heading (a closing '#', a line of '=' or '-'?); choose another text",
+		return nil, vault.HeadingCheck{}, fmt.Errorf("%w: %q cannot be written as the text of the heading at line %d of %s: markdown would not read it back as that heading (a closing '#', a line of '=' or '-'?); choose another text",
 			ErrInvalid, to, hd.Line, id)
 	}
 	nh := renamed.Headings[h]
 	newInHeading := func(l vault.Link) bool { return l.Start < nh.End && l.End > nh.Start }
-	check := anchorCheck{before: before, after: vault.NewAnchors(renamed), toID: toID}
-	if err := check.verify(e.parser, id, plan.self, selfLinks, want, newInHeading); err != nil {
-		return nil, anchorCheck{}, err
+	check := vault.HeadingCheck{Before: before, After: vault.NewAnchors(renamed), ToID: toID}
+	if err := check.Verify(e.parser, id, plan.self, selfLinks, want, newInHeading); err != nil {
+		return nil, vault.HeadingCheck{}, invalidLink(err)
 	}
 	return plan, check, nil
 }

@@ -16,7 +16,7 @@ import (
 // again to check it. A canvas that is not valid JSON, or a text node whose
 // escapes cannot be mapped, is left as it is (no link of it is known to
 // point at the heading, or it could not be written): a warning.
-func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
+func (e *Engine) planHeadingCanvas(plan *headingPlan, check vault.HeadingCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
 	data, err := os.ReadFile(f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // gone since the scan
@@ -38,9 +38,9 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault
 		if err != nil {
 			return fmt.Errorf("parse a text node of %s (line %d): %w", f.ID, t.Line, err)
 		}
-		ted, tch, want, err := anchorEdits(f.ID, text, m.Links, check.before, h, link, toID)
+		ted, tch, want, err := check.Before.HeadingEdits(f.ID, text, m.Links, h, link, toID)
 		if err != nil {
-			return err
+			return invalidLink(err)
 		}
 		if len(ted) == 0 {
 			continue
@@ -49,8 +49,8 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check anchorCheck, f vault
 		if err != nil {
 			return fmt.Errorf("rewrite a text node of %s (line %d): %w", f.ID, t.Line, err)
 		}
-		if err := check.verify(e.parser, f.ID, out, m.Links, want, nil); err != nil {
-			return err
+		if err := check.Verify(e.parser, f.ID, out, m.Links, want, nil); err != nil {
+			return invalidLink(err)
 		}
 		mapped, err := vault.CanvasTextEdits(data, t, ted)
 		if err != nil {

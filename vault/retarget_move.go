@@ -131,9 +131,7 @@ func (m *Move) VerifyLinks(before []Link, out []byte, oldSource, newSource strin
 // pointing at the same note. A link it cannot rewrite is a *LinkError: a
 // rename never breaks a link.
 func (m *Move) RetargetLinks(src []byte, links []Link, oldSource, newSource string) ([]Edit, []LinkChange, error) {
-	var edits []Edit
-	var changes []LinkChange
-	done := map[[2]int]string{} // target ranges rewritten: a reference definition serves several links
+	set := newLinkEdits(src)
 	for _, l := range links {
 		ed, ok, err := m.retargetLink(src, l, oldSource, newSource)
 		if err != nil {
@@ -142,22 +140,12 @@ func (m *Move) RetargetLinks(src []byte, links []Link, oldSource, newSource stri
 		if !ok {
 			continue
 		}
-		key := [2]int{ed.Start, ed.End}
-		if prev, ok := done[key]; ok {
-			if prev != ed.Text {
-				return nil, nil, linkErrorf("%s line %d: links sharing one reference definition would need different targets; nothing was written",
-					newSource, l.Line)
-			}
-			continue
+		if !set.add(l, ed) {
+			return nil, nil, linkErrorf("%s line %d: links sharing one reference definition would need different targets; nothing was written",
+				newSource, l.Line)
 		}
-		done[key] = ed.Text
-		if string(src[ed.Start:ed.End]) == ed.Text {
-			continue
-		}
-		edits = append(edits, ed)
-		changes = append(changes, EditChange(src, l, ed))
 	}
-	return edits, changes, nil
+	return set.edits, set.changes, nil
 }
 
 // retargetLink is the edit that keeps link l of src pointing at what it
