@@ -11,9 +11,9 @@ import (
 )
 
 // planHeadingCanvas adds to plan the canvas f with the links of its text
-// nodes to the heading h of the renamed note rewritten to name link, as a note's links
-// are; only those JSON strings' bytes change, and each text node is read
-// again to check it. A canvas that is not valid JSON, or a text node whose
+// nodes to the heading h of the renamed note rewritten to name link, as a
+// note's links are; only those JSON strings' bytes change
+// (Canvas.RewriteTexts), and each text node is read again to check it. A canvas that is not valid JSON, or a text node whose
 // escapes cannot be mapped, is left as it is (no link of it is known to
 // point at the heading, or it could not be written): a warning.
 func (e *Engine) planHeadingCanvas(plan *headingPlan, check vault.HeadingCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
@@ -29,45 +29,17 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check vault.HeadingCheck, 
 		plan.warnings = append(plan.warnings, fmt.Sprintf("%s was left as it is: %v; if its text links to the heading, fix it by hand", f.ID, err))
 		return nil
 	}
-	var edits []vault.Edit
-	var changes []LinkChange
-	newTexts := map[int]string{}
-	for i, t := range c.Texts {
-		text := []byte(t.Value)
-		m, err := e.parser.ParseForRewrite(f.ID, text)
-		if err != nil {
-			return fmt.Errorf("parse a text node of %s (line %d): %w", f.ID, t.Line, err)
-		}
-		ted, tch, want, err := check.Before.HeadingEdits(f.ID, text, m.Links, h, link, toID)
-		if err != nil {
-			return invalidLink(err)
-		}
-		if len(ted) == 0 {
-			continue
-		}
-		out, err := vault.ApplyEdits(text, ted)
-		if err != nil {
-			return fmt.Errorf("rewrite a text node of %s (line %d): %w", f.ID, t.Line, err)
-		}
-		if err := check.Verify(e.parser, f.ID, out, m.Links, want, nil); err != nil {
-			return invalidLink(err)
-		}
-		mapped, err := vault.CanvasTextEdits(data, t, ted)
-		if err != nil {
-			plan.warnings = append(plan.warnings, fmt.Sprintf("%s: the links of a text node (line %d) were left as they are: %v", f.ID, t.Line, err))
-			continue
-		}
-		edits = append(edits, mapped...)
-		newTexts[i] = string(out)
-		for _, ch := range tch {
-			ch.Line = t.Line
-			changes = append(changes, ch)
-		}
+	rw, err := c.RewriteTexts(f.ID, data, func(t vault.CanvasString) ([]vault.Edit, []byte, []LinkChange, error) {
+		return e.headingTextEdits(check, f.ID, t, h, link, toID)
+	})
+	if err != nil {
+		return err
 	}
-	if len(edits) == 0 {
+	plan.warnings = append(plan.warnings, rw.Warnings...)
+	if len(rw.Edits) == 0 {
 		return nil
 	}
-	out, err := vault.ApplyEdits(data, edits)
+	out, err := vault.ApplyEdits(data, rw.Edits)
 	if err != nil {
 		return fmt.Errorf("rewrite %s: %w", f.ID, err)
 	}
@@ -76,16 +48,33 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check vault.HeadingCheck, 
 	if err != nil || len(got.Texts) != len(c.Texts) || len(got.Files) != len(c.Files) {
 		return fmt.Errorf("%w: %s would not read as the same canvas after the heading rename; nothing was written", ErrInvalid, f.ID)
 	}
-	for i, t := range c.Texts {
-		want, ok := newTexts[i]
-		if !ok {
-			want = t.Value
-		}
-		if got.Texts[i].Value != want {
-			return fmt.Errorf("%w: %s line %d: a text node would read %q instead of %q; nothing was written", ErrInvalid, f.ID, t.Line, got.Texts[i].Value, want)
-		}
+	if t, have, want, ok := c.TextMismatch(got, rw.NewTexts); ok {
+		return fmt.Errorf("%w: %s line %d: a text node would read %q instead of %q; nothing was written", ErrInvalid, f.ID, t.Line, have, want)
 	}
 	plan.ops = append(plan.ops, commit.Op{Path: f.Path, Data: out, CheckOld: true, Old: data})
-	plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: changes})
+	plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: rw.Changes})
 	return nil
+}
+
+// headingTextEdits works out the edits of the text node t of the canvas
+// id that make its links to the heading h of the renamed note name link,
+// and its new text (nil when no link changes), checked by check.
+func (e *Engine) headingTextEdits(check vault.HeadingCheck, id string, t vault.CanvasString, h int, link string, toID func(string, vault.Link) bool) ([]vault.Edit, []byte, []LinkChange, error) {
+	text := []byte(t.Value)
+	m, err := e.parser.ParseForRewrite(id, text)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("parse a text node of %s (line %d): %w", id, t.Line, err)
+	}
+	ted, tch, want, err := check.Before.HeadingEdits(id, text, m.Links, h, link, toID)
+	if err != nil || len(ted) == 0 {
+		return nil, nil, nil, invalidLink(err)
+	}
+	out, err := vault.ApplyEdits(text, ted)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("rewrite a text node of %s (line %d): %w", id, t.Line, err)
+	}
+	if err := check.Verify(e.parser, id, out, m.Links, want, nil); err != nil {
+		return nil, nil, nil, invalidLink(err)
+	}
+	return ted, out, tch, nil
 }

@@ -66,35 +66,24 @@ func retargetCanvas(m *vault.Move, id string, data []byte) (out []byte, changes 
 	for _, ed := range edits {
 		changes = append(changes, LinkChange{Line: lineOf(data, ed.Start), Old: string(data[ed.Start:ed.End]), New: ed.Text})
 	}
-	newTexts := map[int]string{} // text node index -> its new text
-	for i, t := range c.Texts {
-		text := []byte(t.Value)
-		ted, newText, tch, err := m.Note(id, text)
+	rw, err := c.RewriteTexts(id, data, func(t vault.CanvasString) ([]vault.Edit, []byte, []LinkChange, error) {
+		ted, newText, tch, err := m.Note(id, []byte(t.Value))
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: a text node (line %d): %w", id, t.Line, invalidLink(err))
 		}
-		if newText == nil {
-			continue
-		}
-		mapped, err := vault.CanvasTextEdits(data, t, ted)
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: the links of a text node (line %d) were left as they are: %v", id, t.Line, err))
-			continue
-		}
-		edits = append(edits, mapped...)
-		newTexts[i] = string(newText)
-		for _, ch := range tch {
-			ch.Line = t.Line
-			changes = append(changes, ch)
-		}
+		return ted, newText, tch, nil
+	})
+	if err != nil {
+		return nil, nil, nil, err
 	}
+	edits, changes, warnings = append(edits, rw.Edits...), append(changes, rw.Changes...), rw.Warnings
 	if len(edits) == 0 {
 		return nil, nil, warnings, nil
 	}
 	if out, err = vault.ApplyEdits(data, edits); err != nil {
 		return nil, nil, nil, fmt.Errorf("rewrite %s: %w", id, err)
 	}
-	if err := verifyCanvas(id, out, c, m.From, m.To, newTexts); err != nil {
+	if err := verifyCanvas(id, out, c, m.From, m.To, rw.NewTexts); err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
 	}
 	slices.SortStableFunc(changes, func(a, b LinkChange) int { return a.Line - b.Line })
@@ -123,14 +112,8 @@ func verifyCanvas(id string, out []byte, c *vault.Canvas, oldID, newID string, n
 			return fmt.Errorf("%s line %d: the file node would show %q instead of %q", id, f.Line, got.Files[i].Value, want)
 		}
 	}
-	for i, t := range c.Texts {
-		want, ok := newTexts[i]
-		if !ok {
-			want = t.Value
-		}
-		if got.Texts[i].Value != want {
-			return fmt.Errorf("%s line %d: a text node would read %q instead of %q", id, t.Line, got.Texts[i].Value, want)
-		}
+	if t, have, want, ok := c.TextMismatch(got, newTexts); ok {
+		return fmt.Errorf("%s line %d: a text node would read %q instead of %q", id, t.Line, have, want)
 	}
 	return nil
 }
