@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -65,7 +66,7 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 		return nil, err
 	}
 	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
-	if !slicesEqual(plan.self, src) {
+	if !bytes.Equal(plan.self, src) {
 		res.Files = append(res.Files, FileChange{Path: id, Action: ActionUpdate, Links: plan.selfLinks})
 	}
 	res.Files = append(res.Files, plan.changes...)
@@ -74,7 +75,7 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 		return res, nil
 	}
 	var ops []commit.Op
-	if !slicesEqual(plan.self, src) {
+	if !bytes.Equal(plan.self, src) {
 		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)

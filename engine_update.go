@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -115,7 +116,7 @@ func (e *Engine) prepareUpdate(id, abs string, src []byte, warnings []string, u 
 	if up.newID != id {
 		self.Action, self.From = ActionMove, id
 	}
-	if up.newID != id || !slicesEqual(up.plan.self, src) {
+	if up.newID != id || !bytes.Equal(up.plan.self, src) {
 		up.res.Files = append(up.res.Files, self)
 	}
 	up.res.Files = append(up.res.Files, up.plan.changes...)
@@ -169,7 +170,7 @@ func (up *update) ops() []commit.Op {
 	case up.newID != up.id && !up.caseOnly():
 		ops = append(ops, commit.Op{Path: up.newAbs, Data: up.plan.self, Perm: up.perm, IfAbsent: true},
 			commit.Op{Path: up.abs, Remove: true, CheckOld: true, Old: up.src})
-	case !slicesEqual(up.plan.self, up.src):
+	case !bytes.Equal(up.plan.self, up.src):
 		ops = append(ops, commit.Op{Path: up.abs, Data: up.plan.self, CheckOld: true, Old: up.src})
 	}
 	return append(ops, up.plan.ops...)
@@ -204,8 +205,6 @@ func (e *Engine) commitUpdate(ctx context.Context, up *update, u NoteUpdate) (*W
 	paths = append(paths, e.linkTargets(ops)...)
 	return e.afterWrite(ctx, up.newID, paths, up.res)
 }
-
-func slicesEqual(a, b []byte) bool { return string(a) == string(b) }
 
 // hasTitleProperty reports whether a note's title comes from its
 // frontmatter.

@@ -102,7 +102,7 @@ func (s *linkEdits) add(l Link, ed Edit) bool {
 		return true
 	}
 	s.edits = append(s.edits, ed)
-	s.changes = append(s.changes, EditChange(s.src, l, ed))
+	s.changes = append(s.changes, editChange(s.src, l, ed))
 	return true
 }
 

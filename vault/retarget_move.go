@@ -48,13 +48,13 @@ func (m *Move) mapID(id string) string {
 // Self works out the new bytes of the moved note itself (data, with its
 // other edits already made): its links are meant as they resolved from
 // From and must resolve the same from To. The result is always checked
-// (VerifyLinks), even when no link changes.
+// (verifyLinks), even when no link changes.
 func (m *Move) Self(data []byte) ([]byte, []LinkChange, error) {
 	n, err := m.Parser.ParseForRewrite(m.From, data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parse %s: %w", m.From, err)
 	}
-	edits, changes, err := m.RetargetLinks(data, n.Links, m.From, m.To)
+	edits, changes, err := m.retargetLinks(data, n.Links, m.From, m.To)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,7 +62,7 @@ func (m *Move) Self(data []byte) ([]byte, []LinkChange, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("rewrite links of %s: %w", m.From, err)
 	}
-	if err := m.VerifyLinks(n.Links, out, m.From, m.To); err != nil {
+	if err := m.verifyLinks(n.Links, out, m.From, m.To); err != nil {
 		return nil, nil, fmt.Errorf("%w: nothing was written", err)
 	}
 	return out, changes, nil
@@ -72,30 +72,30 @@ func (m *Move) Self(data []byte) ([]byte, []LinkChange, error) {
 // disk; source is not the moved note) whose links must keep pointing
 // where they did: out is nil when none changes. ParseForRewrite gives
 // reference-style links their definition's range; each link is checked
-// again after the rewrite (VerifyLinks).
+// again after the rewrite (verifyLinks).
 func (m *Move) Note(source string, data []byte) (edits []Edit, out []byte, changes []LinkChange, err error) {
 	n, err := m.Parser.ParseForRewrite(source, data)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parse %s: %w", source, err)
 	}
-	edits, changes, err = m.RetargetLinks(data, n.Links, source, source)
+	edits, changes, err = m.retargetLinks(data, n.Links, source, source)
 	if err != nil || len(edits) == 0 {
 		return nil, nil, nil, err
 	}
 	if out, err = ApplyEdits(data, edits); err != nil {
 		return nil, nil, nil, fmt.Errorf("rewrite links of %s: %w", source, err)
 	}
-	if err := m.VerifyLinks(n.Links, out, source, source); err != nil {
+	if err := m.verifyLinks(n.Links, out, source, source); err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
 	}
 	return edits, out, changes, nil
 }
 
-// VerifyLinks parses a rewritten note again and checks that each of its
+// verifyLinks parses a rewritten note again and checks that each of its
 // links resolves, under New from newSource, to the note (or the
 // attachment) it meant before (as before, under Old from oldSource):
 // the last guard before any byte is written.
-func (m *Move) VerifyLinks(before []Link, out []byte, oldSource, newSource string) error {
+func (m *Move) verifyLinks(before []Link, out []byte, oldSource, newSource string) error {
 	n, err := m.Parser.Parse(newSource, out)
 	if err != nil {
 		return fmt.Errorf("parse %s after rewriting: %w", newSource, err)
@@ -125,12 +125,12 @@ func (m *Move) VerifyLinks(before []Link, out []byte, oldSource, newSource strin
 	return nil
 }
 
-// RetargetLinks finds the links of a note (src, written at oldSource,
+// retargetLinks finds the links of a note (src, written at oldSource,
 // living at newSource after the move) that would resolve differently
 // under New than they meant under Old, and the edits that keep them
 // pointing at the same note. A link it cannot rewrite is a *LinkError: a
 // rename never breaks a link.
-func (m *Move) RetargetLinks(src []byte, links []Link, oldSource, newSource string) ([]Edit, []LinkChange, error) {
+func (m *Move) retargetLinks(src []byte, links []Link, oldSource, newSource string) ([]Edit, []LinkChange, error) {
 	set := newLinkEdits(src)
 	for _, l := range links {
 		ed, ok, err := m.retargetLink(src, l, oldSource, newSource)
@@ -149,7 +149,7 @@ func (m *Move) RetargetLinks(src []byte, links []Link, oldSource, newSource stri
 }
 
 // retargetLink is the edit that keeps link l of src pointing at what it
-// meant (see RetargetLinks); ok is false for a link that needs none.
+// meant (see retargetLinks); ok is false for a link that needs none.
 func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed Edit, ok bool, err error) {
 	if l.IsSelf() {
 		return Edit{}, false, nil
@@ -219,10 +219,10 @@ func pathOK(source string, l Link, id string) bool {
 	return true
 }
 
-// EditChange describes the edit ed of link l of src: the link before and
+// editChange describes the edit ed of link l of src: the link before and
 // after or, for a reference-style link whose definition is rewritten, the
 // definition's line.
-func EditChange(src []byte, l Link, ed Edit) LinkChange {
+func editChange(src []byte, l Link, ed Edit) LinkChange {
 	if l.Start <= ed.Start && ed.End <= l.End {
 		return LinkChange{
 			Line: l.Line,
