@@ -1344,7 +1344,7 @@ func TestHostileLongNames(t *testing.T) {
 				t.Errorf("leftovers %q", l)
 			}
 			if len(known) > 0 {
-				t.Errorf("a note with a legal %d-byte file name cannot be written (vault/write.go backupName, %q): %q", n, commit.BackupPrefix, known)
+				t.Errorf("a note with a legal %d-byte file name cannot be written (vault/commit/backup.go backupName, %q): %q", n, commit.BackupPrefix, known)
 			}
 		})
 	}
@@ -1375,7 +1375,7 @@ func TestHostileCleanupDuringCommit(t *testing.T) {
 					done, err := commit.Recover(dir)
 					cleaned = append(cleaned, done...)
 					if err != nil {
-						t.Logf("CleanupTemps: %v", err)
+						t.Logf("commit.Recover: %v", err)
 					}
 				}
 				return nil
@@ -1383,7 +1383,7 @@ func TestHostileCleanupDuringCommit(t *testing.T) {
 			_, err := e.UpdateNode(context.Background(), vaultgraph.NoteUpdate{ID: "Hub", Title: strp("Hub Two")})
 			e.SetCommitFailAt(nil)
 			after := noteFiles(t, dir)
-			t.Logf("CleanupTemps in the middle did: %q; rename = %s", cleaned, hostileClip(fmt.Sprint(err)))
+			t.Logf("commit.Recover in the middle did: %q; rename = %s", cleaned, hostileClip(fmt.Sprint(err)))
 			want := maps.Clone(before)
 			if err == nil {
 				delete(want, "Hub.md")
@@ -1393,7 +1393,7 @@ func TestHostileCleanupDuringCommit(t *testing.T) {
 				}
 			}
 			if d := treeDiff(after, want); d != "" {
-				t.Errorf("CleanupTemps run in the middle of a rename's Commit (as the Open of a second process would, vault/write.lock) "+
+				t.Errorf("commit.Recover run in the middle of a rename's commit (as the Open of a second process would, vault/commit/lock.go) "+
 					"made the rename not all or nothing (%s):\n%s", hostileClip(fmt.Sprint(err)), d)
 			}
 		})

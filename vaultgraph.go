@@ -189,7 +189,7 @@ func (e *Engine) Open(ctx context.Context) error {
 	if !e.opts.ReadOnly && !e.opts.TrustIndex {
 		// A write interrupted by a crash leaves temporary files, backups
 		// and maybe a commit journal: finish that write (journal) or undo
-		// it. CleanupTemps skips it while another process holds the
+		// it. commit.Recover skips it while another process holds the
 		// vault's write lock (a server in the middle of a write): its
 		// files are not leftovers. Not at all while a server owns the
 		// vault (TrustIndex).
