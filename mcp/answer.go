@@ -26,15 +26,16 @@ const (
 // The parts are written in this order: head, content, more, rows (with
 // the rows' nested properties after them), foot, warnings, hint, omitted.
 type answer struct {
-	tool    string
-	kind    kind
-	head    toon.Object // fields before the content
-	content *string     // a note's content, nil when not selected
-	more    toon.Object // fields between the content and the rows
-	rowsKey string      // key of the rows ("nodes", "neighbors", "tags"); "" without rows
-	rows    []toon.Object
-	props   []toon.Object // parallel to rows: a row's properties, nil for none
-	foot    toon.Object   // totals and paging
+	kind kind
+	// relevance is set when the rows' scores are search relevance (0-1).
+	relevance bool
+	head      toon.Object // fields before the content
+	content   *string     // a note's content, nil when not selected
+	more      toon.Object // fields between the content and the rows
+	rowsKey   string      // key of the rows ("nodes", "neighbors", "tags"); "" without rows
+	rows      []toon.Object
+	props     []toon.Object // parallel to rows: a row's properties, nil for none
+	foot      toon.Object   // totals and paging
 	// label is a note's row label in Markdown ("in", "out") or a list's
 	// heading ("Hubs by pagerank").
 	label    string

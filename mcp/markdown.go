@@ -234,7 +234,7 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 			fmt.Fprintf(b, "- %s\n", strings.Join(parts, ": "))
 		}
 	} else {
-		writeRows(b, rows, a.tool == "search")
+		writeRows(b, rows, a.relevance)
 	}
 	for _, p := range props {
 		fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))

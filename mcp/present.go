@@ -56,33 +56,13 @@ func (p Presentation) presentation() Presentation { return p }
 
 type presenter interface{ presentation() Presentation }
 
-// DefaultFormats is each read tool's default format: the form that
-// measured fewest o200k tokens for typical answers on testvault and a
-// generated 1,000-note vault (see README "Response formats" and
-// TestDefaultFormatsMeasure).
-var DefaultFormats = map[string]string{
-	"get_node":       FormatMarkdown,
-	"random_node":    FormatMarkdown,
-	"get_neighbors":  FormatTOON,
-	"find_path":      FormatMarkdown,
-	"get_hubs":       FormatTOON,
-	"search_by_tags": FormatTOON,
-	"list_nodes":     FormatTOON,
-	"list_tags":      FormatTOON,
-	"vault_status":   FormatTOON,
-	"search":         FormatTOON,
-	"create_node":    FormatTOON,
-	"update_node":    FormatTOON,
-	"delete_node":    FormatTOON,
-}
-
-// check validates the presentation parameters and fills in defaults for
-// tool.
-func (p Presentation) check(tool string) (Presentation, error) {
+// check validates the presentation parameters and fills in defaults: a
+// tool's default format is def ("" for JSON).
+func (p Presentation) check(def string) (Presentation, error) {
 	p.Format = strings.ToLower(strings.TrimSpace(p.Format))
 	switch p.Format {
 	case "":
-		p.Format = DefaultFormats[tool]
+		p.Format = def
 		if p.Format == "" {
 			p.Format = FormatJSON
 		}
@@ -120,14 +100,23 @@ func (p Presentation) check(tool string) (Presentation, error) {
 // nil for a not-found read) as text in the chosen format, with the chosen
 // fields, within the token budget.
 func Render(tool string, v any, p Presentation) (string, error) {
-	p, err := p.check(tool)
+	d := lookup(tool)
+	if d == nil {
+		return "", fmt.Errorf("render: no tool %q", tool)
+	}
+	return d.render(v, p)
+}
+
+// render shapes the answer v of tool d as Render does.
+func (d *toolDef) render(v any, p Presentation) (string, error) {
+	p, err := p.check(d.format)
 	if err != nil {
 		return "", err
 	}
 	if isNil(v) {
 		return "null", nil
 	}
-	a, err := shape(tool, v, p)
+	a, err := shape(d, v, p)
 	if err != nil {
 		return "", err
 	}
@@ -176,28 +165,20 @@ func isNil(v any) bool {
 	return false
 }
 
-// wants reports whether the answer of tool shows field (so that a tool
-// reads note content only when it is shown).
-func (p Presentation) wants(tool, field string) bool {
-	c, err := p.check(tool)
+// wants reports whether an answer with the fields s shows field (so
+// that a tool reads note content only when it is shown).
+func (p Presentation) wants(s *fieldSet, field string) bool {
+	c, err := p.check("")
 	if err != nil {
 		return true // the error is reported when rendering
 	}
-	cat, ok := catalogs[tool]
-	if !ok {
-		return true
-	}
-	var also *catalog
-	if cat.rows && cat.main != &rowCatalog {
-		also = &rowCatalog
-	}
-	names, _ := cat.main.pick(tool, c, also)
+	names, _ := s.pick("", c)
 	return slices.Contains(names, field)
 }
 
 // wantsRow reports whether get_node's neighbour rows show field.
 func (p Presentation) wantsRow(field string) bool {
-	c, err := p.check("get_node")
+	c, err := p.check("")
 	if err != nil {
 		return true
 	}

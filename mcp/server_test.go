@@ -824,10 +824,10 @@ type boomParams struct {
 }
 
 // boomTool panics: with a message, or with a nil pointer dereference.
-func boomTool(_ *Tools, log *slog.Logger) server.ServerTool {
-	return server.ServerTool{
+func boomTool(t *Tools, log *slog.Logger) server.ServerTool {
+	d := &toolDef{
 		Tool: mcpgo.NewTool("boom", mcpgo.WithDescription("panics"), mcpgo.WithBoolean("nil")),
-		Handler: handler("boom", log, func(_ context.Context, p boomParams) (any, error) {
+		run: bind(func(_ *Tools, _ context.Context, p boomParams) (any, error) {
 			if p.Nil {
 				var n *vaultgraph.Node
 				return n.ID, nil
@@ -835,6 +835,7 @@ func boomTool(_ *Tools, log *slog.Logger) server.ServerTool {
 			panic("kaboom")
 		}),
 	}
+	return d.serverTool(t, log)
 }
 
 func TestHandlerPanic(t *testing.T) {

@@ -1,14 +1,16 @@
 package mcp
 
 import (
-	"log/slog"
-
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
-func getNeighborsTool(t *Tools, log *slog.Logger) server.ServerTool {
-	return server.ServerTool{
+// getNeighborsFields are the fields of get_neighbors' rows, and of
+// get_node's neighbour rows.
+var getNeighborsFields = rowFields("direction")
+
+// getNeighborsTool describes get_neighbors.
+func getNeighborsTool() *toolDef {
+	return &toolDef{
 		Tool: readTool("get_neighbors",
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription("Notes linked with a note: out = notes it links to, in = notes linking to it, both (default; mutual links marked both). Outgoing first unless sorted; paged, with total. Returns null when the note does not exist."),
@@ -16,6 +18,8 @@ func getNeighborsTool(t *Tools, log *slog.Logger) server.ServerTool {
 				mcpgo.WithString("direction", mcpgo.Enum("in", "out", "both"), mcpgo.DefaultString("both"), mcpgo.Description("Which links to follow")),
 			}, pagedOptions(nodeSortKeys, DefaultNeighborsLimit, MaxNeighborsLimit)...)...,
 		),
-		Handler: handler("get_neighbors", log, t.GetNeighbors),
+		run:    bind((*Tools).GetNeighbors),
+		format: FormatTOON,
+		fields: getNeighborsFields,
 	}
 }

@@ -1,17 +1,18 @@
 package mcp
 
 import (
-	"log/slog"
-
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph"
 )
 
-func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
+// listNodesFields are the fields of list_nodes' rows.
+var listNodesFields = rowFields()
+
+// listNodesTool describes list_nodes.
+func listNodesTool() *toolDef {
 	date := "Date YYYY-MM-DD or RFC 3339, inclusive"
-	return server.ServerTool{
+	return &toolDef{
 		Tool: readTool("list_nodes", append([]mcpgo.ToolOption{
 			mcpgo.WithDescription("Browse notes with filters, sorting and pages; returns nodes, total, page, totalPages and a hint when more pages exist."),
 			mcpgo.WithString("folder", mcpgo.Description("Only notes in this folder or below")),
@@ -26,6 +27,8 @@ func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithBoolean("brokenLinks", mcpgo.Description("Only notes with a link to no note")),
 			mcpgo.WithBoolean("brokenAnchors", mcpgo.Description("Only notes with a link to a heading or ^block its note lacks")),
 		}, pagedOptions(nodeSortKeys, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit)...)...),
-		Handler: handler("list_nodes", log, t.ListNodes),
+		run:    bind((*Tools).ListNodes),
+		format: FormatTOON,
+		fields: listNodesFields,
 	}
 }

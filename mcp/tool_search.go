@@ -1,10 +1,7 @@
 package mcp
 
 import (
-	"log/slog"
-
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -12,8 +9,13 @@ import (
 // searchSortKeys are the sort keys of search (vaultgraph.SearchSortFields).
 const searchSortKeys = "score, title, path, created, modified, inDegree, outDegree, pagerank"
 
-func searchTool(t *Tools, log *slog.Logger) server.ServerTool {
-	return server.ServerTool{
+// searchFields are the fields of search's rows: snippets instead of
+// content at standard detail.
+var searchFields = rowFields("score", "snippet").withStandard("id", "title", "tags", "snippet")
+
+// searchTool describes search.
+func searchTool() *toolDef {
+	return &toolDef{
 		Tool: readTool("search", append([]mcpgo.ToolOption{
 			mcpgo.WithDescription(`Find notes by words and meaning; best first, with score (0-1) and a snippet of the matching text, a page at a time (sortBy reorders a page). Start here to find notes on a topic. Words match as prefixes, ignoring case and accents; "quoted phrases" match as written.`),
 			mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description("Words, \"phrases\" or a question")),
@@ -23,6 +25,9 @@ func searchTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithString("tagMode", mcpgo.Enum("any", "all", "none"), mcpgo.DefaultString("any"), mcpgo.Description(descTagMode)),
 			mcpgo.WithString("folder", mcpgo.Description("Only notes in this folder or below")),
 		}, pagedOptions(searchSortKeys, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit)...)...),
-		Handler: handler("search", log, t.Search),
+		run:       bind((*Tools).Search),
+		format:    FormatTOON,
+		fields:    searchFields,
+		relevance: true,
 	}
 }

@@ -1,14 +1,15 @@
 package mcp
 
 import (
-	"log/slog"
-
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
-func searchByTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
-	return server.ServerTool{
+// searchByTagsFields are the fields of search_by_tags' rows.
+var searchByTagsFields = rowFields()
+
+// searchByTagsTool describes search_by_tags.
+func searchByTagsTool() *toolDef {
+	return &toolDef{
 		Tool: readTool("search_by_tags",
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription(`Notes with any (default) or all of the tags, paged, with total. Tags match without '#', ignoring case; "project" also matches "project/alpha". Use list_tags to see the tags.`),
@@ -16,6 +17,8 @@ func searchByTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
 				mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.DefaultString("any"), mcpgo.Description("Match any or all of tags")),
 			}, pagedOptions(nodeSortKeys, DefaultTagsLimit, MaxTagsLimit)...)...,
 		),
-		Handler: handler("search_by_tags", log, t.SearchByTags),
+		run:    bind((*Tools).SearchByTags),
+		format: FormatTOON,
+		fields: searchByTagsFields,
 	}
 }

@@ -59,7 +59,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if p.Depth != 0 && p.Depth != 1 {
 		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)
 	}
-	n, err := t.Engine.GetNode(ctx, p.ID, p.wants("get_node", "content"))
+	n, err := t.Engine.GetNode(ctx, p.ID, p.wants(getNodeFields, "content"))
 	if err != nil || n == nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return nil, err
 	}
 	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
-	withContent := p.wants("get_neighbors", "content")
+	withContent := p.wants(getNeighborsFields, "content")
 	for _, nb := range res.Neighbors {
 		if withContent {
 			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
@@ -243,7 +243,7 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 		return nil, err
 	}
 	out := &ListResponse{Metric: string(m), Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
-	withContent := p.wants("get_hubs", "content")
+	withContent := p.wants(getHubsFields, "content")
 	for _, h := range res.Hubs {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
 		if err != nil {
@@ -297,14 +297,14 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return t.listPage(ctx, "search_by_tags", res, p.Presentation)
+	return t.listPage(ctx, searchByTagsFields, res, p.Presentation)
 }
 
 // listPage turns an Engine page of notes into the answer, reading content
-// only when it is shown.
-func (t *Tools) listPage(ctx context.Context, tool string, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
+// only when fields show it.
+func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
 	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
-	withContent := p.wants(tool, "content")
+	withContent := p.wants(fields, "content")
 	var err error
 	for _, n := range res.Nodes {
 		if withContent {
@@ -369,7 +369,7 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.listPage(ctx, "list_nodes", res, p.Presentation)
+	return t.listPage(ctx, listNodesFields, res, p.Presentation)
 }
 
 // parseDate reads a date or date-time parameter; "" is the zero time. A
@@ -439,7 +439,7 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 	if err != nil || n == nil {
 		return nil, err
 	}
-	if p.wants("random_node", "content") {
+	if p.wants(noteFields, "content") {
 		if n.Content, err = t.content(ctx, n.ID); err != nil {
 			return nil, err
 		}

@@ -58,7 +58,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 		return nil, err
 	}
 	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
-	withContent := p.wants("search", "content")
+	withContent := p.wants(searchFields, "content")
 	for _, h := range res.Hits {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
 		if err != nil {

@@ -253,7 +253,7 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 // presentationFlags adds the flags that shape a read command's answer.
 func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 	f := c.Flags()
-	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormats[tool]+")")
+	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormat(tool)+")")
 	f.StringVar(&p.Detail, "detail", "standard", "field preset: minimal, standard or full")
 	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
 	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
