@@ -140,6 +140,17 @@ func (s *fieldSet) pick(tool string, p Presentation) ([]string, []string) {
 	return s.withAlways(chosen), warnings
 }
 
+// neighborFields are the fields of the answer's neighbour rows (get_node
+// with depth 1): the requested fields that rows have, else the detail
+// preset's.
+func (s *fieldSet) neighborFields(p Presentation) []string {
+	names, _ := s.rows.pick("", p)
+	if len(p.Fields) > 0 && len(names) <= 1 { // only direction: use the preset
+		names = s.rows.preset(p.Detail)
+	}
+	return names
+}
+
 // findField matches a requested field name, ignoring case.
 func findField(avail []string, name string) (string, bool) {
 	for _, f := range avail {

@@ -176,13 +176,14 @@ func (p Presentation) wants(s *fieldSet, field string) bool {
 	return slices.Contains(names, field)
 }
 
-// wantsRow reports whether get_node's neighbour rows show field.
-func (p Presentation) wantsRow(field string) bool {
+// wantsRow reports whether the neighbour rows of an answer with the
+// fields s (get_node's) show field.
+func (p Presentation) wantsRow(s *fieldSet, field string) bool {
 	c, err := p.check("")
 	if err != nil {
 		return true
 	}
-	return slices.Contains(neighborFields(c), field)
+	return slices.Contains(s.neighborFields(c), field)
 }
 
 // SortKeys are sort keys: a JSON list of strings or one string of

@@ -72,7 +72,7 @@ func TestOmittedLine(t *testing.T) {
 	content := "a long note text"
 	note := &answer{kind: kindNote, head: toon.Object{{Key: "id", Value: "n.md"}, {Key: "title", Value: "N"}, {Key: "tags", Value: []any{"x"}}},
 		content: &content, rowsKey: "neighbors", rows: rows, props: make([]toon.Object, 3), warnings: []string{"w1", "w2"}}
-	status := &answer{kind: kindStatus, keep: statusCatalog.minimal,
+	status := &answer{kind: kindStatus, keep: statusFields.minimal,
 		head: toon.Object{{Key: "vault", Value: "/v"}, {Key: "notes", Value: 3}, {Key: "watcher", Value: "on"}}}
 	c := func(f func(*cut)) cut { x := uncut; f(&x); return x }
 	tests := []struct {

@@ -42,8 +42,8 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	if n.IncomingCount != nil {
 		a.more = toon.Object{{Key: "incomingCount", Value: *n.IncomingCount}, {Key: "outgoingCount", Value: *n.OutgoingCount}}
 	}
-	if n.Neighbors != nil {
-		rowNames := neighborFields(p)
+	if n.Neighbors != nil && d.fields.rows != nil {
+		rowNames := d.fields.neighborFields(p)
 		a.rowsKey = "neighbors"
 		for _, nb := range n.Neighbors {
 			row, props := nodeRow(&nb, rowNames, NeighborContentChars)
@@ -55,17 +55,6 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 		}
 	}
 	return a
-}
-
-// neighborFields are the fields of get_node's neighbour rows (those of
-// get_neighbors): the requested fields that rows have, else the detail
-// preset's.
-func neighborFields(p Presentation) []string {
-	names, _ := getNeighborsFields.pick("", p)
-	if len(p.Fields) > 0 && len(names) <= 1 { // only direction: use the preset
-		names = getNeighborsFields.preset(p.Detail)
-	}
-	return names
 }
 
 // noteField is one field of a single note; ok is false for an empty
@@ -112,10 +101,6 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 	for _, name := range names {
 		var v any
 		switch name {
-		case "id":
-			v = n.ID
-		case "title":
-			v = n.Title
 		case "direction":
 			v = n.Direction
 		case "score":
@@ -127,18 +112,6 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			v = strings.Join(n.Tags, " ")
 		case "aliases":
 			v = strings.Join(n.Aliases, "; ")
-		case "created":
-			v = n.Created
-		case "modified":
-			v = n.Modified
-		case "size":
-			v = n.Size
-		case "hash":
-			v = n.Hash
-		case "inDegree":
-			v = n.InDegree
-		case "outDegree":
-			v = n.OutDegree
 		case "snippet":
 			v = n.Snippet
 		case "content":
@@ -151,8 +124,10 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 				props = propertiesObject(n.Properties)
 			}
 			continue
-		default:
-			continue
+		default: // as a single note has it, empty or not
+			if v, _ = noteField(n, name); v == nil {
+				continue
+			}
 		}
 		row = append(row, toon.Field{Key: name, Value: v})
 	}

@@ -4,8 +4,8 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// statusCatalog is vault_status' fields.
-var statusCatalog = &fieldSet{
+// statusFields is vault_status' fields.
+var statusFields = &fieldSet{
 	all: []string{"vault", "notes", "links", "brokenLinks", "brokenAnchors", "attachmentLinks", "attachments", "tags", "edges",
 		"embeddingCoverage", "embeddingModel", "embedding", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
 		"problemCount", "problems", "duplicateNameCount", "duplicateNames"},
@@ -22,6 +22,6 @@ func vaultStatusTool() *toolDef {
 		),
 		run:    bind((*Tools).VaultStatus),
 		format: FormatTOON,
-		fields: statusCatalog,
+		fields: statusFields,
 	}
 }

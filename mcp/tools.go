@@ -72,7 +72,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 			return nil, err
 		}
 		r.Neighbors = []NodeResponse{}
-		withContent := p.wantsRow("content")
+		withContent := p.wantsRow(getNodeFields, "content")
 		for _, nb := range nbs {
 			if withContent {
 				if nb.Content, err = t.content(ctx, nb.ID); err != nil {
