@@ -26,7 +26,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		return e.renameHeading(ctx, u)
 	}
 	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
-		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
+		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
 	}
 	if u.Title != nil {
 		if err := checkTitle(*u.Title); err != nil {
