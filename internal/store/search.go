@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -40,7 +41,7 @@ const (
 	// snippet.
 	HighlightOpen, HighlightClose = "**", "**"
 	// SnippetEllipsis marks where a snippet cuts the text.
-	SnippetEllipsis = "…"
+	SnippetEllipsis = textfold.Ellipsis
 )
 
 // KeywordQuery is a full-text search.
@@ -171,7 +172,7 @@ func (t Term) expr() string {
 
 // hasCJKTerm reports whether a term has CJK text.
 func hasCJKTerm(terms []Term) bool {
-	return slices.ContainsFunc(terms, func(t Term) bool { return hasCJK(t.Text) })
+	return slices.ContainsFunc(terms, func(t Term) bool { return textfold.HasCJK(t.Text) })
 }
 
 // quoted is the term as an FTS5 string: its words, as written.

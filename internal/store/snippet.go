@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -43,12 +44,8 @@ func snippet(snip, body, title string, inGo bool, terms []Term) string {
 // only repeats the note's title (the caller shows the title anyway).
 func cleanSnippet(snip, title string) string {
 	text := strings.TrimLeft(snip, " \t\r\n")
-	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") {
-		h := strings.ReplaceAll(strings.TrimLeft(line, "#"), HighlightOpen, "")
-		h = strings.ReplaceAll(h, HighlightClose, "")
-		if vault.Fold(strings.TrimSpace(h)) == vault.Fold(strings.TrimSpace(title)) {
-			text = rest
-		}
+	if line, rest, _ := strings.Cut(text, "\n"); textfold.IsTitleHeading(strings.ReplaceAll(line, HighlightOpen, ""), title) {
+		text = rest
 	}
 	return strings.Join(strings.FieldsFunc(text, isSpace), " ")
 }
@@ -66,13 +63,13 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	var needles []string // CJK runs, longest first
 	var others []highlightWord
 	for _, t := range terms {
-		for _, w := range wordRuns(t.Text) {
+		for _, w := range textfold.Words(t.Text) {
 			for _, part := range splitCJK(w) {
-				if isCJK(firstRune(part)) {
+				if textfold.IsCJK(firstRune(part)) {
 					needles = append(needles, part)
 				} else {
 					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
-					f, _ := foldWord(part)
+					f, _ := textfold.FoldWord(part)
 					others = append(others, highlightWord{f, prefix})
 				}
 			}
@@ -89,7 +86,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	cjk = at >= 0
 	if len(others) > 0 {
 		for i, w := range otherWords(body) {
-			f, differs := foldWord(w)
+			f, differs := textfold.FoldWord(w)
 			if !slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(f) }) {
 				continue
 			}
@@ -133,7 +130,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 			if n < 0 {
 				n = len(text) - i
 			}
-			if w, _ := foldWord(text[i : i+n]); slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(w) }) {
+			if w, _ := textfold.FoldWord(text[i : i+n]); slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(w) }) {
 				mark(text[i : i+n])
 			} else {
 				b.WriteString(text[i : i+n])
@@ -151,7 +148,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 }
 
 // isOtherWordRune reports whether r is part of a word without CJK text.
-func isOtherWordRune(r rune) bool { return isWordRune(r) && !isCJK(r) }
+func isOtherWordRune(r rune) bool { return textfold.IsWordRune(r) && !textfold.IsCJK(r) }
 
 // otherWords yields the byte offset and text of each word of s, its CJK
 // text left out.
@@ -195,8 +192,8 @@ func firstRune(s string) rune {
 func splitCJK(w string) []string {
 	var parts []string
 	for w != "" {
-		cjk := isCJK(firstRune(w))
-		n := strings.IndexFunc(w, func(r rune) bool { return isCJK(r) != cjk })
+		cjk := textfold.IsCJK(firstRune(w))
+		n := strings.IndexFunc(w, func(r rune) bool { return textfold.IsCJK(r) != cjk })
 		if n < 0 {
 			n = len(w)
 		}
@@ -231,15 +228,15 @@ func snippetWindow(text string, at int) (start, end int) {
 		case unicode.IsSpace(r):
 			i += size
 			continue
-		case isCJK(r):
+		case textfold.IsCJK(r):
 			units = append(units, unit{i, i + size, 1})
 		default: // a word, or punctuation (free)
-			size = strings.IndexFunc(text[i:], func(r rune) bool { return unicode.IsSpace(r) || isCJK(r) })
+			size = strings.IndexFunc(text[i:], func(r rune) bool { return unicode.IsSpace(r) || textfold.IsCJK(r) })
 			if size < 0 {
 				size = len(text) - i
 			}
 			u := unit{i, i + size, 0}
-			if strings.IndexFunc(text[u.start:u.end], isWordRune) >= 0 {
+			if strings.IndexFunc(text[u.start:u.end], textfold.IsWordRune) >= 0 {
 				u.cost = 2
 			}
 			units = append(units, u)

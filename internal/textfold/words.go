@@ -1,0 +1,74 @@
+package textfold
+
+import (
+	"strings"
+	"unicode"
+)
+
+// IsWordRune reports whether unicode61 keeps r in a token: letters,
+// digits, marks and private-use characters; anything else separates
+// tokens.
+func IsWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Co, r)
+}
+
+// IsU61Rune reports whether unicode61 keeps r in a token once it removes
+// diacritics: letters, digits, private-use characters and the accents it
+// removes (other combining marks end a token).
+func IsU61Rune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || U61Diacritic(r)
+}
+
+// Words splits s into unicode61's tokens, as written (runs of word
+// characters, IsWordRune).
+func Words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !IsWordRune(r) })
+}
+
+// WordRuns returns the [start, end) rune ranges of the words of r, as
+// Words splits them.
+func WordRuns(r []rune) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, c := range r {
+		in := IsWordRune(c)
+		switch {
+		case in && start < 0:
+			start = i
+		case !in && start >= 0:
+			out = append(out, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(r)})
+	}
+	return out
+}
+
+// IsCJK reports whether r is a CJK letter: Han (with 々 and 〇), Hiragana,
+// Katakana (with the prolonged sound mark ー) or Hangul. Punctuation and
+// symbols of those scripts (。「」㈱) are not.
+func IsCJK(r rune) bool {
+	if r < 0x1100 {
+		return false
+	}
+	switch r {
+	case 'ー', 'ｰ', 'ﾞ', 'ﾟ': // Common script, yet parts of kana words
+		return true
+	}
+	return (unicode.IsLetter(r) || unicode.IsNumber(r)) &&
+		unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// HasCJK reports whether s has a CJK letter.
+func HasCJK(s string) bool { return strings.IndexFunc(s, IsCJK) >= 0 }
+
+// IsCJKIdeograph is BERT's "Chinese character" test (CJK Unified
+// Ideographs and their extensions, compatibility ideographs), which
+// tokenizers that follow BERT split around.
+func IsCJKIdeograph(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF || r >= 0x20000 && r <= 0x2A6DF ||
+		r >= 0x2A700 && r <= 0x2B73F || r >= 0x2B740 && r <= 0x2B81F || r >= 0x2B820 && r <= 0x2CEAF ||
+		r >= 0xF900 && r <= 0xFAFF || r >= 0x2F800 && r <= 0x2FA1F
+}
