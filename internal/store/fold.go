@@ -11,11 +11,11 @@ import (
 // letters and removes the accents of Latin letters, and nothing more:
 // Greek with tonos or dialytika (Αθήνα), final sigma, Cyrillic ё and й,
 // and the letters that carry their accent without a combining mark (ß, ø,
-// ł, đ, æ, œ, þ, ı) keep them, as do compatibility forms (ﬁ, ａ). Fold
-// folds those too, as the builtin embedder does.
+// ł, đ, æ, œ, þ, ı) keep them, as do compatibility forms (ﬁ, ａ).
+// textfold.Fold folds those too.
 //
-// For each word of a note's title or body that Fold changes beyond what
-// unicode61 does, the index keeps the folded word as a marked token
+// For each word of a note's title or body that textfold.FoldWord folds
+// beyond what unicode61 does, the index keeps the folded word as a marked token
 // (foldMarker, then the word) in the hidden columns: cjktitle for the
 // title, cjk for the body, after the CJK bigrams. A query word also
 // matches its marked folded form there, so "αθηνα", "ΑΘΗΝΑ" and "αθην"

@@ -12,7 +12,7 @@ import (
 // foldExpr is the FTS5 expression of a term without CJK text, given q,
 // the expression of its text as written: q, or the term's words folded,
 // as marked tokens in the hidden columns (unless the index has none for
-// them: unmarked) or, when Fold changes them beyond unicode61, in the
+// them: unmarked) or, when textfold.Fold changes them beyond unicode61, in the
 // title and body (so "Straße" finds "Strasse" too). A term of several
 // words, or a phrase, matches the phrase of their marked tokens: the
 // words as written otherwise. The marked form of a word is its prefix
@@ -52,7 +52,7 @@ func (t Term) foldExpr(q string, prefix bool) string {
 	return "(" + q + " OR {cjktitle cjk} : " + m + ")"
 }
 
-// foldedWords returns the words of the term folded, whether Fold changes
+// foldedWords returns the words of the term folded, whether textfold.Fold changes
 // one of them beyond unicode61, and whether they have marked forms (each
 // is markable).
 func (t Term) foldedWords() (folded []string, differs, ok bool) {

@@ -103,12 +103,12 @@ func TestFoldUnicode61(t *testing.T) {
 		if tk[0] != tk[1] {
 			if bad++; bad <= 20 {
 				r := rune(doc)
-				t.Errorf("%U %q: unicode61 tokens %q, of Fold %q; want the same (or foldWord to report a difference)", r, "a"+string(r)+"b", tk[0], tk[1])
+				t.Errorf("%U %q: unicode61 tokens %q, of Fold %q; want the same (or textfold.FoldWord to report a difference)", r, "a"+string(r)+"b", tk[0], tk[1])
 			}
 		}
 	}
 	if bad > 0 {
-		t.Errorf("%d characters unicode61 folds otherwise than foldWord says", bad)
+		t.Errorf("%d characters unicode61 folds otherwise than textfold.FoldWord says", bad)
 	}
 	t.Logf("%d characters folded alike, %d marked", same, marked)
 	if same < 10000 || marked < 1000 {

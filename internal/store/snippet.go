@@ -54,7 +54,7 @@ func cleanSnippet(snip, title string) string {
 // cannot serve: it highlights a CJK run whole or not at all, and nothing
 // when only a hidden column matched (CJK bigrams, folded words). It
 // highlights the terms' CJK text anywhere, and their other words where a
-// word of the body folds (Fold) to one of them, or starts so for a word's
+// word of the body folds (textfold.Fold) to one of them, or starts so for a word's
 // prefix form. The snippet is around the first CJK text of the terms,
 // else the first such word, else the start of the body. cjk reports
 // whether the body has the terms' CJK text, folded whether it has a word
