@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -231,13 +232,8 @@ func value(v any) any {
 		}
 		return out
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		out := make(toon.Object, 0, len(x))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			out = append(out, toon.Field{Key: k, Value: value(x[k])})
 		}
 		return out
