@@ -1,7 +1,6 @@
 package store
 
 import (
-	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -85,7 +84,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	}
 	cjk = at >= 0
 	if len(others) > 0 {
-		for i, w := range otherWords(body) {
+		for i, w := range textfold.Runs(body, isOtherWordRune) {
 			f, differs := textfold.FoldWord(w)
 			if !slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(f) }) {
 				continue
@@ -149,28 +148,6 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 
 // isOtherWordRune reports whether r is part of a word without CJK text.
 func isOtherWordRune(r rune) bool { return textfold.IsWordRune(r) && !textfold.IsCJK(r) }
-
-// otherWords yields the byte offset and text of each word of s, its CJK
-// text left out.
-func otherWords(s string) iter.Seq2[int, string] {
-	return func(yield func(int, string) bool) {
-		start := -1
-		for i, r := range s {
-			switch in := isOtherWordRune(r); {
-			case in && start < 0:
-				start = i
-			case !in && start >= 0:
-				if !yield(start, s[start:i]) {
-					return
-				}
-				start = -1
-			}
-		}
-		if start >= 0 {
-			yield(start, s[start:])
-		}
-	}
-}
 
 // highlightWord is a query word without CJK, folded, that textSnippet
 // highlights.

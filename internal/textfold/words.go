@@ -1,6 +1,7 @@
 package textfold
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 )
@@ -23,6 +24,28 @@ func IsU61Rune(r rune) bool {
 // characters, IsWordRune).
 func Words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !IsWordRune(r) })
+}
+
+// Runs yields the byte offset and text of each run of s of runes for
+// which in reports true.
+func Runs(s string, in func(rune) bool) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		start := -1
+		for i, r := range s {
+			switch ok := in(r); {
+			case ok && start < 0:
+				start = i
+			case !ok && start >= 0:
+				if !yield(start, s[start:i]) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield(start, s[start:])
+		}
+	}
 }
 
 // WordRuns returns the [start, end) rune ranges of the words of r, as
