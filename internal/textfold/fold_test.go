@@ -2,6 +2,7 @@ package textfold
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -41,4 +42,30 @@ func TestFold(t *testing.T) {
 func ExampleFold() {
 	fmt.Println(Fold("Ελληνικά, Straße, Smørrebrød, Łódź, ёлка"))
 	// Output: ελληνικα, strasse, smorrebrod, lodz, елка
+}
+
+// TestFoldRunes checks that FoldRunes folds as Fold does, with the rune
+// each byte comes from.
+func TestFoldRunes(t *testing.T) {
+	tests := []struct {
+		desc, give string
+		from       []int
+	}{
+		{"ASCII", "Plan", []int{0, 1, 2, 3}},
+		{"sharp s", "Straße", []int{0, 1, 2, 3, 4, 4, 5}},
+		{"decomposed", "Cafe\u0301", []int{0, 1, 2, 3}},
+		{"phonetic letter's marks go, as in Fold", "ᴀ\u0301", []int{0, 0, 0}},
+		{"kana marks stay", "ｶﾞ", []int{0, 0, 0, 1, 1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			got := FoldRunes([]rune(tt.give))
+			if want := Fold(tt.give); got.Text != want {
+				t.Errorf("FoldRunes(%q).Text = %q, want %q", tt.give, got.Text, want)
+			}
+			if !slices.Equal(got.From, tt.from) {
+				t.Errorf("FoldRunes(%q).From = %v, want %v", tt.give, got.From, tt.from)
+			}
+		})
+	}
 }
