@@ -55,26 +55,18 @@ func cjkText(s string) string {
 // alone, unless it ends w and w is not complete (a query word, which may
 // go on in the text).
 func appendCJK(toks []string, w string, complete bool) []string {
-	for w != "" {
-		n := strings.IndexFunc(w, func(r rune) bool { return !textfold.IsCJK(r) })
-		if n == 0 { // a part without CJK
-			n = strings.IndexFunc(w, textfold.IsCJK)
-			if n < 0 {
-				n = len(w)
-			}
-			toks = append(toks, w[:n])
-			w = w[n:]
+	rest := w
+	for part, cjk := range textfold.SplitCJK(w) {
+		rest = rest[len(part):]
+		if !cjk {
+			toks = append(toks, part)
 			continue
 		}
-		if n < 0 {
-			n = len(w)
-		}
-		run := []rune(w[:n])
-		w = w[n:]
+		run := []rune(part)
 		for i := 0; i+1 < len(run); i++ {
 			toks = append(toks, string(run[i:i+2]))
 		}
-		if len(run) == 1 || complete || w != "" {
+		if len(run) == 1 || complete || rest != "" {
 			toks = append(toks, string(run[len(run)-1]))
 		}
 	}

@@ -63,8 +63,8 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	var others []highlightWord
 	for _, t := range terms {
 		for _, w := range textfold.Words(t.Text) {
-			for _, part := range splitCJK(w) {
-				if textfold.IsCJK(firstRune(part)) {
+			for part, cjk := range textfold.SplitCJK(w) {
+				if cjk {
 					needles = append(needles, part)
 				} else {
 					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
@@ -158,26 +158,6 @@ type highlightWord struct {
 
 func (h highlightWord) match(w string) bool {
 	return w == h.word || h.prefix && strings.HasPrefix(w, h.word)
-}
-
-func firstRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-// splitCJK splits a word into its CJK runs and its other parts.
-func splitCJK(w string) []string {
-	var parts []string
-	for w != "" {
-		cjk := textfold.IsCJK(firstRune(w))
-		n := strings.IndexFunc(w, func(r rune) bool { return textfold.IsCJK(r) != cjk })
-		if n < 0 {
-			n = len(w)
-		}
-		parts = append(parts, w[:n])
-		w = w[n:]
-	}
-	return parts
 }
 
 // matchNeedle returns the length of the first needle s starts with, or 0.

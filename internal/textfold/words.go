@@ -4,6 +4,7 @@ import (
 	"iter"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // IsWordRune reports whether unicode61 keeps r in a token: letters,
@@ -86,6 +87,25 @@ func IsCJK(r rune) bool {
 
 // HasCJK reports whether s has a CJK letter.
 func HasCJK(s string) bool { return strings.IndexFunc(s, IsCJK) >= 0 }
+
+// SplitCJK yields the parts of the word w in order, its CJK runs and its
+// other parts, each with whether it is CJK.
+func SplitCJK(w string) iter.Seq2[string, bool] {
+	return func(yield func(string, bool) bool) {
+		for w != "" {
+			r, _ := utf8.DecodeRuneInString(w)
+			cjk := IsCJK(r)
+			n := strings.IndexFunc(w, func(r rune) bool { return IsCJK(r) != cjk })
+			if n < 0 {
+				n = len(w)
+			}
+			if !yield(w[:n], cjk) {
+				return
+			}
+			w = w[n:]
+		}
+	}
+}
 
 // IsCJKIdeograph is BERT's "Chinese character" test (CJK Unified
 // Ideographs and their extensions, compatibility ideographs), which
