@@ -43,7 +43,9 @@ func snippet(snip, body, title string, inGo bool, terms []Term) string {
 // only repeats the note's title (the caller shows the title anyway).
 func cleanSnippet(snip, title string) string {
 	text := strings.TrimLeft(snip, " \t\r\n")
-	if line, rest, _ := strings.Cut(text, "\n"); textfold.IsTitleHeading(strings.ReplaceAll(line, HighlightOpen, ""), title) {
+	line, rest, _ := strings.Cut(text, "\n")
+	// The heading's words may be bold (HighlightClose is HighlightOpen).
+	if textfold.IsTitleHeading(strings.ReplaceAll(line, HighlightOpen, ""), title) {
 		text = rest
 	}
 	return strings.Join(strings.FieldsFunc(text, isSpace), " ")
@@ -53,8 +55,8 @@ func cleanSnippet(snip, title string) string {
 // cannot serve: it highlights a CJK run whole or not at all, and nothing
 // when only a hidden column matched (CJK bigrams, folded words). It
 // highlights the terms' CJK text anywhere, and their other words where a
-// word of the body folds (textfold.Fold) to one of them, or starts so for a word's
-// prefix form. The snippet is around the first CJK text of the terms,
+// word of the body folds (textfold.Fold) to one of them, or starts so for
+// a word's prefix form. The snippet is around the first CJK text of the terms,
 // else the first such word, else the start of the body. cjk reports
 // whether the body has the terms' CJK text, folded whether it has a word
 // that matches only as folded (not as unicode61 folds it).
@@ -63,8 +65,8 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	var others []highlightWord
 	for _, t := range terms {
 		for _, w := range textfold.Words(t.Text) {
-			for part, cjk := range textfold.SplitCJK(w) {
-				if cjk {
+			for part, inCJK := range textfold.SplitCJK(w) {
+				if inCJK {
 					needles = append(needles, part)
 				} else {
 					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
