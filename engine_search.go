@@ -604,7 +604,7 @@ func clamp01(f float64) float64 {
 func (e *Engine) vectorSnippets(ctx context.Context, hits []SearchHit, chunks map[string]int, query string) {
 	chars := e.opts.EmbedChunkChars
 	if chars <= 0 {
-		chars = DefaultChunkChars
+		chars = embed.DefaultChunkChars
 	}
 	words := snippetWords(query)
 	for i := range hits {
