@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -9,12 +10,6 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
-)
-
-// Defaults and bounds of ListNodes.
-const (
-	DefaultListLimit = 20
-	MaxListLimit     = 100
 )
 
 // TagMode says how a list of tags filters notes.
@@ -48,11 +43,10 @@ type ListQuery struct {
 	// BrokenAnchors keeps notes with at least one link to a heading or
 	// block that its note does not have.
 	BrokenAnchors bool
-	// SortBy lists sort keys (title, path, created, modified, inDegree,
-	// outDegree, pagerank), each optionally prefixed with '-' for
-	// descending. The default is path.
+	// SortBy lists sort keys of SortFields, read as PageQuery.SortBy.
+	// The default is path.
 	SortBy []string
-	// Page (1-based) and Limit (default 20, max 100).
+	// Page (1-based) and Limit (NoteList: default 20, max 100).
 	Page, Limit int
 }
 
@@ -64,27 +58,17 @@ type ListResult struct {
 	TotalPages int     `json:"totalPages"`
 }
 
-// SortFields are the keys ListQuery.SortBy accepts.
-var SortFields = []string{"title", "path", "created", "modified", "inDegree", "outDegree", "pagerank"}
-
 // ListNodes browses the vault: filter, sort, page.
 func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error) {
-	less, err := e.sorter(q.SortBy)
+	limit, err := NoteList.limit(q.Limit)
 	if err != nil {
 		return nil, err
 	}
-	if q.Limit == 0 {
-		q.Limit = DefaultListLimit
+	keys, page, err := PageQuery{SortBy: q.SortBy, Page: q.Page, Limit: limit}.check(NoteList)
+	if err != nil {
+		return nil, err
 	}
-	if q.Limit < 1 || q.Limit > MaxListLimit {
-		return nil, fmt.Errorf("%w: limit %d: use 1 to %d", ErrInvalid, q.Limit, MaxListLimit)
-	}
-	if q.Page == 0 {
-		q.Page = 1
-	}
-	if q.Page < 1 {
-		return nil, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalid, q.Page)
-	}
+	less := e.sorter(keys)
 	switch q.TagMode {
 	case "":
 		q.TagMode = TagsAny
@@ -117,8 +101,8 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	}
 	sort.Slice(rows, func(i, j int) bool { return less(&rows[i], &rows[j]) })
 
-	res := &ListResult{Total: len(rows), Page: q.Page, Nodes: []*Node{}}
-	from, to, pages := pageBounds(len(rows), q.Page, q.Limit)
+	res := &ListResult{Total: len(rows), Page: page, Nodes: []*Node{}}
+	from, to, pages := pageBounds(len(rows), page, limit)
 	res.TotalPages = pages
 	for _, r := range rows[from:to] {
 		res.Nodes = append(res.Nodes, e.node(r.id))
@@ -227,55 +211,13 @@ func valueMatches(v any, want string) bool {
 	return strings.EqualFold(fmt.Sprint(v), want)
 }
 
-// sorter builds the comparison for sort keys; ties end on the ID so pages
-// are stable.
-func (e *Engine) sorter(keys []string) (func(a, b *listRow) bool, error) {
-	type key struct {
-		cmp  func(a, b *listRow) int
-		desc bool
-	}
-	var ks []key
-	for _, raw := range keys {
-		name := strings.TrimSpace(raw)
-		if name == "" {
-			continue
-		}
-		desc := strings.HasPrefix(name, "-")
-		name = strings.TrimLeft(name, "-+")
-		var cmp func(a, b *listRow) int
-		switch strings.ToLower(name) {
-		case "title":
-			cmp = func(a, b *listRow) int { return strings.Compare(vault.Fold(a.title), vault.Fold(b.title)) }
-		case "path", "id":
-			cmp = func(a, b *listRow) int { return strings.Compare(a.id, b.id) }
-		case "created":
-			cmp = func(a, b *listRow) int { return a.created.Compare(b.created) }
-		case "modified":
-			cmp = func(a, b *listRow) int { return a.modified.Compare(b.modified) }
-		case "indegree", "in_degree":
-			cmp = func(a, b *listRow) int { return a.in - b.in }
-		case "outdegree", "out_degree":
-			cmp = func(a, b *listRow) int { return a.out - b.out }
-		case "pagerank":
-			cmp = func(a, b *listRow) int {
-				pa, pb := e.graph.PageRankOf(a.id), e.graph.PageRankOf(b.id)
-				switch {
-				case pa < pb:
-					return -1
-				case pa > pb:
-					return 1
-				}
-				return 0
-			}
-		default:
-			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, raw, strings.Join(SortFields, ", "))
-		}
-		ks = append(ks, key{cmp: cmp, desc: desc})
-	}
+// sorter builds the comparison of note rows for sort keys; ties end on
+// the ID so pages are stable.
+func (e *Engine) sorter(keys []SortKey) func(a, b *listRow) bool {
 	return func(a, b *listRow) bool {
-		for _, k := range ks {
-			c := k.cmp(a, b)
-			if k.desc {
+		for _, k := range keys {
+			c := e.compareRows(k.Field, a, b)
+			if k.Desc {
 				c = -c
 			}
 			if c != 0 {
@@ -283,5 +225,25 @@ func (e *Engine) sorter(keys []string) (func(a, b *listRow) bool, error) {
 			}
 		}
 		return a.id < b.id
-	}, nil
+	}
+}
+
+// compareRows compares two note rows by field, one of SortFields; the
+// caller holds e.mu.
+func (e *Engine) compareRows(field string, a, b *listRow) int {
+	switch field {
+	case "title":
+		return strings.Compare(vault.Fold(a.title), vault.Fold(b.title))
+	case "path":
+		return strings.Compare(a.id, b.id)
+	case "created":
+		return a.created.Compare(b.created)
+	case "modified":
+		return a.modified.Compare(b.modified)
+	case "inDegree":
+		return cmp.Compare(a.in, b.in)
+	case "outDegree":
+		return cmp.Compare(a.out, b.out)
+	}
+	return cmp.Compare(e.graph.PageRankOf(a.id), e.graph.PageRankOf(b.id)) // pagerank
 }
