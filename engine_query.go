@@ -13,12 +13,22 @@ import (
 // metrics. The Engine checks them here; MCP and the command line build
 // their schemas and help from these values and only bind arguments.
 
-// Page sizes of ListNodes and Search (and of their tools).
+// Page sizes of the lists: when the caller gives none, and the largest
+// (SPEC.md, seed 004). ListNodes and Search apply them; for the other
+// lists the tools do, through ListKind.Query.
 const (
-	DefaultListLimit   = 20
-	MaxListLimit       = 100
-	DefaultSearchLimit = 10
-	MaxSearchLimit     = 50
+	DefaultListLimit      = 20
+	MaxListLimit          = 100
+	DefaultSearchLimit    = 10
+	MaxSearchLimit        = 50
+	DefaultNeighborsLimit = 20
+	MaxNeighborsLimit     = 50
+	DefaultHubsLimit      = 10
+	MaxHubsLimit          = 50
+	DefaultTagsLimit      = 20
+	MaxTagsLimit          = 100
+	DefaultTagListLimit   = 100
+	MaxTagListLimit       = 1000
 )
 
 // SortFields are the sort keys of lists of notes (ListQuery.SortBy,
@@ -55,13 +65,13 @@ var (
 	// SearchList is Search (search).
 	SearchList = ListKind{SortFields: SearchSortFields, aliases: noteAliases, DefaultLimit: DefaultSearchLimit, MaxLimit: MaxSearchLimit}
 	// NeighborList is NeighborsPage (get_neighbors).
-	NeighborList = ListKind{SortFields: SortFields, aliases: noteAliases, DefaultLimit: 20, MaxLimit: 50}
+	NeighborList = ListKind{SortFields: SortFields, aliases: noteAliases, DefaultLimit: DefaultNeighborsLimit, MaxLimit: MaxNeighborsLimit}
 	// HubList is HubsPage (get_hubs).
-	HubList = ListKind{SortFields: SortFields, aliases: noteAliases, DefaultLimit: 10, MaxLimit: 50}
+	HubList = ListKind{SortFields: SortFields, aliases: noteAliases, DefaultLimit: DefaultHubsLimit, MaxLimit: MaxHubsLimit}
 	// TaggedList is SearchByTagsPage (search_by_tags).
-	TaggedList = ListKind{SortFields: SortFields, aliases: noteAliases, DefaultLimit: 20, MaxLimit: 100}
+	TaggedList = ListKind{SortFields: SortFields, aliases: noteAliases, DefaultLimit: DefaultTagsLimit, MaxLimit: MaxTagsLimit}
 	// TagList is ListTagsPage (list_tags).
-	TagList = ListKind{SortFields: TagSortFields, aliases: map[string]string{"name": "tag"}, DefaultLimit: 100, MaxLimit: 1000}
+	TagList = ListKind{SortFields: TagSortFields, aliases: map[string]string{"name": "tag"}, DefaultLimit: DefaultTagListLimit, MaxLimit: MaxTagListLimit}
 )
 
 // SortKey is one parsed sort key.

@@ -25,7 +25,7 @@ func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithBoolean("orphans", mcpgo.Description("Only notes with no links in or out")),
 			mcpgo.WithBoolean("brokenLinks", mcpgo.Description("Only notes with a link to no note")),
 			mcpgo.WithBoolean("brokenAnchors", mcpgo.Description("Only notes with a link to a heading or ^block its note lacks")),
-		}, pagedOptions(nodeSortKeys, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit)...)...),
+		}, pagedOptions(vaultgraph.NoteList)...)...),
 		Handler: handler("list_nodes", log, t.ListNodes),
 	}
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// searchSortKeys are the sort keys of search (vaultgraph.SearchSortFields).
-const searchSortKeys = "score, title, path, created, modified, inDegree, outDegree, pagerank"
-
 func searchTool(t *Tools, log *slog.Logger) server.ServerTool {
 	return server.ServerTool{
 		Tool: readTool("search", append([]mcpgo.ToolOption{
@@ -22,7 +19,7 @@ func searchTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Only notes with these tags, see tagMode")),
 			mcpgo.WithString("tagMode", mcpgo.Enum("any", "all", "none"), mcpgo.DefaultString("any"), mcpgo.Description(descTagMode)),
 			mcpgo.WithString("folder", mcpgo.Description("Only notes in this folder or below")),
-		}, pagedOptions(searchSortKeys, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit)...)...),
+		}, pagedOptions(vaultgraph.SearchList)...)...),
 		Handler: handler("search", log, t.Search),
 	}
 }

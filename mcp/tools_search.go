@@ -41,17 +41,9 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	default:
 		return nil, invalid("tagMode", "%q: use any, all or none", p.TagMode)
 	}
-	lim, err := limit("limit", p.Limit, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit)
-	if err != nil {
-		return nil, err
-	}
-	page, err := pageNumber(p.Page)
-	if err != nil {
-		return nil, err
-	}
 	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
-		Query: p.Query, Mode: mode, Limit: lim, Page: page, SortBy: p.SortBy,
+		Query: p.Query, Mode: mode, Limit: p.Limit, Page: p.Page, SortBy: p.SortBy,
 		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
 	})
 	if err != nil {

@@ -18,7 +18,7 @@ func newListNodesCmd(g *globals) *cobra.Command {
 		Use:   "list-nodes",
 		Short: "Browse notes with filters, sorting and pages",
 		Long: `Browse notes: filter by folder, tags, properties, dates, orphans, broken
-links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
+links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.NoteList.SortFields, ", ") + `
 (prefix '-' for descending); page through the result.`,
 		Example: `  vaultgraph list-nodes --folder Projects --sort-by -modified,title
   vaultgraph list-nodes --tags draft --tag-mode none --limit 50 --page 2
@@ -56,7 +56,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Sort
 	f.BoolVar(&p.Orphans, "orphans", false, "only notes with no links in or out")
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
 	f.BoolVar(&p.BrokenAnchors, "broken-anchors", false, "only notes with a link to a heading or ^block its note lacks")
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit, strings.Join(vaultgraph.SortFields, ", ")+" (default path)")
+	pageFlags(c, vaultgraph.NoteList, &p.SortBy, &p.Page, &p.Limit, " (default path)")
 	presentationFlags(c, "list_nodes", &p.Presentation)
 	return c
 }
