@@ -142,24 +142,33 @@ func (k ListKind) limit(n int) (int, error) {
 	return n, nil
 }
 
-// sortKeys parses sort keys of list k: elements split at commas, blank
-// keys dropped, any letter case, "-" prefix for descending ("+"
+// sortKeys parses sort keys of list k: elements split at commas
+// (SplitSortKeys), any letter case, "-" prefix for descending ("+"
 // optional), aliases read as their field.
 func (k ListKind) sortKeys(raw []string) ([]SortKey, error) {
 	var out []SortKey
-	for _, elem := range raw {
-		for key := range strings.SplitSeq(elem, ",") {
-			if key = strings.TrimSpace(key); key == "" {
-				continue
-			}
-			f, ok := k.field(strings.TrimLeft(key, "-+"))
-			if !ok {
-				return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, key, strings.Join(k.SortFields, ", "))
-			}
-			out = append(out, SortKey{Field: f, Desc: strings.HasPrefix(key, "-")})
+	for _, key := range SplitSortKeys(raw) {
+		f, ok := k.field(strings.TrimLeft(key, "-+"))
+		if !ok {
+			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, key, strings.Join(k.SortFields, ", "))
 		}
+		out = append(out, SortKey{Field: f, Desc: strings.HasPrefix(key, "-")})
 	}
 	return out, nil
+}
+
+// SplitSortKeys splits sort keys given as comma-separated lists
+// ("-modified, title") and drops blank ones.
+func SplitSortKeys(keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		for part := range strings.SplitSeq(k, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
 }
 
 // field returns the field of k that name (any case, or an alias) names.
