@@ -22,6 +22,10 @@ const (
 	TagsNone TagMode = "none"
 )
 
+// TagModes are the tag modes ListQuery and SearchQuery take; "" is
+// TagsAny.
+var TagModes = []TagMode{TagsAny, TagsAll, TagsNone}
+
 // ListQuery filters, sorts and pages ListNodes. Zero values mean "no
 // filter".
 type ListQuery struct {
@@ -69,12 +73,8 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 		return nil, err
 	}
 	less := e.sorter(keys)
-	switch q.TagMode {
-	case "":
-		q.TagMode = TagsAny
-	case TagsAny, TagsAll, TagsNone:
-	default:
-		return nil, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
+	if q.TagMode, err = oneOf("tagMode", q.TagMode, TagsAny, TagModes); err != nil {
+		return nil, err
 	}
 	if err := checkFolder(q.Folder); err != nil {
 		return nil, err

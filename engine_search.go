@@ -41,12 +41,16 @@ const (
 	SearchSemantic SearchMode = "semantic"
 )
 
+// SearchModes are the modes SearchQuery takes, in any letter case; "" is
+// SearchHybrid.
+var SearchModes = []SearchMode{SearchHybrid, SearchKeyword, SearchSemantic}
+
 // SearchQuery is a search for notes. Zero values mean the defaults.
 type SearchQuery struct {
 	// Query is words and "quoted phrases" (full text) or a question
 	// (vectors). Required.
 	Query string
-	// Mode is hybrid (default), keyword or semantic.
+	// Mode is hybrid (default), keyword or semantic, in any letter case.
 	Mode SearchMode
 	// Limit is how many notes to return: 1 to MaxSearchLimit, default
 	// DefaultSearchLimit (SearchList).
@@ -117,14 +121,11 @@ func (q SearchQuery) check() (SearchQuery, []SortKey, error) {
 	if q.Query == "" {
 		return q, nil, fmt.Errorf("%w: query: required: words, a \"quoted phrase\" or a question", ErrInvalid)
 	}
-	switch q.Mode {
-	case "":
-		q.Mode = SearchHybrid
-	case SearchHybrid, SearchKeyword, SearchSemantic:
-	default:
-		return q, nil, fmt.Errorf("%w: mode %q: use hybrid, keyword or semantic", ErrInvalid, q.Mode)
-	}
 	var err error
+	mode := SearchMode(strings.ToLower(strings.TrimSpace(string(q.Mode))))
+	if q.Mode, err = oneOf("mode", mode, SearchHybrid, SearchModes); err != nil {
+		return q, nil, err
+	}
 	if q.Limit, err = SearchList.limit(q.Limit); err != nil {
 		return q, nil, err
 	}
@@ -133,12 +134,8 @@ func (q SearchQuery) check() (SearchQuery, []SortKey, error) {
 		return q, nil, err
 	}
 	q.Page = page
-	switch q.TagMode {
-	case "":
-		q.TagMode = TagsAny
-	case TagsAny, TagsAll, TagsNone:
-	default:
-		return q, nil, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
+	if q.TagMode, err = oneOf("tagMode", q.TagMode, TagsAny, TagModes); err != nil {
+		return q, nil, err
 	}
 	return q, keys, checkFolder(q.Folder)
 }

@@ -285,11 +285,6 @@ type ListNodesParams struct {
 
 // ListNodes browses notes with filters, sorting and pages.
 func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
-	switch vaultgraph.TagMode(p.TagMode) {
-	case "", vaultgraph.TagsAny, vaultgraph.TagsAll, vaultgraph.TagsNone:
-	default:
-		return nil, invalid("tagMode", "%q: use any, all or none", p.TagMode)
-	}
 	q := vaultgraph.ListQuery{
 		Folder: p.Folder, Tags: p.Tags, TagMode: vaultgraph.TagMode(p.TagMode),
 		Properties: p.Properties, Orphans: p.Orphans, BrokenLinks: p.BrokenLinks, BrokenAnchors: p.BrokenAnchors,

@@ -47,7 +47,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Note
 	f := c.Flags()
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
 	f.StringSliceVar(&p.Tags, "tags", nil, "filter by these tags (comma-separated or repeated)")
-	f.StringVar(&p.TagMode, "tag-mode", "any", "how --tags filters: any, all or none")
+	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
 	f.StringArrayVar(&props, "property", nil, "key=value: only notes whose property equals value (repeatable)")
 	f.StringVar(&p.CreatedAfter, "created-after", "", "only notes created on or after this date (YYYY-MM-DD or RFC 3339)")
 	f.StringVar(&p.CreatedBefore, "created-before", "", "only notes created on or before this date")
