@@ -213,11 +213,11 @@ func valueMatches(v any, want string) bool {
 
 // sorter builds the comparison of note rows for sort keys; ties end on
 // the ID so pages are stable.
-func (e *Engine) sorter(keys []SortKey) func(a, b *listRow) bool {
+func (e *Engine) sorter(keys []sortKey) func(a, b *listRow) bool {
 	return func(a, b *listRow) bool {
 		for _, k := range keys {
-			c := e.compareRows(k.Field, a, b)
-			if k.Desc {
+			c := e.compareRows(k.field, a, b)
+			if k.desc {
 				c = -c
 			}
 			if c != 0 {

@@ -138,7 +138,7 @@ func pageBounds(n, page, limit int) (from, to, pages int) {
 
 // sortNotes sorts items, each naming an existing note by id, by keys on
 // the notes' sort rows; the caller holds e.mu. Only light rows are built.
-func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []SortKey) {
+func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
 	less := e.sorter(keys)
 	type item struct {
 		row listRow
@@ -157,14 +157,14 @@ func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []SortKey) {
 
 // tagSorter builds the comparison of tags for sort keys of TagList; ties
 // end on the tag so pages are stable.
-func tagSorter(keys []SortKey) func(a, b graph.TagCount) int {
+func tagSorter(keys []sortKey) func(a, b graph.TagCount) int {
 	return func(a, b graph.TagCount) int {
 		for _, k := range keys {
 			c := strings.Compare(a.Tag, b.Tag)
-			if k.Field == "count" {
+			if k.field == "count" {
 				c = cmp.Compare(a.Count, b.Count)
 			}
-			if k.Desc {
+			if k.desc {
 				c = -c
 			}
 			if c != 0 {

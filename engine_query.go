@@ -74,12 +74,11 @@ var (
 	TagList = ListKind{SortFields: TagSortFields, aliases: map[string]string{"name": "tag"}, DefaultLimit: DefaultTagListLimit, MaxLimit: MaxTagListLimit}
 )
 
-// SortKey is one parsed sort key.
-type SortKey struct {
-	// Field is one of its list's SortFields.
-	Field string
-	// Desc sorts from the highest value down.
-	Desc bool
+// sortKey is one parsed sort key: field is one of its list's SortFields;
+// desc sorts from the highest value down.
+type sortKey struct {
+	field string
+	desc  bool
 }
 
 // PageQuery sorts and pages a list answer.
@@ -107,7 +106,7 @@ func (k ListKind) Query(sortBy []string, page, limit int) (PageQuery, error) {
 
 // check reads q for list k: its sort keys and page number (0 read as 1).
 // A limit of 0 means everything; below 0 is ErrInvalid.
-func (q PageQuery) check(k ListKind) ([]SortKey, int, error) {
+func (q PageQuery) check(k ListKind) ([]sortKey, int, error) {
 	keys, err := k.sortKeys(q.SortBy)
 	if err != nil {
 		return nil, 0, err
@@ -145,14 +144,14 @@ func (k ListKind) limit(n int) (int, error) {
 // sortKeys parses sort keys of list k: elements split at commas
 // (SplitSortKeys), any letter case, "-" prefix for descending ("+"
 // optional), aliases read as their field.
-func (k ListKind) sortKeys(raw []string) ([]SortKey, error) {
-	var out []SortKey
+func (k ListKind) sortKeys(raw []string) ([]sortKey, error) {
+	var out []sortKey
 	for _, key := range SplitSortKeys(raw) {
 		f, ok := k.field(strings.TrimLeft(key, "-+"))
 		if !ok {
 			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, key, strings.Join(k.SortFields, ", "))
 		}
-		out = append(out, SortKey{Field: f, Desc: strings.HasPrefix(key, "-")})
+		out = append(out, sortKey{field: f, desc: strings.HasPrefix(key, "-")})
 	}
 	return out, nil
 }

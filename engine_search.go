@@ -116,7 +116,7 @@ type vectorHit struct {
 }
 
 // check validates q, fills in the defaults and returns its sort keys.
-func (q SearchQuery) check() (SearchQuery, []SortKey, error) {
+func (q SearchQuery) check() (SearchQuery, []sortKey, error) {
 	q.Query = strings.TrimSpace(q.Query)
 	if q.Query == "" {
 		return q, nil, fmt.Errorf("%w: query: required: words, a \"quoted phrase\" or a question", ErrInvalid)
@@ -348,7 +348,7 @@ func (e *Engine) existing(hits []SearchHit) ([]SearchHit, error) {
 
 // sortHits reorders a page of hits by keys; ties keep their order (the
 // rank).
-func (e *Engine) sortHits(hits []SearchHit, keys []SortKey) error {
+func (e *Engine) sortHits(hits []SearchHit, keys []sortKey) error {
 	if len(keys) == 0 || len(hits) < 2 {
 		return nil
 	}
@@ -375,8 +375,8 @@ func (e *Engine) sortHits(hits []SearchHit, keys []SortKey) error {
 	}
 	slices.SortStableFunc(items, func(a, b item) int {
 		for _, k := range keys {
-			c := compare(k.Field, &a, &b)
-			if k.Desc {
+			c := compare(k.field, &a, &b)
+			if k.desc {
 				c = -c
 			}
 			if c != 0 {
