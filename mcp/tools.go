@@ -13,8 +13,9 @@ import (
 )
 
 // Tools are the handlers of vaultgraph's tools over one Engine. Each
-// handler validates its parameters before touching the Engine and returns
-// the response value to encode, or nil for a not-found read.
+// handler binds its parameters to the Engine's queries (sort keys, pages,
+// limits, directions, metrics and modes are checked there, once) and
+// returns the response value to encode, or nil for a not-found read.
 type Tools struct {
 	Engine *vaultgraph.Engine
 	// Rand picks random nodes; nil uses a random seed.
