@@ -1,7 +1,6 @@
 package vaultgraph
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -125,21 +124,6 @@ func checkFolder(folder string) error {
 	return nil
 }
 
-// listRow holds the sort keys of one note.
-type listRow struct {
-	id, title         string
-	created, modified time.Time
-	in, out           int
-}
-
-// row builds the sort row of the note id; the caller holds e.mu.
-func (e *Engine) row(id string, ns *noteState) listRow {
-	return listRow{
-		id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
-		in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
-	}
-}
-
 func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
 	// "", "/" and "." are the vault root: every note is in it or below.
 	if folder := strings.Trim(path.Clean("/"+q.Folder), "/"); folder != "" {
@@ -209,41 +193,4 @@ func valueMatches(v any, want string) bool {
 		return want == "" || want == "null"
 	}
 	return strings.EqualFold(fmt.Sprint(v), want)
-}
-
-// sorter builds the comparison of note rows for sort keys; ties end on
-// the ID so pages are stable.
-func (e *Engine) sorter(keys []sortKey) func(a, b *listRow) bool {
-	return func(a, b *listRow) bool {
-		for _, k := range keys {
-			c := e.compareRows(k.field, a, b)
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c < 0
-			}
-		}
-		return a.id < b.id
-	}
-}
-
-// compareRows compares two note rows by field, one of SortFields; the
-// caller holds e.mu.
-func (e *Engine) compareRows(field string, a, b *listRow) int {
-	switch field {
-	case "title":
-		return strings.Compare(vault.Fold(a.title), vault.Fold(b.title))
-	case "path":
-		return strings.Compare(a.id, b.id)
-	case "created":
-		return a.created.Compare(b.created)
-	case "modified":
-		return a.modified.Compare(b.modified)
-	case "inDegree":
-		return cmp.Compare(a.in, b.in)
-	case "outDegree":
-		return cmp.Compare(a.out, b.out)
-	}
-	return cmp.Compare(e.graph.PageRankOf(a.id), e.graph.PageRankOf(b.id)) // pagerank
 }

@@ -1,12 +1,9 @@
 package vaultgraph
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/vaultgraph/vaultgraph/graph"
 )
@@ -116,61 +113,4 @@ func (e *Engine) ListTagsPage(ctx context.Context, q PageQuery) (*TagPage, error
 		res.Tags = append(res.Tags, TagCount{Tag: t.Tag, Count: t.Count})
 	}
 	return res, nil
-}
-
-// pageBounds returns the range [from, to) of page (1-based) in n items
-// cut into pages of limit (0: one page holding everything), and the number
-// of pages. A page past the end is the empty range n, n.
-func pageBounds(n, page, limit int) (from, to, pages int) {
-	if n == 0 {
-		return 0, 0, 0
-	}
-	if limit == 0 {
-		limit = n
-	}
-	pages = (n + limit - 1) / limit
-	if page > pages {
-		return n, n, pages
-	}
-	from = (page - 1) * limit
-	return from, min(from+limit, n), pages
-}
-
-// sortNotes sorts items, each naming an existing note by id, by keys on
-// the notes' sort rows; the caller holds e.mu. Only light rows are built.
-func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
-	less := e.sorter(keys)
-	type item struct {
-		row listRow
-		it  T
-	}
-	rows := make([]item, len(items))
-	for i, it := range items {
-		nid := id(it)
-		rows[i] = item{row: e.row(nid, e.notes[nid]), it: it}
-	}
-	sort.Slice(rows, func(i, j int) bool { return less(&rows[i].row, &rows[j].row) })
-	for i := range rows {
-		items[i] = rows[i].it
-	}
-}
-
-// tagSorter builds the comparison of tags for sort keys of TagList; ties
-// end on the tag so pages are stable.
-func tagSorter(keys []sortKey) func(a, b graph.TagCount) int {
-	return func(a, b graph.TagCount) int {
-		for _, k := range keys {
-			c := strings.Compare(a.Tag, b.Tag)
-			if k.field == "count" {
-				c = cmp.Compare(a.Count, b.Count)
-			}
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return strings.Compare(a.Tag, b.Tag)
-	}
 }

@@ -222,3 +222,21 @@ func oneOf[T ~string](param string, v, def T, values []T) (T, error) {
 	last := len(words) - 1
 	return "", fmt.Errorf("%w: %s %q: use %s or %s", ErrInvalid, param, v, strings.Join(words[:last], ", "), words[last])
 }
+
+// pageBounds returns the range [from, to) of page (1-based) in n items
+// cut into pages of limit (0: one page holding everything), and the number
+// of pages. A page past the end is the empty range n, n.
+func pageBounds(n, page, limit int) (from, to, pages int) {
+	if n == 0 {
+		return 0, 0, 0
+	}
+	if limit == 0 {
+		limit = n
+	}
+	pages = (n + limit - 1) / limit
+	if page > pages {
+		return n, n, pages
+	}
+	from = (page - 1) * limit
+	return from, min(from+limit, n), pages
+}

@@ -346,51 +346,6 @@ func (e *Engine) existing(hits []SearchHit) ([]SearchHit, error) {
 	return slices.DeleteFunc(hits, func(h SearchHit) bool { return e.notes[h.ID] == nil }), nil
 }
 
-// sortHits reorders a page of hits by keys; ties keep their order (the
-// rank).
-func (e *Engine) sortHits(hits []SearchHit, keys []sortKey) error {
-	if len(keys) == 0 || len(hits) < 2 {
-		return nil
-	}
-	if err := e.readLock(); err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	type item struct {
-		hit SearchHit
-		row listRow
-	}
-	items := make([]item, len(hits))
-	for i, h := range hits {
-		items[i] = item{hit: h, row: listRow{id: h.ID}}
-		if ns := e.notes[h.ID]; ns != nil {
-			items[i].row = e.row(h.ID, ns)
-		}
-	}
-	compare := func(field string, a, b *item) int {
-		if field == "score" {
-			return cmp.Compare(a.hit.Score, b.hit.Score)
-		}
-		return e.compareRows(field, &a.row, &b.row)
-	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		for _, k := range keys {
-			c := compare(k.field, &a, &b)
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
-	for i := range items {
-		hits[i] = items[i].hit
-	}
-	return nil
-}
-
 // searchScope is the set of notes q's filters keep, or nil when q has no
 // filter (the caller holds e.mu).
 func (e *Engine) searchScope(q SearchQuery) map[string]bool {
