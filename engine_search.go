@@ -248,38 +248,16 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 		}
 	}
 
-	var hits []SearchHit
-	switch mode {
-	case SearchKeyword:
-		hits = keywordHits(kw)
-	case SearchSemantic:
-		hits = vectorHits(vec)
-	default:
-		strong := 0.0
-		if builtin {
-			strong = BuiltinStrongSimilarity
-		} else {
-			vec = nearest(vec)
-		}
-		hits = fuse(kw, vec, strong)
-	}
+	hits, vec := rank(mode, kw, vec, builtin)
 	hits, err = e.existing(hits)
 	if err != nil {
 		return nil, err
 	}
-	res.Total = len(hits)
-	if res.Total > MaxSearchTotal {
-		res.Total, res.AtLeast = MaxSearchTotal, true
-	}
+	res.Total, res.AtLeast = min(len(hits), MaxSearchTotal), len(hits) > MaxSearchTotal
 	from, to, pages := pageBounds(res.Total, q.Page, q.Limit)
 	res.TotalPages = pages
 	page := slices.Clone(hits[from:to])
-	chunks := map[string]int{}
-	for _, v := range vec {
-		chunks[v.ID] = v.Chunk
-	}
-	e.vectorSnippets(ctx, page, chunks, q.Query)
-	if err := keywordSnippets(ctx, st, kw, page); err != nil {
+	if err := e.snippets(ctx, st, page, kw, vec, q.Query); err != nil {
 		return nil, fmt.Errorf("search %q: %w", q.Query, err)
 	}
 	if err := e.sortHits(page, keys); err != nil {
@@ -287,6 +265,36 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 	}
 	res.Hits = page
 	return res, nil
+}
+
+// rank orders the notes the searches found by mode: keyword or vector
+// results as they are, or fused (hybrid); vec is the vector hits it used.
+func rank(mode SearchMode, kw []store.KeywordHit, vec []vectorHit, builtin bool) (hits []SearchHit, used []vectorHit) {
+	switch mode {
+	case SearchKeyword:
+		return keywordHits(kw), vec
+	case SearchSemantic:
+		return vectorHits(vec), vec
+	}
+	strong := 0.0
+	if builtin {
+		strong = BuiltinStrongSimilarity
+	} else {
+		vec = nearest(vec)
+	}
+	return fuse(kw, vec, strong), vec
+}
+
+// snippets gives a page of hits their snippets: from the full-text index
+// for the notes it found (kw), from their best chunk (in vec) for the
+// others.
+func (e *Engine) snippets(ctx context.Context, st *store.Store, page []SearchHit, kw []store.KeywordHit, vec []vectorHit, query string) error {
+	chunks := map[string]int{}
+	for _, v := range vec {
+		chunks[v.ID] = v.Chunk
+	}
+	e.vectorSnippets(ctx, page, chunks, query)
+	return keywordSnippets(ctx, st, kw, page)
 }
 
 // BuiltinMinSimilarity is the cosine similarity a note's best chunk needs
