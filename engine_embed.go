@@ -15,9 +15,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/store"
 )
 
-// DefaultChunkChars bounds the text of one embedded chunk.
-const DefaultChunkChars = 1500
-
 // queryRetry is how long searches skip a model whose query embedding
 // failed.
 const queryRetry = 30 * time.Second
@@ -373,7 +370,7 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 	var counts []int
 	chars := em.e.opts.EmbedChunkChars
 	if chars <= 0 {
-		chars = DefaultChunkChars
+		chars = embed.DefaultChunkChars
 	}
 	for _, id := range ids {
 		n, err := em.e.GetNode(ctx, id, true)

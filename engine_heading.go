@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -64,7 +65,7 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 		return nil, err
 	}
 	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
-	if !slicesEqual(plan.self, src) {
+	if !bytes.Equal(plan.self, src) {
 		res.Files = append(res.Files, FileChange{Path: id, Action: ActionUpdate, Links: plan.selfLinks})
 	}
 	res.Files = append(res.Files, plan.changes...)
@@ -73,7 +74,7 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 		return res, nil
 	}
 	var ops []vault.FileOp
-	if !slicesEqual(plan.self, src) {
+	if !bytes.Equal(plan.self, src) {
 		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -610,8 +611,6 @@ func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
 	}
 }
 
-func hasMDExt(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
-
 // linkCounts counts the note's links to notes (resolved or broken), the
 // broken ones, and its links to attachments.
 func (ns *noteState) linkCounts() (links, broken, attachments int) {
@@ -633,25 +632,5 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 // the statuses status. Both count: a link to a file that appears goes
 // from broken to attachment without a target either way.
 func (ns *noteState) resolvedAs(ids []string, status []vault.Status) bool {
-	if !equalStrings(ids, ns.resolved) || len(status) != len(ns.status) {
-		return false
-	}
-	for i := range status {
-		if status[i] != ns.status[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(ids, ns.resolved) && slices.Equal(status, ns.status)
 }

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
 // getNeighborsFields are the fields of get_neighbors' rows, and of
@@ -15,8 +17,8 @@ func getNeighborsTool() *toolDef {
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription("Notes linked with a note: out = notes it links to, in = notes linking to it, both (default; mutual links marked both). Outgoing first unless sorted; paged, with total. Returns null when the note does not exist."),
 				mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
-				mcpgo.WithString("direction", mcpgo.Enum("in", "out", "both"), mcpgo.DefaultString("both"), mcpgo.Description("Which links to follow")),
-			}, pagedOptions(nodeSortKeys, DefaultNeighborsLimit, MaxNeighborsLimit)...)...,
+				mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links to follow")...),
+			}, pagedOptions(vaultgraph.NeighborList)...)...,
 		),
 		run:    bind((*Tools).GetNeighbors),
 		format: FormatTOON,

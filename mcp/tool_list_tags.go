@@ -2,6 +2,8 @@ package mcp
 
 import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
 // tagFields are list_tags' fields.
@@ -17,7 +19,7 @@ func listTagsTool() *toolDef {
 		Tool: readTool("list_tags",
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription("Tags in the vault (lower case, without '#') with their note counts, most used first, a page at a time."),
-			}, pagedOptions("count, tag", DefaultTagListLimit, MaxTagListLimit)...)...,
+			}, pagedOptions(vaultgraph.TagList)...)...,
 		),
 		run:    bind((*Tools).ListTags),
 		format: FormatTOON,
