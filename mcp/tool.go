@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -46,11 +47,9 @@ var (
 
 // lookup is the descriptor of the tool named name, or nil.
 func lookup(name string) *toolDef {
-	for _, list := range [][]*toolDef{readDefs, writeDefs} {
-		for _, d := range list {
-			if d.Tool.Name == name {
-				return d
-			}
+	for _, d := range slices.Concat(readDefs, writeDefs) {
+		if d.Tool.Name == name {
+			return d
 		}
 	}
 	return nil
@@ -69,10 +68,9 @@ func DefaultFormat(tool string) string {
 // shows them sorted by name). Each handler first checks the integer
 // arguments against the bounds its schema declares.
 func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
-	tools := make([]server.ServerTool, len(readDefs))
-	for i, d := range readDefs {
-		tools[i] = d.serverTool(t, log)
-		tools[i].Handler = checkBounds(d.Tool, tools[i].Handler)
+	tools := t.serverTools(readDefs, log)
+	for i, st := range tools {
+		tools[i].Handler = checkBounds(st.Tool, st.Handler)
 	}
 	return tools
 }
@@ -82,8 +80,13 @@ func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
 // found"); when they are registered over a read-only Engine, each call is
 // READ_ONLY.
 func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
-	tools := make([]server.ServerTool, len(writeDefs))
-	for i, d := range writeDefs {
+	return t.serverTools(writeDefs, log)
+}
+
+// serverTools are the tools of defs over t.
+func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTool {
+	tools := make([]server.ServerTool, len(defs))
+	for i, d := range defs {
 		tools[i] = d.serverTool(t, log)
 	}
 	return tools

@@ -4,7 +4,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// createNodeTool describes create_node.
 func createNodeTool() *toolDef {
 	return &toolDef{
 		Tool: writeTool("create_node", false, false,

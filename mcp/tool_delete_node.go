@@ -4,7 +4,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// deleteNodeTool describes delete_node.
 func deleteNodeTool() *toolDef {
 	return &toolDef{
 		Tool: writeTool("delete_node", true, true,

@@ -11,7 +11,6 @@ var pathFields = &fieldSet{
 	standard: []string{"path", "length"},
 }
 
-// findPathTool describes find_path.
 func findPathTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("find_path",

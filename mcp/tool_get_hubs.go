@@ -9,7 +9,6 @@ import (
 // getHubsFields are the fields of get_hubs' rows.
 var getHubsFields = rowFields("score")
 
-// getHubsTool describes get_hubs.
 func getHubsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_hubs", append([]mcpgo.ToolOption{

@@ -10,7 +10,6 @@ import (
 // get_node's neighbour rows.
 var getNeighborsFields = rowFields("direction")
 
-// getNeighborsTool describes get_neighbors.
 func getNeighborsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_neighbors",

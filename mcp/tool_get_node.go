@@ -8,7 +8,6 @@ import (
 // of neighbours with get_neighbors' fields.
 var getNodeFields = noteFields.withRows(getNeighborsFields)
 
-// getNodeTool describes get_node.
 func getNodeTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_node",

@@ -9,7 +9,6 @@ import (
 // listNodesFields are the fields of list_nodes' rows.
 var listNodesFields = rowFields()
 
-// listNodesTool describes list_nodes.
 func listNodesTool() *toolDef {
 	date := "Date YYYY-MM-DD or RFC 3339, inclusive"
 	return &toolDef{

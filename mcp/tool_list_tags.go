@@ -13,7 +13,6 @@ var tagFields = &fieldSet{
 	standard: []string{"tag", "count"},
 }
 
-// listTagsTool describes list_tags.
 func listTagsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("list_tags",

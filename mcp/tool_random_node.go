@@ -4,7 +4,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// randomNodeTool describes random_node.
 func randomNodeTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("random_node",

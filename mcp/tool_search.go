@@ -10,7 +10,6 @@ import (
 // content at standard detail.
 var searchFields = rowFields("score", "snippet").withStandard("id", "title", "tags", "snippet")
 
-// searchTool describes search.
 func searchTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("search", append([]mcpgo.ToolOption{

@@ -9,7 +9,6 @@ import (
 // searchByTagsFields are the fields of search_by_tags' rows.
 var searchByTagsFields = rowFields()
 
-// searchByTagsTool describes search_by_tags.
 func searchByTagsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("search_by_tags",

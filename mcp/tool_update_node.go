@@ -4,7 +4,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// updateNodeTool describes update_node.
 func updateNodeTool() *toolDef {
 	return &toolDef{
 		Tool: writeTool("update_node", true, false,

@@ -14,7 +14,6 @@ var statusFields = &fieldSet{
 		"watcher", "lastSync", "problemCount", "duplicateNameCount"},
 }
 
-// vaultStatusTool describes vault_status.
 func vaultStatusTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("vault_status",
