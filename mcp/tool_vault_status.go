@@ -4,7 +4,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// statusFields is vault_status' fields.
+// statusFields are vault_status' fields.
 var statusFields = &fieldSet{
 	all: []string{"vault", "notes", "links", "brokenLinks", "brokenAnchors", "attachmentLinks", "attachments", "tags", "edges",
 		"embeddingCoverage", "embeddingModel", "embedding", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
