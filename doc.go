@@ -20,7 +20,8 @@
 //	engine_apply.go         applying a diff, the one path start-up and the watcher share: notes,
 //	                        attachments, problems, excluded files, link resolution, graph, index, subscribers
 //	engine_links.go         link resolution of one note and the reverse-link bookkeeping (refs)
-//	engine_sync.go          Sync, Rescan, Watch and change subscriptions (OnChange)
+//	engine_sync.go          Sync, Rescan and change subscriptions (OnChange)
+//	engine_watch.go         Watch: the file watcher's changes applied with Sync and Rescan
 //	engine_excluded.go      the user-excluded files whose links a rename still rewrites
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
@@ -37,8 +38,13 @@
 //	engine_update.go        UpdateNode, with rename planning and link rewriting
 //	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
 //
-// What happens when a file changes: the watcher (vault.Watcher) reports
-// the paths, Sync turns them into a diff (engine_scan.go), and applyDiff
-// (engine_apply.go) parses them and applies the result; Open and Rescan
-// find their diff with a full scan and apply it the same way.
+// What happens when a file changes: the watcher (vault.Watcher, run by
+// Watch) reports the paths, Sync turns them into a diff (engine_scan.go),
+// and applyDiff (engine_apply.go) parses the files and applies the result;
+// Open and Rescan find their diff with a full scan and apply it the same
+// way.
+//
+// Test files are named after the code they test (engine_load.go,
+// engine_load_test.go); export_*_test.go export internals to the external
+// tests.
 package vaultgraph
