@@ -171,7 +171,7 @@ func DefaultIndexPath(vaultDir string) (string, error) {
 	return filepath.Join(root, IndexDir, IndexFile), nil
 }
 
-// Report returns what the last full index pass (Open or Reindex) did.
+// Report returns what the index pass of Open did.
 func (e *Engine) Report() IndexReport {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
