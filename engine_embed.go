@@ -33,7 +33,7 @@ func (e *Engine) storedVectorsHint(ctx context.Context) string {
 		}
 		var parts []string
 		for _, key := range slices.Sorted(maps.Keys(models)) {
-			m := key[:max(0, strings.LastIndex(key, "/"))] // "model/dim"
+			m := modelOf(key)
 			spec := m
 			if strings.HasPrefix(m, "builtin") {
 				spec = "builtin"
@@ -44,6 +44,9 @@ func (e *Engine) storedVectorsHint(ctx context.Context) string {
 	})
 	return e.vectorsHint
 }
+
+// modelOf returns the model of a key of the stored vectors ("model/dim").
+func modelOf(key string) string { return key[:max(0, strings.LastIndex(key, "/"))] }
 
 // QuantizeAboveChunks is the number of stored chunk vectors above which
 // the in-memory vector index holds them as int8 (one scale per row):
@@ -89,7 +92,7 @@ func (e *Engine) embeddingStatus(notes int) EmbeddingStatus {
 			models, err := e.store.VectorModels(context.Background())
 			if err == nil {
 				for key, n := range models {
-					model := key[:max(0, strings.LastIndex(key, "/"))] // "model/dim"
+					model := modelOf(key)
 					if c := math.Min(1, float64(n)/float64(notes)); c > s.Coverage {
 						s.Model, s.Coverage = model, c
 					}

@@ -243,7 +243,7 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 	}
 	var out []otherModel
 	for key, n := range models {
-		m := key[:max(0, strings.LastIndex(key, "/"))] // "model/dim"
+		m := modelOf(key)
 		if m != model && !strings.HasPrefix(m, "builtin") {
 			out = append(out, otherModel{model: m, notes: n})
 		}

@@ -153,7 +153,6 @@ func (e *Engine) expand(given string, d *diff) {
 // expandGone records that rel, a file or a whole folder, is no longer on
 // disk.
 func (e *Engine) expandGone(rel string, d *diff) {
-	prefix := rel + "/"
 	d.exclGone = append(d.exclGone, rel)
 	if _, ok := e.notes[rel]; ok {
 		d.gone = append(d.gone, rel)
@@ -164,21 +163,7 @@ func (e *Engine) expandGone(rel string, d *diff) {
 	if _, ok := e.noteProblems[rel]; ok {
 		d.goneProblems = append(d.goneProblems, rel)
 	}
-	for id := range e.notes {
-		if strings.HasPrefix(id, prefix) {
-			d.gone = append(d.gone, id)
-		}
-	}
-	for id := range e.noteProblems {
-		if strings.HasPrefix(id, prefix) {
-			d.goneProblems = append(d.goneProblems, id)
-		}
-	}
-	for _, f := range e.index.Files() {
-		if strings.HasPrefix(f, prefix) {
-			d.removeFiles = append(d.removeFiles, f)
-		}
-	}
+	d.merge(e.diffScanLocked(vault.ScanResult{}, rel+"/")) // all it held
 }
 
 // expandDir records everything in the folder rel (spelled disk on disk):
@@ -190,10 +175,16 @@ func (e *Engine) expandDir(rel, disk string, d *diff) {
 		e.log.Warn("sync folder", "path", rel, "err", err)
 		return
 	}
-	sub := e.diffScanLocked(scan, rel+"/")
-	for _, f := range sub.parse {
-		d.addParse(f, e.notes[f.ID])
+	d.merge(e.diffScanLocked(scan, rel+"/"))
+}
+
+// merge adds to d the changes of sub, the diff of a folder.
+func (d *diff) merge(sub diff) {
+	d.parse = append(d.parse, sub.parse...)
+	if len(sub.oldHash) > 0 && d.oldHash == nil {
+		d.oldHash = map[string]string{}
 	}
+	maps.Copy(d.oldHash, sub.oldHash)
 	d.gone = append(d.gone, sub.gone...)
 	d.goneProblems = append(d.goneProblems, sub.goneProblems...)
 	d.addFiles = append(d.addFiles, sub.addFiles...)
