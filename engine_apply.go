@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -43,10 +44,9 @@ type pass struct {
 	// names are the refKeys of the notes and files that appeared or went:
 	// the links filed under them may resolve differently now.
 	names map[string]struct{}
-	// change lists the notes added, removed and parsed anew (Edited).
+	// change lists the notes added, removed and edited: the notes parsed
+	// anew are those added and edited.
 	change Change
-	// upserted holds the notes parsed anew (added or edited).
-	upserted map[string]struct{}
 	// resolveAll resolves every link of the notes relinked, not only those
 	// without a stored resolution.
 	resolveAll bool
@@ -66,7 +66,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if err := ctx.Err(); err != nil {
 		return IndexReport{}, err
 	}
-	p := &pass{applyHow: how, d: d, batch: &store.Batch{}, names: map[string]struct{}{}, upserted: map[string]struct{}{}}
+	p := &pass{applyHow: how, d: d, batch: &store.Batch{}, names: map[string]struct{}{}}
 	p.resolveAll = !how.start || !how.consistent || d.changes()
 	p.rep.Unchanged = d.unchanged
 	defer func() {
@@ -218,7 +218,6 @@ func (e *Engine) install(p *pass, results []parsed) {
 			continue
 		case e.putParsed(r):
 			ok = append(ok, r)
-			p.upserted[id] = struct{}{}
 			if existed {
 				p.change.Edited = append(p.change.Edited, id)
 			} else {
@@ -248,7 +247,7 @@ func (e *Engine) relink(p *pass) {
 	touched := e.notes
 	if !p.start {
 		touched = map[string]*noteState{}
-		for id := range p.upserted {
+		for _, id := range slices.Concat(p.change.Added, p.change.Edited) {
 			touched[id] = e.notes[id]
 		}
 		for name := range p.names {
