@@ -13,22 +13,9 @@ help: ## list the targets
 build: ## build bin/vaultgraph (pure Go, CGO_ENABLED=0)
 	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/vaultgraph
 
-test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-input and crash tests without it: they are single-threaded and slow under it), short fuzz runs
+test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-input and crash tests without it: they are single-threaded and slow under it); every fuzz target runs its seed corpus (testdata/fuzz), no random fuzzing
 	$(GO) test -race -count=1 -skip '^(TestHostile|TestCrash)' ./...
 	$(GO) test -count=1 -run '^(TestHostile|TestCrash)' . ./cmd/vaultgraph
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/toon
-	$(GO) test -run '^$$' -fuzz '^FuzzRetarget$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzSetFrontmatter$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
-	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
-	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
-	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzCanvas$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
 
 lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -38,19 +25,8 @@ lint: ## gofmt and go vet
 deps: ## check that imports flow one way (graph: stdlib only; core never imports mcp or cmd)
 	@./scripts/check-deps.sh
 
-fuzz: ## fuzz the parser, resolver, link rewriter, frontmatter editor, TOON encoder/decoder, model loader, tokenizer and keyword search for longer (FUZZTIME=5m make fuzz)
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzResolve$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzEncode$$' -fuzztime $(FUZZTIME) ./internal/toon
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/toon
-	$(GO) test -run '^$$' -fuzz '^FuzzRetarget$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzSetFrontmatter$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzSafetensors$$' -fuzztime $(FUZZTIME) ./embed
-	$(GO) test -run '^$$' -fuzz '^FuzzTokenize$$' -fuzztime $(FUZZTIME) ./embed
-	$(GO) test -run '^$$' -fuzz '^FuzzKeyword$$' -fuzztime $(FUZZTIME) ./internal/store
-	$(GO) test -run '^$$' -fuzz '^FuzzParseForRewrite$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeQuoted$$' -fuzztime $(FUZZTIME) ./vault
-	$(GO) test -run '^$$' -fuzz '^FuzzWindowText$$' -fuzztime $(FUZZTIME) .
+fuzz: ## random fuzzing of every fuzz target (parsers, rewriters, frontmatter editor, canvas, TOON, model loader, tokenizer, keyword search, snippets) for FUZZTIME each (FUZZTIME=5m make fuzz); run it before submitting a change to a parser or rewriter
+	./scripts/fuzz.sh $(FUZZTIME)
 
 bench: build ## parse throughput, response tokens per format, 10k-note load, graph queries, search; search recall@5/MRR; index times, size, peak RSS, watcher latency, builtin embedding throughput, search latency (10k, 100k notes)
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph ./embed

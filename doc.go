@@ -26,17 +26,22 @@
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
 //	engine_graph.go         Neighbors, FindPath, Hubs, SearchByTags, ListTags, RandomNode
-//	engine_list.go          ListNodes: filters and sort keys
-//	engine_page.go          the paged forms of the graph reads
+//	engine_query.go         the one home of list questions: sort keys, pages, limits, directions, metrics
+//	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
+//	engine_list.go          ListNodes: its filters
+//	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
 //	engine_anchor.go        links to a heading or block that does not exist
 //	engine_fmcontent.go     a written note's new text (content, tags, properties) and its tag warnings
 //	engine_search.go        Search: full text fused with vectors, scopes and ranking
-//	engine_search_snippet.go  previews and the snippets around matching words
+//	engine_search_snippet.go  the snippets around matching words
 //	engine_embed.go         vector search, embedding status and WaitEmbeddings
 //	engine_embed_worker.go  the background embedder that keeps note vectors up to date
 //	engine_write.go         CreateNode, DeleteNode and what every write shares
 //	engine_update.go        UpdateNode, with rename planning and link rewriting
 //	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
+//	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
+//	engine_heading_links.go   the links to a heading, and the edits that retarget them
+//	engine_heading_canvas.go  a heading rename in canvas text nodes
 //
 // What happens when a file changes: the watcher (vault.Watcher, run by
 // Watch) reports the paths, Sync turns them into a diff (engine_scan.go),

@@ -12,9 +12,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/embed"
 )
 
-// DefaultChunkChars bounds the text of one embedded chunk.
-const DefaultChunkChars = 1500
-
 // queryRetry is how long searches skip a model whose query embedding
 // failed.
 const queryRetry = 30 * time.Second

@@ -320,7 +320,7 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 	var counts []int
 	chars := em.e.opts.EmbedChunkChars
 	if chars <= 0 {
-		chars = DefaultChunkChars
+		chars = embed.DefaultChunkChars
 	}
 	for _, id := range ids {
 		n, err := em.e.GetNode(ctx, id, true)

@@ -48,8 +48,6 @@ func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
 	}
 }
 
-func hasMDExt(p string) bool { return strings.HasSuffix(strings.ToLower(p), ".md") }
-
 // linkCounts counts the note's links to notes (resolved or broken), the
 // broken ones, and its links to attachments.
 func (ns *noteState) linkCounts() (links, broken, attachments int) {

@@ -131,13 +131,13 @@ func (e *Engine) expand(given string, d *diff) {
 	case errors.Is(err, fs.ErrNotExist):
 		e.expandGone(rel, d)
 	case err != nil:
-		if hasMDExt(rel) {
+		if vault.HasMD(rel) {
 			d.parse = append(d.parse, vault.File{ID: rel, Path: abs})
 		}
 	case fi.IsDir():
 		e.expandDir(rel, clean, d)
 	case !fi.Mode().IsRegular():
-	case hasMDExt(rel):
+	case vault.HasMD(rel):
 		ns, ok := e.notes[rel]
 		if ok && ns.note.Size == fi.Size() && ns.note.ModTime.Equal(fi.ModTime()) {
 			return // unchanged, e.g. the echo of our own write

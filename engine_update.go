@@ -1,9 +1,11 @@
 package vaultgraph
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -22,8 +24,11 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err := e.writable(); err != nil {
 		return nil, err
 	}
+	if u.RenameHeading != nil {
+		return e.renameHeading(ctx, u)
+	}
 	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
-		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
+		return nil, fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
 	}
 	if u.Title != nil {
 		if err := checkTitle(*u.Title); err != nil {
@@ -96,11 +101,14 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		return nil, err
 	}
 	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
+	if u.Content != nil {
+		res.Warnings = append(res.Warnings, e.lostAnchors(id, src, plan.self)...)
+	}
 	self := FileChange{Path: newID, Action: ActionUpdate, Links: plan.selfLinks}
 	if newID != id {
 		self.Action, self.From = ActionMove, id
 	}
-	if newID != id || !slicesEqual(plan.self, src) {
+	if newID != id || !bytes.Equal(plan.self, src) {
 		res.Files = append(res.Files, self)
 	}
 	res.Files = append(res.Files, plan.changes...)
@@ -119,7 +127,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	case newID != id && !caseOnly:
 		ops = append(ops, vault.FileOp{Path: newAbs, Data: plan.self, Perm: fi.Mode().Perm(), IfAbsent: true},
 			vault.FileOp{Path: abs, Remove: true, CheckOld: true, Old: src})
-	case !slicesEqual(plan.self, src):
+	case !bytes.Equal(plan.self, src):
 		ops = append(ops, vault.FileOp{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)
@@ -148,8 +156,6 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	paths = append(paths, e.linkTargets(ops)...)
 	return e.afterWrite(ctx, newID, paths, res)
 }
-
-func slicesEqual(a, b []byte) bool { return string(a) == string(b) }
 
 // hasTitleProperty reports whether a note's title comes from its
 // frontmatter.
@@ -224,7 +230,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 			}
 		}
 	}
-	for _, src := range slices.Sorted(mapsKeys(cands)) {
+	for _, src := range slices.Sorted(maps.Keys(cands)) {
 		ns, ok := e.notes[src]
 		if !ok {
 			continue
@@ -279,16 +285,6 @@ func (e *Engine) retargetEdits(src string, data []byte, oldIdx, newIdx *vault.In
 	return edits, out, changes, nil
 }
 
-func mapsKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // verifyLinks parses a rewritten note again and checks that each of its
 // links resolves, under newIdx from newSource, to the note (or the
 // attachment) it meant before (as before, under oldIdx from oldSource):
@@ -330,7 +326,7 @@ func verifyLinks(p *vault.Parser, before []vault.Link, out []byte, oldIdx, newId
 // is always OK.
 func pathOK(source string, l vault.Link, id string) bool {
 	t := l.Target
-	same := func(p string) bool { return vault.Fold(trimMDExt(p)) == vault.Fold(trimMDExt(id)) }
+	same := func(p string) bool { return vault.Fold(vault.TrimMD(p)) == vault.Fold(vault.TrimMD(id)) }
 	switch {
 	case l.Kind == vault.KindMarkdown || l.Kind == vault.KindImage:
 		if strings.HasPrefix(t, "/") {
@@ -340,18 +336,10 @@ func pathOK(source string, l vault.Link, id string) bool {
 	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
 		return same(path.Join(vault.Dir(source), t))
 	case strings.Contains(t, "/"):
-		want, suffix := vault.Fold(trimMDExt(id)), vault.Fold(trimMDExt(strings.TrimPrefix(t, "/")))
+		want, suffix := vault.Fold(vault.TrimMD(id)), vault.Fold(vault.TrimMD(strings.TrimPrefix(t, "/")))
 		return want == suffix || strings.HasSuffix(want, "/"+suffix)
 	}
 	return true
-}
-
-// trimMDExt drops a ".md" extension in any case.
-func trimMDExt(p string) string {
-	if len(p) >= 3 && strings.EqualFold(p[len(p)-3:], ".md") {
-		return p[:len(p)-3]
-	}
-	return p
 }
 
 // retargetAll finds the links of a note (written at oldSource, living at

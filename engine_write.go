@@ -60,6 +60,10 @@ type NoteUpdate struct {
 	// Properties are merged into the frontmatter; a nil value removes the
 	// key.
 	Properties []vault.Property
+	// RenameHeading renames a heading of the note and rewrites every
+	// link to it (see HeadingRename); it cannot be combined with the
+	// changes above.
+	RenameHeading *HeadingRename
 	// IfMatch, when set, is the hash a read returned: the update is
 	// refused with ErrConflict if the file has changed since.
 	IfMatch string

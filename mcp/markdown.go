@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
@@ -132,7 +133,7 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 		if idHeading {
 			rawHeading = fieldString(raw, "id")
 		}
-		if rest := dropTitleHeading(body, rawHeading); hasBody && rest != body {
+		if rest := textfold.DropTitleHeading(body, rawHeading); hasBody && rest != body {
 			line, _, _ := strings.Cut(strings.TrimLeft(body, " \t\r\n"), "\n")
 			fmt.Fprintf(b, "%s\n", strings.TrimRight(line, "\r"))
 			body = rest

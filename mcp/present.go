@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
@@ -212,25 +213,13 @@ type SortKeys []string
 func (s *SortKeys) UnmarshalJSON(b []byte) error {
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
-		*s = splitKeys([]string{one})
+		*s = vaultgraph.SplitSortKeys([]string{one})
 		return nil
 	}
 	var list []string
 	if err := json.Unmarshal(b, &list); err != nil {
 		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
 	}
-	*s = splitKeys(list)
+	*s = vaultgraph.SplitSortKeys(list)
 	return nil
-}
-
-func splitKeys(in []string) SortKeys {
-	var out SortKeys
-	for _, k := range in {
-		for _, part := range strings.Split(k, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
 }

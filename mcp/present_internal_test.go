@@ -31,23 +31,6 @@ func TestTOONFallback(t *testing.T) {
 	}
 }
 
-// TestDropTitleHeading checks the heading that only repeats the title.
-func TestDropTitleHeading(t *testing.T) {
-	tests := []struct{ in, title, want string }{
-		{"# Home\n\nBody", "Home", "Body"},
-		{"\n## home \nBody", "Home", "Body"},
-		{"# Home page\nBody", "Home", "# Home page\nBody"},
-		{"#Home\nBody", "Home", "#Home\nBody"}, // a tag, not a heading
-		{"Body # Home", "Home", "Body # Home"},
-		{"# Home", "Home", ""},
-	}
-	for _, tt := range tests {
-		if got := dropTitleHeading(tt.in, tt.title); got != tt.want {
-			t.Errorf("dropTitleHeading(%q, %q) = %q, want %q", tt.in, tt.title, got, tt.want)
-		}
-	}
-}
-
 // TestInterpretScore checks the words given to scores.
 func TestInterpretScore(t *testing.T) {
 	for v, want := range map[any]string{0.82: "0.82 strong", 0.5: "0.50 good", 0.3: "0.30 fair", 0.1: "0.10 weak", 12: "12", 3.5: "3.5"} {

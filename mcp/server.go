@@ -229,16 +229,25 @@ func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
 	return mcpgo.NewTool(name, opts...)
 }
 
-// nodeSortKeys are the sort keys of lists of notes.
-const nodeSortKeys = "title, path, created, modified, inDegree, outDegree, pagerank"
-
-// pagedOptions are the sortBy, page and limit parameters of a list tool.
-func pagedOptions(sortKeys string, def, max int) []mcpgo.ToolOption {
+// pagedOptions are the sortBy, page and limit parameters of a tool that
+// pages list k.
+func pagedOptions(k vaultgraph.ListKind) []mcpgo.ToolOption {
+	keys := strings.Join(k.SortFields, ", ")
 	return []mcpgo.ToolOption{
-		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+sortKeys+`; "-" prefix for descending`)),
+		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+keys+`; "-" prefix for descending`)),
 		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1), mcpgo.Description(descPage)),
-		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def)), mcpgo.Description(descLimit)),
+		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(k.MaxLimit)), mcpgo.DefaultNumber(float64(k.DefaultLimit)), mcpgo.Description(descLimit)),
 	}
+}
+
+// enum describes a string parameter that takes one of values (the
+// Engine's), def when not given.
+func enum[T ~string](values []T, def T, desc string) []mcpgo.PropertyOption {
+	words := make([]string, len(values))
+	for i, v := range values {
+		words[i] = string(v)
+	}
+	return []mcpgo.PropertyOption{mcpgo.Enum(words...), mcpgo.DefaultString(string(def)), mcpgo.Description(desc)}
 }
 
 // bindArguments decodes the call's arguments into p. Unknown arguments

@@ -5,6 +5,8 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
 func getNeighborsTool(t *Tools, log *slog.Logger) server.ServerTool {
@@ -13,8 +15,8 @@ func getNeighborsTool(t *Tools, log *slog.Logger) server.ServerTool {
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription("Notes linked with a note: out = notes it links to, in = notes linking to it, both (default; mutual links marked both). Outgoing first unless sorted; paged, with total. Returns null when the note does not exist."),
 				mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
-				mcpgo.WithString("direction", mcpgo.Enum("in", "out", "both"), mcpgo.DefaultString("both"), mcpgo.Description("Which links to follow")),
-			}, pagedOptions(nodeSortKeys, DefaultNeighborsLimit, MaxNeighborsLimit)...)...,
+				mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links to follow")...),
+			}, pagedOptions(vaultgraph.NeighborList)...)...,
 		),
 		Handler: handler("get_neighbors", log, t.GetNeighbors),
 	}

@@ -16,7 +16,7 @@ func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithDescription("Browse notes with filters, sorting and pages; returns nodes, total, page, totalPages and a hint when more pages exist."),
 			mcpgo.WithString("folder", mcpgo.Description("Only notes in this folder or below")),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Filter by tags, see tagMode")),
-			mcpgo.WithString("tagMode", mcpgo.Enum("any", "all", "none"), mcpgo.DefaultString("any"), mcpgo.Description(descTagMode)),
+			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, vaultgraph.TagsAny, descTagMode)...),
 			mcpgo.WithObject("properties", mcpgo.AdditionalProperties(map[string]any{"type": "string"}), mcpgo.Description(`Frontmatter properties that must equal these values, e.g. {"status":"active"}`)),
 			mcpgo.WithString("createdAfter", mcpgo.Description(date)),
 			mcpgo.WithString("createdBefore", mcpgo.Description(date)),
@@ -25,7 +25,7 @@ func listNodesTool(t *Tools, log *slog.Logger) server.ServerTool {
 			mcpgo.WithBoolean("orphans", mcpgo.Description("Only notes with no links in or out")),
 			mcpgo.WithBoolean("brokenLinks", mcpgo.Description("Only notes with a link to no note")),
 			mcpgo.WithBoolean("brokenAnchors", mcpgo.Description("Only notes with a link to a heading or ^block its note lacks")),
-		}, pagedOptions(nodeSortKeys, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit)...)...),
+		}, pagedOptions(vaultgraph.NoteList)...)...),
 		Handler: handler("list_nodes", log, t.ListNodes),
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
 func listTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
@@ -12,7 +14,7 @@ func listTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
 		Tool: readTool("list_tags",
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription("Tags in the vault (lower case, without '#') with their note counts, most used first, a page at a time."),
-			}, pagedOptions("count, tag", DefaultTagListLimit, MaxTagListLimit)...)...,
+			}, pagedOptions(vaultgraph.TagList)...)...,
 		),
 		Handler: handler("list_tags", log, t.ListTags),
 	}

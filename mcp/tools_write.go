@@ -35,6 +35,9 @@ type UpdateNodeParams struct {
 	Properties json.RawMessage `json:"properties"`
 	IfMatch    string          `json:"ifMatch"`
 	DryRun     bool            `json:"dryRun"`
+
+	// RenameHeading renames a heading and rewrites the links to it.
+	RenameHeading *vaultgraph.HeadingRename `json:"renameHeading"`
 	Presentation
 }
 
@@ -77,9 +80,12 @@ func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error)
 	if err != nil {
 		return nil, err
 	}
+	if r := p.RenameHeading; r != nil && strings.TrimSpace(r.From) == "" && strings.TrimSpace(r.To) == "" {
+		p.RenameHeading = nil // {} or empty strings: not given
+	}
 	res, err := t.Engine.UpdateNode(ctx, vaultgraph.NoteUpdate{
 		ID: p.ID, Title: p.Title, Directory: p.Directory, Content: p.Content, Tags: p.Tags,
-		Properties: props, IfMatch: p.IfMatch, DryRun: p.DryRun,
+		Properties: props, RenameHeading: p.RenameHeading, IfMatch: p.IfMatch, DryRun: p.DryRun,
 	})
 	if err != nil {
 		return nil, err

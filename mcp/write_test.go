@@ -188,7 +188,7 @@ func TestWriteToolsList(t *testing.T) {
 			tool: "update_node", destructive: true, idempotent: false, required: []string{"id"},
 			types: map[string]string{
 				"id": "string", "title": "string", "directory": "string", "content": "string", "tags": "array",
-				"properties": "object", "ifMatch": "string", "dryRun": "boolean", "format": "string",
+				"properties": "object", "renameHeading": "object", "ifMatch": "string", "dryRun": "boolean", "format": "string",
 			},
 		},
 		{

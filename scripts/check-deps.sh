@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that imports flow one way (STYLE.md): graph uses the standard
-# library only; no core package (root, vault, graph, embed, internal/...)
+# library only; internal/textfold the standard library and x/text; no core package (root, vault, graph, embed, internal/...)
 # imports mcp or cmd; mcp and cmd never import internal/store directly
 # (they go through the Engine).
 set -euo pipefail
@@ -10,6 +10,11 @@ fail=0
 # graph: standard library only (a standard package has no dot in its first element).
 bad=$(go list -deps ./graph | grep -v "^$mod/graph$" | awk -F/ '$1 ~ /\./' || true)
 if [ -n "$bad" ]; then echo "graph imports non-standard packages:"; echo "$bad"; fail=1; fi
+
+# internal/textfold: the standard library and golang.org/x/text only, so
+# every package (embed, vault, store, mcp) may use it.
+bad=$(go list -deps ./internal/textfold | grep -v "^$mod/internal/textfold$" | grep -v "^golang.org/x/text/" | awk -F/ '$1 ~ /\./' || true)
+if [ -n "$bad" ]; then echo "internal/textfold imports more than x/text:"; echo "$bad"; fail=1; fi
 
 for pkg in . ./vault ./graph ./embed $(go list ./internal/... 2>/dev/null | sed "s#^$mod#.#"); do
   [ -d "$pkg" ] || continue

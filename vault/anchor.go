@@ -71,26 +71,50 @@ func (n *Note) HasAnchor(fragment string) bool {
 // whose level is deeper than it ("[[N#H1#H2]]"), wherever that is.
 func (n *Note) AnchorProblem(fragment string) string {
 	parts := SplitAnchor(fragment)
-	if len(parts) == 1 {
-		if id, ok := strings.CutPrefix(strings.TrimSpace(parts[0]), "^"); ok {
-			if n.hasBlockID(id) {
-				return ""
-			}
-			return "no block ^" + id
+	if isBlockAnchor(parts) {
+		id := strings.TrimPrefix(strings.TrimSpace(parts[0]), "^")
+		if n.hasBlockID(id) {
+			return ""
 		}
+		return "no block ^" + id
 	}
-	from, level := 0, 0
-	for i, p := range parts {
-		at := n.findHeading(HeadingKey(p), from, level)
-		if at < 0 {
-			if i == 0 {
-				return fmt.Sprintf("no heading %q", strings.TrimSpace(p))
-			}
-			return fmt.Sprintf("no heading %q below %q", strings.TrimSpace(p), strings.TrimSpace(parts[i-1]))
+	for i, at := range walkHeadings(n.Headings, parts, n.findHeading) {
+		if at >= 0 {
+			continue
 		}
-		from, level = at+1, n.Headings[at].Level
+		if i == 0 {
+			return fmt.Sprintf("no heading %q", strings.TrimSpace(parts[i]))
+		}
+		return fmt.Sprintf("no heading %q below %q", strings.TrimSpace(parts[i]), strings.TrimSpace(parts[i-1]))
 	}
 	return ""
+}
+
+// walkHeadings finds the heading parts of a fragment as Obsidian does:
+// the first part is the first heading with its key, each next part the
+// first heading after the one matched before and deeper than it. find
+// returns the first heading at or after from, deeper than level, whose
+// key is key, or -1. The answer holds, for each part, the index of its
+// heading in headings, or -1 from the first part that names none.
+func walkHeadings(headings []Heading, parts []string, find func(key string, from, level int) int) []int {
+	out := make([]int, len(parts))
+	from, level, found := 0, 0, true
+	for i, p := range parts {
+		out[i] = -1
+		if !found {
+			continue
+		}
+		at := find(HeadingKey(p), from, level)
+		if found = at >= 0; found {
+			out[i], from, level = at, at+1, headings[at].Level
+		}
+	}
+	return out
+}
+
+// isBlockAnchor reports whether the parts of a fragment are one "^id".
+func isBlockAnchor(parts []string) bool {
+	return len(parts) == 1 && strings.HasPrefix(strings.TrimSpace(parts[0]), "^")
 }
 
 // findHeading returns the index in n.Headings of the first heading at or

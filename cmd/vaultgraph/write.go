@@ -121,7 +121,7 @@ that starts with a --- frontmatter block is the whole file; --tags and
 func newUpdateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.UpdateNodeParams
 	var w writeFlags
-	var title, dir string
+	var title, dir, heading string
 	var tags []string
 	c := &cobra.Command{
 		Use:   "update-node ID",
@@ -136,11 +136,16 @@ frontmatter, or, when it starts with a --- frontmatter block, is the whole
 file (--tags and --property go on top; the warnings name each of its values
 they replace); --tags replaces the frontmatter tags (inline #tags stay in
 the body, named in the warnings); --property merges properties
-(key=null removes one). --if-match HASH refuses the change (CONFLICT) if the
-file changed since a read returned HASH. --dry-run lists what would change.`,
+(key=null removes one); when the new content drops a heading or block that
+other notes link to, the warnings name those links. --rename-heading
+OLD=NEW renames a heading of the note and rewrites every link to it, all or
+nothing (not with the other changes). --if-match HASH refuses the change
+(CONFLICT) if the file changed since a read returned HASH. --dry-run lists
+what would change.`,
 		Example: `  vaultgraph update-node "Alpha Plan" --title "Alpha Roadmap" --dry-run
   vaultgraph update-node Projects/Beta.md --directory Archive
-  vaultgraph update-node Idea --property status=done --tags idea,done`,
+  vaultgraph update-node Idea --property status=done --tags idea,done
+  vaultgraph update-node Beta --rename-heading "Goals=Objectives 2026"`,
 		Args: args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
@@ -154,6 +159,13 @@ file changed since a read returned HASH. --dry-run lists what would change.`,
 					return err
 				}
 				p.Content = &text
+			}
+			if heading != "" { // "" is not given
+				r, err := headingRename(heading)
+				if err != nil {
+					return err
+				}
+				p.RenameHeading = r
 			}
 			var err error
 			if p.Properties, err = propertiesJSON(w.props); err != nil {
@@ -170,10 +182,22 @@ file changed since a read returned HASH. --dry-run lists what would change.`,
 	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
 	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
 	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
+	f.StringVar(&heading, "rename-heading", "", "OLD=NEW: rename the heading OLD (split at the first '=') and rewrite the links to it")
 	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
 	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
 	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
 	return c
+}
+
+// headingRename reads --rename-heading OLD=NEW, split at the first '='.
+// A heading whose text holds '=' is named without it: headings are
+// matched as links match them, punctuation aside.
+func headingRename(s string) (*vaultgraph.HeadingRename, error) {
+	from, to, ok := strings.Cut(s, "=")
+	if !ok || strings.TrimSpace(from) == "" {
+		return nil, fmt.Errorf("%w: --rename-heading %q: use OLD=NEW, the heading's text and its new text", vaultgraph.ErrInvalid, s)
+	}
+	return &vaultgraph.HeadingRename{From: from, To: to}, nil
 }
 
 func newDeleteNodeCmd(g *globals) *cobra.Command {
