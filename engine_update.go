@@ -43,7 +43,9 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 	src, abs, err := e.current(id, u.IfMatch)
 	if errors.Is(err, ErrNotFound) {
-		_ = e.Sync(ctx, id) // gone from disk: forget it now
+		if err := e.Sync(ctx, id); err != nil { // gone from disk: forget it now
+			e.log.Warn("sync a note gone from disk", "id", id, "err", err)
+		}
 		return nil, err
 	}
 	if err != nil {
