@@ -450,7 +450,7 @@ func chunkTexts(t *testing.T, e *Engine, id string) []string {
 		t.Fatalf("GetNode(%s) = %v, %v", id, n, err)
 	}
 	var out []string
-	for _, c := range embed.Chunks(n.Title, n.Content, DefaultChunkChars) {
+	for _, c := range embed.Chunks(n.Title, n.Content, embed.DefaultChunkChars) {
 		out = append(out, c.Text)
 	}
 	slices.Sort(out)

@@ -60,7 +60,7 @@ func (e *Engine) expandExcluded(rel, abs string, d *diff) {
 	case err != nil, vault.Hidden(rel):
 	case fi.IsDir() && e.ignore.Filtered(rel, true):
 		d.exclAdd.add([]string{rel}, nil)
-	case fi.Mode().IsRegular() && e.ignore.Filtered(rel, false) && (hasMDExt(rel) || vault.IsCanvas(rel)):
+	case fi.Mode().IsRegular() && e.ignore.Filtered(rel, false) && (vault.HasMD(rel) || vault.IsCanvas(rel)):
 		d.exclAdd.add(nil, []string{rel})
 	}
 }

@@ -88,20 +88,11 @@ func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hu
 	return out, nil
 }
 
-// checkMetric returns metric, "" read as graph.InDegree, or ErrInvalid.
-func checkMetric(metric graph.Metric) (graph.Metric, error) {
-	switch metric {
-	case graph.InDegree, graph.OutDegree, graph.PageRank:
-		return metric, nil
-	case "":
-		return graph.InDegree, nil
-	}
-	return "", fmt.Errorf("%w: metric %q: use in_degree, out_degree or pagerank", ErrInvalid, metric)
-}
-
 // HubPage is one page of the ranking of notes by a centrality metric.
 type HubPage struct {
-	Hubs []Hub `json:"hubs"`
+	// Metric is the metric that ranks the notes ("" asked is DefaultMetric).
+	Metric graph.Metric `json:"metric"`
+	Hubs   []Hub        `json:"hubs"`
 	// Total is the number of ranked notes: every note of the vault.
 	Total      int `json:"total"`
 	Page       int `json:"page"`
@@ -118,7 +109,7 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 	if err != nil {
 		return nil, err
 	}
-	keys, less, page, err := e.pageOrder(q)
+	keys, page, err := q.check(HubList)
 	if err != nil {
 		return nil, err
 	}
@@ -135,9 +126,9 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 		ranked = ranked[min(from, len(ranked)):]
 	}
 	if len(keys) > 0 {
-		sortNotes(e, ranked, func(h graph.Hub) string { return h.ID }, less)
+		sortNotes(e, ranked, func(h graph.Hub) string { return h.ID }, keys)
 	}
-	res := &HubPage{Hubs: make([]Hub, 0, len(ranked)), Total: total, Page: page, TotalPages: pages}
+	res := &HubPage{Metric: metric, Hubs: make([]Hub, 0, len(ranked)), Total: total, Page: page, TotalPages: pages}
 	for _, h := range ranked {
 		res.Hubs = append(res.Hubs, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
 	}

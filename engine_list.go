@@ -11,12 +11,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// Defaults and bounds of ListNodes.
-const (
-	DefaultListLimit = 20
-	MaxListLimit     = 100
-)
-
 // TagMode says how a list of tags filters notes.
 type TagMode string
 
@@ -26,6 +20,10 @@ const (
 	TagsAll  TagMode = "all"
 	TagsNone TagMode = "none"
 )
+
+// TagModes are the tag modes ListQuery and SearchQuery take; "" is
+// TagsAny.
+var TagModes = []TagMode{TagsAny, TagsAll, TagsNone}
 
 // ListQuery filters, sorts and pages ListNodes. Zero values mean "no
 // filter".
@@ -48,11 +46,10 @@ type ListQuery struct {
 	// BrokenAnchors keeps notes with at least one link to a heading or
 	// block that its note does not have.
 	BrokenAnchors bool
-	// SortBy lists sort keys (title, path, created, modified, inDegree,
-	// outDegree, pagerank), each optionally prefixed with '-' for
-	// descending. The default is path.
+	// SortBy lists sort keys of SortFields, read as PageQuery.SortBy.
+	// The default is path.
 	SortBy []string
-	// Page (1-based) and Limit (default 20, max 100).
+	// Page (1-based) and Limit (NoteList: default 20, max 100).
 	Page, Limit int
 }
 
@@ -64,33 +61,19 @@ type ListResult struct {
 	TotalPages int     `json:"totalPages"`
 }
 
-// SortFields are the keys ListQuery.SortBy accepts.
-var SortFields = []string{"title", "path", "created", "modified", "inDegree", "outDegree", "pagerank"}
-
 // ListNodes browses the vault: filter, sort, page.
 func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error) {
-	less, err := e.sorter(q.SortBy)
+	limit, err := NoteList.limit(q.Limit)
 	if err != nil {
 		return nil, err
 	}
-	if q.Limit == 0 {
-		q.Limit = DefaultListLimit
+	keys, page, err := PageQuery{SortBy: q.SortBy, Page: q.Page, Limit: limit}.check(NoteList)
+	if err != nil {
+		return nil, err
 	}
-	if q.Limit < 1 || q.Limit > MaxListLimit {
-		return nil, fmt.Errorf("%w: limit %d: use 1 to %d", ErrInvalid, q.Limit, MaxListLimit)
-	}
-	if q.Page == 0 {
-		q.Page = 1
-	}
-	if q.Page < 1 {
-		return nil, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalid, q.Page)
-	}
-	switch q.TagMode {
-	case "":
-		q.TagMode = TagsAny
-	case TagsAny, TagsAll, TagsNone:
-	default:
-		return nil, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
+	less := e.sorter(keys)
+	if q.TagMode, err = oneOf("tagMode", q.TagMode, TagsAny, TagModes); err != nil {
+		return nil, err
 	}
 	if err := checkFolder(q.Folder); err != nil {
 		return nil, err
@@ -117,8 +100,8 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	}
 	sort.Slice(rows, func(i, j int) bool { return less(&rows[i], &rows[j]) })
 
-	res := &ListResult{Total: len(rows), Page: q.Page, Nodes: []*Node{}}
-	from, to, pages := pageBounds(len(rows), q.Page, q.Limit)
+	res := &ListResult{Total: len(rows), Page: page, Nodes: []*Node{}}
+	from, to, pages := pageBounds(len(rows), page, limit)
 	res.TotalPages = pages
 	for _, r := range rows[from:to] {
 		res.Nodes = append(res.Nodes, e.node(r.id))
@@ -139,21 +122,6 @@ func checkFolder(folder string) error {
 		}
 	}
 	return nil
-}
-
-// listRow holds the sort keys of one note.
-type listRow struct {
-	id, title         string
-	created, modified time.Time
-	in, out           int
-}
-
-// row builds the sort row of the note id; the caller holds e.mu.
-func (e *Engine) row(id string, ns *noteState) listRow {
-	return listRow{
-		id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
-		in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
-	}
 }
 
 func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
@@ -225,63 +193,4 @@ func valueMatches(v any, want string) bool {
 		return want == "" || want == "null"
 	}
 	return strings.EqualFold(fmt.Sprint(v), want)
-}
-
-// sorter builds the comparison for sort keys; ties end on the ID so pages
-// are stable.
-func (e *Engine) sorter(keys []string) (func(a, b *listRow) bool, error) {
-	type key struct {
-		cmp  func(a, b *listRow) int
-		desc bool
-	}
-	var ks []key
-	for _, raw := range keys {
-		name := strings.TrimSpace(raw)
-		if name == "" {
-			continue
-		}
-		desc := strings.HasPrefix(name, "-")
-		name = strings.TrimLeft(name, "-+")
-		var cmp func(a, b *listRow) int
-		switch strings.ToLower(name) {
-		case "title":
-			cmp = func(a, b *listRow) int { return strings.Compare(vault.Fold(a.title), vault.Fold(b.title)) }
-		case "path", "id":
-			cmp = func(a, b *listRow) int { return strings.Compare(a.id, b.id) }
-		case "created":
-			cmp = func(a, b *listRow) int { return a.created.Compare(b.created) }
-		case "modified":
-			cmp = func(a, b *listRow) int { return a.modified.Compare(b.modified) }
-		case "indegree", "in_degree":
-			cmp = func(a, b *listRow) int { return a.in - b.in }
-		case "outdegree", "out_degree":
-			cmp = func(a, b *listRow) int { return a.out - b.out }
-		case "pagerank":
-			cmp = func(a, b *listRow) int {
-				pa, pb := e.graph.PageRankOf(a.id), e.graph.PageRankOf(b.id)
-				switch {
-				case pa < pb:
-					return -1
-				case pa > pb:
-					return 1
-				}
-				return 0
-			}
-		default:
-			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, raw, strings.Join(SortFields, ", "))
-		}
-		ks = append(ks, key{cmp: cmp, desc: desc})
-	}
-	return func(a, b *listRow) bool {
-		for _, k := range ks {
-			c := k.cmp(a, b)
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c < 0
-			}
-		}
-		return a.id < b.id
-	}, nil
 }

@@ -12,13 +12,10 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
-	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// Defaults and bounds of Search.
+// Bounds of Search (its page sizes are SearchList's).
 const (
-	DefaultSearchLimit = 10
-	MaxSearchLimit     = 50
 	// MaxSearchTotal caps the matching notes a search counts and pages
 	// through: the best MaxSearchTotal; when more match, the total says
 	// "at least" (SearchResult.AtLeast).
@@ -44,21 +41,25 @@ const (
 	SearchSemantic SearchMode = "semantic"
 )
 
+// SearchModes are the modes SearchQuery takes, in any letter case; "" is
+// SearchHybrid.
+var SearchModes = []SearchMode{SearchHybrid, SearchKeyword, SearchSemantic}
+
 // SearchQuery is a search for notes. Zero values mean the defaults.
 type SearchQuery struct {
 	// Query is words and "quoted phrases" (full text) or a question
 	// (vectors). Required.
 	Query string
-	// Mode is hybrid (default), keyword or semantic.
+	// Mode is hybrid (default), keyword or semantic, in any letter case.
 	Mode SearchMode
 	// Limit is how many notes to return: 1 to MaxSearchLimit, default
-	// DefaultSearchLimit.
+	// DefaultSearchLimit (SearchList).
 	Limit int
 	// Page is the page of the ranked results to return, from 1 (0 means
 	// 1): at limit 10, page 2 holds the notes ranked 11 to 20.
 	Page int
 	// SortBy reorders the notes of the page by the keys of
-	// SearchSortFields ("-" prefix for descending; ties keep their rank);
+	// SearchSortFields, read as PageQuery.SortBy (ties keep their rank);
 	// the ranking still picks which notes the page holds. Empty keeps the
 	// rank order.
 	SortBy []string
@@ -114,40 +115,29 @@ type vectorHit struct {
 	Chunk int
 }
 
-// check validates q and fills in the defaults.
-func (q SearchQuery) check() (SearchQuery, error) {
+// check validates q, fills in the defaults and returns its sort keys.
+func (q SearchQuery) check() (SearchQuery, []sortKey, error) {
 	q.Query = strings.TrimSpace(q.Query)
 	if q.Query == "" {
-		return q, fmt.Errorf("%w: query: required: words, a \"quoted phrase\" or a question", ErrInvalid)
+		return q, nil, fmt.Errorf("%w: query: required: words, a \"quoted phrase\" or a question", ErrInvalid)
 	}
-	switch q.Mode {
-	case "":
-		q.Mode = SearchHybrid
-	case SearchHybrid, SearchKeyword, SearchSemantic:
-	default:
-		return q, fmt.Errorf("%w: mode %q: use hybrid, keyword or semantic", ErrInvalid, q.Mode)
+	var err error
+	mode := SearchMode(strings.ToLower(strings.TrimSpace(string(q.Mode))))
+	if q.Mode, err = oneOf("mode", mode, SearchHybrid, SearchModes); err != nil {
+		return q, nil, err
 	}
-	if q.Limit == 0 {
-		q.Limit = DefaultSearchLimit
+	if q.Limit, err = SearchList.limit(q.Limit); err != nil {
+		return q, nil, err
 	}
-	if q.Limit < 1 || q.Limit > MaxSearchLimit {
-		return q, fmt.Errorf("%w: limit %d: use 1 to %d", ErrInvalid, q.Limit, MaxSearchLimit)
+	keys, page, err := PageQuery{SortBy: q.SortBy, Page: q.Page}.check(SearchList)
+	if err != nil {
+		return q, nil, err
 	}
-	if q.Page < 0 {
-		return q, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalid, q.Page)
+	q.Page = page
+	if q.TagMode, err = oneOf("tagMode", q.TagMode, TagsAny, TagModes); err != nil {
+		return q, nil, err
 	}
-	q.Page = max(q.Page, 1)
-	switch q.TagMode {
-	case "":
-		q.TagMode = TagsAny
-	case TagsAny, TagsAll, TagsNone:
-	default:
-		return q, fmt.Errorf("%w: tag mode %q: use any, all or none", ErrInvalid, q.TagMode)
-	}
-	if err := checkFolder(q.Folder); err != nil {
-		return q, err
-	}
-	return q, nil
+	return q, keys, checkFolder(q.Folder)
 }
 
 // Search is SearchPage's hits and warnings.
@@ -197,11 +187,7 @@ func (e *Engine) Search(ctx context.Context, q SearchQuery) ([]SearchHit, []stri
 // is unavailable or not done yet, and (with Options.KeepOtherVectors)
 // another model's vectors in the index.
 func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, error) {
-	q, err := q.check()
-	if err != nil {
-		return nil, err
-	}
-	keys, err := searchSortKeys(q.SortBy)
+	q, keys, err := q.check()
 	if err != nil {
 		return nil, err
 	}
@@ -262,38 +248,16 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 		}
 	}
 
-	var hits []SearchHit
-	switch mode {
-	case SearchKeyword:
-		hits = keywordHits(kw)
-	case SearchSemantic:
-		hits = vectorHits(vec)
-	default:
-		strong := 0.0
-		if builtin {
-			strong = BuiltinStrongSimilarity
-		} else {
-			vec = nearest(vec)
-		}
-		hits = fuse(kw, vec, strong)
-	}
+	hits, vec := rank(mode, kw, vec, builtin)
 	hits, err = e.existing(hits)
 	if err != nil {
 		return nil, err
 	}
-	res.Total = len(hits)
-	if res.Total > MaxSearchTotal {
-		res.Total, res.AtLeast = MaxSearchTotal, true
-	}
+	res.Total, res.AtLeast = min(len(hits), MaxSearchTotal), len(hits) > MaxSearchTotal
 	from, to, pages := pageBounds(res.Total, q.Page, q.Limit)
 	res.TotalPages = pages
 	page := slices.Clone(hits[from:to])
-	chunks := map[string]int{}
-	for _, v := range vec {
-		chunks[v.ID] = v.Chunk
-	}
-	e.vectorSnippets(ctx, page, chunks, q.Query)
-	if err := keywordSnippets(ctx, st, kw, page); err != nil {
+	if err := e.snippets(ctx, st, page, kw, vec, q.Query); err != nil {
 		return nil, fmt.Errorf("search %q: %w", q.Query, err)
 	}
 	if err := e.sortHits(page, keys); err != nil {
@@ -301,6 +265,36 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 	}
 	res.Hits = page
 	return res, nil
+}
+
+// rank orders the notes the searches found by mode: keyword or vector
+// results as they are, or fused (hybrid); vec is the vector hits it used.
+func rank(mode SearchMode, kw []store.KeywordHit, vec []vectorHit, builtin bool) (hits []SearchHit, used []vectorHit) {
+	switch mode {
+	case SearchKeyword:
+		return keywordHits(kw), vec
+	case SearchSemantic:
+		return vectorHits(vec), vec
+	}
+	strong := 0.0
+	if builtin {
+		strong = BuiltinStrongSimilarity
+	} else {
+		vec = nearest(vec)
+	}
+	return fuse(kw, vec, strong), vec
+}
+
+// snippets gives a page of hits their snippets: from the full-text index
+// for the notes it found (kw), from their best chunk (in vec) for the
+// others.
+func (e *Engine) snippets(ctx context.Context, st *store.Store, page []SearchHit, kw []store.KeywordHit, vec []vectorHit, query string) error {
+	chunks := map[string]int{}
+	for _, v := range vec {
+		chunks[v.ID] = v.Chunk
+	}
+	e.vectorSnippets(ctx, page, chunks, query)
+	return keywordSnippets(ctx, st, kw, page)
 }
 
 // BuiltinMinSimilarity is the cosine similarity a note's best chunk needs
@@ -358,97 +352,6 @@ func (e *Engine) existing(hits []SearchHit) ([]SearchHit, error) {
 	}
 	defer e.mu.RUnlock()
 	return slices.DeleteFunc(hits, func(h SearchHit) bool { return e.notes[h.ID] == nil }), nil
-}
-
-// SearchSortFields are the keys SearchQuery.SortBy accepts.
-var SearchSortFields = []string{"score", "title", "path", "created", "modified", "inDegree", "outDegree", "pagerank"}
-
-// hitKey is a sort key of search hits.
-type hitKey struct {
-	name string // lower case: score, title, path, created, modified, indegree, outdegree, pagerank
-	desc bool
-}
-
-// searchSortKeys checks SearchQuery.SortBy: keys of SearchSortFields,
-// any letter case, "-" for descending, "+" optional, comma-separated or
-// not; "id" is read as "path", "in_degree" and "out_degree" as the
-// degrees.
-func searchSortKeys(keys []string) ([]hitKey, error) {
-	var out []hitKey
-	for _, raw := range sortKeys(keys) {
-		name := strings.ToLower(strings.TrimLeft(raw, "-+"))
-		switch name {
-		case "id":
-			name = "path"
-		case "in_degree":
-			name = "indegree"
-		case "out_degree":
-			name = "outdegree"
-		}
-		if !slices.ContainsFunc(SearchSortFields, func(f string) bool { return strings.ToLower(f) == name }) {
-			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, raw, strings.Join(SearchSortFields, ", "))
-		}
-		out = append(out, hitKey{name: name, desc: strings.HasPrefix(raw, "-")})
-	}
-	return out, nil
-}
-
-// sortHits reorders a page of hits by keys; ties keep their order (the
-// rank).
-func (e *Engine) sortHits(hits []SearchHit, keys []hitKey) error {
-	if len(keys) == 0 || len(hits) < 2 {
-		return nil
-	}
-	if err := e.readLock(); err != nil {
-		return err
-	}
-	defer e.mu.RUnlock()
-	type item struct {
-		hit SearchHit
-		row listRow
-	}
-	items := make([]item, len(hits))
-	for i, h := range hits {
-		items[i] = item{hit: h, row: listRow{id: h.ID}}
-		if ns := e.notes[h.ID]; ns != nil {
-			items[i].row = e.row(h.ID, ns)
-		}
-	}
-	compare := func(k string, a, b *item) int {
-		switch k {
-		case "score":
-			return cmp.Compare(a.hit.Score, b.hit.Score)
-		case "title":
-			return strings.Compare(vault.Fold(a.row.title), vault.Fold(b.row.title))
-		case "path":
-			return strings.Compare(a.row.id, b.row.id)
-		case "created":
-			return a.row.created.Compare(b.row.created)
-		case "modified":
-			return a.row.modified.Compare(b.row.modified)
-		case "indegree":
-			return cmp.Compare(a.row.in, b.row.in)
-		case "outdegree":
-			return cmp.Compare(a.row.out, b.row.out)
-		}
-		return cmp.Compare(e.graph.PageRankOf(a.row.id), e.graph.PageRankOf(b.row.id)) // pagerank
-	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		for _, k := range keys {
-			c := compare(k.name, &a, &b)
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
-	for i := range items {
-		hits[i] = items[i].hit
-	}
-	return nil
 }
 
 // searchScope is the set of notes q's filters keep, or nil when q has no
@@ -604,7 +507,7 @@ func clamp01(f float64) float64 {
 func (e *Engine) vectorSnippets(ctx context.Context, hits []SearchHit, chunks map[string]int, query string) {
 	chars := e.opts.EmbedChunkChars
 	if chars <= 0 {
-		chars = DefaultChunkChars
+		chars = embed.DefaultChunkChars
 	}
 	words := snippetWords(query)
 	for i := range hits {

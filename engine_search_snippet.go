@@ -3,57 +3,17 @@ package vaultgraph
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/internal/store"
-	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 )
 
 // The snippets of the notes only the vector search found: the part of
 // the best chunk that has the query's words, bold as in keyword snippets.
 
-// previewText is the start of a note's text for a list: a first heading that
-// repeats the title left out, whitespace folded into single spaces, cut
-// at a word boundary to at most n characters, "…" where it was cut.
-func previewText(text, title string, n int) string {
-	words := strings.FieldsFunc(dropTitleHeading(text, title), unicode.IsSpace)
-	var b strings.Builder
-	used := 0
-	for i, w := range words {
-		wn := len([]rune(w))
-		if i > 0 {
-			wn++
-		}
-		if used+wn > n {
-			if b.Len() == 0 { // one long word: cut it
-				b.WriteString(string([]rune(w)[:n]))
-			}
-			b.WriteString(store.SnippetEllipsis)
-			return b.String()
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w)
-		used += wn
-	}
-	return b.String()
-}
-
-// dropTitleHeading leaves out leading blank space and a first heading
-// that only repeats the note's title.
-func dropTitleHeading(text, title string) string {
-	text = strings.TrimLeft(text, " \t\r\n")
-	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") &&
-		vault.Fold(strings.TrimSpace(strings.TrimLeft(line, "#"))) == vault.Fold(strings.TrimSpace(title)) {
-		return rest
-	}
-	return text
-}
-
 // snippetWord is a word of the query as snippets look for it.
 type snippetWord struct {
-	text   string // folded (foldWord)
+	text   string // folded (textfold.FoldRunes)
 	cjk    bool   // matched anywhere in a word, not as its start
 	filler bool   // a common function word: weighs little, not bold
 }
@@ -65,13 +25,13 @@ func snippetWords(query string) []snippetWord {
 	var out []snippetWord
 	for _, t := range store.KeywordTerms(query) {
 		r := []rune(t.Text)
-		for _, tok := range wordRuns(r) {
-			w := foldWord(r[tok[0]:tok[1]])
-			cjk := strings.IndexFunc(w.text, isCJKRune) >= 0
-			if w.text == "" || (!cjk && tok[1]-tok[0] < 2) || slices.ContainsFunc(out, func(o snippetWord) bool { return o.text == w.text }) {
+		for _, tok := range textfold.WordRuns(r) {
+			w := textfold.FoldRunes(r[tok[0]:tok[1]]).Text
+			cjk := textfold.HasCJK(w)
+			if w == "" || (!cjk && tok[1]-tok[0] < 2) || slices.ContainsFunc(out, func(o snippetWord) bool { return o.text == w }) {
 				continue
 			}
-			out = append(out, snippetWord{text: w.text, cjk: cjk, filler: fillerWords[w.text]})
+			out = append(out, snippetWord{text: w, cjk: cjk, filler: fillerWords[w]})
 		}
 	}
 	return out
@@ -90,95 +50,6 @@ func init() {
 	}
 }
 
-// wordRuns returns the [start, end) rune ranges of the words of r: runs
-// of letters, digits and marks, as the full-text tokenizer splits them.
-func wordRuns(r []rune) [][2]int {
-	var out [][2]int
-	start := -1
-	for i, c := range r {
-		in := unicode.IsLetter(c) || unicode.IsNumber(c) || unicode.IsMark(c)
-		switch {
-		case in && start < 0:
-			start = i
-		case !in && start >= 0:
-			out = append(out, [2]int{start, i})
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, [2]int{start, len(r)})
-	}
-	return out
-}
-
-// folded is a word lower-cased with the accents of Latin, Greek and
-// Cyrillic letters removed, and for each byte of it the index of the rune
-// of the word it comes from.
-type folded struct {
-	text string
-	from []int
-}
-
-// foldWord folds a word as the full-text index does (store.Fold, rune by
-// rune): lower case, no accents on Latin, Greek and Cyrillic letters
-// (other scripts' marks change the letter and stay), ß as ss, ø as o….
-func foldWord(w []rune) folded {
-	ascii := true
-	for _, c := range w {
-		if c >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii { // one byte per rune: from is the identity
-		b := make([]byte, len(w))
-		from := make([]int, len(w))
-		for i, c := range w {
-			b[i], from[i] = byte(unicode.ToLower(c)), i
-		}
-		return folded{text: string(b), from: from}
-	}
-	var b strings.Builder
-	var from []int
-	add := func(c rune, i int) {
-		n := b.Len()
-		b.WriteRune(c)
-		for range b.Len() - n {
-			from = append(from, i)
-		}
-	}
-	var base rune
-	for i, c := range w {
-		if unicode.Is(unicode.Mn, c) {
-			if !foldsMarks(base) {
-				add(c, i)
-			}
-			continue
-		}
-		base = c
-		if c < 0x80 {
-			add(unicode.ToLower(c), i)
-			continue
-		}
-		// As the full-text index folds it (ß → ss, ø → o, ά → α, ﬁ → fi):
-		// a word found through its folded spelling is bolded too.
-		for _, d := range store.Fold(string(c)) {
-			add(d, i)
-		}
-	}
-	return folded{text: b.String(), from: from}
-}
-
-// foldsMarks reports whether combining marks after r are accents to drop:
-// r is Latin, Greek or Cyrillic.
-func foldsMarks(r rune) bool {
-	return r < 0x0530 || (r >= 0x1E00 && r <= 0x1FFF)
-}
-
-func isCJKRune(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
 // wordMatch is a run of text [start, end) (runes) that matches query word
 // word.
 type wordMatch struct{ start, end, word int }
@@ -188,23 +59,23 @@ type wordMatch struct{ start, end, word int }
 // anywhere in one (just that part bold).
 func wordMatches(r []rune, words []snippetWord) []wordMatch {
 	var out []wordMatch
-	for _, tok := range wordRuns(r) {
-		f := foldWord(r[tok[0]:tok[1]])
+	for _, tok := range textfold.WordRuns(r) {
+		f := textfold.FoldRunes(r[tok[0]:tok[1]])
 		for wi, w := range words {
 			if !w.cjk {
-				if strings.HasPrefix(f.text, w.text) {
+				if strings.HasPrefix(f.Text, w.text) {
 					out = append(out, wordMatch{tok[0], tok[1], wi})
 				}
 				continue
 			}
-			for at := 0; at < len(f.text); {
-				i := strings.Index(f.text[at:], w.text)
+			for at := 0; at < len(f.Text); {
+				i := strings.Index(f.Text[at:], w.text)
 				if i < 0 {
 					break
 				}
 				i += at
 				end := i + len(w.text)
-				out = append(out, wordMatch{tok[0] + f.from[i], tok[0] + f.from[end-1] + 1, wi})
+				out = append(out, wordMatch{tok[0] + f.From[i], tok[0] + f.From[end-1] + 1, wi})
 				at = end
 			}
 		}
@@ -216,16 +87,16 @@ func wordMatches(r []rune, words []snippetWord) []wordMatch {
 // windowText is a snippet of text for a note found by its meaning: about
 // n characters of it (whitespace folded, a first heading repeating the
 // title left out) around the query's words it has, those in **bold**,
-// "…" where the text goes on; the start of the text (previewText) when it
+// "…" where the text goes on; the start of the text (textfold.Preview) when it
 // has none of them. No word is bold in a link's target or a URL
 // (store.Highlight).
 func windowText(text, title string, words []snippetWord, n int) string {
-	flat := strings.Join(strings.FieldsFunc(dropTitleHeading(text, title), unicode.IsSpace), " ")
+	flat := textfold.Flatten(textfold.DropTitleHeading(text, title))
 	flat = strings.NewReplacer(store.MarkOpen, "", store.MarkClose, "").Replace(flat)
 	r := []rune(flat)
 	matches := wordMatches(r, words)
 	if len(matches) == 0 || n <= 0 {
-		return previewText(text, title, n)
+		return textfold.Preview(text, title, n)
 	}
 	allFiller := !slices.ContainsFunc(words, func(w snippetWord) bool { return !w.filler })
 	weight := func(w snippetWord) float64 {

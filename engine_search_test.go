@@ -10,11 +10,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 )
 
 // searchEngine opens testvault (read in place) with its index in a
@@ -420,29 +420,6 @@ func TestWindowText(t *testing.T) {
 	}
 }
 
-func TestPreviewText(t *testing.T) {
-	tests := []struct {
-		desc, give, title string
-		n                 int
-		want              string
-	}{
-		{"heading repeating the title dropped", "# Alpha Plan\n\nThe plan.\n", "alpha plan", 200, "The plan."},
-		{"other heading kept", "## Goals\nShip it.", "Beta", 200, "## Goals Ship it."},
-		{"cut at a word", "one two three four", "", 9, "one two…"},
-		{"exact fit", "one two", "", 7, "one two"},
-		{"long word cut", "abcdefghij", "", 4, "abcd…"},
-		{"runes, not bytes", "東京の旅行メモ 東京", "", 7, "東京の旅行メモ…"},
-		{"empty", "", "x", 10, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			if got := previewText(tt.give, tt.title, tt.n); got != tt.want {
-				t.Errorf("previewText(%q, %q, %d) = %q, want %q", tt.give, tt.title, tt.n, got, tt.want)
-			}
-		})
-	}
-}
-
 // builtinSearchEngine opens testvault (read in place) with the builtin
 // embedder and waits for its vectors.
 func builtinSearchEngine(t *testing.T) *Engine {
@@ -700,7 +677,7 @@ func FuzzWindowText(f *testing.F) {
 		if !utf8.ValidString(text) || strings.ContainsAny(text, "*…"+store.MarkOpen+store.MarkClose) {
 			return
 		}
-		flat := strings.Join(strings.FieldsFunc(dropTitleHeading(text, "T"), unicode.IsSpace), " ")
+		flat := textfold.Flatten(textfold.DropTitleHeading(text, "T"))
 		plain := strings.ReplaceAll(strings.Trim(got, "…"), "**", "")
 		if !strings.Contains(flat, plain) {
 			t.Fatalf("windowText(%q, %q, %d) = %q: not a part of the text %q", text, query, n, got, flat)

@@ -38,7 +38,9 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 	src, abs, err := e.current(id, u.IfMatch)
 	if errors.Is(err, ErrNotFound) {
-		_ = e.Sync(ctx, id) // gone from disk: forget it now
+		if err := e.Sync(ctx, id); err != nil { // gone from disk: forget it now
+			e.log.Warn("sync a note gone from disk", "id", id, "err", err)
+		}
 		return nil, err
 	}
 	if err != nil {
@@ -59,7 +61,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 // title.
 func checkUpdate(u NoteUpdate) error {
 	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
-		return fmt.Errorf("%w: nothing to change: give title, directory, content, tags or properties", ErrInvalid)
+		return fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
 	}
 	if u.Title != nil {
 		return checkTitle(*u.Title)

@@ -66,7 +66,7 @@ type Options struct {
 	// after Open; nil means keyword search only.
 	Embedder embed.Embedder
 	// EmbedChunkChars bounds one embedded chunk (default
-	// DefaultChunkChars).
+	// embed.DefaultChunkChars).
 	EmbedChunkChars int
 	// StoreVectorsOnly makes the embedder write vectors to the index
 	// without keeping them in memory: for a run that embeds but never
@@ -87,7 +87,7 @@ type Options struct {
 // Where the index lives by default, inside the vault (a dot-folder, so
 // neither Obsidian nor vaultgraph treats it as notes).
 const (
-	IndexDir  = ".vaultgraph"
+	IndexDir  = vault.StateDir
 	IndexFile = "index.db"
 )
 

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -16,17 +17,13 @@ type word struct {
 }
 
 // foldText lower-cases s, applies compatibility decomposition and removes
-// the accents of Latin, Greek and Cyrillic letters. Marks on other scripts
-// (Japanese dakuten, Indic vowel signs) change the letter, so they stay.
+// the accents of Latin, Greek and Cyrillic letters (textfold's table).
+// Marks on other scripts (Japanese dakuten, Indic vowel signs) change the
+// letter, so they stay. It differs from textfold.Fold (compatibility
+// forms of every script, final sigma kept) because a change here changes
+// the builtin vectors, which takes a new BuiltinModel.
 func foldText(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if textfold.IsASCII(s) {
 		return strings.ToLower(s)
 	}
 	d := norm.NFKD.String(s)
@@ -35,34 +32,20 @@ func foldText(s string) string {
 	var base rune
 	for _, r := range d {
 		if unicode.Is(unicode.Mn, r) {
-			if foldsMarks(base) {
+			if textfold.FoldsMarks(base) {
 				continue
 			}
 			b.WriteRune(r)
 			continue
 		}
 		base = r
-		if f, ok := specialFold[r]; ok {
+		if f, ok := textfold.SpecialFold(unicode.ToLower(r)); ok {
 			b.WriteString(f)
 			continue
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}
 	return norm.NFC.String(b.String())
-}
-
-// foldsMarks reports whether combining marks after r are accents to drop:
-// r is Latin, Greek or Cyrillic.
-func foldsMarks(r rune) bool {
-	return r < 0x0530 || (r >= 0x1E00 && r <= 0x1FFF)
-}
-
-// specialFold maps letters that carry their accent without a combining
-// mark, so that NFKD leaves them alone.
-var specialFold = map[rune]string{
-	'ø': "o", 'Ø': "o", 'ł': "l", 'Ł': "l", 'đ': "d", 'Đ': "d", 'ð': "d", 'Ð': "d",
-	'ß': "ss", 'ẞ': "ss", 'æ': "ae", 'Æ': "ae", 'œ': "oe", 'Œ': "oe", 'þ': "th", 'Þ': "th",
-	'ı': "i", 'ħ': "h", 'Ħ': "h", 'ŧ': "t", 'Ŧ': "t",
 }
 
 // isIdeograph reports whether r is written without spaces between words

@@ -25,8 +25,7 @@
 // prefixed with the title and heading path; a note gets one vector per
 // chunk. Index holds the vectors in one contiguous matrix (optionally
 // int8) and answers top-k queries by brute force across all cores,
-// scoring each note by its best chunk. EncodeVector and DecodeVector give
-// the blob layout for storage.
+// scoring each note by its best chunk.
 //
 // The package imports neither the root package, mcp nor cmd.
 package embed

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -156,7 +157,7 @@ func bertNormalize(s string, clean, chinese, strip, lower bool) string {
 				r = ' '
 			}
 		}
-		if chinese && isCJKIdeograph(r) {
+		if chinese && textfold.IsCJKIdeograph(r) {
 			b.WriteByte(' ')
 			b.WriteRune(r)
 			b.WriteByte(' ')
@@ -183,14 +184,6 @@ func isBertControl(r rune) bool {
 		return false
 	}
 	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
-}
-
-// isCJKIdeograph is BERT's "Chinese character" test (CJK Unified
-// Ideographs and their extensions, compatibility ideographs).
-func isCJKIdeograph(r rune) bool {
-	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF || r >= 0x20000 && r <= 0x2A6DF ||
-		r >= 0x2A700 && r <= 0x2B73F || r >= 0x2B740 && r <= 0x2B81F || r >= 0x2B820 && r <= 0x2CEAF ||
-		r >= 0xF900 && r <= 0xFAFF || r >= 0x2F800 && r <= 0x2FA1F
 }
 
 // removeMarks drops nonspacing combining marks.

@@ -2,12 +2,13 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
@@ -26,15 +27,16 @@ const (
 // The parts are written in this order: head, content, more, rows (with
 // the rows' nested properties after them), foot, warnings, hint, omitted.
 type answer struct {
-	tool    string
-	kind    kind
-	head    toon.Object // fields before the content
-	content *string     // a note's content, nil when not selected
-	more    toon.Object // fields between the content and the rows
-	rowsKey string      // key of the rows ("nodes", "neighbors", "tags"); "" without rows
-	rows    []toon.Object
-	props   []toon.Object // parallel to rows: a row's properties, nil for none
-	foot    toon.Object   // totals and paging
+	kind kind
+	// relevance is set when the rows' scores are search relevance (0-1).
+	relevance bool
+	head      toon.Object // fields before the content
+	content   *string     // a note's content, nil when not selected
+	more      toon.Object // fields between the content and the rows
+	rowsKey   string      // key of the rows ("nodes", "neighbors", "tags"); "" without rows
+	rows      []toon.Object
+	props     []toon.Object // parallel to rows: a row's properties, nil for none
+	foot      toon.Object   // totals and paging
 	// label is a note's row label in Markdown ("in", "out") or a list's
 	// heading ("Hubs by pagerank").
 	label    string
@@ -207,27 +209,11 @@ func preview(s, title string, n int) string {
 	// Content may come cut already (with the mark): cut what is before
 	// the mark, and put the mark back when nothing more was cut.
 	s, wasCut := strings.CutSuffix(s, TruncationMark)
-	s = dropTitleHeading(s, title)
-	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	s = textfold.Flatten(textfold.DropTitleHeading(s, title))
 	if t := Truncate(s, n); t != s || !wasCut {
 		return t
 	}
 	return s + TruncationMark
-}
-
-// dropTitleHeading removes a first line "# Title" (any level, any case)
-// that repeats the note's title, and the blank lines after it.
-func dropTitleHeading(s, title string) string {
-	t := strings.TrimLeft(s, " \t\r\n")
-	line, rest, _ := strings.Cut(t, "\n")
-	h := strings.TrimLeft(line, "#")
-	if len(h) == len(line) || !strings.HasPrefix(h, " ") {
-		return s
-	}
-	if !strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(title)) {
-		return s
-	}
-	return strings.TrimLeft(rest, " \t\r\n")
 }
 
 // value converts a property value to the types TOON and JSON share:
@@ -247,13 +233,8 @@ func value(v any) any {
 		}
 		return out
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		out := make(toon.Object, 0, len(x))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			out = append(out, toon.Field{Key: k, Value: value(x[k])})
 		}
 		return out

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
@@ -94,30 +95,7 @@ func blankLine(b *strings.Builder) {
 // title as the note's text has it). It returns the fields left for the
 // footer.
 func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Object {
-	var meta []string
-	var rest toon.Object
-	// The heading is the title, else the id (then not repeated below it).
-	heading, idHeading := "", !hasField(t, "title")
-	for _, f := range t {
-		switch f.Key {
-		case "title":
-			heading = f.Value.(string)
-		case "content", "neighbors", "properties", "neighborProperties", "links", "warnings", "hint", "omitted":
-			rest = append(rest, f)
-		case "incomingCount", "outgoingCount":
-			meta = append(meta, fmt.Sprintf("%s: %v", strings.TrimSuffix(f.Key, "Count"), f.Value))
-		case "id":
-			if idHeading {
-				heading = f.Value.(string)
-				continue
-			}
-			meta = append(meta, "id: "+f.Value.(string))
-		default:
-			if v := inline(f.Value); v != "" {
-				meta = append(meta, f.Key+": "+v)
-			}
-		}
-	}
+	heading, idHeading, meta, rest := noteHead(t)
 	// The title as a heading; when the text opens with that heading
 	// already, its own line is the heading and the text goes on after the
 	// metadata.
@@ -132,7 +110,7 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 		if idHeading {
 			rawHeading = fieldString(raw, "id")
 		}
-		if rest := dropTitleHeading(body, rawHeading); hasBody && rest != body {
+		if rest := textfold.DropTitleHeading(body, rawHeading); hasBody && rest != body {
 			line, _, _ := strings.Cut(strings.TrimLeft(body, " \t\r\n"), "\n")
 			fmt.Fprintf(b, "%s\n", strings.TrimRight(line, "\r"))
 			body = rest
@@ -176,6 +154,33 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 		}
 	}
 	return footer
+}
+
+// noteHead sorts a note's fields: the heading (the title, else the id,
+// then not repeated below it), the metadata line's parts, and the rest.
+func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, rest toon.Object) {
+	idHeading = !hasField(t, "title")
+	for _, f := range t {
+		switch f.Key {
+		case "title":
+			heading = f.Value.(string)
+		case "content", "neighbors", "properties", "neighborProperties", "links", "warnings", "hint", "omitted":
+			rest = append(rest, f)
+		case "incomingCount", "outgoingCount":
+			meta = append(meta, fmt.Sprintf("%s: %v", strings.TrimSuffix(f.Key, "Count"), f.Value))
+		case "id":
+			if idHeading {
+				heading = f.Value.(string)
+				continue
+			}
+			meta = append(meta, "id: "+f.Value.(string))
+		default:
+			if v := inline(f.Value); v != "" {
+				meta = append(meta, f.Key+": "+v)
+			}
+		}
+	}
+	return heading, idHeading, meta, rest
 }
 
 // fieldString is the text of o's field key, or "".
@@ -234,7 +239,7 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 			fmt.Fprintf(b, "- %s\n", strings.Join(parts, ": "))
 		}
 	} else {
-		writeRows(b, rows, a.tool == "search")
+		writeRows(b, rows, a.relevance)
 	}
 	for _, p := range props {
 		fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))

@@ -110,11 +110,11 @@ func TestResponseTokens(t *testing.T) {
 			}
 			if got := saving(m.defaultFmt, m.peerJSON); got < ListSavingTarget {
 				t.Errorf("%s %s: the default (%s, standard detail) is %.0f%% smaller than peerJSON (pretty JSON of every field), want at least %d%%",
-					vt.name, c.name, mcp.DefaultFormats[c.tool], got, ListSavingTarget)
+					vt.name, c.name, mcp.DefaultFormat(c.tool), got, ListSavingTarget)
 			}
 			if got := saving(m.defaultFmt, m.prettyStd); got < ListFormatSavingFloor {
 				t.Errorf("%s %s: the default (%s, standard detail) is %.0f%% smaller than prettyStd (pretty JSON of the same fields), want at least %d%%",
-					vt.name, c.name, mcp.DefaultFormats[c.tool], got, ListFormatSavingFloor)
+					vt.name, c.name, mcp.DefaultFormat(c.tool), got, ListFormatSavingFloor)
 			}
 		}
 	}
@@ -129,7 +129,7 @@ func TestResponseTokens(t *testing.T) {
 		}
 		if m.defaultFmt > smallest+slack {
 			t.Errorf("%s: default format %s is %d tokens over the calls, but %s is %d", tool,
-				mcp.DefaultFormats[tool], m.defaultFmt, which(*m, smallest), smallest)
+				mcp.DefaultFormat(tool), m.defaultFmt, which(*m, smallest), smallest)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
@@ -56,33 +57,13 @@ func (p Presentation) presentation() Presentation { return p }
 
 type presenter interface{ presentation() Presentation }
 
-// DefaultFormats is each read tool's default format: the form that
-// measured fewest o200k tokens for typical answers on testvault and a
-// generated 1,000-note vault (see README "Response formats" and
-// TestDefaultFormatsMeasure).
-var DefaultFormats = map[string]string{
-	"get_node":       FormatMarkdown,
-	"random_node":    FormatMarkdown,
-	"get_neighbors":  FormatTOON,
-	"find_path":      FormatMarkdown,
-	"get_hubs":       FormatTOON,
-	"search_by_tags": FormatTOON,
-	"list_nodes":     FormatTOON,
-	"list_tags":      FormatTOON,
-	"vault_status":   FormatTOON,
-	"search":         FormatTOON,
-	"create_node":    FormatTOON,
-	"update_node":    FormatTOON,
-	"delete_node":    FormatTOON,
-}
-
-// check validates the presentation parameters and fills in defaults for
-// tool.
-func (p Presentation) check(tool string) (Presentation, error) {
+// check validates the presentation parameters and fills in defaults: a
+// tool's default format is def ("" for JSON).
+func (p Presentation) check(def string) (Presentation, error) {
 	p.Format = strings.ToLower(strings.TrimSpace(p.Format))
 	switch p.Format {
 	case "":
-		p.Format = DefaultFormats[tool]
+		p.Format = def
 		if p.Format == "" {
 			p.Format = FormatJSON
 		}
@@ -120,14 +101,23 @@ func (p Presentation) check(tool string) (Presentation, error) {
 // nil for a not-found read) as text in the chosen format, with the chosen
 // fields, within the token budget.
 func Render(tool string, v any, p Presentation) (string, error) {
-	p, err := p.check(tool)
+	d := lookup(tool)
+	if d == nil {
+		return "", fmt.Errorf("render: no tool %q", tool)
+	}
+	return d.render(v, p)
+}
+
+// render shapes the answer v of tool d as Render does.
+func (d *toolDef) render(v any, p Presentation) (string, error) {
+	p, err := p.check(d.format)
 	if err != nil {
 		return "", err
 	}
 	if isNil(v) {
 		return "null", nil
 	}
-	a, err := shape(tool, v, p)
+	a, err := shape(d, v, p)
 	if err != nil {
 		return "", err
 	}
@@ -176,32 +166,25 @@ func isNil(v any) bool {
 	return false
 }
 
-// wants reports whether the answer of tool shows field (so that a tool
-// reads note content only when it is shown).
-func (p Presentation) wants(tool, field string) bool {
-	c, err := p.check(tool)
+// wants reports whether an answer with the fields s shows field (so
+// that a tool reads note content only when it is shown).
+func (p Presentation) wants(s *fieldSet, field string) bool {
+	c, err := p.check("")
 	if err != nil {
 		return true // the error is reported when rendering
 	}
-	cat, ok := catalogs[tool]
-	if !ok {
-		return true
-	}
-	var also *catalog
-	if cat.rows && cat.main != &rowCatalog {
-		also = &rowCatalog
-	}
-	names, _ := cat.main.pick(tool, c, also)
+	names, _ := s.pick("", c)
 	return slices.Contains(names, field)
 }
 
-// wantsRow reports whether get_node's neighbour rows show field.
-func (p Presentation) wantsRow(field string) bool {
-	c, err := p.check("get_node")
+// wantsRow reports whether the neighbour rows of an answer with the
+// fields s (get_node's) show field.
+func (p Presentation) wantsRow(s *fieldSet, field string) bool {
+	c, err := p.check("")
 	if err != nil {
 		return true
 	}
-	return slices.Contains(neighborFields(c), field)
+	return slices.Contains(s.neighborFields(c), field)
 }
 
 // SortKeys are sort keys: a JSON list of strings or one string of
@@ -212,25 +195,13 @@ type SortKeys []string
 func (s *SortKeys) UnmarshalJSON(b []byte) error {
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
-		*s = splitKeys([]string{one})
+		*s = vaultgraph.SplitSortKeys([]string{one})
 		return nil
 	}
 	var list []string
 	if err := json.Unmarshal(b, &list); err != nil {
 		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
 	}
-	*s = splitKeys(list)
+	*s = vaultgraph.SplitSortKeys(list)
 	return nil
-}
-
-func splitKeys(in []string) SortKeys {
-	var out SortKeys
-	for _, k := range in {
-		for _, part := range strings.Split(k, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
 }

@@ -11,7 +11,7 @@ import (
 // TestTOONFallback checks that an answer TOON cannot encode (here a
 // string that is not UTF-8) comes back as JSON with a warning, never empty.
 func TestTOONFallback(t *testing.T) {
-	a := &answer{tool: "list_nodes", kind: kindRows, rowsKey: "nodes",
+	a := &answer{kind: kindRows, rowsKey: "nodes",
 		rows:  []toon.Object{{{Key: "id", Value: "a.md"}, {Key: "title", Value: "bad \xff byte"}}},
 		props: []toon.Object{nil},
 	}
@@ -28,23 +28,6 @@ func TestTOONFallback(t *testing.T) {
 	}
 	if len(out.Nodes) != 1 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "TOON encoding failed") {
 		t.Errorf("fallback = %s, want the row and a warning", s)
-	}
-}
-
-// TestDropTitleHeading checks the heading that only repeats the title.
-func TestDropTitleHeading(t *testing.T) {
-	tests := []struct{ in, title, want string }{
-		{"# Home\n\nBody", "Home", "Body"},
-		{"\n## home \nBody", "Home", "Body"},
-		{"# Home page\nBody", "Home", "# Home page\nBody"},
-		{"#Home\nBody", "Home", "#Home\nBody"}, // a tag, not a heading
-		{"Body # Home", "Home", "Body # Home"},
-		{"# Home", "Home", ""},
-	}
-	for _, tt := range tests {
-		if got := dropTitleHeading(tt.in, tt.title); got != tt.want {
-			t.Errorf("dropTitleHeading(%q, %q) = %q, want %q", tt.in, tt.title, got, tt.want)
-		}
 	}
 }
 
@@ -65,14 +48,14 @@ func TestOmittedLine(t *testing.T) {
 		return toon.Object{{Key: "id", Value: id}, {Key: "title", Value: id}, {Key: "tags", Value: "a b"}, {Key: "content", Value: "some text here"}}
 	}
 	rows := []toon.Object{row("a.md"), row("b.md"), row("c.md")}
-	paged := &answer{tool: "list_nodes", kind: kindRows, rowsKey: "nodes", rows: rows, props: make([]toon.Object, 3),
+	paged := &answer{kind: kindRows, rowsKey: "nodes", rows: rows, props: make([]toon.Object, 3),
 		foot: paging(3, 1, 1)}
-	unpaged := &answer{tool: "search", kind: kindRows, rowsKey: "nodes", rows: rows, props: make([]toon.Object, 3),
+	unpaged := &answer{kind: kindRows, rowsKey: "nodes", rows: rows, props: make([]toon.Object, 3),
 		foot: paging(3, 0, 0)}
 	content := "a long note text"
-	note := &answer{tool: "get_node", kind: kindNote, head: toon.Object{{Key: "id", Value: "n.md"}, {Key: "title", Value: "N"}, {Key: "tags", Value: []any{"x"}}},
+	note := &answer{kind: kindNote, head: toon.Object{{Key: "id", Value: "n.md"}, {Key: "title", Value: "N"}, {Key: "tags", Value: []any{"x"}}},
 		content: &content, rowsKey: "neighbors", rows: rows, props: make([]toon.Object, 3), warnings: []string{"w1", "w2"}}
-	status := &answer{tool: "vault_status", kind: kindStatus, keep: statusCatalog.minimal,
+	status := &answer{kind: kindStatus, keep: statusFields.minimal,
 		head: toon.Object{{Key: "vault", Value: "/v"}, {Key: "notes", Value: 3}, {Key: "watcher", Value: "on"}}}
 	c := func(f func(*cut)) cut { x := uncut; f(&x); return x }
 	tests := []struct {
@@ -121,7 +104,7 @@ func TestMarkdownScores(t *testing.T) {
 		{"search", "score 1.00 strong", ""},
 		{"get_hubs", "score 1\n", "strong"},
 	} {
-		a := &answer{tool: tt.tool, kind: kindRows, rowsKey: "nodes", rows: rows, props: []toon.Object{nil}}
+		a := &answer{relevance: lookup(tt.tool).relevance, kind: kindRows, rowsKey: "nodes", rows: rows, props: []toon.Object{nil}}
 		got := a.markdown(uncut)
 		if !strings.Contains(got, tt.want) || (tt.unwant != "" && strings.Contains(got, tt.unwant)) {
 			t.Errorf("%s markdown = %q, want %q and not %q", tt.tool, got, tt.want, tt.unwant)

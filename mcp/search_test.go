@@ -14,7 +14,7 @@ import (
 // to a test server.
 
 func TestSearchToolDefinition(t *testing.T) {
-	tool := searchTool(&Tools{}, nil).Tool
+	tool := searchTool().Tool
 	if tool.Name != "search" {
 		t.Fatalf("searchTool name = %q, want search", tool.Name)
 	}
@@ -43,7 +43,7 @@ func TestSearchToolDefinition(t *testing.T) {
 }
 
 func TestSearchCalls(t *testing.T) {
-	ts := newTestServer(t, searchTool)
+	ts := newTestServer(t, searchTool().serverTool)
 	m := decode(t, mustCall(t, ts, map[string]any{"query": "cafe", "format": "json"}))
 	nodes := asSlice(m["nodes"])
 	if got, want := ids(m["nodes"]), []string{"Notes/Café Menu.md", "Notes/Meeting Notes.md", "Home.md"}; !slices.Equal(got, want) {
@@ -146,7 +146,7 @@ func mustCall(t *testing.T, ts *testServer, args map[string]any) string {
 }
 
 func TestSearchFormats(t *testing.T) {
-	ts := newTestServer(t, searchTool)
+	ts := newTestServer(t, searchTool().serverTool)
 	tests := []struct {
 		desc string
 		args map[string]any
@@ -172,7 +172,7 @@ func TestSearchFormats(t *testing.T) {
 }
 
 func TestSearchErrors(t *testing.T) {
-	ts := newTestServer(t, searchTool)
+	ts := newTestServer(t, searchTool().serverTool)
 	tests := []struct {
 		args map[string]any
 		want string

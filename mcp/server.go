@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -95,36 +93,6 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 	return s
 }
 
-// ServerTools returns every read tool with its handler (tools/list
-// shows them sorted by name). Each handler first checks the integer
-// arguments against the bounds its schema declares.
-func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
-	tools := []server.ServerTool{
-		getNodeTool(t, log),
-		getNeighborsTool(t, log),
-		findPathTool(t, log),
-		getHubsTool(t, log),
-		searchTool(t, log),
-		searchByTagsTool(t, log),
-		listNodesTool(t, log),
-		listTagsTool(t, log),
-		randomNodeTool(t, log),
-		vaultStatusTool(t, log),
-	}
-	for i, st := range tools {
-		tools[i].Handler = checkBounds(st.Tool, st.Handler)
-	}
-	return tools
-}
-
-// WriteTools returns the write tools with their handlers. A server made
-// with ServerOptions.ReadOnly does not register them (a call is "tool not
-// found"); when they are registered over a read-only Engine, each call is
-// READ_ONLY.
-func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
-	return []server.ServerTool{createNodeTool(t, log), updateNodeTool(t, log), deleteNodeTool(t, log)}
-}
-
 // checkBounds wraps h so that an integer argument outside the minimum and
 // maximum of its schema is INVALID_PARAMS naming it, before h runs. The
 // typed handlers cannot tell an explicit 0 from a missing argument (both
@@ -173,42 +141,6 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// handler adapts a typed tool handler to mcp-go: it binds the arguments
-// into P (a wrong type is INVALID_PARAMS naming the parameter), runs fn
-// with panic recovery (a panic is PROVIDER_ERROR, never a dead server),
-// and encodes the answer as the text content.
-func handler[P any](name string, log *slog.Logger, fn func(context.Context, P) (any, error)) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
-				res = errorResult(CodeProviderError, fmt.Sprintf("%s failed unexpectedly (%v); the server is still running, try again or report this", name, r))
-				err = nil
-			}
-		}()
-		var p P
-		if err := bindArguments(req, &p); err != nil {
-			return toolError(err), nil
-		}
-		var pres Presentation
-		if pr, ok := any(p).(presenter); ok {
-			pres = pr.presentation()
-			if _, err := pres.check(name); err != nil {
-				return toolError(err), nil
-			}
-		}
-		v, err := fn(ctx, p)
-		if err != nil {
-			return toolError(err), nil
-		}
-		text, err := Render(name, v, pres)
-		if err != nil {
-			return toolError(err), nil
-		}
-		return mcpgo.NewToolResultText(text), nil
-	}
-}
-
 // readTool declares a read tool: its own options, then the presentation
 // parameters every read tool takes, and the read-only annotations.
 func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
@@ -229,16 +161,25 @@ func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
 	return mcpgo.NewTool(name, opts...)
 }
 
-// nodeSortKeys are the sort keys of lists of notes.
-const nodeSortKeys = "title, path, created, modified, inDegree, outDegree, pagerank"
-
-// pagedOptions are the sortBy, page and limit parameters of a list tool.
-func pagedOptions(sortKeys string, def, max int) []mcpgo.ToolOption {
+// pagedOptions are the sortBy, page and limit parameters of a tool that
+// pages list k.
+func pagedOptions(k vaultgraph.ListKind) []mcpgo.ToolOption {
+	keys := strings.Join(k.SortFields, ", ")
 	return []mcpgo.ToolOption{
-		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+sortKeys+`; "-" prefix for descending`)),
+		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+keys+`; "-" prefix for descending`)),
 		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1), mcpgo.Description(descPage)),
-		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(max)), mcpgo.DefaultNumber(float64(def)), mcpgo.Description(descLimit)),
+		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(k.MaxLimit)), mcpgo.DefaultNumber(float64(k.DefaultLimit)), mcpgo.Description(descLimit)),
 	}
+}
+
+// enum describes a string parameter that takes one of values (the
+// Engine's), def when not given.
+func enum[T ~string](values []T, def T, desc string) []mcpgo.PropertyOption {
+	words := make([]string, len(values))
+	for i, v := range values {
+		words[i] = string(v)
+	}
+	return []mcpgo.PropertyOption{mcpgo.Enum(words...), mcpgo.DefaultString(string(def)), mcpgo.Description(desc)}
 }
 
 // bindArguments decodes the call's arguments into p. Unknown arguments

@@ -256,7 +256,7 @@ func TestToolsList(t *testing.T) {
 		},
 		{
 			tool: "get_neighbors", required: []string{"id"},
-			ints:   map[string][2]float64{"limit": {1, MaxNeighborsLimit}, "page": {1, -1}},
+			ints:   map[string][2]float64{"limit": {1, vaultgraph.MaxNeighborsLimit}, "page": {1, -1}},
 			enums:  map[string][]string{"direction": {"in", "out", "both"}},
 			sortBy: true,
 		},
@@ -266,13 +266,13 @@ func TestToolsList(t *testing.T) {
 		},
 		{
 			tool:   "get_hubs",
-			ints:   map[string][2]float64{"limit": {1, MaxHubsLimit}, "page": {1, -1}},
+			ints:   map[string][2]float64{"limit": {1, vaultgraph.MaxHubsLimit}, "page": {1, -1}},
 			enums:  map[string][]string{"metric": {"in_degree", "out_degree", "pagerank"}},
 			sortBy: true,
 		},
 		{
 			tool: "search_by_tags", required: []string{"tags"},
-			ints:   map[string][2]float64{"limit": {1, MaxTagsLimit}, "page": {1, -1}},
+			ints:   map[string][2]float64{"limit": {1, vaultgraph.MaxTagsLimit}, "page": {1, -1}},
 			enums:  map[string][]string{"mode": {"any", "all"}},
 			types:  map[string]string{"tags": "array"},
 			sortBy: true,
@@ -288,7 +288,7 @@ func TestToolsList(t *testing.T) {
 			},
 			sortBy: true,
 		},
-		{tool: "list_tags", ints: map[string][2]float64{"limit": {1, MaxTagListLimit}, "page": {1, -1}}, sortBy: true},
+		{tool: "list_tags", ints: map[string][2]float64{"limit": {1, vaultgraph.MaxTagListLimit}, "page": {1, -1}}, sortBy: true},
 		{tool: "search", required: []string{"query"}, ints: map[string][2]float64{"limit": {1, 50}, "page": {1, -1}}, enums: map[string][]string{"mode": {"hybrid", "keyword", "semantic"}}, sortBy: true},
 		{tool: "random_node", types: map[string]string{"tags": "array"}},
 		{tool: "vault_status"},
@@ -469,8 +469,8 @@ func TestToolCalls(t *testing.T) {
 			check: func(t *testing.T, got map[string]any) {
 				hubs := asSlice(got["nodes"])
 				// total counts every ranked note (testvault has 13), not the page
-				if len(hubs) != DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != 13.0 || got["totalPages"] != 2.0 {
-					t.Fatalf("%d hubs by %v (total %v, %v pages), want %d by in_degree of 13 on 2 pages", len(hubs), got["metric"], got["total"], got["totalPages"], DefaultHubsLimit)
+				if len(hubs) != vaultgraph.DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != 13.0 || got["totalPages"] != 2.0 {
+					t.Fatalf("%d hubs by %v (total %v, %v pages), want %d by in_degree of 13 on 2 pages", len(hubs), got["metric"], got["total"], got["totalPages"], vaultgraph.DefaultHubsLimit)
 				}
 				top := hubs[0].(map[string]any)
 				if top["id"] != "Home.md" || top["score"] != 6.0 {
@@ -824,10 +824,10 @@ type boomParams struct {
 }
 
 // boomTool panics: with a message, or with a nil pointer dereference.
-func boomTool(_ *Tools, log *slog.Logger) server.ServerTool {
-	return server.ServerTool{
+func boomTool(t *Tools, log *slog.Logger) server.ServerTool {
+	d := &toolDef{
 		Tool: mcpgo.NewTool("boom", mcpgo.WithDescription("panics"), mcpgo.WithBoolean("nil")),
-		Handler: handler("boom", log, func(_ context.Context, p boomParams) (any, error) {
+		run: bind(func(_ *Tools, _ context.Context, p boomParams) (any, error) {
 			if p.Nil {
 				var n *vaultgraph.Node
 				return n.ID, nil
@@ -835,6 +835,7 @@ func boomTool(_ *Tools, log *slog.Logger) server.ServerTool {
 			panic("kaboom")
 		}),
 	}
+	return d.serverTool(t, log)
 }
 
 func TestHandlerPanic(t *testing.T) {

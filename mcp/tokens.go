@@ -155,7 +155,7 @@ func (f *fitter) trim() (string, error) {
 	if f.err != nil {
 		return "", f.err
 	}
-	b := answer{tool: a.tool, kind: a.kind}
+	b := answer{kind: a.kind, relevance: a.relevance}
 	b.omitted = fmt.Sprintf("the answer (%d tokens) does not fit maxTokens %d, not even its identifying fields: raise maxTokens", f.full, f.p.MaxTokens)
 	return b.render(f.p.Format, uncut)
 }

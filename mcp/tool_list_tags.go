@@ -1,19 +1,27 @@
 package mcp
 
 import (
-	"log/slog"
-
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/vaultgraph/vaultgraph"
 )
 
-func listTagsTool(t *Tools, log *slog.Logger) server.ServerTool {
-	return server.ServerTool{
+// tagFields are list_tags' fields.
+var tagFields = &fieldSet{
+	all:      []string{"tag", "count"},
+	minimal:  []string{"tag", "count"},
+	standard: []string{"tag", "count"},
+}
+
+func listTagsTool() *toolDef {
+	return &toolDef{
 		Tool: readTool("list_tags",
 			append([]mcpgo.ToolOption{
 				mcpgo.WithDescription("Tags in the vault (lower case, without '#') with their note counts, most used first, a page at a time."),
-			}, pagedOptions("count, tag", DefaultTagListLimit, MaxTagListLimit)...)...,
+			}, pagedOptions(vaultgraph.TagList)...)...,
 		),
-		Handler: handler("list_tags", log, t.ListTags),
+		run:    bind((*Tools).ListTags),
+		format: FormatTOON,
+		fields: tagFields,
 	}
 }

@@ -13,35 +13,18 @@ import (
 )
 
 // Tools are the handlers of vaultgraph's tools over one Engine. Each
-// handler validates its parameters before touching the Engine and returns
-// the response value to encode, or nil for a not-found read.
+// handler binds its parameters to the Engine's queries (sort keys, pages,
+// limits, directions, metrics and modes are checked there, once) and
+// returns the response value to encode, or nil for a not-found read.
 type Tools struct {
 	Engine *vaultgraph.Engine
 	// Rand picks random nodes; nil uses a random seed.
 	Rand *rand.Rand
 }
 
-// Bounds and defaults of the tools' parameters (SPEC.md, seed 004).
-const (
-	DefaultNeighborsLimit = 20
-	MaxNeighborsLimit     = 50
-	DefaultHubsLimit      = 10
-	MaxHubsLimit          = 50
-	DefaultTagsLimit      = 20
-	MaxTagsLimit          = 100
-	MaxNodeNeighbors      = 20 // neighbours shown by get_node depth 1
-)
-
-// limit applies a default and checks bounds.
-func limit(name string, v, def, max int) (int, error) {
-	if v == 0 {
-		return def, nil
-	}
-	if v < 1 || v > max {
-		return 0, invalid(name, "%d is out of range: use 1 to %d", v, max)
-	}
-	return v, nil
-}
+// MaxNodeNeighbors is how many neighbours get_node depth 1 shows. The
+// paged tools' sizes are their vaultgraph.ListKind's (SPEC.md, seed 004).
+const MaxNodeNeighbors = 20
 
 // GetNodeParams are get_node's parameters.
 type GetNodeParams struct {
@@ -59,7 +42,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if p.Depth != 0 && p.Depth != 1 {
 		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)
 	}
-	n, err := t.Engine.GetNode(ctx, p.ID, p.wants("get_node", "content"))
+	n, err := t.Engine.GetNode(ctx, p.ID, p.wants(getNodeFields, "content"))
 	if err != nil || n == nil {
 		return nil, err
 	}
@@ -72,7 +55,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 			return nil, err
 		}
 		r.Neighbors = []NodeResponse{}
-		withContent := p.wantsRow("content")
+		withContent := p.wantsRow(getNodeFields, "content")
 		for _, nb := range nbs {
 			if withContent {
 				if nb.Content, err = t.content(ctx, nb.ID); err != nil {
@@ -104,28 +87,16 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if strings.TrimSpace(p.ID) == "" {
 		return nil, invalid("id", "required")
 	}
-	dir := graph.Direction(p.Direction)
-	switch dir {
-	case "":
-		dir = graph.Both
-	case graph.In, graph.Out, graph.Both:
-	default:
-		return nil, invalid("direction", "%q: use in, out or both", p.Direction)
-	}
-	lim, err := limit("limit", p.Limit, DefaultNeighborsLimit, MaxNeighborsLimit)
+	q, err := vaultgraph.NeighborList.Query(p.SortBy, p.Page, p.Limit)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageNumber(p.Page)
-	if err != nil {
-		return nil, err
-	}
-	res, err := t.Engine.NeighborsPage(ctx, p.ID, dir, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
+	res, err := t.Engine.NeighborsPage(ctx, p.ID, graph.Direction(p.Direction), q)
 	if err != nil || res == nil { // nil: no such note
 		return nil, err
 	}
 	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
-	withContent := p.wants("get_neighbors", "content")
+	withContent := p.wants(getNeighborsFields, "content")
 	for _, nb := range res.Neighbors {
 		if withContent {
 			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
@@ -138,14 +109,6 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	}
 	out.Hint = pageHint(res.Page, res.TotalPages)
 	return out, nil
-}
-
-// pageNumber checks a page parameter; 0 means the first page.
-func pageNumber(page int) (int, error) {
-	if page < 0 {
-		return 0, invalid("page", "%d: pages start at 1", page)
-	}
-	return max(page, 1), nil
 }
 
 // content reads the body of a listed note. A note whose file went away
@@ -222,28 +185,16 @@ type GetHubsParams struct {
 // GetHubs returns a page of the notes ranked by a centrality metric, most
 // central first unless sortBy reorders the page.
 func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
-	m := graph.Metric(p.Metric)
-	switch m {
-	case "":
-		m = graph.InDegree
-	case graph.InDegree, graph.OutDegree, graph.PageRank:
-	default:
-		return nil, invalid("metric", "%q: use in_degree, out_degree or pagerank", p.Metric)
-	}
-	lim, err := limit("limit", p.Limit, DefaultHubsLimit, MaxHubsLimit)
+	q, err := vaultgraph.HubList.Query(p.SortBy, p.Page, p.Limit)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageNumber(p.Page)
+	res, err := t.Engine.HubsPage(ctx, graph.Metric(p.Metric), q)
 	if err != nil {
 		return nil, err
 	}
-	res, err := t.Engine.HubsPage(ctx, m, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
-	if err != nil {
-		return nil, err
-	}
-	out := &ListResponse{Metric: string(m), Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
-	withContent := p.wants("get_hubs", "content")
+	out := &ListResponse{Metric: string(res.Metric), Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
+	withContent := p.wants(getHubsFields, "content")
 	for _, h := range res.Hubs {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
 		if err != nil {
@@ -285,26 +236,22 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	default:
 		return nil, invalid("mode", "%q: use any or all", p.Mode)
 	}
-	lim, err := limit("limit", p.Limit, DefaultTagsLimit, MaxTagsLimit)
+	q, err := vaultgraph.TaggedList.Query(p.SortBy, p.Page, p.Limit)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageNumber(p.Page)
+	res, err := t.Engine.SearchByTagsPage(ctx, tags, all, q)
 	if err != nil {
 		return nil, err
 	}
-	res, err := t.Engine.SearchByTagsPage(ctx, tags, all, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
-	if err != nil {
-		return nil, err
-	}
-	return t.listPage(ctx, "search_by_tags", res, p.Presentation)
+	return t.listPage(ctx, searchByTagsFields, res, p.Presentation)
 }
 
 // listPage turns an Engine page of notes into the answer, reading content
-// only when it is shown.
-func (t *Tools) listPage(ctx context.Context, tool string, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
+// only when fields show it.
+func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
 	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
-	withContent := p.wants(tool, "content")
+	withContent := p.wants(fields, "content")
 	var err error
 	for _, n := range res.Nodes {
 		if withContent {
@@ -339,11 +286,6 @@ type ListNodesParams struct {
 
 // ListNodes browses notes with filters, sorting and pages.
 func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
-	switch vaultgraph.TagMode(p.TagMode) {
-	case "", vaultgraph.TagsAny, vaultgraph.TagsAll, vaultgraph.TagsNone:
-	default:
-		return nil, invalid("tagMode", "%q: use any, all or none", p.TagMode)
-	}
 	q := vaultgraph.ListQuery{
 		Folder: p.Folder, Tags: p.Tags, TagMode: vaultgraph.TagMode(p.TagMode),
 		Properties: p.Properties, Orphans: p.Orphans, BrokenLinks: p.BrokenLinks, BrokenAnchors: p.BrokenAnchors,
@@ -369,7 +311,7 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.listPage(ctx, "list_nodes", res, p.Presentation)
+	return t.listPage(ctx, listNodesFields, res, p.Presentation)
 }
 
 // parseDate reads a date or date-time parameter; "" is the zero time. A
@@ -391,12 +333,6 @@ func parseDate(name, s string, endOfDay bool) (time.Time, error) {
 	return time.Time{}, invalid(name, "%q is not a date: use YYYY-MM-DD or RFC 3339", s)
 }
 
-// Defaults and bounds of list_tags' paging.
-const (
-	DefaultTagListLimit = 100
-	MaxTagListLimit     = 1000
-)
-
 // ListTagsParams are list_tags' parameters.
 type ListTagsParams struct {
 	SortBy SortKeys `json:"sortBy"`
@@ -408,15 +344,11 @@ type ListTagsParams struct {
 // ListTags returns the vault's tags with their note counts, most used
 // first unless sortBy says otherwise, a page at a time.
 func (t *Tools) ListTags(ctx context.Context, p ListTagsParams) (any, error) {
-	lim, err := limit("limit", p.Limit, DefaultTagListLimit, MaxTagListLimit)
+	q, err := vaultgraph.TagList.Query(p.SortBy, p.Page, p.Limit)
 	if err != nil {
 		return nil, err
 	}
-	page, err := pageNumber(p.Page)
-	if err != nil {
-		return nil, err
-	}
-	res, err := t.Engine.ListTagsPage(ctx, vaultgraph.PageQuery{SortBy: p.SortBy, Page: page, Limit: lim})
+	res, err := t.Engine.ListTagsPage(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +371,7 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 	if err != nil || n == nil {
 		return nil, err
 	}
-	if p.wants("random_node", "content") {
+	if p.wants(noteFields, "content") {
 		if n.Content, err = t.content(ctx, n.ID); err != nil {
 			return nil, err
 		}

@@ -30,35 +30,16 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if strings.TrimSpace(p.Query) == "" {
 		return nil, invalid("query", `required: words, a "quoted phrase" or a question`)
 	}
-	mode := vaultgraph.SearchMode(strings.ToLower(strings.TrimSpace(p.Mode)))
-	switch mode {
-	case "", vaultgraph.SearchHybrid, vaultgraph.SearchKeyword, vaultgraph.SearchSemantic:
-	default:
-		return nil, invalid("mode", "%q: use hybrid, keyword or semantic", p.Mode)
-	}
-	switch vaultgraph.TagMode(p.TagMode) {
-	case "", vaultgraph.TagsAny, vaultgraph.TagsAll, vaultgraph.TagsNone:
-	default:
-		return nil, invalid("tagMode", "%q: use any, all or none", p.TagMode)
-	}
-	lim, err := limit("limit", p.Limit, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit)
-	if err != nil {
-		return nil, err
-	}
-	page, err := pageNumber(p.Page)
-	if err != nil {
-		return nil, err
-	}
 	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
-		Query: p.Query, Mode: mode, Limit: lim, Page: page, SortBy: p.SortBy,
+		Query: p.Query, Mode: vaultgraph.SearchMode(p.Mode), Limit: p.Limit, Page: p.Page, SortBy: p.SortBy,
 		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
-	withContent := p.wants("search", "content")
+	withContent := p.wants(searchFields, "content")
 	for _, h := range res.Hits {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
 		if err != nil {

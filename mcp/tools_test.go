@@ -184,7 +184,7 @@ func TestValidParams(t *testing.T) {
 		}},
 		{"list_tags", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{}) }},
 		{"list_tags by tag, limit 1000", func() (any, error) {
-			return tools.ListTags(ctx, mcp.ListTagsParams{SortBy: mcp.SortKeys{"tag"}, Limit: mcp.MaxTagListLimit})
+			return tools.ListTags(ctx, mcp.ListTagsParams{SortBy: mcp.SortKeys{"tag"}, Limit: vaultgraph.MaxTagListLimit})
 		}},
 		{"random_node", func() (any, error) { return tools.RandomNode(ctx, mcp.RandomNodeParams{}) }},
 		{"vault_status", func() (any, error) { return tools.VaultStatus(ctx, mcp.VaultStatusParams{}) }},
@@ -907,7 +907,7 @@ func TestHubsPages(t *testing.T) {
 		}
 		return out
 	}
-	all := hubIDs(mcp.GetHubsParams{Limit: mcp.MaxHubsLimit}) // the whole ranking: 13 notes
+	all := hubIDs(mcp.GetHubsParams{Limit: vaultgraph.MaxHubsLimit}) // the whole ranking: 13 notes
 	tests := []struct {
 		desc string
 		give mcp.GetHubsParams

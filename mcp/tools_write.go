@@ -164,13 +164,13 @@ func propertyFromJSON(v any) (any, error) {
 
 // shapeWrite shapes a write tool's answer: the note, the files changed
 // (with the links rewritten in each) and warnings.
-func shapeWrite(tool string, w *WriteResponse, p Presentation) *answer {
-	a := &answer{tool: tool, kind: kindStatus, warnings: w.Warnings, keep: []string{"id", "deleted", "dryRun"}}
+func shapeWrite(d *toolDef, w *WriteResponse, p Presentation) *answer {
+	a := &answer{kind: kindStatus, warnings: w.Warnings, keep: []string{"id", "deleted", "dryRun"}}
 	if w.Node != nil {
 		a.head = append(a.head, toon.Field{Key: "id", Value: w.Node.ID}, toon.Field{Key: "title", Value: w.Node.Title},
 			toon.Field{Key: "hash", Value: w.Node.Hash})
 	}
-	if tool == "delete_node" {
+	if d.deleted {
 		a.head = append(a.head, toon.Field{Key: "deleted", Value: w.Deleted})
 	}
 	if w.DryRun {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that imports flow one way (STYLE.md): graph uses the standard
-# library only; no core package (root, vault, graph, embed, internal/...)
+# library only; internal/textfold the standard library and x/text; no core package (root, vault, graph, embed, internal/...)
 # imports mcp or cmd; mcp and cmd never import internal/store directly
 # (they go through the Engine).
 set -euo pipefail
@@ -11,6 +11,11 @@ fail=0
 bad=$(go list -deps ./graph | grep -v "^$mod/graph$" | awk -F/ '$1 ~ /\./' || true)
 if [ -n "$bad" ]; then echo "graph imports non-standard packages:"; echo "$bad"; fail=1; fi
 
+# internal/textfold: the standard library and golang.org/x/text only, so
+# every package (embed, vault, store, mcp) may use it.
+bad=$(go list -deps ./internal/textfold | grep -v "^$mod/internal/textfold$" | grep -v "^golang.org/x/text/" | awk -F/ '$1 ~ /\./' || true)
+if [ -n "$bad" ]; then echo "internal/textfold imports more than x/text:"; echo "$bad"; fail=1; fi
+
 for pkg in . ./vault ./vault/commit ./graph ./embed $(go list ./internal/... 2>/dev/null | sed "s#^$mod#.#"); do
   [ -d "$pkg" ] || continue
   bad=$(go list -deps "$pkg" | grep -E "^$mod/(mcp|cmd)(/|$)" || true)
@@ -18,8 +23,9 @@ for pkg in . ./vault ./vault/commit ./graph ./embed $(go list ./internal/... 2>/
 done
 
 # vault/commit: the crash-safe commit sits below the engine: it may import
-# vault, never the root package, mcp or cmd; and vault never imports it.
-bad=$(go list -deps ./vault/commit | grep -E "^$mod(/mcp|/cmd)?(/|$)" | grep -vE "^$mod/vault(/|$)" || true)
+# vault, never the root package (the engine), the store, mcp or cmd; and
+# vault never imports it.
+bad=$(go list -deps ./vault/commit | grep -E "^$mod$|^$mod/(mcp|cmd|internal/store)(/|$)" || true)
 if [ -n "$bad" ]; then echo "vault/commit imports $bad"; fail=1; fi
 bad=$(go list -deps ./vault | grep -E "^$mod/vault/commit$" || true)
 if [ -n "$bad" ]; then echo "vault imports vault/commit"; fail=1; fi

@@ -20,7 +20,7 @@ func ListExcluded(root string, dirs, files []string) []File {
 	seen := map[string]bool{}
 	var out []File
 	add := func(rel, p string, fi fs.FileInfo) {
-		if seen[rel] || Hidden(rel) || !fi.Mode().IsRegular() || (!hasMD(rel) && !IsCanvas(rel)) {
+		if seen[rel] || Hidden(rel) || !fi.Mode().IsRegular() || (!HasMD(rel) && !IsCanvas(rel)) {
 			return
 		}
 		seen[rel] = true

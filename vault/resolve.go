@@ -88,7 +88,7 @@ func (x *Index) Clone() *Index {
 
 // AddNote adds a note ID (a vault path ending in .md).
 func (x *Index) AddNote(id string) {
-	key := Fold(trimMD(id))
+	key := Fold(TrimMD(id))
 	if _, ok := x.notes[key]; ok {
 		return
 	}
@@ -99,7 +99,7 @@ func (x *Index) AddNote(id string) {
 
 // RemoveNote removes a note ID.
 func (x *Index) RemoveNote(id string) {
-	key := Fold(trimMD(id))
+	key := Fold(TrimMD(id))
 	if x.notes[key] != id {
 		return
 	}
@@ -147,14 +147,14 @@ func (x *Index) Files() []string {
 // Note returns the ID of the note at vault path p (with or without .md,
 // any letter case).
 func (x *Index) Note(p string) (string, bool) {
-	id, ok := x.notes[Fold(trimMD(strings.TrimPrefix(p, "/")))]
+	id, ok := x.notes[Fold(TrimMD(strings.TrimPrefix(p, "/")))]
 	return id, ok
 }
 
 // Named returns every note whose base name is name (without .md),
 // best candidate for a link from the vault root first.
 func (x *Index) Named(name string) []string {
-	return x.byName[Fold(trimMD(name))]
+	return x.byName[Fold(TrimMD(name))]
 }
 
 // Resolve resolves a link written in the note source.
@@ -214,7 +214,7 @@ func (x *Index) resolveMarkdown(source, target string) (string, Status) {
 	}
 	if !strings.HasPrefix(t, "/") {
 		rel := path.Join(Dir(source), t)
-		if hasMD(t) || !IsAttachmentName(t) {
+		if HasMD(t) || !IsAttachmentName(t) {
 			if id, ok := x.Note(rel); ok {
 				return id, Resolved
 			}
@@ -227,7 +227,7 @@ func (x *Index) resolveMarkdown(source, target string) (string, Status) {
 }
 
 func (x *Index) byNameOrSuffix(source, t string) (string, bool) {
-	noExt := trimMD(t)
+	noExt := TrimMD(t)
 	// A note at exactly that vault path wins, even over a note of that
 	// name beside the source: Obsidian looks the path up first.
 	if id, ok := x.notes[Fold(noExt)]; ok {
@@ -237,7 +237,7 @@ func (x *Index) byNameOrSuffix(source, t string) (string, bool) {
 		suffix := "/" + Fold(noExt)
 		var cands []string
 		for _, id := range x.byName[Fold(path.Base(noExt))] {
-			if strings.HasSuffix(Fold(trimMD(id)), suffix) {
+			if strings.HasSuffix(Fold(TrimMD(id)), suffix) {
 				cands = append(cands, id)
 			}
 		}

@@ -264,7 +264,7 @@ func wikiCandidates(idx *Index, source, core, want string) []string {
 	if !strings.HasPrefix(core, "./") && !strings.HasPrefix(core, "../") && !strings.HasPrefix(core, "/") {
 		paths = slices.DeleteFunc(paths, func(p string) bool { return !uniqueTarget(idx, p, want) })
 	}
-	return withExt(paths, ext, hasMD(core))
+	return withExt(paths, ext, HasMD(core))
 }
 
 // uniqueTarget reports whether the wikilink target p (a path suffix of the
@@ -274,9 +274,9 @@ func uniqueTarget(idx *Index, p, want string) bool {
 	if id, ok := idx.Note(p); ok {
 		return id == want
 	}
-	fp := Fold(trimMD(p))
+	fp := Fold(TrimMD(p))
 	for _, id := range idx.Named(path.Base(fp)) {
-		if f := Fold(trimMD(id)); id != want && (f == fp || strings.HasSuffix(f, "/"+fp)) {
+		if f := Fold(TrimMD(id)); id != want && (f == fp || strings.HasSuffix(f, "/"+fp)) {
 			return false
 		}
 	}
@@ -346,7 +346,7 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string, by
 			paths = append(paths, noExt, rel)
 		}
 	}
-	return withExt(paths, ext, hasMD(t) || hasMD(core))
+	return withExt(paths, ext, HasMD(t) || HasMD(core))
 }
 
 // writtenRelative guesses whether a markdown destination t without a
@@ -356,7 +356,7 @@ func writtenRelative(idx *Index, dir, t, want string) bool {
 	if dir == "" {
 		return false // the same thing
 	}
-	ft, fw := Fold(trimMD(t)), Fold(trimMD(want))
+	ft, fw := Fold(TrimMD(t)), Fold(TrimMD(want))
 	switch {
 	case ft == fw:
 		return false // t is want's vault path
@@ -393,7 +393,7 @@ func folderInIndex(x *Index, folder string) bool {
 // splitMD splits a note ID into the path without ".md" and the extension
 // as the ID spells it.
 func splitMD(id string) (noExt, ext string) {
-	noExt = trimMD(id)
+	noExt = TrimMD(id)
 	return noExt, id[len(noExt):]
 }
 

@@ -203,7 +203,7 @@ func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed
 // is always OK.
 func pathOK(source string, l Link, id string) bool {
 	t := l.Target
-	same := func(p string) bool { return Fold(trimMD(p)) == Fold(trimMD(id)) }
+	same := func(p string) bool { return Fold(TrimMD(p)) == Fold(TrimMD(id)) }
 	switch {
 	case l.Kind == KindMarkdown || l.Kind == KindImage:
 		if strings.HasPrefix(t, "/") {
@@ -213,7 +213,7 @@ func pathOK(source string, l Link, id string) bool {
 	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
 		return same(path.Join(Dir(source), t))
 	case strings.Contains(t, "/"):
-		want, suffix := Fold(trimMD(id)), Fold(trimMD(strings.TrimPrefix(t, "/")))
+		want, suffix := Fold(TrimMD(id)), Fold(TrimMD(strings.TrimPrefix(t, "/")))
 		return want == suffix || strings.HasSuffix(want, "/"+suffix)
 	}
 	return true

@@ -395,7 +395,7 @@ func fuzzPaths(names string, files bool) []string {
 			continue
 		}
 		id := NFC(line)
-		if !files && !hasMD(id) {
+		if !files && !HasMD(id) {
 			id += ".md"
 		}
 		ok := true

@@ -113,7 +113,7 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 }
 
 func (res *ScanResult) add(rel, p string, fi fs.FileInfo) {
-	if hasMD(rel) {
+	if HasMD(rel) {
 		res.Notes = append(res.Notes, File{ID: rel, Path: p, Size: fi.Size(), ModTime: fi.ModTime()})
 		return
 	}
@@ -127,7 +127,7 @@ func (res *ScanResult) excluded(ig *Ignore, rel string, isDir bool) {
 	case Hidden(rel) || !ig.Filtered(rel, isDir):
 	case isDir:
 		res.ExcludedDirs = append(res.ExcludedDirs, rel)
-	case hasMD(rel) || IsCanvas(rel):
+	case HasMD(rel) || IsCanvas(rel):
 		res.ExcludedFiles = append(res.ExcludedFiles, rel)
 	}
 }

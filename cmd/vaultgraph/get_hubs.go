@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,9 +27,8 @@ first; --sort-by only reorders the notes of that page.`,
 			})
 		},
 	}
-	c.Flags().StringVar(&p.Metric, "metric", "in_degree", "in_degree, out_degree or pagerank")
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultHubsLimit, mcp.MaxHubsLimit,
-		strings.Join(vaultgraph.SortFields, ", ")+" (reorders the page; default: the metric's ranking)")
+	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.DefaultMetric), oneOf(vaultgraph.Metrics))
+	pageFlags(c, vaultgraph.HubList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; default: the metric's ranking)")
 	presentationFlags(c, "get_hubs", &p.Presentation)
 	return c
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,8 +26,8 @@ outgoing neighbours come first. A missing note prints null.`,
 			})
 		},
 	}
-	c.Flags().StringVar(&p.Direction, "direction", "both", "in, out or both")
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultNeighborsLimit, mcp.MaxNeighborsLimit, strings.Join(vaultgraph.SortFields, ", "))
+	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.DefaultDirection), oneOf(vaultgraph.Directions))
+	pageFlags(c, vaultgraph.NeighborList, &p.SortBy, &p.Page, &p.Limit, "")
 	presentationFlags(c, "get_neighbors", &p.Presentation)
 	return c
 }

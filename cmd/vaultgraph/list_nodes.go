@@ -18,7 +18,7 @@ func newListNodesCmd(g *globals) *cobra.Command {
 		Use:   "list-nodes",
 		Short: "Browse notes with filters, sorting and pages",
 		Long: `Browse notes: filter by folder, tags, properties, dates, orphans, broken
-links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.SortFields, ", ") + `
+links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.NoteList.SortFields, ", ") + `
 (prefix '-' for descending); page through the result.`,
 		Example: `  vaultgraph list-nodes --folder Projects --sort-by -modified,title
   vaultgraph list-nodes --tags draft --tag-mode none --limit 50 --page 2
@@ -47,7 +47,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Sort
 	f := c.Flags()
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
 	f.StringSliceVar(&p.Tags, "tags", nil, "filter by these tags (comma-separated or repeated)")
-	f.StringVar(&p.TagMode, "tag-mode", "any", "how --tags filters: any, all or none")
+	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
 	f.StringArrayVar(&props, "property", nil, "key=value: only notes whose property equals value (repeatable)")
 	f.StringVar(&p.CreatedAfter, "created-after", "", "only notes created on or after this date (YYYY-MM-DD or RFC 3339)")
 	f.StringVar(&p.CreatedBefore, "created-before", "", "only notes created on or before this date")
@@ -56,7 +56,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Sort
 	f.BoolVar(&p.Orphans, "orphans", false, "only notes with no links in or out")
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
 	f.BoolVar(&p.BrokenAnchors, "broken-anchors", false, "only notes with a link to a heading or ^block its note lacks")
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, vaultgraph.DefaultListLimit, vaultgraph.MaxListLimit, strings.Join(vaultgraph.SortFields, ", ")+" (default path)")
+	pageFlags(c, vaultgraph.NoteList, &p.SortBy, &p.Page, &p.Limit, " (default path)")
 	presentationFlags(c, "list_nodes", &p.Presentation)
 	return c
 }

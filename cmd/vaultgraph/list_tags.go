@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -24,7 +25,7 @@ with the number of notes carrying each, most used first, a page at a time.`,
 			})
 		},
 	}
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultTagListLimit, mcp.MaxTagListLimit, "count, tag")
+	pageFlags(c, vaultgraph.TagList, &p.SortBy, &p.Page, &p.Limit, "")
 	presentationFlags(c, "list_tags", &p.Presentation)
 	return c
 }

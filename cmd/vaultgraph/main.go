@@ -253,26 +253,27 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 // presentationFlags adds the flags that shape a read command's answer.
 func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 	f := c.Flags()
-	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormats[tool]+")")
+	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormat(tool)+")")
 	f.StringVar(&p.Detail, "detail", "standard", "field preset: minimal, standard or full")
 	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
 	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
 }
 
-// pageFlags adds --sort-by, --page and --limit to a list command. A
-// --page or --limit below 1 (or a --limit above max) is INVALID_PARAMS,
-// as the MCP tools answer "page": 0 or "limit": 0: the tools read 0 as
+// pageFlags adds --sort-by, --page and --limit to a command that pages
+// list k; note follows the sort keys in the help. A --page or --limit
+// below 1 (or a --limit above k.MaxLimit) is INVALID_PARAMS, as the MCP
+// tools' schemas refuse "page": 0 or "limit": 0: the tools read 0 as
 // "not given", so the command checks the flags before running.
-func pageFlags(c *cobra.Command, sortBy *mcp.SortKeys, page, limit *int, def, max int, keys string) {
+func pageFlags(c *cobra.Command, k vaultgraph.ListKind, sortBy *mcp.SortKeys, page, limit *int, note string) {
 	f := c.Flags()
-	f.StringSliceVar((*[]string)(sortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+keys)
+	f.StringSliceVar((*[]string)(sortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
 	f.IntVar(page, "page", 1, "page number, from 1")
-	f.IntVar(limit, "limit", def, fmt.Sprintf("items per page (1-%d)", max))
+	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
 	checkFlags(c, func() error {
 		if err := inRange("page", *page, 1, 0); err != nil {
 			return err
 		}
-		return inRange("limit", *limit, 1, max)
+		return inRange("limit", *limit, 1, k.MaxLimit)
 	})
 }
 
@@ -300,4 +301,14 @@ func inRange(name string, v, lo, hi int) error {
 		return fmt.Errorf("%w: --%s: %d is out of range: use %d or more", vaultgraph.ErrInvalid, name, v, lo)
 	}
 	return nil
+}
+
+// oneOf is the help of a flag that takes one of the Engine's values:
+// "in, out or both".
+func oneOf[T ~string](values []T) string {
+	words := make([]string, len(values))
+	for i, v := range values {
+		words[i] = string(v)
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

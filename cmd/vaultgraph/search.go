@@ -60,9 +60,6 @@ pass the --embed they were made with to use them.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, a []string) error {
-			if p.Limit == 0 { // MCP's schema starts at 1 too; 0 is not "the default"
-				return fmt.Errorf("%w: --limit 0 is out of range: use 1 to %d", vaultgraph.ErrInvalid, vaultgraph.MaxSearchLimit)
-			}
 			p.Query = strings.Join(a, " ")
 			return g.withTools(c.Context(), "search", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.Search(ctx, p)
@@ -71,10 +68,9 @@ pass the --embed they were made with to use them.`,
 	}
 	f := c.Flags()
 	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, vaultgraph.DefaultSearchLimit, vaultgraph.MaxSearchLimit,
-		strings.Join(vaultgraph.SearchSortFields, ", ")+" (reorders the page; the ranking picks its notes)")
+	pageFlags(c, vaultgraph.SearchList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; the ranking picks its notes)")
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
-	f.StringVar(&p.TagMode, "tag-mode", "any", "how --tags filters: any, all or none")
+	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
 	presentationFlags(c, "search", &p.Presentation)
 	g.embedFlags(c)

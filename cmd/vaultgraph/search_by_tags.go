@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,7 +34,7 @@ nested tags ("project" matches "project/alpha").`,
 		},
 	}
 	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
-	pageFlags(c, &p.SortBy, &p.Page, &p.Limit, mcp.DefaultTagsLimit, mcp.MaxTagsLimit, strings.Join(vaultgraph.SortFields, ", "))
+	pageFlags(c, vaultgraph.TaggedList, &p.SortBy, &p.Page, &p.Limit, "")
 	presentationFlags(c, "search_by_tags", &p.Presentation)
 	return c
 }

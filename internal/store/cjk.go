@@ -3,9 +3,9 @@ package store
 import (
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -30,50 +30,19 @@ import (
 // ("Tokyo東京"): in the cjk columns its other parts are kept as words
 // next to the bigrams ("tokyo 東京 京"), so a mixed query word matches as
 // the phrase of its parts in that order, wherever in the text it is. Words
-// without CJK are in the cjk columns only as folded (see Fold), after the
+// without CJK are in the cjk columns only as folded (see textfold.Fold), after the
 // bigrams.
-
-// isCJK reports whether r is a CJK letter: Han (with 々 and 〇), Hiragana,
-// Katakana (with the prolonged sound mark ー) or Hangul. Punctuation and
-// symbols of those scripts (。「」㈱) are not.
-func isCJK(r rune) bool {
-	if r < 0x1100 {
-		return false
-	}
-	switch r {
-	case 'ー', 'ｰ', 'ﾞ', 'ﾟ': // Common script, yet parts of kana words
-		return true
-	}
-	return (unicode.IsLetter(r) || unicode.IsNumber(r)) &&
-		unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
-// hasCJK reports whether s has a CJK letter.
-func hasCJK(s string) bool { return strings.IndexFunc(s, isCJK) >= 0 }
-
-// isWordRune reports whether unicode61 keeps r in a token: letters,
-// digits, marks and private-use characters; anything else separates
-// tokens.
-func isWordRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Co, r)
-}
-
-// wordRuns splits s into unicode61's tokens, as written (runs of word
-// characters).
-func wordRuns(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) })
-}
 
 // cjkText is what the cjk columns hold for a title or body: the tokens of
 // its words with CJK text (see appendCJK), separated by spaces; "" when it
 // has none.
 func cjkText(s string) string {
-	if !hasCJK(s) {
+	if !textfold.HasCJK(s) {
 		return ""
 	}
 	var toks []string
-	for _, w := range wordRuns(vault.NFC(s)) {
-		if hasCJK(w) {
+	for _, w := range textfold.Words(vault.NFC(s)) {
+		if textfold.HasCJK(w) {
 			toks = appendCJK(toks, w, true)
 		}
 	}
@@ -86,26 +55,18 @@ func cjkText(s string) string {
 // alone, unless it ends w and w is not complete (a query word, which may
 // go on in the text).
 func appendCJK(toks []string, w string, complete bool) []string {
-	for w != "" {
-		n := strings.IndexFunc(w, func(r rune) bool { return !isCJK(r) })
-		if n == 0 { // a part without CJK
-			n = strings.IndexFunc(w, isCJK)
-			if n < 0 {
-				n = len(w)
-			}
-			toks = append(toks, w[:n])
-			w = w[n:]
+	rest := w
+	for part, cjk := range textfold.SplitCJK(w) {
+		rest = rest[len(part):]
+		if !cjk {
+			toks = append(toks, part)
 			continue
 		}
-		if n < 0 {
-			n = len(w)
-		}
-		run := []rune(w[:n])
-		w = w[n:]
+		run := []rune(part)
 		for i := 0; i+1 < len(run); i++ {
 			toks = append(toks, string(run[i:i+2]))
 		}
-		if len(run) == 1 || complete || w != "" {
+		if len(run) == 1 || complete || rest != "" {
 			toks = append(toks, string(run[len(run)-1]))
 		}
 	}
@@ -122,8 +83,8 @@ func appendCJK(toks []string, w string, complete bool) []string {
 // (the start of a bigram) or, for a word (not a quoted phrase), a part
 // without CJK (the start of a word).
 func (t Term) cjkExpr() string {
-	ws := wordRuns(t.Text)
-	if !slices.ContainsFunc(ws, hasCJK) {
+	ws := textfold.Words(t.Text)
+	if !slices.ContainsFunc(ws, textfold.HasCJK) {
 		return ""
 	}
 	var parts, phrase []string
@@ -140,7 +101,7 @@ func (t Term) cjkExpr() string {
 	}
 	for i, w := range ws {
 		last := i == len(ws)-1
-		if !hasCJK(w) {
+		if !textfold.HasCJK(w) {
 			flush()
 			p := `{title body} : "` + w + `"`
 			if last && !t.Phrase && !t.exact {
@@ -154,8 +115,8 @@ func (t Term) cjkExpr() string {
 			end, _ := utf8.DecodeLastRuneInString(w)
 			// A last CJK token of one character is a prefix of bigrams;
 			// a last part without CJK is a word's start.
-			prefix = isCJK(end) && utf8.RuneCountInString(phrase[len(phrase)-1]) == 1 ||
-				!isCJK(end) && !t.Phrase && !t.exact
+			prefix = textfold.IsCJK(end) && utf8.RuneCountInString(phrase[len(phrase)-1]) == 1 ||
+				!textfold.IsCJK(end) && !t.Phrase && !t.exact
 		}
 	}
 	flush()

@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -94,13 +93,8 @@ func fromTyped(t typedValue) any {
 		return out
 	case t.M != nil || t.N == "map":
 		out := make(map[string]any, len(t.M))
-		keys := make([]string, 0, len(t.M))
-		for k := range t.M {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			out[k] = fromTyped(t.M[k])
+		for k, v := range t.M {
+			out[k] = fromTyped(v)
 		}
 		return out
 	}

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 )
 
 // foldExpr is the FTS5 expression of a term without CJK text, given q,
 // the expression of its text as written: q, or the term's words folded,
 // as marked tokens in the hidden columns (unless the index has none for
-// them: unmarked) or, when Fold changes them beyond unicode61, in the
+// them: unmarked) or, when textfold.Fold changes them beyond unicode61, in the
 // title and body (so "Straße" finds "Strasse" too). A term of several
 // words, or a phrase, matches the phrase of their marked tokens: the
 // words as written otherwise. The marked form of a word is its prefix
@@ -51,13 +52,13 @@ func (t Term) foldExpr(q string, prefix bool) string {
 	return "(" + q + " OR {cjktitle cjk} : " + m + ")"
 }
 
-// foldedWords returns the words of the term folded, whether Fold changes
+// foldedWords returns the words of the term folded, whether textfold.Fold changes
 // one of them beyond unicode61, and whether they have marked forms (each
 // is markable).
 func (t Term) foldedWords() (folded []string, differs, ok bool) {
 	ok = true
-	for w := range eachWord(t.Text) {
-		f, d := foldWord(w)
+	for _, w := range textfold.Words(t.Text) {
+		f, d := textfold.FoldWord(w)
 		differs = differs || d
 		ok = ok && markable(f)
 		folded = append(folded, f)
@@ -68,8 +69,8 @@ func (t Term) foldedWords() (folded []string, differs, ok bool) {
 // nearMarker reports whether a token of the term, folded, is a prefix of
 // foldMarker or starts with it.
 func (t Term) nearMarker() bool {
-	for _, tok := range strings.FieldsFunc(t.Text, func(r rune) bool { return !isU61Rune(r) }) {
-		if f := Fold(tok); strings.HasPrefix(f, foldMarker) || strings.HasPrefix(foldMarker, f) {
+	for _, tok := range strings.FieldsFunc(t.Text, func(r rune) bool { return !textfold.IsU61Rune(r) }) {
+		if f := textfold.Fold(tok); strings.HasPrefix(f, foldMarker) || strings.HasPrefix(foldMarker, f) {
 			return true
 		}
 	}
@@ -87,7 +88,7 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 	var cols []string
 	var args []any
 	for i, t := range terms {
-		if hasCJK(t.Text) {
+		if textfold.HasCJK(t.Text) {
 			continue
 		}
 		folded, _, ok := t.foldedWords()
@@ -145,11 +146,4 @@ func uniqueWords(ws []string) []string {
 		}
 	}
 	return out
-}
-
-// isU61Rune reports whether unicode61 keeps r in a token: letters,
-// digits, private-use characters and the accents it removes (other
-// combining marks end a token).
-func isU61Rune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || u61Diacritic(r)
 }

@@ -2,43 +2,11 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"unicode"
-)
 
-func TestFold(t *testing.T) {
-	tests := []struct{ desc, give, want string }{
-		{"ASCII", "Plan B", "plan b"},
-		{"Greek tonos", "Ελληνικά", "ελληνικα"},
-		{"Greek capitals", "ΕΛΛΗΝΙΚΑ", "ελληνικα"},
-		{"Greek final sigma", "Αθήνας", "αθηνασ"},
-		{"Greek dialytika and tonos", "ΐ Ϋ", "ι υ"},
-		{"polytonic Greek", "ᾅδης", "αδησ"},
-		{"sharp s", "Straße ẞ", "strasse ss"},
-		{"o with stroke", "Smørrebrød", "smorrebrod"},
-		{"l with stroke", "Łódź", "lodz"},
-		{"Cyrillic io", "ёлка Ёж", "елка еж"},
-		{"Cyrillic short i", "йогурт", "иогурт"},
-		{"ligatures and letters", "Æsir Œuvre Þór Đakovo ðe ıstanbul Ħal Ŧ", "aesir oeuvre thor dakovo de istanbul hal t"},
-		{"Latin accents unicode61 folds too", "Café Ñandú Ångström", "cafe nandu angstrom"},
-		{"Latin with two marks", "ǖ ǡ ệ", "u a e"},
-		{"decomposed", "Cafe\u0301 Αθη\u0301να", "cafe αθηνα"},
-		{"compatibility forms", "ﬁnance ａｌｐｈａ x²", "finance alpha x2"},
-		{"fraction kept whole", "½", "½"},
-		{"kana marks stay", "ガス ｶﾞｽ", "ガス ｶﾞｽ"},
-		{"Indic marks stay", "हिन्दी", "हिन्दी"},
-		{"CJK stays", "東京", "東京"},
-		{"Armenian lower-cased as unicode61 does not", "Երևան", "Երևան"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			if got := Fold(tt.give); got != tt.want {
-				t.Errorf("Fold(%q) = %q, want %q", tt.give, got, tt.want)
-			}
-		})
-	}
-}
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
+)
 
 func TestFoldText(t *testing.T) {
 	tests := []struct{ desc, give, want string }{
@@ -66,7 +34,7 @@ func TestFoldText(t *testing.T) {
 	}
 }
 
-// TestFoldUnicode61: a word that foldWord says unicode61 folds as Fold
+// TestFoldUnicode61: a word that textfold.FoldWord says unicode61 folds as Fold
 // does has the same tokens in SQLite's unicode61 (remove_diacritics 2) as
 // its folded form, so no marked token is needed for it. Checked for every
 // letter, digit and mark outside CJK (and private use), between two ASCII
@@ -93,11 +61,11 @@ func TestFoldUnicode61(t *testing.T) {
 	}
 	same, marked := 0, 0
 	for r := rune(0x80); r <= unicode.MaxRune; r++ {
-		if !isWordRune(r) || isCJK(r) || unicode.Is(unicode.Co, r) {
+		if !textfold.IsWordRune(r) || textfold.IsCJK(r) || unicode.Is(unicode.Co, r) {
 			continue
 		}
 		w := "a" + string(r) + "b"
-		f, differs := foldWord(w)
+		f, differs := textfold.FoldWord(w)
 		if differs {
 			marked++
 			continue
@@ -135,20 +103,15 @@ func TestFoldUnicode61(t *testing.T) {
 		if tk[0] != tk[1] {
 			if bad++; bad <= 20 {
 				r := rune(doc)
-				t.Errorf("%U %q: unicode61 tokens %q, of Fold %q; want the same (or foldWord to report a difference)", r, "a"+string(r)+"b", tk[0], tk[1])
+				t.Errorf("%U %q: unicode61 tokens %q, of Fold %q; want the same (or textfold.FoldWord to report a difference)", r, "a"+string(r)+"b", tk[0], tk[1])
 			}
 		}
 	}
 	if bad > 0 {
-		t.Errorf("%d characters unicode61 folds otherwise than foldWord says", bad)
+		t.Errorf("%d characters unicode61 folds otherwise than textfold.FoldWord says", bad)
 	}
 	t.Logf("%d characters folded alike, %d marked", same, marked)
 	if same < 10000 || marked < 1000 {
 		t.Errorf("%d alike, %d marked: too few checked", same, marked)
 	}
-}
-
-func ExampleFold() {
-	fmt.Println(Fold("Ελληνικά, Straße, Smørrebrød, Łódź, ёлка"))
-	// Output: ελληνικα, strasse, smorrebrod, lodz, елка
 }

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -40,7 +41,7 @@ const (
 	// snippet.
 	HighlightOpen, HighlightClose = "**", "**"
 	// SnippetEllipsis marks where a snippet cuts the text.
-	SnippetEllipsis = "…"
+	SnippetEllipsis = textfold.Ellipsis
 )
 
 // KeywordQuery is a full-text search.
@@ -136,7 +137,7 @@ type Term struct {
 	// text matches anywhere in a run of CJK text, quoted or not, and a
 	// single CJK character as the start of a bigram.
 	//
-	// Words match as Fold makes them. A phrase finds text that has
+	// Words match as textfold.Fold makes them. A phrase finds text that has
 	// letters unicode61 does not fold (Greek accents, ß, ø, ł, ё…) when it
 	// is written as the text is (but for case and Latin accents), or when
 	// each of its words has such a letter in the text ("ελληνικη κουζινα"
@@ -171,7 +172,7 @@ func (t Term) expr() string {
 
 // hasCJKTerm reports whether a term has CJK text.
 func hasCJKTerm(terms []Term) bool {
-	return slices.ContainsFunc(terms, func(t Term) bool { return hasCJK(t.Text) })
+	return slices.ContainsFunc(terms, func(t Term) bool { return textfold.HasCJK(t.Text) })
 }
 
 // quoted is the term as an FTS5 string: its words, as written.
@@ -208,7 +209,7 @@ func (h KeywordHit) Relevance() float64 {
 // Keyword searches the notes' titles and bodies with FTS5 and returns the
 // best hits first, by Relevance (bm25, title weighted, title matches
 // boosted) times the share of the terms a note has (less than all only for
-// an any-term search or the fallback). Words match as Fold makes them:
+// an any-term search or the fallback). Words match as textfold.Fold makes them:
 // in any letter case, without diacritics in Latin, Greek and Cyrillic
 // script ("cafe" finds "Café", "αθηνα" Αθήνα, "елка" ёлка), with ß, ø, ł
 // and the like spelled in plain letters ("strasse" finds Straße, "lodz"

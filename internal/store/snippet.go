@@ -1,12 +1,12 @@
 package store
 
 import (
-	"iter"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -43,12 +43,10 @@ func snippet(snip, body, title string, inGo bool, terms []Term) string {
 // only repeats the note's title (the caller shows the title anyway).
 func cleanSnippet(snip, title string) string {
 	text := strings.TrimLeft(snip, " \t\r\n")
-	if line, rest, _ := strings.Cut(text, "\n"); strings.HasPrefix(line, "#") {
-		h := strings.ReplaceAll(strings.TrimLeft(line, "#"), HighlightOpen, "")
-		h = strings.ReplaceAll(h, HighlightClose, "")
-		if vault.Fold(strings.TrimSpace(h)) == vault.Fold(strings.TrimSpace(title)) {
-			text = rest
-		}
+	line, rest, _ := strings.Cut(text, "\n")
+	// The heading's words may be bold (HighlightClose is HighlightOpen).
+	if textfold.IsTitleHeading(strings.ReplaceAll(line, HighlightOpen, ""), title) {
+		text = rest
 	}
 	return strings.Join(strings.FieldsFunc(text, isSpace), " ")
 }
@@ -57,8 +55,8 @@ func cleanSnippet(snip, title string) string {
 // cannot serve: it highlights a CJK run whole or not at all, and nothing
 // when only a hidden column matched (CJK bigrams, folded words). It
 // highlights the terms' CJK text anywhere, and their other words where a
-// word of the body folds (Fold) to one of them, or starts so for a word's
-// prefix form. The snippet is around the first CJK text of the terms,
+// word of the body folds (textfold.Fold) to one of them, or starts so for
+// a word's prefix form. The snippet is around the first CJK text of the terms,
 // else the first such word, else the start of the body. cjk reports
 // whether the body has the terms' CJK text, folded whether it has a word
 // that matches only as folded (not as unicode61 folds it).
@@ -66,13 +64,13 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	var needles []string // CJK runs, longest first
 	var others []highlightWord
 	for _, t := range terms {
-		for _, w := range wordRuns(t.Text) {
-			for _, part := range splitCJK(w) {
-				if isCJK(firstRune(part)) {
+		for _, w := range textfold.Words(t.Text) {
+			for part, inCJK := range textfold.SplitCJK(w) {
+				if inCJK {
 					needles = append(needles, part)
 				} else {
 					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
-					f, _ := foldWord(part)
+					f, _ := textfold.FoldWord(part)
 					others = append(others, highlightWord{f, prefix})
 				}
 			}
@@ -88,8 +86,8 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	}
 	cjk = at >= 0
 	if len(others) > 0 {
-		for i, w := range otherWords(body) {
-			f, differs := foldWord(w)
+		for i, w := range textfold.Runs(body, isOtherWordRune) {
+			f, differs := textfold.FoldWord(w)
 			if !slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(f) }) {
 				continue
 			}
@@ -133,7 +131,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 			if n < 0 {
 				n = len(text) - i
 			}
-			if w, _ := foldWord(text[i : i+n]); slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(w) }) {
+			if w, _ := textfold.FoldWord(text[i : i+n]); slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(w) }) {
 				mark(text[i : i+n])
 			} else {
 				b.WriteString(text[i : i+n])
@@ -151,29 +149,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 }
 
 // isOtherWordRune reports whether r is part of a word without CJK text.
-func isOtherWordRune(r rune) bool { return isWordRune(r) && !isCJK(r) }
-
-// otherWords yields the byte offset and text of each word of s, its CJK
-// text left out.
-func otherWords(s string) iter.Seq2[int, string] {
-	return func(yield func(int, string) bool) {
-		start := -1
-		for i, r := range s {
-			switch in := isOtherWordRune(r); {
-			case in && start < 0:
-				start = i
-			case !in && start >= 0:
-				if !yield(start, s[start:i]) {
-					return
-				}
-				start = -1
-			}
-		}
-		if start >= 0 {
-			yield(start, s[start:])
-		}
-	}
-}
+func isOtherWordRune(r rune) bool { return textfold.IsWordRune(r) && !textfold.IsCJK(r) }
 
 // highlightWord is a query word without CJK, folded, that textSnippet
 // highlights.
@@ -184,26 +160,6 @@ type highlightWord struct {
 
 func (h highlightWord) match(w string) bool {
 	return w == h.word || h.prefix && strings.HasPrefix(w, h.word)
-}
-
-func firstRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-// splitCJK splits a word into its CJK runs and its other parts.
-func splitCJK(w string) []string {
-	var parts []string
-	for w != "" {
-		cjk := isCJK(firstRune(w))
-		n := strings.IndexFunc(w, func(r rune) bool { return isCJK(r) != cjk })
-		if n < 0 {
-			n = len(w)
-		}
-		parts = append(parts, w[:n])
-		w = w[n:]
-	}
-	return parts
 }
 
 // matchNeedle returns the length of the first needle s starts with, or 0.
@@ -231,15 +187,15 @@ func snippetWindow(text string, at int) (start, end int) {
 		case unicode.IsSpace(r):
 			i += size
 			continue
-		case isCJK(r):
+		case textfold.IsCJK(r):
 			units = append(units, unit{i, i + size, 1})
 		default: // a word, or punctuation (free)
-			size = strings.IndexFunc(text[i:], func(r rune) bool { return unicode.IsSpace(r) || isCJK(r) })
+			size = strings.IndexFunc(text[i:], func(r rune) bool { return unicode.IsSpace(r) || textfold.IsCJK(r) })
 			if size < 0 {
 				size = len(text) - i
 			}
 			u := unit{i, i + size, 0}
-			if strings.IndexFunc(text[u.start:u.end], isWordRune) >= 0 {
+			if strings.IndexFunc(text[u.start:u.end], textfold.IsWordRune) >= 0 {
 				u.cost = 2
 			}
 			units = append(units, u)

@@ -1,6 +1,6 @@
 package vaultgraph
 
-// Test-only hooks for index_test.go.
+// Test-only hooks for engine_load_test.go.
 
 // SetIndexChunkSize sets how many notes an index pass parses and writes
 // per transaction (normally 2,000) and returns a func that restores it.

@@ -1,0 +1,56 @@
+// Package vaultgraph turns an Obsidian vault (a folder of markdown notes)
+// into a live link graph. Its Engine is the one core API that both the
+// command line and the MCP server call: it parses every note, resolves
+// links as Obsidian does, keeps a SQLite index and the graph in step with
+// the files, answers reads (search, nodes, neighbours, paths, hubs, tags,
+// lists, status) and makes writes (create, update with link-rewriting
+// rename and move, delete).
+//
+// New does no I/O; Open loads the index and brings it up to date with the
+// files; Close releases it. All methods are safe for concurrent use.
+//
+// # Where things live
+//
+// The Engine's methods are spread over files by concern:
+//
+//	vaultgraph.go           Options, Engine, the Err* sentinels, New, Open, Close
+//	engine_load.go          Open's load: the index opened, its snapshot taken, the vault compared
+//	engine_scan.go          finding a set of changes (a diff): from a full scan, or from the paths Sync is given
+//	engine_parse.go         reading and parsing the files of a diff on parallel workers, a chunk at a time
+//	engine_apply.go         applying a diff, the one path start-up and the watcher share: notes,
+//	                        attachments, problems, excluded files, link resolution, graph, index, subscribers
+//	engine_links.go         link resolution of one note and the reverse-link bookkeeping (refs)
+//	engine_sync.go          Sync, Rescan and change subscriptions (OnChange)
+//	engine_watch.go         Watch: the file watcher's changes applied with Sync and Rescan
+//	engine_excluded.go      the user-excluded files whose links a rename still rewrites
+//	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
+//	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
+//	engine_graph.go         Neighbors, FindPath, Hubs, SearchByTags, ListTags, RandomNode
+//	engine_query.go         the one home of list questions: sort keys, pages, limits, directions, metrics
+//	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
+//	engine_list.go          ListNodes: its filters
+//	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
+//	engine_anchor.go        links to a heading or block that does not exist
+//	engine_fmcontent.go     a written note's new text (content, tags, properties) and its tag warnings
+//	engine_search.go        Search: full text fused with vectors, scopes and ranking
+//	engine_search_snippet.go  the snippets around matching words
+//	engine_embed.go         vector search, embedding status and WaitEmbeddings
+//	engine_embed_worker.go  the background embedder that keeps note vectors up to date
+//	engine_write.go         CreateNode, DeleteNode and what every write shares
+//	engine_update.go        UpdateNode: check, prepare (new path, new text), commit
+//	engine_rename.go        which files a rename or move rewrites (vault.Move rewrites them)
+//	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
+//	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
+//	engine_heading_links.go   links left pointing at a heading or block a content update removed
+//	engine_heading_canvas.go  a heading rename in canvas text nodes
+//
+// What happens when a file changes: the watcher (vault.Watcher, run by
+// Watch) reports the paths, Sync turns them into a diff (engine_scan.go),
+// and applyDiff (engine_apply.go) parses the files and applies the result;
+// Open and Rescan find their diff with a full scan and apply it the same
+// way.
+//
+// Test files are named after the code they test (engine_load.go,
+// engine_load_test.go); export_*_test.go export internals to the external
+// tests.
+package vaultgraph

@@ -1,0 +1,374 @@
+package vaultgraph
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// applyHow says how applyDiff applies a set of changes: live (Sync,
+// Rescan), or at start-up (Open).
+type applyHow struct {
+	// full says the diff comes from a scan of the whole vault: the
+	// problems and excluded files it found replace the engine's.
+	full bool
+	// start says the engine was just loaded from the index (Open): its
+	// graph is built whole, the files are parsed and written a chunk at a
+	// time (an interrupted index keeps its work, marked inconsistent until
+	// the end), and links are resolved again only where something changed
+	// or the stored resolution is incomplete.
+	start bool
+	// consistent says the stored resolution matches the stored notes
+	// (start only).
+	consistent bool
+}
+
+// pass is one application of a diff: what it changed so far, and the
+// batch not yet written to the index.
+type pass struct {
+	applyHow
+	d     diff
+	batch *store.Batch
+	// look resolves the links of notes as they are parsed: e.index, or at
+	// the start of a big index a lookahead that knows every note about to
+	// be parsed, so that few links are written twice.
+	look *vault.Index
+	// names are the refKeys of the notes and files that appeared or went:
+	// the links filed under them may resolve differently now.
+	names map[string]struct{}
+	// change lists the notes added, removed and edited: the notes parsed
+	// anew are those added and edited.
+	change Change
+	// resolveAll resolves every link of the notes relinked, not only those
+	// without a stored resolution.
+	resolveAll bool
+	locked     bool // the pass holds e.mu
+	rep        IndexReport
+}
+
+// applyDiff applies the set of changes d to the engine, its graph and its
+// index: the notes, problems and attachments gone are dropped, the new
+// attachments added, the files d lists parsed and installed (or their
+// problems recorded), the links that may now resolve differently resolved
+// again, the graph updated, the excluded files and problems kept, the
+// index written, and subscribers told (which queues the notes' vectors).
+// Start-up and the watcher differ only in how they find d, and in how
+// (applyHow). It returns the counts. The caller holds e.syncMu.
+func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexReport, error) {
+	if err := ctx.Err(); err != nil {
+		return IndexReport{}, err
+	}
+	p := &pass{applyHow: how, d: d, batch: &store.Batch{}, names: map[string]struct{}{}}
+	p.resolveAll = !how.start || !how.consistent || d.changes()
+	p.rep.Unchanged = d.unchanged
+	defer func() {
+		if p.locked {
+			e.mu.Unlock()
+		}
+	}()
+	parseCtx, stopParsing := context.WithCancel(ctx)
+	defer stopParsing()
+	chunks, err := e.parseDiff(parseCtx, p)
+	if err != nil {
+		return p.rep, err
+	}
+	if how.start && d.changes() && e.store != nil {
+		// Chunks are written one at a time: until the last, the stored
+		// resolution is not to be trusted.
+		if err := e.store.Apply(ctx, &store.Batch{Meta: map[string]string{metaConsistent: "0", metaVault: e.root}}); err != nil {
+			return p.rep, err
+		}
+	}
+	if err := e.step(ctx, p, false, func() { e.dropGone(p) }); err != nil {
+		return p.rep, err
+	}
+	for c := range chunks {
+		if c.err != nil {
+			return p.rep, c.err
+		}
+		if err := e.step(ctx, p, false, func() { e.install(p, c.parsed) }); err != nil {
+			return p.rep, err
+		}
+	}
+	if err := ctx.Err(); err != nil && how.start {
+		return p.rep, fmt.Errorf("index: %w", err)
+	}
+	if err := e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) }); err != nil {
+		return p.rep, err
+	}
+	e.notify(p.change)
+	return p.rep, nil
+}
+
+// changes reports whether d changes anything in the engine.
+func (d *diff) changes() bool {
+	return len(d.parse) > 0 || len(d.gone) > 0 || len(d.addFiles) > 0 || len(d.removeFiles) > 0
+}
+
+// parseDiff parses the files p.d lists. Live, every file is parsed before
+// the engine changes, and the results come as one chunk; at start-up they
+// are parsed a chunk at a time in the background (parseChunks).
+func (e *Engine) parseDiff(ctx context.Context, p *pass) (<-chan chunk, error) {
+	if p.start {
+		return e.parseChunks(ctx, p.d), nil
+	}
+	var done atomic.Int64
+	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse))
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan chunk, 1)
+	out <- chunk{parsed: results}
+	close(out)
+	return out, nil
+}
+
+// step runs f under e.mu and writes what it batched to the index. Live,
+// the lock the first step takes is held until the last, so that readers
+// see the engine change at once, and the batch is written once; at
+// start-up each step is written as it is made (the final one not by a
+// reader that trusts the index: its view may be older than the server's).
+// A written step is written even when ctx ends meanwhile: the engine has
+// changed, and the index follows.
+func (e *Engine) step(ctx context.Context, p *pass, last bool, f func()) error {
+	if !p.locked {
+		e.mu.Lock()
+		p.locked = true
+		if !e.open {
+			return ErrClosed
+		}
+	}
+	f()
+	if !p.start && !last {
+		return nil
+	}
+	e.mu.Unlock()
+	p.locked = false
+	b := p.batch
+	p.batch = &store.Batch{}
+	if e.store == nil || (last && p.start && !p.full) {
+		return nil
+	}
+	if err := e.store.Apply(context.WithoutCancel(ctx), b); err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	if err := ctx.Err(); err != nil && !last {
+		return fmt.Errorf("index: %w", err)
+	}
+	return nil
+}
+
+// dropGone drops the notes, problems and attachments gone and adds the new
+// attachments (caller holds e.mu).
+func (e *Engine) dropGone(p *pass) {
+	d := &p.d
+	for _, id := range d.gone {
+		ns, ok := e.notes[id]
+		if !ok {
+			continue
+		}
+		dropRefs(e.refs, ns)
+		delete(e.notes, id)
+		e.index.RemoveNote(id)
+		p.names[refKey(id)] = struct{}{}
+		p.change.Removed = append(p.change.Removed, id)
+		p.batch.Deletes = append(p.batch.Deletes, id)
+		p.rep.Removed++
+	}
+	for _, id := range d.goneProblems {
+		delete(e.noteProblems, id)
+	}
+	for _, f := range d.addFiles {
+		e.index.AddFile(f)
+		p.names[refKey(f)] = struct{}{}
+		p.batch.AddFiles = append(p.batch.AddFiles, f)
+	}
+	for _, f := range d.removeFiles {
+		e.index.RemoveFile(f)
+		p.names[refKey(f)] = struct{}{}
+		p.batch.RemoveFiles = append(p.batch.RemoveFiles, f)
+	}
+	p.look = e.index
+	if p.start && len(d.parse) > chunkSize {
+		p.look = e.lookahead(d.parse)
+	}
+}
+
+// install puts parse results in the engine and batches their records, the
+// links resolved against p.look (caller holds e.mu).
+func (e *Engine) install(p *pass, results []parsed) {
+	var ok []parsed
+	for _, r := range results {
+		id := r.file.ID
+		_, existed := e.notes[id]
+		switch {
+		case r.same:
+			p.rep.Unchanged++
+			if existed {
+				p.batch.Touches = append(p.batch.Touches, e.touch(r.file))
+			}
+			continue
+		case e.putParsed(r):
+			ok = append(ok, r)
+			if existed {
+				p.change.Edited = append(p.change.Edited, id)
+			} else {
+				p.names[refKey(id)] = struct{}{}
+				p.change.Added = append(p.change.Added, id)
+			}
+		case existed:
+			p.names[refKey(id)] = struct{}{}
+			p.change.Removed = append(p.change.Removed, id)
+			p.batch.Deletes = append(p.batch.Deletes, id)
+		}
+		p.rep.Parsed++
+	}
+	for _, r := range ok {
+		ns := e.notes[r.file.ID]
+		resolveLinks(p.look, ns)
+		p.batch.Upserts = append(p.batch.Upserts, e.record(ns, r.body))
+	}
+}
+
+// relink resolves again the links of the notes that may resolve
+// differently now, batching those that do, and brings the graph up to
+// date (caller holds e.mu). At start-up that is every note, into the empty
+// graph; live, the notes parsed anew and those linking to a name that
+// appeared or went.
+func (e *Engine) relink(p *pass) {
+	touched := e.notes
+	if !p.start {
+		touched = map[string]*noteState{}
+		for _, id := range slices.Concat(p.change.Added, p.change.Edited) {
+			touched[id] = e.notes[id]
+		}
+		for name := range p.names {
+			for id := range e.refs[name] {
+				touched[id] = e.notes[id]
+			}
+		}
+	}
+	e.graph.Update(func(tx *graph.Tx) {
+		for _, id := range p.change.Removed {
+			tx.Remove(id)
+		}
+		for id, ns := range touched {
+			if ns != nil {
+				tx.PutNode(id, ns.note.Tags)
+			}
+		}
+		for id, ns := range touched {
+			if ns == nil {
+				continue
+			}
+			if p.resolveAll || len(ns.resolved) != len(ns.note.Links) {
+				ids, status := ns.resolved, ns.status
+				resolveLinks(e.index, ns)
+				if !ns.resolvedAs(ids, status) {
+					p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
+				}
+			}
+			addRefs(e.refs, ns)
+			tx.SetOut(id, ns.resolved)
+		}
+	})
+}
+
+// finishPass keeps the problems and excluded files the diff found, and
+// batches the problems (caller holds e.mu). A full pass counts the notes
+// and links.
+func (e *Engine) finishPass(p *pass) {
+	if p.full {
+		e.scanProblems = p.d.scanProblems
+	}
+	e.applyExcluded(p.d, p.full)
+	p.batch.Problems = e.problemList()
+	if p.start {
+		p.batch.Meta = map[string]string{metaConsistent: "1", metaVault: e.root}
+	}
+	e.lastSync = time.Now()
+	if !p.start && !p.full {
+		return
+	}
+	p.rep.Problems = len(p.batch.Problems)
+	p.rep.Notes = len(e.notes)
+	for _, ns := range e.notes {
+		links, broken, _ := ns.linkCounts()
+		p.rep.Links += links
+		p.rep.BrokenLinks += broken
+	}
+}
+
+// lookahead returns an index of the notes and attachments the engine
+// knows plus the notes in parse, for resolving links while a big index
+// pass is under way (caller holds e.mu).
+func (e *Engine) lookahead(parse []vault.File) *vault.Index {
+	x := vault.NewIndex()
+	for id := range e.notes {
+		x.AddNote(id)
+	}
+	for _, f := range parse {
+		x.AddNote(f.ID)
+	}
+	for _, a := range e.index.Files() {
+		x.AddFile(a)
+	}
+	return x
+}
+
+// putParsed installs a parse result in the engine's maps (caller holds
+// e.mu). It returns false when the file could not be parsed, in which case
+// the note is dropped and a problem recorded.
+func (e *Engine) putParsed(r parsed) bool {
+	id := r.file.ID
+	if old, ok := e.notes[id]; ok {
+		dropRefs(e.refs, old)
+	}
+	if r.err != nil {
+		delete(e.notes, id)
+		e.index.RemoveNote(id)
+		e.noteProblems[id] = vault.Problem{Path: id, Reason: r.err.Error()}
+		return false
+	}
+	delete(e.noteProblems, id)
+	e.notes[id] = &noteState{note: r.note, path: r.file.Path, created: created(r.note)}
+	e.index.AddNote(id)
+	return true
+}
+
+// touch records that a note's file changed size or time but not content
+// (caller holds e.mu) and returns the record to store.
+func (e *Engine) touch(f vault.File) *store.Record {
+	ns := e.notes[f.ID]
+	ns.note.Size, ns.note.ModTime = f.Size, f.ModTime
+	ns.created = created(ns.note) // may fall back to the modification time
+	return e.record(ns, "")
+}
+
+// record is the store record of a note (caller holds e.mu).
+func (e *Engine) record(ns *noteState, body string) *store.Record {
+	rel, err := filepath.Rel(e.root, ns.path)
+	if err != nil {
+		rel = ns.note.ID
+	}
+	return &store.Record{Note: ns.note, Path: filepath.ToSlash(rel), Resolved: ns.resolved, Status: ns.status, Body: body}
+}
+
+// problemList returns every problem, sorted by path (caller holds e.mu).
+func (e *Engine) problemList() []vault.Problem {
+	out := make([]vault.Problem, 0, len(e.scanProblems)+len(e.noteProblems))
+	out = append(out, e.scanProblems...)
+	for _, p := range e.noteProblems {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}

@@ -1,0 +1,73 @@
+package vaultgraph
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// resolveLinks resolves every link of ns against index.
+func resolveLinks(index *vault.Index, ns *noteState) {
+	links := ns.note.Links
+	ns.resolved = make([]string, len(links))
+	ns.status = make([]vault.Status, len(links))
+	for i, l := range links {
+		ns.resolved[i], ns.status[i] = index.Resolve(ns.note.ID, l)
+	}
+}
+
+// refKey is the key under which a link is filed in Engine.refs: the folded
+// base name of its target, without a ".md" extension in any letter case (as
+// the resolver matches it). A link's resolution can only change when a note
+// or file with that base name appears or goes.
+func refKey(target string) string {
+	return vault.Fold(vault.BaseName(strings.TrimSuffix(target, "/")))
+}
+
+func addRefs(refs map[string]map[string]struct{}, ns *noteState) {
+	for _, l := range ns.note.Links {
+		if l.IsSelf() {
+			continue
+		}
+		k := refKey(l.Target)
+		if refs[k] == nil {
+			refs[k] = map[string]struct{}{}
+		}
+		refs[k][ns.note.ID] = struct{}{}
+	}
+}
+
+func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
+	for _, l := range ns.note.Links {
+		k := refKey(l.Target)
+		delete(refs[k], ns.note.ID)
+		if len(refs[k]) == 0 {
+			delete(refs, k)
+		}
+	}
+}
+
+// linkCounts counts the note's links to notes (resolved or broken), the
+// broken ones, and its links to attachments.
+func (ns *noteState) linkCounts() (links, broken, attachments int) {
+	for _, st := range ns.status {
+		switch st {
+		case vault.Resolved:
+			links++
+		case vault.Broken:
+			links++
+			broken++
+		case vault.Attachment:
+			attachments++
+		}
+	}
+	return links, broken, attachments
+}
+
+// resolvedAs reports whether ns's links resolve to the targets ids with
+// the statuses status. Both count: a link to a file that appears goes
+// from broken to attachment without a target either way.
+func (ns *noteState) resolvedAs(ids []string, status []vault.Status) bool {
+	return slices.Equal(ids, ns.resolved) && slices.Equal(status, ns.status)
+}

@@ -1,0 +1,128 @@
+package vaultgraph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// chunkSize is how many notes a cold index parses and writes per
+// transaction, so that an interrupted index keeps most of its work. A
+// variable so that tests can make it small.
+var chunkSize = 2000
+
+// parsed is the outcome of reading and parsing one file.
+type parsed struct {
+	file vault.File
+	note *vault.Note
+	body string // text for the full-text index
+	err  error
+	// same is set, and note nil, when the file's content hash equals the
+	// one indexed: only its size or time changed.
+	same bool
+}
+
+// chunk is one chunk of parse results, or the error that ended parsing.
+type chunk struct {
+	parsed []parsed
+	err    error
+}
+
+// parseChunks parses d.parse a chunk at a time in the background, one
+// chunk ahead of the caller, so that parsing the next chunk overlaps with
+// writing the last one. The channel closes after the last chunk or the
+// first error, or early when ctx ends (the caller must then check ctx).
+func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
+	out := make(chan chunk, 1)
+	go func() {
+		defer close(out)
+		var done atomic.Int64
+		for from := 0; from < len(d.parse); from += chunkSize {
+			files := d.parse[from:min(from+chunkSize, len(d.parse))]
+			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse))
+			select {
+			case out <- chunk{parsed: results, err: err}:
+			case <-ctx.Done():
+				return // the caller stopped reading
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// parseAll reads and parses files on e.opts.Workers goroutines, keeping
+// their order. A file whose content hash equals oldHash[its ID] is not
+// parsed (parsed.same). done counts files across calls for progress.
+func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[string]string, done *atomic.Int64, total int) ([]parsed, error) {
+	out := make([]parsed, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range e.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = e.parseFile(files[i], oldHash[files[i].ID])
+				n := done.Add(1)
+				if e.opts.Progress != nil {
+					e.opts.Progress(int(n), total)
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for i := range files {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return nil, fmt.Errorf("parse vault: %w", err)
+	}
+	return out, nil
+}
+
+// parseFile reads and parses one note file, unless its content hash is
+// oldHash.
+func (e *Engine) parseFile(f vault.File, oldHash string) parsed {
+	src, err := os.ReadFile(f.Path)
+	if err != nil {
+		return parsed{file: f, err: fmt.Errorf("unreadable: %w", err)}
+	}
+	if oldHash != "" && vault.Hash(src) == oldHash {
+		if f.Size == 0 && f.ModTime.IsZero() {
+			if fi, err := os.Stat(f.Path); err == nil {
+				f.Size, f.ModTime = fi.Size(), fi.ModTime()
+			}
+		}
+		return parsed{file: f, same: true}
+	}
+	n, err := e.parser.Parse(f.ID, src)
+	if err != nil {
+		return parsed{file: f, err: err}
+	}
+	n.ModTime = f.ModTime
+	n.Size = f.Size
+	for _, w := range n.Warnings {
+		e.log.Debug("note", "id", f.ID, "warning", w)
+	}
+	var body string
+	if !strings.HasSuffix(strings.ToLower(f.ID), ".excalidraw.md") && n.BodyStart <= len(src) && len(src) <= vault.MaxParseBytes {
+		body = strings.ToValidUTF8(string(src[n.BodyStart:]), "\uFFFD")
+	}
+	return parsed{file: f, note: n, body: body}
+}

@@ -1,0 +1,81 @@
+package vaultgraph
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph/graph"
+)
+
+func TestListKindSortKeys(t *testing.T) {
+	tests := []struct {
+		desc string
+		kind ListKind
+		give []string
+		want string // field/desc pairs, or the error's words
+	}{
+		{desc: "none", kind: NoteList, give: nil, want: "[]"},
+		{desc: "blank", kind: NoteList, give: []string{"", " , "}, want: "[]"},
+		{desc: "case and direction", kind: NoteList, give: []string{"-MODIFIED", "+Title"}, want: "[{modified true} {title false}]"},
+		{desc: "commas", kind: NoteList, give: []string{"-modified, title"}, want: "[{modified true} {title false}]"},
+		{desc: "aliases", kind: NoteList, give: []string{"id", "-in_degree", "out_degree"}, want: "[{path false} {inDegree true} {outDegree false}]"},
+		{desc: "score only in search", kind: SearchList, give: []string{"-score"}, want: "[{score true}]"},
+		{desc: "tag alias", kind: TagList, give: []string{"-count", "name"}, want: "[{count true} {tag false}]"},
+		{desc: "unknown", kind: NoteList, give: []string{"score"}, want: `sortBy "score": use one of title, path`},
+		{desc: "bare dash", kind: TagList, give: []string{"-"}, want: `sortBy "-": use one of count, tag`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			keys, err := tt.kind.sortKeys(tt.give)
+			got := fmt.Sprint(keys)
+			if err != nil {
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("sortKeys(%q) error = %v, want ErrInvalid", tt.give, err)
+				}
+				got = err.Error()
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("sortKeys(%q) = %s, want %s", tt.give, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestListKindQuery(t *testing.T) {
+	for _, tt := range []struct {
+		give, want int // limit; want -1: ErrInvalid
+	}{{0, DefaultHubsLimit}, {1, 1}, {MaxHubsLimit, MaxHubsLimit}, {MaxHubsLimit + 1, -1}, {-1, -1}} {
+		q, err := HubList.Query(nil, 0, tt.give)
+		if tt.want < 0 {
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("HubList.Query(limit %d) = %+v, %v, want ErrInvalid", tt.give, q, err)
+			}
+			continue
+		}
+		if err != nil || q.Limit != tt.want {
+			t.Errorf("HubList.Query(limit %d) = %+v, %v, want limit %d", tt.give, q, err, tt.want)
+		}
+	}
+}
+
+func TestOneOf(t *testing.T) {
+	if d, err := checkDirection(""); d != graph.Both || err != nil {
+		t.Errorf("checkDirection(\"\") = %q, %v, want both", d, err)
+	}
+	if m, err := checkMetric(graph.PageRank); m != graph.PageRank || err != nil {
+		t.Errorf("checkMetric(pagerank) = %q, %v, want pagerank", m, err)
+	}
+	for _, err := range []error{
+		func() error { _, err := checkDirection("up"); return err }(),
+		func() error { _, err := checkMetric("betweenness"); return err }(),
+	} {
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), ": use ") || !strings.Contains(err.Error(), " or ") {
+			t.Errorf("error = %v, want ErrInvalid saying what to use", err)
+		}
+	}
+	if _, err := checkDirection("up"); err == nil || !strings.HasSuffix(err.Error(), `direction "up": use in, out or both`) {
+		t.Errorf("checkDirection(up) = %v", err)
+	}
+}

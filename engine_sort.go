@@ -1,0 +1,151 @@
+package vaultgraph
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// This file orders list answers by parsed sort keys (engine_query.go):
+// notes by their sort rows, tags, and a page of search hits.
+
+// listRow holds the sort keys of one note.
+type listRow struct {
+	id, title         string
+	created, modified time.Time
+	in, out           int
+}
+
+// row builds the sort row of the note id; the caller holds e.mu.
+func (e *Engine) row(id string, ns *noteState) listRow {
+	return listRow{
+		id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
+		in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
+	}
+}
+
+// sorter builds the comparison of note rows for sort keys; ties end on
+// the ID so pages are stable.
+func (e *Engine) sorter(keys []sortKey) func(a, b *listRow) bool {
+	return func(a, b *listRow) bool {
+		for _, k := range keys {
+			c := e.compareRows(k.field, a, b)
+			if k.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return a.id < b.id
+	}
+}
+
+// compareRows compares two note rows by field, one of SortFields; the
+// caller holds e.mu.
+func (e *Engine) compareRows(field string, a, b *listRow) int {
+	switch field {
+	case "title":
+		return strings.Compare(vault.Fold(a.title), vault.Fold(b.title))
+	case "path":
+		return strings.Compare(a.id, b.id)
+	case "created":
+		return a.created.Compare(b.created)
+	case "modified":
+		return a.modified.Compare(b.modified)
+	case "inDegree":
+		return cmp.Compare(a.in, b.in)
+	case "outDegree":
+		return cmp.Compare(a.out, b.out)
+	}
+	return cmp.Compare(e.graph.PageRankOf(a.id), e.graph.PageRankOf(b.id)) // pagerank
+}
+
+// sortNotes sorts items, each naming an existing note by id, by keys on
+// the notes' sort rows; the caller holds e.mu. Only light rows are built.
+func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
+	less := e.sorter(keys)
+	type item struct {
+		row listRow
+		it  T
+	}
+	rows := make([]item, len(items))
+	for i, it := range items {
+		nid := id(it)
+		rows[i] = item{row: e.row(nid, e.notes[nid]), it: it}
+	}
+	sort.Slice(rows, func(i, j int) bool { return less(&rows[i].row, &rows[j].row) })
+	for i := range rows {
+		items[i] = rows[i].it
+	}
+}
+
+// tagSorter builds the comparison of tags for sort keys of TagList; ties
+// end on the tag so pages are stable.
+func tagSorter(keys []sortKey) func(a, b graph.TagCount) int {
+	return func(a, b graph.TagCount) int {
+		for _, k := range keys {
+			c := strings.Compare(a.Tag, b.Tag)
+			if k.field == "count" {
+				c = cmp.Compare(a.Count, b.Count)
+			}
+			if k.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(a.Tag, b.Tag)
+	}
+}
+
+// sortHits reorders a page of hits by keys; ties keep their order (the
+// rank).
+func (e *Engine) sortHits(hits []SearchHit, keys []sortKey) error {
+	if len(keys) == 0 || len(hits) < 2 {
+		return nil
+	}
+	if err := e.readLock(); err != nil {
+		return err
+	}
+	defer e.mu.RUnlock()
+	type item struct {
+		hit SearchHit
+		row listRow
+	}
+	items := make([]item, len(hits))
+	for i, h := range hits {
+		items[i] = item{hit: h, row: listRow{id: h.ID}}
+		if ns := e.notes[h.ID]; ns != nil {
+			items[i].row = e.row(h.ID, ns)
+		}
+	}
+	compare := func(field string, a, b *item) int {
+		if field == "score" {
+			return cmp.Compare(a.hit.Score, b.hit.Score)
+		}
+		return e.compareRows(field, &a.row, &b.row)
+	}
+	slices.SortStableFunc(items, func(a, b item) int {
+		for _, k := range keys {
+			c := compare(k.field, &a, &b)
+			if k.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for i := range items {
+		hits[i] = items[i].hit
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package vaultgraph
+
+import (
+	"context"
+	"errors"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Watch follows the vault's changes with a file watcher until ctx ends:
+// each debounced burst of events is applied with Sync, lost events and
+// the periodic poll with Rescan. Status reports the watcher "running" once
+// its watches are in place and what changed before (since Open, or since
+// the last Watch) is applied. It returns nil when ctx ends, and
+// ErrClosed when a change comes after the engine was closed.
+func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
+	if err := e.readLock(); err != nil {
+		return err
+	}
+	root, ig := e.root, e.ignore
+	e.mu.RUnlock()
+	if opts.Logger == nil {
+		opts.Logger = e.log
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := vault.NewWatcher(root, ig, opts)
+	changes := make(chan vault.Change, 16)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, changes) }()
+	defer e.setWatcher("off")
+	closed := func() error {
+		cancel()
+		<-done
+		return ErrClosed
+	}
+	running := false
+	for {
+		select {
+		case err := <-done:
+			return err
+		case c := <-changes:
+			if c.Rescan {
+				if _, err := e.Rescan(ctx); errors.Is(err, ErrClosed) {
+					return closed()
+				} else if err != nil && ctx.Err() == nil {
+					e.log.Error("rescan", "err", err)
+				}
+			}
+			if len(c.Paths) > 0 {
+				if err := e.Sync(ctx, c.Paths...); errors.Is(err, ErrClosed) {
+					return closed()
+				} else if err != nil && ctx.Err() == nil {
+					e.log.Error("sync", "paths", len(c.Paths), "err", err)
+				}
+			}
+			if !running { // the first Change is Run's initial Rescan
+				running = true
+				e.setWatcher("running")
+			}
+		}
+	}
+}
+
+func (e *Engine) setWatcher(state string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.watcher = state
+}

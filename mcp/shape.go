@@ -1,0 +1,211 @@
+package mcp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/toon"
+)
+
+// shape turns a Tools answer into an answer with the chosen fields.
+func shape(d *toolDef, v any, p Presentation) (*answer, error) {
+	a, err := shapeAny(d, v, p)
+	if err == nil {
+		a.allFields = p.Detail == DetailFull && len(p.Fields) == 0
+	}
+	return a, err
+}
+
+// shapeAny shapes v by its type with the fields of tool d.
+func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
+	if _, write := v.(*WriteResponse); !write && d.fields == nil {
+		return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+	}
+	switch x := v.(type) {
+	case *NodeResponse:
+		return shapeNote(d, x, p), nil
+	case NodeResponse:
+		return shapeNote(d, &x, p), nil
+	case *ListResponse:
+		return shapeList(d, x, p), nil
+	case ListResponse:
+		return shapeList(d, &x, p), nil
+	case *TagsResponse:
+		return shapeTags(d, x, p), nil
+	case *PathResponse:
+		return shapePath(d, x, p), nil
+	case *vaultgraph.Status:
+		return shapeStatus(d, x, p), nil
+	case *WriteResponse:
+		return shapeWrite(d, x, p), nil
+	}
+	return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+}
+
+// roundScore keeps four significant digits: more only costs tokens.
+func roundScore(f float64) float64 {
+	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return f
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 4, 64), 64)
+	return r
+}
+
+// shapePath shapes find_path's answer.
+func shapePath(d *toolDef, r *PathResponse, p Presentation) *answer {
+	names, warnings := d.fields.pick(d.Tool.Name, p)
+	a := &answer{kind: kindPath, warnings: append(warnings, r.Warnings...)}
+	for _, name := range names {
+		switch name {
+		case "path":
+			a.head = append(a.head, toon.Field{Key: "path", Value: strings2any(r.Path)})
+		case "length":
+			a.head = append(a.head, toon.Field{Key: "length", Value: r.Length})
+		case "titles":
+			a.head = append(a.head, toon.Field{Key: "titles", Value: strings2any(r.Titles)})
+		}
+	}
+	return a
+}
+
+// shapeStatus shapes vault_status's answer.
+func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
+	names, warnings := d.fields.pick(d.Tool.Name, p)
+	a := &answer{kind: kindStatus, warnings: warnings, keep: d.fields.minimal}
+	for _, name := range names {
+		var v any
+		switch name {
+		case "vault":
+			v = s.Vault
+		case "notes":
+			v = s.Notes
+		case "links":
+			v = s.Links
+		case "brokenLinks":
+			v = s.BrokenLinks
+		case "brokenAnchors":
+			v = s.BrokenAnchors
+		case "attachmentLinks":
+			v = s.AttachmentLinks
+		case "attachments":
+			v = s.Attachments
+		case "tags":
+			v = s.Tags
+		case "edges":
+			v = s.Edges
+		case "embeddingCoverage":
+			v = roundScore(s.Embeddings)
+		case "embeddingModel":
+			v = s.EmbeddingModel
+		case "embedding":
+			v = s.Embedding
+		case "index":
+			v = s.Index
+		case "indexBytes":
+			v = s.IndexBytes
+		case "watcher":
+			v = s.Watcher
+		case "lastSync":
+			v = ""
+			if !s.LastSync.IsZero() {
+				v = s.LastSync.UTC().Format("2006-01-02T15:04:05Z")
+			}
+		case "loadTimeMs":
+			v = s.LoadTimeMs
+		case "notesWithWarnings":
+			v = s.NotesWithWarnings
+		case "problemCount":
+			v = len(s.Problems)
+		case "problems":
+			rows := make([]any, len(s.Problems))
+			for i, pr := range s.Problems {
+				rows[i] = toon.Object{{Key: "path", Value: pr.Path}, {Key: "reason", Value: pr.Reason}}
+			}
+			v = rows
+		case "duplicateNameCount":
+			v = len(s.DuplicateNames)
+		case "duplicateNames":
+			rows := make([]any, len(s.DuplicateNames))
+			for i, d := range s.DuplicateNames {
+				rows[i] = toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
+			}
+			v = rows
+		default:
+			continue
+		}
+		a.head = append(a.head, toon.Field{Key: name, Value: v})
+	}
+	return a
+}
+
+// shapeList shapes a page of notes.
+func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
+	names, warnings := d.fields.pick(d.Tool.Name, p)
+	chars := ShortContentChars
+	if p.Detail == DetailFull {
+		chars = ListContentChars
+	}
+	a := &answer{relevance: d.relevance, kind: kindRows, rowsKey: "nodes", rows: []toon.Object{}, warnings: append(warnings, l.Warnings...), hint: l.Hint}
+	if l.Metric != "" {
+		a.head = toon.Object{{Key: "metric", Value: l.Metric}}
+		a.label = "hubs by " + l.Metric
+	}
+	for i := range l.Nodes {
+		row, props := nodeRow(&l.Nodes[i], names, chars)
+		a.rows = append(a.rows, row)
+		a.props = append(a.props, props)
+	}
+	a.foot = paging(l.Total, l.Page, l.TotalPages)
+	if w := pastLastPage(l.Page, l.TotalPages); w != "" {
+		a.warnings = append(a.warnings, w)
+	}
+	return a
+}
+
+// pastLastPage is the warning for a page past the end of a list, or "".
+func pastLastPage(page, totalPages int) string {
+	switch {
+	case page <= totalPages || page <= 1:
+		return ""
+	case totalPages == 0:
+		return fmt.Sprintf("page %d is past the end: the list is empty", page)
+	}
+	return fmt.Sprintf("page %d is past the last page (%d)", page, totalPages)
+}
+
+// paging is the foot of a paged list: total, and page and totalPages when
+// the list is paged.
+func paging(total, page, totalPages int) toon.Object {
+	foot := toon.Object{{Key: "total", Value: total}}
+	if page > 0 {
+		foot = append(foot, toon.Field{Key: "page", Value: page}, toon.Field{Key: "totalPages", Value: totalPages})
+	}
+	return foot
+}
+
+// shapeTags shapes a page of tags.
+func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
+	names, warnings := d.fields.pick(d.Tool.Name, p)
+	a := &answer{kind: kindRows, rowsKey: "tags", rows: []toon.Object{}, warnings: warnings, hint: l.Hint}
+	for _, t := range l.Tags {
+		row := make(toon.Object, 0, len(names))
+		for _, name := range names {
+			switch name {
+			case "tag":
+				row = append(row, toon.Field{Key: name, Value: t.Tag})
+			case "count":
+				row = append(row, toon.Field{Key: name, Value: t.Count})
+			}
+		}
+		a.rows = append(a.rows, row)
+		a.props = append(a.props, nil)
+	}
+	a.foot = paging(l.Total, l.Page, l.TotalPages)
+	if w := pastLastPage(l.Page, l.TotalPages); w != "" {
+		a.warnings = append(a.warnings, w)
+	}
+	return a
+}

@@ -1,0 +1,144 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// toolDef describes one tool: all that differs between tools. Each
+// tool's descriptor sits in its own file (tool_get_node.go holds
+// getNodeTool); readDefs and writeDefs list them, so adding a tool is
+// one file and one line here.
+type toolDef struct {
+	// Tool is the name, description, parameters and annotations that
+	// tools/list shows.
+	Tool mcpgo.Tool
+	// run binds a call's arguments and calls the tool's Tools method.
+	run runner
+	// format is the default format: the form that measured fewest o200k
+	// tokens for typical answers on testvault and a generated 1,000-note
+	// vault (see README "Response formats" and TestDefaultFormatsMeasure).
+	format string
+	// fields are a read tool's fields and detail presets; nil for a
+	// write tool.
+	fields *fieldSet
+	// relevance is set when the rows' scores are search relevance (0-1),
+	// which Markdown gives a word for its strength.
+	relevance bool
+	// deleted is set when the answer says whether a file was deleted.
+	deleted bool
+}
+
+// readDefs are the read tools, in the order ServerTools returns them
+// (tools/list sorts them by name); writeDefs are the write tools.
+var (
+	readDefs = []*toolDef{
+		getNodeTool(), getNeighborsTool(), findPathTool(), getHubsTool(), searchTool(),
+		searchByTagsTool(), listNodesTool(), listTagsTool(), randomNodeTool(), vaultStatusTool(),
+	}
+	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool()}
+)
+
+// lookup is the descriptor of the tool named name, or nil.
+func lookup(name string) *toolDef {
+	for _, d := range slices.Concat(readDefs, writeDefs) {
+		if d.Tool.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// DefaultFormat is the format tool answers in when none is asked for
+// ("" for no such tool).
+func DefaultFormat(tool string) string {
+	if d := lookup(tool); d != nil {
+		return d.format
+	}
+	return ""
+}
+
+// ServerTools returns every read tool with its handler (tools/list
+// shows them sorted by name). Each handler first checks the integer
+// arguments against the bounds its schema declares.
+func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
+	tools := t.serverTools(readDefs, log)
+	for i, st := range tools {
+		tools[i].Handler = checkBounds(st.Tool, st.Handler)
+	}
+	return tools
+}
+
+// WriteTools returns the write tools with their handlers. A server made
+// with ServerOptions.ReadOnly does not register them (a call is "tool not
+// found"); when they are registered over a read-only Engine, each call is
+// READ_ONLY.
+func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
+	return t.serverTools(writeDefs, log)
+}
+
+// serverTools are the tools of defs over t.
+func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTool {
+	tools := make([]server.ServerTool, len(defs))
+	for i, d := range defs {
+		tools[i] = d.serverTool(t, log)
+	}
+	return tools
+}
+
+// runner binds a call's arguments and runs a tool's method over t,
+// checking the presentation parameters (the tool's default format is
+// format) before the method runs. It returns the answer and how to
+// present it.
+type runner func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error)
+
+// bind makes the runner of a Tools method: a wrong argument type is
+// INVALID_PARAMS naming the parameter.
+func bind[P any](method func(*Tools, context.Context, P) (any, error)) runner {
+	return func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error) {
+		var p P
+		if err := bindArguments(req, &p); err != nil {
+			return nil, Presentation{}, err
+		}
+		var pres Presentation
+		if pr, ok := any(p).(presenter); ok {
+			pres = pr.presentation()
+			if _, err := pres.check(format); err != nil {
+				return nil, pres, err
+			}
+		}
+		v, err := method(t, ctx, p)
+		return v, pres, err
+	}
+}
+
+// serverTool adapts the tool to mcp-go: its handler runs the tool over t
+// with panic recovery (a panic is PROVIDER_ERROR, never a dead server) and
+// encodes the answer as the text content.
+func (d *toolDef) serverTool(t *Tools, log *slog.Logger) server.ServerTool {
+	name := d.Tool.Name
+	return server.ServerTool{Tool: d.Tool, Handler: func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
+				res = errorResult(CodeProviderError, fmt.Sprintf("%s failed unexpectedly (%v); the server is still running, try again or report this", name, r))
+				err = nil
+			}
+		}()
+		v, pres, err := d.run(ctx, t, req, d.format)
+		if err != nil {
+			return toolError(err), nil
+		}
+		text, err := d.render(v, pres)
+		if err != nil {
+			return toolError(err), nil
+		}
+		return mcpgo.NewToolResultText(text), nil
+	}}
+}
