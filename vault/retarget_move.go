@@ -50,42 +50,34 @@ func (m *Move) mapID(id string) string {
 // From and must resolve the same from To. The result is always checked
 // (verifyLinks), even when no link changes.
 func (m *Move) Self(data []byte) ([]byte, []LinkChange, error) {
-	n, err := m.Parser.ParseForRewrite(m.From, data)
-	if err != nil {
-		return nil, nil, fmt.Errorf("parse %s: %w", m.From, err)
-	}
-	edits, changes, err := m.retargetLinks(data, n.Links, m.From, m.To)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := ApplyEdits(data, edits)
-	if err != nil {
-		return nil, nil, fmt.Errorf("rewrite links of %s: %w", m.From, err)
-	}
-	if err := m.verifyLinks(n.Links, out, m.From, m.To); err != nil {
-		return nil, nil, fmt.Errorf("%w: nothing was written", err)
-	}
-	return out, changes, nil
+	_, out, changes, err := m.rewrite(m.From, m.To, data, true)
+	return out, changes, err
 }
 
 // Note works out the new bytes of the note source (data, as read from
 // disk; source is not the moved note) whose links must keep pointing
-// where they did: out is nil when none changes. ParseForRewrite gives
-// reference-style links their definition's range; each link is checked
-// again after the rewrite (verifyLinks).
+// where they did: out is nil when none changes.
 func (m *Move) Note(source string, data []byte) (edits []Edit, out []byte, changes []LinkChange, err error) {
-	n, err := m.Parser.ParseForRewrite(source, data)
+	return m.rewrite(source, source, data, false)
+}
+
+// rewrite is Self and Note: ParseForRewrite gives reference-style links
+// their definition's range, and each link is checked again after the
+// rewrite (verifyLinks). Without always, a note with no edit gives nil.
+func (m *Move) rewrite(oldSource, newSource string, data []byte, always bool) ([]Edit, []byte, []LinkChange, error) {
+	n, err := m.Parser.ParseForRewrite(oldSource, data)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("parse %s: %w", source, err)
+		return nil, nil, nil, fmt.Errorf("parse %s: %w", oldSource, err)
 	}
-	edits, changes, err = m.retargetLinks(data, n.Links, source, source)
-	if err != nil || len(edits) == 0 {
+	edits, changes, err := m.retargetLinks(data, n.Links, oldSource, newSource)
+	if err != nil || len(edits) == 0 && !always {
 		return nil, nil, nil, err
 	}
-	if out, err = ApplyEdits(data, edits); err != nil {
-		return nil, nil, nil, fmt.Errorf("rewrite links of %s: %w", source, err)
+	out, err := ApplyEdits(data, edits)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("rewrite links of %s: %w", oldSource, err)
 	}
-	if err := m.verifyLinks(n.Links, out, source, source); err != nil {
+	if err := m.verifyLinks(n.Links, out, oldSource, newSource); err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: nothing was written", err)
 	}
 	return edits, out, changes, nil
