@@ -104,8 +104,14 @@ func (s *cliEmbedServer) seen() (models, texts, auth []string) {
 // the command runs.
 func runEmbedCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runEmbedCLIWith(t, runOptions{}, args...)
+}
+
+// runEmbedCLIWith is runEmbedCLI with o in place of the defaults.
+func runEmbedCLIWith(t *testing.T, o runOptions, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errOut lockedBuffer
-	code = run(context.Background(), args, &out, &errOut)
+	code = runWith(context.Background(), args, o, &out, &errOut)
 	return out.String(), errOut.String(), code
 }
 
@@ -232,7 +238,7 @@ func TestSearchEmbedServerDown(t *testing.T) {
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 
-	out, errOut, code := runEmbedCLI(t, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json", "--embed", "ollama:nomic-test", "--embed-url", url)
+	out, errOut, code := runEmbedCLIWith(t, runOptions{embedWait: 200 * time.Millisecond}, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json", "--embed", "ollama:nomic-test", "--embed-url", url)
 	if code != 0 {
 		t.Fatalf("search with the server down = exit %d, stderr %q", code, errOut)
 	}
@@ -327,9 +333,6 @@ func TestSearchKeepsOtherVectors(t *testing.T) {
 // made) and says so, rather than waiting for them all.
 func TestSearchEmbedWaitBounded(t *testing.T) {
 	t.Setenv("VAULTGRAPH_EMBED_URL", "")
-	old := oneShotEmbedWait
-	oneShotEmbedWait = 200 * time.Millisecond
-	t.Cleanup(func() { oneShotEmbedWait = old })
 	// Answers the dimension probe; holds every batch of notes.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
@@ -347,7 +350,7 @@ func TestSearchEmbedWaitBounded(t *testing.T) {
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	start := time.Now()
-	out, errOut, code := runEmbedCLI(t, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json",
+	out, errOut, code := runEmbedCLIWith(t, runOptions{embedWait: 200 * time.Millisecond}, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json",
 		"--embed", "ollama:slow", "--embed-url", srv.URL)
 	if d := time.Since(start); code != 0 || d > 5*time.Second {
 		t.Fatalf("search with a slow model = exit %d after %v, stderr %q; want an answer within 5s", code, d, errOut)

@@ -5,8 +5,10 @@ package main
 // (helpers called from serve_test.go).
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,6 +26,7 @@ import (
 type writeEnv struct {
 	dir   string
 	index string
+	stdin io.Reader // what the commands read as standard input
 }
 
 func newWriteEnv(t *testing.T) *writeEnv {
@@ -34,7 +37,9 @@ func newWriteEnv(t *testing.T) *writeEnv {
 // run runs a command line on the copy.
 func (w *writeEnv) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	return runCLI(t, append([]string{"--vault", w.dir, "--index", w.index}, args...)...)
+	var out, errOut bytes.Buffer
+	code = runWith(context.Background(), append([]string{"--vault", w.dir, "--index", w.index}, args...), runOptions{stdin: w.stdin}, &out, &errOut)
+	return out.String(), errOut.String(), code
 }
 
 // ok runs a command line that must succeed quietly and returns stdout.
@@ -114,12 +119,9 @@ func changed(a, b map[string]string) []string {
 	return out
 }
 
-// withStdin makes the commands read s as standard input for this test.
-func withStdin(t *testing.T, s string) {
-	t.Helper()
-	old := stdin
-	stdin = strings.NewReader(s)
-	t.Cleanup(func() { stdin = old })
+// withStdin makes w's commands read s as standard input.
+func (w *writeEnv) withStdin(s string) {
+	w.stdin = strings.NewReader(s)
 }
 
 // written is a write command's answer (format json).
@@ -158,7 +160,7 @@ func (w *writeEnv) hashOf(t *testing.T, id string) string {
 
 func TestCreateNodeCommand(t *testing.T) {
 	w := newWriteEnv(t)
-	withStdin(t, "Body from stdin, see [[Home]].\n")
+	w.withStdin("Body from stdin, see [[Home]].\n")
 	out := w.ok(t, "create-node", "Plan: Q3?", "--content", "-", "--tags", "plan,q3", "--directory", "Inbox",
 		"--property", "status=draft", "--property", "priority=2", "--property", `owners=["a","b"]`, "--property", "due=2026-12-01",
 		"--format", "json")
@@ -266,7 +268,7 @@ func TestUpdateNodeCommand(t *testing.T) {
 
 	// --if-match with the hash a read returned, then with a stale one.
 	h := w.hashOf(t, "Orphan")
-	withStdin(t, "# Orphan\n\nFrom stdin.\n")
+	w.withStdin("# Orphan\n\nFrom stdin.\n")
 	out = w.ok(t, "update-node", "Orphan", "--content", "-", "--if-match", h, "--format", "markdown")
 	if !strings.HasPrefix(out, "id: Orphan.md\ntitle: Orphan\n") || strings.Contains(out, "hash: "+h) {
 		t.Errorf("update-node --if-match = %q, want the new hash", out)
