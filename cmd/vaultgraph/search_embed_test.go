@@ -238,7 +238,7 @@ func TestSearchEmbedServerDown(t *testing.T) {
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 
-	out, errOut, code := runEmbedCLIWith(t, runOptions{embedWait: 200 * time.Millisecond}, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json", "--embed", "ollama:nomic-test", "--embed-url", url)
+	out, errOut, code := runEmbedCLI(t, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json", "--embed", "ollama:nomic-test", "--embed-url", url)
 	if code != 0 {
 		t.Fatalf("search with the server down = exit %d, stderr %q", code, errOut)
 	}
