@@ -28,20 +28,14 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // embedWait bounds every wait for the background embedder.
 const embedWait = 20 * time.Second
 
 // copyVaultForEmbed copies testvault into a temporary folder.
-func copyVaultForEmbed(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.CopyFS(dir, os.DirFS("testvault")); err != nil {
-		t.Fatalf("copy testvault: %v", err)
-	}
-	return dir
-}
+func copyVaultForEmbed(t *testing.T) string { return testutil.CopyTestVault(t) }
 
 // openEmbedding opens an engine on dir with its index at index and p as
 // its embedder; it is closed when the test ends.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // The notes of testvault/, by ID. .trash/ and Ignored/ (userIgnoreFilters)
@@ -57,14 +58,7 @@ func openTestVault(t testing.TB) *vaultgraph.Engine {
 }
 
 // copyTestVault copies testvault/ into a temporary folder and returns it.
-func copyTestVault(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.CopyFS(dir, os.DirFS("testvault")); err != nil {
-		t.Fatalf("copy testvault: %v", err)
-	}
-	return dir
-}
+func copyTestVault(t testing.TB) string { return testutil.CopyTestVault(t) }
 
 // fixedTime is the modification time datedVault gives every file but Home.
 var (
@@ -1078,17 +1072,9 @@ func TestStatusProblems(t *testing.T) {
 	}
 }
 
-// write writes a file under dir, creating its folders.
-func write(t testing.TB, dir, rel, content string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// write is testutil.WriteFile: content written to the slash path rel
+// under dir, folders made.
+func write(t testing.TB, dir, rel, content string) { testutil.WriteFile(t, dir, rel, content) }
 
 // TestFolderFilterOutside checks that a folder filter leaving the vault
 // is refused rather than read as the vault root.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,24 +15,15 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // Helpers shared by the write tests (this file, engine_rename_test.go).
 
-// makeVault writes files (vault path -> content) into a new temporary
-// vault folder and returns it.
-func makeVault(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for rel, content := range files {
-		write(t, dir, rel, content)
-	}
-	return dir
-}
+// makeVault is testutil.MakeVault: files (vault path -> content) written
+// into a new temporary vault folder.
+func makeVault(t testing.TB, files map[string]string) string { return testutil.MakeVault(t, files) }
 
 // openWriter opens a writable engine on dir (index in a temporary folder)
 // with extra options, and closes it when the test ends.
@@ -61,50 +50,9 @@ func openMemWriter(t testing.TB, dir string) *vaultgraph.Engine {
 	return e
 }
 
-// fileTree returns everything under root keyed by slash path relative to
-// root: a file's content, "<dir>" for a folder, "<symlink> target" for a
-// symlink (not followed), and the permission bits of files as
-// "<mode> path" entries.
-func fileTree(t testing.TB, root string) map[string]string {
-	t.Helper()
-	tree := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil || rel == "." {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			tree[rel] = "<symlink> " + target
-		case d.IsDir():
-			tree[rel] = "<dir>"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			tree[rel] = string(b)
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			tree["<mode> "+rel] = fi.Mode().Perm().String()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("read tree %s: %v", root, err)
-	}
-	return tree
-}
+// fileTree is testutil.FileTree: everything under root, with folders,
+// symlinks and file modes.
+func fileTree(t testing.TB, root string) map[string]string { return testutil.FileTree(t, root) }
 
 // noteFiles is fileTree without folders, modes and what vaultgraph keeps
 // for itself (.vaultgraph/): the files of the vault as a user sees them.
@@ -120,32 +68,11 @@ func noteFiles(t testing.TB, root string) map[string]string {
 	return out
 }
 
-// treeDiff describes how got differs from want, or returns "".
-func treeDiff(got, want map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(want)) {
-		g, ok := got[k]
-		switch {
-		case !ok:
-			fmt.Fprintf(&b, "missing %s (want %q)\n", k, clip(want[k]))
-		case g != want[k]:
-			fmt.Fprintf(&b, "%s = %q\n    want %q\n", k, clip(g), clip(want[k]))
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(got)) {
-		if _, ok := want[k]; !ok {
-			fmt.Fprintf(&b, "unexpected %s = %q\n", k, clip(got[k]))
-		}
-	}
-	return b.String()
-}
+// treeDiff is testutil.TreeDiff: how got differs from want, or "".
+func treeDiff(got, want map[string]string) string { return testutil.TreeDiff(got, want) }
 
-func clip(s string) string {
-	if len(s) > 600 {
-		return s[:600] + "..."
-	}
-	return s
-}
+// clip is testutil.Clip.
+func clip(s string) string { return testutil.Clip(s) }
 
 // leftovers lists the temporary and backup files of the writer under root.
 func leftovers(t testing.TB, root string) []string {

@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +18,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // writeEnv is a copy of testvault with its own index, for commands that
@@ -76,48 +77,13 @@ func (w *writeEnv) file(t *testing.T, rel string) string {
 	return string(b)
 }
 
-// snapshot returns every file under dir (slash path -> content); symlinks
-// are not followed.
-func snapshot(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("snapshot %s: %v", dir, err)
-	}
-	return files
-}
+// snapshot is testutil.Files: every file under dir (slash path ->
+// content); symlinks are not followed.
+func snapshot(t testing.TB, dir string) map[string]string { return testutil.Files(t, dir) }
 
-// changed names the files added (+), removed (-) or changed (~) from a
-// to b, sorted.
-func changed(a, b map[string]string) []string {
-	var out []string
-	for p, s := range a {
-		if t, ok := b[p]; !ok {
-			out = append(out, "-"+p)
-		} else if s != t {
-			out = append(out, "~"+p)
-		}
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok {
-			out = append(out, "+"+p)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// changed is testutil.Changed: the files added (+), removed (-) or
+// changed (~) from a to b, sorted.
+func changed(a, b map[string]string) []string { return testutil.Changed(a, b) }
 
 // withStdin makes w's commands read s as standard input.
 func (w *writeEnv) withStdin(s string) {
