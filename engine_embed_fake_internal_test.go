@@ -6,20 +6,13 @@ package vaultgraph
 
 import (
 	"context"
-	"encoding/json"
-	"hash/fnv"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // countingEmbedder is the builtin embedder counting the texts it embeds;
@@ -69,73 +62,31 @@ func (c *countingEmbedder) embedded() []string {
 	return out
 }
 
-// fakeDim is the dimension of fakeVector.
-const fakeDim = 8
+// fakeDim is the length of the fake servers' vectors.
+const fakeDim = testutil.EmbedDim
 
-// fakeVector is a deterministic embedding for the fake servers: each
-// lower-cased word adds 1 to the dimension its hash picks.
-func fakeVector(text string) []float32 {
-	v := make([]float32, fakeDim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%fakeDim]++
-	}
-	v[fakeDim-1] += 0.1 // never the zero vector
-	return v
-}
-
-// fakeEmbedServer is an embedding server over real HTTP speaking the
-// Ollama (/api/embed) or the OpenAI (/v1/embeddings) wire format. Its
-// behaviour can be switched while it runs: fail with an HTTP status, or
-// hold every request but the dimension probe until released.
+// fakeEmbedServer is a testutil.EmbedServer serving every model, whose
+// failures say the model is loading.
 type fakeEmbedServer struct {
-	*httptest.Server
-	openai bool
-
-	mu       sync.Mutex
-	status   int           // non-zero: answer with this HTTP status
-	gate     chan struct{} // non-nil: hold requests until it is closed
-	requests int           // answered with vectors
-	texts    []string      // embedded, the probe included
-	models   []string      // the model of each request
-	held     chan struct{} // told when a request is held
+	*testutil.EmbedServer
+	held <-chan struct{} // told when a request is held
 }
 
 // newFakeEmbedServer starts a fake server, on addr if not empty.
 func newFakeEmbedServer(t *testing.T, openai bool, addr string) *fakeEmbedServer {
 	t.Helper()
-	f := &fakeEmbedServer{openai: openai, held: make(chan struct{}, 1)}
-	f.Server = httptest.NewUnstartedServer(f)
-	if addr != "" {
-		l, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatalf("listen on %s again: %v", addr, err)
-		}
-		f.Server.Listener.Close()
-		f.Server.Listener = l
-	}
-	f.Start()
-	t.Cleanup(func() {
-		f.release()
-		f.Close()
-	})
-	return f
+	s := testutil.NewEmbedServerAt(t, openai, "", addr)
+	return &fakeEmbedServer{EmbedServer: s, held: s.Held()}
 }
 
-// URL is the base URL to give embed.Options.
-func (f *fakeEmbedServer) baseURL() string {
-	if f.openai {
-		return f.URL + "/v1"
-	}
-	return f.URL
-}
+// baseURL is the base URL to give embed.Options.
+func (f *fakeEmbedServer) baseURL() string { return f.BaseURL() }
 
 // spec is the embed.New spec of model on this server.
 func (f *fakeEmbedServer) embedder(t *testing.T, model string) embed.Embedder {
 	t.Helper()
 	kind := "ollama"
-	if f.openai {
+	if f.OpenAI {
 		kind = "openai"
 	}
 	p, err := embed.New(kind+":"+model, embed.Options{BaseURL: f.baseURL(), Retries: -1, Timeout: 5 * time.Second, BatchSize: 16})
@@ -145,96 +96,15 @@ func (f *fakeEmbedServer) embedder(t *testing.T, model string) embed.Embedder {
 	return p
 }
 
-func (f *fakeEmbedServer) setStatus(code int) {
-	f.mu.Lock()
-	f.status = code
-	f.mu.Unlock()
-}
+// setStatus makes every later request fail with the HTTP status code (0:
+// answer again).
+func (f *fakeEmbedServer) setStatus(code int) { f.Fail(code, `{"error":"model is loading"}`) }
 
 // hold makes the server hold every request but the dimension probe.
-func (f *fakeEmbedServer) hold() {
-	f.mu.Lock()
-	f.gate = make(chan struct{})
-	f.mu.Unlock()
-}
+func (f *fakeEmbedServer) hold() { f.Hold() }
 
 // release lets held requests (and later ones) through.
-func (f *fakeEmbedServer) release() {
-	f.mu.Lock()
-	if f.gate != nil {
-		close(f.gate)
-		f.gate = nil
-	}
-	f.mu.Unlock()
-}
+func (f *fakeEmbedServer) release() { f.Release() }
 
 // counts returns the requests answered and texts embedded so far.
-func (f *fakeEmbedServer) counts() (requests, texts int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.requests, len(f.texts)
-}
-
-func (f *fakeEmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	want := "/api/embed"
-	if f.openai {
-		want = "/v1/embeddings"
-	}
-	if r.Method != http.MethodPost || r.URL.Path != want {
-		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
-		return
-	}
-	var body struct {
-		Model string   `json:"model"`
-		Input []string `json:"input"`
-	}
-	data, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(data, &body); err != nil || body.Model == "" || len(body.Input) == 0 {
-		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
-		return
-	}
-	f.mu.Lock()
-	status, gate := f.status, f.gate
-	f.mu.Unlock()
-	if status != 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		io.WriteString(w, `{"error":"model is loading"}`)
-		return
-	}
-	if gate != nil && !slices.Equal(body.Input, []string{"dimension"}) {
-		select {
-		case f.held <- struct{}{}:
-		default:
-		}
-		select {
-		case <-gate:
-		case <-r.Context().Done():
-			return
-		}
-	}
-	f.mu.Lock()
-	f.requests++
-	f.texts = append(f.texts, body.Input...)
-	f.models = append(f.models, body.Model)
-	f.mu.Unlock()
-	vecs := make([][]float32, len(body.Input))
-	for i, s := range body.Input {
-		vecs[i] = fakeVector(s)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if !f.openai {
-		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "embeddings": vecs})
-		return
-	}
-	type item struct {
-		Object    string    `json:"object"`
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	items := make([]item, len(vecs))
-	for i, v := range vecs { // in reverse order: the index says which is which
-		items[len(vecs)-1-i] = item{"embedding", i, v}
-	}
-	json.NewEncoder(w).Encode(map[string]any{"object": "list", "model": body.Model, "data": items})
-}
+func (f *fakeEmbedServer) counts() (requests, texts int) { return f.Counts() }

@@ -491,9 +491,7 @@ func testEmbedModelSwitch(t *testing.T, openai bool) {
 		t.Errorf("Status after the switch = model %q, coverage %v, %q; want %s, 1, ready", st.EmbeddingModel, st.Embeddings, st.Embedding, p.Model())
 	}
 	waitVectorModels(t, b, map[string]int{fmt.Sprintf("%s/%d", p.Model(), fakeDim): notes})
-	srv.mu.Lock()
-	models := slices.Compact(slices.Clone(srv.models))
-	srv.mu.Unlock()
+	models := slices.Compact(srv.Models())
 	if !slices.Equal(models, []string{"fake-embed"}) {
 		t.Errorf("requests named models %q, want fake-embed", models)
 	}

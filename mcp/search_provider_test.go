@@ -217,7 +217,7 @@ func mustStatus(t *testing.T, ts *testServer) string {
 func TestSearchProviderDown(t *testing.T) {
 	for _, openai := range []bool{false, true} {
 		srv := newEmbedServer(t, openai)
-		srv.SetStatus(http.StatusServiceUnavailable)
+		srv.Fail(http.StatusServiceUnavailable, `{"error":{"message":"overloaded"}}`)
 		ts := newEmbeddingServer(t, srv.embedder(t))
 		deadline := time.Now().Add(20 * time.Second)
 		var st map[string]any

@@ -5,11 +5,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -247,19 +243,8 @@ func TestSearchKeepsOtherVectors(t *testing.T) {
 func TestSearchEmbedWaitBounded(t *testing.T) {
 	t.Setenv("VAULTGRAPH_EMBED_URL", "")
 	// Answers the dimension probe; holds every batch of notes.
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Input []string `json:"input"`
-		}
-		json.NewDecoder(r.Body).Decode(&body)
-		if !slices.Equal(body.Input, []string{"dimension"}) {
-			<-r.Context().Done()
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"embeddings":[[1,0,0]]}`)
-	}))
-	t.Cleanup(srv.Close)
+	srv := testutil.NewEmbedServer(t, false, "")
+	srv.Hold()
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	start := time.Now()
