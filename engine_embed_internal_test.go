@@ -7,41 +7,26 @@ package vaultgraph
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
 	"maps"
 	"math"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // embedWait bounds every wait for the background embedder.
 const embedWait = 20 * time.Second
 
 // copyVaultForEmbed copies testvault into a temporary folder.
-func copyVaultForEmbed(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.CopyFS(dir, os.DirFS("testvault")); err != nil {
-		t.Fatalf("copy testvault: %v", err)
-	}
-	return dir
-}
+func copyVaultForEmbed(t *testing.T) string { return testutil.CopyTestVault(t) }
 
 // openEmbedding opens an engine on dir with its index at index and p as
 // its embedder; it is closed when the test ends.
@@ -147,223 +132,6 @@ func checkScores(t *testing.T, q SearchQuery, hits []SearchHit) {
 			t.Errorf("Search(%q, %s) not sorted: %v after %v", q.Query, q.Mode, h.Score, hits[i-1].Score)
 		}
 	}
-}
-
-// countingEmbedder is the builtin embedder counting the texts it embeds;
-// with a gate it blocks each Embed of more than one text (a batch, not a
-// query) until the gate is closed, telling started when it begins.
-type countingEmbedder struct {
-	embed.Embedder
-	gate    chan struct{}
-	started chan struct{}
-
-	mu    sync.Mutex
-	texts []string
-	calls int
-}
-
-var _ embed.Embedder = (*countingEmbedder)(nil)
-
-func newCountingEmbedder() *countingEmbedder {
-	return &countingEmbedder{Embedder: embed.NewBuiltin()}
-}
-
-func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	if c.gate != nil && len(texts) > 1 {
-		select {
-		case c.started <- struct{}{}:
-		default:
-		}
-		select {
-		case <-c.gate:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	c.mu.Lock()
-	c.texts = append(c.texts, texts...)
-	c.calls++
-	c.mu.Unlock()
-	return c.Embedder.Embed(ctx, texts)
-}
-
-// embedded returns the texts embedded so far, sorted, and forgets them.
-func (c *countingEmbedder) embedded() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := slices.Sorted(slices.Values(c.texts))
-	c.texts = nil
-	return out
-}
-
-// fakeDim is the dimension of fakeVector.
-const fakeDim = 8
-
-// fakeVector is a deterministic embedding for the fake servers: each
-// lower-cased word adds 1 to the dimension its hash picks.
-func fakeVector(text string) []float32 {
-	v := make([]float32, fakeDim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%fakeDim]++
-	}
-	v[fakeDim-1] += 0.1 // never the zero vector
-	return v
-}
-
-// fakeEmbedServer is an embedding server over real HTTP speaking the
-// Ollama (/api/embed) or the OpenAI (/v1/embeddings) wire format. Its
-// behaviour can be switched while it runs: fail with an HTTP status, or
-// hold every request but the dimension probe until released.
-type fakeEmbedServer struct {
-	*httptest.Server
-	openai bool
-
-	mu       sync.Mutex
-	status   int           // non-zero: answer with this HTTP status
-	gate     chan struct{} // non-nil: hold requests until it is closed
-	requests int           // answered with vectors
-	texts    []string      // embedded, the probe included
-	models   []string      // the model of each request
-	held     chan struct{} // told when a request is held
-}
-
-// newFakeEmbedServer starts a fake server, on addr if not empty.
-func newFakeEmbedServer(t *testing.T, openai bool, addr string) *fakeEmbedServer {
-	t.Helper()
-	f := &fakeEmbedServer{openai: openai, held: make(chan struct{}, 1)}
-	f.Server = httptest.NewUnstartedServer(f)
-	if addr != "" {
-		l, err := net.Listen("tcp", addr)
-		if err != nil {
-			t.Fatalf("listen on %s again: %v", addr, err)
-		}
-		f.Server.Listener.Close()
-		f.Server.Listener = l
-	}
-	f.Start()
-	t.Cleanup(func() {
-		f.release()
-		f.Close()
-	})
-	return f
-}
-
-// URL is the base URL to give embed.Options.
-func (f *fakeEmbedServer) baseURL() string {
-	if f.openai {
-		return f.URL + "/v1"
-	}
-	return f.URL
-}
-
-// spec is the embed.New spec of model on this server.
-func (f *fakeEmbedServer) embedder(t *testing.T, model string) embed.Embedder {
-	t.Helper()
-	kind := "ollama"
-	if f.openai {
-		kind = "openai"
-	}
-	p, err := embed.New(kind+":"+model, embed.Options{BaseURL: f.baseURL(), Retries: -1, Timeout: 5 * time.Second, BatchSize: 16})
-	if err != nil {
-		t.Fatalf("embed.New(%s:%s) = %v", kind, model, err)
-	}
-	return p
-}
-
-func (f *fakeEmbedServer) setStatus(code int) {
-	f.mu.Lock()
-	f.status = code
-	f.mu.Unlock()
-}
-
-// hold makes the server hold every request but the dimension probe.
-func (f *fakeEmbedServer) hold() {
-	f.mu.Lock()
-	f.gate = make(chan struct{})
-	f.mu.Unlock()
-}
-
-// release lets held requests (and later ones) through.
-func (f *fakeEmbedServer) release() {
-	f.mu.Lock()
-	if f.gate != nil {
-		close(f.gate)
-		f.gate = nil
-	}
-	f.mu.Unlock()
-}
-
-// counts returns the requests answered and texts embedded so far.
-func (f *fakeEmbedServer) counts() (requests, texts int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.requests, len(f.texts)
-}
-
-func (f *fakeEmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	want := "/api/embed"
-	if f.openai {
-		want = "/v1/embeddings"
-	}
-	if r.Method != http.MethodPost || r.URL.Path != want {
-		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
-		return
-	}
-	var body struct {
-		Model string   `json:"model"`
-		Input []string `json:"input"`
-	}
-	data, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(data, &body); err != nil || body.Model == "" || len(body.Input) == 0 {
-		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
-		return
-	}
-	f.mu.Lock()
-	status, gate := f.status, f.gate
-	f.mu.Unlock()
-	if status != 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		io.WriteString(w, `{"error":"model is loading"}`)
-		return
-	}
-	if gate != nil && !slices.Equal(body.Input, []string{"dimension"}) {
-		select {
-		case f.held <- struct{}{}:
-		default:
-		}
-		select {
-		case <-gate:
-		case <-r.Context().Done():
-			return
-		}
-	}
-	f.mu.Lock()
-	f.requests++
-	f.texts = append(f.texts, body.Input...)
-	f.models = append(f.models, body.Model)
-	f.mu.Unlock()
-	vecs := make([][]float32, len(body.Input))
-	for i, s := range body.Input {
-		vecs[i] = fakeVector(s)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if !f.openai {
-		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "embeddings": vecs})
-		return
-	}
-	type item struct {
-		Object    string    `json:"object"`
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	items := make([]item, len(vecs))
-	for i, v := range vecs { // in reverse order: the index says which is which
-		items[len(vecs)-1-i] = item{"embedding", i, v}
-	}
-	json.NewEncoder(w).Encode(map[string]any{"object": "list", "model": body.Model, "data": items})
 }
 
 // TestEmbedBuiltin: the builtin embedder covers testvault, and semantic
@@ -723,9 +491,7 @@ func testEmbedModelSwitch(t *testing.T, openai bool) {
 		t.Errorf("Status after the switch = model %q, coverage %v, %q; want %s, 1, ready", st.EmbeddingModel, st.Embeddings, st.Embedding, p.Model())
 	}
 	waitVectorModels(t, b, map[string]int{fmt.Sprintf("%s/%d", p.Model(), fakeDim): notes})
-	srv.mu.Lock()
-	models := slices.Compact(slices.Clone(srv.models))
-	srv.mu.Unlock()
+	models := slices.Compact(srv.Models())
 	if !slices.Equal(models, []string{"fake-embed"}) {
 		t.Errorf("requests named models %q, want fake-embed", models)
 	}
@@ -758,168 +524,6 @@ func testEmbedModelSwitch(t *testing.T, openai bool) {
 	}
 	if st, _ := c.Status(ctx); st.Embeddings != 1 || st.EmbeddingModel != p.Model() {
 		t.Errorf("reopened: coverage %v, model %q; want 1, %s", st.Embeddings, st.EmbeddingModel, p.Model())
-	}
-}
-
-// shortRetry makes the embedder retry a failed provider at once.
-func shortRetry(t *testing.T) {
-	t.Helper()
-	old := embedRetry
-	embedRetry = 20 * time.Millisecond
-	t.Cleanup(func() { embedRetry = old })
-}
-
-// checkKeywordFallback checks that hybrid and semantic searches answer
-// with the keyword results and a warning that vectors are unavailable.
-func checkKeywordFallback(t *testing.T, e *Engine, when string) {
-	t.Helper()
-	for _, query := range []string{"alpha plan", "budget risk"} {
-		keyword, kw := mustSearch(t, e, SearchQuery{Query: query, Mode: SearchKeyword})
-		for _, mode := range []SearchMode{SearchHybrid, SearchSemantic} {
-			hits, warnings := mustSearch(t, e, SearchQuery{Query: query, Mode: mode})
-			if len(hits) == 0 || !slices.Equal(hits, keyword) {
-				t.Errorf("%s: Search(%q, %s) = %q, want the keyword answer %q", when, query, mode, searchIDs(hits), searchIDs(keyword))
-			}
-			if len(warnings) != len(kw)+1 || !strings.HasPrefix(warnings[0], "vector search unavailable") || !strings.HasSuffix(warnings[0], "; keyword results only") {
-				t.Errorf("%s: Search(%q, %s) warnings = %q, want vector search unavailable, then %q", when, query, mode, warnings, kw)
-			}
-		}
-	}
-}
-
-// TestEmbedProviderDown: with the embedding server down the engine opens
-// and searches by keyword, saying why; when the server comes back the
-// vectors are made and search uses them.
-func TestEmbedProviderDown(t *testing.T) {
-	shortRetry(t)
-	ctx := context.Background()
-
-	t.Run("connection refused, then up", func(t *testing.T) {
-		// A port with nothing listening, where the server comes up later.
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := l.Addr().String()
-		l.Close()
-		p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: "http://" + addr, Retries: -1, Timeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("Open took %v with the embedding server down, want no wait", d)
-		}
-		st := waitStatus(t, e, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
-		if !strings.Contains(st.Embedding, "embedding server unavailable") || !strings.Contains(st.Embedding, "is Ollama running") || st.Embeddings != 0 || st.EmbeddingModel != "ollama:fake-embed" {
-			t.Errorf("Status with the server down = %q, model %q, coverage %v; want error: ... embedding server unavailable ... is Ollama running, ollama:fake-embed, 0", st.Embedding, st.EmbeddingModel, st.Embeddings)
-		}
-		wctx, cancel := context.WithTimeout(ctx, embedWait)
-		err = e.WaitEmbeddings(wctx)
-		cancel()
-		if !errors.Is(err, errNoVectors) || !strings.Contains(err.Error(), "embedding server unavailable") {
-			t.Errorf("WaitEmbeddings with the server down = %v, want no embeddings: the provider's error", err)
-		}
-		checkKeywordFallback(t, e, "server down")
-
-		srv := newFakeEmbedServer(t, false, addr)
-		waitStatus(t, e, "ready", func(s *Status) bool { return s.Embedding == "ready" })
-		waitEmbeddings(t, e)
-		st, _ = e.Status(ctx)
-		if st.Embedding != "ready" || st.Embeddings != 1 {
-			t.Errorf("Status after the server came back = %q, coverage %v; want ready, 1", st.Embedding, st.Embeddings)
-		}
-		hits, warnings := mustSearch(t, e, SearchQuery{Query: "budget risk"})
-		if len(warnings) != 0 || len(hits) == 0 || hits[0].ID != "Projects/Alpha Plan.md" || hits[0].KeywordRank != 1 || hits[0].VectorRank == 0 {
-			t.Errorf("Search(budget risk) after the server came back = %+v, %q; want Projects/Alpha Plan.md first in both searches, no warning", hits, warnings)
-		}
-
-		// Down again once the vectors exist: queries cannot be embedded.
-		srv.setStatus(http.StatusServiceUnavailable)
-		checkKeywordFallback(t, e, "server down after the vectors were made")
-	})
-
-	for _, openai := range []bool{false, true} {
-		name := "503 during the embedding, ollama"
-		if openai {
-			name = "503 during the embedding, openai"
-		}
-		t.Run(name, func(t *testing.T) {
-			srv := newFakeEmbedServer(t, openai, "")
-			p := srv.embedder(t, "fake-embed")
-			if _, err := p.Embed(ctx, []string{"dimension"}); err != nil { // the model's dimension is known
-				t.Fatal(err)
-			}
-			srv.setStatus(http.StatusServiceUnavailable)
-			e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
-			st := waitStatus(t, e, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
-			if !strings.Contains(st.Embedding, "HTTP 503") || !strings.Contains(st.Embedding, "model is loading") || st.Embeddings != 0 {
-				t.Errorf("Status with 503s = %q, coverage %v; want error: ... HTTP 503: model is loading, 0", st.Embedding, st.Embeddings)
-			}
-			checkKeywordFallback(t, e, "503")
-			srv.setStatus(0)
-			waitStatus(t, e, "ready", func(s *Status) bool { return s.Embedding == "ready" })
-			waitEmbeddings(t, e)
-			if st, _ := e.Status(ctx); st.Embedding != "ready" || st.Embeddings != 1 || st.EmbeddingModel != p.Model() {
-				t.Errorf("Status after the 503s = %q, coverage %v, model %q; want ready, 1, %s", st.Embedding, st.Embeddings, st.EmbeddingModel, p.Model())
-			}
-			if got, want := vectorModels(t, e), map[string]int{fmt.Sprintf("%s/%d", p.Model(), fakeDim): e.noteCountForTest()}; !maps.Equal(got, want) {
-				t.Errorf("VectorModels = %v, want %v", got, want)
-			}
-		})
-	}
-}
-
-func (e *Engine) noteCountForTest() int {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return len(e.notes)
-}
-
-// TestEmbedSwitchWhileProviderDown: builtin vectors in the index and the
-// new model's server down at start: semantic search still answers from
-// the builtin vectors.
-func TestEmbedSwitchWhileProviderDown(t *testing.T) {
-	shortRetry(t)
-	dir := copyVaultForEmbed(t)
-	index := filepath.Join(t.TempDir(), "index.db")
-	a := openEmbedding(t, dir, index, embed.NewBuiltin())
-	waitEmbeddings(t, a)
-	q := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
-	want, _ := mustSearch(t, a, q)
-	a.Close()
-
-	srv := newFakeEmbedServer(t, false, "")
-	srv.setStatus(http.StatusServiceUnavailable)
-	b := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"))
-	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
-	hits, warnings := mustSearch(t, b, q)
-	if !slices.Equal(hits, want) {
-		t.Errorf("Search(%q, semantic) with the new model's server down = %q, %q; want the builtin answer %q", q.Query, searchIDs(hits), warnings, searchIDs(want))
-	}
-}
-
-// TestEmbedProviderDownSearchLatency: with the provider's default retries
-// and its server down, once a search has found that out the next ones
-// answer (by keyword) at once rather than after the retries' backoff.
-func TestEmbedProviderDownSearchLatency(t *testing.T) {
-	shortRetry(t)
-	srv := newFakeEmbedServer(t, false, "")
-	p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: srv.URL}) // default retries, as serve and the CLI
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
-	waitEmbeddings(t, e)
-	srv.setStatus(http.StatusServiceUnavailable)
-	// The first search finds out (it waits for the retries); the next
-	// ones do not wait.
-	mustSearch(t, e, SearchQuery{Query: "budget"})
-	start := time.Now()
-	hits, warnings := mustSearch(t, e, SearchQuery{Query: "budget risk"})
-	if d := time.Since(start); d > time.Second || len(hits) == 0 || len(warnings) == 0 {
-		t.Errorf("Search(budget risk) with the server down took %v (%q, %q), want keyword results within 1s", d, searchIDs(hits), warnings)
 	}
 }
 
@@ -1015,45 +619,6 @@ func TestEmbedQuantizedLoad(t *testing.T) {
 	hits, _ := mustSearch(t, e, SearchQuery{Query: "no links in or out", Mode: SearchSemantic})
 	if len(hits) == 0 || hits[0].ID != "Orphan.md" {
 		t.Errorf("semantic search on the int8 index = %q, want Orphan.md first", searchIDs(hits))
-	}
-}
-
-// TestEmbedServerGoneOldVectors: with builtin vectors in the index and
-// the new model's server gone (an HTTP server closed) at start, semantic
-// search answers from the builtin vectors and says so.
-func TestEmbedServerGoneOldVectors(t *testing.T) {
-	shortRetry(t)
-	dir := copyVaultForEmbed(t)
-	index := filepath.Join(t.TempDir(), "index.db")
-	a := openEmbedding(t, dir, index, embed.NewBuiltin())
-	waitEmbeddings(t, a)
-	st, _ := a.Status(context.Background())
-	semantic := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
-	want, _ := mustSearch(t, a, semantic)
-	a.Close()
-
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
-	p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: url, Retries: -1, Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := openEmbedding(t, dir, index, p)
-	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
-	for _, q := range []SearchQuery{semantic, {Query: "archived first draft", Mode: SearchHybrid}} {
-		hits, warnings := mustSearch(t, b, q)
-		if len(hits) == 0 || hits[0].VectorRank != 1 || q.Mode == SearchSemantic && !slices.Equal(hits, want) {
-			t.Errorf("Search(%q, %s) with the model's server gone = %+v, want the builtin vectors' answer %+v", q.Query, q.Mode, hits, want)
-		}
-		ok := slices.ContainsFunc(warnings, func(w string) bool {
-			return strings.HasPrefix(w, "embedding model ollama:fake-embed is unavailable (") && strings.Contains(w, "embedding server unavailable") &&
-				strings.HasSuffix(w, fmt.Sprintf("): semantic results come from the vectors of %s stored before (%d notes)", embed.BuiltinModel, st.Notes))
-		})
-		if !ok {
-			t.Errorf("Search(%q, %s) with the model's server gone warnings = %q, want one saying ollama:fake-embed is unavailable and the %s vectors answer",
-				q.Query, q.Mode, warnings, embed.BuiltinModel)
-		}
 	}
 }
 

@@ -4,38 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/graph"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // Helpers shared by the write tests (this file, engine_rename_test.go).
 
-// makeVault writes files (vault path -> content) into a new temporary
-// vault folder and returns it.
-func makeVault(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for rel, content := range files {
-		write(t, dir, rel, content)
-	}
-	return dir
-}
+// makeVault is testutil.MakeVault: files (vault path -> content) written
+// into a new temporary vault folder.
+func makeVault(t testing.TB, files map[string]string) string { return testutil.MakeVault(t, files) }
 
 // openWriter opens a writable engine on dir (index in a temporary folder)
 // with extra options, and closes it when the test ends.
@@ -62,50 +49,9 @@ func openMemWriter(t testing.TB, dir string) *vaultgraph.Engine {
 	return e
 }
 
-// fileTree returns everything under root keyed by slash path relative to
-// root: a file's content, "<dir>" for a folder, "<symlink> target" for a
-// symlink (not followed), and the permission bits of files as
-// "<mode> path" entries.
-func fileTree(t testing.TB, root string) map[string]string {
-	t.Helper()
-	tree := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil || rel == "." {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			tree[rel] = "<symlink> " + target
-		case d.IsDir():
-			tree[rel] = "<dir>"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			tree[rel] = string(b)
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			tree["<mode> "+rel] = fi.Mode().Perm().String()
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("read tree %s: %v", root, err)
-	}
-	return tree
-}
+// fileTree is testutil.FileTree: everything under root, with folders,
+// symlinks and file modes.
+func fileTree(t testing.TB, root string) map[string]string { return testutil.FileTree(t, root) }
 
 // noteFiles is fileTree without folders, modes and what vaultgraph keeps
 // for itself (.vaultgraph/): the files of the vault as a user sees them.
@@ -121,32 +67,11 @@ func noteFiles(t testing.TB, root string) map[string]string {
 	return out
 }
 
-// treeDiff describes how got differs from want, or returns "".
-func treeDiff(got, want map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(want)) {
-		g, ok := got[k]
-		switch {
-		case !ok:
-			fmt.Fprintf(&b, "missing %s (want %q)\n", k, clip(want[k]))
-		case g != want[k]:
-			fmt.Fprintf(&b, "%s = %q\n    want %q\n", k, clip(g), clip(want[k]))
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(got)) {
-		if _, ok := want[k]; !ok {
-			fmt.Fprintf(&b, "unexpected %s = %q\n", k, clip(got[k]))
-		}
-	}
-	return b.String()
-}
+// treeDiff is testutil.TreeDiff: how got differs from want, or "".
+func treeDiff(got, want map[string]string) string { return testutil.TreeDiff(got, want) }
 
-func clip(s string) string {
-	if len(s) > 600 {
-		return s[:600] + "..."
-	}
-	return s
-}
+// clip is testutil.Clip.
+func clip(s string) string { return testutil.Clip(s) }
 
 // leftovers lists the temporary and backup files of the writer under root.
 func leftovers(t testing.TB, root string) []string {
@@ -813,314 +738,6 @@ func TestWriteClosed(t *testing.T) {
 	if _, err := e.DeleteNode(ctx, home, ""); !errors.Is(err, vaultgraph.ErrClosed) {
 		t.Errorf("DeleteNode after Close = %v, want ErrClosed", err)
 	}
-}
-
-// TestWriteOutsideVault tries to make every write land outside the vault.
-// Folders are paths: each attempt is ErrInvalid and nothing is written
-// anywhere (neither in the vault nor beside it). Titles are names: the
-// characters Obsidian forbids (among them / \ :) are removed, so a title
-// can never name a folder; whatever is written lands in the vault.
-func TestWriteOutsideVault(t *testing.T) {
-	dirs := []struct {
-		desc string
-		dir  string
-	}{
-		{"parent", ".."},
-		{"parent then a folder", "../outside"},
-		{"parent inside a path", "Projects/../../outside"},
-		{"deep parent", "Projects/../.."},
-		{"absolute", "/abs"},
-		{"absolute to the outside folder", ""}, // filled in below
-		// "/" alone is the vault root (TestRootDirectory).
-		{"absolute root and dot", "/."},
-		{"drive", `C:\x`},
-		{"drive with slash", "C:/x"},
-		{"drive only", "c:"},
-		{"UNC", `\\server\share`},
-		{"UNC with slashes", "//server/share"},
-		{"backslash parent", `..\outside`},
-		{"NUL", "a\x00b"},
-		{"NUL alone", "\x00"},
-		{"reserved name", "CON"},
-		{"reserved name with extension", "Projects/nul.txt"},
-		{"reserved name, other case", "Lpt1"},
-		{"symlink to the outside", "escape"},
-		{"below a symlink to the outside", "escape/sub/deeper"},
-		{"symlink to the parent", "up"},
-		{"symlink to the outside via a symlink inside", "hop/x"},
-		{"broken symlink", "dangling"},
-	}
-	for _, tt := range dirs {
-		t.Run("create in "+tt.desc, func(t *testing.T) {
-			top, dir, outside := escapeVault(t)
-			if tt.dir == "" {
-				tt.dir = outside
-			}
-			e := openWriter(t, dir, false)
-			before := fileTree(t, top)
-			_, err := e.CreateNode(context.Background(), vaultgraph.NewNote{Title: "Evil", Content: "pwned\n", Directory: tt.dir})
-			after := fileTree(t, top)
-			checkRefused(t, fmt.Sprintf("CreateNode(directory %q)", tt.dir), err, after, before)
-		})
-		t.Run("move to "+tt.desc, func(t *testing.T) {
-			top, dir, outside := escapeVault(t)
-			if tt.dir == "" {
-				tt.dir = outside
-			}
-			e := openWriter(t, dir, false)
-			before := fileTree(t, top)
-			_, err := e.UpdateNode(context.Background(), vaultgraph.NoteUpdate{ID: "Inside.md", Directory: &tt.dir})
-			after := fileTree(t, top)
-			checkRefused(t, fmt.Sprintf("UpdateNode(directory %q)", tt.dir), err, after, before)
-		})
-	}
-
-	// IDs that leave the vault are refused by every write.
-	t.Run("ids", func(t *testing.T) {
-		top, dir, outside := escapeVault(t)
-		e := openWriter(t, dir, false)
-		before := fileTree(t, top)
-		ctx := context.Background()
-		for _, id := range []string{"../outside/Secret.md", "../outside/Secret", "/" + filepath.ToSlash(outside) + "/Secret.md",
-			outside + "/Secret.md", `..\outside\Secret.md`, "Inside.md\x00", "C:/Secret.md", "escape/Secret.md"} {
-			_, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: id, Content: strp("pwned\n")})
-			if !errors.Is(err, vaultgraph.ErrInvalid) && !errors.Is(err, vaultgraph.ErrNotFound) {
-				t.Errorf("UpdateNode(ID %q) = %v, want ErrInvalid or ErrNotFound", id, err)
-			}
-			res, err := e.DeleteNode(ctx, id, "")
-			if err == nil && res.Deleted {
-				t.Errorf("DeleteNode(ID %q) deleted something", id)
-			}
-		}
-		if d := treeDiff(fileTree(t, top), before); d != "" {
-			t.Errorf("writes by outside IDs changed files:\n%s", d)
-		}
-	})
-
-	// Titles: the forbidden characters go, so each lands in the vault,
-	// at the root, named without them; titles with no usable name left,
-	// or with control characters, are ErrInvalid.
-	titles := []struct {
-		title, wantID string
-	}{
-		{"../Evil", "Evil.md"},
-		{"../../../../../../tmp/Evil", "tmpEvil.md"},
-		{"/etc/Evil", "etcEvil.md"},
-		{`C:\Evil`, "CEvil.md"},
-		{`\\server\share\Evil`, "servershareEvil.md"},
-		{"escape/Evil", "escapeEvil.md"},
-		{"..", ""},
-		{"../..", ""},
-		{"/", ""},
-		{`\\`, ""},
-		{"CON", ""},
-		{"con.md", ""},
-		{"PRN", ""},
-		{"\x00", ""},
-		{"Evil\x00.md", ""},
-		{"a\tb", ""},
-		{"line\nbreak", ""},
-	}
-	for _, tt := range titles {
-		t.Run(fmt.Sprintf("title %q", tt.title), func(t *testing.T) {
-			top, dir, _ := escapeVault(t)
-			e := openWriter(t, dir, false)
-			before := fileTree(t, top)
-			res, err := e.CreateNode(context.Background(), vaultgraph.NewNote{Title: tt.title, Content: "x\n"})
-			after := fileTree(t, top)
-			if tt.wantID == "" {
-				checkRefused(t, fmt.Sprintf("CreateNode(title %q)", tt.title), err, after, before)
-				return
-			}
-			if err != nil {
-				t.Fatalf("CreateNode(title %q) = %v, want %s", tt.title, err, tt.wantID)
-			}
-			if res.Node.ID != tt.wantID {
-				t.Errorf("CreateNode(title %q) wrote %s, want %s", tt.title, res.Node.ID, tt.wantID)
-			}
-			// The only new file is the note, in the vault.
-			for k := range after {
-				if _, ok := before[k]; !ok && k != "vault/"+tt.wantID && k != "<mode> vault/"+tt.wantID {
-					t.Errorf("CreateNode(title %q) wrote %s", tt.title, k)
-				}
-			}
-		})
-	}
-}
-
-// escapeVault makes top/vault with a note Inside.md and top/outside with
-// Secret.md, plus symlinks in the vault: escape -> top/outside, up -> top,
-// hop -> escape (a symlink inside pointing at one leading out), dangling
-// -> nowhere. It returns top, the vault and the outside folder.
-func escapeVault(t *testing.T) (top, dir, outside string) {
-	t.Helper()
-	top = t.TempDir()
-	dir = filepath.Join(top, "vault")
-	outside = filepath.Join(top, "outside")
-	write(t, dir, "Inside.md", "# Inside\n[[Secret]]\n")
-	write(t, outside, "Secret.md", "# Secret\n")
-	links := map[string]string{"escape": outside, "up": top, "hop": "escape", "dangling": filepath.Join(top, "nowhere")}
-	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Skipf("no symlinks here: %v", err)
-		}
-	}
-	return top, dir, outside
-}
-
-// checkRefused fails unless err is ErrInvalid and the tree is unchanged.
-func checkRefused(t *testing.T, what string, err error, after, before map[string]string) {
-	t.Helper()
-	for k := range after {
-		if _, ok := before[k]; !ok && !strings.HasPrefix(k, "vault/") && !strings.HasPrefix(k, "<mode> vault/") {
-			t.Errorf("%s wrote %s OUTSIDE the vault", what, k)
-		}
-	}
-	d := treeDiff(after, before)
-	if !errors.Is(err, vaultgraph.ErrInvalid) {
-		t.Errorf("%s = %v, want ErrInvalid", what, err)
-	}
-	if d != "" {
-		t.Errorf("%s changed files:\n%s", what, d)
-	}
-}
-
-// TestUpdateNodeConcurrentIfMatch runs two updates of one note with the
-// same ifMatch at once, many times: exactly one wins, the other is
-// ErrConflict, and the file holds the winner's content.
-func TestUpdateNodeConcurrentIfMatch(t *testing.T) {
-	dir := copyTestVault(t)
-	e := openWriter(t, dir, false)
-	ctx := context.Background()
-	for round := range 20 {
-		hash := mustNode(t, e, beta).Hash
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		errs := make([]error, 2)
-		contents := []string{fmt.Sprintf("round %d: first\n", round), fmt.Sprintf("round %d: second\n", round)}
-		for i := range 2 {
-			wg.Go(func() {
-				<-start
-				u := vaultgraph.NoteUpdate{ID: beta, Content: &contents[i], IfMatch: hash}
-				if i == 1 && round%2 == 1 {
-					u.Content, u.Title = nil, strp(fmt.Sprintf("Beta %d", round)) // a rename against a content change
-				}
-				_, errs[i] = e.UpdateNode(ctx, u)
-			})
-		}
-		close(start)
-		wg.Wait()
-		var won []int
-		for i, err := range errs {
-			switch {
-			case err == nil:
-				won = append(won, i)
-			case i == 0 && round%2 == 1 && errors.Is(err, vaultgraph.ErrNotFound):
-				// The rename won: the ID is gone.
-			case !errors.Is(err, vaultgraph.ErrConflict):
-				t.Fatalf("round %d: update %d = %v, want nil or ErrConflict", round, i, err)
-			}
-		}
-		if len(won) != 1 {
-			t.Fatalf("round %d: updates %v succeeded (errors %v), want exactly one", round, won, errs)
-		}
-		if round%2 == 1 && won[0] == 1 {
-			// Renamed: put it back for the next round.
-			if _, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: fmt.Sprintf("Projects/Beta %d.md", round), Title: strp("Beta")}); err != nil {
-				t.Fatal(err)
-			}
-		} else if got := noteFiles(t, dir)["Projects/Beta.md"]; !strings.HasSuffix(got, contents[won[0]]) {
-			t.Fatalf("round %d: Beta.md = %q, want the winner's content %q", round, got, contents[won[0]])
-		}
-	}
-	checkLikeReload(t, e)
-}
-
-// TestWriteConcurrent runs many writes of different notes at once, with
-// readers, under the race detector: every write lands, and the engine
-// ends up as a fresh one over the same files.
-func TestWriteConcurrent(t *testing.T) {
-	files := map[string]string{"Hub.md": "# Hub\n"}
-	const notes, rounds = 8, 6
-	for i := range notes {
-		files[fmt.Sprintf("N%d.md", i)] = fmt.Sprintf("# N%d\n[[Hub]]\n", i)
-	}
-	dir := makeVault(t, files)
-	e := openWriter(t, dir, false)
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	errc := make(chan error, notes*rounds*4)
-	for i := range notes {
-		wg.Go(func() {
-			id := fmt.Sprintf("N%d.md", i)
-			for r := range rounds {
-				hash := ""
-				if n, err := e.GetNode(ctx, id, false); err == nil && n != nil {
-					hash = n.Hash
-				}
-				c := fmt.Sprintf("# N%d round %d\n[[Hub]] [[N%d]]\n", i, r, (i+1)%notes)
-				if _, err := e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: id, Content: &c, Tags: &[]string{fmt.Sprintf("r%d", r)}, IfMatch: hash}); err != nil {
-					errc <- fmt.Errorf("update %s round %d: %w", id, r, err)
-				}
-			}
-		})
-	}
-	// Creates and deletes of other notes at the same time.
-	for i := range notes / 2 {
-		wg.Go(func() {
-			for r := range rounds {
-				title := fmt.Sprintf("Temp %d-%d", i, r)
-				if _, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: title, Content: "[[Hub]]\n", Directory: fmt.Sprintf("T%d", i)}); err != nil {
-					errc <- err
-				}
-				if r%2 == 0 {
-					if res, err := e.DeleteNode(ctx, fmt.Sprintf("T%d/%s.md", i, title), ""); err != nil || !res.Deleted {
-						errc <- fmt.Errorf("delete %s: %+v, %v", title, res, err)
-					}
-				}
-			}
-		})
-	}
-	// Readers.
-	stop := make(chan struct{})
-	var readers sync.WaitGroup
-	for range 2 {
-		readers.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, err := e.GetNode(ctx, "Hub", true); err != nil {
-					errc <- err
-				}
-				if _, _, _, err := e.Neighbors(ctx, "Hub", graph.Both, 50); err != nil {
-					errc <- err
-				}
-				time.Sleep(time.Millisecond)
-			}
-		})
-	}
-	wg.Wait()
-	close(stop)
-	readers.Wait()
-	close(errc)
-	for err := range errc {
-		t.Error(err)
-	}
-	got := noteFiles(t, dir)
-	for i := range notes {
-		want := fmt.Sprintf("---\ntags:\n  - r%d\n---\n# N%d round %d\n[[Hub]] [[N%d]]\n", rounds-1, i, rounds-1, (i+1)%notes)
-		if g := got[fmt.Sprintf("N%d.md", i)]; g != want {
-			t.Errorf("N%d.md = %q, want %q", i, g, want)
-		}
-	}
-	hub := mustNode(t, e, "Hub.md")
-	if want := notes + notes/2*rounds/2; hub.InDegree != want {
-		t.Errorf("Hub in-degree = %d, want %d", hub.InDegree, want)
-	}
-	checkLikeReload(t, e)
 }
 
 // TestOpenOddIndexPath opens a vault whose folder (and so its index

@@ -6,114 +6,35 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
-	"hash/fnv"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
-// embedServer is an embedding server over real HTTP speaking Ollama's
-// /api/embed or OpenAI's /v1/embeddings. Each text's vector counts its
-// words by hash in 8 dimensions. A non-zero status fails every request.
-type embedServer struct {
-	*httptest.Server
-	openai bool
-
-	mu      sync.Mutex
-	status  int
-	queries []string // the texts of one-text requests
-	texts   int
-}
+// embedServer is a testutil.EmbedServer serving the model fake-embed.
+type embedServer struct{ *testutil.EmbedServer }
 
 func newEmbedServer(t *testing.T, openai bool) *embedServer {
 	t.Helper()
-	s := &embedServer{openai: openai}
-	s.Server = httptest.NewServer(s)
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *embedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := "/api/embed"
-	if s.openai {
-		path = "/v1/embeddings"
-	}
-	var body struct {
-		Model string   `json:"model"`
-		Input []string `json:"input"`
-	}
-	data, _ := io.ReadAll(r.Body)
-	if r.Method != http.MethodPost || r.URL.Path != path || json.Unmarshal(data, &body) != nil || body.Model != "fake-embed" {
-		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
-		return
-	}
-	s.mu.Lock()
-	status := s.status
-	if status == 0 {
-		s.texts += len(body.Input)
-		if len(body.Input) == 1 {
-			s.queries = append(s.queries, body.Input[0])
-		}
-	}
-	s.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	if status != 0 {
-		w.WriteHeader(status)
-		io.WriteString(w, `{"error":{"message":"overloaded"}}`)
-		return
-	}
-	vecs := make([][]float32, len(body.Input))
-	for i, text := range body.Input {
-		v := make([]float32, 8)
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-			h := fnv.New32a()
-			h.Write([]byte(w))
-			v[h.Sum32()%8]++
-		}
-		v[7] += 0.1
-		vecs[i] = v
-	}
-	if !s.openai {
-		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "embeddings": vecs})
-		return
-	}
-	type item struct {
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	items := make([]item, len(vecs))
-	for i, v := range vecs {
-		items[i] = item{i, v}
-	}
-	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": items})
-}
-
-func (s *embedServer) setStatus(code int) {
-	s.mu.Lock()
-	s.status = code
-	s.mu.Unlock()
+	return &embedServer{testutil.NewEmbedServer(t, openai, "fake-embed")}
 }
 
 // embedder returns the embed.New provider for this server.
 func (s *embedServer) embedder(t *testing.T) embed.Embedder {
 	t.Helper()
 	spec, base := "ollama:fake-embed", s.URL
-	if s.openai {
+	if s.OpenAI {
 		spec, base = "openai:fake-embed", s.URL+"/v1"
 	}
 	p, err := embed.New(spec, embed.Options{BaseURL: base, Retries: -1, Timeout: 5 * time.Second})
@@ -273,9 +194,7 @@ func TestSearchWithEmbeddings(t *testing.T) {
 			}
 
 			if srv != nil {
-				srv.mu.Lock()
-				queries := strings.Join(srv.queries, "|")
-				srv.mu.Unlock()
+				queries := strings.Join(srv.Queries(), "|")
 				if !strings.Contains(queries, "budget risk") || !strings.Contains(queries, "archived first draft") {
 					t.Errorf("the server embedded the queries %q, want the searches' queries", queries)
 				}
@@ -298,7 +217,7 @@ func mustStatus(t *testing.T, ts *testServer) string {
 func TestSearchProviderDown(t *testing.T) {
 	for _, openai := range []bool{false, true} {
 		srv := newEmbedServer(t, openai)
-		srv.setStatus(http.StatusServiceUnavailable)
+		srv.Fail(http.StatusServiceUnavailable, `{"error":{"message":"overloaded"}}`)
 		ts := newEmbeddingServer(t, srv.embedder(t))
 		deadline := time.Now().Add(20 * time.Second)
 		var st map[string]any

@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,6 +23,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // readTools are the read tools this release registers: all a read-only
@@ -69,14 +69,7 @@ func (s *syncBuffer) String() string {
 }
 
 // copyTestVault copies testvault into a temporary folder.
-func copyTestVault(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testvault"))); err != nil {
-		t.Fatalf("copy testvault: %v", err)
-	}
-	return dir
-}
+func copyTestVault(t testing.TB) string { return testutil.CopyTestVault(t) }
 
 // newTestServer serves a copy of testvault (index in a temporary folder)
 // and connects a client to it; extra tools are registered before the

@@ -9,7 +9,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,48 +17,17 @@ import (
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
-// snapshot returns every file under dir (slash path -> content).
-func snapshot(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
-			return err // a symlink is not followed
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("snapshot %s: %v", dir, err)
-	}
-	return files
-}
+// snapshot is testutil.Files: every file under dir (slash path ->
+// content).
+func snapshot(t testing.TB, dir string) map[string]string { return testutil.Files(t, dir) }
 
-// diffSnapshots names the files added, removed or changed from a to b.
-func diffSnapshots(a, b map[string]string) []string {
-	var out []string
-	for p, s := range a {
-		if t, ok := b[p]; !ok {
-			out = append(out, "-"+p)
-		} else if s != t {
-			out = append(out, "~"+p)
-		}
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok {
-			out = append(out, "+"+p)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// diffSnapshots is testutil.Changed: the files added, removed or changed
+// from a to b.
+func diffSnapshots(a, b map[string]string) []string { return testutil.Changed(a, b) }
 
 // file reads one file of the vault copy, "" when it is missing.
 func (ts *testServer) file(t testing.TB, rel string) string {

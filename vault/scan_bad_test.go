@@ -9,20 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // writeFiles creates files (path -> content) under root.
 func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, root, files)
 }
 
 // scanWithin runs Scan and fails the test when it does not return in

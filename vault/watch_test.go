@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // waitFor bounds every wait for an event. Events come within
@@ -124,16 +126,8 @@ func keys(m map[string]bool) []string {
 	return out
 }
 
-func writeFile(t testing.TB, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// writeFile is testutil.WriteFile.
+func writeFile(t testing.TB, root, rel, content string) { testutil.WriteFile(t, root, rel, content) }
 
 func appendFile(t testing.TB, root, rel, content string) {
 	t.Helper()

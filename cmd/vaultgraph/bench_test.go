@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // benchLine matches one result line of `vaultgraph bench`; rss is the
@@ -30,25 +32,11 @@ func rssPattern() string {
 	return `(\d+\.\dMiB|n/a)`
 }
 
-// buildBinary builds vaultgraph into a temporary folder.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool in PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "vaultgraph")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it")
 	}
-	bin := buildBinary(t)
+	bin := testutil.Binary(t)
 
 	t.Run("in-process", func(t *testing.T) {
 		// The command runs here; its index passes run the built binary.

@@ -35,6 +35,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
@@ -224,7 +225,7 @@ func TestCrashRenameKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it many times")
 	}
-	bin := hostileBinary(t)
+	bin := testutil.Binary(t)
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := os.MkdirAll(filepath.Join(dir, "Notes"), 0o755); err != nil {
 		t.Fatal(err)
@@ -485,7 +486,7 @@ func TestCrashCLIWhileServing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := hostileBinary(t)
+	bin := testutil.Binary(t)
 	dir := copyVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	s := startServer(t, bin, []string{EnvToken + "=", EnvVault + "=", EnvIndex + "="}, "serve", "--no-watch", "--index", index, dir)

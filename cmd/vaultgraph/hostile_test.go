@@ -20,52 +20,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
-
-var hostileBuild struct {
-	once sync.Once
-	bin  string
-	err  error
-	out  []byte
-}
-
-// hostileBinary builds the vaultgraph binary once for the hostile and
-// crash tests (with -race when the tests run with it), into the folder
-// TestMain removes at the end.
-func hostileBinary(t *testing.T) string {
-	t.Helper()
-	hostileBuild.once.Do(func() {
-		dir, err := os.MkdirTemp(filepath.Dir(os.Getenv(EnvIndex)), "bin-")
-		if err != nil {
-			hostileBuild.err = err
-			return
-		}
-		bin := filepath.Join(dir, "vaultgraph")
-		args := []string{"build", "-o", bin}
-		if bi, ok := debug.ReadBuildInfo(); ok {
-			for _, s := range bi.Settings {
-				if s.Key == "-race" && s.Value == "true" {
-					args = append(args, "-race")
-				}
-			}
-		}
-		hostileBuild.out, hostileBuild.err = exec.Command("go", append(args, ".")...).CombinedOutput()
-		hostileBuild.bin = bin
-	})
-	if hostileBuild.err != nil {
-		t.Fatalf("go build: %v\n%s", hostileBuild.err, hostileBuild.out)
-	}
-	return hostileBuild.bin
-}
 
 // rawStdio speaks line-delimited JSON-RPC to a server by hand.
 type rawStdio struct {
@@ -243,7 +207,7 @@ func TestHostileStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := hostileBinary(t)
+	bin := testutil.Binary(t)
 	top := t.TempDir()
 	vaultDir := filepath.Join(top, "vault")
 	if err := os.CopyFS(vaultDir, os.DirFS(filepath.Join("..", "..", "testvault"))); err != nil {
@@ -439,7 +403,7 @@ func TestHostileHTTPMessages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := hostileBinary(t)
+	bin := testutil.Binary(t)
 	h := startHostileHTTP(t, bin, "", copyVault(t))
 	// A session for the messages that need one.
 	res, err := http.Post(h.url, "application/json", strings.NewReader(initializeBody))
@@ -537,7 +501,7 @@ func TestHostileHTTPSecurity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := hostileBinary(t)
+	bin := testutil.Binary(t)
 	t.Run("loopback by default", func(t *testing.T) {
 		t.Parallel()
 		for _, flag := range []string{"0", ":0"} {
@@ -703,7 +667,7 @@ func TestHostileCLIPaths(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := hostileBinary(t)
+	bin := testutil.Binary(t)
 	top := t.TempDir()
 	vaultDir := filepath.Join(top, "vault")
 	if err := os.CopyFS(vaultDir, os.DirFS(filepath.Join("..", "..", "testvault"))); err != nil {

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -37,6 +38,8 @@ type globals struct {
 	embedURL  string
 	log       *slog.Logger
 	stdin     io.Reader
+	// embedWait bounds a one-shot search's wait for missing vectors.
+	embedWait time.Duration
 	stdout    io.Writer
 	stderr    io.Writer
 }
@@ -45,8 +48,17 @@ type globals struct {
 // -ldflags "-X main.version=v1.2.3"; "dev" otherwise.
 var version = "dev"
 
-// stdin is what serve reads MCP messages from (tests replace it).
-var stdin io.Reader = os.Stdin
+// runOptions is what a run takes from outside its command line. The zero
+// value is the real program's; tests set fields instead of package-level
+// variables, so they can run in parallel.
+type runOptions struct {
+	// stdin is what serve reads MCP messages from and --content - reads;
+	// nil means os.Stdin.
+	stdin io.Reader
+	// embedWait bounds a one-shot search's wait for missing vectors;
+	// zero means oneShotEmbedWait.
+	embedWait time.Duration
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -57,7 +69,18 @@ func main() {
 
 // run executes the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr}
+	return runWith(ctx, args, runOptions{}, stdout, stderr)
+}
+
+// runWith is run with o in place of the defaults.
+func runWith(ctx context.Context, args []string, o runOptions, stdout, stderr io.Writer) int {
+	if o.stdin == nil {
+		o.stdin = os.Stdin
+	}
+	if o.embedWait == 0 {
+		o.embedWait = oneShotEmbedWait
+	}
+	g := &globals{stdin: o.stdin, embedWait: o.embedWait, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -222,16 +245,16 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 	defer e.Close()
 	if opts.Embedder != nil {
 		// One-shot: make the missing vectors now (the server does it in
-		// the background), for up to oneShotEmbedWait. If the model fails
+		// the background), for up to g.embedWait. If the model fails
 		// or the vault is too large, search says so and uses keywords or
 		// the vectors made so far.
-		wctx, cancel := context.WithTimeout(ctx, oneShotEmbedWait)
+		wctx, cancel := context.WithTimeout(ctx, g.embedWait)
 		err := e.WaitEmbeddings(wctx)
 		cancel()
 		switch {
 		case err == nil:
 		case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-			g.logger().Warn("embeddings incomplete: answering with the vectors made so far; the next search goes on, `vaultgraph index` makes them all", "waited", oneShotEmbedWait)
+			g.logger().Warn("embeddings incomplete: answering with the vectors made so far; the next search goes on, `vaultgraph index` makes them all", "waited", g.embedWait)
 		default:
 			g.logger().Warn("embeddings incomplete: the answer says which vectors it used", "err", err)
 		}

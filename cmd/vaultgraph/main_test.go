@@ -12,17 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // testVault is the absolute path of testvault/.
-func testVault(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "testvault"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+func testVault(t testing.TB) string { return testutil.TestVault(t) }
 
 // runCLI runs the command line in-process.
 func runCLI(t testing.TB, args ...string) (stdout, stderr string, code int) {
@@ -665,15 +660,7 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool in PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "vaultgraph")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testutil.Binary(t)
 	vault := testVault(t)
 	tests := []struct {
 		desc       string

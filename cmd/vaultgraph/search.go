@@ -16,8 +16,8 @@ import (
 // missing vectors before it answers: the builtin model embeds about 1,300
 // notes a second here, so a first search of a 100,000-note vault would
 // otherwise wait over a minute. The vectors made are kept for the next
-// run. Tests shorten it.
-var oneShotEmbedWait = 10 * time.Second
+// run. It is the default of runOptions.embedWait, which tests shorten.
+const oneShotEmbedWait = 10 * time.Second
 
 func newSearchCmd(g *globals) *cobra.Command {
 	var p mcp.SearchParams

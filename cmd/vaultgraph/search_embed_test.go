@@ -5,115 +5,30 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"hash/fnv"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-	"unicode"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
-
-// cliEmbedServer speaks Ollama's /api/embed or OpenAI's /v1/embeddings;
-// each text's vector counts its words by hash in 8 dimensions. It records
-// the model and texts of every request.
-type cliEmbedServer struct {
-	*httptest.Server
-	openai bool
-
-	mu     sync.Mutex
-	models []string
-	texts  []string
-	auth   []string
-}
-
-func newCLIEmbedServer(t *testing.T, openai bool) *cliEmbedServer {
-	t.Helper()
-	s := &cliEmbedServer{openai: openai}
-	s.Server = httptest.NewServer(s)
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *cliEmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := "/api/embed"
-	if s.openai {
-		path = "/v1/embeddings"
-	}
-	var body struct {
-		Model string   `json:"model"`
-		Input []string `json:"input"`
-	}
-	data, _ := io.ReadAll(r.Body)
-	if r.Method != http.MethodPost || r.URL.Path != path || json.Unmarshal(data, &body) != nil {
-		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
-		return
-	}
-	s.mu.Lock()
-	s.models = append(s.models, body.Model)
-	s.texts = append(s.texts, body.Input...)
-	s.auth = append(s.auth, r.Header.Get("Authorization"))
-	s.mu.Unlock()
-	vecs := make([][]float32, len(body.Input))
-	for i, text := range body.Input {
-		v := make([]float32, 8)
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-			h := fnv.New32a()
-			h.Write([]byte(w))
-			v[h.Sum32()%8]++
-		}
-		v[7] += 0.1
-		vecs[i] = v
-	}
-	w.Header().Set("Content-Type", "application/json")
-	if !s.openai {
-		json.NewEncoder(w).Encode(map[string]any{"model": body.Model, "embeddings": vecs})
-		return
-	}
-	type item struct {
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	items := make([]item, len(vecs))
-	for i, v := range vecs {
-		items[i] = item{i, v}
-	}
-	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": items})
-}
-
-// seen returns the distinct models asked for and the texts embedded since
-// the last call.
-func (s *cliEmbedServer) seen() (models, texts, auth []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	models = slices.Compact(slices.Sorted(slices.Values(s.models)))
-	auth = slices.Compact(slices.Sorted(slices.Values(s.auth)))
-	texts = s.texts
-	s.models, s.texts, s.auth = nil, nil, nil
-	return models, texts, auth
-}
 
 // runEmbedCLI is runCLI with buffers safe for concurrent writers
 // (serve_test.go): the engine's background embedder logs to stderr while
 // the command runs.
 func runEmbedCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errOut lockedBuffer
-	code = run(context.Background(), args, &out, &errOut)
-	return out.String(), errOut.String(), code
+	return runEmbedCLIWith(t, runOptions{}, args...)
 }
 
-func (s *cliEmbedServer) baseURL() string {
-	if s.openai {
-		return s.URL + "/v1"
-	}
-	return s.URL
+// runEmbedCLIWith is runEmbedCLI with o in place of the defaults.
+func runEmbedCLIWith(t *testing.T, o runOptions, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut lockedBuffer
+	code = runWith(context.Background(), args, o, &out, &errOut)
+	return out.String(), errOut.String(), code
 }
 
 func TestSearchEmbedFlags(t *testing.T) {
@@ -126,7 +41,7 @@ func TestSearchEmbedFlags(t *testing.T) {
 			kind = "openai"
 		}
 		t.Run(kind, func(t *testing.T) {
-			srv := newCLIEmbedServer(t, openai)
+			srv := testutil.NewEmbedServer(t, openai, "")
 			vault := testVault(t)
 			index := filepath.Join(t.TempDir(), "index.db")
 			search := func(args ...string) searchAnswer {
@@ -138,7 +53,7 @@ func TestSearchEmbedFlags(t *testing.T) {
 				}
 				return decode[searchAnswer](t, out)
 			}
-			embedArgs := []string{"--embed", kind + ":nomic-test", "--embed-url", srv.baseURL()}
+			embedArgs := []string{"--embed", kind + ":nomic-test", "--embed-url", srv.BaseURL()}
 
 			// The first search embeds every note, then the query.
 			a := search(append([]string{"budget", "risk"}, embedArgs...)...)
@@ -153,7 +68,7 @@ func TestSearchEmbedFlags(t *testing.T) {
 					t.Errorf("search budget risk row %d = %+v, want a score in 0-1, best first, and a snippet", i, n)
 				}
 			}
-			models, texts, auth := srv.seen()
+			models, texts, auth := srv.Seen()
 			if !slices.Equal(models, []string{"nomic-test"}) || !slices.Equal(auth, []string{""}) {
 				t.Errorf("the server was asked for models %q with Authorization %q, want nomic-test and none", models, auth)
 			}
@@ -168,7 +83,7 @@ func TestSearchEmbedFlags(t *testing.T) {
 			}
 			// The vectors are stored: the next search embeds the probe and
 			// the query only.
-			if _, texts, _ := srv.seen(); !slices.Equal(texts, []string{"dimension", "archived draft"}) {
+			if _, texts, _ := srv.Seen(); !slices.Equal(texts, []string{"dimension", "archived draft"}) {
 				t.Errorf("the second search embedded %q, want the dimension probe and the query", texts)
 			}
 
@@ -184,18 +99,18 @@ func TestSearchEmbedFlags(t *testing.T) {
 			if len(a.Warnings) != 1 || !strings.HasPrefix(a.Warnings[0], "vector search unavailable") || !strings.Contains(a.Warnings[0], "--embed") {
 				t.Errorf("search --embed none warnings = %q, want vector search unavailable naming --embed", a.Warnings)
 			}
-			if _, texts, _ := srv.seen(); len(texts) != 0 {
+			if _, texts, _ := srv.Seen(); len(texts) != 0 {
 				t.Errorf("--embed none sent %q to the server, want nothing", texts)
 			}
 
 			// The base URL and the key from the environment.
-			t.Setenv("VAULTGRAPH_EMBED_URL", srv.baseURL())
+			t.Setenv("VAULTGRAPH_EMBED_URL", srv.BaseURL())
 			t.Setenv("VAULTGRAPH_EMBED_KEY", "sekret")
 			a = search("budget", "risk", "--embed", kind+":nomic-test")
 			if len(a.Warnings) != 0 || len(a.Nodes) == 0 {
 				t.Errorf("search with $VAULTGRAPH_EMBED_URL = %q, %q; want notes, no warning", a.ids(), a.Warnings)
 			}
-			if _, texts, auth := srv.seen(); len(texts) == 0 || !slices.Equal(auth, []string{"Bearer sekret"}) {
+			if _, texts, auth := srv.Seen(); len(texts) == 0 || !slices.Equal(auth, []string{"Bearer sekret"}) {
 				t.Errorf("with $VAULTGRAPH_EMBED_URL and _KEY the server got %q with Authorization %q, want the query with Bearer sekret", texts, auth)
 			}
 		})
@@ -257,9 +172,9 @@ func TestSearchEmbedServerDown(t *testing.T) {
 // vault-status, update-node, ...) make no vectors, whatever
 // $VAULTGRAPH_EMBED says.
 func TestNoEmbedFlagNoEmbedding(t *testing.T) {
-	srv := newCLIEmbedServer(t, false)
+	srv := testutil.NewEmbedServer(t, false, "")
 	t.Setenv(EnvEmbed, "ollama:nomic-test")
-	t.Setenv("VAULTGRAPH_EMBED_URL", srv.baseURL())
+	t.Setenv("VAULTGRAPH_EMBED_URL", srv.BaseURL())
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	for _, give := range [][]string{
@@ -271,7 +186,7 @@ func TestNoEmbedFlagNoEmbedding(t *testing.T) {
 		if code != 0 || out == "" || errOut != "" {
 			t.Errorf("%q = exit %d, stderr %q; want 0, an answer, nothing on stderr", give, code, errOut)
 		}
-		if _, texts, _ := srv.seen(); len(texts) != 0 {
+		if _, texts, _ := srv.Seen(); len(texts) != 0 {
 			t.Errorf("%q sent %d texts to the embedding server, want none (the command has no --embed)", give, len(texts))
 		}
 	}
@@ -283,15 +198,15 @@ func TestNoEmbedFlagNoEmbedding(t *testing.T) {
 func TestSearchKeepsOtherVectors(t *testing.T) {
 	t.Setenv(EnvEmbed, "")
 	t.Setenv("VAULTGRAPH_EMBED_URL", "")
-	srv := newCLIEmbedServer(t, false)
+	srv := testutil.NewEmbedServer(t, false, "")
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	base := []string{"--vault", vault, "--index", index}
-	embedArgs := []string{"--embed", "ollama:fake", "--embed-url", srv.baseURL()}
+	embedArgs := []string{"--embed", "ollama:fake", "--embed-url", srv.BaseURL()}
 	if out, errOut, code := runEmbedCLI(t, append(append([]string{"index"}, base...), embedArgs...)...); code != 0 {
 		t.Fatalf("index --embed ollama:fake = exit %d, %q, stderr %q", code, out, errOut)
 	}
-	srv.seen()
+	srv.Seen()
 
 	out, errOut, code := runEmbedCLI(t, append([]string{"search", "plan", "--format", "json"}, base...)...)
 	if code != 0 {
@@ -304,7 +219,7 @@ func TestSearchKeepsOtherVectors(t *testing.T) {
 	}) {
 		t.Errorf("search plan (builtin) warnings = %q, want one naming ollama:fake and ending %q", a.Warnings, want)
 	}
-	if _, texts, _ := srv.seen(); len(texts) != 0 {
+	if _, texts, _ := srv.Seen(); len(texts) != 0 {
 		t.Errorf("search plan (builtin) sent %q to the ollama server, want nothing", texts)
 	}
 
@@ -317,7 +232,7 @@ func TestSearchKeepsOtherVectors(t *testing.T) {
 	if a := decode[searchAnswer](t, out); len(a.Warnings) != 0 || len(a.Nodes) == 0 {
 		t.Errorf("search plan --embed ollama:fake = %q, warnings %q; want notes, no warning", a.ids(), a.Warnings)
 	}
-	if _, texts, _ := srv.seen(); !slices.Equal(texts, []string{"dimension", "plan"}) {
+	if _, texts, _ := srv.Seen(); !slices.Equal(texts, []string{"dimension", "plan"}) {
 		t.Errorf("search plan --embed ollama:fake after a builtin search embedded %q, want the probe and the query: the vectors were kept", texts)
 	}
 }
@@ -327,27 +242,13 @@ func TestSearchKeepsOtherVectors(t *testing.T) {
 // made) and says so, rather than waiting for them all.
 func TestSearchEmbedWaitBounded(t *testing.T) {
 	t.Setenv("VAULTGRAPH_EMBED_URL", "")
-	old := oneShotEmbedWait
-	oneShotEmbedWait = 200 * time.Millisecond
-	t.Cleanup(func() { oneShotEmbedWait = old })
 	// Answers the dimension probe; holds every batch of notes.
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			Input []string `json:"input"`
-		}
-		json.NewDecoder(r.Body).Decode(&body)
-		if !slices.Equal(body.Input, []string{"dimension"}) {
-			<-r.Context().Done()
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"embeddings":[[1,0,0]]}`)
-	}))
-	t.Cleanup(srv.Close)
+	srv := testutil.NewEmbedServer(t, false, "")
+	srv.Hold()
 	vault := testVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	start := time.Now()
-	out, errOut, code := runEmbedCLI(t, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json",
+	out, errOut, code := runEmbedCLIWith(t, runOptions{embedWait: 200 * time.Millisecond}, "search", "budget", "risk", "--vault", vault, "--index", index, "--format", "json",
 		"--embed", "ollama:slow", "--embed-url", srv.URL)
 	if d := time.Since(start); code != 0 || d > 5*time.Second {
 		t.Fatalf("search with a slow model = exit %d after %v, stderr %q; want an answer within 5s", code, d, errOut)

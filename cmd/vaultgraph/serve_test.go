@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -29,6 +28,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // readOnlyTools are the tools `serve --read-only` registers, sorted.
@@ -78,27 +78,6 @@ var serveCalls = []serveCall{
 		want: "tags[1]{tag,count}:\n  project,3\ntotal: 17\npage: 1\ntotalPages: 17\nhint: \"page 1 of 17: pass page: 2 for more\""},
 }
 
-// buildServer builds the vaultgraph binary into a temporary folder, with
-// -race when the test itself runs with it (so the build reuses the
-// packages go test compiled).
-func buildServer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "vaultgraph")
-	args := []string{"build", "-o", bin}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "-race" && s.Value == "true" {
-				args = append(args, "-race")
-			}
-		}
-	}
-	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // serveEnv is the environment of a server process: an index in a
 // temporary folder, no token unless the test gives one.
 func serveEnv(t *testing.T) (env []string, index string) {
@@ -125,14 +104,7 @@ func checkIndex(t *testing.T, vaultDir, index string, notes int) {
 }
 
 // copyVault copies testvault into a temporary folder.
-func copyVault(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testvault"))); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+func copyVault(t *testing.T) string { return testutil.CopyTestVault(t) }
 
 // lockedBuffer collects a process's output.
 type lockedBuffer struct {
@@ -233,7 +205,7 @@ func TestServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := buildServer(t)
+	bin := testutil.Binary(t)
 	t.Run("stdio", func(t *testing.T) { t.Parallel(); testServeStdio(t, bin) })
 	t.Run("stdio stdout and SIGTERM", func(t *testing.T) { t.Parallel(); testServeStdout(t, bin) })
 	t.Run("stdio external edit", func(t *testing.T) { t.Parallel(); testServeExternalEdit(t, bin) })

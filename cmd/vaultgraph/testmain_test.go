@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestMain points every command at an index file in a temporary folder,
@@ -15,6 +17,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv(EnvIndex, filepath.Join(dir, "index.db"))
 	code := m.Run()
+	testutil.RemoveBinaries()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

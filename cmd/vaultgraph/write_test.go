@@ -5,9 +5,10 @@ package main
 // (helpers called from serve_test.go).
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // writeEnv is a copy of testvault with its own index, for commands that
@@ -24,6 +27,7 @@ import (
 type writeEnv struct {
 	dir   string
 	index string
+	stdin io.Reader // what the commands read as standard input
 }
 
 func newWriteEnv(t *testing.T) *writeEnv {
@@ -34,7 +38,9 @@ func newWriteEnv(t *testing.T) *writeEnv {
 // run runs a command line on the copy.
 func (w *writeEnv) run(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	return runCLI(t, append([]string{"--vault", w.dir, "--index", w.index}, args...)...)
+	var out, errOut bytes.Buffer
+	code = runWith(context.Background(), append([]string{"--vault", w.dir, "--index", w.index}, args...), runOptions{stdin: w.stdin}, &out, &errOut)
+	return out.String(), errOut.String(), code
 }
 
 // ok runs a command line that must succeed quietly and returns stdout.
@@ -71,55 +77,17 @@ func (w *writeEnv) file(t *testing.T, rel string) string {
 	return string(b)
 }
 
-// snapshot returns every file under dir (slash path -> content); symlinks
-// are not followed.
-func snapshot(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("snapshot %s: %v", dir, err)
-	}
-	return files
-}
+// snapshot is testutil.Files: every file under dir (slash path ->
+// content); symlinks are not followed.
+func snapshot(t testing.TB, dir string) map[string]string { return testutil.Files(t, dir) }
 
-// changed names the files added (+), removed (-) or changed (~) from a
-// to b, sorted.
-func changed(a, b map[string]string) []string {
-	var out []string
-	for p, s := range a {
-		if t, ok := b[p]; !ok {
-			out = append(out, "-"+p)
-		} else if s != t {
-			out = append(out, "~"+p)
-		}
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok {
-			out = append(out, "+"+p)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// changed is testutil.Changed: the files added (+), removed (-) or
+// changed (~) from a to b, sorted.
+func changed(a, b map[string]string) []string { return testutil.Changed(a, b) }
 
-// withStdin makes the commands read s as standard input for this test.
-func withStdin(t *testing.T, s string) {
-	t.Helper()
-	old := stdin
-	stdin = strings.NewReader(s)
-	t.Cleanup(func() { stdin = old })
+// withStdin makes w's commands read s as standard input.
+func (w *writeEnv) withStdin(s string) {
+	w.stdin = strings.NewReader(s)
 }
 
 // written is a write command's answer (format json).
@@ -158,7 +126,7 @@ func (w *writeEnv) hashOf(t *testing.T, id string) string {
 
 func TestCreateNodeCommand(t *testing.T) {
 	w := newWriteEnv(t)
-	withStdin(t, "Body from stdin, see [[Home]].\n")
+	w.withStdin("Body from stdin, see [[Home]].\n")
 	out := w.ok(t, "create-node", "Plan: Q3?", "--content", "-", "--tags", "plan,q3", "--directory", "Inbox",
 		"--property", "status=draft", "--property", "priority=2", "--property", `owners=["a","b"]`, "--property", "due=2026-12-01",
 		"--format", "json")
@@ -266,7 +234,7 @@ func TestUpdateNodeCommand(t *testing.T) {
 
 	// --if-match with the hash a read returned, then with a stale one.
 	h := w.hashOf(t, "Orphan")
-	withStdin(t, "# Orphan\n\nFrom stdin.\n")
+	w.withStdin("# Orphan\n\nFrom stdin.\n")
 	out = w.ok(t, "update-node", "Orphan", "--content", "-", "--if-match", h, "--format", "markdown")
 	if !strings.HasPrefix(out, "id: Orphan.md\ntitle: Orphan\n") || strings.Contains(out, "hash: "+h) {
 		t.Errorf("update-node --if-match = %q, want the new hash", out)

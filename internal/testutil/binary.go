@@ -1,0 +1,56 @@
+package testutil
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+	"testing"
+)
+
+// build is the one build of the binary of a test binary.
+var build struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
+}
+
+// Binary builds the command in the working directory (the package under
+// test, such as cmd/vaultgraph) once per test binary, with -race when the
+// tests run with it (so the build reuses the packages go test compiled),
+// and returns the executable. RemoveBinaries, called from TestMain,
+// deletes it.
+func Binary(t testing.TB) string {
+	t.Helper()
+	build.once.Do(func() {
+		build.dir, build.err = os.MkdirTemp("", "vaultgraph-bin-")
+		if build.err != nil {
+			return
+		}
+		build.bin = filepath.Join(build.dir, "vaultgraph")
+		args := []string{"build", "-o", build.bin}
+		if bi, ok := debug.ReadBuildInfo(); ok {
+			for _, s := range bi.Settings {
+				if s.Key == "-race" && s.Value == "true" {
+					args = append(args, "-race")
+				}
+			}
+		}
+		build.out, build.err = exec.Command("go", append(args, ".")...).CombinedOutput()
+	})
+	if build.err != nil {
+		t.Fatalf("go build: %v\n%s", build.err, build.out)
+	}
+	return build.bin
+}
+
+// RemoveBinaries deletes what Binary built; TestMain calls it after the
+// tests ran.
+func RemoveBinaries() {
+	if build.dir != "" {
+		os.RemoveAll(build.dir)
+	}
+}

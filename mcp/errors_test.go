@@ -1,0 +1,41 @@
+package mcp_test
+
+// The SPEC error codes mapped from the Engine's sentinels (errors.go).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+func TestCode(t *testing.T) {
+	tests := []struct {
+		desc string
+		give error
+		want string
+	}{
+		{desc: "invalid", give: vaultgraph.ErrInvalid, want: mcp.CodeInvalidParams},
+		{desc: "outside vault", give: vaultgraph.ErrOutsideVault, want: mcp.CodeInvalidParams},
+		{desc: "wrapped invalid", give: fmt.Errorf("limit: %w", vaultgraph.ErrInvalid), want: mcp.CodeInvalidParams},
+		{desc: "exists", give: vaultgraph.ErrExists, want: mcp.CodeNodeExists},
+		{desc: "wrapped exists", give: fmt.Errorf("create x: %w", vaultgraph.ErrExists), want: mcp.CodeNodeExists},
+		{desc: "not found", give: vaultgraph.ErrNotFound, want: mcp.CodeNodeNotFound},
+		{desc: "conflict", give: vaultgraph.ErrConflict, want: mcp.CodeConflict},
+		{desc: "read-only", give: vaultgraph.ErrReadOnly, want: mcp.CodeReadOnly},
+		{desc: "closed", give: vaultgraph.ErrClosed, want: mcp.CodeProviderError},
+		{desc: "other", give: errors.New("disk on fire"), want: mcp.CodeProviderError},
+		{desc: "cancelled", give: context.Canceled, want: mcp.CodeProviderError},
+		{desc: "joined", give: errors.Join(errors.New("x"), vaultgraph.ErrConflict), want: mcp.CodeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			if got := mcp.Code(tt.give); got != tt.want {
+				t.Errorf("Code(%v) = %s, want %s", tt.give, got, tt.want)
+			}
+		})
+	}
+}
