@@ -99,7 +99,7 @@ func TestBuiltinSimilarity(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			q := b.Vector(tt.give)
-			near, far := Dot(q, b.Vector(tt.near)), Dot(q, b.Vector(tt.far))
+			near, far := dot(q, b.Vector(tt.near)), dot(q, b.Vector(tt.far))
 			if near <= far {
 				t.Errorf("sim(%q, %q) = %.3f <= sim(.., %q) = %.3f", tt.give, tt.near, near, tt.far, far)
 			}
@@ -114,7 +114,7 @@ func TestBuiltinFolding(t *testing.T) {
 		{"ＦＵＬＬ ｗｉｄｔｈ ﬁle", "full width file"},
 		{"ÉLAN", "elan"},
 	} {
-		got := Dot(b.Vector(pair[0]), b.Vector(pair[1]))
+		got := dot(b.Vector(pair[0]), b.Vector(pair[1]))
 		if got < 0.999 {
 			t.Errorf("sim(%q, %q) = %.4f, want 1", pair[0], pair[1], got)
 		}

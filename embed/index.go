@@ -61,8 +61,8 @@ func NewIndex(dim int, quantize bool) *Index {
 	return &Index{dim: dim, quantize: quantize, byID: make(map[string]int32)}
 }
 
-// Dimension is the length of the index's vectors (0 while unknown).
-func (x *Index) Dimension() int {
+// dimension is the length of the index's vectors (0 while unknown).
+func (x *Index) dimension() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.dim

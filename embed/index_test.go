@@ -28,7 +28,7 @@ func naiveSearch(notes map[string][][]float32, q []float32, k int, keep func(str
 		}
 		best := Hit{NoteID: id, Score: -2}
 		for c, v := range vecs {
-			if s := Dot(v, q); s > best.Score {
+			if s := dot(v, q); s > best.Score {
 				best.Chunk, best.Score = c, s
 			}
 		}
@@ -143,8 +143,8 @@ func TestIndexUpdates(t *testing.T) {
 	if err := x.Add("a", [][]float32{{1, 0}, {0, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if x.Dimension() != 2 {
-		t.Errorf("Dimension = %d, want 2 learned from Add", x.Dimension())
+	if x.dimension() != 2 {
+		t.Errorf("dimension() = %d, want 2 learned from Add", x.dimension())
 	}
 	if err := x.Add("b", [][]float32{{1, 0, 0}}); !errors.Is(err, ErrDimension) {
 		t.Errorf("Add of a wrong dimension: %v", err)

@@ -155,9 +155,6 @@ func (m *Model2Vec) Model() string { return "model2vec:" + m.name }
 // Dimension is the width of the embedding matrix.
 func (m *Model2Vec) Dimension() int { return m.dim }
 
-// Tokenizer returns the model's tokenizer.
-func (m *Model2Vec) Tokenizer() *Tokenizer { return m.tok }
-
 // Embed returns one vector per text, spread across cores for large
 // batches.
 func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, error) {

@@ -108,13 +108,6 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 // VocabSize is one more than the largest token id.
 func (t *Tokenizer) VocabSize() int { return len(t.tokens) }
 
-// Unknown is the id of the unknown token, or -1.
-func (t *Tokenizer) Unknown() int { return t.unk }
-
-// IsSpecial reports whether id is an added token marked special
-// ([CLS], [SEP], [PAD], [MASK], ...).
-func (t *Tokenizer) IsSpecial(id int) bool { return t.special[id] }
-
 // Token returns the text of a token id.
 func (t *Tokenizer) Token(id int) string {
 	if id < 0 || id >= len(t.tokens) {
@@ -144,8 +137,8 @@ func (t *Tokenizer) Encode(text string) []int {
 	return ids
 }
 
-// Tokens returns the token strings of text (unknown tokens included).
-func (t *Tokenizer) Tokens(text string) []string {
+// tokenTexts returns the token strings of text (unknown tokens included).
+func (t *Tokenizer) tokenTexts(text string) []string {
 	ids := t.Encode(text)
 	out := make([]string, len(ids))
 	for i, id := range ids {

@@ -34,21 +34,21 @@ func TestWordPiece(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			if got := strings.Join(tok.Tokens(tt.give), " "); got != tt.want {
-				t.Errorf("Tokens(%q) = %q, want %q", tt.give, got, tt.want)
+			if got := strings.Join(tok.tokenTexts(tt.give), " "); got != tt.want {
+				t.Errorf("tokenTexts(%q) = %q, want %q", tt.give, got, tt.want)
 			}
 		})
 	}
-	if tok.Unknown() != 1 || !tok.IsSpecial(2) || tok.IsSpecial(4) || tok.VocabSize() != len(synthVocab) {
-		t.Errorf("Unknown = %d, VocabSize = %d", tok.Unknown(), tok.VocabSize())
+	if tok.unk != 1 || !tok.special[2] || tok.special[4] || tok.VocabSize() != len(synthVocab) {
+		t.Errorf("unk = %d, VocabSize = %d", tok.unk, tok.VocabSize())
 	}
 }
 
 func TestWordPieceLongWord(t *testing.T) {
 	js := strings.Replace(wordPieceJSON(), `"max_input_chars_per_word":100`, `"max_input_chars_per_word":5`, 1)
 	tok := mustTokenizer(t, js)
-	if got := strings.Join(tok.Tokens("hello playing"), " "); got != "hello [UNK]" {
-		t.Errorf("Tokens = %q, want words over 5 characters unknown", got)
+	if got := strings.Join(tok.tokenTexts("hello playing"), " "); got != "hello [UNK]" {
+		t.Errorf("tokenTexts = %q, want words over 5 characters unknown", got)
 	}
 }
 
@@ -65,12 +65,12 @@ func TestUnigram(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := strings.Join(tok.Tokens(tt.give), " "); got != tt.want {
-			t.Errorf("Tokens(%q) = %q, want %q", tt.give, got, tt.want)
+		if got := strings.Join(tok.tokenTexts(tt.give), " "); got != tt.want {
+			t.Errorf("tokenTexts(%q) = %q, want %q", tt.give, got, tt.want)
 		}
 	}
 	split := mustTokenizer(t, unigramJSON(true))
-	if got := strings.Join(split.Tokens("hello world"), " "); got != "▁hello ▁world" {
+	if got := strings.Join(split.tokenTexts("hello world"), " "); got != "▁hello ▁world" {
 		t.Errorf("split Metaspace: Tokens = %q, want ▁hello ▁world", got)
 	}
 }

@@ -2,7 +2,6 @@ package embed
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"sync"
@@ -26,16 +25,9 @@ func Normalize(v []float32) []float32 {
 	return v
 }
 
-// Dot is the dot product of two vectors of the same length; for
-// normalised vectors it is their cosine similarity.
-func Dot(a, b []float32) float32 {
-	if len(a) != len(b) {
-		panic(fmt.Sprintf("embed.Dot: lengths %d and %d differ", len(a), len(b)))
-	}
-	return dot(a, b)
-}
-
-// dot is unrolled by four; the compiler removes the bounds checks.
+// dot is the dot product of two vectors of the same length; for
+// normalised vectors it is their cosine similarity. It is unrolled by
+// four; the compiler removes the bounds checks.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
