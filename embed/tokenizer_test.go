@@ -71,7 +71,7 @@ func TestUnigram(t *testing.T) {
 	}
 	split := mustTokenizer(t, unigramJSON(true))
 	if got := strings.Join(split.tokenTexts("hello world"), " "); got != "▁hello ▁world" {
-		t.Errorf("split Metaspace: Tokens = %q, want ▁hello ▁world", got)
+		t.Errorf("split Metaspace: tokenTexts = %q, want ▁hello ▁world", got)
 	}
 }
 

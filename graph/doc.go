@@ -10,7 +10,8 @@
 // and its incoming links (sorted by ID). This keeps neighbour queries
 // proportional to the degree of the node, lets [Graph.ShortestPath] run a
 // bidirectional breadth-first search over adjacency lists, and lets
-// [Graph.PageRankScores] iterate over a compact edge array.
+// PageRank ([Graph.PageRankOf], [Graph.Hubs]) iterate over a compact edge
+// array.
 //
 // Tags are matched case-insensitively and hierarchically, as in Obsidian:
 // a query for "project" matches notes tagged "project" or "project/alpha",

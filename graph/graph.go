@@ -218,8 +218,8 @@ func (g *Graph) Neighbors(id string, dir Direction, limit int) []Neighbor {
 	return res
 }
 
-// Orphans returns the IDs of the nodes without any edge, sorted.
-func (g *Graph) Orphans() []string {
+// orphans returns the IDs of the nodes without any edge, sorted.
+func (g *Graph) orphans() []string {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	var ids []string

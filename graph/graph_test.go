@@ -55,8 +55,8 @@ func TestEmptyGraph(t *testing.T) {
 	if got := g.Hubs(PageRank, 3); len(got) != 0 {
 		t.Errorf("Hubs(PageRank, 3) = %v, want empty", got)
 	}
-	if got := g.PageRankScores(); len(got) != 0 {
-		t.Errorf("PageRankScores() = %v, want empty", got)
+	if got := g.pageRankScores(); len(got) != 0 {
+		t.Errorf("pageRankScores() = %v, want empty", got)
 	}
 	if id, ok := g.Random(nil, nil); ok {
 		t.Errorf("Random(nil, nil) = %q, true, want false", id)
@@ -74,8 +74,8 @@ func TestBasics(t *testing.T) {
 	if got, want := g.IDs(), []string{"a", "b", "c", "d", "e"}; !slices.Equal(got, want) {
 		t.Errorf("IDs() = %v, want %v", got, want)
 	}
-	if got, want := g.Orphans(), []string{"e"}; !slices.Equal(got, want) {
-		t.Errorf("Orphans() = %v, want %v", got, want)
+	if got, want := g.orphans(), []string{"e"}; !slices.Equal(got, want) {
+		t.Errorf("orphans() = %v, want %v", got, want)
 	}
 }
 

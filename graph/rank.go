@@ -17,7 +17,7 @@ const (
 	InDegree Metric = "in_degree"
 	// OutDegree scores a node by the number of edges leaving it.
 	OutDegree Metric = "out_degree"
-	// PageRank scores a node by its PageRank (see [Graph.PageRankScores]).
+	// PageRank scores a node by its PageRank (see [Graph.PageRankOf]).
 	PageRank Metric = "pagerank"
 )
 
@@ -116,15 +116,9 @@ func (h *hubHeap) Pop() any {
 	return x
 }
 
-// PageRankScores returns the PageRank of every node, keyed by ID. Scores use
-// damping 0.85; nodes without outgoing edges spread their rank evenly over
-// all nodes; power iteration stops when the L1 change falls below 1e-9 or
-// after 100 iterations; the scores sum to 1.
-//
-// Scores are cached until the next [Graph.Update] and computed at most once
-// per graph version, however many goroutines ask. The returned map is a
-// copy the caller may modify.
-func (g *Graph) PageRankScores() map[string]float64 {
+// pageRankScores returns the PageRank of every node, keyed by ID, as
+// PageRankOf gives it. The returned map is a copy the caller may modify.
+func (g *Graph) pageRankScores() map[string]float64 {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	scores := g.pageRank()
@@ -135,8 +129,13 @@ func (g *Graph) PageRankScores() map[string]float64 {
 	return res
 }
 
-// PageRankOf returns the PageRank of id as in [Graph.PageRankScores], or 0
-// if id is not a node.
+// PageRankOf returns the PageRank of id, or 0 if id is not a node. Scores
+// use damping 0.85; nodes without outgoing edges spread their rank evenly
+// over all nodes; power iteration stops when the L1 change falls below 1e-9
+// or after 100 iterations; the scores of all nodes sum to 1.
+//
+// Scores are cached until the next [Graph.Update] and computed at most once
+// per graph version, however many goroutines ask.
 func (g *Graph) PageRankOf(id string) float64 {
 	g.mu.RLock()
 	defer g.mu.RUnlock()

@@ -58,13 +58,13 @@ func TestPageRankHandComputed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			g := buildGraph(tt.give...)
-			got := g.PageRankScores()
+			got := g.pageRankScores()
 			if len(got) != len(tt.want) {
-				t.Errorf("PageRankScores() = %v, want %v", got, tt.want)
+				t.Errorf("pageRankScores() = %v, want %v", got, tt.want)
 			}
 			for id, want := range tt.want {
 				if math.Abs(got[id]-want) > 1e-6 {
-					t.Errorf("PageRankScores()[%q] = %.9f, want %.9f", id, got[id], want)
+					t.Errorf("pageRankScores()[%q] = %.9f, want %.9f", id, got[id], want)
 				}
 				if of := g.PageRankOf(id); of != got[id] {
 					t.Errorf("PageRankOf(%q) = %v, want %v", id, of, got[id])
@@ -77,19 +77,19 @@ func TestPageRankHandComputed(t *testing.T) {
 func TestPageRankSumsToOne(t *testing.T) {
 	g := buildGraph(randomLinks(rand.New(rand.NewPCG(5, 6)), 500, 3)...)
 	g.Update(func(tx *Tx) { tx.Remove("node-0007"); tx.Remove("node-0100") })
-	scores := g.PageRankScores()
+	scores := g.pageRankScores()
 	if len(scores) != 498 {
-		t.Errorf("len(PageRankScores()) = %d, want 498", len(scores))
+		t.Errorf("len(pageRankScores()) = %d, want 498", len(scores))
 	}
 	sum := 0.0
 	for id, s := range scores {
 		if s <= 0 {
-			t.Errorf("PageRankScores()[%q] = %v, want > 0", id, s)
+			t.Errorf("pageRankScores()[%q] = %v, want > 0", id, s)
 		}
 		sum += s
 	}
 	if math.Abs(sum-1) > 1e-9 {
-		t.Errorf("sum of PageRankScores() = %.12f, want 1", sum)
+		t.Errorf("sum of pageRankScores() = %.12f, want 1", sum)
 	}
 	if got := g.PageRankOf("node-0007"); got != 0 {
 		t.Errorf("PageRankOf(removed) = %v, want 0", got)
@@ -99,7 +99,7 @@ func TestPageRankSumsToOne(t *testing.T) {
 func TestPageRankCache(t *testing.T) {
 	g := buildGraph(link{"a", []string{"b"}}, link{"b", nil})
 	before := g.PageRankOf("a")
-	g.PageRankScores()
+	g.pageRankScores()
 	g.Hubs(PageRank, 1)
 	if got := g.rank.runs; got != 1 {
 		t.Errorf("computations after three reads = %d, want 1", got)
@@ -127,7 +127,7 @@ func TestPageRankComputedOnceConcurrently(t *testing.T) {
 
 func TestPageRankScoresIsCopy(t *testing.T) {
 	g := buildGraph(link{"a", []string{"b"}}, link{"b", nil})
-	g.PageRankScores()["a"] = 42
+	g.pageRankScores()["a"] = 42
 	if got := g.PageRankOf("a"); got == 42 {
 		t.Errorf("PageRankOf(a) = %v after modifying a returned map, want unchanged", got)
 	}
@@ -166,7 +166,7 @@ func TestHubs(t *testing.T) {
 
 func TestHubsPageRank(t *testing.T) {
 	g := buildGraph(randomLinks(rand.New(rand.NewPCG(9, 9)), 300, 3)...)
-	scores := g.PageRankScores()
+	scores := g.pageRankScores()
 	all := g.Hubs(PageRank, 0)
 	if len(all) != len(scores) {
 		t.Fatalf("len(Hubs(PageRank, 0)) = %d, want %d", len(all), len(scores))

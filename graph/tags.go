@@ -63,9 +63,9 @@ func (g *Graph) Tags() []TagCount {
 	return counts
 }
 
-// NodeTags returns the tags of id, lowercase and sorted, or nil if id is not
+// nodeTags returns the tags of id, lowercase and sorted, or nil if id is not
 // a node or has no tags.
-func (g *Graph) NodeTags(id string) []string {
+func (g *Graph) nodeTags(id string) []string {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	u, ok := g.index[id]

@@ -35,8 +35,8 @@ func TestNodeTags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			if got := g.NodeTags(tt.give); !slices.Equal(got, tt.want) {
-				t.Errorf("NodeTags(%q) = %v, want %v", tt.give, got, tt.want)
+			if got := g.nodeTags(tt.give); !slices.Equal(got, tt.want) {
+				t.Errorf("nodeTags(%q) = %v, want %v", tt.give, got, tt.want)
 			}
 		})
 	}

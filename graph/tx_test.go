@@ -100,8 +100,8 @@ func TestRemoveThenReAdd(t *testing.T) {
 	if got := g.In("c"); got != nil {
 		t.Errorf("In(c) = %v, want nil", got)
 	}
-	if got, want := g.NodeTags("c"), []string{"new"}; !slices.Equal(got, want) {
-		t.Errorf("NodeTags(c) = %v, want %v", got, want)
+	if got, want := g.nodeTags("c"), []string{"new"}; !slices.Equal(got, want) {
+		t.Errorf("nodeTags(c) = %v, want %v", got, want)
 	}
 	if got := g.WithTags([]string{"old"}, false); got != nil {
 		t.Errorf("WithTags(old) = %v, want nil", got)
