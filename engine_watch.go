@@ -26,8 +26,11 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 	defer cancel()
 	w := vault.NewWatcher(root, ig, opts)
 	changes := make(chan vault.Change, 16)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(ctx, changes) }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx, changes)
+	}()
 	defer e.setWatcher("off")
 	closed := func() error {
 		cancel()
@@ -37,8 +40,8 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 	running := false
 	for {
 		select {
-		case err := <-done:
-			return err
+		case <-done:
+			return nil
 		case c := <-changes:
 			if c.Rescan {
 				if _, err := e.Rescan(ctx); errors.Is(err, ErrClosed) {

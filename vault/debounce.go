@@ -46,9 +46,6 @@ func (d *Debouncer) Add(path string, now time.Time) {
 	d.pending[path] = p
 }
 
-// Len returns the number of pending paths.
-func (d *Debouncer) Len() int { return len(d.pending) }
-
 func (d *Debouncer) due(p pendingPath) time.Time {
 	quiet := p.last.Add(d.Quiet)
 	if limit := p.first.Add(d.MaxDelay); limit.Before(quiet) {

@@ -34,8 +34,8 @@ func TestNewDebouncerDefaults(t *testing.T) {
 				t.Errorf("NewDebouncer(%v, %v) = quiet %v, max delay %v, want %v, %v",
 					tt.giveQuiet, tt.giveMaxDelay, d.Quiet, d.MaxDelay, tt.wantQuiet, tt.wantMaxDelay)
 			}
-			if d.Len() != 0 {
-				t.Errorf("NewDebouncer().Len() = %d, want 0", d.Len())
+			if len(d.pending) != 0 {
+				t.Errorf("len(NewDebouncer().pending) = %d, want 0", len(d.pending))
 			}
 		})
 	}
@@ -156,8 +156,8 @@ func TestDebouncer(t *testing.T) {
 				case s.wantNext >= 0 && (!ok || next != ms(s.wantNext)):
 					t.Errorf("at %d ms: Next() = %v, %v, want %v, true", s.at, next, ok, ms(s.wantNext))
 				}
-				if ok != (d.Len() > 0) {
-					t.Errorf("at %d ms: Next() ok = %v with Len() = %d", s.at, ok, d.Len())
+				if ok != (len(d.pending) > 0) {
+					t.Errorf("at %d ms: Next() ok = %v with %d pending", s.at, ok, len(d.pending))
 				}
 			}
 		})

@@ -53,10 +53,10 @@ func LoadIgnore(root string) (*Ignore, error) {
 	return ig, nil
 }
 
-// NewIgnore returns an Ignore with the built-in rules and the given
+// newIgnore returns an Ignore with the built-in rules and the given
 // Obsidian-style filters: a path prefix ("Templates/", "Archive/old.md")
 // or a regular expression between slashes ("/\.excalidraw\.md$/").
-func NewIgnore(filters ...string) (*Ignore, error) {
+func newIgnore(filters ...string) (*Ignore, error) {
 	ig := &Ignore{}
 	for _, f := range filters {
 		if err := ig.add(f); err != nil {

@@ -49,12 +49,12 @@ func TestIgnoreSkip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			ig, err := NewIgnore(tt.filters...)
+			ig, err := newIgnore(tt.filters...)
 			if err != nil {
-				t.Fatalf("NewIgnore(%q) error: %v", tt.filters, err)
+				t.Fatalf("newIgnore(%q) error: %v", tt.filters, err)
 			}
 			if got := ig.Skip(tt.give.path, tt.give.isDir); got != tt.want {
-				t.Errorf("NewIgnore(%q).Skip(%q, %v) = %v, want %v", tt.filters, tt.give.path, tt.give.isDir, got, tt.want)
+				t.Errorf("newIgnore(%q).Skip(%q, %v) = %v, want %v", tt.filters, tt.give.path, tt.give.isDir, got, tt.want)
 			}
 		})
 	}
@@ -78,8 +78,8 @@ func TestIgnoreNil(t *testing.T) {
 }
 
 func TestNewIgnoreBadRegex(t *testing.T) {
-	if _, err := NewIgnore("/[unclosed/"); err == nil || !strings.Contains(err.Error(), "[unclosed") {
-		t.Errorf("NewIgnore(%q) error = %v, want one naming the filter", "/[unclosed/", err)
+	if _, err := newIgnore("/[unclosed/"); err == nil || !strings.Contains(err.Error(), "[unclosed") {
+		t.Errorf("newIgnore(%q) error = %v, want one naming the filter", "/[unclosed/", err)
 	}
 }
 

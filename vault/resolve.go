@@ -41,13 +41,6 @@ func IsAttachmentName(target string) bool {
 	return attachmentExts[strings.ToLower(path.Ext(target))]
 }
 
-// Resolver resolves link targets to notes. Index implements it.
-type Resolver interface {
-	Resolve(source string, l Link) (id string, st Status)
-}
-
-var _ Resolver = (*Index)(nil)
-
 // Index knows the path of every note and attachment in a vault and
 // resolves link targets the way Obsidian does. It is not safe for
 // concurrent mutation; the Engine guards it.

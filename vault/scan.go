@@ -93,7 +93,8 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			return res.symlink(realRoot, p, rel)
+			res.symlink(realRoot, p, rel)
+			return nil
 		}
 		if !d.Type().IsRegular() {
 			return nil
@@ -133,29 +134,28 @@ func (res *ScanResult) excluded(ig *Ignore, rel string, isDir bool) {
 }
 
 // symlink follows a symlinked file if it stays in the vault.
-func (res *ScanResult) symlink(realRoot, p, rel string) error {
+func (res *ScanResult) symlink(realRoot, p, rel string) {
 	target, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		res.Problems = append(res.Problems, Problem{Path: rel, Reason: fmt.Sprintf("broken symlink: %v", err)})
-		return nil
+		return
 	}
 	if !Within(realRoot, target) {
 		res.Problems = append(res.Problems, Problem{Path: rel, Reason: "symlink leaves the vault, not followed"})
-		return nil
+		return
 	}
 	fi, err := os.Stat(target)
 	if err != nil {
 		res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
-		return nil
+		return
 	}
 	if fi.IsDir() {
 		res.Problems = append(res.Problems, Problem{Path: rel, Reason: "symlinked folder not followed (its notes would be indexed twice)"})
-		return nil
+		return
 	}
 	if fi.Mode().IsRegular() {
 		res.add(rel, p, fi)
 	}
-	return nil
 }
 
 // Within reports whether path p is root or inside it. Both must be

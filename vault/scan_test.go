@@ -131,7 +131,7 @@ func TestScanIgnore(t *testing.T) {
 			var ig *Ignore
 			if tt.filters != nil {
 				var err error
-				if ig, err = NewIgnore(tt.filters...); err != nil {
+				if ig, err = newIgnore(tt.filters...); err != nil {
 					t.Fatal(err)
 				}
 			}

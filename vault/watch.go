@@ -70,21 +70,23 @@ func NewWatcher(root string, ig *Ignore, opts WatchOptions) *Watcher {
 
 // Run watches until ctx is done, sending each batch on out. Its first
 // Change is a Rescan, sent once the watches are in place, so that nothing
-// changed before then is missed. It returns nil when ctx ends. When the OS
+// changed before then is missed. It returns when ctx ends. When the OS
 // cannot watch the vault it logs why and falls back to polling (a Rescan
 // at once, then every FallbackPoll).
-func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
+func (w *Watcher) Run(ctx context.Context, out chan<- Change) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		w.log.Warn("file watcher unavailable, polling instead", "err", err, "every", FallbackPoll)
-		return w.poll(ctx, out, FallbackPoll)
+		w.poll(ctx, out, FallbackPoll)
+		return
 	}
 	defer fw.Close()
 	dirs := map[string]bool{} // the folders watched, by absolute path
 	if err := w.addTree(fw, dirs, w.root, nil); err != nil {
 		w.log.Warn("cannot watch every folder, polling instead", "err", err, "every", FallbackPoll)
 		fw.Close()
-		return w.poll(ctx, out, FallbackPoll)
+		w.poll(ctx, out, FallbackPoll)
+		return
 	}
 
 	deb := NewDebouncer(w.opts.Quiet, w.opts.MaxDelay)
@@ -110,16 +112,16 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case ev, ok := <-fw.Events:
 			if !ok {
-				return nil
+				return
 			}
 			w.event(fw, dirs, deb, ev)
 			arm()
 		case err, ok := <-fw.Errors:
 			if !ok {
-				return nil
+				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				w.log.Warn("file events overflowed; rescanning the vault")
@@ -138,7 +140,7 @@ func (w *Watcher) Run(ctx context.Context, out chan<- Change) error {
 				select {
 				case out <- c:
 				case <-ctx.Done():
-					return nil
+					return
 				}
 			}
 			arm()
@@ -238,18 +240,18 @@ func (w *Watcher) addTree(fw *fsnotify.Watcher, dirs map[string]bool, dir string
 }
 
 // poll asks for a rescan at once, then every interval until ctx ends.
-func (w *Watcher) poll(ctx context.Context, out chan<- Change, every time.Duration) error {
+func (w *Watcher) poll(ctx context.Context, out chan<- Change, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {
 		case out <- Change{Rescan: true}:
 		case <-ctx.Done():
-			return nil
+			return
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-t.C:
 		}
 	}

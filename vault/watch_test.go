@@ -31,10 +31,9 @@ type watchRun struct {
 	root     string
 	out      chan Change
 	cancel   context.CancelFunc
-	done     chan error
+	done     chan struct{} // closed when Run returns
 	sentinel int
 	stopOnce sync.Once
-	err      error // what Run returned
 }
 
 // startWatch runs a Watcher on root until the test ends, and returns once
@@ -46,33 +45,35 @@ func startWatch(t *testing.T, root string, opts WatchOptions) *watchRun {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watchRun{t: t, root: root, out: make(chan Change, 100), cancel: cancel, done: make(chan error, 1)}
-	go func() { w.done <- NewWatcher(root, ig, opts).Run(ctx, w.out) }()
+	w := &watchRun{t: t, root: root, out: make(chan Change, 100), cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		NewWatcher(root, ig, opts).Run(ctx, w.out)
+	}()
 	t.Cleanup(func() { w.stop() })
 	select {
 	case c := <-w.out:
 		if !c.Rescan || len(c.Paths) != 0 {
 			t.Fatalf("first Change = %+v, want the initial Rescan", c)
 		}
-	case err := <-w.done:
-		t.Fatalf("Run() = %v before its first Change", err)
+	case <-w.done:
+		t.Fatal("Run returned before its first Change")
 	case <-time.After(waitFor):
 		t.Fatal("no initial Rescan from Run")
 	}
 	return w
 }
 
-// stop cancels Run and returns what it returned.
-func (w *watchRun) stop() error {
+// stop cancels Run and waits for it to return.
+func (w *watchRun) stop() {
 	w.stopOnce.Do(func() {
 		w.cancel()
 		select {
-		case w.err = <-w.done:
+		case <-w.done:
 		case <-time.After(waitFor):
 			w.t.Error("Run did not return after cancel")
 		}
 	})
-	return w.err
 }
 
 // wait receives changes until every path in want was reported, and returns
@@ -96,8 +97,8 @@ func (w *watchRun) wait(want ...string) []string {
 			for _, p := range c.Paths {
 				seen[p] = true
 			}
-		case err := <-w.done:
-			w.t.Fatalf("Run() = %v while waiting for %q", err, missing())
+		case <-w.done:
+			w.t.Fatalf("Run returned while waiting for %q", missing())
 		case <-deadline:
 			w.t.Fatalf("no event for %q within %v; seen %q", missing(), waitFor, keys(seen))
 		}
@@ -333,26 +334,24 @@ func TestWatchCancel(t *testing.T) {
 	t.Run("idle", func(t *testing.T) {
 		root := t.TempDir()
 		w := startWatch(t, root, fastWatch)
-		if err := w.stop(); err != nil {
-			t.Errorf("Run() = %v after cancel, want nil", err)
-		}
+		w.stop() // fails the test if Run does not return
 	})
 	t.Run("while nobody reads", func(t *testing.T) {
 		root := t.TempDir()
 		ig, _ := LoadIgnore(root)
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- NewWatcher(root, ig, fastWatch).Run(ctx, make(chan Change)) }()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			NewWatcher(root, ig, fastWatch).Run(ctx, make(chan Change))
+		}()
 		for i := range 5 {
 			writeFile(t, root, fmt.Sprintf("n%d.md", i), "n")
 			time.Sleep(30 * time.Millisecond)
 		}
 		cancel()
 		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Run() = %v after cancel, want nil", err)
-			}
+		case <-done:
 		case <-time.After(waitFor):
 			t.Fatal("Run did not return after cancel while blocked on its channel")
 		}
@@ -361,17 +360,15 @@ func TestWatchCancel(t *testing.T) {
 		// A vault that does not exist cannot be watched: Run polls
 		// instead, and still stops on cancel.
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
+		done := make(chan struct{})
 		go func() {
-			done <- NewWatcher(filepath.Join(t.TempDir(), "missing"), nil, fastWatch).Run(ctx, make(chan Change, 10))
+			defer close(done)
+			NewWatcher(filepath.Join(t.TempDir(), "missing"), nil, fastWatch).Run(ctx, make(chan Change, 10))
 		}()
 		time.Sleep(20 * time.Millisecond)
 		cancel()
 		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Run() = %v after cancel, want nil", err)
-			}
+		case <-done:
 		case <-time.After(waitFor):
 			t.Fatal("Run did not return after cancel")
 		}
@@ -412,9 +409,7 @@ func TestWatchShortLivedFolders(t *testing.T) {
 		want = append(want, dir)
 	}
 	w.wait(want...)
-	if err := w.stop(); err != nil {
-		t.Errorf("Run() = %v", err)
-	}
+	w.stop()
 	if s := logs.String(); s != "" {
 		t.Errorf("logged:\n%s", s)
 	}

@@ -62,10 +62,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		return fmt.Errorf("index write: %w", err)
 	}
 	defer tx.Rollback()
-	w, err := newWriter(ctx, tx)
-	if err != nil {
-		return err
-	}
+	w := newWriter(ctx, tx)
 	defer w.close()
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
@@ -125,8 +122,8 @@ type writer struct {
 	stmts map[string]*sql.Stmt
 }
 
-func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}, nil
+func newWriter(ctx context.Context, tx *sql.Tx) *writer {
+	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
 }
 
 func (w *writer) exec(query string, args ...any) (sql.Result, error) {
