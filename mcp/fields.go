@@ -74,9 +74,9 @@ func (s *fieldSet) withRows(rows *fieldSet) *fieldSet {
 	return &c
 }
 
-// FieldTable returns, for a read tool, every field it can return in order
-// and the fields of each detail preset (for the README and help text).
-func FieldTable(tool string) (fields, minimal, standard, full []string) {
+// fieldTable returns, for a read tool, every field it can return in order
+// and the fields of each detail preset.
+func fieldTable(tool string) (fields, minimal, standard, full []string) {
 	d := lookup(tool)
 	if d == nil || d.fields == nil {
 		return nil, nil, nil, nil

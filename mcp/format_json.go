@@ -7,11 +7,8 @@ import (
 	"reflect"
 )
 
-// WriteJSON writes v as indented JSON followed by a newline; a nil value
-// (a not-found read) is written as null.
-func WriteJSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
-
-// writeJSON writes v as JSON, indented when indent is not empty.
+// writeJSON writes v as JSON followed by a newline, indented when indent
+// is not empty; a nil value (a not-found read) is written as null.
 func writeJSON(w io.Writer, v any, indent string) error {
 	if v == nil || (reflect.ValueOf(v).Kind() == reflect.Pointer && reflect.ValueOf(v).IsNil()) {
 		_, err := io.WriteString(w, "null\n")

@@ -223,24 +223,24 @@ func newSearchTools(t *testing.T) *Tools {
 }
 
 func TestSearchFields(t *testing.T) {
-	fields, minimal, standard, full := FieldTable("search")
+	fields, minimal, standard, full := fieldTable("search")
 	if !slices.Contains(fields, "snippet") || !slices.Equal(full, fields) {
-		t.Errorf("FieldTable(search) fields = %q, full = %q, want snippet in both", fields, full)
+		t.Errorf("fieldTable(search) fields = %q, full = %q, want snippet in both", fields, full)
 	}
 	if want := []string{"id", "title", "score"}; !slices.Equal(minimal, want) {
-		t.Errorf("FieldTable(search) minimal = %q, want %q", minimal, want)
+		t.Errorf("fieldTable(search) minimal = %q, want %q", minimal, want)
 	}
 	if want := []string{"id", "title", "score", "tags", "snippet"}; !slices.Equal(standard, want) {
-		t.Errorf("FieldTable(search) standard = %q, want %q", standard, want)
+		t.Errorf("fieldTable(search) standard = %q, want %q", standard, want)
 	}
 	// Other tools have no snippets.
 	for _, tool := range []string{"list_nodes", "get_hubs", "get_neighbors", "search_by_tags", "get_node"} {
-		all, _, std, _ := FieldTable(tool)
+		all, _, std, _ := fieldTable(tool)
 		if slices.Contains(all, "snippet") {
-			t.Errorf("FieldTable(%s) = %q, want no snippet", tool, all)
+			t.Errorf("fieldTable(%s) = %q, want no snippet", tool, all)
 		}
 		if tool != "get_node" && !slices.Contains(std, "content") {
-			t.Errorf("FieldTable(%s) standard = %q, want content still", tool, std)
+			t.Errorf("fieldTable(%s) standard = %q, want content still", tool, std)
 		}
 	}
 }
