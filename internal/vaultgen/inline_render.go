@@ -54,7 +54,13 @@ func (rd *renderer) word() (string, string) {
 // ctxInline, embeds are collected in rd.embs for the caller to place on
 // lines of their own.
 func (rd *renderer) inline(nWords int, links []link, sentences bool, ctx int) {
-	b, r := rd.b, rd.r
+	rd.write(rd.tokens(nWords, links, ctx), sentences)
+}
+
+// tokens draws nWords words and places links, tags and the odd external
+// link or code span among them (embeds in ctxInline go to rd.embs).
+func (rd *renderer) tokens(nWords int, links []link, ctx int) []tok {
+	r := rd.r
 	ins := rd.ins[:0]
 	pos := func() int { return r.IntN(nWords + 1) }
 	for _, l := range links {
@@ -96,7 +102,12 @@ func (rd *renderer) inline(nWords int, links []link, sentences bool, ctx int) {
 		}
 	}
 	rd.ins, rd.toks = ins, toks
+	return toks
+}
 
+// write writes toks, with capitals and punctuation when sentences.
+func (rd *renderer) write(toks []tok, sentences bool) {
+	b, r := rd.b, rd.r
 	left := 0 // tokens left in the current sentence
 	for j, t := range toks {
 		if j > 0 {

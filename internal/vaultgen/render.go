@@ -79,9 +79,38 @@ func (rd *renderer) render(i int) {
 		}
 	}
 
-	// Optional blocks besides paragraphs.
-	var extras []block
-	extraWords := 0
+	extras, extraWords, links := rd.extras(links)
+
+	// Hub notes with more links than their prose can carry list the
+	// excess under a heading of their own.
+	var index []link
+	if limit := max(10, words/5); len(links) > limit {
+		index, links = links[limit:], links[:limit]
+	}
+
+	blocks := rd.layout(n, max(words-extraWords, len(n.headings)+1), extras)
+	if len(index) > 0 {
+		blocks = append(blocks, block{kind: bIndex, links: index})
+	}
+	rd.scatter(blocks, links)
+
+	for j := range blocks {
+		rd.block(n, &blocks[j])
+	}
+	// End the file with exactly one newline.
+	buf := rd.b.Bytes()
+	end := len(buf)
+	for end > 0 && buf[end-1] == '\n' {
+		end--
+	}
+	rd.b.Truncate(end)
+	rd.b.WriteByte('\n')
+}
+
+// extras draws the optional blocks besides paragraphs, their prose words,
+// and the links a table among them took from links.
+func (rd *renderer) extras(links []link) (extras []block, extraWords int, rest []link) {
+	r := rd.r
 	addList := func(kind int, p float64) {
 		if r.Float64() < p {
 			bl := block{kind: kind, items: 2 + r.IntN(5)}
@@ -118,17 +147,14 @@ func (rd *renderer) render(i int) {
 	for k := 0; k < 2 && r.Float64() < 0.12; k++ {
 		extras = append(extras, block{kind: bAttach, items: 1 + r.IntN(rd.p.attachments)})
 	}
+	return extras, extraWords, links
+}
 
-	// Hub notes with more links than their prose can carry list the
-	// excess under a heading of their own.
-	var index []link
-	if limit := max(10, words/5); len(links) > limit {
-		index, links = links[limit:], links[:limit]
-	}
-
-	// Paragraphs, spread over the intro and one section per heading.
+// layout spreads paragraphs of paraWords words in all over the intro and
+// one section per heading of n, and places the extras among them.
+func (rd *renderer) layout(n *note, paraWords int, extras []block) []block {
+	r := rd.r
 	sections := len(n.headings) + 1
-	paraWords := max(words-extraWords, sections)
 	nPara := max(sections, int(math.Round(float64(paraWords)/70)))
 	perSection := make([]int, sections)
 	for s := range perSection {
@@ -166,39 +192,28 @@ func (rd *renderer) render(i int) {
 			}
 		}
 	}
-	if len(index) > 0 {
-		blocks = append(blocks, block{kind: bIndex, links: index})
-	}
+	return blocks
+}
 
-	// Scatter the remaining links over text blocks, weighted by words.
-	if len(links) > 0 {
-		var cum []int
-		var at []int
-		acc := 0
-		for j := range blocks {
-			if blocks[j].textual() {
-				acc += max(1, blocks[j].words)
-				cum = append(cum, acc)
-				at = append(at, j)
-			}
-		}
-		for _, l := range links {
-			k, _ := slices.BinarySearch(cum, r.IntN(acc)+1)
-			blocks[at[k]].links = append(blocks[at[k]].links, l)
-		}
+// scatter deals links out over the text blocks, weighted by words.
+func (rd *renderer) scatter(blocks []block, links []link) {
+	if len(links) == 0 {
+		return
 	}
-
+	var cum []int
+	var at []int
+	acc := 0
 	for j := range blocks {
-		rd.block(n, &blocks[j])
+		if blocks[j].textual() {
+			acc += max(1, blocks[j].words)
+			cum = append(cum, acc)
+			at = append(at, j)
+		}
 	}
-	// End the file with exactly one newline.
-	buf := rd.b.Bytes()
-	end := len(buf)
-	for end > 0 && buf[end-1] == '\n' {
-		end--
+	for _, l := range links {
+		k, _ := slices.BinarySearch(cum, rd.r.IntN(acc)+1)
+		blocks[at[k]].links = append(blocks[at[k]].links, l)
 	}
-	rd.b.Truncate(end)
-	rd.b.WriteByte('\n')
 }
 
 // splitInt splits total into k positive parts (when total >= k) of
@@ -258,101 +273,131 @@ func (rd *renderer) block(n *note, bl *block) {
 		rd.inline(bl.words, bl.links, true, ctxList)
 		b.WriteString("\n\n")
 	case bBullets, bTasks, bNumbered:
-		words := splitInt(r, bl.words, bl.items)
-		links := splitLinks(r, bl.links, bl.items)
-		for j := range bl.items {
-			switch bl.kind {
-			case bBullets:
-				if j > 0 && r.Float64() < 0.15 {
-					b.WriteString("  ")
-				}
-				b.WriteString("- ")
-			case bTasks:
-				if r.Float64() < 0.4 {
-					b.WriteString("- [x] ")
-				} else {
-					b.WriteString("- [ ] ")
-				}
-			case bNumbered:
-				b.WriteString(strconv.Itoa(j + 1))
-				b.WriteString(". ")
-			}
-			rd.inline(words[j], links[j], false, ctxList)
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
+		rd.list(bl)
 	case bCallout:
-		kind := calloutKinds[r.IntN(len(calloutKinds))]
-		b.WriteString("> [!")
-		b.WriteString(kind)
-		b.WriteString("] ")
-		b.WriteString(capitalize(kind))
-		b.WriteByte('\n')
-		words := splitInt(r, bl.words, bl.items)
-		links := splitLinks(r, bl.links, bl.items)
-		for j := range bl.items {
-			if j == 0 {
-				b.WriteString("> ")
-			} else {
-				b.WriteString("> - ")
-			}
-			rd.inline(words[j], links[j], j == 0, ctxList)
-			b.WriteByte('\n')
-		}
-		b.WriteByte('\n')
+		rd.callout(bl)
 	case bCode, bTilde:
 		b.WriteString(bl.text)
 		b.WriteByte('\n')
 	case bTable:
-		b.WriteString("| Note | Status | Score |\n| --- | --- | ---: |\n")
-		li := 0
-		for j := range bl.items {
-			b.WriteString("| ")
-			if li < len(bl.links) && (r.Float64() < 0.8 || bl.items-j <= len(bl.links)-li) {
-				s, _ := rd.linkText(bl.links[li], ctxTable)
-				b.WriteString(s)
-				li++
-			} else {
-				b.WriteString(titleWordsCap[r.IntN(len(titleWordsCap))])
-			}
-			b.WriteString(" | ")
-			b.WriteString(statuses[r.IntN(len(statuses))])
-			b.WriteString(" | ")
-			b.WriteString(strconv.Itoa(r.IntN(10)))
-			b.WriteString(" |\n")
-		}
-		b.WriteByte('\n')
+		rd.table(bl)
 	case bAttach:
-		name := attachmentName(bl.items)
-		switch u := r.Float64(); {
-		case u < 0.6:
-			b.WriteString("![[" + name + "]]")
-		case u < 0.85:
-			b.WriteString("![[" + name + "|" + strconv.Itoa(200+100*r.IntN(5)) + "]]")
-		default:
-			b.WriteString("![diagram](" + name + ")")
-		}
-		b.WriteString("\n\n")
+		rd.attachment(bl)
 	case bIndex:
-		b.WriteString("## Related notes\n\n")
-		for _, l := range bl.links {
-			s, _ := rd.linkText(l, ctxIndex)
-			b.WriteString("- ")
-			b.WriteString(s)
-			if r.Float64() < 0.3 {
-				b.WriteString(" — ")
-				for k := range 2 + r.IntN(5) {
-					if k > 0 {
-						b.WriteByte(' ')
-					}
-					w, _ := rd.word()
-					b.WriteString(w)
-				}
+		rd.index(bl)
+	}
+}
+
+// list writes a bulleted, task or numbered list.
+func (rd *renderer) list(bl *block) {
+	b, r := rd.b, rd.r
+	words := splitInt(r, bl.words, bl.items)
+	links := splitLinks(r, bl.links, bl.items)
+	for j := range bl.items {
+		switch bl.kind {
+		case bBullets:
+			if j > 0 && r.Float64() < 0.15 {
+				b.WriteString("  ")
 			}
-			b.WriteByte('\n')
+			b.WriteString("- ")
+		case bTasks:
+			if r.Float64() < 0.4 {
+				b.WriteString("- [x] ")
+			} else {
+				b.WriteString("- [ ] ")
+			}
+		case bNumbered:
+			b.WriteString(strconv.Itoa(j + 1))
+			b.WriteString(". ")
+		}
+		rd.inline(words[j], links[j], false, ctxList)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+}
+
+// callout writes a callout with a title line and items.
+func (rd *renderer) callout(bl *block) {
+	b, r := rd.b, rd.r
+	kind := calloutKinds[r.IntN(len(calloutKinds))]
+	b.WriteString("> [!")
+	b.WriteString(kind)
+	b.WriteString("] ")
+	b.WriteString(capitalize(kind))
+	b.WriteByte('\n')
+	words := splitInt(r, bl.words, bl.items)
+	links := splitLinks(r, bl.links, bl.items)
+	for j := range bl.items {
+		if j == 0 {
+			b.WriteString("> ")
+		} else {
+			b.WriteString("> - ")
+		}
+		rd.inline(words[j], links[j], j == 0, ctxList)
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+}
+
+// table writes a table whose first column holds some of bl's links.
+func (rd *renderer) table(bl *block) {
+	b, r := rd.b, rd.r
+	b.WriteString("| Note | Status | Score |\n| --- | --- | ---: |\n")
+	li := 0
+	for j := range bl.items {
+		b.WriteString("| ")
+		if li < len(bl.links) && (r.Float64() < 0.8 || bl.items-j <= len(bl.links)-li) {
+			s, _ := rd.linkText(bl.links[li], ctxTable)
+			b.WriteString(s)
+			li++
+		} else {
+			b.WriteString(titleWordsCap[r.IntN(len(titleWordsCap))])
+		}
+		b.WriteString(" | ")
+		b.WriteString(statuses[r.IntN(len(statuses))])
+		b.WriteString(" | ")
+		b.WriteString(strconv.Itoa(r.IntN(10)))
+		b.WriteString(" |\n")
+	}
+	b.WriteByte('\n')
+}
+
+// attachment writes an embed of or a link to an attachment.
+func (rd *renderer) attachment(bl *block) {
+	b, r := rd.b, rd.r
+	name := attachmentName(bl.items)
+	switch u := r.Float64(); {
+	case u < 0.6:
+		b.WriteString("![[" + name + "]]")
+	case u < 0.85:
+		b.WriteString("![[" + name + "|" + strconv.Itoa(200+100*r.IntN(5)) + "]]")
+	default:
+		b.WriteString("![diagram](" + name + ")")
+	}
+	b.WriteString("\n\n")
+}
+
+// index writes the list of links of a hub note under a heading of its own.
+func (rd *renderer) index(bl *block) {
+	b, r := rd.b, rd.r
+	b.WriteString("## Related notes\n\n")
+	for _, l := range bl.links {
+		s, _ := rd.linkText(l, ctxIndex)
+		b.WriteString("- ")
+		b.WriteString(s)
+		if r.Float64() < 0.3 {
+			b.WriteString(" — ")
+			for k := range 2 + r.IntN(5) {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				w, _ := rd.word()
+				b.WriteString(w)
+			}
 		}
 		b.WriteByte('\n')
 	}
+	b.WriteByte('\n')
 }
 
 // splitLinks deals links out to k items at random, preserving order.
