@@ -1,9 +1,10 @@
 package vaultgraph
 
 // Tests of the background embedder that need the engine's insides: the
-// index's vector rows (e.store) and a shorter embedRetry. Providers are
-// the builtin embedder, a counting wrapper around it, and httptest servers
-// speaking the Ollama and OpenAI wire formats over real HTTP.
+// index's vector rows (e.store) and a shorter testOptions.embedRetry.
+// Providers are the builtin embedder, a counting wrapper around it, and
+// httptest servers speaking the Ollama and OpenAI wire formats over real
+// HTTP.
 
 import (
 	"context"
@@ -44,10 +45,15 @@ func copyVaultForEmbed(t *testing.T) string {
 }
 
 // openEmbedding opens an engine on dir with its index at index and p as
-// its embedder; it is closed when the test ends.
-func openEmbedding(t *testing.T, dir, index string, p embed.Embedder) *Engine {
+// its embedder, its options changed by set; it is closed when the test
+// ends.
+func openEmbedding(t *testing.T, dir, index string, p embed.Embedder, set ...func(*Options)) *Engine {
 	t.Helper()
-	e := New(Options{Vault: dir, Index: index, Embedder: p})
+	opts := Options{Vault: dir, Index: index, Embedder: p}
+	for _, f := range set {
+		f(&opts)
+	}
+	e := New(opts)
 	if err := e.Open(context.Background()); err != nil {
 		t.Fatalf("Open(%s) = %v", dir, err)
 	}
@@ -761,12 +767,11 @@ func testEmbedModelSwitch(t *testing.T, openai bool) {
 	}
 }
 
-// shortRetry makes the embedder retry a failed provider at once.
-func shortRetry(t *testing.T) {
-	t.Helper()
-	old := embedRetry
-	embedRetry = 20 * time.Millisecond
-	t.Cleanup(func() { embedRetry = old })
+// shortRetry makes an engine's embedder retry a failed provider at once.
+func shortRetry(o *Options) {
+	test := defaultTestOptions()
+	test.embedRetry = 20 * time.Millisecond
+	o.test = &test
 }
 
 // checkKeywordFallback checks that hybrid and semantic searches answer
@@ -791,7 +796,6 @@ func checkKeywordFallback(t *testing.T, e *Engine, when string) {
 // and searches by keyword, saying why; when the server comes back the
 // vectors are made and search uses them.
 func TestEmbedProviderDown(t *testing.T) {
-	shortRetry(t)
 	ctx := context.Background()
 
 	t.Run("connection refused, then up", func(t *testing.T) {
@@ -807,7 +811,7 @@ func TestEmbedProviderDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+		e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p, shortRetry)
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("Open took %v with the embedding server down, want no wait", d)
 		}
@@ -852,7 +856,7 @@ func TestEmbedProviderDown(t *testing.T) {
 				t.Fatal(err)
 			}
 			srv.setStatus(http.StatusServiceUnavailable)
-			e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+			e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p, shortRetry)
 			st := waitStatus(t, e, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
 			if !strings.Contains(st.Embedding, "HTTP 503") || !strings.Contains(st.Embedding, "model is loading") || st.Embeddings != 0 {
 				t.Errorf("Status with 503s = %q, coverage %v; want error: ... HTTP 503: model is loading, 0", st.Embedding, st.Embeddings)
@@ -881,10 +885,9 @@ func (e *Engine) noteCountForTest() int {
 // new model's server down at start: semantic search still answers from
 // the builtin vectors.
 func TestEmbedSwitchWhileProviderDown(t *testing.T) {
-	shortRetry(t)
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
-	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	a := openEmbedding(t, dir, index, embed.NewBuiltin(), shortRetry)
 	waitEmbeddings(t, a)
 	q := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
 	want, _ := mustSearch(t, a, q)
@@ -892,7 +895,7 @@ func TestEmbedSwitchWhileProviderDown(t *testing.T) {
 
 	srv := newFakeEmbedServer(t, false, "")
 	srv.setStatus(http.StatusServiceUnavailable)
-	b := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"))
+	b := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"), shortRetry)
 	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
 	hits, warnings := mustSearch(t, b, q)
 	if !slices.Equal(hits, want) {
@@ -904,13 +907,12 @@ func TestEmbedSwitchWhileProviderDown(t *testing.T) {
 // and its server down, once a search has found that out the next ones
 // answer (by keyword) at once rather than after the retries' backoff.
 func TestEmbedProviderDownSearchLatency(t *testing.T) {
-	shortRetry(t)
 	srv := newFakeEmbedServer(t, false, "")
 	p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: srv.URL}) // default retries, as serve and the CLI
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+	e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p, shortRetry)
 	waitEmbeddings(t, e)
 	srv.setStatus(http.StatusServiceUnavailable)
 	// The first search finds out (it waits for the retries); the next
@@ -993,8 +995,8 @@ func TestEmbedStoreVectorsOnly(t *testing.T) {
 	}
 }
 
-// TestEmbedQuantizedLoad: stored vectors past quantizeAbove load as int8
-// and still rank the right note first.
+// TestEmbedQuantizedLoad: stored vectors past testOptions.quantizeAbove
+// load as int8 and still rank the right note first.
 func TestEmbedQuantizedLoad(t *testing.T) {
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
@@ -1005,9 +1007,11 @@ func TestEmbedQuantizedLoad(t *testing.T) {
 	}
 	e.Close()
 
-	defer func(n int) { quantizeAbove = n }(quantizeAbove)
-	quantizeAbove = 0
-	e = openEmbedding(t, dir, index, newCountingEmbedder())
+	e = openEmbedding(t, dir, index, newCountingEmbedder(), func(o *Options) {
+		test := defaultTestOptions()
+		test.quantizeAbove = 0
+		o.test = &test
+	})
 	waitEmbeddings(t, e)
 	if !e.emb.index.Quantized() || e.emb.index.Len() == 0 {
 		t.Fatalf("reloaded index: quantized %v, %d notes; want int8 and every note", e.emb.index.Quantized(), e.emb.index.Len())
@@ -1022,10 +1026,9 @@ func TestEmbedQuantizedLoad(t *testing.T) {
 // the new model's server gone (an HTTP server closed) at start, semantic
 // search answers from the builtin vectors and says so.
 func TestEmbedServerGoneOldVectors(t *testing.T) {
-	shortRetry(t)
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
-	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	a := openEmbedding(t, dir, index, embed.NewBuiltin(), shortRetry)
 	waitEmbeddings(t, a)
 	st, _ := a.Status(context.Background())
 	semantic := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
@@ -1039,7 +1042,7 @@ func TestEmbedServerGoneOldVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := openEmbedding(t, dir, index, p)
+	b := openEmbedding(t, dir, index, p, shortRetry)
 	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
 	for _, q := range []SearchQuery{semantic, {Query: "archived first draft", Mode: SearchHybrid}} {
 		hits, warnings := mustSearch(t, b, q)
