@@ -32,7 +32,8 @@
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
 //	engine_anchor.go        links to a heading or block that does not exist
 //	engine_fmcontent.go     a written note's new text (content, tags, properties) and its tag warnings
-//	engine_search.go        Search: full text fused with vectors, scopes and ranking
+//	engine_search.go        Search: full text and vectors, paging and scopes
+//	engine_search_rank.go   ranking: keyword, vector or fused hits and similarity floors
 //	engine_search_snippet.go  the snippets around matching words
 //	engine_embed.go         vector search, embedding status and WaitEmbeddings
 //	engine_embed_worker.go  the background embedder that keeps note vectors up to date

@@ -20,12 +20,11 @@ import (
 	"github.com/vaultgraph/vaultgraph/embed"
 )
 
-// shortRetry makes the embedder retry a failed provider at once.
-func shortRetry(t *testing.T) {
-	t.Helper()
-	old := embedRetry
-	embedRetry = 20 * time.Millisecond
-	t.Cleanup(func() { embedRetry = old })
+// shortRetry makes an engine's embedder retry a failed provider at once.
+func shortRetry(o *Options) {
+	test := defaultTestOptions()
+	test.embedRetry = 20 * time.Millisecond
+	o.test = &test
 }
 
 // checkKeywordFallback checks that hybrid and semantic searches answer
@@ -50,7 +49,6 @@ func checkKeywordFallback(t *testing.T, e *Engine, when string) {
 // and searches by keyword, saying why; when the server comes back the
 // vectors are made and search uses them.
 func TestEmbedProviderDown(t *testing.T) {
-	shortRetry(t)
 	ctx := context.Background()
 
 	t.Run("connection refused, then up", func(t *testing.T) {
@@ -66,7 +64,7 @@ func TestEmbedProviderDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+		e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p, shortRetry)
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("Open took %v with the embedding server down, want no wait", d)
 		}
@@ -111,7 +109,7 @@ func TestEmbedProviderDown(t *testing.T) {
 				t.Fatal(err)
 			}
 			srv.setStatus(http.StatusServiceUnavailable)
-			e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+			e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p, shortRetry)
 			st := waitStatus(t, e, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
 			if !strings.Contains(st.Embedding, "HTTP 503") || !strings.Contains(st.Embedding, "model is loading") || st.Embeddings != 0 {
 				t.Errorf("Status with 503s = %q, coverage %v; want error: ... HTTP 503: model is loading, 0", st.Embedding, st.Embeddings)
@@ -140,10 +138,9 @@ func (e *Engine) noteCountForTest() int {
 // new model's server down at start: semantic search still answers from
 // the builtin vectors.
 func TestEmbedSwitchWhileProviderDown(t *testing.T) {
-	shortRetry(t)
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
-	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	a := openEmbedding(t, dir, index, embed.NewBuiltin(), shortRetry)
 	waitEmbeddings(t, a)
 	q := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
 	want, _ := mustSearch(t, a, q)
@@ -151,7 +148,7 @@ func TestEmbedSwitchWhileProviderDown(t *testing.T) {
 
 	srv := newFakeEmbedServer(t, false, "")
 	srv.setStatus(http.StatusServiceUnavailable)
-	b := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"))
+	b := openEmbedding(t, dir, index, srv.embedder(t, "fake-embed"), shortRetry)
 	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
 	hits, warnings := mustSearch(t, b, q)
 	if !slices.Equal(hits, want) {
@@ -163,13 +160,12 @@ func TestEmbedSwitchWhileProviderDown(t *testing.T) {
 // and its server down, once a search has found that out the next ones
 // answer (by keyword) at once rather than after the retries' backoff.
 func TestEmbedProviderDownSearchLatency(t *testing.T) {
-	shortRetry(t)
 	srv := newFakeEmbedServer(t, false, "")
 	p, err := embed.New("ollama:fake-embed", embed.Options{BaseURL: srv.URL}) // default retries, as serve and the CLI
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p)
+	e := openEmbedding(t, copyVaultForEmbed(t), filepath.Join(t.TempDir(), "index.db"), p, shortRetry)
 	waitEmbeddings(t, e)
 	srv.setStatus(http.StatusServiceUnavailable)
 	// The first search finds out (it waits for the retries); the next
@@ -186,10 +182,9 @@ func TestEmbedProviderDownSearchLatency(t *testing.T) {
 // the new model's server gone (an HTTP server closed) at start, semantic
 // search answers from the builtin vectors and says so.
 func TestEmbedServerGoneOldVectors(t *testing.T) {
-	shortRetry(t)
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
-	a := openEmbedding(t, dir, index, embed.NewBuiltin())
+	a := openEmbedding(t, dir, index, embed.NewBuiltin(), shortRetry)
 	waitEmbeddings(t, a)
 	st, _ := a.Status(context.Background())
 	semantic := SearchQuery{Query: "archived first draft", Mode: SearchSemantic}
@@ -203,7 +198,7 @@ func TestEmbedServerGoneOldVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := openEmbedding(t, dir, index, p)
+	b := openEmbedding(t, dir, index, p, shortRetry)
 	waitStatus(t, b, "an error", func(s *Status) bool { return strings.HasPrefix(s.Embedding, "error:") })
 	for _, q := range []SearchQuery{semantic, {Query: "archived first draft", Mode: SearchHybrid}} {
 		hits, warnings := mustSearch(t, b, q)

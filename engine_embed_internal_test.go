@@ -1,9 +1,10 @@
 package vaultgraph
 
 // Tests of the background embedder that need the engine's insides: the
-// index's vector rows (e.store) and a shorter embedRetry. Providers are
-// the builtin embedder, a counting wrapper around it, and httptest servers
-// speaking the Ollama and OpenAI wire formats over real HTTP.
+// index's vector rows (e.store) and a shorter testOptions.embedRetry.
+// Providers are the builtin embedder, a counting wrapper around it, and
+// httptest servers speaking the Ollama and OpenAI wire formats over real
+// HTTP.
 
 import (
 	"context"
@@ -29,10 +30,15 @@ const embedWait = 20 * time.Second
 func copyVaultForEmbed(t *testing.T) string { return testutil.CopyTestVault(t) }
 
 // openEmbedding opens an engine on dir with its index at index and p as
-// its embedder; it is closed when the test ends.
-func openEmbedding(t *testing.T, dir, index string, p embed.Embedder) *Engine {
+// its embedder, its options changed by set; it is closed when the test
+// ends.
+func openEmbedding(t *testing.T, dir, index string, p embed.Embedder, set ...func(*Options)) *Engine {
 	t.Helper()
-	e := New(Options{Vault: dir, Index: index, Embedder: p})
+	opts := Options{Vault: dir, Index: index, Embedder: p}
+	for _, f := range set {
+		f(&opts)
+	}
+	e := New(opts)
 	if err := e.Open(context.Background()); err != nil {
 		t.Fatalf("Open(%s) = %v", dir, err)
 	}
@@ -597,8 +603,8 @@ func TestEmbedStoreVectorsOnly(t *testing.T) {
 	}
 }
 
-// TestEmbedQuantizedLoad: stored vectors past quantizeAbove load as int8
-// and still rank the right note first.
+// TestEmbedQuantizedLoad: stored vectors past testOptions.quantizeAbove
+// load as int8 and still rank the right note first.
 func TestEmbedQuantizedLoad(t *testing.T) {
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
@@ -609,9 +615,11 @@ func TestEmbedQuantizedLoad(t *testing.T) {
 	}
 	e.Close()
 
-	defer func(n int) { quantizeAbove = n }(quantizeAbove)
-	quantizeAbove = 0
-	e = openEmbedding(t, dir, index, newCountingEmbedder())
+	e = openEmbedding(t, dir, index, newCountingEmbedder(), func(o *Options) {
+		test := defaultTestOptions()
+		test.quantizeAbove = 0
+		o.test = &test
+	})
 	waitEmbeddings(t, e)
 	if !e.emb.index.Quantized() || e.emb.index.Len() == 0 {
 		t.Fatalf("reloaded index: quantized %v, %d notes; want int8 and every note", e.emb.index.Quantized(), e.emb.index.Len())

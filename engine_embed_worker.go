@@ -16,9 +16,9 @@ import (
 // embedBatch is how many notes are embedded and stored per step.
 const embedBatch = 64
 
-// embedRetry is the wait before trying again after the embedding
+// defaultEmbedRetry is the wait before trying again after the embedding
 // provider failed.
-var embedRetry = 30 * time.Second
+const defaultEmbedRetry = 30 * time.Second
 
 // embedder keeps note vectors in step with the notes in the background:
 // it embeds every note whose vectors are missing or stale, stores them in
@@ -116,6 +116,7 @@ func (em *embedder) setState(s string) {
 func (em *embedder) run(ctx context.Context) {
 	defer close(em.done)
 	log := em.e.log
+	embedRetry := em.e.testOpts().embedRetry
 	// The previous built-in model's vectors answer queries until the new
 	// model's are complete, even while its server is down.
 	if !em.e.opts.StoreVectorsOnly {

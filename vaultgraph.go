@@ -82,6 +82,9 @@ type Options struct {
 	// ReadOnly refuses every write (CreateNode, UpdateNode, DeleteNode)
 	// with ErrReadOnly.
 	ReadOnly bool
+
+	// test holds settings only tests change; nil means the defaults.
+	test *testOptions
 }
 
 // Where the index lives by default, inside the vault (a dot-folder, so

@@ -62,53 +62,61 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 		if i >= len(raw) {
 			return nil, nil, false
 		}
-		// Blanks and line breaks: folded.
-		wsStart := i
-		var spaces []int // offsets of the blanks kept
-		var leadingBreak, trailingBreaks []byte
-		for i < len(raw) {
-			if isYAMLBlank(raw[i]) {
-				if !leadingBlanks {
-					spaces = append(spaces, i)
-				}
-				i++
-				continue
-			}
-			n := yamlBreak(raw, i)
-			if n == 0 {
-				break
-			}
-			// CR, LF and NEL read as LF; the line and paragraph
-			// separators as themselves.
-			br := []byte{'\n'}
-			if n == 3 {
-				br = raw[i : i+3]
-			}
-			if !leadingBlanks {
-				spaces = nil
-				leadingBreak, leadingBlanks = br, true
-			} else {
-				trailingBreaks = append(trailingBreaks, br...)
-			}
-			i += n
-		}
-		switch {
-		case !leadingBlanks:
-			for _, s := range spaces {
-				emit(s, raw[s])
-			}
-		case len(leadingBreak) == 1 && len(trailingBreaks) == 0:
-			emit(wsStart, ' ')
-		case len(leadingBreak) == 1:
-			emit(wsStart, trailingBreaks...)
-		default:
-			emit(wsStart, leadingBreak...)
-			emit(wsStart, trailingBreaks...)
-		}
+		i = foldQuotedSpace(raw, i, leadingBlanks, emit)
 		if i >= len(raw) {
 			return nil, nil, false
 		}
 	}
+}
+
+// foldQuotedSpace reads the blanks and line breaks at raw[i:] inside a
+// quoted scalar and emits them folded as YAML does; leadingBlanks says
+// the text before ended in an escaped line break (blanks after it are
+// dropped). It returns the offset of the next non-blank character.
+func foldQuotedSpace(raw []byte, i int, leadingBlanks bool, emit func(src int, b ...byte)) int {
+	wsStart := i
+	var spaces []int // offsets of the blanks kept
+	var leadingBreak, trailingBreaks []byte
+	for i < len(raw) {
+		if isYAMLBlank(raw[i]) {
+			if !leadingBlanks {
+				spaces = append(spaces, i)
+			}
+			i++
+			continue
+		}
+		n := yamlBreak(raw, i)
+		if n == 0 {
+			break
+		}
+		// CR, LF and NEL read as LF; the line and paragraph
+		// separators as themselves.
+		br := []byte{'\n'}
+		if n == 3 {
+			br = raw[i : i+3]
+		}
+		if !leadingBlanks {
+			spaces = nil
+			leadingBreak, leadingBlanks = br, true
+		} else {
+			trailingBreaks = append(trailingBreaks, br...)
+		}
+		i += n
+	}
+	switch {
+	case !leadingBlanks:
+		for _, s := range spaces {
+			emit(s, raw[s])
+		}
+	case len(leadingBreak) == 1 && len(trailingBreaks) == 0:
+		emit(wsStart, ' ')
+	case len(leadingBreak) == 1:
+		emit(wsStart, trailingBreaks...)
+	default:
+		emit(wsStart, leadingBreak...)
+		emit(wsStart, trailingBreaks...)
+	}
+	return i
 }
 
 func isYAMLBlank(c byte) bool { return c == ' ' || c == '\t' }

@@ -61,22 +61,7 @@ func cleanSnippet(snip, title string) string {
 // whether the body has the terms' CJK text, folded whether it has a word
 // that matches only as folded (not as unicode61 folds it).
 func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
-	var needles []string // CJK runs, longest first
-	var others []highlightWord
-	for _, t := range terms {
-		for _, w := range textfold.Words(t.Text) {
-			for part, inCJK := range textfold.SplitCJK(w) {
-				if inCJK {
-					needles = append(needles, part)
-				} else {
-					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
-					f, _ := textfold.FoldWord(part)
-					others = append(others, highlightWord{f, prefix})
-				}
-			}
-		}
-	}
-	slices.SortFunc(needles, func(a, b string) int { return len(b) - len(a) })
+	needles, others := snippetTerms(terms)
 	body = vault.NFC(body)
 	at := -1
 	for _, n := range needles {
@@ -105,7 +90,36 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	if start > 0 {
 		b.WriteString(SnippetEllipsis)
 	}
-	text := body[start:end]
+	highlight(&b, body[start:end], needles, others)
+	if end < len(strings.TrimRightFunc(body, unicode.IsSpace)) {
+		b.WriteString(SnippetEllipsis)
+	}
+	return b.String(), cjk, folded
+}
+
+// snippetTerms splits the words of terms into the CJK runs textSnippet
+// looks for (needles, longest first) and its other words, folded.
+func snippetTerms(terms []Term) (needles []string, others []highlightWord) {
+	for _, t := range terms {
+		for _, w := range textfold.Words(t.Text) {
+			for part, inCJK := range textfold.SplitCJK(w) {
+				if inCJK {
+					needles = append(needles, part)
+				} else {
+					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
+					f, _ := textfold.FoldWord(part)
+					others = append(others, highlightWord{f, prefix})
+				}
+			}
+		}
+	}
+	slices.SortFunc(needles, func(a, b string) int { return len(b) - len(a) })
+	return needles, others
+}
+
+// highlight writes text to b with the needles and the words matching
+// others marked, adjacent highlights merged into one.
+func highlight(b *strings.Builder, text string, needles []string, others []highlightWord) {
 	closed := -1 // where the last highlight closed in b
 	mark := func(s string) {
 		if b.Len() == closed { // adjacent highlights: one
@@ -142,10 +156,6 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 		b.WriteString(text[i : i+size])
 		i += size
 	}
-	if end < len(strings.TrimRightFunc(body, unicode.IsSpace)) {
-		b.WriteString(SnippetEllipsis)
-	}
-	return b.String(), cjk, folded
 }
 
 // isOtherWordRune reports whether r is part of a word without CJK text.

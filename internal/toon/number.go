@@ -23,49 +23,8 @@ func formatFloat(f float64, bits int) string {
 // canonical TOON form of spec §2 without losing any digit. ok is false when
 // s is not a JSON number.
 func canonicalNumber(s string) (out string, ok bool) {
-	neg := false
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		neg = true
-		i++
-	}
-	start := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	intPart := s[start:i]
-	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
-		return "", false
-	}
-	frac := ""
-	if i < len(s) && s[i] == '.' {
-		i++
-		start = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		frac = s[start:i]
-		if frac == "" {
-			return "", false
-		}
-	}
-	expText := ""
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		start = i
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		digits := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == digits {
-			return "", false
-		}
-		expText = s[start:i]
-	}
-	if i != len(s) {
+	neg, intPart, frac, expText, ok := splitNumber(s)
+	if !ok {
 		return "", false
 	}
 
@@ -113,6 +72,55 @@ func canonicalNumber(s string) (out string, ok bool) {
 		b.WriteString(d[k:])
 	}
 	return b.String(), true
+}
+
+// splitNumber splits a JSON number text (RFC 8259 grammar) into its
+// sign, integer digits, fraction digits and exponent text; ok is false
+// when s is not a JSON number.
+func splitNumber(s string) (neg bool, intPart, frac, expText string, ok bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	intPart = s[start:i]
+	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
+		return false, "", "", "", false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		start = i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		frac = s[start:i]
+		if frac == "" {
+			return false, "", "", "", false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		start = i
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		digits := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		if i == digits {
+			return false, "", "", "", false
+		}
+		expText = s[start:i]
+	}
+	if i != len(s) {
+		return false, "", "", "", false
+	}
+	return neg, intPart, frac, expText, true
 }
 
 // expForm renders ±d[0].d[1:]e±exp (lowercase e, explicit sign).

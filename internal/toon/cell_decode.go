@@ -1,0 +1,158 @@
+package toon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// splitKey splits "key: rest" at the key's colon (spec §7.4).
+func splitKey(s string) (key, rest string, err error) {
+	if strings.HasPrefix(s, `"`) {
+		end := closingQuote(s, 0)
+		if end < 0 {
+			return "", "", errors.New("unterminated quoted key")
+		}
+		if key, err = unescape(s[1:end]); err != nil {
+			return "", "", err
+		}
+		after := strings.TrimLeft(s[end+1:], " ")
+		if !strings.HasPrefix(after, ":") {
+			return "", "", errors.New("missing colon after key")
+		}
+		return key, trimSpaces(after[1:]), nil
+	}
+	colon := indexUnquoted(s, ':')
+	if colon < 0 {
+		return "", "", errors.New("missing colon after key")
+	}
+	return trimSpaces(s[:colon]), trimSpaces(s[colon+1:]), nil
+}
+
+// cells splits an inline array or row on the delimiter, outside quotes,
+// and decodes each token.
+func cells(s string, delim byte) ([]any, error) {
+	var out []any
+	start, quoted := 0, false
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i < len(s) && quoted && s[i] == '\\':
+			i++
+		case i < len(s) && s[i] == '"':
+			quoted = !quoted
+		case i == len(s) || !quoted && s[i] == delim:
+			v, err := primitive(s[start:i])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+			start = i + 1
+		}
+	}
+	return out, nil
+}
+
+// primitive decodes one value token (spec §4).
+func primitive(tok string) (any, error) {
+	tok = trimSpaces(tok)
+	switch tok {
+	case "":
+		return "", nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "null":
+		return nil, nil
+	}
+	if tok[0] == '"' {
+		end := closingQuote(tok, 0)
+		if end < 0 {
+			return nil, errors.New("unterminated string")
+		}
+		if end != len(tok)-1 {
+			return nil, fmt.Errorf("unexpected %.40q after a quoted string", tok[end+1:])
+		}
+		return unescape(tok[1:end])
+	}
+	if n, ok := canonicalNumber(tok); ok {
+		return json.Number(n), nil
+	}
+	return tok, nil
+}
+
+// unescape resolves the escapes of spec §7.1 in the body of a quoted token.
+func unescape(s string) (string, error) {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i++; i == len(s) {
+			return "", errors.New("backslash at the end of a string")
+		}
+		switch s[i] {
+		case '\\', '"':
+			b.WriteByte(s[i])
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			hex := s[i+1 : min(i+5, len(s))]
+			r, err := strconv.ParseUint(hex, 16, 32)
+			if len(hex) < 4 || err != nil || strings.ContainsAny(hex, "+-_xX") {
+				return "", fmt.Errorf(`invalid escape \u%s: want four hex digits`, hex)
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				return "", fmt.Errorf(`lone surrogate \u%s`, hex)
+			}
+			b.WriteRune(rune(r))
+			i += 4
+		default:
+			return "", fmt.Errorf(`invalid escape \%c`, s[i])
+		}
+	}
+	return b.String(), nil
+}
+
+// closingQuote returns the index of the quote that closes the one at
+// s[start], or -1.
+func closingQuote(s string, start int) int {
+	for i := start + 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+// indexUnquoted returns the index of the first c outside quoted tokens.
+func indexUnquoted(s string, c byte) int {
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case quoted && s[i] == '\\':
+			i++
+		case s[i] == '"':
+			quoted = !quoted
+		case !quoted && s[i] == c:
+			return i
+		}
+	}
+	return -1
+}
+
+// trimSpaces trims U+0020 only (spec §12), never tabs or other spaces.
+func trimSpaces(s string) string { return strings.Trim(s, " ") }

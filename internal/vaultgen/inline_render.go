@@ -1,0 +1,275 @@
+package vaultgen
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Token kinds of inline text.
+const (
+	tWord = iota
+	tLink
+	tTag
+	tOther // external links, inline code: no punctuation after
+)
+
+// tok is one inline token.
+type tok struct {
+	kind int
+	s    string // text; for words the lower-case form
+	c    string // capitalised form of a word
+}
+
+// insertion is a token to splice into a run of words before word pos.
+type insertion struct {
+	pos int
+	t   tok
+}
+
+// Link contexts: where a link is written, which limits its spelling.
+const (
+	ctxInline = iota // paragraph or quote: embeds go on their own line
+	ctxList          // list item or callout: embeds stay inline
+	ctxTable         // table cell: alias pipe escaped
+	ctxFM            // frontmatter value: quoted plain wikilink
+	ctxIndex         // link list of a hub note
+)
+
+// word returns a random prose word and its capitalised form.
+func (rd *renderer) word() (string, string) {
+	r := rd.r
+	if r.Float64() < 0.015 {
+		i := r.IntN(len(nonASCIIWords))
+		return nonASCIIWords[i], nonASCIIWordsCap[i]
+	}
+	u := r.Float64()
+	i := int(u * u * float64(len(proseWords)))
+	return proseWords[i], proseWordsCap[i]
+}
+
+// inline writes nWords words with links, tags and the odd external link or
+// code span mixed in. With sentences it adds capitals and punctuation. In
+// ctxInline, embeds are collected in rd.embs for the caller to place on
+// lines of their own.
+func (rd *renderer) inline(nWords int, links []link, sentences bool, ctx int) {
+	rd.write(rd.tokens(nWords, links, ctx), sentences)
+}
+
+// tokens draws nWords words and places links, tags and the odd external
+// link or code span among them (embeds in ctxInline go to rd.embs).
+func (rd *renderer) tokens(nWords int, links []link, ctx int) []tok {
+	r := rd.r
+	ins := rd.ins[:0]
+	pos := func() int { return r.IntN(nWords + 1) }
+	for _, l := range links {
+		s, embed := rd.linkText(l, ctx)
+		if embed && ctx == ctxInline {
+			rd.embs = append(rd.embs, s)
+			continue
+		}
+		ins = append(ins, insertion{pos(), tok{kind: tLink, s: s}})
+	}
+	for range int(float64(nWords)/50 + r.Float64()*0.8) {
+		u := r.Float64()
+		ins = append(ins, insertion{pos(), tok{kind: tTag, s: hashTags[int(u*u*float64(len(hashTags)))]}})
+	}
+	if nWords >= 20 {
+		switch u := r.Float64(); {
+		case u < 0.02:
+			ins = append(ins, insertion{pos(), tok{kind: tOther, s: "[the docs](https://example.com/docs/page-" + strconv.Itoa(r.IntN(100)) + ")"}})
+		case u < 0.03:
+			ins = append(ins, insertion{pos(), tok{kind: tOther, s: "https://example.com/notes#section-" + strconv.Itoa(r.IntN(10))}})
+		case u < 0.04:
+			ins = append(ins, insertion{pos(), tok{kind: tOther, s: "`[[inline not a link]]`"}})
+		case u < 0.05:
+			ins = append(ins, insertion{pos(), tok{kind: tOther, s: "issue #" + strconv.Itoa(1+r.IntN(999))}})
+		}
+	}
+	slices.SortStableFunc(ins, func(a, c insertion) int { return cmp.Compare(a.pos, c.pos) })
+
+	toks := rd.toks[:0]
+	k := 0
+	for w := 0; w <= nWords; w++ {
+		for k < len(ins) && ins[k].pos == w {
+			toks = append(toks, ins[k].t)
+			k++
+		}
+		if w < nWords {
+			s, c := rd.word()
+			toks = append(toks, tok{kind: tWord, s: s, c: c})
+		}
+	}
+	rd.ins, rd.toks = ins, toks
+	return toks
+}
+
+// write writes toks, with capitals and punctuation when sentences.
+func (rd *renderer) write(toks []tok, sentences bool) {
+	b, r := rd.b, rd.r
+	left := 0 // tokens left in the current sentence
+	for j, t := range toks {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		start := left == 0
+		if start {
+			left = 6 + r.IntN(11)
+			if rest := len(toks) - j; rest-left < 4 {
+				left = rest // no one-word sentence at the end
+			}
+		}
+		left--
+		if t.kind != tWord {
+			b.WriteString(t.s)
+		} else {
+			s := t.s
+			if start && (sentences || j == 0) {
+				s = t.c
+			}
+			switch u := r.Float64(); {
+			case u < 0.006:
+				b.WriteString("**" + s + "**")
+			case u < 0.011:
+				b.WriteString("*" + s + "*")
+			case u < 0.013:
+				b.WriteString("==" + s + "==")
+			case u < 0.016:
+				b.WriteString("`" + s + "`")
+			default:
+				b.WriteString(s)
+			}
+		}
+		if !sentences {
+			continue
+		}
+		if left == 0 || j == len(toks)-1 {
+			if t.kind == tWord || t.kind == tLink {
+				switch u := r.Float64(); {
+				case u < 0.05:
+					b.WriteByte('?')
+				case u < 0.07:
+					b.WriteByte('!')
+				default:
+					b.WriteByte('.')
+				}
+			}
+			left = 0
+		} else if t.kind == tWord && r.Float64() < 0.06 {
+			b.WriteByte(',')
+		}
+	}
+}
+
+// linkText spells link l for context ctx. embed reports a note embed
+// (![[...]]), which ctxInline callers place on a line of its own.
+func (rd *renderer) linkText(l link, ctx int) (s string, embed bool) {
+	p, r := rd.p, rd.r
+	var name, path string
+	var heading string
+	forced := false
+	if l.broken() {
+		name = p.broken[l.brokenIndex()]
+		path = name
+		if len(p.folders) > 0 {
+			path = p.folders[r.IntN(len(p.folders))].path + "/" + name
+		}
+		heading = headingWords[r.IntN(len(headingWords))]
+	} else {
+		t := &p.notes[l]
+		name, path, forced = t.title, t.path, t.dup
+		if len(t.headings) > 0 {
+			heading = headingWords[t.headings[r.IntN(len(t.headings))]]
+		}
+	}
+	target := func(qualify bool) string {
+		if qualify || forced {
+			return path
+		}
+		return name
+	}
+
+	switch ctx {
+	case ctxFM:
+		return `"[[` + target(false) + `]]"`, false
+	case ctxTable:
+		if r.Float64() < 0.6 {
+			return "[[" + target(false) + `\|` + rd.alias(name) + "]]", false
+		}
+		return "[[" + target(false) + "]]", false
+	case ctxIndex:
+		if r.Float64() < 0.2 {
+			return "[[" + target(false) + "|" + rd.alias(name) + "]]", false
+		}
+		return "[[" + target(false) + "]]", false
+	}
+
+	switch u := r.Float64(); {
+	case u < 0.50:
+		return "[[" + target(false) + "]]", false
+	case u < 0.64:
+		return "[[" + target(false) + "|" + rd.alias(name) + "]]", false
+	case u < 0.72 && heading != "":
+		return "[[" + target(false) + "#" + heading + "]]", false
+	case u < 0.75 && heading != "":
+		return "[[" + target(false) + "#" + heading + "|" + rd.alias(name) + "]]", false
+	case u < 0.82:
+		return "[[" + target(true) + "]]", false
+	case u < 0.86:
+		if heading != "" && r.Float64() < 0.2 {
+			return "![[" + target(false) + "#" + heading + "]]", true
+		}
+		return "![[" + target(false) + "]]", true
+	default:
+		dest := rd.encode(target(r.Float64() < 0.3)) + ".md"
+		if u >= 0.97 && heading != "" {
+			dest += "#" + rd.encode(heading)
+		}
+		text := name
+		if r.Float64() < 0.5 {
+			text = rd.alias(name)
+		}
+		return "[" + text + "](" + dest + ")", false
+	}
+}
+
+// alias returns display text for a link to a note called name.
+func (rd *renderer) alias(name string) string {
+	r := rd.r
+	if r.Float64() < 0.2 {
+		return strings.ToLower(name)
+	}
+	k := 1 + r.IntN(3)
+	var sb strings.Builder
+	for j := range k {
+		if j > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(proseWords[r.IntN(len(proseWords))])
+	}
+	return sb.String()
+}
+
+// encode percent-encodes a markdown link destination the way Obsidian
+// writes it: spaces always become %20; non-ASCII bytes are encoded in half
+// of the links and kept raw in the other half.
+func (rd *renderer) encode(s string) string {
+	full := rd.r.Float64() < 0.5
+	const hex = "0123456789ABCDEF"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			sb.WriteString("%20")
+		case c >= 0x80 && full:
+			sb.WriteByte('%')
+			sb.WriteByte(hex[c>>4])
+			sb.WriteByte(hex[c&15])
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
