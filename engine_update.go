@@ -3,7 +3,6 @@ package vaultgraph
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -32,17 +31,7 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
-	id, warnings, err := e.find(u.ID)
-	if err != nil {
-		return nil, err
-	}
-	src, abs, err := e.current(id, u.IfMatch)
-	if errors.Is(err, ErrNotFound) {
-		if err := e.Sync(ctx, id); err != nil { // gone from disk: forget it now
-			e.log.Warn("sync a note gone from disk", "id", id, "err", err)
-		}
-		return nil, err
-	}
+	id, warnings, src, abs, err := e.openNote(ctx, u.ID, u.IfMatch)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +65,7 @@ type update struct {
 	abs, newAbs string
 	src         []byte
 	perm        fs.FileMode // the note's permission bits, for its new path
-	plan        *renamePlan
+	plan        *writePlan
 	res         *WriteResult
 }
 
@@ -182,17 +171,15 @@ func (up *update) ops() []commit.Op {
 // engine up to date with them.
 func (e *Engine) commitUpdate(ctx context.Context, up *update, u NoteUpdate) (*WriteResult, error) {
 	ops := up.ops()
-	if len(ops) > 0 {
-		during := "update"
-		switch {
-		case u.Title != nil && up.newID != up.id:
-			during = "rename"
-		case up.newID != up.id:
-			during = "move"
-		}
-		if err := commit.Apply(ops, e.commitOpts); err != nil {
-			return nil, e.commitErr(err, "update "+up.id, during)
-		}
+	during := "update"
+	switch {
+	case u.Title != nil && up.newID != up.id:
+		during = "rename"
+	case up.newID != up.id:
+		during = "move"
+	}
+	if err := e.applyOps(ops, "update "+up.id, during); err != nil {
+		return nil, err
 	}
 	if up.caseOnly() {
 		// Same file on a case-insensitive disk: only its name's case changes.
@@ -200,12 +187,7 @@ func (e *Engine) commitUpdate(ctx context.Context, up *update, u NoteUpdate) (*W
 			return nil, fmt.Errorf("rename %s to %s: %w", up.id, up.newID, err)
 		}
 	}
-	paths := []string{up.id, up.newID}
-	for _, c := range up.plan.changes {
-		paths = append(paths, c.Path)
-	}
-	paths = append(paths, e.linkTargets(ops)...)
-	return e.afterWrite(ctx, up.newID, paths, up.res)
+	return e.afterPlan(ctx, up.newID, up.plan, ops, up.res, up.id, up.newID)
 }
 
 // hasTitleProperty reports whether a note's title comes from its
