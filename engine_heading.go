@@ -26,22 +26,10 @@ type HeadingRename struct {
 // renameHeading is UpdateNode with RenameHeading: it writes the new text
 // over the heading's text (its level and closing '#'s kept) and rewrites
 // the heading part of every link to it, in the note and in every other
-// note, keeping each link's style. All files are written, or none.
-func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult, error) {
-	if u.Title != nil || u.Directory != nil || u.Content != nil || u.Tags != nil || len(u.Properties) > 0 {
-		return nil, fmt.Errorf("%w: renameHeading cannot be combined with title, directory, content, tags or properties: rename the heading in one call and make the other changes in another", ErrInvalid)
-	}
-	to, err := checkHeadingText(u.RenameHeading.To)
-	if err != nil {
-		return nil, err
-	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	id, warnings, src, abs, err := e.openNote(ctx, u.ID, u.IfMatch)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := e.planHeadingRename(id, src, u.RenameHeading.From, to)
+// note, keeping each link's style. All files are written, or none. u is
+// checked (checkUpdate) and the note id opened (openNote) under e.writeMu.
+func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate, id string, warnings []string, src []byte, abs string) (*WriteResult, error) {
+	plan, err := e.planHeadingRename(id, src, u.RenameHeading.From, u.RenameHeading.To)
 	if err != nil {
 		return nil, err
 	}

@@ -23,10 +23,8 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err := e.writable(); err != nil {
 		return nil, err
 	}
-	if u.RenameHeading != nil {
-		return e.renameHeading(ctx, u)
-	}
-	if err := checkUpdate(u); err != nil {
+	u, err := checkUpdate(u)
+	if err != nil {
 		return nil, err
 	}
 	e.writeMu.Lock()
@@ -34,6 +32,9 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	id, warnings, src, abs, err := e.openNote(ctx, u.ID, u.IfMatch)
 	if err != nil {
 		return nil, err
+	}
+	if u.RenameHeading != nil {
+		return e.renameHeading(ctx, u, id, warnings, src, abs)
 	}
 	up, err := e.prepareUpdate(id, abs, src, warnings, u)
 	if err != nil {
@@ -46,16 +47,24 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	return e.commitUpdate(ctx, up, u)
 }
 
-// checkUpdate refuses an update that changes nothing or gives a bad
-// title.
-func checkUpdate(u NoteUpdate) error {
-	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
-		return fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
+// checkUpdate refuses an update that changes nothing, gives a bad title,
+// or renames a heading along with other changes or to a bad text; it
+// returns u with the heading's new text trimmed.
+func checkUpdate(u NoteUpdate) (NoteUpdate, error) {
+	others := u.Title != nil || u.Directory != nil || u.Content != nil || u.Tags != nil || len(u.Properties) > 0
+	switch {
+	case u.RenameHeading != nil && others:
+		return u, fmt.Errorf("%w: renameHeading cannot be combined with title, directory, content, tags or properties: rename the heading in one call and make the other changes in another", ErrInvalid)
+	case u.RenameHeading != nil:
+		to, err := checkHeadingText(u.RenameHeading.To)
+		u.RenameHeading = &HeadingRename{From: u.RenameHeading.From, To: to}
+		return u, err
+	case !others:
+		return u, fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
+	case u.Title != nil:
+		return u, checkTitle(*u.Title)
 	}
-	if u.Title != nil {
-		return checkTitle(*u.Title)
-	}
-	return nil
+	return u, nil
 }
 
 // update is an UpdateNode worked out: the note's place and bytes before
