@@ -109,11 +109,8 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 	if err != nil {
 		return nil, err
 	}
-	keys, page, err := q.check(HubList)
+	keys, page, err := e.readPage(q, HubList)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.readLock(); err != nil {
 		return nil, err
 	}
 	defer e.mu.RUnlock()

@@ -3,10 +3,7 @@ package vaultgraph
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -26,42 +23,13 @@ type HeadingRename struct {
 	To string `json:"to"`
 }
 
-// headingPlan is every file a heading rename changes.
-type headingPlan struct {
-	self      []byte // the note's new bytes
-	selfLinks []LinkChange
-	ops       []commit.Op // the other notes' new versions
-	changes   []FileChange
-	warnings  []string
-}
-
 // renameHeading is UpdateNode with RenameHeading: it writes the new text
 // over the heading's text (its level and closing '#'s kept) and rewrites
 // the heading part of every link to it, in the note and in every other
-// note, keeping each link's style. All files are written, or none.
-func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult, error) {
-	if u.Title != nil || u.Directory != nil || u.Content != nil || u.Tags != nil || len(u.Properties) > 0 {
-		return nil, fmt.Errorf("%w: renameHeading cannot be combined with title, directory, content, tags or properties: rename the heading in one call and make the other changes in another", ErrInvalid)
-	}
-	to, err := checkHeadingText(u.RenameHeading.To)
-	if err != nil {
-		return nil, err
-	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	id, warnings, err := e.find(u.ID)
-	if err != nil {
-		return nil, err
-	}
-	src, abs, err := e.current(id, u.IfMatch)
-	if errors.Is(err, ErrNotFound) {
-		_ = e.Sync(ctx, id) // gone from disk: forget it now
-		return nil, err
-	}
-	if err != nil {
-		return nil, err
-	}
-	plan, err := e.planHeadingRename(id, src, u.RenameHeading.From, to)
+// note, keeping each link's style. All files are written, or none. u is
+// checked (checkUpdate) and the note id opened (openNote) under e.writeMu.
+func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate, id string, warnings []string, src []byte, abs string) (*WriteResult, error) {
+	plan, err := e.planHeadingRename(id, src, u.RenameHeading.From, u.RenameHeading.To)
 	if err != nil {
 		return nil, err
 	}
@@ -79,17 +47,10 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate) (*WriteResult,
 		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
 	}
 	ops = append(ops, plan.ops...)
-	if len(ops) > 0 {
-		if err := commit.Apply(ops, e.commitOpts); err != nil {
-			return nil, e.commitErr(err, "update "+id, "heading rename")
-		}
+	if err := e.applyOps(ops, "update "+id, "heading rename"); err != nil {
+		return nil, err
 	}
-	paths := []string{id}
-	for _, c := range plan.changes {
-		paths = append(paths, c.Path)
-	}
-	paths = append(paths, e.linkTargets(ops)...)
-	return e.afterWrite(ctx, id, paths, res)
+	return e.afterPlan(ctx, id, plan, ops, res, id)
 }
 
 // checkHeadingText checks the new text of a heading and returns it
@@ -112,7 +73,7 @@ func checkHeadingText(to string) (string, error) {
 // Each file is parsed again from disk, so the byte ranges are those of the
 // bytes rewritten, and each result is parsed once more and checked before
 // anything is written.
-func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*headingPlan, error) {
+func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*writePlan, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	n, err := e.parser.ParseForRewrite(id, src)
@@ -169,13 +130,10 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*hea
 // path on disk) with its links to the heading h of the renamed note
 // (check.Before) rewritten to name link, checked by check; a note with
 // no such link is left out.
-func (e *Engine) planHeadingLinks(plan *headingPlan, check vault.HeadingCheck, source, path string, h int, link string, toID func(string, vault.Link) bool) error {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // gone since the scan
-	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", source, err)
+func (e *Engine) planHeadingLinks(plan *writePlan, check vault.HeadingCheck, source, path string, h int, link string, toID func(string, vault.Link) bool) error {
+	data, ok, err := readScanned(source, path)
+	if !ok {
+		return err
 	}
 	m, err := e.parser.ParseForRewrite(source, data)
 	if err != nil {
@@ -192,8 +150,7 @@ func (e *Engine) planHeadingLinks(plan *headingPlan, check vault.HeadingCheck, s
 	if err := check.Verify(e.parser, source, out, m.Links, want, nil); err != nil {
 		return invalidLink(err)
 	}
-	plan.ops = append(plan.ops, commit.Op{Path: path, Data: out, CheckOld: true, Old: data})
-	plan.changes = append(plan.changes, FileChange{Path: source, Action: ActionUpdate, Links: changes})
+	plan.rewrite(source, path, data, out, changes)
 	return nil
 }
 
@@ -201,7 +158,7 @@ func (e *Engine) planHeadingLinks(plan *headingPlan, check vault.HeadingCheck, s
 // n) with the text of its heading h replaced by to, and its own links to
 // that heading rewritten (but those written in the heading's text, which
 // goes), and checks them. It returns the check for the other notes too.
-func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to string, toID func(string, vault.Link) bool) (*headingPlan, vault.HeadingCheck, error) {
+func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to string, toID func(string, vault.Link) bool) (*writePlan, vault.HeadingCheck, error) {
 	hd := n.Headings[h]
 	inHeading := func(l vault.Link) bool { return l.Start < hd.End && l.End > hd.Start }
 	selfLinks := slices.DeleteFunc(slices.Clone(n.Links), inHeading)
@@ -210,7 +167,7 @@ func (e *Engine) planHeadingSelf(id string, src []byte, n *vault.Note, h int, to
 	if err != nil {
 		return nil, vault.HeadingCheck{}, invalidLink(err)
 	}
-	plan := &headingPlan{selfLinks: changes}
+	plan := &writePlan{selfLinks: changes}
 	if plan.self, err = vault.ApplyEdits(src, append(edits, vault.Edit{Start: hd.Start, End: hd.End, Text: to})); err != nil {
 		return nil, vault.HeadingCheck{}, fmt.Errorf("rename the heading of %s: %w", id, err)
 	}

@@ -1,13 +1,9 @@
 package vaultgraph
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 
 	"github.com/vaultgraph/vaultgraph/vault"
-	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // planHeadingCanvas adds to plan the canvas f with the links of its text
@@ -16,13 +12,10 @@ import (
 // (Canvas.RewriteTexts), and each text node is read again to check it. A canvas that is not valid JSON, or a text node whose
 // escapes cannot be mapped, is left as it is (no link of it is known to
 // point at the heading, or it could not be written): a warning.
-func (e *Engine) planHeadingCanvas(plan *headingPlan, check vault.HeadingCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
-	data, err := os.ReadFile(f.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil // gone since the scan
-	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", f.ID, err)
+func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
+	data, ok, err := readScanned(f.ID, f.Path)
+	if !ok {
+		return err
 	}
 	c, err := vault.ParseCanvas(data)
 	if err != nil {
@@ -51,8 +44,7 @@ func (e *Engine) planHeadingCanvas(plan *headingPlan, check vault.HeadingCheck, 
 	if t, have, want, ok := c.TextMismatch(got, rw.NewTexts); ok {
 		return fmt.Errorf("%w: %s line %d: a text node would read %q instead of %q; nothing was written", ErrInvalid, f.ID, t.Line, have, want)
 	}
-	plan.ops = append(plan.ops, commit.Op{Path: f.Path, Data: out, CheckOld: true, Old: data})
-	plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: rw.Changes})
+	plan.rewrite(f.ID, f.Path, data, out, rw.Changes)
 	return nil
 }
 

@@ -72,10 +72,7 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 		return nil, err
 	}
 	less := e.sorter(keys)
-	if q.TagMode, err = oneOf("tagMode", q.TagMode, TagsAny, TagModes); err != nil {
-		return nil, err
-	}
-	if err := checkFolder(q.Folder); err != nil {
+	if q.TagMode, err = checkFilter(q.TagMode, q.Folder); err != nil {
 		return nil, err
 	}
 	if err := e.readLock(); err != nil {
@@ -107,6 +104,16 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 		res.Nodes = append(res.Nodes, e.node(r.id))
 	}
 	return res, nil
+}
+
+// checkFilter checks the tag mode and folder filters that ListQuery and
+// SearchQuery share, and returns the mode ("" read as TagsAny).
+func checkFilter(mode TagMode, folder string) (TagMode, error) {
+	mode, err := oneOf("tagMode", mode, TagsAny, TagModes)
+	if err != nil {
+		return "", err
+	}
+	return mode, checkFolder(folder)
 }
 
 // checkFolder refuses a folder filter that names no folder of the vault:

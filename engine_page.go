@@ -36,11 +36,8 @@ func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Directi
 	if err != nil {
 		return nil, err
 	}
-	keys, page, err := q.check(NeighborList)
+	keys, page, err := e.readPage(q, NeighborList)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.readLock(); err != nil {
 		return nil, err
 	}
 	defer e.mu.RUnlock()
@@ -71,11 +68,8 @@ func (e *Engine) SearchByTagsPage(ctx context.Context, tags []string, all bool, 
 	if len(tags) == 0 {
 		return nil, fmt.Errorf("%w: tags: give at least one tag", ErrInvalid)
 	}
-	keys, page, err := q.check(TaggedList)
+	keys, page, err := e.readPage(q, TaggedList)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.readLock(); err != nil {
 		return nil, err
 	}
 	defer e.mu.RUnlock()
@@ -95,11 +89,8 @@ func (e *Engine) SearchByTagsPage(ctx context.Context, tags []string, all bool, 
 // (the keys of TagSortFields; default "-count", "tag": most used first)
 // and paged.
 func (e *Engine) ListTagsPage(ctx context.Context, q PageQuery) (*TagPage, error) {
-	keys, page, err := q.check(TagList)
+	keys, page, err := e.readPage(q, TagList)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.readLock(); err != nil {
 		return nil, err
 	}
 	defer e.mu.RUnlock()

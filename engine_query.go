@@ -104,6 +104,20 @@ func (k ListKind) Query(sortBy []string, page, limit int) (PageQuery, error) {
 	return PageQuery{SortBy: sortBy, Page: page, Limit: lim}, nil
 }
 
+// readPage checks q against the list k, then takes e.mu for reading: on
+// success the caller calls e.mu.RUnlock. It returns q's sort keys and its
+// page.
+func (e *Engine) readPage(q PageQuery, k ListKind) ([]sortKey, int, error) {
+	keys, page, err := q.check(k)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := e.readLock(); err != nil {
+		return nil, 0, err
+	}
+	return keys, page, nil
+}
+
 // check reads q for list k: its sort keys and page number (0 read as 1).
 // A limit of 0 means everything; below 0 is ErrInvalid.
 func (q PageQuery) check(k ListKind) ([]sortKey, int, error) {

@@ -8,24 +8,14 @@ import (
 	"slices"
 
 	"github.com/vaultgraph/vaultgraph/vault"
-	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
-
-// renamePlan is every file a rename or move changes.
-type renamePlan struct {
-	self      []byte // the note's new bytes, links fixed
-	selfLinks []LinkChange
-	ops       []commit.Op // the other notes' new versions
-	changes   []FileChange
-	warnings  []string
-}
 
 // planRename works out the new bytes of the note (self, already with its
 // other edits) moving from oldID to newID, and of every note whose links
 // would otherwise resolve differently after the move (vault.Move says
 // how). Each file is read again from disk, so the byte ranges are those
 // of the bytes rewritten.
-func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, error) {
+func (e *Engine) planRename(oldID, newID string, self []byte) (*writePlan, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	m := &vault.Move{Parser: e.parser, Old: e.index, New: e.index, From: oldID, To: newID}
@@ -34,7 +24,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		m.New.RemoveNote(oldID)
 		m.New.AddNote(newID)
 	}
-	plan := &renamePlan{}
+	plan := &writePlan{}
 	var err error
 	if plan.self, plan.selfLinks, err = m.Self(self); err != nil {
 		return nil, invalidLink(err)
@@ -67,8 +57,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*renamePlan, erro
 		if out == nil {
 			continue
 		}
-		plan.ops = append(plan.ops, commit.Op{Path: ns.path, Data: out, CheckOld: true, Old: data})
-		plan.changes = append(plan.changes, FileChange{Path: src, Action: ActionUpdate, Links: changes})
+		plan.rewrite(src, ns.path, data, out, changes)
 	}
 	// Excluded notes and canvases: Obsidian rewrites them too.
 	if err := e.planOutside(plan, m); err != nil {

@@ -2,14 +2,11 @@ package vaultgraph
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 
 	"github.com/vaultgraph/vaultgraph/vault"
-	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // planOutside adds to plan the files beyond the graph's notes that the
@@ -18,17 +15,17 @@ import (
 // and canvases (file nodes showing oldID, and links in text nodes). A
 // canvas that is not valid JSON is left as it is, with a warning. Caller
 // holds e.mu for reading.
-func (e *Engine) planOutside(plan *renamePlan, m *vault.Move) error {
+func (e *Engine) planOutside(plan *writePlan, m *vault.Move) error {
 	for _, f := range e.outsideFiles() {
 		if !vault.IsCanvas(f.ID) && !e.exclRefs.mayLink(e.parser, f, refKey(m.From), refKey(m.To)) {
 			continue
 		}
-		data, err := os.ReadFile(f.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // gone since the scan
-		}
+		data, ok, err := readScanned(f.ID, f.Path)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", f.ID, err)
+			return err
+		}
+		if !ok {
+			continue // gone since the scan
 		}
 		var out []byte
 		var changes []LinkChange
@@ -46,8 +43,7 @@ func (e *Engine) planOutside(plan *renamePlan, m *vault.Move) error {
 		if out == nil {
 			continue
 		}
-		plan.ops = append(plan.ops, commit.Op{Path: f.Path, Data: out, CheckOld: true, Old: data})
-		plan.changes = append(plan.changes, FileChange{Path: f.ID, Action: ActionUpdate, Links: changes})
+		plan.rewrite(f.ID, f.Path, data, out, changes)
 	}
 	return nil
 }

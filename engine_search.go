@@ -133,10 +133,8 @@ func (q SearchQuery) check() (SearchQuery, []sortKey, error) {
 		return q, nil, err
 	}
 	q.Page = page
-	if q.TagMode, err = oneOf("tagMode", q.TagMode, TagsAny, TagModes); err != nil {
-		return q, nil, err
-	}
-	return q, keys, checkFolder(q.Folder)
+	q.TagMode, err = checkFilter(q.TagMode, q.Folder)
+	return q, keys, err
 }
 
 // Search is SearchPage's hits and warnings.

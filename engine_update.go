@@ -3,7 +3,6 @@ package vaultgraph
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -24,27 +23,18 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err := e.writable(); err != nil {
 		return nil, err
 	}
-	if u.RenameHeading != nil {
-		return e.renameHeading(ctx, u)
-	}
-	if err := checkUpdate(u); err != nil {
+	u, err := checkUpdate(u)
+	if err != nil {
 		return nil, err
 	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
-	id, warnings, err := e.find(u.ID)
+	id, warnings, src, abs, err := e.openNote(ctx, u.ID, u.IfMatch)
 	if err != nil {
 		return nil, err
 	}
-	src, abs, err := e.current(id, u.IfMatch)
-	if errors.Is(err, ErrNotFound) {
-		if err := e.Sync(ctx, id); err != nil { // gone from disk: forget it now
-			e.log.Warn("sync a note gone from disk", "id", id, "err", err)
-		}
-		return nil, err
-	}
-	if err != nil {
-		return nil, err
+	if u.RenameHeading != nil {
+		return e.renameHeading(ctx, u, id, warnings, src, abs)
 	}
 	up, err := e.prepareUpdate(id, abs, src, warnings, u)
 	if err != nil {
@@ -57,16 +47,24 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	return e.commitUpdate(ctx, up, u)
 }
 
-// checkUpdate refuses an update that changes nothing or gives a bad
-// title.
-func checkUpdate(u NoteUpdate) error {
-	if u.Title == nil && u.Directory == nil && u.Content == nil && u.Tags == nil && len(u.Properties) == 0 {
-		return fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
+// checkUpdate refuses an update that changes nothing, gives a bad title,
+// or renames a heading along with other changes or to a bad text; it
+// returns u with the heading's new text trimmed.
+func checkUpdate(u NoteUpdate) (NoteUpdate, error) {
+	others := u.Title != nil || u.Directory != nil || u.Content != nil || u.Tags != nil || len(u.Properties) > 0
+	switch {
+	case u.RenameHeading != nil && others:
+		return u, fmt.Errorf("%w: renameHeading cannot be combined with title, directory, content, tags or properties: rename the heading in one call and make the other changes in another", ErrInvalid)
+	case u.RenameHeading != nil:
+		to, err := checkHeadingText(u.RenameHeading.To)
+		u.RenameHeading = &HeadingRename{From: u.RenameHeading.From, To: to}
+		return u, err
+	case !others:
+		return u, fmt.Errorf("%w: nothing to change: give title, directory, content, tags, properties or renameHeading", ErrInvalid)
+	case u.Title != nil:
+		return u, checkTitle(*u.Title)
 	}
-	if u.Title != nil {
-		return checkTitle(*u.Title)
-	}
-	return nil
+	return u, nil
 }
 
 // update is an UpdateNode worked out: the note's place and bytes before
@@ -76,7 +74,7 @@ type update struct {
 	abs, newAbs string
 	src         []byte
 	perm        fs.FileMode // the note's permission bits, for its new path
-	plan        *renamePlan
+	plan        *writePlan
 	res         *WriteResult
 }
 
@@ -182,17 +180,15 @@ func (up *update) ops() []commit.Op {
 // engine up to date with them.
 func (e *Engine) commitUpdate(ctx context.Context, up *update, u NoteUpdate) (*WriteResult, error) {
 	ops := up.ops()
-	if len(ops) > 0 {
-		during := "update"
-		switch {
-		case u.Title != nil && up.newID != up.id:
-			during = "rename"
-		case up.newID != up.id:
-			during = "move"
-		}
-		if err := commit.Apply(ops, e.commitOpts); err != nil {
-			return nil, e.commitErr(err, "update "+up.id, during)
-		}
+	during := "update"
+	switch {
+	case u.Title != nil && up.newID != up.id:
+		during = "rename"
+	case up.newID != up.id:
+		during = "move"
+	}
+	if err := e.applyOps(ops, "update "+up.id, during); err != nil {
+		return nil, err
 	}
 	if up.caseOnly() {
 		// Same file on a case-insensitive disk: only its name's case changes.
@@ -200,12 +196,7 @@ func (e *Engine) commitUpdate(ctx context.Context, up *update, u NoteUpdate) (*W
 			return nil, fmt.Errorf("rename %s to %s: %w", up.id, up.newID, err)
 		}
 	}
-	paths := []string{up.id, up.newID}
-	for _, c := range up.plan.changes {
-		paths = append(paths, c.Path)
-	}
-	paths = append(paths, e.linkTargets(ops)...)
-	return e.afterWrite(ctx, up.newID, paths, up.res)
+	return e.afterPlan(ctx, up.newID, up.plan, ops, up.res, up.id, up.newID)
 }
 
 // hasTitleProperty reports whether a note's title comes from its

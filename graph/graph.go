@@ -116,46 +116,37 @@ func (g *Graph) IDs() []string {
 // Out returns the targets of id's outgoing edges in the order SetOut first
 // saw them, or nil if id is not a node.
 func (g *Graph) Out(id string) []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	u, ok := g.index[id]
-	if !ok {
-		return nil
-	}
-	return g.names(g.nodes[u].out)
+	return nodeValue(g, id, func(n *node) []string { return g.names(n.out) })
 }
 
 // In returns the sources of id's incoming edges sorted by ID, or nil if id
 // is not a node.
 func (g *Graph) In(id string) []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	u, ok := g.index[id]
-	if !ok {
-		return nil
-	}
-	return g.names(g.nodes[u].in)
+	return nodeValue(g, id, func(n *node) []string { return g.names(n.in) })
 }
 
 // InDegree returns the number of edges pointing at id, 0 if id is not a
 // node.
 func (g *Graph) InDegree(id string) int {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	if u, ok := g.index[id]; ok {
-		return len(g.nodes[u].in)
-	}
-	return 0
+	return nodeValue(g, id, func(n *node) int { return len(n.in) })
 }
 
 // OutDegree returns the number of edges leaving id, 0 if id is not a node.
 func (g *Graph) OutDegree(id string) int {
+	return nodeValue(g, id, func(n *node) int { return len(n.out) })
+}
+
+// nodeValue returns get of the node id under the read lock, or the zero
+// value if id is not a node.
+func nodeValue[T any](g *Graph, id string, get func(*node) T) T {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	if u, ok := g.index[id]; ok {
-		return len(g.nodes[u].out)
+	u, ok := g.index[id]
+	if !ok {
+		var zero T
+		return zero
 	}
-	return 0
+	return get(&g.nodes[u])
 }
 
 // Neighbor is a node adjacent to another one.

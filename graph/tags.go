@@ -66,13 +66,7 @@ func (g *Graph) Tags() []TagCount {
 // nodeTags returns the tags of id, lowercase and sorted, or nil if id is not
 // a node or has no tags.
 func (g *Graph) nodeTags(id string) []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	u, ok := g.index[id]
-	if !ok {
-		return nil
-	}
-	return slices.Clone(g.nodes[u].tags)
+	return nodeValue(g, id, func(n *node) []string { return slices.Clone(n.tags) })
 }
 
 // WithTags returns the IDs, sorted, of the nodes having any (all=false) or

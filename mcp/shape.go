@@ -158,11 +158,17 @@ func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 		a.rows = append(a.rows, row)
 		a.props = append(a.props, props)
 	}
-	a.foot = paging(l.Total, l.Page, l.TotalPages)
-	if w := pastLastPage(l.Page, l.TotalPages); w != "" {
+	a.paged(l.Total, l.Page, l.TotalPages)
+	return a
+}
+
+// paged sets the foot of a paged list (see paging) and warns of a page
+// past its end.
+func (a *answer) paged(total, page, totalPages int) {
+	a.foot = paging(total, page, totalPages)
+	if w := pastLastPage(page, totalPages); w != "" {
 		a.warnings = append(a.warnings, w)
 	}
-	return a
 }
 
 // pastLastPage is the warning for a page past the end of a list, or "".
@@ -203,9 +209,6 @@ func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 		a.rows = append(a.rows, row)
 		a.props = append(a.props, nil)
 	}
-	a.foot = paging(l.Total, l.Page, l.TotalPages)
-	if w := pastLastPage(l.Page, l.TotalPages); w != "" {
-		a.warnings = append(a.warnings, w)
-	}
+	a.paged(l.Total, l.Page, l.TotalPages)
 	return a
 }

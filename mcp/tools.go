@@ -95,7 +95,7 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if err != nil || res == nil { // nil: no such note
 		return nil, err
 	}
-	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
+	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	withContent := p.wants(getNeighborsFields, "content")
 	for _, nb := range res.Neighbors {
 		if withContent {
@@ -107,7 +107,6 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		nr.Direction = string(nb.Direction)
 		out.Nodes = append(out.Nodes, nr)
 	}
-	out.Hint = pageHint(res.Page, res.TotalPages)
 	return out, nil
 }
 
@@ -193,7 +192,8 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &ListResponse{Metric: string(res.Metric), Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
+	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
+	out.Metric = string(res.Metric)
 	withContent := p.wants(getHubsFields, "content")
 	for _, h := range res.Hubs {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
@@ -208,7 +208,6 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 		item.Score = &score
 		out.Nodes = append(out.Nodes, item)
 	}
-	out.Hint = pageHint(res.Page, res.TotalPages)
 	return out, nil
 }
 
@@ -250,7 +249,7 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 // listPage turns an Engine page of notes into the answer, reading content
 // only when fields show it.
 func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
-	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}
+	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
 	withContent := p.wants(fields, "content")
 	var err error
 	for _, n := range res.Nodes {
@@ -261,8 +260,13 @@ func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.
 		}
 		out.Nodes = append(out.Nodes, listItem(n))
 	}
-	out.Hint = pageHint(res.Page, res.TotalPages)
 	return out, nil
+}
+
+// nodePage is the answer for a page of notes before its notes are added:
+// the total, the page numbers and the hint to see more.
+func nodePage(total, page, totalPages int, warnings []string) *ListResponse {
+	return &ListResponse{Nodes: []NodeResponse{}, Total: total, Page: page, TotalPages: totalPages, Warnings: warnings, Hint: pageHint(page, totalPages)}
 }
 
 // ListNodesParams are list_nodes' parameters.

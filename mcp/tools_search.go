@@ -38,7 +38,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &ListResponse{Nodes: []NodeResponse{}, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Warnings: res.Warnings}
+	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	withContent := p.wants(searchFields, "content")
 	for _, h := range res.Hits {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)

@@ -62,13 +62,9 @@ func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	res, err := t.Engine.CreateNode(ctx, vaultgraph.NewNote{
+	return written(t.Engine.CreateNode(ctx, vaultgraph.NewNote{
 		Title: p.Title, Content: p.Content, Tags: p.Tags, Directory: p.Directory, Properties: props,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &WriteResponse{*res}, nil
+	}))
 }
 
 // UpdateNode changes, renames or moves a note, rewriting links to it.
@@ -83,14 +79,10 @@ func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error)
 	if r := p.RenameHeading; r != nil && strings.TrimSpace(r.From) == "" && strings.TrimSpace(r.To) == "" {
 		p.RenameHeading = nil // {} or empty strings: not given
 	}
-	res, err := t.Engine.UpdateNode(ctx, vaultgraph.NoteUpdate{
+	return written(t.Engine.UpdateNode(ctx, vaultgraph.NoteUpdate{
 		ID: p.ID, Title: p.Title, Directory: p.Directory, Content: p.Content, Tags: p.Tags,
 		Properties: props, RenameHeading: p.RenameHeading, IfMatch: p.IfMatch, DryRun: p.DryRun,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &WriteResponse{*res}, nil
+	}))
 }
 
 // DeleteNode removes a note; a missing one is not an error.
@@ -98,7 +90,11 @@ func (t *Tools) DeleteNode(ctx context.Context, p DeleteNodeParams) (any, error)
 	if strings.TrimSpace(p.ID) == "" {
 		return nil, invalid("id", "required: the note to delete")
 	}
-	res, err := t.Engine.DeleteNode(ctx, p.ID, p.IfMatch)
+	return written(t.Engine.DeleteNode(ctx, p.ID, p.IfMatch))
+}
+
+// written is a write's answer: res, or the error err.
+func written(res *vaultgraph.WriteResult, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
