@@ -130,7 +130,7 @@ func (q PageQuery) check(k ListKind) ([]sortKey, int, error) {
 		return nil, 0, err
 	}
 	if q.Limit < 0 {
-		return nil, 0, fmt.Errorf("%w: limit %d: use 0 (everything) or more", ErrInvalid, q.Limit)
+		return nil, 0, fmt.Errorf("%w: limit: %d: use 0 (everything) or more", ErrInvalid, q.Limit)
 	}
 	return keys, page, nil
 }
@@ -138,7 +138,7 @@ func (q PageQuery) check(k ListKind) ([]sortKey, int, error) {
 // pageNumber checks a 1-based page number; 0 means the first page.
 func pageNumber(page int) (int, error) {
 	if page < 0 {
-		return 0, fmt.Errorf("%w: page %d: pages start at 1", ErrInvalid, page)
+		return 0, fmt.Errorf("%w: page: %d: pages start at 1", ErrInvalid, page)
 	}
 	return max(page, 1), nil
 }
@@ -150,7 +150,7 @@ func (k ListKind) limit(n int) (int, error) {
 		return k.DefaultLimit, nil
 	}
 	if n < 1 || n > k.MaxLimit {
-		return 0, fmt.Errorf("%w: limit %d: use 1 to %d", ErrInvalid, n, k.MaxLimit)
+		return 0, fmt.Errorf("%w: limit: %d: use 1 to %d", ErrInvalid, n, k.MaxLimit)
 	}
 	return n, nil
 }
@@ -234,7 +234,7 @@ func oneOf[T ~string](param string, v, def T, values []T) (T, error) {
 		words[i] = string(x)
 	}
 	last := len(words) - 1
-	return "", fmt.Errorf("%w: %s %q: use %s or %s", ErrInvalid, param, v, strings.Join(words[:last], ", "), words[last])
+	return "", fmt.Errorf("%w: %s: %q: use %s or %s", ErrInvalid, param, v, strings.Join(words[:last], ", "), words[last])
 }
 
 // pageBounds returns the range [from, to) of page (1-based) in n items

@@ -75,7 +75,7 @@ func TestOneOf(t *testing.T) {
 			t.Errorf("error = %v, want ErrInvalid saying what to use", err)
 		}
 	}
-	if _, err := checkDirection("up"); err == nil || !strings.HasSuffix(err.Error(), `direction "up": use in, out or both`) {
+	if _, err := checkDirection("up"); err == nil || !strings.HasSuffix(err.Error(), `direction: "up": use in, out or both`) {
 		t.Errorf("checkDirection(up) = %v", err)
 	}
 }
