@@ -115,7 +115,7 @@ func (e *Engine) planHeadingRename(id string, src []byte, from, to string) (*wri
 		var err error
 		switch {
 		case vault.IsCanvas(f.ID):
-			err = e.planHeadingCanvas(plan, check, f, h, link, toID)
+			err = e.planHeadingCanvas(plan, check, f, id, h, link, toID)
 		case e.exclRefs.mayLink(e.parser, f, refKey(id)):
 			err = e.planHeadingLinks(plan, check, f.ID, f.Path, h, link, toID)
 		}

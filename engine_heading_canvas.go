@@ -2,17 +2,21 @@ package vaultgraph
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // planHeadingCanvas adds to plan the canvas f with the links of its text
-// nodes to the heading h of the renamed note rewritten to name link, as a
-// note's links are; only those JSON strings' bytes change
-// (Canvas.RewriteTexts), and each text node is read again to check it. A canvas that is not valid JSON, or a text node whose
-// escapes cannot be mapped, is left as it is (no link of it is known to
-// point at the heading, or it could not be written): a warning.
-func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f vault.File, h int, link string, toID func(string, vault.Link) bool) error {
+// nodes to the heading h of the renamed note id rewritten to name link, as
+// a note's links are, and the "subpath" of its file nodes showing id too;
+// only those JSON strings' bytes change (Canvas.RewriteTexts,
+// RenameCanvasSubpaths), and the canvas is read again to check it. A
+// canvas that is not valid JSON, or a text node whose escapes cannot be
+// mapped, is left as it is (no link of it is known to point at the
+// heading, or it could not be written): a warning.
+func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f vault.File, id string, h int, link string, toID func(string, vault.Link) bool) error {
 	data, ok, err := readScanned(f.ID, f.Path)
 	if !ok {
 		return err
@@ -29,10 +33,12 @@ func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f 
 		return err
 	}
 	plan.warnings = append(plan.warnings, rw.Warnings...)
-	if len(rw.Edits) == 0 {
+	subEdits, subChanges := vault.RenameCanvasSubpaths(c, id, check.Before, h, link)
+	edits := append(rw.Edits, subEdits...)
+	if len(edits) == 0 {
 		return nil
 	}
-	out, err := vault.ApplyEdits(data, rw.Edits)
+	out, err := vault.ApplyEdits(data, edits)
 	if err != nil {
 		return fmt.Errorf("rewrite %s: %w", f.ID, err)
 	}
@@ -44,7 +50,10 @@ func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f 
 	if t, have, want, ok := c.TextMismatch(got, rw.NewTexts); ok {
 		return fmt.Errorf("%w: %s line %d: a text node would read %q instead of %q; nothing was written", ErrInvalid, f.ID, t.Line, have, want)
 	}
-	plan.rewrite(f.ID, f.Path, data, out, rw.Changes)
+	if subpathsNaming(got, id, check.After, h) != subpathsNaming(c, id, check.Before, h) {
+		return fmt.Errorf("%w: %s: its file nodes' subpaths would not name the renamed heading; nothing was written", ErrInvalid, f.ID)
+	}
+	plan.rewrite(f.ID, f.Path, data, out, append(rw.Changes, subChanges...))
 	return nil
 }
 
@@ -69,4 +78,16 @@ func (e *Engine) headingTextEdits(check vault.HeadingCheck, id string, t vault.C
 		return nil, nil, nil, invalidLink(err)
 	}
 	return ted, out, tch, nil
+}
+
+// subpathsNaming counts the file nodes of c showing the note id whose
+// subpath names the heading h of a.
+func subpathsNaming(c *vault.Canvas, id string, a *vault.Anchors, h int) int {
+	n := 0
+	for _, f := range c.Files {
+		if f.Subpath != nil && f.Names(id) && slices.Contains(a.Headings(strings.TrimPrefix(f.Subpath.Value, "#")), h) {
+			n++
+		}
+	}
+	return n
 }

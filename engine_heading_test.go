@@ -148,6 +148,21 @@ func TestRenameHeadingLinkForms(t *testing.T) {
 			},
 		},
 		{
+			desc: "canvas file nodes' subpaths, escapes kept elsewhere",
+			files: map[string]string{
+				"N.md":     "# Plan\n\n## Sub\n",
+				"Other.md": "# Plan\n",
+				"Board.canvas": `{"nodes":[{"id":"a","type":"file","file":"N.md","subpath":"#Plan"},` +
+					`{"id":"b","type":"file","file":"N.md","subpath":"#Plan#Sub","label":"caf\u00e9"},` +
+					`{"id":"c","type":"file","file":"Other.md","subpath":"#Plan"},{"id":"d","type":"file","file":"N.md"}],"edges":[]}`,
+			},
+			id: "N", from: "Plan", to: "Road \"map\"",
+			want: map[string][]string{
+				"N.md":         {"# Plan", `# Road "map"`},
+				"Board.canvas": {`"N.md","subpath":"#Plan"}`, `"N.md","subpath":"#Road \"map\""}`, `"#Plan#Sub"`, `"#Road \"map\"#Sub"`},
+			},
+		},
+		{
 			desc: "a heading whose text holds '#', named as written",
 			files: map[string]string{
 				"N.md": "# C# tips\n",

@@ -35,6 +35,9 @@ type CanvasString struct {
 	Value      string
 	Start, End int
 	Line       int
+	// Subpath is, for a file node, its "subpath" member ("#Heading",
+	// "#^block"), or nil.
+	Subpath *CanvasString
 }
 
 // ParseCanvas reads a JSON Canvas document: {"nodes":[{"type":"file",
@@ -127,7 +130,7 @@ func (cr *canvasReader) nodes(c *Canvas) error {
 // repeated members, the last counts, as in JSON.parse.
 func (cr *canvasReader) node(c *Canvas) error {
 	var typ string
-	var file, text *CanvasString
+	var file, text, subpath *CanvasString
 	for cr.dec.More() {
 		key, err := cr.dec.Token()
 		if err != nil {
@@ -148,15 +151,18 @@ func (cr *canvasReader) node(c *Canvas) error {
 		switch key {
 		case "type":
 			typ = s
-		case "file", "text":
+		case "file", "text", "subpath":
 			// Between the key and its value come only blanks and ':'.
 			start := from + bytes.IndexByte(cr.data[from:], '"')
 			v := &CanvasString{Value: s, Start: start, End: int(cr.dec.InputOffset())}
 			v.Line = 1 + bytes.Count(cr.data[:start], []byte("\n"))
-			if key == "file" {
+			switch key {
+			case "file":
 				file = v
-			} else {
+			case "text":
 				text = v
+			default:
+				subpath = v
 			}
 		}
 	}
@@ -165,6 +171,7 @@ func (cr *canvasReader) node(c *Canvas) error {
 	}
 	switch {
 	case typ == "file" && file != nil:
+		file.Subpath = subpath
 		c.Files = append(c.Files, *file)
 	case typ == "text" && text != nil:
 		c.Texts = append(c.Texts, *text)

@@ -1,6 +1,9 @@
 package vault
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // CanvasRewrite is what RewriteTexts makes of a canvas's text nodes.
 type CanvasRewrite struct {
@@ -62,4 +65,32 @@ func (c *Canvas) TextMismatch(got *Canvas, newTexts map[int]string) (t CanvasStr
 		}
 	}
 	return CanvasString{}, "", "", false
+}
+
+// RenameCanvasSubpaths returns the edits that make the "subpath" of every
+// file node of c showing the vault path note name the heading h of a
+// (Anchors of that note) by text instead, as Anchors.Rename rewrites a
+// link's fragment, with a change for each; only those JSON strings
+// change.
+func RenameCanvasSubpaths(c *Canvas, note string, a *Anchors, h int, text string) ([]Edit, []LinkChange) {
+	var edits []Edit
+	var changes []LinkChange
+	for _, f := range c.Files {
+		sp := f.Subpath
+		if sp == nil || !f.Names(note) {
+			continue
+		}
+		frag, ok := strings.CutPrefix(sp.Value, "#")
+		if !ok {
+			continue
+		}
+		renamed, ok := a.Rename(frag, h, text)
+		if !ok || renamed == frag {
+			continue
+		}
+		quoted := QuoteJSON("#" + renamed)
+		edits = append(edits, Edit{Start: sp.Start, End: sp.End, Text: quoted})
+		changes = append(changes, LinkChange{Line: sp.Line, Old: QuoteJSON(sp.Value), New: quoted})
+	}
+	return edits, changes
 }
