@@ -87,7 +87,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeError(w, http.StatusMethodNotAllowed, "the web app only reads: use GET")
+		// 404 as for any address nothing serves: the app only reads.
+		writeError(w, http.StatusNotFound, "not found: the web app answers GET only")
 		return
 	}
 	s.mux.ServeHTTP(w, r)

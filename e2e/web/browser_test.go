@@ -57,11 +57,12 @@ func freePort(t *testing.T) int {
 }
 
 // serve starts the server on dir and waits until it answers.
-func serve(t *testing.T, dir string, wait time.Duration) *server {
+func serve(t *testing.T, dir string, wait time.Duration, extra ...string) *server {
 	port := freePort(t)
 	s := &server{url: fmt.Sprintf("http://127.0.0.1:%d/", port)}
 	s.cmd = exec.Command(binary(t), "serve", dir, "--http", fmt.Sprint(port), "--token", token,
 		"--read-only", "--debounce", "50ms", "--index", filepath.Join(t.TempDir(), "index.db"))
+	s.cmd.Args = append(s.cmd.Args, extra...)
 	s.cmd.Stderr = &s.log
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

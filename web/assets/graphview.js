@@ -1,6 +1,11 @@
 // Graph drawing with sigma.js (WebGL) over graphology, laid out by
 // ForceAtlas2: the local graph of a note, a path, and the whole vault.
-const { Graph, Sigma, FA2Layout, forceAtlas2 } = window.VG;
+const { Graph, Sigma, FA2Layout, forceAtlas2, EdgeLineProgram, NodePointProgram } = window.VG;
+
+// Above this many links the global graph draws thin lines and point
+// nodes, and hides the links while the camera moves: what keeps 10,000
+// notes interactive in software rendering.
+const LARGE = 5000;
 
 const PALETTE = ["#5b4bdb", "#e67e22", "#16a085", "#c0392b", "#2980b9", "#8e44ad", "#d4a017",
   "#27ae60", "#e84393", "#7f8c8d", "#00a8a8", "#a0522d"];
@@ -73,7 +78,8 @@ export class GlobalGraph {
     const t0 = performance.now();
     const old = this.graph;
     const g = new Graph({ type: "directed" });
-    const maxPR = Math.max(...data.nodes.map((x) => x.pagerank), 1e-9);
+    let maxPR = 1e-9;
+    for (const x of data.nodes) maxPR = Math.max(maxPR, x.pagerank);
     const big = data.nodes.length > 2000;
     const groups = new Map();
     data.nodes.forEach((x) => { const k = topFolder(x.id); groups.set(k, (groups.get(k) || 0) + 1); });
@@ -91,7 +97,7 @@ export class GlobalGraph {
       g.addNode(x.id, {
         label: x.title, x: keep ? keep.x : c.x + r * Math.cos(a), y: keep ? keep.y : c.y + r * Math.sin(a),
         size: (big ? 1.5 : 3) + (big ? 14 : 16) * Math.sqrt(x.pagerank / maxPR), folder: k, tag: x.tags[0] || "(none)",
-        orphan: x.inDegree + x.outDegree === 0, tags: x.tags,
+        orphan: x.inDegree + x.outDegree === 0,
       });
     }
     for (const [s, t] of data.edges) {
@@ -100,16 +106,20 @@ export class GlobalGraph {
     }
     const fresh = data.nodes.filter((x) => !old.hasNode(x.id)).length;
     this.graph = g;
-    this.render(big);
-    this.stats = { nodes: g.order, edges: g.size, fetchMs, buildMs: performance.now() - t0 };
+    const t1 = performance.now();
+    this.render(g.size > LARGE);
+    this.stats = { nodes: g.order, edges: g.size, fetchMs, graphMs: t1 - t0, sigmaMs: performance.now() - t1 };
     this.sigma.once("afterRender", () => { this.stats.firstDrawMs = performance.now() - t0; });
-    if (fresh > 0) this.layout(fresh === g.order ? (big ? 6000 : 2500) : 1000);
+    if (fresh > 0) this.layout(fresh === g.order ? (big ? 8000 : 2500) : 1000);
   }
 
-  render(big) {
+  render(large) {
     this.kill();
+    this.large = large;
     this.sigma = newSigma(this.graph, this.box, {
-      hideEdgesOnMove: false, labelRenderedSizeThreshold: big ? 12 : 5, labelDensity: big ? 0.3 : 1,
+      hideEdgesOnMove: large, labelRenderedSizeThreshold: large ? 12 : 5, labelDensity: large ? 0.3 : 1,
+      ...(large ? { defaultNodeType: "point", nodeProgramClasses: { point: NodePointProgram },
+        defaultEdgeType: "thin", edgeProgramClasses: { thin: EdgeLineProgram } } : {}),
       nodeReducer: (node, attr) => {
         const res = { ...attr, color: this.colours?.get(attr[this.colorBy]) || OTHER };
         if (this.hidden?.has(node)) res.hidden = true;
@@ -119,15 +129,33 @@ export class GlobalGraph {
     onClick(this.sigma, this.open);
   }
 
-  // layout runs ForceAtlas2 in a worker for ms milliseconds.
+  // layout runs ForceAtlas2 in a worker for ms milliseconds. The worker
+  // moves a copy of the graph; the drawing takes its positions at the end
+  // (for a small graph also every half second), so that the camera of a
+  // large graph stays smooth while it runs: each change of positions
+  // makes sigma process the whole graph again.
   layout(ms) {
-    this.fa2?.kill();
-    const settings = { ...forceAtlas2.inferSettings(this.graph), barnesHutOptimize: this.graph.order > 1000 };
-    this.fa2 = new FA2Layout(this.graph, { settings });
+    this.stopLayout();
+    const work = this.graph.copy();
+    const settings = { ...forceAtlas2.inferSettings(work), barnesHutOptimize: work.order > 1000 };
+    this.fa2 = new FA2Layout(work, { settings });
     this.fa2.start();
     this.stats.layoutRunning = true;
+    const apply = () => {
+      this.graph.updateEachNodeAttributes((n, a) => {
+        if (work.hasNode(n)) { a.x = work.getNodeAttribute(n, "x"); a.y = work.getNodeAttribute(n, "y"); }
+        return a;
+      }, { attributes: ["x", "y"] });
+    };
+    if (!this.large) this.applyTimer = setInterval(apply, 500);
+    this.fa2Timer = setTimeout(() => { this.stopLayout(); apply(); this.stats.layoutRunning = false; }, ms);
+  }
+
+  stopLayout() {
+    clearInterval(this.applyTimer);
     clearTimeout(this.fa2Timer);
-    this.fa2Timer = setTimeout(() => { this.fa2?.stop(); this.stats.layoutRunning = false; }, ms);
+    this.fa2?.kill();
+    this.fa2 = null;
   }
 
   // filter hides the notes outside the tag and folder chosen (and orphans
@@ -160,8 +188,10 @@ export class GlobalGraph {
   }
 
   // measureFps pans and zooms the camera every frame for ms milliseconds
-  // and counts the frames sigma drew.
-  measureFps(ms) {
+  // and counts the frames sigma drew. With moving, the camera moves as a
+  // wheel zoom or a drag moves it (sigma hides the links of a large graph
+  // meanwhile); without, every frame draws everything.
+  measureFps(ms, moving = true) {
     return new Promise((resolve) => {
       const cam = this.sigma.getCamera();
       const start = cam.getState();
@@ -177,7 +207,9 @@ export class GlobalGraph {
           resolve({ fps: frames / ((now - t0) / 1000), frames });
           return;
         }
-        cam.setState({ x: 0.5 + 0.2 * Math.sin(t * 2), y: 0.5 + 0.2 * Math.cos(t * 2), ratio: 0.6 + 0.4 * Math.sin(t) ** 2, angle: 0 });
+        const next = { x: 0.5 + 0.2 * Math.sin(t * 2), y: 0.5 + 0.2 * Math.cos(t * 2), ratio: 0.6 + 0.4 * Math.sin(t) ** 2, angle: 0 };
+        if (moving) cam.animate(next, { duration: 1000 });
+        else cam.setState(next);
         requestAnimationFrame(step);
       };
       requestAnimationFrame(step);
@@ -185,8 +217,7 @@ export class GlobalGraph {
   }
 
   kill() {
-    this.fa2?.kill();
-    this.fa2 = null;
+    this.stopLayout();
     this.sigma?.kill();
     this.sigma = null;
   }
