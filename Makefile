@@ -61,10 +61,22 @@ load: build ## load test: serve --http on a 10,000-note vault, 32 MCP clients mi
 	@$(GO) test -tags load -count=1 -timeout 30m -run '^TestLoad$$' -v ./cmd/vaultgraph -args $(LOAD_ARGS) > bin/load.log 2>&1; rc=$$?; \
 	  grep -E '^(\s+load_test.go:[0-9]+: load|\s+load_test.go:[0-9]+:|--- |ok|FAIL|panic)' bin/load.log; exit $$rc
 
-.PHONY: e2e
-e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON decoder on every read command (pinned Node and npm packages into e2e/.cache)
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: e2e e2e-web e2e-perf web-vendor
+e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON decoder on every read command (pinned Node and npm packages into e2e/.cache); the web app in headless Chromium (e2e-web)
 	BIN=$(BIN) ./e2e/inspector.sh
 	BIN=$(BIN) ./e2e/toon-roundtrip.sh
+	$(MAKE) e2e-web
+
+e2e-web: build ## the web app in headless Chromium ($(CHROMIUM)): search, note, wikilink, backlinks, graph pixels, path, hubs, tags, a live edit, the XSS note; screenshots in e2e/out/
+	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 10m -run '^TestWebApp$$' -v .
+
+e2e-perf: build ## the global graph of a generated 10,000-note vault in headless Chromium: first drawing and pan/zoom frame rate (e2e/out/perf-10k.txt)
+	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 20m -run '^TestWebGraph10k$$' -v .
+
+web-vendor: ## refresh web/assets/vendor/graph.js (sigma.js, graphology, ForceAtlas2) and its licences from npm at the versions web/vendor/package.json pins
+	./web/vendor/build.sh
 
 clean: ## remove build output
 	rm -rf bin

@@ -112,8 +112,8 @@ type Backlink struct {
 const MaxBacklinkText = 400
 
 // Backlinks returns the links to note id from other notes, by linking note
-// (sorted by ID) then line, at most limit of them (0: all), and the note's
-// exact ID ("" when no note matches).
+// (sorted by ID) then line, one per line that links, at most limit of them
+// (0: all), and the note's exact ID ("" when no note matches).
 func (e *Engine) Backlinks(ctx context.Context, id string, limit int) ([]Backlink, string, error) {
 	type src struct {
 		path  string
@@ -133,7 +133,8 @@ func (e *Engine) Backlinks(ctx context.Context, id string, limit int) ([]Backlin
 		ns := e.notes[from]
 		s := src{path: ns.path}
 		for i, l := range ns.note.Links {
-			if ns.resolved[i] == found && ns.status[i] == vault.Resolved && (limit <= 0 || n < limit) {
+			dup := len(s.links) > 0 && s.links[len(s.links)-1].Line == l.Line
+			if ns.resolved[i] == found && ns.status[i] == vault.Resolved && !dup && (limit <= 0 || n < limit) {
 				s.links = append(s.links, Backlink{ID: from, Title: ns.note.Title, Line: l.Line})
 				n++
 			}

@@ -59,6 +59,7 @@ func Sanitize(html string) string { return sanitizer.Sanitize(html) }
 type linkTable struct {
 	id    string
 	links map[string]vaultgraph.NoteLink // by linkKey(kind group, target)
+	tags  map[string]bool                // the note's tags, lower case
 }
 
 func linkKey(markdown bool, target string) string {
@@ -71,8 +72,11 @@ func linkKey(markdown bool, target string) string {
 
 func isMarkdownKind(k vault.LinkKind) bool { return k == vault.KindMarkdown || k == vault.KindImage }
 
-func newLinkTable(id string, links []vaultgraph.NoteLink) *linkTable {
-	t := &linkTable{id: id, links: make(map[string]vaultgraph.NoteLink, len(links))}
+func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTable {
+	t := &linkTable{id: id, links: make(map[string]vaultgraph.NoteLink, len(links)), tags: map[string]bool{}}
+	for _, tag := range tags {
+		t.tags[strings.ToLower(tag)] = true
+	}
 	for _, l := range links {
 		k := linkKey(isMarkdownKind(l.Kind), l.Target)
 		if _, ok := t.links[k]; !ok {
@@ -119,9 +123,15 @@ func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
 	return []byte(t.dest(false, string(n.Target))), nil
 }
 
-// ResolveHashtag implements hashtag.Resolver: a tag links to its page.
+// ResolveHashtag implements hashtag.Resolver: a tag of the note links to
+// its page; what the engine did not read as a tag (in a URL, a number)
+// stays text.
 func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
-	return []byte(tagPrefix + url.PathEscape(strings.ToLower(string(n.Tag)))), nil
+	tag := strings.ToLower(norm.NFC.String(string(n.Tag)))
+	if !t.tags[tag] {
+		return nil, nil
+	}
+	return []byte(tagPrefix + url.PathEscape(tag)), nil
 }
 
 // Transform implements parser.ASTTransformer: markdown links and images
@@ -164,9 +174,10 @@ var (
 )
 
 // RenderNote renders the markdown body of note id to sanitised HTML, its
-// links resolved by links (from Engine.NoteLinks).
-func RenderNote(id, body string, links []vaultgraph.NoteLink) (string, error) {
-	t := newLinkTable(id, links)
+// links resolved by links (from Engine.NoteLinks) and its tags (the
+// note's) linked to their pages.
+func RenderNote(id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
+	t := newLinkTable(id, links, tags)
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Footnote,
 			&wikilink.Extender{Resolver: t},

@@ -74,6 +74,9 @@ func TestNotePage(t *testing.T) {
 			t.Errorf("Home's HTML lacks %s:\n%s", want, n.HTML)
 		}
 	}
+	if strings.Contains(n.HTML, `href="#/tag/x"`) {
+		t.Errorf("example.com/#x is no tag, but links to one:\n%s", n.HTML)
+	}
 	if n.ID != "Home.md" || len(n.Backlinks) < 5 || len(n.Broken) == 0 {
 		t.Errorf("note = %s, %d backlinks, broken %v", n.ID, len(n.Backlinks), n.Broken)
 	}
@@ -96,7 +99,7 @@ func TestSanitize(t *testing.T) {
 		"[md](javascript:alert(4))\n<iframe src=\"https://evil.example\"></iframe>\n<svg onload=alert(5)></svg>\n" +
 		"<div style=\"background:url(javascript:alert(6))\" onclick=\"alert(7)\">d</div>\n[[<script>alert(8)</script>]]\n" +
 		"<form action=\"https://evil.example\"><input name=x></form>\n<b>kept</b>"
-	html, err := web.RenderNote("Evil.md", body, nil)
+	html, err := web.RenderNote("Evil.md", body, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,9 @@ export function noteHref(id) { return "#/note/" + encodeURIComponent(id); }
 const noteLink = (n) => h("a", { href: noteHref(n.id), title: n.id }, n.title || n.id);
 const tagChip = (t) => h("a", { class: "chip", href: "#/tag/" + encodeURIComponent(t) }, "#" + t);
 
-function show(...nodes) { view.replaceChildren(...nodes); }
+// Each route shows its view through its own show, which does nothing once
+// a later route has started: a slow answer never replaces a newer view.
+function shower(seq) { return (...nodes) => { if (seq === routeSeq) view.replaceChildren(...nodes); }; }
 
 function debounce(fn, ms) {
   let t;
@@ -83,7 +85,7 @@ async function loadImages(root) {
 
 // ---- views --------------------------------------------------------------
 
-async function searchView(params) {
+async function searchView(show, params) {
   const input = h("input", { type: "search", id: "q", placeholder: "Search notes…", value: params.get("q") || "", autofocus: "" });
   const tagSel = h("select", { id: "tag-filter" }, h("option", { value: "" }, "any tag"));
   const folderSel = h("select", { id: "folder-filter" }, h("option", { value: "" }, "any folder"));
@@ -118,7 +120,7 @@ async function searchView(params) {
   return { refresh: run };
 }
 
-async function noteView(id) {
+async function noteView(show, id) {
   const n = await api("note", { id });
   const body = h("article", { id: "note-body" });
   body.innerHTML = n.html; // goldmark, then the server's sanitiser
@@ -157,7 +159,8 @@ async function noteView(id) {
   return { id: n.id, kill: () => drawn.g?.kill() };
 }
 
-async function graphView() {
+async function graphView(show) {
+  window.vgGraph = null;
   const tagSel = h("select", { id: "g-tag" }, h("option", { value: "" }, "all tags"));
   const folderSel = h("select", { id: "g-folder" }, h("option", { value: "" }, "all folders"));
   const colorSel = h("select", { id: "g-color" }, h("option", { value: "folder" }, "colour by folder"), h("option", { value: "tag" }, "colour by tag"));
@@ -184,7 +187,7 @@ async function graphView() {
   return { refresh: debounce(load, 300), kill: () => gg.kill() };
 }
 
-async function pathView(params) {
+async function pathView(show, params) {
   const from = h("input", { id: "p-from", class: "wide", list: "p-notes", placeholder: "from note", value: params.get("from") || "" });
   const to = h("input", { id: "p-to", class: "wide", list: "p-notes", placeholder: "to note", value: params.get("to") || "" });
   const directed = h("input", { type: "checkbox", id: "p-directed" });
@@ -220,7 +223,7 @@ async function pathView(params) {
   return { kill: () => drawn?.kill() };
 }
 
-async function hubsView(params) {
+async function hubsView(show, params) {
   const metric = h("select", { id: "h-metric" }, ["pagerank", "in_degree", "out_degree"].map((m) => h("option", { value: m }, m)));
   metric.value = params.get("metric") || "pagerank";
   const list = h("ol", { id: "hubs" });
@@ -234,28 +237,31 @@ async function hubsView(params) {
   return { refresh: load };
 }
 
-async function tagsView() {
+async function tagsView(show) {
   const tags = await api("tags");
   show(h("h2", {}, "Tags"), h("div", { id: "tags" }, tags.map((t) => h("span", {}, tagChip(t.tag), h("span", { class: "muted" }, t.count, " ")))));
-  return { refresh: tagsView };
+  return { refresh: () => tagsView(show) };
 }
 
-async function tagView(tag) {
+async function tagView(show, tag) {
   const res = await api("tag", { tags: tag });
   show(h("h2", {}, "#" + tag), h("p", { class: "muted" }, `${res.total} notes`), h("ul", { class: "results", id: "tag-notes" }, res.notes.map((n) => h("li", {}, noteLink(n), " ", (n.tags || []).map(tagChip)))));
   return {};
 }
 
-function missingView(name) {
+function missingView(show, name) {
   show(h("h2", {}, "No note named “", name, "”"), h("p", { class: "muted" }, "The link is broken: no note of the vault has this name. It resolves as soon as one does."));
   return {};
 }
 
 // ---- the router -----------------------------------------------------------
 
+let routeSeq = 0; // the latest route: an older one that ends later is dropped
+
 async function route() {
   const hash = location.hash || "#/";
   if (!hash.startsWith("#/")) return; // a heading inside the note
+  const my = ++routeSeq;
   const [p, query] = hash.slice(1).split("?");
   const params = new URLSearchParams(query || "");
   const [, name, ...rest] = p.split("/");
@@ -263,11 +269,16 @@ async function route() {
   current?.kill?.();
   document.title = "vaultgraph";
   try {
-    const views = { "": () => searchView(params), note: () => noteView(arg), graph: graphView, path: () => pathView(params),
-      hubs: () => hubsView(params), tags: tagsView, tag: () => tagView(arg), missing: () => missingView(arg) };
-    current = { name, ...(await (views[name] || views[""])()) };
+    const show = shower(my);
+    const views = { "": () => searchView(show, params), note: () => noteView(show, arg), graph: () => graphView(show),
+      path: () => pathView(show, params), hubs: () => hubsView(show, params), tags: () => tagsView(show),
+      tag: () => tagView(show, arg), missing: () => missingView(show, arg) };
+    const shown = await (views[name] || views[""])();
+    if (my !== routeSeq) { shown.kill?.(); return; }
+    current = { name, ...shown };
   } catch (err) {
-    show(h("p", { class: "warn", id: "error" }, String(err.message || err)));
+    if (my !== routeSeq) return;
+    view.replaceChildren(h("p", { class: "warn", id: "error" }, String(err.message || err)));
     current = null;
   }
 }

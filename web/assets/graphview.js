@@ -15,7 +15,7 @@ const EDGE = "#d5d8e2";
 function newSigma(graph, box, settings = {}) {
   return new Sigma(graph, box, {
     defaultEdgeColor: EDGE, labelColor: { color: "#1d2330" }, labelFont: "system-ui, sans-serif",
-    labelSize: 12, zIndex: true, ...settings,
+    labelSize: 12, zIndex: true, allowInvalidContainer: true, ...settings,
   });
 }
 
