@@ -154,7 +154,7 @@ func waitJS(t *testing.T, ctx context.Context, what, expr string, d time.Duratio
 func shot(t *testing.T, ctx context.Context, sel, name string) int {
 	t.Helper()
 	var buf []byte
-	run(t, ctx, "screenshot "+sel, 20*time.Second, chromedp.Screenshot(sel, &buf, chromedp.ByQuery))
+	run(t, ctx, "screenshot "+sel, 90*time.Second, chromedp.Screenshot(sel, &buf, chromedp.ByQuery))
 	if name != "" {
 		save(t, name, buf)
 	}

@@ -100,24 +100,36 @@ export class GlobalGraph {
         orphan: x.inDegree + x.outDegree === 0,
       });
     }
-    for (const [s, t] of data.edges) {
-      const a = data.nodes[s].id, b = data.nodes[t].id;
-      if (a !== b) g.mergeEdge(a, b);
-    }
     const fresh = data.nodes.filter((x) => !old.hasNode(x.id)).length;
+    const large = data.edges.length > LARGE;
+    const addEdges = () => {
+      const t = performance.now();
+      for (const [s, t2] of data.edges) {
+        const a = data.nodes[s].id, b = data.nodes[t2].id;
+        if (a !== b) g.mergeEdge(a, b);
+      }
+      this.stats.edges = g.size;
+      this.stats.edgesMs = performance.now() - t;
+      if (fresh > 0) this.layout(fresh === g.order ? (big ? 8000 : 2500) : 1000);
+    };
     this.graph = g;
     const t1 = performance.now();
-    this.render(g.size > LARGE);
-    this.stats = { nodes: g.order, edges: g.size, fetchMs, graphMs: t1 - t0, sigmaMs: performance.now() - t1 };
-    this.sigma.once("afterRender", () => { this.stats.firstDrawMs = performance.now() - t0; });
-    if (fresh > 0) this.layout(fresh === g.order ? (big ? 8000 : 2500) : 1000);
+    this.render(large);
+    this.stats = { nodes: g.order, edges: 0, fetchMs, graphMs: t1 - t0, sigmaMs: performance.now() - t1 };
+    // A large graph shows its notes first and gets its links a frame
+    // later: the first picture comes sooner, the links follow.
+    this.sigma.once("afterRender", () => {
+      this.stats.firstDrawMs = performance.now() - t0;
+      if (large) requestAnimationFrame(() => requestAnimationFrame(addEdges));
+    });
+    if (!large) addEdges();
   }
 
   render(large) {
     this.kill();
     this.large = large;
     this.sigma = newSigma(this.graph, this.box, {
-      hideEdgesOnMove: large, labelRenderedSizeThreshold: large ? 12 : 5, labelDensity: large ? 0.3 : 1,
+      hideEdgesOnMove: large, zIndex: !large, labelRenderedSizeThreshold: large ? 12 : 5, labelDensity: large ? 0.3 : 1,
       ...(large ? { defaultNodeType: "point", nodeProgramClasses: { point: NodePointProgram },
         defaultEdgeType: "thin", edgeProgramClasses: { thin: EdgeLineProgram } } : {}),
       nodeReducer: (node, attr) => {
