@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -109,9 +110,12 @@ func browser(t *testing.T) context.Context {
 	ctx, cancel2 := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
 	t.Cleanup(cancel2)
 	chromedp.ListenTarget(ctx, func(ev any) {
-		if d, ok := ev.(*page.EventJavascriptDialogOpening); ok {
-			t.Errorf("a JavaScript dialog opened: %q", d.Message)
+		switch e := ev.(type) {
+		case *page.EventJavascriptDialogOpening:
+			t.Errorf("a JavaScript dialog opened: %q", e.Message)
 			go chromedp.Run(ctx, page.HandleJavaScriptDialog(false))
+		case *cdpruntime.EventExceptionThrown:
+			t.Errorf("uncaught exception in the page: %s", e.ExceptionDetails.Error())
 		}
 	})
 	if err := chromedp.Run(ctx); err != nil {
