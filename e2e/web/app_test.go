@@ -96,7 +96,14 @@ func TestWebApp(t *testing.T) {
 	run(t, ctx, "note screenshot", 20*time.Second, chromedp.Sleep(700*time.Millisecond), chromedp.CaptureScreenshot(&full))
 	save(t, "note.png", full)
 
-	// Live: an edit on disk shows without a reload.
+	live(t, ctx, s, dir)
+	graphs(t, ctx, s)
+	t.Run("XSS", func(t *testing.T) { xss(t, ctx, s) })
+}
+
+// live edits a file on disk while its note is open: the page shows the
+// edit without a reload.
+func live(t *testing.T, ctx context.Context, s *server, dir string) {
 	run(t, ctx, "open Beta", 10*time.Second, chromedp.Navigate(s.url+"#/note/"+url.PathEscape("Projects/Beta.md")))
 	waitJS(t, ctx, "Beta", `document.getElementById("note-title")?.textContent === "Beta"`, 10*time.Second)
 	waitJS(t, ctx, "events connected", `document.getElementById("live").classList.contains("on")`, 10*time.Second)
@@ -107,7 +114,10 @@ func TestWebApp(t *testing.T) {
 	fmt.Fprint(f, "\n\nA line written while the page was open: LIVE-MARKER.\n")
 	f.Close()
 	waitJS(t, ctx, "live update", `document.getElementById("note-body")?.textContent.includes("LIVE-MARKER")`, 10*time.Second)
+}
 
+// graphs checks the global graph, a path, hubs and tags.
+func graphs(t *testing.T, ctx context.Context, s *server) {
 	// The global graph draws nodes (pixels on the canvas).
 	run(t, ctx, "open the graph", 10*time.Second, chromedp.Navigate(s.url+"#/graph"))
 	waitJS(t, ctx, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, 15*time.Second)
@@ -137,8 +147,6 @@ func TestWebApp(t *testing.T) {
 	waitJS(t, ctx, "tags listed", `document.querySelector('#tags a[href="#/tag/project"]')`, 10*time.Second)
 	run(t, ctx, "a tag", 10*time.Second, chromedp.Click(`#tags a[href="#/tag/project"]`, chromedp.ByQuery))
 	waitJS(t, ctx, "tag notes", `document.querySelectorAll("#tag-notes li").length === 3`, 10*time.Second)
-
-	t.Run("XSS", func(t *testing.T) { xss(t, ctx, s) })
 }
 
 // xss opens, searches and draws a note made of script: nothing runs.
