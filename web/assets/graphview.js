@@ -137,7 +137,8 @@ export class GlobalGraph {
     this.kill();
     this.large = large;
     this.sigma = newSigma(this.graph, this.box, {
-      hideEdgesOnMove: large, zIndex: !large, labelRenderedSizeThreshold: large ? 12 : 5, labelDensity: large ? 0.3 : 1,
+      hideEdgesOnMove: large, zIndex: !large, labelRenderedSizeThreshold: large ? 12 : this.graph.order > 300 ? 5 : 0,
+      labelDensity: large ? 0.3 : this.graph.order > 300 ? 1 : 10,
       ...(large ? { defaultNodeType: "point", nodeProgramClasses: { point: NodePointProgram },
         defaultEdgeType: "thin", edgeProgramClasses: { thin: EdgeLineProgram } } : {}),
       nodeReducer: (node, attr) => {
@@ -157,7 +158,9 @@ export class GlobalGraph {
   layout(ms) {
     this.stopLayout();
     const work = this.graph.copy();
-    const settings = { ...forceAtlas2.inferSettings(work), barnesHutOptimize: work.order > 1000 };
+    // Strong gravity keeps the unlinked notes near the rest instead of
+    // drifting to the edges.
+    const settings = { ...forceAtlas2.inferSettings(work), barnesHutOptimize: work.order > 1000, strongGravityMode: true, gravity: 1 };
     this.fa2 = new FA2Layout(work, { settings });
     this.fa2.start();
     this.stats.layoutRunning = true;
