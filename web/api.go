@@ -1,6 +1,7 @@
 package web
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -127,7 +128,18 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, g)
+	// The whole graph is the one large answer (about 300 bytes a note):
+	// compressed for a client that takes gzip.
+	if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		return writeJSON(w, g)
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Vary", "Accept-Encoding")
+	zw := gzip.NewWriter(w)
+	if err := writeJSON(zw, g, w.Header()); err != nil {
+		return err
+	}
+	return zw.Close()
 }
 
 // maxLocal bounds the notes of a local graph.

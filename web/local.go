@@ -59,6 +59,9 @@ func localGraph(r *http.Request, e *vaultgraph.Engine, id string, depth int) (*l
 	for d := 1; d <= depth && !out.Cut; d++ {
 		var next []string
 		for _, f := range frontier {
+			if out.Cut {
+				break
+			}
 			nb, _, _, err := e.Neighbors(ctx, f, graph.Both, 0)
 			if err != nil {
 				return nil, err

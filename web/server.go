@@ -4,6 +4,7 @@ import (
 	"embed"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -116,9 +117,17 @@ func (s *Server) handle(f func(http.ResponseWriter, *http.Request) error) http.H
 	})
 }
 
-func writeJSON(w http.ResponseWriter, v any) error {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+// writeJSON writes v as the JSON answer: to w, an http.ResponseWriter,
+// or to another writer in front of one whose header is given.
+func writeJSON(w io.Writer, v any, header ...http.Header) error {
+	h := http.Header{}
+	if len(header) > 0 {
+		h = header[0]
+	} else if rw, ok := w.(http.ResponseWriter); ok {
+		h = rw.Header()
+	}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
 	return json.NewEncoder(w).Encode(v)
 }
 
