@@ -117,6 +117,8 @@ func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 			v = s.LoadTimeMs
 		case "notesWithWarnings":
 			v = s.NotesWithWarnings
+		case "renameRepairs":
+			v = s.RenameRepairs
 		case "problemCount":
 			v = len(s.Problems)
 		case "problems":
