@@ -67,7 +67,7 @@ type renameSeen struct {
 // e.mu).
 func (e *Engine) seeGone(p *pass, ns *noteState) {
 	id := ns.note.ID
-	incoming := false
+	incoming := p.start // the links are not known yet: pairRenames counts them
 	for src := range e.refs[refKey(id)] {
 		if src == id {
 			continue
@@ -115,13 +115,19 @@ func (e *Engine) trackRenames(p *pass) {
 			rs.added = slices.DeleteFunc(rs.added, func(n seenNote) bool { return paired[n.note.ID] })
 		}
 	}
-	kept := rs.pending[:0]
-	for _, r := range rs.pending {
-		if e.countRepairLinks(&r) > 0 {
-			kept = append(kept, r)
+	// A pair whose links need no repair stays while others found with it
+	// do: it says where the notes that moved with them are now.
+	withLinks := map[time.Time]bool{}
+	for i := range rs.pending {
+		if e.countRepairLinks(&rs.pending[i]) > 0 {
+			withLinks[rs.pending[i].Found] = true
 		}
 	}
-	rs.pending = kept
+	rs.pending = slices.DeleteFunc(rs.pending, func(r RenameRepair) bool {
+		_, back := e.index.Note(r.From)
+		_, here := e.notes[r.To]
+		return back || !here || !withLinks[r.Found]
+	})
 	if rs.dirty || !slices.Equal(before, rs.pending) {
 		rs.dirty = false
 		if p.batch.Meta == nil {
@@ -151,23 +157,23 @@ func (e *Engine) pairRenames(gone, added []seenNote, now time.Time) map[string]b
 	paired := map[string]bool{}
 	for _, pr := range vault.PairRenames(cand(gone), cand(added), maxSimilarPairs) {
 		paired[pr.From], paired[pr.To] = true, true
-		r := RenameRepair{From: pr.From, To: pr.To, Similar: pr.Similar, Ambiguous: pr.Ambiguous, Found: now.UTC().Truncate(time.Second)}
-		if e.countRepairLinks(&r) == 0 {
-			continue
-		}
+		r := RenameRepair{From: pr.From, To: pr.To, Similar: pr.Similar, Ambiguous: pr.Ambiguous, Found: now.UTC()}
+		e.countRepairLinks(&r)
 		e.renames.pending = slices.DeleteFunc(e.renames.pending, func(o RenameRepair) bool { return o.From == r.From && o.To == r.To })
 		e.renames.pending = append(e.renames.pending, r)
-		e.log.Info("found a rename made outside vaultgraph", "from", r.From, "to", r.To, "links", r.Links, "ambiguous", r.Ambiguous)
+		if r.Links > 0 {
+			e.log.Info("found a rename made outside vaultgraph", "from", r.From, "to", r.To, "links", r.Links, "ambiguous", r.Ambiguous)
+		}
 	}
 	return paired
 }
 
 // countRepairLinks counts the links in other notes that would resolve to
-// r.From if the note were still there instead of at r.To, and sets
-// r.Links: 0 when From is a note again (renamed back, or a new note took
-// the path), when To is gone, or when the links were fixed by hand. The
-// index is changed for the count and put back (caller holds e.mu for
-// writing).
+// r.From if the note were still there instead of at r.To, and that do not
+// resolve to r.To now, and sets r.Links: 0 when From is a note again
+// (renamed back, or a new note took the path), when To is gone, or when
+// the links were fixed by hand. The index is changed for the count and
+// put back (caller holds e.mu for writing).
 func (e *Engine) countRepairLinks(r *RenameRepair) int {
 	r.Links = 0
 	if _, ok := e.index.Note(r.From); ok {
@@ -176,24 +182,29 @@ func (e *Engine) countRepairLinks(r *RenameRepair) int {
 	if _, ok := e.notes[r.To]; !ok {
 		return 0
 	}
+	type link struct {
+		src string
+		l   vault.Link
+	}
+	var meant []link
 	e.index.RemoveNote(r.To)
 	e.index.AddNote(r.From)
-	defer func() {
-		e.index.RemoveNote(r.From)
-		e.index.AddNote(r.To)
-	}()
 	for src := range e.refs[refKey(r.From)] {
 		ns, ok := e.notes[src]
 		if !ok || src == r.To {
 			continue
 		}
 		for _, l := range ns.note.Links {
-			if l.IsSelf() {
-				continue
+			if to, st := e.index.Resolve(src, l); !l.IsSelf() && st == vault.Resolved && to == r.From {
+				meant = append(meant, link{src, l})
 			}
-			if to, st := e.index.Resolve(src, l); st == vault.Resolved && to == r.From {
-				r.Links++
-			}
+		}
+	}
+	e.index.RemoveNote(r.From)
+	e.index.AddNote(r.To)
+	for _, m := range meant {
+		if to, st := e.index.Resolve(m.src, m.l); st != vault.Resolved || to != r.To {
+			r.Links++
 		}
 	}
 	return r.Links
@@ -224,13 +235,13 @@ func (e *Engine) loadRepairs(meta map[string]string) {
 }
 
 // PendingRenames lists the pending repairs of renames made outside
-// vaultgraph, sorted by From and To.
+// vaultgraph (those with links to rewrite), sorted by From and To.
 func (e *Engine) PendingRenames() ([]RenameRepair, error) {
 	if err := e.readLock(); err != nil {
 		return nil, err
 	}
 	defer e.mu.RUnlock()
-	out := slices.Clone(e.renames.pending)
+	out := slices.DeleteFunc(slices.Clone(e.renames.pending), func(r RenameRepair) bool { return r.Links == 0 })
 	slices.SortFunc(out, compareRepairs)
 	return out, nil
 }
@@ -250,4 +261,15 @@ func compareRepairs(a, b RenameRepair) int {
 		return 1
 	}
 	return 0
+}
+
+// count is the number of pending repairs with links to rewrite.
+func (rs *renameState) count() int {
+	n := 0
+	for _, r := range rs.pending {
+		if r.Links > 0 {
+			n++
+		}
+	}
+	return n
 }

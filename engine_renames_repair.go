@@ -59,12 +59,13 @@ func (e *Engine) RepairLinks(ctx context.Context, req RepairRequest) (*RepairRes
 		return nil, err
 	}
 	res := &RepairResult{Repairs: []RenameRepair{}, Files: []FileChange{}, DryRun: !req.Apply}
+	together := e.sureRepairs()
 	for _, r := range picked {
 		if req.Apply && r.Ambiguous && req.To == "" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s -> %s skipped: ambiguous (another candidate fits); apply it with from and to", r.From, r.To))
 			continue
 		}
-		files, warnings, err := e.repairOne(ctx, r, req.Apply)
+		files, warnings, err := e.repairOne(ctx, r, together, req.Apply)
 		if err != nil {
 			if len(picked) == 1 {
 				return nil, err
@@ -115,8 +116,9 @@ func namesNote(given, id string) bool {
 
 // repairOne works out the repair r and, with apply, writes it, all files
 // or none, and brings the engine up to date; it returns the files changed
-// (caller holds e.writeMu).
-func (e *Engine) repairOne(ctx context.Context, r RenameRepair, apply bool) ([]FileChange, []string, error) {
+// (caller holds e.writeMu). together are the notes moved at the same time
+// as r (old ID -> new ID), such as the other notes of a folder moved.
+func (e *Engine) repairOne(ctx context.Context, r RenameRepair, together map[string]string, apply bool) ([]FileChange, []string, error) {
 	e.mu.RLock()
 	ns, ok := e.notes[r.To]
 	var abs string
@@ -134,7 +136,7 @@ func (e *Engine) repairOne(ctx context.Context, r RenameRepair, apply bool) ([]F
 	if err := e.learnExcluded(); err != nil {
 		return nil, nil, fmt.Errorf("repair links to %s: %w", r.From, err)
 	}
-	plan, err := e.planRepair(r, src)
+	plan, err := e.planRepair(r, src, together)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,17 +164,45 @@ func (e *Engine) repairOne(ctx context.Context, r RenameRepair, apply bool) ([]F
 
 // planRepair plans the rewrite of the links that still mean r.From so
 // that they point at r.To, where the note (holding src) now is: a move
-// whose index before has the note at From and after is the engine's.
-func (e *Engine) planRepair(r RenameRepair, src []byte) (*writePlan, error) {
+// whose index before has the note at From, and the other notes moved
+// with it (together) at their old paths, and after is the engine's.
+func (e *Engine) planRepair(r RenameRepair, src []byte, together map[string]string) (*writePlan, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if _, ok := e.index.Note(r.From); ok {
 		return nil, fmt.Errorf("%w: %s is a note again: nothing to repair", ErrNotFound, r.From)
 	}
+	also := map[string]string{}
+	for from, to := range together {
+		_, gone := e.index.Note(from)
+		if _, here := e.notes[to]; from != r.From && to != r.To && here && !gone {
+			also[from] = to
+		}
+	}
 	old := e.index.Clone()
 	old.RemoveNote(r.To)
+	for _, to := range also {
+		old.RemoveNote(to)
+	}
 	old.AddNote(r.From)
-	return e.planMove(&vault.Move{Parser: e.parser, Old: old, New: e.index, From: r.From, To: r.To}, src)
+	for from := range also {
+		old.AddNote(from)
+	}
+	return e.planMove(&vault.Move{Parser: e.parser, Old: old, New: e.index, From: r.From, To: r.To, Also: also}, src)
+}
+
+// sureRepairs are the pending repairs that are not ambiguous, as old ID
+// -> new ID: the notes taken to have moved together.
+func (e *Engine) sureRepairs() map[string]string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := map[string]string{}
+	for _, r := range e.renames.pending {
+		if !r.Ambiguous {
+			out[r.From] = r.To
+		}
+	}
+	return out
 }
 
 // dropRepair removes r from the pending repairs, with the other

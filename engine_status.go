@@ -74,7 +74,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		LoadTimeMs: e.loadTime.Milliseconds(),
 		Problems:   []vault.Problem{},
 
-		RenameRepairs: len(e.renames.pending),
+		RenameRepairs: e.renames.count(),
 	}
 	byName := map[string][]string{}
 	for id, ns := range e.notes {
