@@ -13,10 +13,10 @@ import (
 func repairLinksTool() *toolDef {
 	return &toolDef{
 		Tool: writeTool("repair_links", true, false,
-			mcpgo.WithDescription("Notes renamed or moved outside vaultgraph (mv, git mv, sync) leave links to the old path: list those repairs with the link changes (dry run), or apply them, rewriting links as update_node's rename does. An ambiguous one (two candidates) is applied only with from and to."),
-			mcpgo.WithString("from", mcpgo.Description("The note's old path or name; none = every repair")),
-			mcpgo.WithString("to", mcpgo.Description("Its new path, for an ambiguous repair")),
-			mcpgo.WithBoolean("apply", mcpgo.Description("Rewrite the links; without it nothing is written")),
+			mcpgo.WithDescription("Fix links left at a note's old path by a rename made outside vaultgraph (mv, git mv, sync): lists the repairs and link changes, or applies them as update_node renames. An ambiguous repair needs from and to."),
+			mcpgo.WithString("from", mcpgo.Description("Old path or name; none = all")),
+			mcpgo.WithString("to", mcpgo.Description("New path")),
+			mcpgo.WithBoolean("apply", mcpgo.Description("Write; else a dry run")),
 		),
 		run:    bind((*Tools).RepairLinks),
 		format: FormatTOON,
