@@ -156,6 +156,9 @@ func (e *Engine) pairRenames(gone, added []seenNote, now time.Time) map[string]b
 	}
 	paired := map[string]bool{}
 	for _, pr := range vault.PairRenames(cand(gone), cand(added), maxSimilarPairs) {
+		if pr.From == pr.To {
+			continue // went and came back: an editor's save, not a rename
+		}
 		paired[pr.From], paired[pr.To] = true, true
 		r := RenameRepair{From: pr.From, To: pr.To, Similar: pr.Similar, Ambiguous: pr.Ambiguous, Found: now.UTC()}
 		e.countRepairLinks(&r)
