@@ -49,6 +49,29 @@ type renameState struct {
 	gone, added []seenNote
 	pending     []RenameRepair
 	dirty       bool // pending changed since the index last stored it
+	// moves are the sure pairs found lately, repaired or not: where the
+	// notes moved with a note being repaired went.
+	moves []movedNote
+}
+
+// movedNote is a note found to have moved from one path to another.
+type movedNote struct {
+	from, to string
+	at       time.Time
+}
+
+// keepMoves is how long, and how many, sure pairs are kept as moves.
+const (
+	keepMoves    = 10 * time.Minute
+	maxKeptMoves = 10_000
+)
+
+// moved records the sure pair from -> to found at now, forgetting the
+// moves older than keepMoves.
+func (rs *renameState) moved(from, to string, now time.Time) {
+	rs.moves = slices.DeleteFunc(rs.moves, func(m movedNote) bool { return now.Sub(m.at) > keepMoves || m.from == from })
+	rs.moves = append(rs.moves, movedNote{from: from, to: to, at: now})
+	rs.moves = rs.moves[max(0, len(rs.moves)-maxKeptMoves):]
 }
 
 // seenNote is a note that went or appeared at a time.
@@ -97,23 +120,7 @@ func (e *Engine) trackRenames(p *pass) {
 	if p.start {
 		e.pairRenames(p.seen.gone, p.seen.added, now)
 	} else {
-		window := e.opts.RenameWindow
-		if window <= 0 {
-			window = DefaultRenameWindow
-		}
-		keep := func(s []seenNote, more []seenNote) []seenNote {
-			for i := range more {
-				more[i].at = now
-			}
-			s = slices.DeleteFunc(append(s, more...), func(n seenNote) bool { return now.Sub(n.at) > window })
-			return s[max(0, len(s)-maxRenameSeen):]
-		}
-		rs.gone, rs.added = keep(rs.gone, p.seen.gone), keep(rs.added, p.seen.added)
-		if len(p.seen.gone)+len(p.seen.added) > 0 {
-			paired := e.pairRenames(rs.gone, rs.added, now)
-			rs.gone = slices.DeleteFunc(rs.gone, func(n seenNote) bool { return paired[n.note.ID] })
-			rs.added = slices.DeleteFunc(rs.added, func(n seenNote) bool { return paired[n.note.ID] })
-		}
+		e.trackLive(p, now)
 	}
 	// A pair whose links need no repair stays while others found with it
 	// do: it says where the notes that moved with them are now.
@@ -135,6 +142,46 @@ func (e *Engine) trackRenames(p *pass) {
 		}
 		p.batch.Meta[metaRenames] = encodeRepairs(rs.pending)
 	}
+}
+
+// trackLive keeps the notes that went and appeared in the pass p with
+// those of the rename window before it and pairs them (caller holds
+// e.mu). A note that appeared and was edited since (an editor writing it
+// in steps) is paired as it is now.
+func (e *Engine) trackLive(p *pass, now time.Time) {
+	rs := &e.renames
+	window := e.opts.RenameWindow
+	if window <= 0 {
+		window = DefaultRenameWindow
+	}
+	for i := range p.seen.gone {
+		p.seen.gone[i].at = now
+	}
+	for i := range p.seen.added {
+		p.seen.added[i].at = now
+	}
+	fresh := func(s []seenNote, present bool) []seenNote {
+		out := s[:0]
+		for _, n := range s {
+			ns, ok := e.notes[n.note.ID]
+			if now.Sub(n.at) > window || ok != present {
+				continue
+			}
+			if ok {
+				n.note = ns.note
+			}
+			out = append(out, n)
+		}
+		return out[max(0, len(out)-maxRenameSeen):]
+	}
+	rs.gone = fresh(append(rs.gone, p.seen.gone...), false)
+	rs.added = fresh(append(rs.added, p.seen.added...), true)
+	if len(rs.gone) == 0 || len(rs.added) == 0 {
+		return
+	}
+	paired := e.pairRenames(rs.gone, rs.added, now)
+	rs.gone = slices.DeleteFunc(rs.gone, func(n seenNote) bool { return paired[n.note.ID] })
+	rs.added = slices.DeleteFunc(rs.added, func(n seenNote) bool { return paired[n.note.ID] })
 }
 
 // pairRenames pairs gone with added (when a note that went had incoming
@@ -160,6 +207,9 @@ func (e *Engine) pairRenames(gone, added []seenNote, now time.Time) map[string]b
 			continue // went and came back: an editor's save, not a rename
 		}
 		paired[pr.From], paired[pr.To] = true, true
+		if !pr.Ambiguous {
+			e.renames.moved(pr.From, pr.To, now)
+		}
 		r := RenameRepair{From: pr.From, To: pr.To, Similar: pr.Similar, Ambiguous: pr.Ambiguous, Found: now.UTC()}
 		e.countRepairLinks(&r)
 		e.renames.pending = slices.DeleteFunc(e.renames.pending, func(o RenameRepair) bool { return o.From == r.From && o.To == r.To })

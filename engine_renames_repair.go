@@ -191,12 +191,16 @@ func (e *Engine) planRepair(r RenameRepair, src []byte, together map[string]stri
 	return e.planMove(&vault.Move{Parser: e.parser, Old: old, New: e.index, From: r.From, To: r.To, Also: also}, src)
 }
 
-// sureRepairs are the pending repairs that are not ambiguous, as old ID
-// -> new ID: the notes taken to have moved together.
+// sureRepairs are the pending repairs that are not ambiguous and the
+// moves found lately, as old ID -> new ID: the notes taken to have moved
+// together (planRepair keeps those still moved).
 func (e *Engine) sureRepairs() map[string]string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	out := map[string]string{}
+	for _, m := range e.renames.moves {
+		out[m.from] = m.to
+	}
 	for _, r := range e.renames.pending {
 		if !r.Ambiguous {
 			out[r.From] = r.To
