@@ -37,8 +37,8 @@ type RenamePair struct {
 // (Jaccard) is at least SimilarMinShare, and the smaller file is at least
 // SimilarMinSize of the larger.
 const (
-	SimilarMinFeatures = 3
-	SimilarMinShare    = 0.6
+	SimilarMinFeatures = 4
+	SimilarMinShare    = 0.8
 	SimilarMinSize     = 0.5
 )
 
