@@ -14,10 +14,12 @@ import (
 const DefaultRenameWindow = 5 * time.Second
 
 // maxSimilarPairs bounds the comparisons of a pairing by similar content;
-// maxRenameSeen bounds each side of the notes kept for pairing.
+// maxRenameSeen bounds each side of the notes kept for pairing; below
+// maxFewPairs comparisons, notes that nothing linked are paired too.
 const (
 	maxSimilarPairs = 250_000
 	maxRenameSeen   = 100_000
+	maxFewPairs     = 10_000
 )
 
 // metaRenames is the meta key of the pending rename repairs (JSON), so
@@ -185,10 +187,12 @@ func (e *Engine) trackLive(p *pass, now time.Time) {
 }
 
 // pairRenames pairs gone with added (when a note that went had incoming
-// links) and adds the new pending repairs; it returns the IDs paired
-// (caller holds e.mu).
+// links, or both are few: the moves of notes without incoming links still
+// tell where a folder went) and adds the new pending repairs; it returns
+// the IDs paired (caller holds e.mu).
 func (e *Engine) pairRenames(gone, added []seenNote, now time.Time) map[string]bool {
-	if len(added) == 0 || !slices.ContainsFunc(gone, func(n seenNote) bool { return n.incoming }) {
+	few := len(gone)*len(added) <= maxFewPairs
+	if len(added) == 0 || !few && !slices.ContainsFunc(gone, func(n seenNote) bool { return n.incoming }) {
 		return nil
 	}
 	cand := func(s []seenNote) []vault.RenameCandidate {
