@@ -5,6 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestRepairLinks is README's example: a note renamed with mv between two
@@ -43,4 +49,46 @@ func TestRepairLinks(t *testing.T) {
 	if out := w.ok(t, "repair-links"); !strings.HasPrefix(out, "repairs: []\n") {
 		t.Errorf("repair-links after the repair = %q, want no repairs", out)
 	}
+}
+
+// TestServeFollowRenames runs `serve --follow-renames`: a note renamed
+// with mv while it serves has its links rewritten by the server itself.
+func TestServeFollowRenames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := testutil.Binary(t)
+	vaultDir := copyVault(t)
+	var stderr lockedBuffer
+	env, _ := serveEnv(t)
+	c, err := client.NewStdioMCPClientWithOptions(bin, env, []string{"serve", "--follow-renames", vaultDir},
+		transport.WithCommandStderrWriter(&stderr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	initialize(t, c)
+	waitText := func(what string, ok func() bool) {
+		t.Helper()
+		for start := time.Now(); !ok(); time.Sleep(50 * time.Millisecond) {
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("%s: not within 10s\n%s", what, stderr.String())
+			}
+		}
+	}
+	waitText("watcher running", func() bool {
+		text, _ := call(t, c, "vault_status", map[string]any{"format": "json"})
+		return strings.Contains(text, `"watcher":"running"`)
+	})
+	if err := os.Rename(filepath.Join(vaultDir, "Projects/Beta.md"), filepath.Join(vaultDir, "Projects/Beta Renamed.md")); err != nil {
+		t.Fatal(err)
+	}
+	waitText("links to Beta rewritten", func() bool {
+		b, err := os.ReadFile(filepath.Join(vaultDir, "Home.md"))
+		return err == nil && strings.Contains(string(b), "[[Beta Renamed#Goals]]")
+	})
+	waitText("vault_status back to 2 broken links", func() bool {
+		text, _ := call(t, c, "vault_status", map[string]any{"fields": []string{"brokenLinks", "renameRepairs"}})
+		return text == "brokenLinks: 2\nrenameRepairs: 0"
+	})
 }
