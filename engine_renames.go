@@ -192,7 +192,7 @@ func (e *Engine) trackLive(p *pass, now time.Time) {
 // the IDs paired (caller holds e.mu).
 func (e *Engine) pairRenames(gone, added []seenNote, now time.Time) map[string]bool {
 	few := len(gone)*len(added) <= maxFewPairs
-	if len(added) == 0 || !few && !slices.ContainsFunc(gone, func(n seenNote) bool { return n.incoming }) {
+	if len(gone) == 0 || len(added) == 0 || !few && !slices.ContainsFunc(gone, func(n seenNote) bool { return n.incoming }) {
 		return nil
 	}
 	cand := func(s []seenNote) []vault.RenameCandidate {
