@@ -6,7 +6,6 @@ package vaultgraph_test
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,18 +31,7 @@ func openRenames(t *testing.T, dir, index string, follow bool, window time.Durat
 	if index == "" {
 		index = filepath.Join(t.TempDir(), "index.db")
 	}
-	logs := &warnLog{}
-	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: index, Logger: slog.New(logs), FollowRenames: follow, RenameWindow: window})
-	if err := e.Open(context.Background()); err != nil {
-		t.Fatalf("Open(%s) = %v", dir, err)
-	}
-	t.Cleanup(func() {
-		_ = e.Close()
-		for _, msg := range logs.all() {
-			t.Errorf("logged: %s", msg)
-		}
-	})
-	return e
+	return openLogged(t, vaultgraph.Options{Vault: dir, Index: index, FollowRenames: follow, RenameWindow: window})
 }
 
 // move renames a file or folder of the vault dir.
