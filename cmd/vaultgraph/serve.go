@@ -59,7 +59,9 @@ By default MCP speaks over stdin/stdout, for Claude Desktop, Claude Code or
 Cursor; stdout carries only protocol messages and logs go to stderr. With
 --http ADDR it serves streamable HTTP at http://ADDR/mcp instead, bound to
 loopback unless ADDR names another host; --token (or $` + EnvToken + `)
-then requires "Authorization: Bearer TOKEN".
+then requires "Authorization: Bearer TOKEN". The same address serves the
+web app at / (search, notes, graphs; read-only; --no-web leaves it out),
+its API behind the same token.
 
 Every edit, rename, move or delete made by Obsidian or any editor reaches
 the graph and the SQLite index within a second. Commands run meanwhile read
