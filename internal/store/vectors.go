@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"math"
 )
 
 // NoteVectors are the chunk vectors of one note, made by one model from
@@ -167,25 +165,4 @@ func (s *Store) DropOtherVectors(ctx context.Context, model string, dim int) err
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
-}
-
-// encodeVector writes a vector as little-endian float32s.
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// decodeVector reads a vector of dim float32s.
-func decodeVector(b []byte, dim int) ([]float32, error) {
-	if len(b) != 4*dim {
-		return nil, fmt.Errorf("vector of %d bytes, want %d", len(b), 4*dim)
-	}
-	v := make([]float32, dim)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v, nil
 }
