@@ -121,7 +121,7 @@ func (e *Engine) parseDiff(ctx context.Context, p *pass) (<-chan chunk, error) {
 		return e.parseChunks(ctx, p.d), nil
 	}
 	var done atomic.Int64
-	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse))
+	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +231,12 @@ func (e *Engine) install(p *pass, results []parsed) {
 		}
 		p.rep.Parsed++
 	}
+	ie := e.inlineEmbedder()
 	for _, r := range ok {
 		ns := e.notes[r.file.ID]
 		resolveLinks(p.look, ns)
 		p.batch.Upserts = append(p.batch.Upserts, e.record(ns, r.body))
+		ie.batchVectors(p.batch, r.file.ID, ns.note.Hash, r.vecs)
 	}
 }
 

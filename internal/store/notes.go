@@ -44,12 +44,19 @@ type Batch struct {
 	Problems []vault.Problem
 	// Meta sets meta keys.
 	Meta map[string]string
+	// Vectors are chunk vectors of model VectorModel and dimension
+	// VectorDim, made while the notes were parsed: written after the
+	// notes, as PutVectors writes them, so that notes and their vectors
+	// are stored in the same transaction.
+	Vectors     []NoteVectors
+	VectorModel string
+	VectorDim   int
 }
 
 // Empty reports whether the batch changes nothing.
 func (b *Batch) Empty() bool {
 	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 && len(b.Touches) == 0 &&
-		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0
+		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0 && len(b.Vectors) == 0
 }
 
 // Apply writes the batch in one transaction.
@@ -108,6 +115,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		if _, err := w.exec("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", k, v); err != nil {
 			return err
 		}
+	}
+	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)

@@ -24,32 +24,33 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	del, err := tx.PrepareContext(ctx, "DELETE FROM vectors WHERE note = ? AND model = ?")
-	if err != nil {
+	w := newWriter(ctx, tx)
+	defer w.close()
+	if err := w.putVectors(model, dim, notes); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
-	defer del.Close()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO vectors(note, chunk, model, dim, hash, vec)
-		SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)`)
-	if err != nil {
-		return fmt.Errorf("index vectors: %w", err)
-	}
-	defer ins.Close()
+	return nil
+}
+
+// putVectors replaces the stored vectors of each note for model.
+func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 	for _, nv := range notes {
-		if _, err := del.ExecContext(ctx, nv.Note, model); err != nil {
+		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
 			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
 		for i, v := range nv.Vecs {
 			if len(v) != dim {
 				return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
 			}
-			if _, err := ins.ExecContext(ctx, nv.Note, i, model, dim, nv.Hash, encodeVector(v), nv.Note); err != nil {
+			if _, err := w.exec(`INSERT INTO vectors(note, chunk, model, dim, hash, vec)
+				SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)`,
+				nv.Note, i, model, dim, nv.Hash, encodeVector(v), nv.Note); err != nil {
 				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
 }
