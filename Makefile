@@ -33,7 +33,7 @@ bench: build ## parse throughput, response tokens per format, 10k-note load, gra
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
-	$(BIN) bench --notes 10000,100000 --search
+	$(BIN) bench --notes 10000,100000 --cold --search
 
 REALVAULTS ?= ../shared/vaults
 

@@ -236,3 +236,39 @@ func countVectors(m map[string][][]float32) int {
 	}
 	return n
 }
+
+// TestTableBytes checks that the parts of an index add up to its file.
+func TestTableBytes(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := context.Background()
+	if err := s.Apply(ctx, &Batch{Upserts: []*Record{sampleRecord("a.md"), sampleRecord("b.md")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutVectors(ctx, "m", 3, []NoteVectors{{Note: "a.md", Hash: "h", Vecs: [][]float32{{1, 0, 0}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := TableBytes(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, part := range []string{"vectors", "fts", "links", "notes", "tags", "other"} {
+		if part != "other" && got[part] <= 0 {
+			t.Errorf("TableBytes()[%s] = %d, want pages", part, got[part])
+		}
+		sum += got[part]
+	}
+	if sum != fi.Size() || len(got) > 6 {
+		t.Errorf("TableBytes() = %v: %d bytes in all, want the file's %d in 6 parts", got, sum, fi.Size())
+	}
+	if _, err := TableBytes(ctx, filepath.Join(t.TempDir(), "none.db")); err == nil {
+		t.Error("TableBytes of a missing file succeeded")
+	}
+}
