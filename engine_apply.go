@@ -235,7 +235,9 @@ func (e *Engine) install(p *pass, results []parsed) {
 	for _, r := range ok {
 		ns := e.notes[r.file.ID]
 		resolveLinks(p.look, ns)
-		p.batch.Upserts = append(p.batch.Upserts, e.record(ns, r.body))
+		rec := e.record(ns, r.body)
+		rec.Hidden = r.hidden
+		p.batch.Upserts = append(p.batch.Upserts, rec)
 		ie.batchVectors(p.batch, r.file.ID, ns.note.Hash, r.vecs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -28,6 +29,9 @@ type parsed struct {
 	// vecs are the note's chunk vectors, when a start-up pass made them
 	// while parsing (inlineEmbed).
 	vecs [][]float32
+	// hidden is store.HiddenText(body), made here rather than by the
+	// index writer.
+	hidden *string
 }
 
 // chunk is one chunk of parse results, or the error that ended parsing.
@@ -133,5 +137,6 @@ func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie
 	if ie != nil {
 		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)
 	}
-	return parsed{file: f, note: n, body: body, vecs: vecs}
+	hidden := store.HiddenText(body)
+	return parsed{file: f, note: n, body: body, vecs: vecs, hidden: &hidden}
 }

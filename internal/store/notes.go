@@ -23,7 +23,15 @@ type Record struct {
 	Status   []vault.Status
 	// Body is the note's text for the full-text index. Only writes use it.
 	Body string
+	// Hidden, when not nil, is HiddenText(Body), made by the caller (a
+	// cold index makes it on its parse workers, off the writer's path);
+	// nil means Apply makes it.
+	Hidden *string
 }
+
+// HiddenText returns what the full-text index keeps of a body besides
+// the body itself (its CJK bigrams and folded words): Record.Hidden.
+func HiddenText(body string) string { return hiddenText(body) }
 
 // Batch is one set of changes written in a single transaction.
 type Batch struct {
@@ -127,9 +135,10 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 
 // writer holds the prepared statements of one transaction.
 type writer struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	stmts map[string]*sql.Stmt
+	ctx     context.Context
+	tx      *sql.Tx
+	stmts   map[string]*sql.Stmt
+	queries map[rowsKey]string // multi-row INSERTs (rows.go)
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
@@ -196,8 +205,13 @@ func (w *writer) upsert(r *Record) error {
 		}
 	}
 	names := ftsTitle(n.Title, n.Aliases)
+	hidden := r.Hidden
+	if hidden == nil {
+		h := hiddenText(r.Body)
+		hidden = &h
+	}
 	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
-		n.ID, names, r.Body, hiddenText(names), hiddenText(r.Body)); err != nil {
+		n.ID, names, r.Body, hiddenText(names), *hidden); err != nil {
 		return err
 	}
 	return w.writeLinks(r)
@@ -217,6 +231,7 @@ func (w *writer) writeLinks(r *Record) error {
 	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
 		return err
 	}
+	args := make([]any, 0, 14*len(r.Note.Links))
 	for i, l := range r.Note.Links {
 		var resolved, status any
 		if i < len(r.Resolved) && r.Resolved[i] != "" {
@@ -225,15 +240,11 @@ func (w *writer) writeLinks(r *Record) error {
 		if i < len(r.Status) && r.Status[i] != "" {
 			status = string(r.Status[i])
 		}
-		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
-			start, end, target_start, target_end, line, resolved, status)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
-			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status); err != nil {
-			return err
-		}
+		args = append(args, r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
+			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status)
 	}
-	return nil
+	return w.insertRows(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
+			start, end, target_start, target_end, line, resolved, status) VALUES `, "", 14, args)
 }
 
 func (w *writer) relink(r *Record) error {

@@ -41,15 +41,17 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
 			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
+		args := make([]any, 0, 6*len(nv.Vecs))
 		for i, v := range nv.Vecs {
 			if len(v) != dim {
 				return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
 			}
-			if _, err := w.exec(`INSERT INTO vectors(note, chunk, model, dim, hash, vec)
-				SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)`,
-				nv.Note, i, model, dim, nv.Hash, encodeVector(v), nv.Note); err != nil {
-				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-			}
+			args = append(args, nv.Note, i, model, dim, nv.Hash, encodeVector(v))
+		}
+		// Only for a note still in the index.
+		if err := w.insertRows("INSERT INTO vectors(note, chunk, model, dim, hash, vec) SELECT * FROM (VALUES ",
+			") WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)", 6, args, nv.Note); err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
 	}
 	return nil
