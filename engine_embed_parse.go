@@ -46,10 +46,11 @@ func (e *Engine) inlineEmbedder() *inlineEmbed {
 }
 
 // vectors returns the chunk vectors of a note with title whose file holds
-// src, its body starting at bodyStart: the text the background embedder
-// would read (readBody). It returns nil when the model fails or gives
-// vectors of another dimension: the background embedder then tries.
-func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bodyStart int) [][]float32 {
+// src, its body starting at bodyStart (the text the background embedder
+// would read: readBody), in their stored form. It returns nil when the
+// model fails or gives vectors of another dimension: the background
+// embedder then tries.
+func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bodyStart int) [][]byte {
 	if bodyStart > len(src) {
 		bodyStart = 0
 	}
@@ -63,20 +64,22 @@ func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bo
 	if err != nil || len(vecs) != len(texts) {
 		return nil
 	}
-	for _, v := range vecs {
+	out := make([][]byte, len(vecs))
+	for i, v := range vecs {
 		if len(v) != ie.dim {
 			return nil
 		}
+		out[i] = store.EncodeVector(v)
 	}
-	return vecs
+	return out
 }
 
 // batchVectors adds the vectors made while parsing to the batch that
 // stores the notes.
-func (ie *inlineEmbed) batchVectors(b *store.Batch, id, hash string, vecs [][]float32) {
+func (ie *inlineEmbed) batchVectors(b *store.Batch, id, hash string, vecs [][]byte) {
 	if ie == nil || vecs == nil {
 		return
 	}
 	b.VectorModel, b.VectorDim = ie.model, ie.dim
-	b.Vectors = append(b.Vectors, store.NoteVectors{Note: id, Hash: hash, Vecs: vecs})
+	b.Vectors = append(b.Vectors, store.NoteVectors{Note: id, Hash: hash, Blobs: vecs})
 }

@@ -26,9 +26,9 @@ type parsed struct {
 	// same is set, and note nil, when the file's content hash equals the
 	// one indexed: only its size or time changed.
 	same bool
-	// vecs are the note's chunk vectors, when a start-up pass made them
-	// while parsing (inlineEmbed).
-	vecs [][]float32
+	// vecs are the note's chunk vectors in their stored form, when a
+	// start-up pass made them while parsing (inlineEmbed).
+	vecs [][]byte
 	// hidden is store.HiddenText(body), made here rather than by the
 	// index writer.
 	hidden *string
@@ -133,7 +133,7 @@ func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie
 	if !strings.HasSuffix(strings.ToLower(f.ID), ".excalidraw.md") && n.BodyStart <= len(src) && len(src) <= vault.MaxParseBytes {
 		body = strings.ToValidUTF8(string(src[n.BodyStart:]), "\uFFFD")
 	}
-	var vecs [][]float32
+	var vecs [][]byte
 	if ie != nil {
 		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)
 	}

@@ -58,6 +58,10 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
+// EncodeVector returns v in the form the index stores it (one byte per
+// dimension and one for the scale): what NoteVectors.Blobs hold.
+func EncodeVector(v []float32) []byte { return encodeVector(v) }
+
 // decodeVector reads a vector of dim components, stored by encodeVector
 // (dim+1 bytes) or, before schema 5, as little-endian float32s (4 × dim
 // bytes).

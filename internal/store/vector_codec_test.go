@@ -272,3 +272,28 @@ func TestTableBytes(t *testing.T) {
 		t.Error("TableBytes of a missing file succeeded")
 	}
 }
+
+// TestPutVectorBlobs checks that vectors given in their stored form are
+// stored as they are, and that a blob of the wrong size is refused.
+func TestPutVectorBlobs(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	if err := s.Apply(ctx, &Batch{Upserts: []*Record{sampleRecord("a.md")}}); err != nil {
+		t.Fatal(err)
+	}
+	blobs := [][]byte{EncodeVector([]float32{1, 0, 0}), EncodeVector([]float32{0, 0.5, -0.25})}
+	if err := s.Apply(ctx, &Batch{VectorModel: "m", VectorDim: 3,
+		Vectors: []NoteVectors{{Note: "a.md", Hash: "h", Blobs: blobs}, {Note: "gone.md", Hash: "h", Blobs: blobs}}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []NoteVectors
+	if err := s.Vectors(ctx, "m", 3, func(nv NoteVectors) error { got = append(got, nv); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Note != "a.md" || len(got[0].Vecs) != 2 || !equalFloats(got[0].Vecs[1], []float32{0, 0.5, -0.25}) {
+		t.Errorf("Vectors after Apply with blobs = %+v, want a.md's two chunks", got)
+	}
+	if err := s.PutVectors(ctx, "m", 3, []NoteVectors{{Note: "a.md", Blobs: [][]byte{{1, 2}}}}); err == nil {
+		t.Error("a blob of 2 bytes was stored as a vector of 3 dimensions")
+	}
+}

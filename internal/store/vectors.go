@@ -11,6 +11,10 @@ type NoteVectors struct {
 	Note string
 	Hash string
 	Vecs [][]float32
+	// Blobs, when Vecs is nil, are the vectors already in their stored
+	// form (EncodeVector): a quarter of the memory, for a writer that
+	// holds many before it writes them.
+	Blobs [][]byte
 }
 
 // PutVectors replaces the stored vectors of each note for model, in one
@@ -41,12 +45,18 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
 			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
-		args := make([]any, 0, 6*len(nv.Vecs))
+		args := make([]any, 0, 6*(len(nv.Vecs)+len(nv.Blobs)))
 		for i, v := range nv.Vecs {
 			if len(v) != dim {
 				return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
 			}
 			args = append(args, nv.Note, i, model, dim, nv.Hash, encodeVector(v))
+		}
+		for i, b := range nv.Blobs {
+			if nv.Vecs != nil || len(b) != dim+1 {
+				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
+			}
+			args = append(args, nv.Note, i, model, dim, nv.Hash, b)
 		}
 		// Only for a note still in the index.
 		if err := w.insertRows("INSERT INTO vectors(note, chunk, model, dim, hash, vec) SELECT * FROM (VALUES ",
