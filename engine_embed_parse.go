@@ -26,9 +26,13 @@ type inlineEmbed struct {
 }
 
 // inlineEmbedder returns the inline embedder of a start-up pass, or nil
-// when the engine has no local embedding model.
+// when the engine has no local embedding model or no index to keep the
+// vectors in (the background embedder then holds them in memory).
 func (e *Engine) inlineEmbedder() *inlineEmbed {
 	p := e.opts.Embedder
+	if e.opts.NoIndex {
+		return nil
+	}
 	switch p.(type) {
 	case *embed.Builtin, *embed.Model2Vec:
 	default:
