@@ -45,26 +45,51 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
 			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
-		args := make([]any, 0, 6*(len(nv.Vecs)+len(nv.Blobs)))
-		for i, v := range nv.Vecs {
-			if len(v) != dim {
-				return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
-			}
-			args = append(args, nv.Note, i, model, dim, nv.Hash, encodeVector(v))
+		exists, err := w.noteExists(nv.Note)
+		if err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
-		for i, b := range nv.Blobs {
-			if nv.Vecs != nil || len(b) != dim+1 {
+		if !exists {
+			continue // only for a note still in the index
+		}
+		blobs := nv.Blobs
+		if nv.Vecs != nil {
+			blobs = make([][]byte, len(nv.Vecs))
+			for i, v := range nv.Vecs {
+				if len(v) != dim {
+					return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
+				}
+				blobs[i] = encodeVector(v)
+			}
+		}
+		for i, b := range blobs {
+			if len(b) != dim+1 {
 				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
 			}
-			args = append(args, nv.Note, i, model, dim, nv.Hash, b)
-		}
-		// Only for a note still in the index.
-		if err := w.insertRows("INSERT INTO vectors(note, chunk, model, dim, hash, vec) SELECT * FROM (VALUES ",
-			") WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)", 6, args, nv.Note); err != nil {
-			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			// One INSERT per row (see writeLinks).
+			if _, err := w.exec("INSERT INTO vectors(note, chunk, model, dim, hash, vec) VALUES (?, ?, ?, ?, ?, ?)",
+				nv.Note, i, model, dim, nv.Hash, b); err != nil {
+				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			}
 		}
 	}
 	return nil
+}
+
+// noteExists reports whether the index holds the note id.
+func (w *writer) noteExists(id string) (bool, error) {
+	const query = "SELECT EXISTS (SELECT 1 FROM notes WHERE id = ?)"
+	st, ok := w.stmts[query]
+	if !ok {
+		var err error
+		if st, err = w.tx.PrepareContext(w.ctx, query); err != nil {
+			return false, err
+		}
+		w.stmts[query] = st
+	}
+	var exists bool
+	err := st.QueryRowContext(w.ctx, id).Scan(&exists)
+	return exists, err
 }
 
 // Vectors calls fn with every stored note's vectors for model and dim,
