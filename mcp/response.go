@@ -33,6 +33,9 @@ type NodeResponse struct {
 	Score *float64 `json:"score,omitempty"`
 	// Snippet is the text around a search hit's matching words.
 	Snippet string `json:"snippet,omitempty"`
+	// Context is the sentence holding a neighbour's link to the note
+	// asked about, the link in **bold** (incoming neighbours).
+	Context string `json:"context,omitempty"`
 
 	IncomingCount *int           `json:"incomingCount,omitempty"`
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`

@@ -114,6 +114,8 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			v = strings.Join(n.Aliases, "; ")
 		case "snippet":
 			v = n.Snippet
+		case "context":
+			v = n.Context
 		case "content":
 			v = ""
 			if n.Content != nil {

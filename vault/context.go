@@ -31,7 +31,8 @@ func LinkContext(src []byte, start, end, maxChars int) string {
 }
 
 // LineContext is LinkContext for a range whose line stands alone (a
-// frontmatter property): the line, without the sentence rules.
+// frontmatter property): the line without a list marker, without the
+// sentence rules.
 func LineContext(src []byte, start, end, maxChars int) string {
 	return textContext(src, start, end, maxChars, true)
 }
@@ -44,7 +45,9 @@ func textContext(src []byte, start, end, maxChars int, oneLine bool) string {
 		maxChars = DefaultContextChars
 	}
 	from, to := ctxLineStart(src, start), ctxLineEnd(src, end)
-	if !oneLine && !bytes.HasPrefix(bytes.TrimLeft(ctxLine(src, from), " \t"), []byte("|")) {
+	if oneLine {
+		from += min(markerLen(ctxLine(src, from)), start-from)
+	} else if !bytes.HasPrefix(bytes.TrimLeft(ctxLine(src, from), " \t"), []byte("|")) {
 		from, to = blockAround(src, start, end)
 		from, to = sentenceAround(src, from, to, start, end)
 	}

@@ -23,6 +23,7 @@ func TestLinkContext(t *testing.T) {
 		{"heading", "## About [[Beta]]\ntext\n", false, "About **[[Beta]]**"},
 		{"table row", "| a | b |\n| --- | --- |\n| x | [[Beta\\|B]] |\n", false, "| x | **[[Beta\\|B]]** |"},
 		{"frontmatter line", "---\nrelated: \"[[Beta]]\"\ntags: x\n---\n", true, "related: \"**[[Beta]]**\""},
+		{"frontmatter list item", "---\nrelated:\n  - \"[[Beta]]\"\n---\n", true, "\"**[[Beta]]**\""},
 		{"quote", "> quoted [[Beta]] text\n", false, "quoted **[[Beta]]** text"},
 	}
 	for _, tt := range tests {
