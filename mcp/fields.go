@@ -37,8 +37,8 @@ var noteFields = &fieldSet{
 // noteRowOrder is the order of the fields of a row of notes; of
 // rowOwnFields, a row has only those its tool names.
 var (
-	noteRowOrder = []string{"id", "title", "direction", "score", "tags", "aliases", "created", "modified", "size", "hash", "inDegree", "outDegree", "snippet", "context", "content", "properties"}
-	rowOwnFields = []string{"direction", "score", "snippet", "context"}
+	noteRowOrder = []string{"id", "title", "direction", "score", "distance", "shared", "via", "tags", "aliases", "created", "modified", "size", "hash", "inDegree", "outDegree", "snippet", "context", "content", "properties"}
+	rowOwnFields = []string{"direction", "score", "distance", "shared", "via", "snippet", "context"}
 	// rowAlways are the own fields written whatever is chosen.
 	rowAlways = []string{"direction", "score"}
 )

@@ -788,7 +788,7 @@ func TestFormats(t *testing.T) {
 		{"get_node Markdown, title heading in the content", "get_node", map[string]any{"id": "Home"}, "", "# Home\n"},
 		{"get_node depth 1 Markdown", "get_node", map[string]any{"id": "Tagged", "depth": 1}, "# Tag Examples\n", "## Neighbours (0)"},
 		{"random_node Markdown", "random_node", map[string]any{"tags": []string{"ideas"}}, "# Tag Examples\n", "id: Tagged.md"},
-		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
+		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,context,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
 		{"search_by_tags TOON", "search_by_tags", map[string]any{"tags": []string{"project"}}, "nodes[3]{id,title,tags,content}:\n", "Projects/Beta.md"},
 		{"list_nodes TOON", "list_nodes", map[string]any{"folder": "Notes"}, "nodes[4]{id,title,tags,content}:\n", "total: 4"},
 		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,title,score,tags,content}:\n  Home.md,Home,6,", ""},

@@ -112,6 +112,17 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			v = strings.Join(n.Tags, " ")
 		case "aliases":
 			v = strings.Join(n.Aliases, "; ")
+		case "distance", "shared":
+			p := n.Distance
+			if name == "shared" {
+				p = n.Shared
+			}
+			if p == nil {
+				continue
+			}
+			v = *p
+		case "via":
+			v = n.Via
 		case "snippet":
 			v = n.Snippet
 		case "context":

@@ -41,6 +41,7 @@ var (
 	readDefs = []*toolDef{
 		getNodeTool(), getNeighborsTool(), findPathTool(), getHubsTool(), searchTool(),
 		searchByTagsTool(), listNodesTool(), listTagsTool(), randomNodeTool(), vaultStatusTool(),
+		getRelatedTool(),
 	}
 	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool()}
 )
