@@ -30,7 +30,7 @@ import (
 // server lists.
 var readTools = []string{
 	"get_node", "get_neighbors", "find_path", "get_hubs", "search", "search_by_tags",
-	"list_nodes", "list_tags", "random_node", "vault_status",
+	"list_nodes", "list_tags", "random_node", "vault_status", "get_related",
 }
 
 // writeTools are the write tools a server lists unless it is read-only.

@@ -21,10 +21,10 @@ var getRelatedFields = func() *fieldSet {
 func getRelatedTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_related", append([]mcpgo.ToolOption{
-			mcpgo.WithDescription("Notes closest to given notes in the link graph (personalized PageRank), best first, each with its distance in links and shared neighbours. With query, starts from the best search hits."),
-			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Notes to start from ("+descID+")")),
-			mcpgo.WithString("query", mcpgo.Description("Search words whose best hits are the start")),
-			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Leave out notes already linked with a start note")),
+			mcpgo.WithDescription("Notes nearest to given notes by links (personalized PageRank), with distance and shared neighbours; query starts from its top search hits."),
+			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes: "+descID)),
+			mcpgo.WithString("query", mcpgo.Description("Start from its top search hits")),
+			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked with a start note")),
 		}, pagedOptions(vaultgraph.RelatedList)...)...),
 		run:    bind((*Tools).GetRelated),
 		format: FormatTOON,
