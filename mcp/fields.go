@@ -29,7 +29,7 @@ type fieldSet struct {
 
 // The fields of a single note (get_node, random_node).
 var noteFields = &fieldSet{
-	all:      []string{"id", "title", "aliases", "tags", "properties", "created", "modified", "size", "hash", "inDegree", "outDegree", "links", "brokenLinks", "attachments", "content"},
+	all:      []string{"id", "title", "aliases", "tags", "properties", "created", "modified", "size", "hash", "inDegree", "outDegree", "links", "brokenLinks", "attachments", "content", "mentions"},
 	minimal:  []string{"id", "title"},
 	standard: []string{"id", "title", "tags", "content"},
 }

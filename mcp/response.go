@@ -43,6 +43,10 @@ type NodeResponse struct {
 	// asked about, the link in **bold** (incoming neighbours).
 	Context string `json:"context,omitempty"`
 
+	// Mentions are the unlinked mentions of the note in other notes
+	// (get_node at full detail, or the mentions field).
+	Mentions []vaultgraph.Mention `json:"mentions,omitempty"`
+
 	IncomingCount *int           `json:"incomingCount,omitempty"`
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`
 	Neighbors     []NodeResponse `json:"neighbors,omitempty"`

@@ -36,11 +36,15 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 					name, MaxListedItems, len(list), moreListedHint[name]))
 				v = list[:MaxListedItems]
 			}
+			if name == "mentions" { // after the content, which they quote
+				a.more = append(a.more, toon.Field{Key: name, Value: v})
+				continue
+			}
 			a.head = append(a.head, toon.Field{Key: name, Value: v})
 		}
 	}
 	if n.IncomingCount != nil {
-		a.more = toon.Object{{Key: "incomingCount", Value: *n.IncomingCount}, {Key: "outgoingCount", Value: *n.OutgoingCount}}
+		a.more = append(a.more, toon.Field{Key: "incomingCount", Value: *n.IncomingCount}, toon.Field{Key: "outgoingCount", Value: *n.OutgoingCount})
 	}
 	if n.Neighbors != nil && d.fields.rows != nil {
 		rowNames := d.fields.neighborFields(p)
@@ -89,6 +93,8 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 		return strings2any(n.BrokenLinks), len(n.BrokenLinks) > 0
 	case "attachments":
 		return strings2any(n.Attachments), len(n.Attachments) > 0
+	case "mentions":
+		return mentionRows(n.Mentions), len(n.Mentions) > 0
 	}
 	return nil, false
 }

@@ -43,7 +43,7 @@ var (
 		searchByTagsTool(), listNodesTool(), listTagsTool(), randomNodeTool(), vaultStatusTool(),
 		getRelatedTool(),
 	}
-	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool()}
+	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool(), linkMentionsTool()}
 )
 
 // lookup is the descriptor of the tool named name, or nil.

@@ -47,6 +47,13 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		return nil, err
 	}
 	r := nodeResponse(n, PrimaryContentChars)
+	if p.wants(getNodeFields, "mentions") {
+		ms, _, warnings, err := t.Engine.Mentions(ctx, n.ID)
+		if err != nil {
+			return nil, err
+		}
+		r.Mentions, r.Warnings = ms, append(r.Warnings, warnings...)
+	}
 	if p.Depth == 1 {
 		in, out := n.InDegree, n.OutDegree
 		r.IncomingCount, r.OutgoingCount = &in, &out
