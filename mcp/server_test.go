@@ -625,6 +625,17 @@ func TestToolCalls(t *testing.T) {
 				}
 			},
 		},
+		{
+			desc: "get_related Beta", tool: "get_related", args: map[string]any{"ids": []string{"Beta"}, "limit": 3},
+			check: func(t *testing.T, got map[string]any) {
+				if ids := ids(got["nodes"]); len(ids) != 3 || slices.Contains(ids, "Projects/Beta.md") {
+					t.Errorf("nodes = %q, want 3 notes other than Beta", ids)
+				}
+				if seeds := strs(got["seeds"]); !slices.Equal(seeds, []string{"Projects/Beta.md"}) {
+					t.Errorf("seeds = %q, want [Projects/Beta.md]", seeds)
+				}
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
