@@ -185,3 +185,19 @@ func BenchmarkGetNode10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRelated10k ranks the notes related to a random note (one
+// seed, a page of 10, with why each is related).
+func BenchmarkRelated10k(b *testing.B) {
+	e, ids := benchEngine(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 8))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		id := ids[r.IntN(len(ids))]
+		if _, err := e.RelatedPage(ctx, vaultgraph.RelatedQuery{IDs: []string{id}, Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
