@@ -102,9 +102,15 @@ func (e *Engine) RelatedPage(ctx context.Context, q RelatedQuery) (*RelatedPage,
 		return res, nil
 	}
 	g := e.Graph()
-	ranked := g.Related(seeds, q.ExcludeLinked)
-	from, to, pages := pageBounds(len(ranked), page, q.Limit)
-	res.Total, res.TotalPages = len(ranked), pages
+	limit := 0 // everything on one page
+	if q.Limit > 0 {
+		limit = page * q.Limit
+	}
+	ranked, total := g.Related(seeds, q.ExcludeLinked, limit)
+	from, to, pages := pageBounds(total, page, q.Limit)
+	to = min(to, len(ranked))
+	from = min(from, to)
+	res.Total, res.TotalPages = total, pages
 	hits := make([]SearchHit, 0, to-from)
 	for _, r := range ranked[from:to] {
 		hits = append(hits, SearchHit{ID: r.ID, Score: r.Score})

@@ -1,9 +1,9 @@
 package graph
 
 import (
-	"cmp"
+	"container/heap"
 	"slices"
-	"strings"
+	"sync"
 )
 
 // Personalized PageRank parameters of [Graph.Related].
@@ -42,49 +42,61 @@ type Why struct {
 // Related ranks the nodes by personalized PageRank over the links taken
 // in both directions, with every walk restarting at one of seeds (chosen
 // evenly) with probability 0.15 at each step: a node scores high when
-// many short paths lead to it from the seeds. It returns every node the
-// walk reaches, best first (ties by ID), without the seeds and, with
+// many short paths lead to it from the seeds. It returns the best limit
+// nodes the walk reaches (all of them when limit <= 0), best first (ties
+// by ID), and how many it reaches, without the seeds and, with
 // excludeLinked, without the seeds' direct neighbours. Unknown seeds are
 // ignored; with none, the result is nil.
 //
 // Scores are computed by forward push (Andersen, Chung and Lang 2006),
 // which touches only the part of the graph near the seeds: its work
 // does not grow with the graph.
-func (g *Graph) Related(seeds []string, excludeLinked bool) []Related {
+func (g *Graph) Related(seeds []string, excludeLinked bool, limit int) ([]Related, int) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	src := g.slots(seeds)
 	if len(src) == 0 {
-		return nil
+		return nil, 0
 	}
-	p, touched := g.push(src)
-	skip := map[int32]bool{}
+	sc := g.pushScratch()
+	defer sc.release()
+	g.push(sc, src)
 	for _, s := range src {
-		skip[s] = true
+		sc.skip[s] = true
 		if excludeLinked {
-			g.eachNeighbor(s, true, true, func(v int32) bool { skip[v] = true; return true })
+			g.eachNeighbor(s, true, true, func(v int32) bool { sc.skip[v] = true; return true })
 		}
 	}
-	out := make([]Related, 0, len(touched))
-	best := 0.0
-	for _, u := range touched {
-		score := p[u]
-		if skip[u] || score <= 0 {
+	total, best := 0, 0.0
+	for _, u := range sc.touched {
+		if !sc.skip[u] && sc.p[u] > 0 {
+			total++
+			best = max(best, sc.p[u])
+		}
+	}
+	if limit <= 0 || limit > total {
+		limit = total
+	}
+	h := make(hubHeap, 0, limit) // the best limit, the worst at the root
+	for _, u := range sc.touched {
+		if sc.skip[u] || sc.p[u] <= 0 || limit == 0 {
 			continue
 		}
-		best = max(best, score)
-		out = append(out, Related{ID: g.nodes[u].id, Score: score})
-	}
-	for i := range out {
-		out[i].Score /= best
-	}
-	slices.SortFunc(out, func(a, b Related) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
+		hub := Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}
+		switch {
+		case len(h) < limit:
+			heap.Push(&h, hub)
+		case better(hub, h[0]):
+			h[0] = hub
+			heap.Fix(&h, 0)
 		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	return out
+	}
+	out := make([]Related, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		hub := heap.Pop(&h).(Hub)
+		out[i] = Related{ID: hub.ID, Score: hub.Score}
+	}
+	return out, total
 }
 
 // slots are the distinct slots of ids that are nodes.
@@ -98,25 +110,55 @@ func (g *Graph) slots(ids []string) []int32 {
 	return out
 }
 
-// push runs forward push from seeds and returns the approximate
-// personalized PageRank of each node it reached, by slot (the slots
-// reached are listed in touched). A node's neighbours are its link
-// targets and sources (a mutual link counts twice); a node without any
-// keeps its residual.
-func (g *Graph) push(seeds []int32) (p []float64, touched []int32) {
-	p = make([]float64, len(g.nodes))
-	r := make([]float64, len(g.nodes))
-	queued := make([]bool, len(g.nodes))
-	seen := make([]bool, len(g.nodes))
-	queue := make([]int32, 0, 64)
-	for _, s := range seeds {
-		r[s] += 1 / float64(len(seeds))
-		queue = append(queue, s)
-		queued[s], seen[s] = true, true
-		touched = append(touched, s)
+// pushState is the working memory of one forward push, by node slot.
+// Only the slots in touched are set; release clears them, so that the
+// next push (of a graph with as many slots) can reuse it.
+type pushState struct {
+	p, r           []float64
+	queued, skip   []bool
+	touched, queue []int32
+}
+
+var pushPool sync.Pool
+
+// pushScratch returns a cleared pushState sized for g.
+func (g *Graph) pushScratch() *pushState {
+	n := len(g.nodes)
+	if sc, ok := pushPool.Get().(*pushState); ok && len(sc.p) == n {
+		return sc
 	}
-	for head := 0; head < len(queue); head++ {
-		u := queue[head]
+	return &pushState{p: make([]float64, n), r: make([]float64, n), queued: make([]bool, n), skip: make([]bool, n)}
+}
+
+// release clears what the push set (the seeds and their neighbours,
+// skipped, are among the touched slots) and returns sc to the pool.
+func (sc *pushState) release() {
+	for _, u := range sc.touched {
+		sc.p[u], sc.r[u], sc.queued[u], sc.skip[u] = 0, 0, false, false
+	}
+	sc.touched, sc.queue = sc.touched[:0], sc.queue[:0]
+	pushPool.Put(sc)
+}
+
+// push runs forward push from seeds: sc.p holds the approximate
+// personalized PageRank of each node it reached (listed in sc.touched).
+// A node's neighbours are its link targets and sources (a mutual link
+// counts twice); a node without any keeps its residual.
+func (g *Graph) push(sc *pushState, seeds []int32) {
+	p, r, queued := sc.p, sc.r, sc.queued
+	touch := func(v int32) {
+		if !queued[v] && r[v] == 0 && p[v] == 0 {
+			sc.touched = append(sc.touched, v)
+		}
+	}
+	for _, s := range seeds {
+		touch(s)
+		r[s] += 1 / float64(len(seeds))
+		sc.queue = append(sc.queue, s)
+		queued[s] = true
+	}
+	for head := 0; head < len(sc.queue); head++ {
+		u := sc.queue[head]
 		queued[u] = false
 		ru := r[u]
 		nu := &g.nodes[u]
@@ -130,20 +172,16 @@ func (g *Graph) push(seeds []int32) (p []float64, touched []int32) {
 		share := (1 - relatedTeleport) * ru / float64(deg)
 		for _, list := range [2][]int32{nu.out, nu.in} {
 			for _, v := range list {
+				touch(v)
 				r[v] += share
-				if !seen[v] {
-					seen[v] = true
-					touched = append(touched, v)
-				}
 				d := len(g.nodes[v].out) + len(g.nodes[v].in)
 				if !queued[v] && r[v] >= relatedEpsilon*float64(max(d, 1)) {
 					queued[v] = true
-					queue = append(queue, v)
+					sc.queue = append(sc.queue, v)
 				}
 			}
 		}
 	}
-	return p, touched
 }
 
 // RelatedWhy says, for each of ids, how it is linked with seeds: its

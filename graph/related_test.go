@@ -46,7 +46,13 @@ func TestRelated(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			got := g.Related(tt.seeds, tt.excludeLinked)
+			got, total := g.Related(tt.seeds, tt.excludeLinked, 0)
+			if total != len(got) {
+				t.Errorf("Related(%q) total = %d, want %d", tt.seeds, total, len(got))
+			}
+			if top, n := g.Related(tt.seeds, tt.excludeLinked, 2); n != total || !slices.Equal(relatedIDs(top), relatedIDs(got[:min(2, len(got))])) {
+				t.Errorf("Related(%q, limit 2) = %v, %d, want the first 2 of %v", tt.seeds, top, n, got)
+			}
 			if ids := relatedIDs(got); !slices.Equal(ids, tt.want) {
 				t.Errorf("Related(%q, %v) = %q, want %q", tt.seeds, tt.excludeLinked, ids, tt.want)
 			}
@@ -72,6 +78,6 @@ func BenchmarkRelated(b *testing.B) {
 	g, links := benchGraph(b)
 	r := rand.New(rand.NewPCG(5, 6))
 	for b.Loop() {
-		g.Related([]string{links[r.IntN(len(links))].id}, false)
+		g.Related([]string{links[r.IntN(len(links))].id}, false, 10)
 	}
 }
