@@ -87,7 +87,7 @@ func (e *Engine) mentionSources(ctx context.Context, raw string) ([]*mentionSour
 			return nil, "", nil, fmt.Errorf("mentions of %s: %w", id, err)
 		}
 		if len(ids) == MaxMentionNotes {
-			warnings = append(warnings, fmt.Sprintf("mentions: %q is in many notes; only the %d that match it best are read", name, MaxMentionNotes))
+			warnings = append(warnings, fmt.Sprintf("mentions: %q is in many notes; only %d of them are read", name, MaxMentionNotes))
 		}
 		for _, c := range ids {
 			cands[c] = true

@@ -29,7 +29,7 @@ type Mention struct {
 // wins; matches do not overlap. They come in file order.
 func (p *Parser) FindMentions(src []byte, names []string) []Mention {
 	names = mentionNames(names)
-	if len(names) == 0 || isBinary(src) || len(src) > MaxParseBytes {
+	if len(names) == 0 || isBinary(src) || len(src) > MaxParseBytes || !maybeMentioned(src, names) {
 		return nil
 	}
 	var out []Mention
@@ -47,6 +47,21 @@ func (p *Parser) FindMentions(src []byte, names []string) []Mention {
 		}
 	}
 	return out
+}
+
+// maybeMentioned reports whether src may write one of names as plain
+// text, without parsing it: a whole-word match that does not open a
+// wikilink ("[[Name"), a path or a file name. Most notes the full-text
+// index offers only link to the note, and need no parse.
+func maybeMentioned(src []byte, names []string) bool {
+	for i := 0; i < len(src); {
+		if end, ok := matchNameAt(src, i, len(src), names); ok && !bytes.HasSuffix(src[:i], []byte("[[")) && !inPath(src, i, end) {
+			return true
+		}
+		_, size := utf8.DecodeRune(src[i:])
+		i += max(size, 1)
+	}
+	return false
 }
 
 // mentionNames are the names to look for, trimmed and with their spaces

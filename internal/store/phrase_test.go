@@ -21,10 +21,11 @@ func TestNotesWithPhrase(t *testing.T) {
 		{"accents ignored", "cafe", nil, []string{"Notes/Café Menu.md", "Notes/Meeting Notes.md"}},
 		{"quotes are text", `"plan`, nil, []string{"Projects/Alpha Plan.md", "Projects/Beta.md"}},
 		{"nothing to look for", "  ", nil, nil},
+		{"at most limit", "only words", nil, []string{"Filler/N01.md", "Filler/N02.md", "Filler/N03.md"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			got, err := s.NotesWithPhrase(context.Background(), tt.give, 10, tt.exclude...)
+			got, err := s.NotesWithPhrase(context.Background(), tt.give, 3, tt.exclude...)
 			if err != nil {
 				t.Fatal(err)
 			}
