@@ -12,9 +12,9 @@ import (
 func linkMentionsTool() *toolDef {
 	return &toolDef{
 		Tool: writeTool("link_mentions", false, false,
-			mcpgo.WithDescription("Turn unlinked mentions of a note (get_node mentions) into [[Title]] or [[Title|text as written]], all or nothing."),
-			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description("The note mentioned: "+descID)),
-			mcpgo.WithArray("sources", mcpgo.WithStringItems(), mcpgo.Description(`Notes ("ID") or lines ("ID:LINE") to link in; none = all`)),
+			mcpgo.WithDescription("Link a note's unlinked mentions (get_node mentions) as [[Title]] or [[Title|text]], all or nothing."),
+			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
+			mcpgo.WithArray("sources", mcpgo.WithStringItems(), mcpgo.Description(`"ID" or "ID:LINE" to link in; none = all`)),
 			mcpgo.WithBoolean("dryRun", mcpgo.Description("List the changes, write nothing")),
 		),
 		run:    bind((*Tools).LinkMentions),

@@ -47,12 +47,8 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		return nil, err
 	}
 	r := nodeResponse(n, PrimaryContentChars)
-	if p.wants(getNodeFields, "mentions") {
-		ms, _, warnings, err := t.Engine.Mentions(ctx, n.ID)
-		if err != nil {
-			return nil, err
-		}
-		r.Mentions, r.Warnings = ms, append(r.Warnings, warnings...)
+	if err := t.mentions(ctx, &r, p.wants(getNodeFields, "mentions")); err != nil {
+		return nil, err
 	}
 	if p.Depth == 1 {
 		in, out := n.InDegree, n.OutDegree
@@ -413,7 +409,23 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 		}
 	}
 	r := nodeResponse(n, PrimaryContentChars)
+	if err := t.mentions(ctx, &r, p.wants(noteFields, "mentions")); err != nil {
+		return nil, err
+	}
 	return &r, nil
+}
+
+// mentions adds the note's unlinked mentions to r when want.
+func (t *Tools) mentions(ctx context.Context, r *NodeResponse, want bool) error {
+	if !want {
+		return nil
+	}
+	ms, _, warnings, err := t.Engine.Mentions(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	r.Mentions, r.Warnings = ms, append(r.Warnings, warnings...)
+	return nil
 }
 
 // VaultStatusParams are vault_status' parameters.
