@@ -201,3 +201,37 @@ func wantIn(t *testing.T, msg, want string) {
 		t.Errorf("error %q does not name %q", msg, want)
 	}
 }
+
+// TestRelatedBadInput: ids and sources that leave the vault, bad lines
+// and odd text are a clear INVALID_PARAMS or a null, never a fault, and
+// nothing is written.
+func TestRelatedBadInput(t *testing.T) {
+	ts := newTestServer(t)
+	before := snapshot(t, ts.dir)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get_related", map[string]any{"ids": []string{"../outside"}}},
+		{"get_related", map[string]any{"ids": []string{"/etc/passwd"}}},
+		{"get_related", map[string]any{"ids": []string{"Beta"}, "limit": 51}},
+		{"get_related", map[string]any{"ids": "Beta"}},
+		{"link_mentions", map[string]any{"id": "../outside"}},
+		{"link_mentions", map[string]any{"id": "Home", "sources": []string{"../outside:3"}}},
+		{"link_mentions", map[string]any{"id": "Home", "sources": []string{"Projects/Beta.md:0"}}},
+		{"link_mentions", map[string]any{"id": "Home", "sources": []string{"Projects/Beta.md:-4"}}},
+	} {
+		text, isErr := ts.call(t, tc.tool, tc.args)
+		if !isErr || !strings.HasPrefix(text, CodeInvalidParams+": ") {
+			t.Errorf("%s(%v) = %q (isError %v), want INVALID_PARAMS", tc.tool, tc.args, text, isErr)
+		}
+	}
+	for _, q := range []string{`"`, "***", strings.Repeat("x ", 500), "\x00"} {
+		if text, isErr := ts.call(t, "get_related", map[string]any{"query": q}); isErr && !strings.HasPrefix(text, CodeInvalidParams) {
+			t.Errorf("get_related(query %.20q) = %q, want an answer or INVALID_PARAMS", q, text)
+		}
+	}
+	if changed := diffSnapshots(before, snapshot(t, ts.dir)); len(changed) != 0 {
+		t.Errorf("bad calls changed %q", changed)
+	}
+}
