@@ -51,6 +51,7 @@ func textContext(src []byte, start, end, maxChars int, oneLine bool) string {
 		from, to = blockAround(src, start, end)
 		from, to = sentenceAround(src, from, to, start, end)
 	}
+	from, to = min(from, start), max(to, end) // a range over a marker or line break
 	before := foldSpace(string(src[from:start]))
 	link := foldSpace(string(src[start:end]))
 	after := foldSpace(string(src[end:to]))
