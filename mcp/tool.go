@@ -43,7 +43,7 @@ var (
 		searchByTagsTool(), listNodesTool(), listTagsTool(), randomNodeTool(), vaultStatusTool(),
 		getRelatedTool(),
 	}
-	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool(), linkMentionsTool()}
+	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool(), repairLinksTool(), linkMentionsTool()}
 )
 
 // lookup is the descriptor of the tool named name, or nil.
