@@ -33,7 +33,17 @@ bench: build ## parse throughput, response tokens per format, 10k-note load, gra
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
-	$(BIN) bench --notes 10000,100000 --search
+	$(BIN) bench --notes 10000,100000 --cold --search
+
+PROFILE_NOTES ?= 10000
+
+.PHONY: profile
+profile: build ## CPU and allocation profiles of a cold `index` with the builtin embedder on a generated vault (PROFILE_NOTES=10000): bin/cpu.pprof, bin/heap.pprof and the top of each (any command writes them with VAULTGRAPH_CPUPROFILE / VAULTGRAPH_HEAPPROFILE)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN) gen "$$tmp/vault" --notes $(PROFILE_NOTES) --seed 1 >/dev/null && \
+	VAULTGRAPH_CPUPROFILE=bin/cpu.pprof VAULTGRAPH_HEAPPROFILE=bin/heap.pprof $(BIN) index "$$tmp/vault" --index "$$tmp/index.db" && \
+	$(GO) tool pprof -top -nodecount=25 $(BIN) bin/cpu.pprof && \
+	$(GO) tool pprof -sample_index=alloc_space -top -nodecount=25 $(BIN) bin/heap.pprof
 
 REALVAULTS ?= ../shared/vaults
 
