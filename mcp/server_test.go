@@ -209,11 +209,10 @@ func TestToolsList(t *testing.T) {
 		if slices.Contains(writeTools, tool.Name) {
 			continue // TestWriteToolsList checks their annotations and schemas
 		}
-		want := map[string]any{"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false, "idempotentHint": tool.Name != "random_node"}
-		for k, v := range want {
-			if tool.Annotations[k] != v {
-				t.Errorf("%s: annotation %s = %v, want %v", tool.Name, k, tool.Annotations[k], v)
-			}
+		// Only what differs from the MCP defaults is sent: a read tool
+		// is read-only (destructive and idempotent then mean nothing).
+		if !maps.Equal(tool.Annotations, map[string]any{"readOnlyHint": true}) {
+			t.Errorf("%s: annotations = %v, want only readOnlyHint true", tool.Name, tool.Annotations)
 		}
 	}
 	if !slices.Equal(names, allTools) {
@@ -321,24 +320,17 @@ func TestToolsList(t *testing.T) {
 			if _, has := byName[tt.tool]["properties"].(map[string]any)["sortBy"]; has != tt.sortBy {
 				t.Errorf("has sortBy = %v, want %v", has, tt.sortBy)
 			} else if has {
-				if p := prop(tt.tool, "sortBy"); p["type"] != nil || !strings.Contains(fmt.Sprint(p["description"]), "descending") {
+				if p := prop(tt.tool, "sortBy"); p["type"] != nil || !strings.Contains(fmt.Sprint(p["description"]), `"-key" descends`) {
 					t.Errorf("sortBy = %v, want no type (a string or a list) and the keys described", p)
 				}
 			}
-			// Every read tool shapes its answer the same way.
-			for name, want := range map[string][]string{"format": Formats, "detail": Details} {
-				p := prop(tt.tool, name)
-				if got := strs(p["enum"]); p["type"] != "string" || !slices.Equal(got, want) {
-					t.Errorf("%s = %v, want a string enum %q", name, p, want)
+			// The response parameters every tool takes are described
+			// once, in the instructions, not in each schema
+			// (TestInstructionsDescribeResponseParams).
+			for _, name := range []string{"format", "detail", "fields", "maxTokens"} {
+				if _, has := byName[tt.tool]["properties"].(map[string]any)[name]; has {
+					t.Errorf("%s is in the schema; the instructions describe it", name)
 				}
-			}
-			if p := prop(tt.tool, "fields"); p["type"] != "array" {
-				t.Errorf("fields = %v, want an array", p)
-			}
-			// The four are described at length once, in the instructions
-			// (bounds of maxTokens are checked on call: TestToolErrors).
-			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" {
-				t.Errorf("maxTokens = %v, want an integer", p)
 			}
 		})
 	}
@@ -873,6 +865,17 @@ func TestBindTypeErrorNamesParameter(t *testing.T) {
 	} {
 		if got := ts.wantError(t, CodeInvalidParams, "get_node", tt.give); got != tt.want {
 			t.Errorf("get_node(%v) = %q, want %q", tt.give, got, tt.want)
+		}
+	}
+}
+
+// TestInstructionsDescribeResponseParams checks that the server
+// instructions, sent once in the handshake, describe the response
+// parameters every tool takes, with their values.
+func TestInstructionsDescribeResponseParams(t *testing.T) {
+	for _, want := range slices.Concat([]string{"format:", "detail:", "fields:", "maxTokens:"}, Formats, Details) {
+		if !strings.Contains(instructions, want) {
+			t.Errorf("instructions lack %q", want)
 		}
 	}
 }

@@ -12,8 +12,8 @@ var getHubsFields = rowFields("score")
 func getHubsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_hubs", append([]mcpgo.ToolOption{
-			mcpgo.WithDescription("Most central notes with their score: in_degree (most linked to, default), out_degree (most links out) or pagerank, a page at a time (sortBy reorders a page). Good first call to learn a vault's main topics."),
-			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Centrality measure")...),
+			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
+			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
 		}, pagedOptions(vaultgraph.HubList)...)...),
 		run:    bind((*Tools).GetHubs),
 		format: FormatTOON,

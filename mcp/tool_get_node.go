@@ -11,9 +11,9 @@ var getNodeFields = noteFields.withRows(getNeighborsFields)
 func getNodeTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_node",
-			mcpgo.WithDescription("Read one note: title, tags, properties, outgoing links with titles, broken links, content (up to 10,000 chars) and a content hash. depth 1 adds incoming/outgoing link counts and up to 20 neighbours (200 chars each, direction in|out|both). Returns null when no note matches."),
-			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(`Note path ("Projects/Alpha Plan.md"), path without .md, any case, or a bare note name`)),
-			mcpgo.WithInteger("depth", mcpgo.Min(0), mcpgo.Max(1), mcpgo.DefaultNumber(0), mcpgo.Description("0 = the note, 1 = also its neighbours")),
+			mcpgo.WithDescription("Read a note: content, tags, hash (for ifMatch); depth 1 adds linked notes."),
+			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
+			mcpgo.WithInteger("depth", mcpgo.Min(0), mcpgo.Max(1), mcpgo.Description("1 adds linked notes")),
 		),
 		run:    bind((*Tools).GetNode),
 		format: FormatMarkdown,

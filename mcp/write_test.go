@@ -150,18 +150,18 @@ func TestWriteToolsList(t *testing.T) {
 	}{
 		{
 			tool: "create_node", destructive: false, idempotent: false, required: []string{"title"},
-			types: map[string]string{"title": "string", "content": "string", "tags": "array", "directory": "string", "properties": "object", "format": "string"},
+			types: map[string]string{"title": "string", "content": "string", "tags": "array", "directory": "string", "properties": "object"},
 		},
 		{
 			tool: "update_node", destructive: true, idempotent: false, required: []string{"id"},
 			types: map[string]string{
 				"id": "string", "title": "string", "directory": "string", "content": "string", "tags": "array",
-				"properties": "object", "renameHeading": "object", "ifMatch": "string", "dryRun": "boolean", "format": "string",
+				"properties": "object", "renameHeading": "object", "ifMatch": "string", "dryRun": "boolean",
 			},
 		},
 		{
 			tool: "delete_node", destructive: true, idempotent: true, required: []string{"id"},
-			types: map[string]string{"id": "string", "ifMatch": "string", "format": "string"},
+			types: map[string]string{"id": "string", "ifMatch": "string"},
 		},
 	}
 	for _, tt := range tests {
@@ -186,11 +186,17 @@ func TestWriteToolsList(t *testing.T) {
 			if len(got.Description) < 40 {
 				t.Errorf("description %q is too short to act on", got.Description)
 			}
-			want := map[string]any{"readOnlyHint": false, "destructiveHint": tt.destructive, "idempotentHint": tt.idempotent, "openWorldHint": false}
-			for k, v := range want {
-				if got.Annotations[k] != v {
-					t.Errorf("annotation %s = %v, want %v", k, got.Annotations[k], v)
-				}
+			// Only hints that differ from the MCP defaults are sent
+			// (readOnlyHint false, destructiveHint true, idempotentHint false).
+			want := map[string]any{}
+			if !tt.destructive {
+				want["destructiveHint"] = false
+			}
+			if tt.idempotent {
+				want["idempotentHint"] = true
+			}
+			if !maps.Equal(got.Annotations, want) {
+				t.Errorf("annotations = %v, want %v", got.Annotations, want)
 			}
 			if got.InputSchema["type"] != "object" {
 				t.Errorf("inputSchema type = %v, want object", got.InputSchema["type"])
@@ -207,9 +213,6 @@ func TestWriteToolsList(t *testing.T) {
 				if p["type"] != typ {
 					t.Errorf("%s = %v, want type %s", name, p, typ)
 				}
-			}
-			if p, _ := props["format"].(map[string]any); !slices.Equal(strs(p["enum"]), Formats) {
-				t.Errorf("format = %v, want the enum %q", p, Formats)
 			}
 		})
 	}
