@@ -47,6 +47,8 @@ type answer struct {
 	keep []string
 	// allFields is set when the answer holds every field (detail full).
 	allFields bool
+	// flags is set when hints name command-line flags (Presentation.Flags).
+	flags bool
 }
 
 // cut says how much of an answer to write: rows kept, characters of the
@@ -98,10 +100,10 @@ func (a *answer) tree(c cut) toon.Object {
 		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(ws))})
 	}
 	if a.hint != "" && !c.idOnly {
-		obj = append(obj, toon.Field{Key: "hint", Value: a.hint})
+		obj = append(obj, toon.Field{Key: "hint", Value: say(a.hint, a.flags)})
 	}
 	if a.omitted != "" {
-		obj = append(obj, toon.Field{Key: "omitted", Value: a.omitted})
+		obj = append(obj, toon.Field{Key: "omitted", Value: say(a.omitted, a.flags)})
 	}
 	return obj
 }

@@ -25,6 +25,9 @@ type fieldSet struct {
 	// with depth 1); nil when it has none. A field of theirs is not
 	// warned about as unknown.
 	rows *fieldSet
+	// titleIfNew leaves the title out of a preset's rows when every
+	// row's title is its file name, which the id already shows.
+	titleIfNew bool
 }
 
 // The fields of a single note (get_node, random_node).

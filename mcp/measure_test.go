@@ -149,3 +149,36 @@ func which(m formatTokens, n int) string {
 	}
 	return "json"
 }
+
+// HubsTokenBudget is what get_hubs with limit 10 may cost in its default
+// answer (issue 16: at most 170 o200k tokens, where a 200-character
+// preview in every row made it 671).
+const HubsTokenBudget = 170
+
+// TestHubsTokens checks get_hubs' default answer (limit 10, every metric)
+// against HubsTokenBudget on testvault and a generated 1,000-note vault.
+func TestHubsTokens(t *testing.T) {
+	for _, vt := range []struct {
+		name string
+		tl   *mcp.Tools
+	}{
+		{"testvault", openTools(t, filepath.Join("..", "testvault"))},
+		{"gen1000", openTools(t, generatedVault(t, 1000))},
+	} {
+		for _, metric := range []string{"in_degree", "out_degree", "pagerank"} {
+			v, err := vt.tl.GetHubs(t.Context(), mcp.GetHubsParams{Metric: metric, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := mcp.Render("get_hubs", v, mcp.Presentation{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := countTokens(t, text); n > HubsTokenBudget {
+				t.Errorf("%s get_hubs %s limit 10 = %d tokens, want at most %d:\n%s", vt.name, metric, n, HubsTokenBudget, text)
+			} else {
+				t.Logf("%s get_hubs %s limit 10 = %d tokens", vt.name, metric, n)
+			}
+		}
+	}
+}

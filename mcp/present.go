@@ -49,6 +49,9 @@ type Presentation struct {
 	// MaxTokens, when set, trims the answer to at most this many o200k
 	// tokens.
 	MaxTokens int `json:"maxTokens"`
+	// Flags is set by the command line: hints then name its flags and
+	// sub-commands (--page 2, get-neighbors), not MCP parameters and tools.
+	Flags bool `json:"-"`
 }
 
 // presentation lets a handler find the Presentation embedded in any tool's

@@ -38,6 +38,9 @@ type NodeResponse struct {
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`
 	Neighbors     []NodeResponse `json:"neighbors,omitempty"`
 	Warnings      []string       `json:"warnings,omitempty"`
+	// Hint says which call gives more (the neighbours a depth-1 answer
+	// leaves out).
+	Hint string `json:"hint,omitempty"`
 }
 
 // ListResponse is a page of notes.
@@ -150,7 +153,7 @@ type TagsResponse struct {
 // pageHint is the one line that tells the caller how to get more.
 func pageHint(page, totalPages int) string {
 	if page < totalPages {
-		return fmt.Sprintf("page %d of %d: pass page: %d for more", page, totalPages, page+1)
+		return fmt.Sprintf("page %d of %d: pass {page: %d} for more", page, totalPages, page+1)
 	}
 	return ""
 }

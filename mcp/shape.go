@@ -3,6 +3,8 @@ package mcp
 import (
 	"fmt"
 	"math"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +17,7 @@ func shape(d *toolDef, v any, p Presentation) (*answer, error) {
 	a, err := shapeAny(d, v, p)
 	if err == nil {
 		a.allFields = p.Detail == DetailFull && len(p.Fields) == 0
+		a.flags = p.Flags
 	}
 	return a, err
 }
@@ -144,6 +147,9 @@ func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 // shapeList shapes a page of notes.
 func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
+	if d.fields.titleIfNew && len(p.Fields) == 0 && p.Detail != DetailFull && titlesAreNames(l.Nodes) {
+		names = slices.DeleteFunc(slices.Clone(names), func(f string) bool { return f == "title" })
+	}
 	chars := ShortContentChars
 	if p.Detail == DetailFull {
 		chars = ListContentChars
@@ -211,4 +217,15 @@ func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 	}
 	a.paged(l.Total, l.Page, l.TotalPages)
 	return a
+}
+
+// titlesAreNames reports whether every note's title is its file name
+// (the id's last element without .md), so a title column adds nothing.
+func titlesAreNames(nodes []NodeResponse) bool {
+	for _, n := range nodes {
+		if n.Title != strings.TrimSuffix(path.Base(n.ID), ".md") {
+			return false
+		}
+	}
+	return true
 }

@@ -21,7 +21,7 @@ var moreListedHint = map[string]string{
 // shapeNote shapes one note, and its neighbours when it has them.
 func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
-	a := &answer{kind: kindNote, warnings: append(warnings, n.Warnings...)}
+	a := &answer{kind: kindNote, warnings: append(warnings, n.Warnings...), hint: n.Hint}
 	for _, name := range names {
 		if name == "content" {
 			if n.Content != nil {

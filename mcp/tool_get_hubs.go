@@ -6,8 +6,15 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// getHubsFields are the fields of get_hubs' rows.
-var getHubsFields = rowFields("score")
+// getHubsFields are the fields of get_hubs' rows. A hub list is for
+// choosing where to look next, so its standard rows are id, title and
+// score (HubsTokenBudget), the title only when some note's title is not
+// its file name; tags and previews are for full detail or fields.
+var getHubsFields = func() *fieldSet {
+	s := rowFields("score").withStandard("id", "title", "score")
+	s.titleIfNew = true
+	return s
+}()
 
 func getHubsTool() *toolDef {
 	return &toolDef{

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -50,9 +51,12 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if p.Depth == 1 {
 		in, out := n.InDegree, n.OutDegree
 		r.IncomingCount, r.OutgoingCount = &in, &out
-		nbs, _, _, err := t.Engine.Neighbors(ctx, n.ID, graph.Both, MaxNodeNeighbors)
+		nbs, total, _, err := t.Engine.Neighbors(ctx, n.ID, graph.Both, MaxNodeNeighbors)
 		if err != nil {
 			return nil, err
+		}
+		if total > len(nbs) {
+			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), total)
 		}
 		r.Neighbors = []NodeResponse{}
 		withContent := p.wantsRow(getNodeFields, "content")
@@ -194,6 +198,11 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
 	out.Metric = string(res.Metric)
+	if res.Unranked > 0 && res.Page >= res.TotalPages {
+		// The last page or past it: say where the ranking ends rather
+		// than list notes that score 0.
+		out.Hint = fmt.Sprintf("the %s ranking ends with %d notes; the other %d score 0", res.Metric, res.Total, res.Unranked)
+	}
 	withContent := p.wants(getHubsFields, "content")
 	for _, h := range res.Hubs {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
