@@ -50,9 +50,11 @@ type LinkInfo struct {
 
 // Lookup resolves any ID form SPEC.md allows to a note ID: the exact ID,
 // any letter case, the path without ".md", or a bare note name resolved as
-// a wikilink written at the vault root. It returns "" when no note
-// matches, and a warning when a bare name is shared by several notes.
-// IDs that would leave the vault are ErrOutsideVault.
+// a wikilink written at the vault root; when none matches, a frontmatter
+// title, then an alias, then a pasted link ([[X]], [[X#h]], [[X|a]]), each
+// with a warning that says which rule matched (lookupFallback). It returns
+// "" when no note matches, and a warning when a bare name is shared by
+// several notes. IDs that would leave the vault are ErrOutsideVault.
 func (e *Engine) Lookup(id string) (string, []string, error) {
 	if err := e.readLock(); err != nil {
 		return "", nil, err
@@ -74,7 +76,7 @@ func (e *Engine) lookup(raw string) (string, []string, error) {
 	}
 	found, st := e.index.ResolveName("", id)
 	if st != vault.Resolved {
-		return "", nil, nil
+		return e.lookupFallback(raw, id)
 	}
 	var warnings []string
 	if !strings.Contains(id, "/") {

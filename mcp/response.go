@@ -150,6 +150,22 @@ type TagsResponse struct {
 	Hint       string                `json:"hint,omitempty"`
 }
 
+// MissingResponse is the answer of a tool whose id matches no note:
+// warnings that name it. A plain null answer means "no result" (no path,
+// no note with the tags), never a mistyped id.
+type MissingResponse struct {
+	Warnings []string `json:"warnings"`
+}
+
+// missing is the answer for ids that match no note.
+func missing(ids ...string) *MissingResponse {
+	r := &MissingResponse{}
+	for _, id := range ids {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("no note matches %q", id))
+	}
+	return r
+}
+
 // pageHint is the one line that tells the caller how to get more.
 func pageHint(page, totalPages int) string {
 	if page < totalPages {

@@ -453,9 +453,10 @@ func TestToolCalls(t *testing.T) {
 			desc: "get_hubs default", tool: "get_hubs",
 			check: func(t *testing.T, got map[string]any) {
 				hubs := asSlice(got["nodes"])
-				// total counts every ranked note (testvault has 13), not the page
-				if len(hubs) != vaultgraph.DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != 13.0 || got["totalPages"] != 2.0 {
-					t.Fatalf("%d hubs by %v (total %v, %v pages), want %d by in_degree of 13 on 2 pages", len(hubs), got["metric"], got["total"], got["totalPages"], vaultgraph.DefaultHubsLimit)
+				// total counts every ranked note (8 of testvault's 13 are
+				// linked to), not the page
+				if len(hubs) != 8 || got["metric"] != "in_degree" || got["total"] != 8.0 || got["totalPages"] != 1.0 {
+					t.Fatalf("%d hubs by %v (total %v, %v pages), want 8 by in_degree of 8 on 1 page", len(hubs), got["metric"], got["total"], got["totalPages"])
 				}
 				top := hubs[0].(map[string]any)
 				if top["id"] != "Home.md" || top["score"] != 6.0 {
@@ -738,18 +739,23 @@ func TestToolErrors(t *testing.T) {
 	})
 }
 
+// TestNotFoundIsNull checks that null alone means "no result", and that
+// an id matching no note is instead a warning naming it, in every format.
 func TestNotFoundIsNull(t *testing.T) {
 	ts := newTestServer(t)
 	tests := []struct {
 		tool string
 		args map[string]any
+		// missing are the ids the answer's warnings name; none: null.
+		missing []string
 	}{
-		{"get_node", map[string]any{"id": "Nope"}},
-		{"get_node", map[string]any{"id": "Nope", "depth": 1}},
-		{"get_neighbors", map[string]any{"id": "Missing Note"}},
-		{"find_path", map[string]any{"source": "Home", "target": "Orphan"}},
-		{"find_path", map[string]any{"source": "Home", "target": "Nope"}},
-		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}},
+		{"get_node", map[string]any{"id": "Nope"}, []string{"Nope"}},
+		{"get_node", map[string]any{"id": "Nope", "depth": 1}, []string{"Nope"}},
+		{"get_neighbors", map[string]any{"id": "Missing Note"}, []string{"Missing Note"}},
+		{"find_path", map[string]any{"source": "Home", "target": "Orphan"}, nil},
+		{"find_path", map[string]any{"source": "Home", "target": "Nope"}, []string{"Nope"}},
+		{"find_path", map[string]any{"source": "Gone", "target": "Nope"}, []string{"Gone", "Nope"}},
+		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}, nil},
 	}
 	for _, tt := range tests {
 		for _, format := range append([]string{""}, Formats...) {
@@ -758,10 +764,25 @@ func TestNotFoundIsNull(t *testing.T) {
 				args["format"] = format
 			}
 			text, isErr := ts.call(t, tt.tool, args)
-			if text != "null" || isErr {
-				t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, args, text, isErr)
+			if tt.missing == nil {
+				if text != "null" || isErr {
+					t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, args, text, isErr)
+				}
+				continue
+			}
+			if text == "null" || isErr {
+				t.Errorf("%s(%v) = %q, isError %v, want a warning, not null or an error", tt.tool, args, text, isErr)
+			}
+			for _, id := range tt.missing {
+				if !strings.Contains(text, "no note matches") || !strings.Contains(text, id) {
+					t.Errorf("%s(%v) = %q, want a warning naming %q", tt.tool, args, text, id)
+				}
 			}
 		}
+	}
+	text, _ := ts.call(t, "get_node", map[string]any{"id": "Nope", "format": "json"})
+	if want := `{"warnings":["no note matches \"Nope\""]}`; text != want {
+		t.Errorf("get_node Nope (JSON) = %s, want %s", text, want)
 	}
 }
 
@@ -783,7 +804,8 @@ func TestFormats(t *testing.T) {
 		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
 		{"search_by_tags TOON", "search_by_tags", map[string]any{"tags": []string{"project"}}, "nodes[3]{id,title,tags,content}:\n", "Projects/Beta.md"},
 		{"list_nodes TOON", "list_nodes", map[string]any{"folder": "Notes"}, "nodes[4]{id,title,tags,content}:\n", "total: 4"},
-		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,title,score,tags,content}:\n  Home.md,Home,6,", ""},
+		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,score}:\n  Home.md,6\n", ""},
+		{"get_hubs TOON, full", "get_hubs", map[string]any{"limit": 2, "detail": "full"}, "metric: in_degree\nnodes[2]{id,title,score,tags,", ""},
 		{"list_tags TOON", "list_tags", nil, "tags[17]{tag,count}:\n  project,3\n", "total: 17"},
 		{"find_path TOON", "find_path", map[string]any{"source": "東京 Trip", "target": "Home", "directed": true, "format": "toon"}, "path[3]: Notes/東京 Trip.md,Notes/Meeting Notes.md,Home.md\nlength: 2", ""},
 		{"find_path Markdown", "find_path", map[string]any{"source": "東京 Trip", "target": "Home", "directed": true, "format": "markdown"}, "2 links: Notes/東京 Trip.md → Notes/Meeting Notes.md → Home.md", ""},

@@ -24,8 +24,12 @@ func shape(d *toolDef, v any, p Presentation) (*answer, error) {
 
 // shapeAny shapes v by its type with the fields of tool d.
 func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
-	if _, write := v.(*WriteResponse); !write && d.fields == nil {
-		return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+	switch v.(type) {
+	case *WriteResponse, *MissingResponse:
+	default:
+		if d.fields == nil {
+			return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+		}
 	}
 	switch x := v.(type) {
 	case *NodeResponse:
@@ -44,6 +48,8 @@ func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
 		return shapeStatus(d, x, p), nil
 	case *WriteResponse:
 		return shapeWrite(d, x, p), nil
+	case *MissingResponse:
+		return &answer{kind: kindStatus, warnings: x.Warnings}, nil
 	}
 	return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
 }

@@ -15,7 +15,7 @@ const MaxListedItems = 200
 
 // moreListedHint says where to find the rest of a cut list field.
 var moreListedHint = map[string]string{
-	"links": "; get_neighbors with direction out, page and limit lists them all",
+	"links": "; {get_neighbors} with {direction: out}, {page} and {limit} lists them all",
 }
 
 // shapeNote shapes one note, and its neighbours when it has them.
@@ -33,7 +33,7 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 		if v, ok := noteField(n, name); ok {
 			if list, isList := v.([]any); isList && len(list) > MaxListedItems {
 				a.warnings = slices.Insert(a.warnings, 0, fmt.Sprintf("%s: the first %d of %d are shown%s",
-					name, MaxListedItems, len(list), moreListedHint[name]))
+					name, MaxListedItems, len(list), say(moreListedHint[name], p.Flags)))
 				v = list[:MaxListedItems]
 			}
 			a.head = append(a.head, toon.Field{Key: name, Value: v})

@@ -44,8 +44,11 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)
 	}
 	n, err := t.Engine.GetNode(ctx, p.ID, p.wants(getNodeFields, "content"))
-	if err != nil || n == nil {
+	if err != nil {
 		return nil, err
+	}
+	if n == nil {
+		return missing(p.ID), nil
 	}
 	r := nodeResponse(n, PrimaryContentChars)
 	if p.Depth == 1 {
@@ -96,8 +99,11 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return nil, err
 	}
 	res, err := t.Engine.NeighborsPage(ctx, p.ID, graph.Direction(p.Direction), q)
-	if err != nil || res == nil { // nil: no such note
+	if err != nil {
 		return nil, err
+	}
+	if res == nil {
+		return missing(p.ID), nil
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	withContent := p.wants(getNeighborsFields, "content")
@@ -160,8 +166,21 @@ func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 		return nil, invalid("target", "required")
 	}
 	path, warnings, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
-	if err != nil || path == nil {
+	if err != nil {
 		return nil, err
+	}
+	if path == nil {
+		// null is "no path"; an end that is no note is a warning.
+		var gone []string
+		for _, id := range []string{p.Source, p.Target} {
+			if found, _, err := t.Engine.Lookup(id); err == nil && found == "" {
+				gone = append(gone, id)
+			}
+		}
+		if len(gone) > 0 {
+			return missing(gone...), nil
+		}
+		return nil, nil
 	}
 	r := &PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}
 	for _, id := range path.Path {
@@ -201,7 +220,7 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	if res.Unranked > 0 && res.Page >= res.TotalPages {
 		// The last page or past it: say where the ranking ends rather
 		// than list notes that score 0.
-		out.Hint = fmt.Sprintf("the %s ranking ends with %d notes; the other %d score 0", res.Metric, res.Total, res.Unranked)
+		out.Hint = fmt.Sprintf("the %s ranking ends here; the %d unranked notes score 0", res.Metric, res.Unranked)
 	}
 	withContent := p.wants(getHubsFields, "content")
 	for _, h := range res.Hubs {

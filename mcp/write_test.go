@@ -340,8 +340,8 @@ func TestUpdateNodeRename(t *testing.T) {
 		if got := diffSnapshots(before, snapshot(t, ts.dir)); got != nil {
 			t.Errorf("a dry run changed %q", got)
 		}
-		if n := ts.callJSON(t, "get_node", map[string]any{"id": "Gamma"}); n != nil {
-			t.Errorf("get_node(Gamma) after a dry run = %v, want null", n)
+		if n := ts.callJSON(t, "get_node", map[string]any{"id": "Gamma"}); !isMissing(n) {
+			t.Errorf("get_node(Gamma) after a dry run = %v, want no note", n)
 		}
 	})
 
@@ -373,8 +373,8 @@ func TestUpdateNodeRename(t *testing.T) {
 	if n["id"] != "Projects/Gamma.md" || n["incomingCount"] != 3.0 {
 		t.Errorf("get_node(Gamma) = %v, want Projects/Gamma.md with 3 notes linking in", n)
 	}
-	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); n != nil {
-		t.Errorf("get_node(Beta) after the rename = %v, want null", n)
+	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); !isMissing(n) {
+		t.Errorf("get_node(Beta) after the rename = %v, want no note", n)
 	}
 	if h := ts.callJSON(t, "get_node", map[string]any{"id": "Home", "detail": "full"}); !slices.Contains(ids(h["links"]), "Projects/Gamma.md") || slices.Contains(strs(h["brokenLinks"]), "Gamma") {
 		t.Errorf("Home links %q, broken %q, want Projects/Gamma.md resolved", ids(h["links"]), strs(h["brokenLinks"]))
@@ -584,8 +584,8 @@ func TestDeleteNode(t *testing.T) {
 	if got := diffSnapshots(before, snapshot(t, ts.dir)); !slices.Equal(got, []string{"-Projects/Beta.md"}) {
 		t.Errorf("files changed = %q, want only -Projects/Beta.md", got)
 	}
-	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); n != nil {
-		t.Errorf("get_node(Beta) after delete = %v, want null", n)
+	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); !isMissing(n) {
+		t.Errorf("get_node(Beta) after delete = %v, want no note", n)
 	}
 	if h := ts.callJSON(t, "get_node", map[string]any{"id": "Home", "detail": "full"}); !slices.Contains(strs(h["brokenLinks"]), "Beta") {
 		t.Errorf("Home's broken links = %q, want Beta among them", strs(h["brokenLinks"]))
@@ -595,10 +595,10 @@ func TestDeleteNode(t *testing.T) {
 	}
 
 	again := ts.write(t, "delete_node", map[string]any{"id": "projects/beta"})
-	if again.Deleted == nil || *again.Deleted || len(again.Files) != 0 || again.Warnings != nil {
-		t.Errorf("second delete_node = %+v, want deleted false and nothing else", again)
+	if again.Deleted == nil || *again.Deleted || len(again.Files) != 0 || !slices.Equal(again.Warnings, []string{`no note matches "projects/beta"`}) {
+		t.Errorf("second delete_node = %+v, want deleted false and a warning naming the id", again)
 	}
-	if text, isErr := ts.call(t, "delete_node", map[string]any{"id": "Never Was"}); isErr || text != "deleted: false\nfiles: []" {
+	if text, isErr := ts.call(t, "delete_node", map[string]any{"id": "Never Was"}); isErr || text != "deleted: false\nfiles: []\nwarnings[1]: \"no note matches \\\"Never Was\\\"\"" {
 		t.Errorf("delete_node of a missing note = %q (isError %v), want deleted: false in TOON", text, isErr)
 	}
 
@@ -824,7 +824,7 @@ func TestWriteFormats(t *testing.T) {
 			{"id: Orphan 1.md\ntitle: Orphan 1\nhash: ", "links[1]{path,line,old,new}:\n  F1.md,1,\"[[Orphan]]\",\"[[Orphan 1]]\""},
 			{"id: Orphan.md\ntitle: Orphan\nhash: ", "  F1.md,1,\"[[Orphan 1]]\",\"[[Orphan]]\""},
 			{"deleted: true\nfiles[1]{path,action,from,links}:\n  F1.md,delete,\"\",0", ""},
-			{"deleted: false\nfiles: []", ""},
+			{"deleted: false\nfiles: []", "no note matches"},
 		},
 		"markdown": {
 			{"id: F2.md\ntitle: F2\nhash: ", "\nfiles:\n- path: F2.md; action: create;"},
@@ -840,7 +840,7 @@ func TestWriteFormats(t *testing.T) {
 			{`{"id":"Orphan 3.md","title":"Orphan 3","hash":"`, `"links":[{"path":"F3.md","line":1,"old":"[[Orphan]]","new":"[[Orphan 3]]"}]}`},
 			{`{"id":"Orphan.md",`, `"old":"[[Orphan 3]]","new":"[[Orphan]]"`},
 			{`{"deleted":true,"files":[{"path":"F3.md","action":"delete","from":"","links":0}]}`, ""},
-			{`{"deleted":false,"files":[]}`, ""},
+			{`{"deleted":false,"files":[],"warnings":["no note matches`, ""},
 		},
 	}
 	for i, format := range []string{"", "markdown", "json"} {
@@ -886,4 +886,11 @@ func TestWriteWarnings(t *testing.T) {
 			t.Errorf("delete_node in %s = %q, want %q naming L %s.md", format, text, want, format)
 		}
 	}
+}
+
+// isMissing reports whether a JSON answer is the one for an id that
+// matches no note: only a warning saying so.
+func isMissing(n map[string]any) bool {
+	ws := strs(n["warnings"])
+	return len(n) == 1 && len(ws) == 1 && strings.HasPrefix(ws[0], "no note matches")
 }
