@@ -30,11 +30,12 @@ type fieldSet struct {
 	titleIfNew bool
 }
 
-// The fields of a single note (get_node, random_node).
+// The fields of a single note (get_node, random_node). Standard detail
+// has the hash, so that an agent can pass ifMatch without another read.
 var noteFields = &fieldSet{
 	all:      []string{"id", "title", "aliases", "tags", "properties", "created", "modified", "size", "hash", "inDegree", "outDegree", "links", "brokenLinks", "attachments", "content"},
 	minimal:  []string{"id", "title"},
-	standard: []string{"id", "title", "tags", "content"},
+	standard: []string{"id", "title", "tags", "hash", "content"},
 }
 
 // noteRowOrder is the order of the fields of a row of notes; of
