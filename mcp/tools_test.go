@@ -303,6 +303,21 @@ func TestDefaultLimits(t *testing.T) {
 		if err != nil || r == nil || len(r.Neighbors) != 20 || r.IncomingCount == nil || *r.IncomingCount != 60 || *r.OutgoingCount != 0 {
 			t.Fatalf("GetNode(Hub, depth 1) = %+v, %v, want 20 neighbours and 60 in, 0 out", r, err)
 		}
+		// The answer says how many there are and which call gives the rest.
+		if want := "20 of 60 linked notes shown: get_neighbors with page: 2 gives the next ones"; mcp.Say(r.Hint, false) != want {
+			t.Errorf("hint = %q, want %q", mcp.Say(r.Hint, false), want)
+		}
+		if want := "20 of 60 linked notes shown: get-neighbors with --page 2 gives the next ones"; mcp.Say(r.Hint, true) != want {
+			t.Errorf("hint on the command line = %q, want %q", mcp.Say(r.Hint, true), want)
+		}
+		text, err := mcp.Render("get_node", got, mcp.Presentation{Format: mcp.FormatJSON})
+		if err != nil || !strings.Contains(text, `"hint":"20 of 60 linked notes shown`) {
+			t.Errorf("get_node Hub depth 1 (JSON) = %.300s, %v, want the hint", text, err)
+		}
+		few, _ := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Many/N01", Depth: 1})
+		if r, _ := few.(*mcp.NodeResponse); r == nil || r.Hint != "" {
+			t.Errorf("GetNode(Many/N01, depth 1) = %+v, want no hint (all its neighbours shown)", few)
+		}
 	})
 	t.Run("list_tags paged", func(t *testing.T) {
 		got, err := tools.ListTags(ctx, mcp.ListTagsParams{})
