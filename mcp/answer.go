@@ -261,3 +261,46 @@ func linksRows(links []vaultgraph.LinkInfo) []any {
 	}
 	return out
 }
+
+// rowSeparators join a row's list fields into one string for a TOON
+// table (whose cells are primitives) and a Markdown line: tags with
+// spaces, aliases with "; ". JSON keeps them as lists.
+var rowSeparators = map[string]string{"tags": " ", "aliases": "; "}
+
+// flatRows returns obj with the list fields of its rows (under rowsKey)
+// joined into strings; obj itself is not changed.
+func flatRows(obj toon.Object, rowsKey string) toon.Object {
+	if rowsKey == "" {
+		return obj
+	}
+	out := slices.Clone(obj)
+	for i, f := range out {
+		rows, ok := f.Value.([]any)
+		if f.Key != rowsKey || !ok {
+			continue
+		}
+		flat := make([]any, len(rows))
+		for j, r := range rows {
+			row, ok := r.(toon.Object)
+			if !ok {
+				flat[j] = r
+				continue
+			}
+			row = slices.Clone(row)
+			for k, cell := range row {
+				if sep, ok := rowSeparators[cell.Key]; ok {
+					if list, ok := cell.Value.([]any); ok {
+						words := make([]string, len(list))
+						for n, w := range list {
+							words[n] = fmt.Sprint(w)
+						}
+						row[k].Value = strings.Join(words, sep)
+					}
+				}
+			}
+			flat[j] = row
+		}
+		out[i].Value = flat
+	}
+	return out
+}

@@ -26,7 +26,7 @@ const (
 // change the answer's structure.
 func (a *answer) markdown(c cut) string {
 	var b strings.Builder
-	raw := a.tree(c)
+	raw := flatRows(a.tree(c), a.rowsKey)
 	t := safeTree(raw)
 	rest := t
 	switch a.kind {

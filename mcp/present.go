@@ -134,7 +134,7 @@ func (a *answer) render(format string, c cut) (string, error) {
 	case FormatMarkdown:
 		return a.markdown(c), nil
 	case FormatTOON:
-		s, err := toon.Encode(a.tree(c), toon.Options{})
+		s, err := toon.Encode(flatRows(a.tree(c), a.rowsKey), toon.Options{})
 		if err == nil {
 			return s, nil
 		}

@@ -380,10 +380,14 @@ func TestToolCalls(t *testing.T) {
 				if c, _ := got["content"].(string); !strings.HasPrefix(c, "# Home\n") || len(strs(got["warnings"])) != 2 {
 					t.Errorf("content = %.40q, warnings %q, want the body from # Home and 2 warnings", c, got["warnings"])
 				}
-				for _, k := range []string{"links", "brokenLinks", "attachments", "properties", "hash", "created"} {
+				for _, k := range []string{"links", "brokenLinks", "attachments", "properties", "created"} {
 					if _, ok := got[k]; ok {
 						t.Errorf("standard detail has %s", k)
 					}
+				}
+				// The hash, so that an agent can pass ifMatch at once.
+				if h, _ := got["hash"].(string); len(h) != 16 {
+					t.Errorf("standard detail hash = %v, want the note's hash", got["hash"])
 				}
 			},
 		},
@@ -899,5 +903,21 @@ func TestInstructionsDescribeResponseParams(t *testing.T) {
 		if !strings.Contains(instructions, want) {
 			t.Errorf("instructions lack %q", want)
 		}
+	}
+}
+
+// TestJSONRowTagsAreLists checks that JSON list rows keep tags and aliases
+// as lists, as get_node does; only TOON tables and Markdown lines join them.
+func TestJSONRowTagsAreLists(t *testing.T) {
+	ts := newTestServer(t)
+	args := map[string]any{"folder": "Projects", "fields": []string{"id", "tags", "aliases"}, "sortBy": "path"}
+	args["format"] = "json"
+	js, _ := ts.call(t, "list_nodes", args)
+	if want := `{"nodes":[{"id":"Projects/Alpha Plan.md","tags":["project","project/alpha"],"aliases":["Alpha","AP"]},`; !strings.HasPrefix(js, want) {
+		t.Errorf("list_nodes (JSON) = %s, want it to start with %s", js, want)
+	}
+	args["format"] = "toon"
+	if text, _ := ts.call(t, "list_nodes", args); !strings.Contains(text, "Projects/Alpha Plan.md,project project/alpha,Alpha; AP") {
+		t.Errorf("list_nodes (TOON) = %s, want tags and aliases joined in the table", text)
 	}
 }

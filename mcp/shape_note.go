@@ -3,7 +3,6 @@ package mcp
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
@@ -93,8 +92,9 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 	return nil, false
 }
 
-// nodeRow is a note as a uniform row of primitives (tags as one
-// space-separated string) plus its properties, written after the table.
+// nodeRow is a note as a row plus its properties, written after the
+// table. Its tags and aliases are lists, as in JSON; flatRows makes them
+// one string each for a TOON table or a Markdown line.
 func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, toon.Object) {
 	row := make(toon.Object, 0, len(names))
 	var props toon.Object
@@ -109,9 +109,9 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			}
 			v = roundScore(*n.Score)
 		case "tags":
-			v = strings.Join(n.Tags, " ")
+			v = strings2any(n.Tags)
 		case "aliases":
-			v = strings.Join(n.Aliases, "; ")
+			v = strings2any(n.Aliases)
 		case "snippet":
 			v = n.Snippet
 		case "content":
