@@ -921,3 +921,18 @@ func TestJSONRowTagsAreLists(t *testing.T) {
 		t.Errorf("list_nodes (TOON) = %s, want tags and aliases joined in the table", text)
 	}
 }
+
+// TestFieldsLinkCounts checks that get_node's link counts are fields like
+// any other: fields picks them without a warning, and leaves them out
+// when not named.
+func TestFieldsLinkCounts(t *testing.T) {
+	ts := newTestServer(t)
+	text, _ := ts.call(t, "get_node", map[string]any{"id": "Home", "depth": 1, "format": "json", "fields": []string{"id", "incomingCount"}})
+	if !strings.HasPrefix(text, `{"id":"Home.md","incomingCount":6,"neighbors":[`) || strings.Contains(text, "outgoingCount") || strings.Contains(text, "fields:") {
+		t.Errorf("get_node fields id, incomingCount = %.200s, want id and incomingCount, no outgoingCount, no warning", text)
+	}
+	text, _ = ts.call(t, "get_node", map[string]any{"id": "Home", "depth": 1, "format": "json", "fields": []string{"id"}})
+	if strings.Contains(text, "Count") {
+		t.Errorf("get_node fields id = %.200s, want no link counts", text)
+	}
+}

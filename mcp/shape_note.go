@@ -38,8 +38,11 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 			a.head = append(a.head, toon.Field{Key: name, Value: v})
 		}
 	}
-	if n.IncomingCount != nil {
-		a.more = toon.Object{{Key: "incomingCount", Value: *n.IncomingCount}, {Key: "outgoingCount", Value: *n.OutgoingCount}}
+	if n.IncomingCount != nil && slices.Contains(names, "incomingCount") {
+		a.more = append(a.more, toon.Field{Key: "incomingCount", Value: *n.IncomingCount})
+	}
+	if n.OutgoingCount != nil && slices.Contains(names, "outgoingCount") {
+		a.more = append(a.more, toon.Field{Key: "outgoingCount", Value: *n.OutgoingCount})
 	}
 	if n.Neighbors != nil && d.fields.rows != nil {
 		rowNames := d.fields.neighborFields(p)

@@ -1,12 +1,22 @@
 package mcp
 
 import (
+	"slices"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// getNodeFields are get_node's fields: a note's, and with depth 1 rows
-// of neighbours with get_neighbors' fields.
-var getNodeFields = noteFields.withRows(getNeighborsFields)
+// getNodeFields are get_node's fields: a note's, and with depth 1 its
+// link counts (in every preset; fields can pick them) and rows of
+// neighbours with get_neighbors' fields.
+var getNodeFields = func() *fieldSet {
+	s := noteFields.withRows(getNeighborsFields)
+	counts := []string{"incomingCount", "outgoingCount"}
+	s.all = slices.Concat(s.all, counts)
+	s.minimal = slices.Concat(s.minimal, counts)
+	s.standard = slices.Concat(s.standard, counts)
+	return s
+}()
 
 func getNodeTool() *toolDef {
 	return &toolDef{
