@@ -796,3 +796,32 @@ func TestRootDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateNodeSmallDefects: a created file ends with a newline, a title
+// with no usable file name says so once, and an existing note in another
+// letter case is named as its file is.
+func TestCreateNodeSmallDefects(t *testing.T) {
+	dir := testutil.CopyTestVault(t)
+	e := openWriter(t, dir, false)
+	ctx := context.Background()
+	for _, n := range []vaultgraph.NewNote{
+		{Title: "Ends", Content: "No newline at the end"},
+		{Title: "Tagged End", Content: "Body", Tags: []string{"x"}},
+	} {
+		if _, err := e.CreateNode(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, n.Title+".md"))
+		if err != nil || !strings.HasSuffix(string(b), n.Content+"\n") {
+			t.Errorf("%s.md = %q, %v, want it to end with %q", n.Title, b, err, n.Content+"\n")
+		}
+	}
+	_, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "???"})
+	if !errors.Is(err, vaultgraph.ErrInvalid) || strings.Count(err.Error(), `title "???"`) != 1 {
+		t.Errorf("CreateNode(???) = %v, want ErrInvalid naming the title once", err)
+	}
+	_, err = e.CreateNode(ctx, vaultgraph.NewNote{Title: "beta", Directory: "projects"})
+	if !errors.Is(err, vaultgraph.ErrExists) || !strings.Contains(err.Error(), "Projects/Beta.md already exists") {
+		t.Errorf("CreateNode(projects/beta) = %v, want ErrExists naming Projects/Beta.md", err)
+	}
+}
