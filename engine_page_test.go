@@ -658,3 +658,28 @@ func TestListTagsPage(t *testing.T) {
 		})
 	})
 }
+
+// TestListNodesNaturalOrder checks that titles and paths sort as people
+// sort names: N2 before N10.
+func TestListNodesNaturalOrder(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"N10", "N2", "N1"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := openVault(t, dir)
+	for _, key := range []string{"title", "path"} {
+		res, err := e.ListNodes(context.Background(), vaultgraph.ListQuery{SortBy: []string{key}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range res.Nodes {
+			got = append(got, n.ID)
+		}
+		if want := []string{"N1.md", "N2.md", "N10.md"}; !slices.Equal(got, want) {
+			t.Errorf("ListNodes(sortBy %s) = %q, want %q", key, got, want)
+		}
+	}
+}
