@@ -683,3 +683,27 @@ func TestListNodesNaturalOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestListTagsSpelling checks the one casing rule for tags: they keep the
+// case they are written in, and list_tags lists a tag written in several
+// ways under the most used spelling.
+func TestListTagsSpelling(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"A": "#Moc #x", "B": "#Moc", "C": "#moc #X"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := openVault(t, dir)
+	res, err := e.ListTagsPage(context.Background(), vaultgraph.PageQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(res.Tags), "[{Moc 3} {X 2}]"; got != want {
+		t.Errorf("ListTagsPage = %s, want %s (the most used spelling; ties: byte order)", got, want)
+	}
+	n, err := e.GetNode(context.Background(), "C", false)
+	if err != nil || n == nil || !slices.Equal(n.Tags, []string{"moc", "X"}) {
+		t.Errorf("GetNode(C).Tags = %v, %v, want [moc X] as written", n, err)
+	}
+}
