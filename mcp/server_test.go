@@ -936,3 +936,20 @@ func TestFieldsLinkCounts(t *testing.T) {
 		t.Errorf("get_node fields id = %.200s, want no link counts", text)
 	}
 }
+
+// TestListNodesTypedProperties checks that list_nodes takes a property's
+// value typed as JSON has it (2, false) as it takes the text ("2").
+func TestListNodesTypedProperties(t *testing.T) {
+	ts := newTestServer(t)
+	for _, props := range []map[string]any{
+		{"priority": "2"}, {"priority": 2}, {"priority": 2.0}, {"done": false}, {"done": "false"}, {"status": "active", "priority": 2},
+	} {
+		text, isErr := ts.call(t, "list_nodes", map[string]any{"properties": props, "format": "json", "detail": "minimal"})
+		if want := `{"nodes":[{"id":"Projects/Alpha Plan.md","title":"Alpha Plan"}],"total":1`; isErr || !strings.HasPrefix(text, want) {
+			t.Errorf("list_nodes properties %v = %s (isError %v), want Projects/Alpha Plan.md", props, text, isErr)
+		}
+	}
+	if text, isErr := ts.call(t, "list_nodes", map[string]any{"properties": map[string]any{"priority": []int{2}}}); !isErr || !strings.Contains(text, "properties") {
+		t.Errorf("list_nodes properties priority [2] = %s (isError %v), want INVALID_PARAMS naming properties", text, isErr)
+	}
+}

@@ -1,9 +1,12 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -302,7 +305,7 @@ type ListNodesParams struct {
 	Folder         string            `json:"folder"`
 	Tags           []string          `json:"tags"`
 	TagMode        string            `json:"tagMode"`
-	Properties     map[string]string `json:"properties"`
+	Properties     PropertyFilter    `json:"properties"`
 	CreatedAfter   string            `json:"createdAfter"`
 	CreatedBefore  string            `json:"createdBefore"`
 	ModifiedAfter  string            `json:"modifiedAfter"`
@@ -420,4 +423,41 @@ type VaultStatusParams struct {
 // VaultStatus reports the vault's counts, state and problems.
 func (t *Tools) VaultStatus(ctx context.Context, _ VaultStatusParams) (any, error) {
 	return t.Engine.Status(ctx)
+}
+
+// PropertyFilter is list_nodes' properties: each key's value must equal
+// the note's. A value may be given typed, as JSON has it (2, true) or as
+// text ("2", "true"): both match the same notes.
+type PropertyFilter map[string]string
+
+// UnmarshalJSON reads an object of strings, numbers and booleans.
+func (f *PropertyFilter) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return invalid("properties", `use an object of values, e.g. {"status":"active","priority":2}`)
+	}
+	out := make(PropertyFilter, len(raw))
+	for k, v := range raw {
+		var s string
+		if err := json.Unmarshal(v, &s); err == nil {
+			out[k] = s
+			continue
+		}
+		var x any
+		d := json.NewDecoder(bytes.NewReader(v))
+		d.UseNumber()
+		if err := d.Decode(&x); err != nil {
+			return invalid("properties", "%s: %v", k, err)
+		}
+		switch x := x.(type) {
+		case json.Number:
+			out[k] = x.String()
+		case bool:
+			out[k] = strconv.FormatBool(x)
+		default:
+			return invalid("properties", "%s: use a string, number or boolean", k)
+		}
+	}
+	*f = out
+	return nil
 }
