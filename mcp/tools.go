@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -302,20 +302,20 @@ func nodePage(total, page, totalPages int, warnings []string) *ListResponse {
 
 // ListNodesParams are list_nodes' parameters.
 type ListNodesParams struct {
-	Folder         string            `json:"folder"`
-	Tags           []string          `json:"tags"`
-	TagMode        string            `json:"tagMode"`
-	Properties     PropertyFilter    `json:"properties"`
-	CreatedAfter   string            `json:"createdAfter"`
-	CreatedBefore  string            `json:"createdBefore"`
-	ModifiedAfter  string            `json:"modifiedAfter"`
-	ModifiedBefore string            `json:"modifiedBefore"`
-	Orphans        bool              `json:"orphans"`
-	BrokenLinks    bool              `json:"brokenLinks"`
-	BrokenAnchors  bool              `json:"brokenAnchors"`
-	SortBy         SortKeys          `json:"sortBy"`
-	Page           int               `json:"page"`
-	Limit          int               `json:"limit"`
+	Folder         string         `json:"folder"`
+	Tags           []string       `json:"tags"`
+	TagMode        string         `json:"tagMode"`
+	Properties     PropertyFilter `json:"properties"`
+	CreatedAfter   string         `json:"createdAfter"`
+	CreatedBefore  string         `json:"createdBefore"`
+	ModifiedAfter  string         `json:"modifiedAfter"`
+	ModifiedBefore string         `json:"modifiedBefore"`
+	Orphans        bool           `json:"orphans"`
+	BrokenLinks    bool           `json:"brokenLinks"`
+	BrokenAnchors  bool           `json:"brokenAnchors"`
+	SortBy         SortKeys       `json:"sortBy"`
+	Page           int            `json:"page"`
+	Limit          int            `json:"limit"`
 	Presentation
 }
 
