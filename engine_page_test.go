@@ -576,7 +576,7 @@ func TestSearchByTagsPage(t *testing.T) {
 // testTags are the tags of testvault/, alphabetical; project has 3 notes,
 // archive 2, every other one 1.
 var testTags = []string{
-	"archive", "beta", "food", "home", "ideas", "ideas/later", "index", "meeting", "moc",
+	"archive", "beta", "food", "home", "ideas", "ideas/later", "index", "meeting", "MOC",
 	"project", "project/alpha", "project/beta", "start", "stillatag", "travel", "travel/japan", "旅行",
 }
 

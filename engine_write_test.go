@@ -140,7 +140,7 @@ func TestCreateNode(t *testing.T) {
 			give:      vaultgraph.NewNote{Title: "  東京 Café  ideas ", Content: "x"},
 			wantID:    "東京 Café ideas.md",
 			wantTitle: "東京 Café  ideas",
-			wantFile:  "---\ntitle: 東京 Café  ideas\n---\nx",
+			wantFile:  "---\ntitle: 東京 Café  ideas\n---\nx\n", // a final newline added
 			wantTags:  []string{},
 		},
 		{
