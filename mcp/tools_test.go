@@ -391,7 +391,7 @@ func TestGetNodeResponse(t *testing.T) {
 	})
 	t.Run("rendered, standard detail", func(t *testing.T) {
 		got, std := objectFields(t, answerJSON(t, "get_node", r, mcp.Presentation{}))
-		want := []string{"id", "title", "tags", "content", "incomingCount", "outgoingCount", "neighbors"}
+		want := []string{"id", "title", "tags", "hash", "content", "incomingCount", "outgoingCount", "neighbors"}
 		if !slices.Equal(got, want) {
 			t.Errorf("standard get_node keys = %q, want %q", got, want)
 		}

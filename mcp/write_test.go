@@ -305,8 +305,8 @@ func TestCreateNode(t *testing.T) {
 
 	t.Run("no frontmatter without tags or properties", func(t *testing.T) {
 		w := ts.write(t, "create_node", map[string]any{"title": "Plain", "content": "Just text."})
-		if got := ts.file(t, w.ID); got != "Just text." {
-			t.Errorf("file = %q, want the content exactly", got)
+		if got := ts.file(t, w.ID); got != "Just text.\n" {
+			t.Errorf("file = %q, want the content with a final newline", got)
 		}
 	})
 }

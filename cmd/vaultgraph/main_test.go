@@ -52,7 +52,7 @@ type row struct {
 	Title     string   `json:"title"`
 	Direction string   `json:"direction"`
 	Score     *float64 `json:"score"`
-	Tags      string   `json:"tags"`
+	Tags      []string `json:"tags"`
 	Content   string   `json:"content"`
 }
 
@@ -128,7 +128,7 @@ func TestCommands(t *testing.T) {
 				if n.ID != "Archive/Alpha Plan.md" || n.IncomingCount == nil || *n.IncomingCount != 3 || *n.OutgoingCount != 0 {
 					t.Errorf("get-node \"alpha plan\" --depth 1 = %+v", n)
 				}
-				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" || n.Neighbors[1].ID != "Home.md" || n.Neighbors[1].Tags != "home index MOC" {
+				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" || n.Neighbors[1].ID != "Home.md" || !slices.Equal(n.Neighbors[1].Tags, []string{"home", "index", "MOC"}) {
 					t.Errorf("neighbours = %+v, want 3 incoming, Home.md second with its tags", n.Neighbors)
 				}
 				if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "Projects/Alpha Plan.md") }) {
@@ -454,7 +454,7 @@ func TestFormats(t *testing.T) {
 		hasnt string // not a part of stdout
 	}{
 		{desc: "get-node Markdown", give: []string{"get-node", "Tagged"}, want: "# Tag Examples\nid: Tagged.md", has: "\nInline #project repeats"},
-		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, want: "# Home\nid: Home.md · tags: home, index, MOC\n\nWelcome to the test vault."},
+		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, want: "# Home\nid: Home.md · tags: home, index, MOC · hash: ", has: "\n\nWelcome to the test vault."},
 		{desc: "random-node Markdown", give: []string{"random-node", "--tags", "ideas"}, want: "# Tag Examples\n"},
 		{desc: "get-neighbors TOON", give: []string{"get-neighbors", "Home", "--direction", "in"}, want: "nodes[6]{id,title,direction,tags,content}:\n  Deep/Nested/Folder/Deep Note.md,Deep Note,in,", has: "\ntotal: 6\n"},
 		{desc: "search-by-tags TOON", give: []string{"search-by-tags", "project"}, want: "nodes[3]{id,title,tags,content}:\n  Projects/Alpha Plan.md,Alpha Plan,project project/alpha,"},

@@ -14,7 +14,7 @@ type searchAnswer struct {
 		ID      string   `json:"id"`
 		Title   string   `json:"title"`
 		Score   *float64 `json:"score"`
-		Tags    string   `json:"tags"`
+		Tags    []string `json:"tags"`
 		Snippet string   `json:"snippet"`
 		Content *string  `json:"content"`
 	} `json:"nodes"`

@@ -150,8 +150,8 @@ func TestCreateNodeCommand(t *testing.T) {
 	if !strings.HasPrefix(out, "id: Second.md\ntitle: Second\nhash: ") || !strings.Contains(out, "files[1]{path,action,from,links}:\n  Second.md,create,\"\",0\n") {
 		t.Errorf("create-node --title Second = %q, want a TOON answer", out)
 	}
-	if got := w.file(t, "Second.md"); got != "Plain text." {
-		t.Errorf("Second.md = %q, want the content exactly", got)
+	if got := w.file(t, "Second.md"); got != "Plain text.\n" {
+		t.Errorf("Second.md = %q, want the content and a final newline", got)
 	}
 	out = w.ok(t, "create-node", "Third", "--format", "markdown")
 	if !strings.HasPrefix(out, "id: Third.md\ntitle: Third\n") || !strings.Contains(out, "- path: Third.md; action: create;") {
@@ -422,7 +422,7 @@ func createThenDelete(t *testing.T, c *client.Client, vaultDir string) {
 	if n := status(); n != notes+1 {
 		t.Errorf("notes after create_node = %d, want %d", n, notes+1)
 	}
-	if readFile(t, vaultDir, "Over HTTP.md") != "[[Home]]" {
+	if readFile(t, vaultDir, "Over HTTP.md") != "[[Home]]\n" {
 		t.Errorf("Over HTTP.md = %q", readFile(t, vaultDir, "Over HTTP.md"))
 	}
 	if text, isErr := call(t, c, "delete_node", map[string]any{"id": "Over HTTP"}); isErr || !strings.HasPrefix(text, "deleted: true") {
