@@ -45,7 +45,7 @@ Note IDs are vault paths like "Projects/Alpha Plan.md"; a tool's id also takes t
 Start with search (a question or keywords), or search_by_tags, list_nodes or get_hubs to find
 notes; get_node to read one; get_neighbors / find_path to follow links; create_node /
 update_node (renames rewrite every link) to write.
-Every tool also takes these response parameters:
+Every tool also takes these response parameters (the write tools only format):
 - format: toon | markdown | json (default: TOON for lists, Markdown for a note or a path).
 - detail: minimal | standard (default) | full, a preset of fields.
 - fields: a list of field names to show instead of the preset.
