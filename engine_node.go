@@ -63,7 +63,20 @@ func (e *Engine) Lookup(id string) (string, []string, error) {
 	return e.lookup(id)
 }
 
+// lookup is Lookup with e.mu held: the path and name rules, then the
+// fallbacks for lookups by id (lookupFallback).
 func (e *Engine) lookup(raw string) (string, []string, error) {
+	found, warnings, err := e.lookupExact(raw)
+	if err != nil || found != "" {
+		return found, warnings, err
+	}
+	id, _ := CleanID(raw) // checked by lookupExact
+	return e.lookupFallback(raw, id)
+}
+
+// lookupExact resolves raw by the path and name rules only, as writes do:
+// a write never picks its note by a title, an alias or a pasted link.
+func (e *Engine) lookupExact(raw string) (string, []string, error) {
 	id, err := CleanID(raw)
 	if err != nil {
 		return "", nil, err
@@ -76,7 +89,7 @@ func (e *Engine) lookup(raw string) (string, []string, error) {
 	}
 	found, st := e.index.ResolveName("", id)
 	if st != vault.Resolved {
-		return e.lookupFallback(raw, id)
+		return "", nil, nil
 	}
 	var warnings []string
 	if !strings.Contains(id, "/") {

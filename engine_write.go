@@ -42,7 +42,8 @@ const RootDirectory = "/"
 
 // NoteUpdate is what UpdateNode changes; nil fields stay as they are.
 type NoteUpdate struct {
-	// ID is the note, in any form Lookup accepts.
+	// ID is the note: a path or name as Lookup takes them (not a title,
+	// alias or pasted link, which only reads fall back to).
 	ID string
 	// Title renames the note (its file name).
 	Title *string
@@ -333,13 +334,22 @@ func (e *Engine) current(id, ifMatch string) (src []byte, abs string, err error)
 	return src, abs, nil
 }
 
-// find resolves an ID for a write: a missing note is ErrNotFound.
+// find resolves an ID for a write by the path and name rules only: a
+// missing note is ErrNotFound, whose message names the note a read would
+// find by its title, an alias or a pasted link.
 func (e *Engine) find(raw string) (string, []string, error) {
-	id, warnings, err := e.Lookup(raw)
+	if err := e.readLock(); err != nil {
+		return "", nil, err
+	}
+	defer e.mu.RUnlock()
+	id, warnings, err := e.lookupExact(raw)
 	if err != nil {
 		return "", nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if id == "" {
+		if near, _, _ := e.lookup(raw); near != "" {
+			return "", nil, fmt.Errorf("%w: no note matches %q by path or name (a write takes only those): did you mean %s?", ErrNotFound, raw, near)
+		}
 		return "", nil, fmt.Errorf("%w: no note matches %q", ErrNotFound, raw)
 	}
 	return id, warnings, nil

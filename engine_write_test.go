@@ -825,3 +825,23 @@ func TestCreateNodeSmallDefects(t *testing.T) {
 		t.Errorf("CreateNode(projects/beta) = %v, want ErrExists naming Projects/Beta.md", err)
 	}
 }
+
+// TestWritesTakeOnlyPathsAndNames checks that a write never picks its note
+// by a title, an alias or a pasted link, as reads do, and that its error
+// names the note a read would find.
+func TestWritesTakeOnlyPathsAndNames(t *testing.T) {
+	e := openWriter(t, testutil.CopyTestVault(t), false)
+	ctx := context.Background()
+	res, err := e.DeleteNode(ctx, "AP", "")
+	if err != nil || res.Deleted {
+		t.Errorf("DeleteNode(AP) = %+v, %v, want nothing deleted", res, err)
+	}
+	body := "x"
+	_, err = e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Tag Examples", Content: &body})
+	if !errors.Is(err, vaultgraph.ErrNotFound) || !strings.Contains(err.Error(), "did you mean Tagged.md?") {
+		t.Errorf("UpdateNode(Tag Examples) = %v, want ErrNotFound naming Tagged.md", err)
+	}
+	if n, _ := e.GetNode(ctx, "AP", false); n == nil || n.ID != "Projects/Alpha Plan.md" {
+		t.Errorf("GetNode(AP) = %+v, want Projects/Alpha Plan.md, still there", n)
+	}
+}
