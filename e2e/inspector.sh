@@ -172,7 +172,7 @@ call "find_path directed (JSON)" '={"path":["Notes/東京 Trip.md","Notes/Meetin
   "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"東京 Trip","target":"Home","directed":true,"format":"json"}'
 call "find_path none is null" '=null' -- "${stdio[@]}" --method tools/call --tool-name find_path --tool-arg source=Home target=Orphan
 call "get_hubs in_degree minimal" $'=metric: in_degree\nnodes[1]{id,score}:\n  Home.md,6\ntotal: 8\npage: 1\ntotalPages: 8\nhint: "page 1 of 8: pass page: 2 for more"' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal"}'
-call "get_hubs pagerank" '  Home.md,Home,0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
+call "get_hubs pagerank" '  Home.md,0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
 call "search_by_tags" 'total: 3' -- "${stdio[@]}" --method tools/call --tool-name search_by_tags --tool-args-json '{"tags":["project"]}'
 call "list_nodes folder" $'total: 4\npage: 1\ntotalPages: 1' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
   --tool-args-json '{"folder":"Notes","sortBy":["-title"]}'
