@@ -25,7 +25,7 @@ func shape(d *toolDef, v any, p Presentation) (*answer, error) {
 // shapeAny shapes v by its type with the fields of tool d.
 func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
 	switch v.(type) {
-	case *WriteResponse, *MissingResponse:
+	case *WriteResponse, *RepairResponse, *MissingResponse:
 	default:
 		if d.fields == nil {
 			return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
@@ -50,6 +50,8 @@ func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
 		return shapeWrite(d, x, p), nil
 	case *MissingResponse:
 		return &answer{kind: kindStatus, warnings: x.Warnings}, nil
+	case *RepairResponse:
+		return shapeRepair(d, x, p), nil
 	}
 	return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
 }
@@ -126,6 +128,8 @@ func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 			v = s.LoadTimeMs
 		case "notesWithWarnings":
 			v = s.NotesWithWarnings
+		case "renameRepairs":
+			v = s.RenameRepairs
 		case "problemCount":
 			v = len(s.Problems)
 		case "problems":
