@@ -165,7 +165,7 @@ func TestWriteToolsList(t *testing.T) {
 		},
 		{
 			tool: "repair_links", destructive: true, idempotent: false,
-			types: map[string]string{"from": "string", "to": "string", "apply": "boolean", "format": "string"},
+			types: map[string]string{"from": "string", "to": "string", "apply": "boolean"},
 		},
 	}
 	for _, tt := range tests {
