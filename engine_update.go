@@ -143,8 +143,8 @@ func (e *Engine) moveTarget(up *update, u NoteUpdate, props []vault.Property) ([
 	if u.Title != nil && (vault.BaseName(up.newID) != title || e.hasTitleProperty(id)) {
 		props = append(props, vault.Property{Key: "title", Value: title})
 	}
-	if up.newID != id && e.exists(up.newID, id) {
-		return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, up.newID)
+	if found := e.existingNote(up.newID, id); up.newID != id && found != "" {
+		return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, found)
 	}
 	if up.newID != id && !strings.EqualFold(up.newAbs, up.abs) {
 		if _, err := os.Lstat(up.newAbs); err == nil {

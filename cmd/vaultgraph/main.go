@@ -225,6 +225,7 @@ func (g *globals) embedder() (embed.Embedder, error) {
 // withTools opens the engine on the vault, runs fn and prints its answer
 // as tool's answer shaped by pres (the same text MCP returns).
 func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
+	pres.Flags = true // hints name this command's flags
 	if _, err := mcp.Render(tool, nil, *pres); err != nil {
 		return err // a bad --format, --detail or --max-tokens, before any work
 	}
