@@ -21,9 +21,6 @@ const (
 	// DefaultKeywordLimit is how many hits Keyword returns when the
 	// query gives no limit.
 	DefaultKeywordLimit = 10
-	// DefaultTitleWeight is how much more a word in a note's title counts
-	// than the same word in its body (bm25 column weight).
-	DefaultTitleWeight = 5.0
 	// TitleBoost multiplies the relevance of a note whose title has the
 	// query's terms by 1+TitleBoost. bm25 alone weighs a title match down
 	// in a long note, as it counts the title in the note's length: "home"
@@ -64,8 +61,10 @@ type KeywordQuery struct {
 	// most notes is cheaper as the few it drops.
 	Exclude []string
 	// TitleWeight is the bm25 weight of the title columns (the title and
-	// its CJK bigrams; the body's are 1); 0 means DefaultTitleWeight.
+	// its CJK bigrams); 0 means the Title of Weights.
 	TitleWeight float64
+	// Weights are the fields' bm25 weights; nil means DefaultFieldWeights.
+	Weights *FieldWeights
 	// NoSnippets leaves the hits' snippets empty: for a caller that keeps
 	// only some hits and asks KeywordSnippets for theirs.
 	NoSnippets bool
@@ -167,7 +166,29 @@ func (t Term) expr() string {
 	if c := t.cjkExpr(); c != "" {
 		return "({title body} : " + q + " OR " + c + ")"
 	}
-	return t.foldExpr(q, prefix)
+	return t.stemExpr(t.foldExpr(q, prefix))
+}
+
+// stemExpr adds to e, the expression of a word, the word's English stem
+// (Stem): in the stems column (the stems of the text's words that differ
+// from the word) and, when it differs from the word, as a word anywhere.
+// The stems column weighs less than the others (FieldWeights), so a note
+// with the word as typed or as a prefix ranks above one that has only a
+// word of the same stem. A phrase, a word of several tokens ("e-ink") or
+// a word not all ASCII letters is not stemmed.
+func (t Term) stemExpr(e string) string {
+	if t.Phrase {
+		return e
+	}
+	s := Stem(t.Text)
+	if s == "" {
+		return e
+	}
+	e = "(" + e + ` OR {stems} : "` + stemMarker + s + `"`
+	if s != strings.ToLower(t.Text) {
+		e += ` OR "` + s + `"`
+	}
+	return e + ")"
 }
 
 // hasCJKTerm reports whether a term has CJK text.
@@ -236,8 +257,14 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if q.Limit <= 0 {
 		q.Limit = DefaultKeywordLimit
 	}
-	if q.TitleWeight <= 0 {
-		q.TitleWeight = DefaultTitleWeight
+	if q.Weights == nil {
+		w := DefaultFieldWeights
+		q.Weights = &w
+	}
+	if q.TitleWeight > 0 {
+		w := *q.Weights
+		w.Title = q.TitleWeight
+		q.Weights = &w
 	}
 	var hits []hit
 	var expr string
@@ -378,16 +405,19 @@ type hit struct {
 // terms it has.
 func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	matched := fmt.Sprint(nTerms)
-	args := []any{q.TitleWeight, q.TitleWeight, "{title cjktitle} : (" + expr + ")"}
+	wargs := q.Weights.bm25Args()
+	args := append([]any{}, wargs...)
+	args = append(args, expr, q.Weights.Anchor)
+	args = append(args, wargs...)
+	args = append(args, expr, "{title cjktitle} : ("+expr+")")
 	if len(count) > 0 {
 		parts := make([]string, len(count))
 		for i, t := range count {
-			parts[i] = "(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))"
-			args = append(args, t.expr())
+			parts[i] = "(rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) OR rowid IN (SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?))"
+			args = append(args, t.expr(), t.expr())
 		}
 		matched = strings.Join(parts, " + ")
 	}
-	args = append(args, expr)
 	filter := ""
 	for _, f := range []struct {
 		ids []string
@@ -403,15 +433,24 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		// The unary + keeps SQLite from handing the rowids to FTS5 as
 		// lookups: one match evaluation per allowed note, minutes for a
 		// large vault, where a filter after one evaluation takes ms.
-		filter += " AND +fts.rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
+		filter += " AND +rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
 		args = append(args, string(list))
 	}
 	args = append(args, q.Limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, ?, 1.0, ?, 1.0) AS score,
-			fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
-		FROM fts
-		WHERE fts MATCH ? `+filter+`
-		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), fts.rowid
+	// A note matches in its own fields (fts) or in the anchor text of the
+	// links to it (fts_anchor, its bm25 weighted by Weights.Anchor); a
+	// note found in both scores the sum.
+	rows, err := s.db.QueryContext(ctx, `WITH m(rowid, score) AS (
+			SELECT rowid, `+bm25Call("fts")+` FROM fts WHERE fts MATCH ?
+			UNION ALL
+			SELECT rowid, ? * `+bm25Call("fts_anchor")+` FROM fts_anchor WHERE fts_anchor MATCH ?
+		)
+		SELECT rowid, sum(score) AS score,
+			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
+		FROM m
+		WHERE 1 `+filter+`
+		GROUP BY rowid
+		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), rowid
 		LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)

@@ -26,8 +26,9 @@ import (
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
 // 3 keeps the folded words unicode61 does not fold in them (foldText);
 // version 4 added notes.anchors, each note's headings and block ids
-// (anchors.go).
-const SchemaVersion = 4
+// (anchors.go); version 5 the fts columns headings, tags, props and
+// stems, the table fts_anchor and links.context (migrateFields).
+const SchemaVersion = 5
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -176,6 +177,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
+	if version >= 1 && version <= 4 {
+		if err := migrateFields(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+	}
 	for _, stmt := range strings.Split(schema, ";\n") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
@@ -274,8 +280,10 @@ func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
 // columns cjktitle and cjk hold, for the title and the body, their CJK
 // text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
+// headings, tags, props and stems are the other fields (fields.go).
+// fts_anchor has the same columns (anchor_text.go).
 const ftsTable = `fts5(
-	title, body, cjktitle, cjk,
+	title, body, cjktitle, cjk, headings, tags, props, stems,
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
 
@@ -316,6 +324,7 @@ CREATE TABLE IF NOT EXISTS links (
 	line         INTEGER NOT NULL,
 	resolved     TEXT,
 	status       TEXT,
+	context      TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (source, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS links_resolved ON links(resolved);
@@ -334,6 +343,7 @@ CREATE TABLE IF NOT EXISTS problems (
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsTable + `;
 CREATE TABLE IF NOT EXISTS vectors (
 	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	chunk INTEGER NOT NULL,

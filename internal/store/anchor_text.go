@@ -1,0 +1,188 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Anchor text: the words other notes use for a note when they link to it
+// ("[[Callouts|callout]] blocks", "the [[Backlinks]] pane shows notes that
+// link to the current one") are often the words a question uses. Each
+// link row keeps its context (links.context): the link's display text
+// and the words around it in its line, or for a frontmatter link the
+// linking note's title and the property's key. A note's row in fts_anchor
+// (same columns as fts: the text in body, its hidden forms in cjk, its
+// stems in stems) holds the contexts of up to MaxAnchorLinks links to it.
+// A write refreshes the rows of every note whose incoming links it
+// changed (Apply), so an edit of one note updates the notes it links to.
+
+// Bounds of the anchor text.
+const (
+	// AnchorContextBytes is how far around a link its context reaches,
+	// each way, cut to whole words and to the link's line.
+	AnchorContextBytes = 60
+	// MaxAnchorLinks is how many incoming links give a note anchor text
+	// (the first by source and position): a hub's anchor text stays
+	// small, and bm25 would gain little from more.
+	MaxAnchorLinks = 32
+)
+
+// linkContext is the context of link l of the note with the given title,
+// whose file text from byte bodyStart on is body.
+func linkContext(l vault.Link, title, body string, bodyStart int) string {
+	start, end := l.Start-bodyStart, l.End-bodyStart
+	if l.Property != "" || start < 0 || end > len(body) || start > end {
+		return title + " " + l.Property
+	}
+	display := l.Alias
+	if display == "" {
+		display, _, _ = strings.Cut(l.Target, "#")
+		display = display[strings.LastIndex(display, "/")+1:]
+	}
+	before := body[max(0, start-AnchorContextBytes):start]
+	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
+		before = before[i+1:]
+	} else if start > AnchorContextBytes {
+		before = dropPartialWord(before, true)
+	}
+	after := body[end:min(len(body), end+AnchorContextBytes)]
+	if i := strings.IndexByte(after, '\n'); i >= 0 {
+		after = after[:i]
+	} else if end+AnchorContextBytes < len(body) {
+		after = dropPartialWord(after, false)
+	}
+	return strings.ToValidUTF8(before+" "+display+" "+after, " ")
+}
+
+// dropPartialWord drops the cut word at the start (lead) or end of s.
+func dropPartialWord(s string, lead bool) string {
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	if lead {
+		for s != "" {
+			r, n := utf8.DecodeRuneInString(s)
+			if !isWord(r) && r != utf8.RuneError {
+				break
+			}
+			s = s[n:]
+		}
+		return s
+	}
+	for s != "" {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !isWord(r) && r != utf8.RuneError {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
+// linkTargets returns the notes the links of source resolve to, other
+// than source itself.
+func (w *writer) linkTargets(source string) ([]string, error) {
+	st, err := w.prepare("SELECT DISTINCT resolved FROM links WHERE source = ? AND resolved IS NOT NULL")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(w.ctx, source)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		if t != source {
+			out = append(out, t)
+		}
+	}
+	return out, rows.Err()
+}
+
+// touchAnchors records that the anchor text of ids may have changed.
+func (w *writer) touchAnchors(ids ...string) {
+	if w.anchors == nil {
+		w.anchors = map[string]bool{}
+	}
+	for _, id := range ids {
+		if id != "" {
+			w.anchors[id] = true
+		}
+	}
+}
+
+// touchLinkTargets records the notes source's links resolve to now.
+func (w *writer) touchLinkTargets(source string) error {
+	ts, err := w.linkTargets(source)
+	if err != nil {
+		return err
+	}
+	w.touchAnchors(ts...)
+	return nil
+}
+
+// refreshAnchors rewrites the fts_anchor rows of the notes touched.
+func (w *writer) refreshAnchors() error {
+	ids := make([]string, 0, len(w.anchors))
+	for id := range w.anchors {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := w.refreshAnchor(id); err != nil {
+			return err
+		}
+	}
+	w.anchors = nil
+	return nil
+}
+
+// refreshAnchor rewrites the fts_anchor row of the note id from the
+// contexts of the links to it.
+func (w *writer) refreshAnchor(id string) error {
+	st, err := w.prepare("SELECT rowid FROM notes WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	var rowid int64
+	if err := st.QueryRowContext(w.ctx, id).Scan(&rowid); err != nil {
+		return nil // gone: its row went with it (delete)
+	}
+	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = ?", rowid); err != nil {
+		return err
+	}
+	st, err = w.prepare(`SELECT context FROM links WHERE resolved = ? AND source <> resolved AND context <> ''
+		ORDER BY source, seq LIMIT ?`)
+	if err != nil {
+		return err
+	}
+	rows, err := st.QueryContext(w.ctx, id, MaxAnchorLinks)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			rows.Close()
+			return err
+		}
+		b.WriteString(c)
+		b.WriteByte('\n')
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || b.Len() == 0 {
+		return err
+	}
+	text := b.String()
+	_, err = w.exec("INSERT INTO fts_anchor(rowid, body, cjk, stems) VALUES (?, ?, ?, ?)",
+		rowid, text, hiddenText(text), stemText(text))
+	return err
+}

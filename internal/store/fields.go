@@ -1,0 +1,167 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// The full-text fields of a note besides its title (with its aliases)
+// and body: its headings, its tags, its frontmatter properties (keys and
+// values, links as their target's name) and the English stems of all of
+// these, each a column of fts with its own bm25 weight (FieldWeights). The
+// anchor text of the links to a note is a row of fts_anchor (anchor_text.go).
+
+// FieldWeights are the bm25 weights of the full-text fields. Keyword
+// multiplies a note's bm25 in fts_anchor (the anchor text of its incoming
+// links) by Anchor and adds it to its bm25 in fts.
+type FieldWeights struct {
+	Title, Body, Headings, Tags, Props, Stems, Anchor float64
+}
+
+// DefaultFieldWeights are the weights chosen on the tuning halves of the
+// evaluation sets (search_eval_test.go, -eval-tune): see README, Search.
+var DefaultFieldWeights = FieldWeights{Title: 5, Body: 1, Headings: 2, Tags: 2, Props: 2, Stems: 0.5, Anchor: 0.5}
+
+// bm25Args are the weights of bm25(fts, ...) in column order.
+func (w FieldWeights) bm25Args() []any {
+	return []any{w.Title, w.Body, w.Title, w.Body, w.Headings, w.Tags, w.Props, w.Stems}
+}
+
+// bm25Call is the bm25 call of table with one ? per column weight.
+func bm25Call(table string) string {
+	return "bm25(" + table + ", ?, ?, ?, ?, ?, ?, ?, ?)"
+}
+
+// headingText is a note's headings, one per line.
+func headingText(n *vault.Note) string {
+	var b strings.Builder
+	for _, h := range n.Headings {
+		b.WriteString(h.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// tagText is a note's tags, one per line (the tokenizer splits nested
+// tags at '/').
+func tagText(n *vault.Note) string { return strings.Join(n.Tags, "\n") }
+
+// propText is a note's frontmatter properties, one per line: the key and
+// its values, a link as its target's name and alias ("director: [[Ridley
+// Scott]]" is "director Ridley Scott"), lists and maps flattened.
+func propText(n *vault.Note) string {
+	var b strings.Builder
+	for _, p := range n.Properties {
+		b.WriteString(p.Key)
+		writeValue(&b, p.Value)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case nil:
+	case string:
+		b.WriteByte(' ')
+		b.WriteString(linkText(v))
+	case []any:
+		for _, x := range v {
+			writeValue(b, x)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(func(yield func(string) bool) {
+			for k := range v {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			b.WriteByte(' ')
+			b.WriteString(k)
+			writeValue(b, v[k])
+		}
+	default:
+		fmt.Fprintf(b, " %v", v)
+	}
+}
+
+// linkText replaces each "[[target#part|alias]]" in s by "target alias".
+func linkText(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "[[")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := strings.Index(s[i:], "]]")
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		inner := s[i+2 : i+j]
+		target, alias, _ := strings.Cut(inner, "|")
+		target, _, _ = strings.Cut(target, "#")
+		b.WriteString(target)
+		if alias != "" {
+			b.WriteString(" " + alias)
+		}
+		s = s[i+j+2:]
+	}
+}
+
+// MinStemLen is the shortest word that is stemmed.
+const MinStemLen = 3
+
+// Stem is the English Snowball stem of word, lower case, or "" when the
+// word is not stemmed: shorter than MinStemLen, or not all ASCII letters
+// (words of other languages keep today's folding only).
+func Stem(word string) string {
+	if len(word) < MinStemLen {
+		return ""
+	}
+	for i := 0; i < len(word); i++ {
+		c := word[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	return english.Stem(word, false)
+}
+
+// stemMarker starts every token of the stems columns, so that only a
+// stem expression (stemExpr) matches them, never a word or a prefix of
+// the query: the folded words' marker with "stem" after it (a query word
+// near foldMarker is kept to the title and body, see nearMarker).
+const stemMarker = foldMarker + "stem"
+
+// stemText is the stems column of texts: each distinct English stem of
+// their words that differs from the word itself (the word matches as
+// written in its own column), marked (stemMarker), space-separated, in
+// first-seen order.
+func stemText(texts ...string) string {
+	seen := map[string]bool{}
+	var b strings.Builder
+	for _, t := range texts {
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			s := Stem(w)
+			if s == "" || s == strings.ToLower(w) || seen[s] {
+				continue
+			}
+			seen[s] = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(stemMarker + s)
+		}
+	}
+	return b.String()
+}
