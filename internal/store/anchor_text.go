@@ -12,11 +12,14 @@ import (
 // Anchor text: the words other notes use for a note when they link to it
 // ("[[Callouts|callout]] blocks", "the [[Backlinks]] pane shows notes that
 // link to the current one") are often the words a question uses. Each
-// link row keeps its context (links.context): the link's display text
-// and the words around it in its line, or for a frontmatter link the
-// linking note's title and the property's key. A note's row in fts_anchor
-// (same columns as fts: the text in body, its hidden forms in cjk, its
-// stems in stems) holds the contexts of up to MaxAnchorLinks links to it.
+// link row keeps its context (links.context): the link's display text, a
+// tab, and the words around it in its line. A frontmatter link has none
+// (its display text is the target's name; the linking note's title as
+// its context made the rankings worse). A note's row in fts_anchor (same
+// columns as fts) holds the display texts of up to MaxAnchorLinks links
+// to it in title, the words around them in body, the hidden forms of both
+// in cjktitle and cjk, their stems in stems: each with its own weight
+// (FieldWeights.AnchorText, AnchorContext).
 // A write refreshes the rows of every note whose incoming links it
 // changed (Apply), so an edit of one note updates the notes it links to.
 
@@ -24,7 +27,7 @@ import (
 const (
 	// AnchorContextBytes is how far around a link its context reaches,
 	// each way, cut to whole words and to the link's line.
-	AnchorContextBytes = 60
+	AnchorContextBytes = 30
 	// MaxAnchorLinks is how many incoming links give a note anchor text
 	// (the first by source and position): a hub's anchor text stays
 	// small, and bm25 would gain little from more.
@@ -36,7 +39,7 @@ const (
 func linkContext(l vault.Link, title, body string, bodyStart int) string {
 	start, end := l.Start-bodyStart, l.End-bodyStart
 	if l.Property != "" || start < 0 || end > len(body) || start > end {
-		return title + " " + l.Property
+		return ""
 	}
 	display := l.Alias
 	if display == "" {
@@ -55,7 +58,8 @@ func linkContext(l vault.Link, title, body string, bodyStart int) string {
 	} else if end+AnchorContextBytes < len(body) {
 		after = dropPartialWord(after, false)
 	}
-	return strings.ToValidUTF8(before+" "+display+" "+after, " ")
+	clean := func(s string) string { return strings.ToValidUTF8(strings.ReplaceAll(s, "\t", " "), " ") }
+	return clean(display) + "\t" + clean(before+" "+after)
 }
 
 // dropPartialWord drops the cut word at the start (lead) or end of s.
@@ -167,22 +171,23 @@ func (w *writer) refreshAnchor(id string) error {
 	if err != nil {
 		return err
 	}
-	var b strings.Builder
+	var display, around strings.Builder
 	for rows.Next() {
 		var c string
 		if err := rows.Scan(&c); err != nil {
 			rows.Close()
 			return err
 		}
-		b.WriteString(c)
-		b.WriteByte('\n')
+		d, a, _ := strings.Cut(c, "\t")
+		display.WriteString(d + "\n")
+		around.WriteString(a + "\n")
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil || b.Len() == 0 {
+	if err := rows.Err(); err != nil || display.Len() == 0 {
 		return err
 	}
-	text := b.String()
-	_, err = w.exec("INSERT INTO fts_anchor(rowid, body, cjk, stems) VALUES (?, ?, ?, ?)",
-		rowid, text, hiddenText(text), stemText(text))
+	d, a := display.String(), around.String()
+	_, err = w.exec("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)",
+		rowid, d, a, hiddenText(d), hiddenText(a), stemText(d, a))
 	return err
 }

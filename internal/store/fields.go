@@ -17,20 +17,27 @@ import (
 // these, each a column of fts with its own bm25 weight (FieldWeights). The
 // anchor text of the links to a note is a row of fts_anchor (anchor_text.go).
 
-// FieldWeights are the bm25 weights of the full-text fields. Keyword
-// multiplies a note's bm25 in fts_anchor (the anchor text of its incoming
-// links) by Anchor and adds it to its bm25 in fts.
+// FieldWeights are the bm25 weights of the full-text fields. A note's
+// bm25 in fts_anchor (the display text of the links to it, AnchorText,
+// and the words around them, AnchorContext) is added to its bm25 in fts.
 type FieldWeights struct {
-	Title, Body, Headings, Tags, Props, Stems, Anchor float64
+	Title, Body, Headings, Tags, Props, Stems float64
+	AnchorText, AnchorContext                 float64
 }
 
 // DefaultFieldWeights are the weights chosen on the tuning halves of the
 // evaluation sets (search_eval_test.go, -eval-tune): see README, Search.
-var DefaultFieldWeights = FieldWeights{Title: 5, Body: 1, Headings: 2, Tags: 2, Props: 2, Stems: 0.5, Anchor: 0.5}
+var DefaultFieldWeights = FieldWeights{Title: 3, Body: 1, Headings: 2, Tags: 2, Props: 4, Stems: 0.25, AnchorText: 2, AnchorContext: 1}
 
 // bm25Args are the weights of bm25(fts, ...) in column order.
 func (w FieldWeights) bm25Args() []any {
 	return []any{w.Title, w.Body, w.Title, w.Body, w.Headings, w.Tags, w.Props, w.Stems}
+}
+
+// anchorBM25Args are the weights of bm25(fts_anchor, ...) in column
+// order (the stems of both fields weigh as Stems).
+func (w FieldWeights) anchorBM25Args() []any {
+	return []any{w.AnchorText, w.AnchorContext, w.AnchorText, w.AnchorContext, 0.0, 0.0, 0.0, w.Stems}
 }
 
 // bm25Call is the bm25 call of table with one ? per column weight.

@@ -84,6 +84,9 @@ type KeywordHit struct {
 	// and HighlightClose, SnippetEllipsis where the text goes on. A first
 	// heading that repeats the title is left out.
 	Snippet string
+	// Prior is the note's graph prior (set by the caller, see
+	// SortByRelevance): Relevance is multiplied by 1+Prior.
+	Prior float64
 	// Matched is how many of the Terms searched for (the query's, common
 	// words left out) the note has: all of them, except for the hits of an
 	// any-term search or of the fallback when no note has every term.
@@ -224,7 +227,19 @@ func (h KeywordHit) Relevance() float64 {
 	if h.Title {
 		r *= 1 + TitleBoost
 	}
-	return r
+	return r * (1 + h.Prior)
+}
+
+// SortByRelevance orders hits best first by Relevance times the share
+// of the terms matched, equal hits by ID: as Keyword returns them, after
+// the caller set their Prior.
+func SortByRelevance(hits []KeywordHit) {
+	slices.SortStableFunc(hits, func(a, b KeywordHit) int {
+		if c := cmp.Compare(float64(b.Matched)*b.Relevance(), float64(a.Matched)*a.Relevance()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 // Keyword searches the notes' titles and bodies with FTS5 and returns the
@@ -407,8 +422,8 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 	matched := fmt.Sprint(nTerms)
 	wargs := q.Weights.bm25Args()
 	args := append([]any{}, wargs...)
-	args = append(args, expr, q.Weights.Anchor)
-	args = append(args, wargs...)
+	args = append(args, expr)
+	args = append(args, q.Weights.anchorBM25Args()...)
 	args = append(args, expr, "{title cjktitle} : ("+expr+")")
 	if len(count) > 0 {
 		parts := make([]string, len(count))
@@ -438,12 +453,11 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 	}
 	args = append(args, q.Limit)
 	// A note matches in its own fields (fts) or in the anchor text of the
-	// links to it (fts_anchor, its bm25 weighted by Weights.Anchor); a
-	// note found in both scores the sum.
+	// links to it (fts_anchor); a note found in both scores the sum.
 	rows, err := s.db.QueryContext(ctx, `WITH m(rowid, score) AS (
 			SELECT rowid, `+bm25Call("fts")+` FROM fts WHERE fts MATCH ?
 			UNION ALL
-			SELECT rowid, ? * `+bm25Call("fts_anchor")+` FROM fts_anchor WHERE fts_anchor MATCH ?
+			SELECT rowid, `+bm25Call("fts_anchor")+` FROM fts_anchor WHERE fts_anchor MATCH ?
 		)
 		SELECT rowid, sum(score) AS score,
 			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
@@ -522,11 +536,6 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	// Ties were ranked by rowid: order them by ID, as every list is. The
 	// key is the one SQL sorted by (exactly: the factors are small
 	// integers and powers of two).
-	slices.SortStableFunc(out, func(a, b KeywordHit) int {
-		if c := cmp.Compare(float64(b.Matched)*b.Relevance(), float64(a.Matched)*a.Relevance()); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	SortByRelevance(out)
 	return out, nil
 }
