@@ -349,7 +349,15 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		err := stmt.QueryRowContext(ctx, MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, r).Scan(&id, &title, &snip, &body, &inGo)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			continue // the note does not match (or is gone)
+			// Found by the anchor text of the links to it only (or gone).
+			found, err := s.anchorOnlySnippets(ctx, []int64{r}, terms)
+			if err != nil {
+				return nil, err
+			}
+			if d, ok := found[r]; ok {
+				out[d[0]] = d[1]
+			}
+			continue
 		case err != nil:
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
@@ -524,6 +532,21 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
+	if snippets && len(byRow) < len(hits) {
+		var missing []int64
+		for _, h := range hits {
+			if _, ok := byRow[h.rowid]; !ok {
+				missing = append(missing, h.rowid)
+			}
+		}
+		found, err := s.anchorOnlySnippets(ctx, missing, terms)
+		if err != nil {
+			return nil, err
+		}
+		for r, d := range found {
+			byRow[r] = detail{id: d[0], snippet: d[1]}
+		}
+	}
 	out := make([]KeywordHit, 0, len(hits))
 	for _, h := range hits {
 		d, ok := byRow[h.rowid]
@@ -537,5 +560,34 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	// key is the one SQL sorted by (exactly: the factors are small
 	// integers and powers of two).
 	SortByRelevance(out)
+	return out, nil
+}
+
+// anchorOnlySnippets returns, keyed by rowid, the ID and a snippet of the
+// notes of rowids (found by the anchor text of the links to them, so that
+// their own text does not match): made in Go from the body, with the
+// terms' words highlighted where they are, else its start. A note that
+// is gone is left out.
+func (s *Store) anchorOnlySnippets(ctx context.Context, rowids []int64, terms []Term) (map[int64][2]string, error) {
+	list, _ := json.Marshal(rowids) // numbers always marshal
+	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, notes.id, notes.title, fts.body
+		FROM fts JOIN notes ON notes.rowid = fts.rowid WHERE fts.rowid IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][2]string{}
+	for rows.Next() {
+		var rowid int64
+		var id, title, body string
+		if err := rows.Scan(&rowid, &id, &title, &body); err != nil {
+			return nil, fmt.Errorf("keyword snippets: %w", err)
+		}
+		snip, _, _ := textSnippet(body, terms)
+		out[rowid] = [2]string{id, cleanSnippet(Highlight(snip, vault.NFC(body)), title)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
 	return out, nil
 }
