@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -106,4 +107,42 @@ func TestSearchEvalTune(t *testing.T) {
 		}
 	}
 	t.Logf("chosen %+v prior=%.2f objective=%.4f", *w, prior, best)
+	logPriorChanges(ctx, t, runs, prior)
+}
+
+// logPriorChanges logs the queries of runs whose first expected note
+// moves in hybrid mode when the graph prior goes from 0 to prior, with
+// the first hit's in-degree: a hub that crowds out a specific answer
+// shows as a query whose expected note moves down.
+func logPriorChanges(ctx context.Context, t *testing.T, runs []evalRun, prior float64) {
+	t.Helper()
+	firstRank := func(e *vaultgraph.Engine, q evalQuery) (int, string) {
+		hits, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: q.Query, Mode: vaultgraph.SearchHybrid, Limit: evalLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		top := ""
+		if len(hits) > 0 {
+			top = hits[0].ID
+		}
+		for i, h := range hits {
+			if slices.Contains(q.Expected, h.ID) {
+				return i + 1, top
+			}
+		}
+		return 0, top
+	}
+	for _, r := range runs {
+		for _, q := range r.set.Queries {
+			vaultgraph.SetGraphPrior(0)
+			r0, top0 := firstRank(r.e, q)
+			vaultgraph.SetGraphPrior(prior)
+			r1, top1 := firstRank(r.e, q)
+			if r0 != r1 {
+				g := r.e.Graph()
+				t.Logf("prior moves %s %q: rank %d -> %d, first %s (in %d) -> %s (in %d)",
+					r.set.Vault, q.Query, r0, r1, top0, g.InDegree(top0), top1, g.InDegree(top1))
+			}
+		}
+	}
 }

@@ -13,7 +13,7 @@ import (
 // ("[[Callouts|callout]] blocks", "the [[Backlinks]] pane shows notes that
 // link to the current one") are often the words a question uses. Each
 // link row keeps its context (links.context): the link's display text, a
-// tab, and the words around it in its line. A frontmatter link has none
+// tab, and the words after it in its sentence (linkContext). A frontmatter link has none
 // (its display text is the target's name; the linking note's title as
 // its context made the rankings worse). A note's row in fts_anchor (same
 // columns as fts) holds the display texts of up to MaxAnchorLinks links
@@ -25,18 +25,24 @@ import (
 
 // Bounds of the anchor text.
 const (
-	// AnchorContextBytes is how far around a link its context reaches,
-	// each way, cut to whole words and to the link's line.
-	AnchorContextBytes = 30
+	// AnchorContextBytes is how far after a link its context reaches
+	// (linkContext).
+	AnchorContextBytes = 40
 	// MaxAnchorLinks is how many incoming links give a note anchor text
 	// (the first by source and position): a hub's anchor text stays
 	// small, and bm25 would gain little from more.
 	MaxAnchorLinks = 32
 )
 
-// linkContext is the context of link l of the note with the given title,
-// whose file text from byte bodyStart on is body.
-func linkContext(l vault.Link, title, body string, bodyStart int) string {
+// linkContext is the context of link l of a note whose file text from
+// byte bodyStart on is body: its display text, a tab, and the words after
+// it (up to AnchorContextBytes, cut to whole words) to the end of its
+// sentence, its line or the next link, whichever comes first. The words
+// before a link, and past a sentence or another link, measured worse:
+// they are as often about something else ("Budget risk is tracked in
+// [[Beta]]", "[[Tokyo Trip]] and [[Café Menu]]"). A frontmatter link has
+// no context.
+func linkContext(l vault.Link, body string, bodyStart int) string {
 	start, end := l.Start-bodyStart, l.End-bodyStart
 	if l.Property != "" || start < 0 || end > len(body) || start > end {
 		return ""
@@ -46,38 +52,22 @@ func linkContext(l vault.Link, title, body string, bodyStart int) string {
 		display, _, _ = strings.Cut(l.Target, "#")
 		display = display[strings.LastIndex(display, "/")+1:]
 	}
-	before := body[max(0, start-AnchorContextBytes):start]
-	if i := strings.LastIndexByte(before, '\n'); i >= 0 {
-		before = before[i+1:]
-	} else if start > AnchorContextBytes {
-		before = dropPartialWord(before, true)
-	}
 	after := body[end:min(len(body), end+AnchorContextBytes)]
-	if i := strings.IndexByte(after, '\n'); i >= 0 {
+	if end+AnchorContextBytes < len(body) {
+		after = dropPartialWord(after)
+	}
+	if i := strings.IndexAny(after, "\n[!.?;|"); i >= 0 {
 		after = after[:i]
-	} else if end+AnchorContextBytes < len(body) {
-		after = dropPartialWord(after, false)
 	}
 	clean := func(s string) string { return strings.ToValidUTF8(strings.ReplaceAll(s, "\t", " "), " ") }
-	return clean(display) + "\t" + clean(before+" "+after)
+	return clean(display) + "\t" + clean(after)
 }
 
-// dropPartialWord drops the cut word at the start (lead) or end of s.
-func dropPartialWord(s string, lead bool) string {
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-	if lead {
-		for s != "" {
-			r, n := utf8.DecodeRuneInString(s)
-			if !isWord(r) && r != utf8.RuneError {
-				break
-			}
-			s = s[n:]
-		}
-		return s
-	}
+// dropPartialWord drops the word cut at the end of s.
+func dropPartialWord(s string) string {
 	for s != "" {
 		r, n := utf8.DecodeLastRuneInString(s)
-		if !isWord(r) && r != utf8.RuneError {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != utf8.RuneError {
 			break
 		}
 		s = s[:len(s)-n]

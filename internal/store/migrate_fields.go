@@ -144,7 +144,7 @@ func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 			rows.Close()
 			return err
 		}
-		out = append(out, ctxRow{seq, linkContext(l, r.noteTitle, r.body, r.bodyStart)})
+		out = append(out, ctxRow{seq, linkContext(l, r.body, r.bodyStart)})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

@@ -248,7 +248,7 @@ func (w *writer) writeLinks(r *Record) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
 			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
-			linkContext(l, r.Note.Title, r.Body, r.Note.BodyStart)); err != nil {
+			linkContext(l, r.Body, r.Note.BodyStart)); err != nil {
 			return err
 		}
 	}

@@ -322,7 +322,10 @@ func TestKeywordTitleBoost(t *testing.T) {
 	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := s.Keyword(ctx, KeywordQuery{Text: "home"})
+	// With the title weighing 5 (the tuned weight, 3, lets the short
+	// note that says home three times win here: TitleBoost is what this
+	// tests).
+	hits, err := s.Keyword(ctx, KeywordQuery{Text: "home", TitleWeight: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
