@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kljensen/snowball/english"
+
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -60,7 +62,20 @@ func linkContext(l vault.Link, body string, bodyStart int) string {
 		after = after[:i]
 	}
 	clean := func(s string) string { return strings.ToValidUTF8(strings.ReplaceAll(s, "\t", " "), " ") }
-	return clean(display) + "\t" + clean(after)
+	return clean(display) + "\t" + clean(contentWords(after))
+}
+
+// contentWords is s without its English stop words ("is", "the", "of"):
+// in a context they match a question's stop words, nothing it means.
+func contentWords(s string) string {
+	f := strings.Fields(s)
+	kept := f[:0]
+	for _, w := range f {
+		if !english.IsStopWord(strings.ToLower(strings.Trim(w, ",:()\"'"))) {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // dropPartialWord drops the word cut at the end of s.
