@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
@@ -141,14 +143,31 @@ func Stem(word string) string {
 			return ""
 		}
 	}
-	return english.Stem(word, false)
+	if s, ok := stemCache.Load(word); ok {
+		return s.(string)
+	}
+	s := english.Stem(word, false)
+	if stemCacheSize.Add(1) <= maxStemCache {
+		stemCache.Store(word, s)
+	}
+	return s
 }
 
+// stemCache keeps the stems of up to maxStemCache words: a vault's words
+// repeat (Zipf), and stemming is most of the cost of the stems column.
+var (
+	stemCache     sync.Map
+	stemCacheSize atomic.Int64
+)
+
+const maxStemCache = 200_000
+
 // stemMarker starts every token of the stems columns, so that only a
-// stem expression (stemExpr) matches them, never a word or a prefix of
-// the query: the folded words' marker with "stem" after it (a query word
-// near foldMarker is kept to the title and body, see nearMarker).
-const stemMarker = foldMarker + "stem"
+// stem expression (stemExpr, which filters on the stems column) matches
+// them, never a word or a prefix of the query: the folded words' marker
+// (a query word near it is kept to the title and body, see nearMarker;
+// the folded words' marked tokens are matched in cjktitle and cjk only).
+const stemMarker = foldMarker
 
 // stemText is the stems column of texts: each distinct English stem of
 // their words that differs from the word itself (the word matches as
