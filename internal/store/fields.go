@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -190,4 +191,40 @@ func stemText(texts ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// markStems sets noStem on the terms whose stem token (stemMarker and
+// the stem) is in neither full-text table, and noStemWord on those whose
+// stem is not a word of either, each looked up in the tables' vocabulary:
+// an expression without them reads fewer posting lists (a word's stem is
+// often no word, "invoic").
+func (s *Store) markStems(ctx context.Context, terms []Term) error {
+	const exists = "(EXISTS (SELECT 1 FROM fts_vocab WHERE term = ?) OR EXISTS (SELECT 1 FROM fts_anchor_vocab WHERE term = ?))"
+	var which []int
+	var cols []string
+	var args []any
+	for i, t := range terms {
+		st := Stem(t.Text)
+		if t.Phrase || st == "" {
+			continue
+		}
+		which = append(which, i)
+		cols = append(cols, exists, exists)
+		args = append(args, stemMarker+st, stemMarker+st, st, st)
+	}
+	if len(which) == 0 {
+		return nil
+	}
+	found := make([]bool, 2*len(which))
+	dest := make([]any, len(found))
+	for i := range found {
+		dest[i] = &found[i]
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return fmt.Errorf("keyword search: %w", err)
+	}
+	for j, i := range which {
+		terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]
+	}
+	return nil
 }

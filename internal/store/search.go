@@ -152,6 +152,9 @@ type Term struct {
 	// unmarked drops the marked form of the folded words: the index has
 	// none (see markUnmarked).
 	unmarked bool
+	// noStem and noStemWord drop the stem forms the index does not have
+	// (see markStems).
+	noStem, noStemWord bool
 }
 
 // expr is the FTS5 expression of the term: a quoted string, so that no
@@ -184,11 +187,14 @@ func (t Term) stemExpr(e string) string {
 		return e
 	}
 	s := Stem(t.Text)
-	if s == "" {
+	if s == "" || t.noStem && (t.noStemWord || s == strings.ToLower(t.Text)) {
 		return e
 	}
-	e = "(" + e + ` OR {stems} : "` + stemMarker + s + `"`
-	if s != strings.ToLower(t.Text) {
+	e = "(" + e
+	if !t.noStem {
+		e += ` OR {stems} : "` + stemMarker + s + `"`
+	}
+	if s != strings.ToLower(t.Text) && !t.noStemWord {
 		e += ` OR "` + s + `"`
 	}
 	return e + ")"
@@ -263,6 +269,9 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 		return nil, nil
 	}
 	if err := s.markUnmarked(ctx, terms); err != nil {
+		return nil, err
+	}
+	if err := s.markStems(ctx, terms); err != nil {
 		return nil, err
 	}
 	terms, err := s.dropCommon(ctx, terms)
@@ -376,7 +385,7 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 		if !t.Phrase {
 			words = append(words, i)
 			query += ", (SELECT count(*) FROM fts WHERE fts MATCH ?)"
-			args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked}.expr())
+			args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr())
 		}
 	}
 	if len(words) == 0 {
@@ -428,20 +437,17 @@ type hit struct {
 // terms it has.
 func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	matched := fmt.Sprint(nTerms)
-	wargs := q.Weights.bm25Args()
-	args := append([]any{}, wargs...)
-	args = append(args, expr)
-	args = append(args, q.Weights.anchorBM25Args()...)
-	args = append(args, expr, "{title cjktitle} : ("+expr+")")
+	var countArgs []any
 	if len(count) > 0 {
 		parts := make([]string, len(count))
 		for i, t := range count {
 			parts[i] = "(rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) OR rowid IN (SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?))"
-			args = append(args, t.expr(), t.expr())
+			countArgs = append(countArgs, t.expr(), t.expr())
 		}
 		matched = strings.Join(parts, " + ")
 	}
 	filter := ""
+	var filterArgs []any
 	for _, f := range []struct {
 		ids []string
 		op  string
@@ -457,21 +463,40 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		// lookups: one match evaluation per allowed note, minutes for a
 		// large vault, where a filter after one evaluation takes ms.
 		filter += " AND +rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
-		args = append(args, string(list))
+		filterArgs = append(filterArgs, string(list))
 	}
-	args = append(args, q.Limit)
+	anchored, err := s.anchorMatches(ctx, expr, filter, filterArgs)
+	if err != nil {
+		return nil, err
+	}
+	titleExpr := "{title cjktitle} : (" + expr + ")"
+	args := append([]any{}, q.Weights.bm25Args()...)
 	// A note matches in its own fields (fts) or in the anchor text of the
-	// links to it (fts_anchor); a note found in both scores the sum.
-	rows, err := s.db.QueryContext(ctx, `WITH m(rowid, score) AS (
-			SELECT rowid, `+bm25Call("fts")+` FROM fts WHERE fts MATCH ?
+	// links to it (fts_anchor); a note found in both scores the sum. When
+	// no anchor text matches, fts alone is ranked (no union to group).
+	query := `SELECT rowid, ` + bm25Call("fts") + ` AS score,
+			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
+		FROM fts WHERE fts MATCH ? ` + filter
+	args = append(append(append(args, titleExpr), countArgs...), expr)
+	if anchored {
+		query = `WITH m(rowid, score) AS (
+			SELECT rowid, ` + bm25Call("fts") + ` FROM fts WHERE fts MATCH ?
 			UNION ALL
-			SELECT rowid, `+bm25Call("fts_anchor")+` FROM fts_anchor WHERE fts_anchor MATCH ?
+			SELECT rowid, ` + bm25Call("fts_anchor") + ` FROM fts_anchor WHERE fts_anchor MATCH ?
 		)
 		SELECT rowid, sum(score) AS score,
-			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
+			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
 		FROM m
-		WHERE 1 `+filter+`
-		GROUP BY rowid
+		WHERE 1 ` + filter + `
+		GROUP BY rowid`
+		args = append([]any{}, q.Weights.bm25Args()...)
+		args = append(args, expr)
+		args = append(args, q.Weights.anchorBM25Args()...)
+		args = append(args, expr, titleExpr)
+		args = append(args, countArgs...)
+	}
+	args = append(append(args, filterArgs...), q.Limit)
+	rows, err := s.db.QueryContext(ctx, query+`
 		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), rowid
 		LIMIT ?`, args...)
 	if err != nil {
@@ -490,6 +515,18 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	return hits, nil
+}
+
+// anchorMatches reports whether the anchor text of a note that passes
+// filter matches expr.
+func (s *Store) anchorMatches(ctx context.Context, expr, filter string, filterArgs []any) (bool, error) {
+	var found bool
+	args := append([]any{expr}, filterArgs...)
+	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")", args...).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("keyword search: %w", err)
+	}
+	return found, nil
 }
 
 // details reads the ranked hits' note IDs and snippets (highlighting what

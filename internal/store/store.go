@@ -289,7 +289,8 @@ const ftsTable = `fts5(
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
 // fts_vocab lists the tokens of fts (markUnmarked looks the marked
-// tokens up there).
+// tokens up there, markStems the stems), fts_anchor_vocab those of
+// fts_anchor.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -344,6 +345,7 @@ CREATE TABLE IF NOT EXISTS problems (
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsTable + `;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
 CREATE TABLE IF NOT EXISTS vectors (
 	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	chunk INTEGER NOT NULL,
