@@ -141,13 +141,13 @@ func TestFields(t *testing.T) {
 }
 
 // TestOpenSchema4: an index written by the vaultgraph of schema 4
-// (testdata/schema4.db: testvault indexed with --embed none) is brought
+// (testdata/schema4-testvault.db: testvault indexed with --embed none) is brought
 // up to date in place: the new fields, the links' contexts and the
 // anchor text are made from what it holds, without the files.
-func TestOpenSchema4(t *testing.T) {
+func TestOpenSchema4Fields(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
-	copyFile(t, filepath.Join("testdata", "schema4.db"), path)
+	copyFile(t, filepath.Join("testdata", "schema4-testvault.db"), path)
 	s, reason, err := OpenOrRebuild(ctx, path)
 	if err != nil || reason != "" {
 		t.Fatalf("OpenOrRebuild(schema 4) = %q, %v; want it migrated in place", reason, err)

@@ -7,7 +7,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// migrateFields brings an index of schema 1 to 4 to schema 5 in place:
+// migrateFields brings an index of schema 1 to 5 to schema 6 in place:
 // the full-text table is made again with the columns headings, tags,
 // props and stems, filled from each note's row (its tags, properties and
 // headings) and its body as the old table has it; each link gets its
@@ -22,6 +22,9 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "ALTER TABLE links ADD COLUMN context TEXT NOT NULL DEFAULT ''"); err != nil {
 			return err
 		}
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> ''"); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_fields USING "+ftsTable); err != nil {
 		return err
