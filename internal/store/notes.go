@@ -94,6 +94,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 			return err
 		}
 	}
+	if err := w.refreshAnchors(); err != nil {
+		return fmt.Errorf("index anchor text: %w", err)
+	}
 	for _, r := range b.Touches {
 		if _, err := w.exec("UPDATE notes SET size = ?, mtime = ? WHERE id = ?", r.Note.Size, r.Note.ModTime.UnixNano(), r.Note.ID); err != nil {
 			return err
@@ -138,13 +141,17 @@ type writer struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// anchors are the notes whose anchor text the batch may change
+	// (refreshAnchors).
+	anchors map[string]bool
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
 	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
 }
 
-func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+// prepare returns the transaction's statement of query, prepared once.
+func (w *writer) prepare(query string) (*sql.Stmt, error) {
 	st, ok := w.stmts[query]
 	if !ok {
 		var err error
@@ -152,6 +159,14 @@ func (w *writer) exec(query string, args ...any) (sql.Result, error) {
 			return nil, fmt.Errorf("index prepare: %w", err)
 		}
 		w.stmts[query] = st
+	}
+	return st, nil
+}
+
+func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+	st, err := w.prepare(query)
+	if err != nil {
+		return nil, err
 	}
 	res, err := st.ExecContext(w.ctx, args...)
 	if err != nil {
@@ -167,7 +182,13 @@ func (w *writer) close() {
 }
 
 func (w *writer) delete(id string) error {
+	if err := w.touchLinkTargets(id); err != nil {
+		return err
+	}
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+		return err
+	}
+	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
 	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
@@ -209,10 +230,14 @@ func (w *writer) upsert(r *Record) error {
 		h := hiddenText(r.Body)
 		hidden = &h
 	}
-	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
-		n.ID, names, r.Body, hiddenText(names), *hidden); err != nil {
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+		VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
+		n.ID, names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
+		stemText(names, heads, tagWords, props, r.Body)); err != nil {
 		return err
 	}
+	w.touchAnchors(n.ID)
 	return w.writeLinks(r)
 }
 
@@ -227,6 +252,9 @@ func ftsTitle(title string, aliases []string) string {
 }
 
 func (w *writer) writeLinks(r *Record) error {
+	if err := w.touchLinkTargets(r.Note.ID); err != nil {
+		return err
+	}
 	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
 		return err
 	}
@@ -243,17 +271,23 @@ func (w *writer) writeLinks(r *Record) error {
 			status = string(r.Status[i])
 		}
 		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
-			start, end, target_start, target_end, line, resolved, status)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			start, end, target_start, target_end, line, resolved, status, context)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
-			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status); err != nil {
+			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
+			linkContext(l, r.Body, r.Note.BodyStart)); err != nil {
 			return err
 		}
 	}
+	w.touchAnchors(r.Resolved...)
 	return nil
 }
 
 func (w *writer) relink(r *Record) error {
+	if err := w.touchLinkTargets(r.Note.ID); err != nil {
+		return err
+	}
+	defer w.touchAnchors(r.Resolved...)
 	for i := range r.Note.Links {
 		var resolved any
 		if r.Resolved[i] != "" {
@@ -275,7 +309,7 @@ func (s *Store) Reset(ctx context.Context) error {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, table := range []string{"fts", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+	for _, table := range []string{"fts", "fts_anchor", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}
