@@ -55,12 +55,12 @@ func TestApplyGroup(t *testing.T) {
 // its own error, while the others go ahead.
 func TestApplyGroupConflicts(t *testing.T) {
 	root, ops := groupFixture(t)
-	ops[0].Old = []byte("home as read before someone else's edit\n") // changed since read
-	writeTree(t, root, map[string]string{"C.md": "made meanwhile\n"})    // IfAbsent, now taken
+	ops[0].Old = []byte("home as read before someone else's edit\n")  // changed since read
+	writeTree(t, root, map[string]string{"C.md": "made meanwhile\n"}) // IfAbsent, now taken
 	ops = append(ops,
 		Op{Path: filepath.Join(root, "Projects", "Beta.md"), Data: []byte("twice\n")}, // same file twice
-		Op{Path: filepath.Join(root, "Gone.md"), Remove: true},                      // not for a group
-		Op{Path: "relative.md", Data: []byte("x\n")},                                // not absolute
+		Op{Path: filepath.Join(root, "Gone.md"), Remove: true},                        // not for a group
+		Op{Path: "relative.md", Data: []byte("x\n")},                                  // not absolute
 	)
 	errs := ApplyGroup(ops, Options{Root: root})
 	var ce *ChangedError
