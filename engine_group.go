@@ -108,11 +108,12 @@ func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string
 	g.queue = nil
 	g.mu.Unlock()
 
-	e.commitBatch(batch)
+	stand, paths := e.writeBatch(batch)
 
 	g.mu.Lock()
 	if len(g.queue) > 0 {
-		// The first writer queued meanwhile commits the next group.
+		// The first writer queued meanwhile writes the next group's files
+		// while this one's are indexed.
 		next := g.queue[0]
 		next.lead = true
 		close(next.wake)
@@ -120,6 +121,7 @@ func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string
 		g.committing = false
 	}
 	g.mu.Unlock()
+	e.syncBatch(stand, paths)
 	for _, o := range batch {
 		if o != w {
 			close(o.wake)
@@ -128,16 +130,15 @@ func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string
 	return w.err
 }
 
-// commitBatch commits the writes of one group and syncs the engine with
-// those that stand, setting each write's error.
-func (e *Engine) commitBatch(batch []*groupWrite) {
+// writeBatch writes the files of one group, setting the error of each
+// write that fails; it returns the writes that stand and the vault paths
+// to bring the engine up to date with.
+func (e *Engine) writeBatch(batch []*groupWrite) (stand []*groupWrite, paths []string) {
 	ops := make([]commit.Op, len(batch))
 	for i, w := range batch {
 		ops[i] = w.op
 	}
 	errs := commit.ApplyGroup(ops, e.commitOpts)
-	var paths []string
-	var stand []*groupWrite
 	for i, w := range batch {
 		if errs[i] != nil {
 			w.err = e.commitErr(errs[i], w.what, w.during)
@@ -148,6 +149,12 @@ func (e *Engine) commitBatch(batch []*groupWrite) {
 			paths = append(paths, e.linkTargets(ops[i:i+1])...)
 		}
 	}
+	return stand, paths
+}
+
+// syncBatch brings the engine up to date with the paths the writes stand
+// wrote, in one pass (one index transaction).
+func (e *Engine) syncBatch(stand []*groupWrite, paths []string) {
 	if len(paths) == 0 {
 		return
 	}
