@@ -20,8 +20,10 @@ import (
 // with commit.ApplyGroup (temporary files synced in parallel, each folder
 // synced once, under one hold of the vault's write lock), brings the
 // engine and the index up to date in one pass (one SQLite transaction),
-// and wakes every writer of the group with its own outcome; meanwhile
-// the next group queues up, and its first writer commits it next. Writes
+// and wakes every writer of the group with its own outcome. The first
+// writer queued meanwhile writes the next group's files while this one
+// is indexed; groups written while the engine is busy are indexed
+// together, in one pass. Writes
 // that touch several files (renames, moves, heading renames) and deletes
 // hold e.writeMu alone, as before: no group is under way then.
 
@@ -45,6 +47,9 @@ type writeGroup struct {
 	mu         sync.Mutex
 	queue      []*groupWrite
 	committing bool
+	// syncs are the written groups waiting for the engine (syncGroup).
+	syncs   []*groupSync
+	syncing bool
 	// reserved maps the folded path of each note a write is preparing or
 	// committing to a channel closed when it is done.
 	reserved map[string]chan struct{}
@@ -121,13 +126,69 @@ func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string
 		g.committing = false
 	}
 	g.mu.Unlock()
-	e.syncBatch(stand, paths)
+	e.syncGroup(&groupSync{batch: batch, stand: stand, paths: paths, wake: make(chan struct{})})
 	for _, o := range batch {
 		if o != w {
 			close(o.wake)
 		}
 	}
 	return w.err
+}
+
+// groupSync is a group whose files are written, waiting for the engine
+// to take them in.
+type groupSync struct {
+	batch, stand []*groupWrite
+	paths        []string
+	// wake is closed when the group is synced, or when its leader is to
+	// sync the groups waiting (lead).
+	wake chan struct{}
+	lead bool
+}
+
+// syncGroup brings the engine up to date with a written group. Groups
+// that wait meanwhile (the engine was busy with the previous one, or with
+// the watcher) are taken in together, in one pass and one index
+// transaction, by the first of their leaders.
+func (e *Engine) syncGroup(s *groupSync) {
+	g := &e.group
+	g.mu.Lock()
+	g.syncs = append(g.syncs, s)
+	if g.syncing {
+		g.mu.Unlock()
+		<-s.wake
+		if !s.lead {
+			return
+		}
+		g.mu.Lock()
+	}
+	g.syncing = true
+	groups := g.syncs
+	g.syncs = nil
+	g.mu.Unlock()
+
+	var stand []*groupWrite
+	var paths []string
+	for _, o := range groups {
+		stand = append(stand, o.stand...)
+		paths = append(paths, o.paths...)
+	}
+	e.syncBatch(stand, paths)
+
+	g.mu.Lock()
+	if len(g.syncs) > 0 {
+		next := g.syncs[0]
+		next.lead = true
+		close(next.wake)
+	} else {
+		g.syncing = false
+	}
+	g.mu.Unlock()
+	for _, o := range groups {
+		if o != s {
+			close(o.wake)
+		}
+	}
 }
 
 // writeBatch writes the files of one group, setting the error of each
