@@ -30,6 +30,7 @@
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
+//	engine_view.go          for the web app: WholeGraph, NoteLinks (a note's links as resolved), Backlinks (with their line)
 //	engine_anchor.go        links to a heading or block that does not exist
 //	engine_fmcontent.go     a written note's new text (content, tags, properties) and its tag warnings
 //	engine_search.go        Search: full text and vectors, paging and scopes

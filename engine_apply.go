@@ -52,6 +52,9 @@ type pass struct {
 	resolveAll bool
 	locked     bool // the pass holds e.mu
 	rep        IndexReport
+	// seen are the notes that went and appeared, for finding renames
+	// made outside vaultgraph (trackRenames).
+	seen renameSeen
 }
 
 // applyDiff applies the set of changes d to the engine, its graph and its
@@ -121,7 +124,7 @@ func (e *Engine) parseDiff(ctx context.Context, p *pass) (<-chan chunk, error) {
 		return e.parseChunks(ctx, p.d), nil
 	}
 	var done atomic.Int64
-	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse))
+	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +178,7 @@ func (e *Engine) dropGone(p *pass) {
 		if !ok {
 			continue
 		}
+		e.seeGone(p, ns)
 		dropRefs(e.refs, ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
@@ -223,6 +227,7 @@ func (e *Engine) install(p *pass, results []parsed) {
 			} else {
 				p.names[refKey(id)] = struct{}{}
 				p.change.Added = append(p.change.Added, id)
+				p.seeAdded(e.notes[id])
 			}
 		case existed:
 			p.names[refKey(id)] = struct{}{}
@@ -231,10 +236,14 @@ func (e *Engine) install(p *pass, results []parsed) {
 		}
 		p.rep.Parsed++
 	}
+	ie := e.inlineEmbedder()
 	for _, r := range ok {
 		ns := e.notes[r.file.ID]
 		resolveLinks(p.look, ns)
-		p.batch.Upserts = append(p.batch.Upserts, e.record(ns, r.body))
+		rec := e.record(ns, r.body)
+		rec.Hidden = r.hidden
+		p.batch.Upserts = append(p.batch.Upserts, rec)
+		ie.batchVectors(p.batch, r.file.ID, ns.note.Hash, r.vecs)
 	}
 }
 
@@ -294,6 +303,7 @@ func (e *Engine) finishPass(p *pass) {
 	if p.start {
 		p.batch.Meta = map[string]string{metaConsistent: "1", metaVault: e.root}
 	}
+	e.trackRenames(p)
 	e.lastSync = time.Now()
 	if !p.start && !p.full {
 		return
