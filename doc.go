@@ -45,6 +45,10 @@
 //	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
 //	engine_heading_links.go   links left pointing at a heading or block a content update removed
 //	engine_heading_canvas.go  a heading rename in canvas text nodes
+//	engine_backlink.go      LinkContexts: the sentence of each incoming link, from stored byte ranges
+//	engine_related.go       RelatedPage: notes near some notes by personalized PageRank, and why
+//	engine_mention.go       Mentions: unlinked mentions, candidates from the full-text index
+//	engine_mention_link.go  LinkMentions: chosen mentions made links, checked, all or nothing
 //
 // What happens when a file changes: the watcher (vault.Watcher, run by
 // Watch) reports the paths, Sync turns them into a diff (engine_scan.go),

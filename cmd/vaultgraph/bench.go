@@ -61,6 +61,13 @@ and MiB, 2^20 bytes):
 
   bench notes=10000 cold_index=4.12s warm_index=0.35s touch1pct_index=0.61s touched=100 index_size=52.3MiB peak_rss_cold=180.2MiB peak_rss_warm=90.1MiB peak_rss_touch=95.0MiB watch_p50=112ms watch_p99=160ms edits=200
 
+Then each vault prints a bench-graph line: an engine opened on the index
+times, for 200 notes picked at random, get_related (one note, a page of 10)
+and the lookup of its unlinked mentions, one call after another; p50 and
+p99 in milliseconds, and the mentions found in all:
+
+  bench-graph notes=10000 queries=200 related_p50=3.10ms related_p99=9.80ms mentions_p50=12.40ms mentions_p99=60.20ms mentions_found=1234
+
 With --search, each vault also prints a bench-search line: the vault is
 indexed again into a new index with the builtin embedder; embed_time is
 the wall time of embedding every note (from the end of Open until
@@ -184,7 +191,11 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 		r, err := benchVault(ctx, o, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr)
 		if err == nil {
 			fmt.Fprintln(stdout, r.line())
-			if o.cold {
+			var gr graphResult
+			if gr, err = benchGraph(ctx, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr); err == nil {
+				fmt.Fprintln(stdout, gr.line())
+			}
+			if o.cold && err == nil {
 				var cr coldResult
 				if cr, err = benchCold(ctx, o.exe, n, vaultDir, coldIndexPath(indexDir), stderr); err == nil {
 					fmt.Fprintln(stdout, cr.line())

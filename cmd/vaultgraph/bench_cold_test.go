@@ -9,7 +9,7 @@ import (
 )
 
 // TestBenchCold checks the bench-cold line of `bench --cold`: after the
-// bench line, the cold index with the builtin embedder, its sizes, ratio,
+// bench and bench-graph lines, the cold index with the builtin embedder, its sizes, ratio,
 // rate, peak RSS and the bytes of each part of the index.
 func TestBenchCold(t *testing.T) {
 	if testing.Short() {
@@ -21,9 +21,10 @@ func TestBenchCold(t *testing.T) {
 		t.Fatalf("bench --cold = exit %d, stderr %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 2 || !benchLine("200", "2", "4", rssPattern()).MatchString(lines[0]) {
-		t.Fatalf("bench --cold stdout = %q, want the bench line and a bench-cold line", out)
+	if len(lines) != 3 || !benchLine("200", "2", "4", rssPattern()).MatchString(lines[0]) || !graphLine("200").MatchString(lines[1]) {
+		t.Fatalf("bench --cold stdout = %q, want the bench line, the bench-graph line and a bench-cold line", out)
 	}
+	lines = append(lines[:1], lines[2:]...)
 	mib := `\d+\.\dMiB`
 	re := regexp.MustCompile(`^bench-cold notes=200 parsed=\d+ embed=builtin markdown=` + mib + ` index_size=` + mib +
 		` index_ratio=\d+\.\d\d cold_index=\d+\.\d\ds md_mb_per_s=\d+\.\d\d peak_rss=` + rssPattern() +
