@@ -182,12 +182,17 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if err := checkTitle(n.Title); err != nil {
 		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	e.writeMu.RLock()
+	defer e.writeMu.RUnlock()
 	id, abs, err := e.notePath(n.Directory, n.Title)
 	if err != nil {
 		return nil, err
 	}
+	release, err := e.reserve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if found := e.existingNote(id, ""); found != "" {
 		return nil, fmt.Errorf("%w: %s already exists: choose another title or update it", ErrExists, found)
 	}
@@ -211,10 +216,11 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	}
 	// IfAbsent: a file made at that path meanwhile (by another process)
 	// is NODE_EXISTS, checked under the vault's write lock.
-	if err := commit.Apply([]commit.Op{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
-		return nil, e.commitErr(err, "create "+id, "creation")
+	op := commit.Op{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}
+	if err := e.commitGrouped(op, []string{id}, "create "+id, "creation"); err != nil {
+		return nil, err
 	}
-	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
+	return e.answerWrite(ctx, id, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
 }
 
 // existingNote returns the ID, as its file is named, of a note other than
@@ -245,6 +251,12 @@ func (e *Engine) afterWrite(ctx context.Context, id string, paths []string, res 
 	if err := e.Sync(ctx, paths...); err != nil {
 		return nil, fmt.Errorf("index after write: %w", err)
 	}
+	return e.answerWrite(ctx, id, res)
+}
+
+// answerWrite returns res with the note id as it now is (the engine is up
+// to date with the write), and the note's warnings.
+func (e *Engine) answerWrite(ctx context.Context, id string, res *WriteResult) (*WriteResult, error) {
 	if id != "" {
 		n, err := e.GetNode(ctx, id, false)
 		if err != nil {

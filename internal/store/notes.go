@@ -72,6 +72,8 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if b.Empty() {
 		return nil
 	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index write: %w", err)
@@ -304,6 +306,8 @@ func (w *writer) relink(r *Record) error {
 // Reset empties the index (for an index file that belongs to another
 // vault).
 func (s *Store) Reset(ctx context.Context) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("reset index: %w", err)

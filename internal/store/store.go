@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -45,6 +46,10 @@ var ErrUnusable = errors.New("index unusable")
 type Store struct {
 	db   *sql.DB
 	path string
+	// wmu serialises this process's write transactions: one waits here
+	// for the other rather than in SQLite's busy handler, which sleeps in
+	// steps of up to 100 ms.
+	wmu sync.Mutex
 }
 
 // Open opens or creates the index at path, creating its folder. It
