@@ -16,6 +16,15 @@ import (
 // embedBatch is how many notes are embedded and stored per step.
 const embedBatch = 64
 
+// embedYield is the longest the background embedder waits for a gap in
+// the writes before it embeds or stores a batch anyway (so that it still
+// gets on under a steady stream of writes), and embedYieldPoll how often
+// it looks.
+const (
+	embedYield     = 250 * time.Millisecond
+	embedYieldPoll = 2 * time.Millisecond
+)
+
 // defaultEmbedRetry is the wait before trying again after the embedding
 // provider failed.
 const defaultEmbedRetry = 30 * time.Second
@@ -344,6 +353,7 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 	if len(texts) == 0 {
 		return nil
 	}
+	em.yield(ctx)
 	vecs, err := em.provider.Embed(ctx, texts)
 	if err != nil {
 		return err
@@ -362,6 +372,7 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 		}
 	}
 	if st := em.e.store; st != nil {
+		em.yield(ctx)
 		if err := st.PutVectors(ctx, em.model, em.dim, items); err != nil {
 			return err
 		}
@@ -390,6 +401,22 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 	}
 	em.mu.Unlock()
 	return nil
+}
+
+// yield waits, at most embedYield, while group writes are under way: the
+// embedder's CPU and its vector transaction would otherwise slow every
+// write's fsyncs and index transaction.
+func (em *embedder) yield(ctx context.Context) {
+	deadline := time.Now().Add(embedYield)
+	for em.e.writesBusy() && time.Now().Before(deadline) {
+		t := time.NewTimer(embedYieldPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // hashesOf returns the current content hash of each item's note (absent

@@ -91,6 +91,15 @@ func (e *Engine) reserve(ctx context.Context, id string) (release func(), err er
 	}
 }
 
+// writesBusy reports whether group writes are queued, being written or
+// being indexed: background work (the embedder) waits for a gap.
+func (e *Engine) writesBusy() bool {
+	g := &e.group
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.committing || g.syncing || len(g.queue) > 0
+}
+
 // commitGrouped writes op (one file, no Remove) in the next group commit
 // and brings the engine up to date with paths; what and during name the
 // write for its error (see commitErr). The caller holds e.writeMu for
@@ -227,5 +236,19 @@ func (e *Engine) syncBatch(stand []*groupWrite, paths []string) {
 				w.err = fmt.Errorf("index after write: %w", err)
 			}
 		}
+	}
+}
+
+// heavyRead waits until fewer CPU-bound reads (searches, list_nodes) run
+// than there are cores, and returns the function that ends this one.
+// More of them at once would not finish sooner, and the write that a
+// group's leader commits for every writer of the group would get only
+// its share of the CPU among them all.
+func (e *Engine) heavyRead(ctx context.Context) (done func(), err error) {
+	select {
+	case e.heavy <- struct{}{}:
+		return func() { <-e.heavy }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }

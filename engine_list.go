@@ -75,6 +75,11 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	if q.TagMode, err = checkFilter(q.TagMode, q.Folder); err != nil {
 		return nil, err
 	}
+	done, err := e.heavyRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list nodes: %w", err)
+	}
+	defer done()
 	if err := e.readLock(); err != nil {
 		return nil, err
 	}

@@ -188,6 +188,11 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 	if err != nil {
 		return nil, err
 	}
+	done, err := e.heavyRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer done()
 	if err := e.readLock(); err != nil {
 		return nil, err
 	}

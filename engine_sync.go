@@ -2,8 +2,14 @@ package vaultgraph
 
 import (
 	"context"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // Sync brings the engine up to date with the given vault-relative paths
@@ -14,6 +20,12 @@ import (
 // whose links could resolve differently are resolved again; the graph and
 // the index change in one step each.
 func (e *Engine) Sync(ctx context.Context, paths ...string) error {
+	// The echoes of writes the engine has already taken in (most often a
+	// group's own files, reported by the watcher while the next group is
+	// indexed) need nothing, and no wait for e.syncMu.
+	if paths = e.outOfStep(paths); len(paths) == 0 {
+		return nil
+	}
 	e.syncMu.Lock()
 	defer e.syncMu.Unlock()
 	if err := e.readLock(); err != nil {
@@ -27,6 +39,38 @@ func (e *Engine) Sync(ctx context.Context, paths ...string) error {
 	d.parse = uniqueFiles(d.parse)
 	_, err := e.applyDiff(ctx, d, applyHow{})
 	return err
+}
+
+// outOfStep returns the paths a Sync has work for: it leaves out each
+// note whose size and modification time on disk are the ones the engine
+// has. Anything else (a folder, an attachment, an ignored or missing
+// file, a note the engine knows under another spelling) stays.
+func (e *Engine) outOfStep(paths []string) []string {
+	if len(paths) == 0 || e.readLock() != nil {
+		return paths
+	}
+	defer e.mu.RUnlock()
+	return slices.DeleteFunc(slices.Clone(paths), e.inStep)
+}
+
+// inStep reports whether given names a note whose size and modification
+// time on disk are the ones the engine has (caller holds e.mu).
+func (e *Engine) inStep(given string) bool {
+	clean := path.Clean(filepath.ToSlash(given))
+	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
+		return false
+	}
+	rel := vault.NFC(clean)
+	abs := filepath.Join(e.root, filepath.FromSlash(clean))
+	if !vault.HasMD(rel) || e.ignore.Skip(rel, false) {
+		return false
+	}
+	ns, ok := e.notes[rel]
+	if !ok || ns.path != abs {
+		return false
+	}
+	fi, err := os.Stat(abs)
+	return err == nil && fi.Mode().IsRegular() && ns.note.Size == fi.Size() && ns.note.ModTime.Equal(fi.ModTime())
 }
 
 // Rescan compares the whole vault with the engine (as on start, by size

@@ -147,6 +147,9 @@ type Engine struct {
 	// others (renames, moves, heading renames, deletes).
 	writeMu sync.RWMutex
 	group   writeGroup
+	// heavy admits the CPU-bound reads (searches, list_nodes), at most
+	// one per core at a time (see heavyRead).
+	heavy chan struct{}
 	emb     *embedder // nil without Options.Embedder
 	// commitOpts are passed to every commit.Apply (tests set FailAt).
 	commitOpts commit.Options
@@ -174,7 +177,8 @@ func New(opts Options) *Engine {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	return &Engine{opts: opts, log: log, parser: vault.NewParser(), watcher: "off"}
+	return &Engine{opts: opts, log: log, parser: vault.NewParser(), watcher: "off",
+		heavy: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // Open scans and parses the whole vault and builds the graph.
