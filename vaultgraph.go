@@ -150,7 +150,7 @@ type Engine struct {
 	// heavy admits the CPU-bound reads (searches, list_nodes), at most
 	// one per core at a time (see heavyRead).
 	heavy chan struct{}
-	emb     *embedder // nil without Options.Embedder
+	emb   *embedder // nil without Options.Embedder
 	// commitOpts are passed to every commit.Apply (tests set FailAt).
 	commitOpts commit.Options
 	watcher    string // "off" or "running"

@@ -74,6 +74,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	defer s.afterWrite()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index write: %w", err)
@@ -308,6 +309,7 @@ func (w *writer) relink(r *Record) error {
 func (s *Store) Reset(ctx context.Context) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	defer s.afterWrite()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("reset index: %w", err)

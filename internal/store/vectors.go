@@ -25,6 +25,7 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 	}
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	defer s.afterWrite()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index vectors: %w", err)
@@ -203,6 +204,7 @@ func (s *Store) VectorModels(ctx context.Context) (map[string]int, error) {
 func (s *Store) DropOtherVectors(ctx context.Context, model string, dim int) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	defer s.afterWrite()
 	if _, err := s.db.ExecContext(ctx, "DELETE FROM vectors WHERE model <> ? OR dim <> ?", model, dim); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
