@@ -569,3 +569,40 @@ func TestSyncUncleanPaths(t *testing.T) {
 	}
 	checkLikeReload(t, e)
 }
+
+// TestSyncOutOfStep checks which paths Sync skips without its lock: only
+// notes whose size and modification time are the engine's.
+func TestSyncOutOfStep(t *testing.T) {
+	dir := copyTestVault(t)
+	e := openVault(t, dir)
+	if _, err := e.CreateNode(context.Background(), vaultgraph.NewNote{Title: "Echo", Content: "Written by the engine."}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "Home.md", "# Home\n\nEdited outside.\n")
+	write(t, dir, "Fresh.md", "# Fresh\n")
+	tests := []struct {
+		desc string
+		give []string
+		want []string
+	}{
+		{desc: "the echo of the engine's own write", give: []string{"Echo.md"}, want: []string{}},
+		{desc: "a note edited outside", give: []string{"Home.md"}, want: []string{"Home.md"}},
+		{desc: "a note the engine does not know", give: []string{"Fresh.md"}, want: []string{"Fresh.md"}},
+		{desc: "a missing note", give: []string{"Gone.md"}, want: []string{"Gone.md"}},
+		{desc: "a folder", give: []string{"Projects"}, want: []string{"Projects"}},
+		{desc: "outside the vault", give: []string{"../Echo.md"}, want: []string{"../Echo.md"}},
+		{desc: "mixed", give: []string{"Echo.md", "Home.md"}, want: []string{"Home.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			if got := e.OutOfStep(tt.give...); !slices.Equal(got, tt.want) {
+				t.Errorf("OutOfStep(%q) = %q, want %q", tt.give, got, tt.want)
+			}
+		})
+	}
+	syncPaths(t, e, "Echo.md", "Home.md", "Fresh.md")
+	if got := e.OutOfStep("Echo.md", "Home.md", "Fresh.md"); len(got) != 0 {
+		t.Errorf("OutOfStep after Sync = %q, want none", got)
+	}
+	checkLikeReload(t, e)
+}

@@ -146,3 +146,6 @@ func SetGraphPrior(w float64) float64 {
 	graphPrior = w
 	return old
 }
+
+// OutOfStep is outOfStep: the paths a Sync still has work for.
+func (e *Engine) OutOfStep(paths ...string) []string { return e.outOfStep(paths) }
