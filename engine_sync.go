@@ -23,6 +23,9 @@ func (e *Engine) Sync(ctx context.Context, paths ...string) error {
 	// The echoes of writes the engine has already taken in (most often a
 	// group's own files, reported by the watcher while the next group is
 	// indexed) need nothing, and no wait for e.syncMu.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if paths = e.outOfStep(paths); len(paths) == 0 {
 		return nil
 	}
