@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -24,4 +26,30 @@ func listTagsTool() *toolDef {
 		format: FormatTOON,
 		fields: tagFields,
 	}
+}
+
+// ListTagsParams are list_tags' parameters.
+type ListTagsParams struct {
+	SortBy SortKeys `json:"sortBy"`
+	Page   int      `json:"page"`
+	Limit  int      `json:"limit"`
+	Presentation
+}
+
+// ListTags returns the vault's tags with their note counts, most used
+// first unless sortBy says otherwise, a page at a time.
+func (t *Tools) ListTags(ctx context.Context, p ListTagsParams) (any, error) {
+	q, err := vaultgraph.TagList.Query(p.SortBy, p.Page, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.ListTagsPage(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	tags := res.Tags
+	if tags == nil {
+		tags = []vaultgraph.TagCount{}
+	}
+	return &TagsResponse{Tags: tags, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Hint: pageHint(res.Page, res.TotalPages)}, nil
 }
