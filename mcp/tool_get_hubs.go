@@ -35,18 +35,16 @@ func getHubsTool() *toolDef {
 // GetHubsParams are get_hubs' parameters.
 type GetHubsParams struct {
 	Metric string `json:"metric"`
-	// SortBy reorders the notes of the page; the metric chooses which
-	// notes are on it.
-	SortBy SortKeys `json:"sortBy"`
-	Page   int      `json:"page"`
-	Limit  int      `json:"limit"`
+	// Paging's sortBy reorders the notes of the page; the metric chooses
+	// which notes are on it.
+	Paging
 	Presentation
 }
 
 // GetHubs returns a page of the notes ranked by a centrality metric, most
 // central first unless sortBy reorders the page.
 func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
-	q, err := vaultgraph.HubList.Query(p.SortBy, p.Page, p.Limit)
+	q, err := p.query(vaultgraph.HubList)
 	if err != nil {
 		return nil, err
 	}

@@ -32,11 +32,9 @@ func getNeighborsTool() *toolDef {
 
 // GetNeighborsParams are get_neighbors' parameters.
 type GetNeighborsParams struct {
-	ID        string   `json:"id"`
-	Direction string   `json:"direction"`
-	SortBy    SortKeys `json:"sortBy"`
-	Page      int      `json:"page"`
-	Limit     int      `json:"limit"`
+	ID        string `json:"id"`
+	Direction string `json:"direction"`
+	Paging
 	Presentation
 }
 
@@ -46,7 +44,7 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if strings.TrimSpace(p.ID) == "" {
 		return nil, invalid("id", "required")
 	}
-	q, err := vaultgraph.NeighborList.Query(p.SortBy, p.Page, p.Limit)
+	q, err := p.query(vaultgraph.NeighborList)
 	if err != nil {
 		return nil, err
 	}

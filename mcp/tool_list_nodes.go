@@ -52,9 +52,7 @@ type ListNodesParams struct {
 	Orphans        bool           `json:"orphans"`
 	BrokenLinks    bool           `json:"brokenLinks"`
 	BrokenAnchors  bool           `json:"brokenAnchors"`
-	SortBy         SortKeys       `json:"sortBy"`
-	Page           int            `json:"page"`
-	Limit          int            `json:"limit"`
+	Paging
 	Presentation
 }
 

@@ -30,16 +30,14 @@ func listTagsTool() *toolDef {
 
 // ListTagsParams are list_tags' parameters.
 type ListTagsParams struct {
-	SortBy SortKeys `json:"sortBy"`
-	Page   int      `json:"page"`
-	Limit  int      `json:"limit"`
+	Paging
 	Presentation
 }
 
 // ListTags returns the vault's tags with their note counts, most used
 // first unless sortBy says otherwise, a page at a time.
 func (t *Tools) ListTags(ctx context.Context, p ListTagsParams) (any, error) {
-	q, err := vaultgraph.TagList.Query(p.SortBy, p.Page, p.Limit)
+	q, err := p.query(vaultgraph.TagList)
 	if err != nil {
 		return nil, err
 	}

@@ -30,11 +30,9 @@ func searchByTagsTool() *toolDef {
 
 // SearchByTagsParams are search_by_tags' parameters.
 type SearchByTagsParams struct {
-	Tags   []string `json:"tags"`
-	Mode   string   `json:"mode"`
-	SortBy SortKeys `json:"sortBy"`
-	Page   int      `json:"page"`
-	Limit  int      `json:"limit"`
+	Tags []string `json:"tags"`
+	Mode string   `json:"mode"`
+	Paging
 	Presentation
 }
 
@@ -52,7 +50,7 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	default:
 		return nil, invalid("mode", "%q: use any or all", p.Mode)
 	}
-	q, err := vaultgraph.TaggedList.Query(p.SortBy, p.Page, p.Limit)
+	q, err := p.query(vaultgraph.TaggedList)
 	if err != nil {
 		return nil, err
 	}
