@@ -29,7 +29,7 @@ link in, or out) are not ranked: the last page says where the ranking ends.`,
 		},
 	}
 	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.DefaultMetric), oneOf(vaultgraph.Metrics))
-	pageFlags(c, vaultgraph.HubList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; default: the metric's ranking)")
+	pageFlags(c, vaultgraph.HubList, &p.Paging, " (reorders the page; default: the metric's ranking)")
 	presentationFlags(c, "get_hubs", &p.Presentation)
 	return c
 }

@@ -28,7 +28,7 @@ naming it.`,
 		},
 	}
 	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.DefaultDirection), oneOf(vaultgraph.Directions))
-	pageFlags(c, vaultgraph.NeighborList, &p.SortBy, &p.Page, &p.Limit, "")
+	pageFlags(c, vaultgraph.NeighborList, &p.Paging, "")
 	presentationFlags(c, "get_neighbors", &p.Presentation)
 	return c
 }

@@ -35,7 +35,7 @@ do not exist print null.`,
 	}
 	c.Flags().StringVar(&p.Query, "query", "", "search words whose best hits are the start")
 	c.Flags().BoolVar(&p.ExcludeLinked, "exclude-linked", false, "leave out notes already linked with a given note")
-	pageFlags(c, vaultgraph.RelatedList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; default: closest first)")
+	pageFlags(c, vaultgraph.RelatedList, &p.Paging, " (reorders the page; default: closest first)")
 	presentationFlags(c, "get_related", &p.Presentation)
 	return c
 }

@@ -25,7 +25,7 @@ with the number of notes carrying each, most used first, a page at a time.`,
 			})
 		},
 	}
-	pageFlags(c, vaultgraph.TagList, &p.SortBy, &p.Page, &p.Limit, "")
+	pageFlags(c, vaultgraph.TagList, &p.Paging, "")
 	presentationFlags(c, "list_tags", &p.Presentation)
 	return c
 }

@@ -290,9 +290,10 @@ func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 // below 1 (or a --limit above k.MaxLimit) is INVALID_PARAMS, as the MCP
 // tools' schemas refuse "page": 0 or "limit": 0: the tools read 0 as
 // "not given", so the command checks the flags before running.
-func pageFlags(c *cobra.Command, k vaultgraph.ListKind, sortBy *mcp.SortKeys, page, limit *int, note string) {
+func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note string) {
 	f := c.Flags()
-	f.StringSliceVar((*[]string)(sortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
+	page, limit := &pg.Page, &pg.Limit
+	f.StringSliceVar((*[]string)(&pg.SortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
 	f.IntVar(page, "page", 1, "page number, from 1")
 	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
 	checkFlags(c, func() error {

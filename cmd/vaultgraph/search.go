@@ -68,7 +68,7 @@ pass the --embed they were made with to use them.`,
 	}
 	f := c.Flags()
 	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
-	pageFlags(c, vaultgraph.SearchList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; the ranking picks its notes)")
+	pageFlags(c, vaultgraph.SearchList, &p.Paging, " (reorders the page; the ranking picks its notes)")
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
 	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")

@@ -34,7 +34,7 @@ nested tags ("project" matches "project/alpha").`,
 		},
 	}
 	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
-	pageFlags(c, vaultgraph.TaggedList, &p.SortBy, &p.Page, &p.Limit, "")
+	pageFlags(c, vaultgraph.TaggedList, &p.Paging, "")
 	presentationFlags(c, "search_by_tags", &p.Presentation)
 	return c
 }
