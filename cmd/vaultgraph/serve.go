@@ -117,7 +117,10 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 		o.watch.Logger = log
 		go func() { watchDone <- e.Watch(ctx, o.watch) }()
 	}
-	s := mcp.NewServer(&mcp.Tools{Engine: e}, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
+	tools := &mcp.Tools{Engine: e}
+	// Commands run meanwhile hand their reads to this server (handoff.go).
+	listenHandoff(ctx, &handoffServer{tools: tools, root: e.Root(), embed: g.embedKey(), log: log}, e.IndexPath())
+	s := mcp.NewServer(tools, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
 	if o.http != "" {
 		err = serveHTTP(ctx, s, o, log)
 	} else {
