@@ -251,7 +251,7 @@ func (e *Engine) relink(p *pass) {
 			touched[id] = e.notes[id]
 		}
 		for name := range p.names {
-			for id := range e.refs[name] {
+			for id := range e.refIndex()[name] {
 				touched[id] = e.notes[id]
 			}
 		}
@@ -276,7 +276,9 @@ func (e *Engine) relink(p *pass) {
 					p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
 				}
 			}
-			addRefs(e.refs, ns)
+			if e.refs != nil {
+				addRefs(e.refs, ns)
+			}
 			tx.SetOut(id, ns.resolved)
 		}
 	})

@@ -35,7 +35,7 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*writePlan, error
 	// Every note that names the old or the new base name in a link.
 	cands := map[string]bool{}
 	for _, key := range []string{refKey(oldID), refKey(newID)} {
-		for src := range e.refs[key] {
+		for src := range e.refIndex()[key] {
 			if src != oldID {
 				cands[src] = true
 			}

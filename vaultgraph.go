@@ -108,7 +108,7 @@ type Engine struct {
 	notes  map[string]*noteState // by ID
 	index  *vault.Index
 	graph  *graph.Graph
-	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it
+	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
 	ignore *vault.Ignore
 	// excluded is what scans found of the user's excluded folders and
 	// files, whose links a rename still rewrites; nil until a full scan
@@ -131,6 +131,7 @@ type Engine struct {
 
 	store   *store.Store // nil with Options.NoIndex
 	syncMu  sync.Mutex   // serialises index passes and syncs
+	refsMu  sync.Mutex   // guards refIndex's build of refs under the read lock
 	writeMu sync.Mutex   // serialises writes (create, update, delete)
 	emb     *embedder    // nil without Options.Embedder
 	// commitOpts are passed to every commit.Apply (tests set FailAt).

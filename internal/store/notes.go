@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -95,17 +97,15 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		}
 	}
 	if b.Problems != nil {
-		if _, err := w.exec("DELETE FROM problems"); err != nil {
+		if err := w.setProblems(b.Problems); err != nil {
 			return err
-		}
-		for _, p := range b.Problems {
-			if _, err := w.exec("INSERT OR REPLACE INTO problems(path, reason) VALUES (?, ?)", p.Path, p.Reason); err != nil {
-				return err
-			}
 		}
 	}
 	for k, v := range b.Meta {
-		if _, err := w.exec("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", k, v); err != nil {
+		// Unchanged values are not written again, so that an unchanged
+		// vault leaves the index (and its snapshot cache) as it was.
+		if _, err := w.exec(`INSERT INTO meta(key, value) VALUES (?, ?)
+			ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value`, k, v); err != nil {
 			return err
 		}
 	}
@@ -146,6 +146,29 @@ func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()
 	}
+}
+
+// setProblems replaces the stored problems with ps, unless they are the
+// same.
+func (w *writer) setProblems(ps []vault.Problem) error {
+	var old []vault.Problem
+	if err := queryStrings(w.ctx, w.tx, "SELECT path, reason FROM problems ORDER BY path", func(v ...string) {
+		old = append(old, vault.Problem{Path: v[0], Reason: v[1]})
+	}); err != nil {
+		return err
+	}
+	if slices.Equal(old, ps) {
+		return nil
+	}
+	if _, err := w.exec("DELETE FROM problems"); err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if _, err := w.exec("INSERT OR REPLACE INTO problems(path, reason) VALUES (?, ?)", p.Path, p.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *writer) delete(id string) error {
@@ -271,103 +294,196 @@ type Snapshot struct {
 // headings and block ids are not known (a row written before schema 4)
 // comes back with Size -1 and no Hash, so that a comparison with its
 // file parses it again.
+//
+// Load reads the snapshot cache next to the index when it is as new as
+// the index (snapcache.go); otherwise it reads the tables, in one read
+// transaction, and writes the cache from the rows it read.
 func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
-	snap := &Snapshot{Meta: map[string]string{}}
-	byID := map[string]*Record{}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
+	if snap := s.loadCache(ctx); snap != nil {
+		return snap, nil
+	}
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("load notes: %w", err)
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	defer conn.Close()
+	// One read transaction: the rows and the generation they are
+	// cached under are of the same moment, whatever other processes
+	// write meanwhile.
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
+	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
+	if key, ok := s.cacheKey(ctx, conn); ok {
+		rd.enc = newSnapEncoder(key)
+	}
+	if err := rd.readTables(ctx, conn); err != nil {
+		return nil, err
+	}
+	if rd.enc != nil {
+		s.writeCache(rd.enc)
+	}
+	return rd.snap, nil
+}
+
+// querier runs queries: the database, or one connection of it.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// rowReader turns index rows into a Snapshot, from the tables or from the
+// cache alike, and copies them to enc (when not nil) as it goes.
+type rowReader struct {
+	snap *Snapshot
+	byID map[string]*Record
+	enc  *snapEncoder
+}
+
+// noteRow is one row of the notes table as stored.
+type noteRow struct {
+	id, path, title, hash                   string
+	size, mtime, bodyStart                  int64
+	aliases, tags, props, warnings, anchors string
+	hasAnchors                              bool
+}
+
+// linkRow is one row of the links table as stored.
+type linkRow struct {
+	source, kind, target, fragment, alias, property string
+	start, end, targetStart, targetEnd, line        int64
+	resolved, status                                string
+}
+
+// readTables reads every table Load returns.
+func (rd *rowReader) readTables(ctx context.Context, q querier) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
+	if err != nil {
+		return fmt.Errorf("load notes: %w", err)
 	}
 	for rows.Next() {
-		n := &vault.Note{}
-		r := &Record{Note: n}
-		var mtime int64
-		var aliases, tags, props, warnings string
+		var r noteRow
 		var anchors sql.NullString
-		if err := rows.Scan(&n.ID, &r.Path, &n.Title, &n.Hash, &n.Size, &mtime, &n.BodyStart, &aliases, &tags, &props, &warnings, &anchors); err != nil {
+		if err := rows.Scan(&r.id, &r.path, &r.title, &r.hash, &r.size, &r.mtime, &r.bodyStart, &r.aliases, &r.tags, &r.props, &r.warnings, &anchors); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("load notes: %w", err)
+			return fmt.Errorf("load notes: %w", err)
 		}
-		n.ModTime = time.Unix(0, mtime)
-		if err := decodeJSON(aliases, &n.Aliases); err != nil {
-			return nil, err
+		r.anchors, r.hasAnchors = anchors.String, anchors.Valid
+		if err := rd.note(r); err != nil {
+			rows.Close()
+			return err
 		}
-		if err := decodeJSON(tags, &n.Tags); err != nil {
-			return nil, err
-		}
-		if err := decodeJSON(warnings, &n.Warnings); err != nil {
-			return nil, err
-		}
-		if n.Properties, err = decodeProperties(props); err != nil {
-			return nil, fmt.Errorf("load %s: %w", n.ID, err)
-		}
-		if !anchors.Valid {
-			n.Size, n.Hash = -1, ""
-		} else if err := decodeAnchors(anchors.String, n); err != nil {
-			return nil, err
-		}
-		snap.Notes = append(snap.Notes, r)
-		byID[n.ID] = r
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load notes: %w", err)
+		return fmt.Errorf("load notes: %w", err)
 	}
-	if err := s.loadLinks(ctx, byID); err != nil {
-		return nil, err
+	rd.enc.endNotes()
+	if err := rd.readLinks(ctx, q); err != nil {
+		return err
 	}
-	if err := s.loadRest(ctx, snap); err != nil {
-		return nil, err
-	}
-	return snap, nil
+	return rd.readRest(ctx, q)
 }
 
-func (s *Store) loadLinks(ctx context.Context, byID map[string]*Record) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
+// note adds one notes row.
+func (rd *rowReader) note(r noteRow) error {
+	rd.enc.note(&r)
+	n := &vault.Note{ID: r.id, Title: r.title, Hash: r.hash, Size: r.size, BodyStart: int(r.bodyStart), ModTime: time.Unix(0, r.mtime)}
+	rec := &Record{Note: n, Path: r.path}
+	if err := decodeJSON(r.aliases, &n.Aliases); err != nil {
+		return err
+	}
+	if err := decodeJSON(r.tags, &n.Tags); err != nil {
+		return err
+	}
+	if err := decodeJSON(r.warnings, &n.Warnings); err != nil {
+		return err
+	}
+	var err error
+	if n.Properties, err = decodeProperties(r.props); err != nil {
+		return fmt.Errorf("load %s: %w", n.ID, err)
+	}
+	if !r.hasAnchors {
+		n.Size, n.Hash = -1, ""
+	} else if err := decodeAnchors(r.anchors, n); err != nil {
+		return err
+	}
+	rd.snap.Notes = append(rd.snap.Notes, rec)
+	rd.byID[n.ID] = rec
+	return nil
+}
+
+func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
+	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
 		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
 	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var src, kind, resolved, status string
-		var l vault.Link
-		if err := rows.Scan(&src, &kind, &l.Target, &l.Fragment, &l.Alias, &l.Property, &l.Start, &l.End,
-			&l.TargetStart, &l.TargetEnd, &l.Line, &resolved, &status); err != nil {
+		var l linkRow
+		if err := rows.Scan(&l.source, &l.kind, &l.target, &l.fragment, &l.alias, &l.property, &l.start, &l.end,
+			&l.targetStart, &l.targetEnd, &l.line, &l.resolved, &l.status); err != nil {
 			return fmt.Errorf("load links: %w", err)
 		}
-		l.Kind = vault.LinkKind(kind)
-		r := byID[src]
-		if r == nil {
-			continue
-		}
-		r.Note.Links = append(r.Note.Links, l)
-		r.Resolved = append(r.Resolved, resolved)
-		r.Status = append(r.Status, vault.Status(status))
+		rd.link(&l)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
+	rd.enc.endLinks()
 	return nil
 }
 
-func (s *Store) loadRest(ctx context.Context, snap *Snapshot) error {
-	if err := s.strings(ctx, "SELECT path FROM attachments ORDER BY path", func(v ...string) {
-		snap.Attachments = append(snap.Attachments, v[0])
-	}); err != nil {
-		return err
+// link adds one links row.
+func (rd *rowReader) link(l *linkRow) {
+	rd.enc.link(l)
+	r := rd.byID[l.source]
+	if r == nil {
+		return
 	}
-	if err := s.strings(ctx, "SELECT path, reason FROM problems ORDER BY path", func(v ...string) {
-		snap.Problems = append(snap.Problems, vault.Problem{Path: v[0], Reason: v[1]})
-	}); err != nil {
-		return err
-	}
-	return s.strings(ctx, "SELECT key, value FROM meta", func(v ...string) { snap.Meta[v[0]] = v[1] })
+	r.Note.Links = append(r.Note.Links, vault.Link{Kind: vault.LinkKind(l.kind), Target: l.target, Fragment: l.fragment,
+		Alias: l.alias, Property: l.property, Start: int(l.start), End: int(l.end),
+		TargetStart: int(l.targetStart), TargetEnd: int(l.targetEnd), Line: int(l.line)})
+	r.Resolved = append(r.Resolved, l.resolved)
+	r.Status = append(r.Status, vault.Status(l.status))
 }
 
-// strings runs a query whose columns are all text and calls fn per row.
-func (s *Store) strings(ctx context.Context, query string, fn func(...string)) error {
-	rows, err := s.db.QueryContext(ctx, query)
+func (rd *rowReader) readRest(ctx context.Context, q querier) error {
+	if err := queryStrings(ctx, q, "SELECT path FROM attachments ORDER BY path", rd.attachment); err != nil {
+		return err
+	}
+	rd.enc.endAttachments()
+	if err := queryStrings(ctx, q, "SELECT path, reason FROM problems ORDER BY path", rd.problem); err != nil {
+		return err
+	}
+	rd.enc.endProblems()
+	if err := queryStrings(ctx, q, "SELECT key, value FROM meta", rd.meta); err != nil {
+		return err
+	}
+	rd.enc.endList()
+	return nil
+}
+
+func (rd *rowReader) attachment(v ...string) {
+	rd.enc.strings(v...)
+	rd.snap.Attachments = append(rd.snap.Attachments, v[0])
+}
+
+func (rd *rowReader) problem(v ...string) {
+	rd.enc.strings(v...)
+	rd.snap.Problems = append(rd.snap.Problems, vault.Problem{Path: v[0], Reason: v[1]})
+}
+
+func (rd *rowReader) meta(v ...string) {
+	rd.enc.strings(v...)
+	rd.snap.Meta[v[0]] = v[1]
+}
+
+// queryStrings runs a query whose columns are all text and calls fn per
+// row.
+func queryStrings(ctx context.Context, q querier, query string, fn func(...string)) error {
+	rows, err := q.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("index read: %w", err)
 	}
@@ -397,8 +513,48 @@ func decodeJSON(s string, v any) error {
 	if s == "" || s == "null" {
 		return nil
 	}
+	if p, ok := v.(*[]string); ok {
+		if l, ok := plainStrings(s); ok {
+			*p = l // most lists need no decoder
+			return nil
+		}
+	}
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		return fmt.Errorf("index value %q: %w", s, err)
 	}
 	return nil
+}
+
+// plainStrings decodes a JSON list of strings without escapes (as
+// json.Marshal writes most tag and alias lists): ["a","b c"]. ok is false
+// for anything else, which the JSON decoder then reads.
+func plainStrings(s string) (l []string, ok bool) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || strings.IndexByte(s, '\\') >= 0 {
+		return nil, false
+	}
+	rest := s[1 : len(s)-1]
+	l = make([]string, 0, strings.Count(rest, ",")+1)
+	for rest != "" {
+		if len(rest) < 2 || rest[0] != '"' {
+			return nil, false
+		}
+		end := strings.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		item := rest[1 : 1+end]
+		if !utf8.ValidString(item) {
+			return nil, false
+		}
+		l = append(l, item)
+		rest = rest[2+end:]
+		if rest == "" {
+			break
+		}
+		if rest[0] != ',' || len(rest) == 1 {
+			return nil, false
+		}
+		rest = rest[1:]
+	}
+	return l, true
 }
