@@ -256,7 +256,11 @@ func (e *Engine) relink(p *pass) {
 			}
 		}
 	}
-	e.graph.Update(func(tx *graph.Tx) {
+	update := e.graph.Update
+	if p.start {
+		update = e.graph.Build // every node into the empty graph
+	}
+	update(func(tx *graph.Tx) {
 		for _, id := range p.change.Removed {
 			tx.Remove(id)
 		}
