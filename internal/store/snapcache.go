@@ -326,6 +326,7 @@ func (d *snapDecoder) snapshot() (*Snapshot, error) {
 		}
 		rd.link(&l)
 	}
+	rd.endNoteLinks()
 	for d.next() {
 		rd.attachment(d.str())
 	}
