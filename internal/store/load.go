@@ -279,4 +279,3 @@ func queryStrings(ctx context.Context, q querier, query string, fn func(...strin
 	}
 	return nil
 }
-
