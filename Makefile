@@ -5,7 +5,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 2s
 VAULT     ?= testvault
 
-.PHONY: help build test lint deps fuzz bench demo clean
+.PHONY: help build test lint deps fuzz bench demo clean profile
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -34,6 +34,11 @@ bench: build ## parse throughput, response tokens per format, 10k-note load, gra
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
 	$(BIN) bench --notes 10000,100000 --search
+
+PROFILE_NOTES ?= 10000 100000
+
+profile: build ## CPU and heap profiles (go tool pprof) of a cold index, a one-shot get-node and a serve start on generated vaults of PROFILE_NOTES notes, into bin/ (any command writes them with VAULTGRAPH_CPUPROFILE=FILE and VAULTGRAPH_HEAPPROFILE=FILE)
+	./scripts/profile.sh $(BIN) bin "$(PROFILE_NOTES)"
 
 REALVAULTS ?= ../shared/vaults
 
