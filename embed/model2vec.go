@@ -227,6 +227,14 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(dir, "vaultgraph", "models"), nil
 }
 
+// cacheDirOr is cacheDir, or DefaultCacheDir when it is "".
+func cacheDirOr(cacheDir string) (string, error) {
+	if cacheDir != "" {
+		return cacheDir, nil
+	}
+	return DefaultCacheDir()
+}
+
 // ResolveModel2Vec finds a model2vec model folder: an existing folder path
 // ("~/" expands to the home folder), else a Hugging Face name looked up in
 // the cache (cacheDir, default DefaultCacheDir). A model that is not there
@@ -244,11 +252,9 @@ func ResolveModel2Vec(pathOrName, cacheDir string) (string, error) {
 	if !ValidModelName(pathOrName) {
 		return "", fmt.Errorf("%w: no model folder %s", ErrModelNotFound, pathOrName)
 	}
-	if cacheDir == "" {
-		var err error
-		if cacheDir, err = DefaultCacheDir(); err != nil {
-			return "", err
-		}
+	cacheDir, err := cacheDirOr(cacheDir)
+	if err != nil {
+		return "", err
 	}
 	dir := filepath.Join(cacheDir, filepath.FromSlash(pathOrName))
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {

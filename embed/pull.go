@@ -34,11 +34,9 @@ func Pull(ctx context.Context, name, cacheDir string, client *http.Client, progr
 	if !ValidModelName(name) {
 		return "", fmt.Errorf("pull %q: want a Hugging Face model name such as %s", name, DefaultModel2Vec)
 	}
-	if cacheDir == "" {
-		var err error
-		if cacheDir, err = DefaultCacheDir(); err != nil {
-			return "", err
-		}
+	cacheDir, err := cacheDirOr(cacheDir)
+	if err != nil {
+		return "", err
 	}
 	if client == nil {
 		client = http.DefaultClient

@@ -156,30 +156,43 @@ func (s *safetensors) has(name string) bool {
 	return ok
 }
 
-// readChunks streams a tensor's bytes in blocks of whole elements.
-func (s *safetensors) readChunks(t tensorInfo, elem int64, fn func(b []byte, at int)) error {
+// readTensor streams a tensor's bytes in blocks of whole elements and
+// converts each element with conv.
+func readTensor[T any](s *safetensors, t tensorInfo, conv func(b []byte) T) ([]T, []int, error) {
 	const block = 1 << 20
+	elem := dtypeSizes[t.dtype]
+	out := make([]T, (t.end-t.begin)/elem)
 	buf := make([]byte, min(block-block%elem, t.end-t.begin))
 	at := 0
 	for off := t.begin; off < t.end; {
 		n := min(int64(len(buf)), t.end-off)
 		if err := readAt(s.r, buf[:n], s.dataStart+off); err != nil {
-			return err
+			return out, t.shape, err
 		}
-		fn(buf[:n], at)
-		at += int(n / elem)
+		for i := int64(0); i+elem <= n; i += elem {
+			out[at] = conv(buf[i:])
+			at++
+		}
 		off += n
 	}
-	return nil
+	return out, t.shape, nil
+}
+
+// tensor looks up a tensor by name.
+func (s *safetensors) tensor(name string) (tensorInfo, error) {
+	t, ok := s.tensors[name]
+	if !ok {
+		return t, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
+	}
+	return t, nil
 }
 
 // floats reads a tensor of F32, F16, BF16, F64 or I8 values as float32.
 func (s *safetensors) floats(name string) ([]float32, []int, error) {
-	t, ok := s.tensors[name]
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
+	t, err := s.tensor(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	size := dtypeSizes[t.dtype]
 	var conv func(b []byte) float32
 	switch t.dtype {
 	case "F32":
@@ -195,23 +208,15 @@ func (s *safetensors) floats(name string) ([]float32, []int, error) {
 	default:
 		return nil, nil, fmt.Errorf("%w: safetensors tensor %q: dtype %s is not a float type", ErrFormat, name, t.dtype)
 	}
-	out := make([]float32, (t.end-t.begin)/size)
-	err := s.readChunks(t, size, func(b []byte, at int) {
-		for i := 0; i+int(size) <= len(b); i += int(size) {
-			out[at] = conv(b[i:])
-			at++
-		}
-	})
-	return out, t.shape, err
+	return readTensor(s, t, conv)
 }
 
 // ints reads a tensor of I32 or I64 values.
 func (s *safetensors) ints(name string) ([]int64, []int, error) {
-	t, ok := s.tensors[name]
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
+	t, err := s.tensor(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	size := dtypeSizes[t.dtype]
 	var conv func(b []byte) int64
 	switch t.dtype {
 	case "I32":
@@ -221,14 +226,7 @@ func (s *safetensors) ints(name string) ([]int64, []int, error) {
 	default:
 		return nil, nil, fmt.Errorf("%w: safetensors tensor %q: dtype %s is not an integer type", ErrFormat, name, t.dtype)
 	}
-	out := make([]int64, (t.end-t.begin)/size)
-	err := s.readChunks(t, size, func(b []byte, at int) {
-		for i := 0; i+int(size) <= len(b); i += int(size) {
-			out[at] = conv(b[i:])
-			at++
-		}
-	})
-	return out, t.shape, err
+	return readTensor(s, t, conv)
 }
 
 // halfToFloat32 converts an IEEE 754 half-precision value, including

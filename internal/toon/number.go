@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -147,37 +148,23 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // formatNumber formats any supported Go numeric value; ok is false when v
 // is not numeric.
 func formatNumber(v any) (s string, ok bool, err error) {
-	switch n := v.(type) {
-	case int:
-		return strconv.FormatInt(int64(n), 10), true, nil
-	case int8:
-		return strconv.FormatInt(int64(n), 10), true, nil
-	case int16:
-		return strconv.FormatInt(int64(n), 10), true, nil
-	case int32:
-		return strconv.FormatInt(int64(n), 10), true, nil
-	case int64:
-		return strconv.FormatInt(n, 10), true, nil
-	case uint:
-		return strconv.FormatUint(uint64(n), 10), true, nil
-	case uint8:
-		return strconv.FormatUint(uint64(n), 10), true, nil
-	case uint16:
-		return strconv.FormatUint(uint64(n), 10), true, nil
-	case uint32:
-		return strconv.FormatUint(uint64(n), 10), true, nil
-	case uint64:
-		return strconv.FormatUint(n, 10), true, nil
-	case float32:
-		return formatFloat(float64(n), 32), true, nil
-	case float64:
-		return formatFloat(n, 64), true, nil
-	case json.Number:
+	if n, isNumber := v.(json.Number); isNumber {
 		c, valid := canonicalNumber(string(n))
 		if !valid {
 			return "", true, fmt.Errorf("toon: invalid json.Number %q", string(n))
 		}
 		return c, true, nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10), true, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(rv.Uint(), 10), true, nil
+	case reflect.Float32:
+		return formatFloat(rv.Float(), 32), true, nil
+	case reflect.Float64:
+		return formatFloat(rv.Float(), 64), true, nil
 	}
 	return "", false, nil
 }
