@@ -31,6 +31,9 @@ import (
 // cacheMagic opens every cache file; a new layout gets a new magic.
 const cacheMagic = "vaultgraph snapshot 1\n"
 
+// snapgenTriggers is the number of triggers snapgenSchema creates.
+const snapgenTriggers = 12
+
 // snapgenSchema creates the change counter and its triggers.
 const snapgenSchema = `
 CREATE TABLE IF NOT EXISTS snapgen (id TEXT NOT NULL, n INTEGER NOT NULL);
@@ -56,7 +59,7 @@ func (s *Store) ensureSnapgen(ctx context.Context) error {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'snapgen_%'").Scan(&n); err != nil {
 		return fmt.Errorf("snapshot counter: %w", err)
 	}
-	if n == 12 {
+	if n == snapgenTriggers {
 		return nil
 	}
 	id := make([]byte, 16)
@@ -90,10 +93,13 @@ type cacheKey struct {
 	schema int64
 }
 
-// cacheKey reads the index's key; ok is false without a counter.
+// cacheKey reads the index's key; ok is false without a counter or
+// without every one of its triggers (a table made again by a migration
+// loses its own).
 func (s *Store) cacheKey(ctx context.Context, q querier) (cacheKey, bool) {
 	var k cacheKey
-	rows, err := q.QueryContext(ctx, "SELECT id, n, (SELECT schema_version FROM pragma_schema_version) FROM snapgen")
+	rows, err := q.QueryContext(ctx, `SELECT id, n, (SELECT schema_version FROM pragma_schema_version) FROM snapgen
+		WHERE (SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'snapgen_%') = ?`, snapgenTriggers)
 	if err != nil {
 		return k, false
 	}
