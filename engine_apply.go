@@ -52,6 +52,9 @@ type pass struct {
 	resolveAll bool
 	locked     bool // the pass holds e.mu
 	rep        IndexReport
+	// seen are the notes that went and appeared, for finding renames
+	// made outside vaultgraph (trackRenames).
+	seen renameSeen
 }
 
 // applyDiff applies the set of changes d to the engine, its graph and its
@@ -175,6 +178,7 @@ func (e *Engine) dropGone(p *pass) {
 		if !ok {
 			continue
 		}
+		e.seeGone(p, ns)
 		dropRefs(e.refs, ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
@@ -223,6 +227,7 @@ func (e *Engine) install(p *pass, results []parsed) {
 			} else {
 				p.names[refKey(id)] = struct{}{}
 				p.change.Added = append(p.change.Added, id)
+				p.seeAdded(e.notes[id])
 			}
 		case existed:
 			p.names[refKey(id)] = struct{}{}
@@ -300,6 +305,7 @@ func (e *Engine) finishPass(p *pass) {
 	if p.start {
 		p.batch.Meta = map[string]string{metaConsistent: "1", metaVault: e.root}
 	}
+	e.trackRenames(p)
 	e.lastSync = time.Now()
 	if !p.start && !p.full {
 		return

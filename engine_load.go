@@ -161,6 +161,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 			e.index.AddFile(a)
 		}
 		consistent = snap.Meta[metaConsistent] == "1"
+		e.loadRepairs(snap.Meta)
 	}
 	trust = e.opts.TrustIndex && consistent
 	if trust {

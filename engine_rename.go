@@ -24,19 +24,26 @@ func (e *Engine) planRename(oldID, newID string, self []byte) (*writePlan, error
 		m.New.RemoveNote(oldID)
 		m.New.AddNote(newID)
 	}
+	return e.planMove(m, self)
+}
+
+// planMove is planRename for the move m, whose indexes are set up by the
+// caller (who holds e.mu for reading): the new bytes of the moved note
+// (self) and of every other file whose links must follow it.
+func (e *Engine) planMove(m *vault.Move, self []byte) (*writePlan, error) {
 	plan := &writePlan{}
 	var err error
 	if plan.self, plan.selfLinks, err = m.Self(self); err != nil {
 		return nil, invalidLink(err)
 	}
-	if newID == oldID {
+	if m.To == m.From {
 		return plan, nil
 	}
 	// Every note that names the old or the new base name in a link.
 	cands := map[string]bool{}
-	for _, key := range []string{refKey(oldID), refKey(newID)} {
+	for _, key := range []string{refKey(m.From), refKey(m.To)} {
 		for src := range e.refIndex()[key] {
-			if src != oldID {
+			if src != m.From && src != m.To {
 				cands[src] = true
 			}
 		}

@@ -45,6 +45,9 @@ type Status struct {
 	NotesWithWarnings int `json:"notesWithWarnings"`
 	// DuplicateNames lists base names shared by several notes.
 	DuplicateNames []DuplicateName `json:"duplicateNames"`
+	// RenameRepairs counts the renames made outside vaultgraph whose
+	// links wait for RepairLinks.
+	RenameRepairs int `json:"renameRepairs"`
 }
 
 // DuplicateName is a note name shared by several notes; a bare [[Name]]
@@ -70,6 +73,8 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		LastSync:   e.lastSync,
 		LoadTimeMs: e.loadTime.Milliseconds(),
 		Problems:   []vault.Problem{},
+
+		RenameRepairs: e.renames.count(),
 	}
 	byName := map[string][]string{}
 	for id, ns := range e.notes {

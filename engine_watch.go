@@ -58,6 +58,7 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 					e.log.Error("sync", "paths", len(c.Paths), "err", err)
 				}
 			}
+			e.followRenames(ctx)
 			if !running { // the first Change is Run's initial Rescan
 				running = true
 				e.setWatcher("running")

@@ -74,10 +74,18 @@ func (l *warnLog) all() []string {
 // folder; the test fails if it logs a warning or an error.
 func openWatched(t *testing.T, dir string) *vaultgraph.Engine {
 	t.Helper()
+	return openLogged(t, vaultgraph.Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db")})
+}
+
+// openLogged opens an engine with opts (its Logger set here); the test
+// fails if it logs a warning or an error.
+func openLogged(t *testing.T, opts vaultgraph.Options) *vaultgraph.Engine {
+	t.Helper()
 	logs := &warnLog{}
-	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db"), Logger: slog.New(logs)})
+	opts.Logger = slog.New(logs)
+	e := vaultgraph.New(opts)
 	if err := e.Open(context.Background()); err != nil {
-		t.Fatalf("Open(%s) = %v", dir, err)
+		t.Fatalf("Open(%s) = %v", opts.Vault, err)
 	}
 	t.Cleanup(func() {
 		_ = e.Close()

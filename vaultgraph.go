@@ -83,6 +83,14 @@ type Options struct {
 	// with ErrReadOnly.
 	ReadOnly bool
 
+	// FollowRenames applies the repair of each rename made outside
+	// vaultgraph as the watcher finds it (Watch), unless it is ambiguous;
+	// without it the repairs wait for RepairLinks.
+	FollowRenames bool
+	// RenameWindow is how long a note that went and a note that appeared
+	// may be apart to be paired as a rename (DefaultRenameWindow).
+	RenameWindow time.Duration
+
 	// test holds settings only tests change; nil means the defaults.
 	test *testOptions
 }
@@ -128,6 +136,9 @@ type Engine struct {
 	// reparseAll makes the first scan parse every note again: the index
 	// was written for another vault path (a copied or moved vault).
 	reparseAll bool
+	// renames tracks renames made outside vaultgraph and their pending
+	// link repairs.
+	renames renameState
 
 	store   *store.Store // nil with Options.NoIndex
 	syncMu  sync.Mutex   // serialises index passes and syncs

@@ -113,7 +113,7 @@ call() {
 # read-only annotations, the write tools not read-only, update_node and
 # delete_node destructive, create_node not.
 read_tools='find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search,search_by_tags,vault_status'
-all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search,search_by_tags,update_node,vault_status'
+all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,repair_links,search,search_by_tags,update_node,vault_status'
 check_tools_list() {
   local desc=$1 want=$2 out=$work/tools.json rc=0
   shift 2
@@ -125,7 +125,7 @@ check_tools_list() {
   local names bad
   names=$(field "$out" 'r.result.tools.map(t => t.name).sort().join(",")')
   bad=$(field "$out" 'r.result.tools.filter(t => {
-      const destructive = { create_node: false, update_node: true, delete_node: true }[t.name];
+      const destructive = { create_node: false, update_node: true, delete_node: true, repair_links: true }[t.name];
       const a = t.annotations || {};
       if (!t.description || t.inputSchema.type !== "object" || typeof t.inputSchema.properties !== "object") return true;
       if (destructive === undefined) return a.readOnlyHint !== true || a.destructiveHint !== false;
@@ -246,6 +246,7 @@ call "delete_node: broken links in warnings" '"warnings":["now a broken link: [[
   --method tools/call --tool-name delete_node --tool-args-json '{"id":"E2E Note","format":"json"}'
 call "delete_node again: deleted false" $'=deleted: false\nfiles: []' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=E2E Note'
 call "delete_node the other" 'deleted: true' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=Inbox/E2E Link.md'
+call "repair_links: nothing pending" $'=repairs: []\ndryRun: true\nfiles: []' -- "${stdio[@]}" --method tools/call --tool-name repair_links
 rmdir "$work/vault/Inbox" 2>/dev/null || true
 if [ "$(vault_sum)" = "$sum0" ] && diff -r -x .vaultgraph testvault "$work/vault" >/dev/null; then
   pass "after create, rename, rename back and delete the copy equals testvault byte for byte"

@@ -162,6 +162,8 @@ func isNil(v any) bool {
 		return x == nil
 	case *WriteResponse:
 		return x == nil
+	case *RepairResponse:
+		return x == nil
 	}
 	return false
 }

@@ -34,7 +34,7 @@ var readTools = []string{
 }
 
 // writeTools are the write tools a server lists unless it is read-only.
-var writeTools = []string{"create_node", "update_node", "delete_node"}
+var writeTools = []string{"create_node", "update_node", "delete_node", "repair_links"}
 
 // allTools are the tools a server that writes lists, sorted as tools/list
 // returns them.

@@ -21,7 +21,8 @@ func shape(d *toolDef, v any, p Presentation) (*answer, error) {
 
 // shapeAny shapes v by its type with the fields of tool d.
 func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
-	if _, write := v.(*WriteResponse); !write && d.fields == nil {
+	_, write := v.(*WriteResponse)
+	if _, repair := v.(*RepairResponse); !write && !repair && d.fields == nil {
 		return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
 	}
 	switch x := v.(type) {
@@ -41,6 +42,8 @@ func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
 		return shapeStatus(d, x, p), nil
 	case *WriteResponse:
 		return shapeWrite(d, x, p), nil
+	case *RepairResponse:
+		return shapeRepair(d, x, p), nil
 	}
 	return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
 }
@@ -117,6 +120,8 @@ func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 			v = s.LoadTimeMs
 		case "notesWithWarnings":
 			v = s.NotesWithWarnings
+		case "renameRepairs":
+			v = s.RenameRepairs
 		case "problemCount":
 			v = len(s.Problems)
 		case "problems":

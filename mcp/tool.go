@@ -42,7 +42,7 @@ var (
 		getNodeTool(), getNeighborsTool(), findPathTool(), getHubsTool(), searchTool(),
 		searchByTagsTool(), listNodesTool(), listTagsTool(), randomNodeTool(), vaultStatusTool(),
 	}
-	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool()}
+	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool(), repairLinksTool()}
 )
 
 // lookup is the descriptor of the tool named name, or nil.

@@ -8,10 +8,10 @@ import (
 var statusFields = &fieldSet{
 	all: []string{"vault", "notes", "links", "brokenLinks", "brokenAnchors", "attachmentLinks", "attachments", "tags", "edges",
 		"embeddingCoverage", "embeddingModel", "embedding", "index", "indexBytes", "watcher", "lastSync", "loadTimeMs", "notesWithWarnings",
-		"problemCount", "problems", "duplicateNameCount", "duplicateNames"},
+		"problemCount", "problems", "duplicateNameCount", "duplicateNames", "renameRepairs"},
 	minimal: []string{"notes", "links", "brokenLinks", "tags"},
 	standard: []string{"vault", "notes", "links", "brokenLinks", "brokenAnchors", "attachments", "tags", "embeddingCoverage", "embedding",
-		"watcher", "lastSync", "problemCount", "duplicateNameCount"},
+		"watcher", "lastSync", "problemCount", "duplicateNameCount", "renameRepairs"},
 }
 
 func vaultStatusTool() *toolDef {

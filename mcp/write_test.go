@@ -163,6 +163,10 @@ func TestWriteToolsList(t *testing.T) {
 			tool: "delete_node", destructive: true, idempotent: true, required: []string{"id"},
 			types: map[string]string{"id": "string", "ifMatch": "string", "format": "string"},
 		},
+		{
+			tool: "repair_links", destructive: true, idempotent: false,
+			types: map[string]string{"from": "string", "to": "string", "apply": "boolean", "format": "string"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {

@@ -35,12 +35,38 @@ type Move struct {
 	Parser   *Parser
 	Old, New *Index
 	From, To string
+	// Also are other notes that moved at the same time (old ID -> new ID),
+	// as a folder moved outside vaultgraph moves several: Old has them at
+	// their old paths, and the links written in them are read from there.
+	Also map[string]string
+	back map[string]string // Also inverted, made on first use
 }
 
 // mapID gives where the note id lives after the move.
 func (m *Move) mapID(id string) string {
 	if id == m.From {
 		return m.To
+	}
+	if to, ok := m.Also[id]; ok {
+		return to
+	}
+	return id
+}
+
+// oldSource gives where the note id, as it is now, was before the move:
+// its old path when it is one of Also, else id.
+func (m *Move) oldSource(id string) string {
+	if len(m.Also) == 0 {
+		return id
+	}
+	if m.back == nil {
+		m.back = make(map[string]string, len(m.Also))
+		for from, to := range m.Also {
+			m.back[to] = from
+		}
+	}
+	if from, ok := m.back[id]; ok {
+		return from
 	}
 	return id
 }
@@ -56,9 +82,10 @@ func (m *Move) Self(data []byte) ([]byte, []LinkChange, error) {
 
 // Note works out the new bytes of the note source (data, as read from
 // disk; source is not the moved note) whose links must keep pointing
-// where they did: out is nil when none changes.
+// where they did: out is nil when none changes. A source among Also is
+// read as written at its old path.
 func (m *Move) Note(source string, data []byte) (edits []Edit, out []byte, changes []LinkChange, err error) {
-	return m.rewrite(source, source, data, false)
+	return m.rewrite(m.oldSource(source), source, data, false)
 }
 
 // rewrite is Self and Note: ParseForRewrite gives reference-style links

@@ -138,7 +138,7 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 	root.AddCommand(
 		newGetNodeCmd(g), newGetNeighborsCmd(g), newFindPathCmd(g), newGetHubsCmd(g),
 		newSearchByTagsCmd(g), newListNodesCmd(g), newListTagsCmd(g), newRandomNodeCmd(g),
-		newVaultStatusCmd(g), newCreateNodeCmd(g), newUpdateNodeCmd(g), newDeleteNodeCmd(g), newModelCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g), newBenchCmd(g),
+		newVaultStatusCmd(g), newCreateNodeCmd(g), newUpdateNodeCmd(g), newDeleteNodeCmd(g), newRepairLinksCmd(g), newModelCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g), newBenchCmd(g),
 		newSearchCmd(g),
 	)
 	return root

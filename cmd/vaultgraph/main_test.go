@@ -595,7 +595,7 @@ func TestHelp(t *testing.T) {
 	commands := []string{
 		"get-node", "get-neighbors", "find-path", "get-hubs", "search-by-tags",
 		"list-nodes", "list-tags", "random-node", "vault-status", "gen",
-		"create-node", "update-node", "delete-node",
+		"create-node", "update-node", "delete-node", "repair-links",
 	}
 	for _, name := range commands {
 		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {

@@ -40,6 +40,8 @@ type serveOptions struct {
 	token    string
 	readOnly bool
 	noWatch  bool
+	// followRenames applies the link repairs of renames made outside.
+	followRenames bool
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -74,6 +76,7 @@ SIGTERM (or when the stdio client goes away) with the index consistent.`,
 	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "with --http: require this bearer token (default $"+EnvToken+")")
 	f.BoolVar(&o.readOnly, "read-only", false, "hide the write tools; a write is refused with READ_ONLY")
 	g.embedFlags(c)
+	f.BoolVar(&o.followRenames, "follow-renames", false, "rewrite the links to a note renamed or moved outside vaultgraph as soon as the rename is found (ambiguous ones wait for repair-links)")
 	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files (the index is only brought up to date at start)")
 	f.DurationVar(&o.watch.Poll, "poll", vault.DefaultPoll, "also compare the whole vault with the index this often (negative: never)")
 	f.DurationVar(&o.watch.Quiet, "debounce", vault.DefaultQuiet, "wait this long after a file's last event before reading it")
@@ -92,6 +95,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	log := g.serveLogger()
 	opts.Logger = log
 	opts.ReadOnly = o.readOnly
+	opts.FollowRenames = o.followRenames
 	if opts.Embedder, err = g.embedder(); err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ var readOnlyTools = []string{
 // read tools and the write tools.
 var serveTools = []string{
 	"create_node", "delete_node", "find_path", "get_hubs", "get_neighbors", "get_node", "list_nodes",
-	"list_tags", "random_node", "search", "search_by_tags", "update_node", "vault_status",
+	"list_tags", "random_node", "repair_links", "search", "search_by_tags", "update_node", "vault_status",
 }
 
 // serveCall is one tool call against testvault and what its answer holds.
