@@ -5,7 +5,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 2s
 VAULT     ?= testvault
 
-.PHONY: help build test lint deps fuzz bench demo clean profile
+.PHONY: help build test lint deps fuzz bench demo clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -33,12 +33,23 @@ bench: build ## parse throughput, response tokens per format, 10k-note load, gra
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
 	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
-	$(BIN) bench --notes 10000,100000 --search
+	$(BIN) bench --notes 10000,100000 --cold --search
 
-PROFILE_NOTES ?= 10000 100000
+PROFILE_NOTES ?= 10000
 
-profile: build ## CPU and heap profiles (go tool pprof) of a cold index, a one-shot get-node and a serve start on generated vaults of PROFILE_NOTES notes, into bin/ (any command writes them with VAULTGRAPH_CPUPROFILE=FILE and VAULTGRAPH_HEAPPROFILE=FILE)
-	./scripts/profile.sh $(BIN) bin "$(PROFILE_NOTES)"
+.PHONY: profile
+profile: build ## CPU and allocation profiles of a cold `index` with the builtin embedder on a generated vault (PROFILE_NOTES=10000): bin/cpu.pprof, bin/heap.pprof and the top of each (any command writes them with VAULTGRAPH_CPUPROFILE / VAULTGRAPH_HEAPPROFILE)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN) gen "$$tmp/vault" --notes $(PROFILE_NOTES) --seed 1 >/dev/null && \
+	VAULTGRAPH_CPUPROFILE=bin/cpu.pprof VAULTGRAPH_HEAPPROFILE=bin/heap.pprof $(BIN) index "$$tmp/vault" --index "$$tmp/index.db" && \
+	$(GO) tool pprof -top -nodecount=25 $(BIN) bin/cpu.pprof && \
+	$(GO) tool pprof -sample_index=alloc_space -top -nodecount=25 $(BIN) bin/heap.pprof
+
+PROFILE_READ_NOTES ?= 10000 100000
+
+.PHONY: profile-read
+profile-read: build ## CPU and heap profiles of a cold index (--embed none), a one-shot get-node and a serve start (initialize, one get_node) on generated vaults of PROFILE_READ_NOTES notes (10000 100000): bin/{cpu,heap}-{index,read,serve}-N.prof
+	./scripts/profile.sh $(BIN) bin "$(PROFILE_READ_NOTES)"
 
 REALVAULTS ?= ../shared/vaults
 
@@ -66,10 +77,22 @@ load: build ## load test: serve --http on a 10,000-note vault, 32 MCP clients mi
 	@$(GO) test -tags load -count=1 -timeout 30m -run '^TestLoad$$' -v ./cmd/vaultgraph -args $(LOAD_ARGS) > bin/load.log 2>&1; rc=$$?; \
 	  grep -E '^(\s+load_test.go:[0-9]+: load|\s+load_test.go:[0-9]+:|--- |ok|FAIL|panic)' bin/load.log; exit $$rc
 
-.PHONY: e2e
-e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON decoder on every read command (pinned Node and npm packages into e2e/.cache)
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: e2e e2e-web e2e-perf web-vendor
+e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON decoder on every read command (pinned Node and npm packages into e2e/.cache); the web app in headless Chromium (e2e-web)
 	BIN=$(BIN) ./e2e/inspector.sh
 	BIN=$(BIN) ./e2e/toon-roundtrip.sh
+	$(MAKE) e2e-web
+
+e2e-web: build ## the web app in headless Chromium ($(CHROMIUM)): search, note, wikilink, backlinks, graph pixels, path, hubs, tags, a live edit, the XSS note; screenshots in e2e/out/
+	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 10m -run '^TestWebApp$$' -v .
+
+e2e-perf: build ## the global graph of a generated 10,000-note vault in headless Chromium: first drawing and pan/zoom frame rate (e2e/out/perf-10k.txt)
+	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 20m -run '^TestWebGraph10k$$' -v .
+
+web-vendor: ## refresh web/assets/vendor/graph.js (sigma.js, graphology, ForceAtlas2) and its licences from npm at the versions web/vendor/package.json pins
+	./web/vendor/build.sh
 
 clean: ## remove build output
 	rm -rf bin

@@ -185,3 +185,41 @@ func BenchmarkGetNode10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRelated10k ranks the notes related to a random note (one
+// seed, a page of 10, with why each is related).
+func BenchmarkRelated10k(b *testing.B) {
+	e, ids := benchEngine(b)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 8))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		id := ids[r.IntN(len(ids))]
+		if _, err := e.RelatedPage(ctx, vaultgraph.RelatedQuery{IDs: []string{id}, Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMentions10k looks up the unlinked mentions of a random note,
+// on an engine with its SQLite index (the full-text index offers the
+// candidates).
+func BenchmarkMentions10k(b *testing.B) {
+	dir := benchVault(b)
+	_, ids := benchEngine(b)
+	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: filepath.Join(b.TempDir(), "index.db")})
+	if err := e.Open(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(9, 10))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, _, _, err := e.Mentions(ctx, ids[r.IntN(len(ids))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

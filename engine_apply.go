@@ -124,7 +124,7 @@ func (e *Engine) parseDiff(ctx context.Context, p *pass) (<-chan chunk, error) {
 		return e.parseChunks(ctx, p.d), nil
 	}
 	var done atomic.Int64
-	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse))
+	results, err := e.parseAll(ctx, p.d.parse, p.d.oldHash, &done, len(p.d.parse), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -236,10 +236,14 @@ func (e *Engine) install(p *pass, results []parsed) {
 		}
 		p.rep.Parsed++
 	}
+	ie := e.inlineEmbedder()
 	for _, r := range ok {
 		ns := e.notes[r.file.ID]
 		resolveLinks(p.look, ns)
-		p.batch.Upserts = append(p.batch.Upserts, e.record(ns, r.body))
+		rec := e.record(ns, r.body)
+		rec.Hidden = r.hidden
+		p.batch.Upserts = append(p.batch.Upserts, rec)
+		ie.batchVectors(p.batch, r.file.ID, ns.note.Hash, r.vecs)
 	}
 }
 

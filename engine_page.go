@@ -10,6 +10,8 @@ import (
 
 // NeighborPage is one page of a note's neighbours.
 type NeighborPage struct {
+	// ID is the note asked about, as found.
+	ID         string     `json:"id"`
 	Neighbors  []Neighbor `json:"neighbors"`
 	Total      int        `json:"total"`
 	Page       int        `json:"page"`
@@ -51,6 +53,7 @@ func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Directi
 	}
 	from, to, pages := pageBounds(len(all), page, q.Limit)
 	res := &NeighborPage{
+		ID:        found,
 		Neighbors: make([]Neighbor, 0, to-from),
 		Total:     len(all), Page: page, TotalPages: pages,
 		Warnings: warnings,

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -25,6 +26,12 @@ type parsed struct {
 	// same is set, and note nil, when the file's content hash equals the
 	// one indexed: only its size or time changed.
 	same bool
+	// vecs are the note's chunk vectors in their stored form, when a
+	// start-up pass made them while parsing (inlineEmbed).
+	vecs [][]byte
+	// hidden is store.HiddenText(body), made here rather than by the
+	// index writer.
+	hidden *string
 }
 
 // chunk is one chunk of parse results, or the error that ended parsing.
@@ -42,9 +49,10 @@ func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
 	go func() {
 		defer close(out)
 		var done atomic.Int64
+		ie := e.inlineEmbedder()
 		for from := 0; from < len(d.parse); from += chunkSize {
 			files := d.parse[from:min(from+chunkSize, len(d.parse))]
-			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse))
+			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse), ie)
 			select {
 			case out <- chunk{parsed: results, err: err}:
 			case <-ctx.Done():
@@ -60,8 +68,9 @@ func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
 
 // parseAll reads and parses files on e.opts.Workers goroutines, keeping
 // their order. A file whose content hash equals oldHash[its ID] is not
-// parsed (parsed.same). done counts files across calls for progress.
-func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[string]string, done *atomic.Int64, total int) ([]parsed, error) {
+// parsed (parsed.same). done counts files across calls for progress. With
+// ie, each note's vectors are made too.
+func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[string]string, done *atomic.Int64, total int, ie *inlineEmbed) ([]parsed, error) {
 	out := make([]parsed, len(files))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -70,7 +79,7 @@ func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[s
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = e.parseFile(files[i], oldHash[files[i].ID])
+				out[i] = e.parseFile(ctx, files[i], oldHash[files[i].ID], ie)
 				n := done.Add(1)
 				if e.opts.Progress != nil {
 					e.opts.Progress(int(n), total)
@@ -97,8 +106,8 @@ feed:
 }
 
 // parseFile reads and parses one note file, unless its content hash is
-// oldHash.
-func (e *Engine) parseFile(f vault.File, oldHash string) parsed {
+// oldHash; with ie, it makes the note's vectors too.
+func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie *inlineEmbed) parsed {
 	src, err := os.ReadFile(f.Path)
 	if err != nil {
 		return parsed{file: f, err: fmt.Errorf("unreadable: %w", err)}
@@ -124,5 +133,10 @@ func (e *Engine) parseFile(f vault.File, oldHash string) parsed {
 	if !strings.HasSuffix(strings.ToLower(f.ID), ".excalidraw.md") && n.BodyStart <= len(src) && len(src) <= vault.MaxParseBytes {
 		body = strings.ToValidUTF8(string(src[n.BodyStart:]), "\uFFFD")
 	}
-	return parsed{file: f, note: n, body: body}
+	var vecs [][]byte
+	if ie != nil {
+		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)
+	}
+	hidden := store.HiddenText(body)
+	return parsed{file: f, note: n, body: body, vecs: vecs, hidden: &hidden}
 }

@@ -112,8 +112,8 @@ call() {
 # sorted), each with a description and an object schema; the read tools with
 # read-only annotations, the write tools not read-only, update_node and
 # delete_node destructive, create_node not.
-read_tools='find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,search,search_by_tags,vault_status'
-all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,list_nodes,list_tags,random_node,repair_links,search,search_by_tags,update_node,vault_status'
+read_tools='find_path,get_hubs,get_neighbors,get_node,get_related,list_nodes,list_tags,random_node,search,search_by_tags,vault_status'
+all_tools='create_node,delete_node,find_path,get_hubs,get_neighbors,get_node,get_related,link_mentions,list_nodes,list_tags,random_node,repair_links,search,search_by_tags,update_node,vault_status'
 check_tools_list() {
   local desc=$1 want=$2 out=$work/tools.json rc=0
   shift 2
@@ -125,7 +125,7 @@ check_tools_list() {
   local names bad
   names=$(field "$out" 'r.result.tools.map(t => t.name).sort().join(",")')
   bad=$(field "$out" 'r.result.tools.filter(t => {
-      const destructive = { create_node: false, update_node: true, delete_node: true, repair_links: true }[t.name];
+      const destructive = { create_node: false, update_node: true, delete_node: true, repair_links: true, link_mentions: false }[t.name];
       const a = t.annotations || {};
       if (!t.description || t.inputSchema.type !== "object" || typeof t.inputSchema.properties !== "object") return true;
       if (destructive === undefined) return a.readOnlyHint !== true || a.destructiveHint !== false;
@@ -180,6 +180,8 @@ call "list_nodes pages" 'hint: "page 1 of 5: pass page: 2 for more"' -- "${stdio
 call "list_tags" $'tags[17]{tag,count}:\n  project,3\n' -- "${stdio[@]}" --method tools/call --tool-name list_tags
 call "random_node tagged" 'id: Notes/東京 Trip.md' -- "${stdio[@]}" --method tools/call --tool-name random_node --tool-args-json '{"tags":["travel"]}'
 call "vault_status" $'notes: 13\nlinks: 30\nbrokenLinks: 2\n' -- "${stdio[@]}" --method tools/call --tool-name vault_status
+call "get_related" $'seeds[1]: Projects/Beta.md\nnodes[' -- "${stdio[@]}" --method tools/call --tool-name get_related --tool-args-json '{"ids":["Beta"]}'
+call "link_mentions dry run" '"dryRun":true' -- "${stdio[@]}" --method tools/call --tool-name link_mentions --tool-args-json '{"id":"Home","dryRun":true,"format":"json"}'
 call "maxTokens trims and says so" 'omitted: "' -- "${stdio[@]}" --method tools/call --tool-name list_nodes --tool-args-json '{"maxTokens":100}'
 call "unknown format" 'INVALID_PARAMS: format: ' error -- "${stdio[@]}" --method tools/call --tool-name list_nodes --tool-args-json '{"format":"xml"}'
 call "unknown enum" 'INVALID_PARAMS: metric: ' error -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=betweenness

@@ -252,6 +252,16 @@ func propertiesObject(p Properties) toon.Object {
 }
 
 // linksRows are a note's links as {id, title} rows.
+// mentionRows are unlinked mentions as rows: where, the text as
+// written, and its sentence.
+func mentionRows(ms []vaultgraph.Mention) []any {
+	out := make([]any, len(ms))
+	for i, m := range ms {
+		out[i] = toon.Object{{Key: "source", Value: m.Source}, {Key: "line", Value: m.Line}, {Key: "text", Value: m.Text}, {Key: "context", Value: m.Context}}
+	}
+	return out
+}
+
 func linksRows(links []vaultgraph.LinkInfo) []any {
 	out := make([]any, len(links))
 	for i, l := range links {

@@ -29,7 +29,7 @@ type fieldSet struct {
 
 // The fields of a single note (get_node, random_node).
 var noteFields = &fieldSet{
-	all:      []string{"id", "title", "aliases", "tags", "properties", "created", "modified", "size", "hash", "inDegree", "outDegree", "links", "brokenLinks", "attachments", "content"},
+	all:      []string{"id", "title", "aliases", "tags", "properties", "created", "modified", "size", "hash", "inDegree", "outDegree", "links", "brokenLinks", "attachments", "content", "mentions"},
 	minimal:  []string{"id", "title"},
 	standard: []string{"id", "title", "tags", "content"},
 }
@@ -37,8 +37,8 @@ var noteFields = &fieldSet{
 // noteRowOrder is the order of the fields of a row of notes; of
 // rowOwnFields, a row has only those its tool names.
 var (
-	noteRowOrder = []string{"id", "title", "direction", "score", "tags", "aliases", "created", "modified", "size", "hash", "inDegree", "outDegree", "snippet", "content", "properties"}
-	rowOwnFields = []string{"direction", "score", "snippet"}
+	noteRowOrder = []string{"id", "title", "direction", "score", "distance", "shared", "via", "tags", "aliases", "created", "modified", "size", "hash", "inDegree", "outDegree", "snippet", "context", "content", "properties"}
+	rowOwnFields = []string{"direction", "score", "distance", "shared", "via", "snippet", "context"}
 	// rowAlways are the own fields written whatever is chosen.
 	rowAlways = []string{"direction", "score"}
 )

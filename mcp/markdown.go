@@ -145,6 +145,20 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 			blankLine(b)
 			fmt.Fprintf(b, "## Neighbours (%d)\n", len(rows))
 			writeRows(b, rows, false)
+		case "mentions":
+			rows := f.Value.([]any)
+			blankLine(b)
+			fmt.Fprintf(b, "## Unlinked mentions (%d)\n", len(rows))
+			for i, r := range rows {
+				m := r.(toon.Object)
+				var line any
+				for _, f := range m {
+					if f.Key == "line" {
+						line = f.Value
+					}
+				}
+				fmt.Fprintf(b, "%d. %s line %v: %s\n", i+1, fieldString(m, "source"), line, fieldString(m, "context"))
+			}
 		case "neighborProperties":
 			for _, p := range f.Value.(toon.Object) {
 				fmt.Fprintf(b, "properties of %s: %s\n", p.Key, inline(p.Value))
@@ -164,7 +178,7 @@ func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, res
 		switch f.Key {
 		case "title":
 			heading = f.Value.(string)
-		case "content", "neighbors", "properties", "neighborProperties", "links", "warnings", "hint", "omitted":
+		case "content", "neighbors", "properties", "neighborProperties", "links", "mentions", "warnings", "hint", "omitted":
 			rest = append(rest, f)
 		case "incomingCount", "outgoingCount":
 			meta = append(meta, fmt.Sprintf("%s: %v", strings.TrimSuffix(f.Key, "Count"), f.Value))

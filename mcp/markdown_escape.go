@@ -34,7 +34,7 @@ func safeTree(t toon.Object) toon.Object {
 func safeValue(v any, key string) any {
 	switch x := v.(type) {
 	case string:
-		if key == "content" || key == "snippet" {
+		if key == "content" || key == "snippet" || key == "context" {
 			return mdSnippet(x)
 		}
 		return mdText(x)

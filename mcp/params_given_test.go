@@ -108,6 +108,7 @@ func checkEmptyOptionalsRead(t *testing.T, array any) {
 		"get_neighbors":  {"id": "Home"},
 		"find_path":      {"source": "Home", "target": "Orphan"},
 		"search":         {"query": "alpha"},
+		"get_related":    {"ids": []any{"Beta"}},
 		"search_by_tags": {"tags": []any{"project"}},
 		"random_node":    {"tags": []any{"旅行"}}, // one note: the pick does not depend on the graph's order
 	}

@@ -33,6 +33,19 @@ type NodeResponse struct {
 	Score *float64 `json:"score,omitempty"`
 	// Snippet is the text around a search hit's matching words.
 	Snippet string `json:"snippet,omitempty"`
+	// Distance, Shared and Via say why a note is related (get_related):
+	// the fewest links from a seed, how many of the seeds' neighbours it
+	// is linked with, and the titles of some of them.
+	Distance *int   `json:"distance,omitempty"`
+	Shared   *int   `json:"shared,omitempty"`
+	Via      string `json:"via,omitempty"`
+	// Context is the sentence holding a neighbour's link to the note
+	// asked about, the link in **bold** (incoming neighbours).
+	Context string `json:"context,omitempty"`
+
+	// Mentions are the unlinked mentions of the note in other notes
+	// (get_node at full detail, or the mentions field).
+	Mentions []vaultgraph.Mention `json:"mentions,omitempty"`
 
 	IncomingCount *int           `json:"incomingCount,omitempty"`
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`
@@ -43,7 +56,9 @@ type NodeResponse struct {
 // ListResponse is a page of notes.
 type ListResponse struct {
 	// Metric is the hub metric the nodes' scores are (get_hubs).
-	Metric     string         `json:"metric,omitempty"`
+	Metric string `json:"metric,omitempty"`
+	// Seeds are the notes get_related started from.
+	Seeds      []string       `json:"seeds,omitempty"`
 	Nodes      []NodeResponse `json:"nodes"`
 	Total      int            `json:"total"`
 	Page       int            `json:"page,omitempty"`

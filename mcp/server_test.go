@@ -30,11 +30,11 @@ import (
 // server lists.
 var readTools = []string{
 	"get_node", "get_neighbors", "find_path", "get_hubs", "search", "search_by_tags",
-	"list_nodes", "list_tags", "random_node", "vault_status",
+	"list_nodes", "list_tags", "random_node", "vault_status", "get_related",
 }
 
 // writeTools are the write tools a server lists unless it is read-only.
-var writeTools = []string{"create_node", "update_node", "delete_node", "repair_links"}
+var writeTools = []string{"create_node", "update_node", "delete_node", "repair_links", "link_mentions"}
 
 // allTools are the tools a server that writes lists, sorted as tools/list
 // returns them.
@@ -625,6 +625,17 @@ func TestToolCalls(t *testing.T) {
 				}
 			},
 		},
+		{
+			desc: "get_related Beta", tool: "get_related", args: map[string]any{"ids": []string{"Beta"}, "limit": 3},
+			check: func(t *testing.T, got map[string]any) {
+				if ids := ids(got["nodes"]); len(ids) != 3 || slices.Contains(ids, "Projects/Beta.md") {
+					t.Errorf("nodes = %q, want 3 notes other than Beta", ids)
+				}
+				if seeds := strs(got["seeds"]); !slices.Equal(seeds, []string{"Projects/Beta.md"}) {
+					t.Errorf("seeds = %q, want [Projects/Beta.md]", seeds)
+				}
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -788,7 +799,7 @@ func TestFormats(t *testing.T) {
 		{"get_node Markdown, title heading in the content", "get_node", map[string]any{"id": "Home"}, "", "# Home\n"},
 		{"get_node depth 1 Markdown", "get_node", map[string]any{"id": "Tagged", "depth": 1}, "# Tag Examples\n", "## Neighbours (0)"},
 		{"random_node Markdown", "random_node", map[string]any{"tags": []string{"ideas"}}, "# Tag Examples\n", "id: Tagged.md"},
-		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
+		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,context,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
 		{"search_by_tags TOON", "search_by_tags", map[string]any{"tags": []string{"project"}}, "nodes[3]{id,title,tags,content}:\n", "Projects/Beta.md"},
 		{"list_nodes TOON", "list_nodes", map[string]any{"folder": "Notes"}, "nodes[4]{id,title,tags,content}:\n", "total: 4"},
 		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,title,score,tags,content}:\n  Home.md,Home,6,", ""},

@@ -158,6 +158,10 @@ func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 		a.head = toon.Object{{Key: "metric", Value: l.Metric}}
 		a.label = "hubs by " + l.Metric
 	}
+	if len(l.Seeds) > 0 {
+		a.head = append(a.head, toon.Field{Key: "seeds", Value: strings2any(l.Seeds)})
+		a.label = "related notes"
+	}
 	for i := range l.Nodes {
 		row, props := nodeRow(&l.Nodes[i], names, chars)
 		a.rows = append(a.rows, row)

@@ -36,11 +36,15 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 					name, MaxListedItems, len(list), moreListedHint[name]))
 				v = list[:MaxListedItems]
 			}
+			if name == "mentions" { // after the content, which they quote
+				a.more = append(a.more, toon.Field{Key: name, Value: v})
+				continue
+			}
 			a.head = append(a.head, toon.Field{Key: name, Value: v})
 		}
 	}
 	if n.IncomingCount != nil {
-		a.more = toon.Object{{Key: "incomingCount", Value: *n.IncomingCount}, {Key: "outgoingCount", Value: *n.OutgoingCount}}
+		a.more = append(a.more, toon.Field{Key: "incomingCount", Value: *n.IncomingCount}, toon.Field{Key: "outgoingCount", Value: *n.OutgoingCount})
 	}
 	if n.Neighbors != nil && d.fields.rows != nil {
 		rowNames := d.fields.neighborFields(p)
@@ -89,6 +93,8 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 		return strings2any(n.BrokenLinks), len(n.BrokenLinks) > 0
 	case "attachments":
 		return strings2any(n.Attachments), len(n.Attachments) > 0
+	case "mentions":
+		return mentionRows(n.Mentions), len(n.Mentions) > 0
 	}
 	return nil, false
 }
@@ -112,8 +118,21 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			v = strings.Join(n.Tags, " ")
 		case "aliases":
 			v = strings.Join(n.Aliases, "; ")
+		case "distance", "shared":
+			p := n.Distance
+			if name == "shared" {
+				p = n.Shared
+			}
+			if p == nil {
+				continue
+			}
+			v = *p
+		case "via":
+			v = n.Via
 		case "snippet":
 			v = n.Snippet
+		case "context":
+			v = n.Context
 		case "content":
 			v = ""
 			if n.Content != nil {

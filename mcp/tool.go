@@ -41,8 +41,9 @@ var (
 	readDefs = []*toolDef{
 		getNodeTool(), getNeighborsTool(), findPathTool(), getHubsTool(), searchTool(),
 		searchByTagsTool(), listNodesTool(), listTagsTool(), randomNodeTool(), vaultStatusTool(),
+		getRelatedTool(),
 	}
-	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool(), repairLinksTool()}
+	writeDefs = []*toolDef{createNodeTool(), updateNodeTool(), deleteNodeTool(), repairLinksTool(), linkMentionsTool()}
 )
 
 // lookup is the descriptor of the tool named name, or nil.

@@ -7,8 +7,9 @@ import (
 )
 
 // getNeighborsFields are the fields of get_neighbors' rows, and of
-// get_node's neighbour rows.
-var getNeighborsFields = rowFields("direction")
+// get_node's neighbour rows: context is the sentence holding an incoming
+// link ("" for an outgoing neighbour).
+var getNeighborsFields = rowFields("direction", "context").withStandard("id", "title", "tags", "context", "content")
 
 func getNeighborsTool() *toolDef {
 	return &toolDef{

@@ -47,6 +47,9 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		return nil, err
 	}
 	r := nodeResponse(n, PrimaryContentChars)
+	if err := t.mentions(ctx, &r, p.wants(getNodeFields, "mentions")); err != nil {
+		return nil, err
+	}
 	if p.Depth == 1 {
 		in, out := n.InDegree, n.OutDegree
 		r.IncomingCount, r.OutgoingCount = &in, &out
@@ -56,6 +59,10 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		}
 		r.Neighbors = []NodeResponse{}
 		withContent := p.wantsRow(getNodeFields, "content")
+		contexts, err := t.contexts(ctx, n.ID, nbs, p.wantsRow(getNodeFields, "context"))
+		if err != nil {
+			return nil, err
+		}
 		for _, nb := range nbs {
 			if withContent {
 				if nb.Content, err = t.content(ctx, nb.ID); err != nil {
@@ -64,6 +71,7 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 			}
 			nr := nodeResponse(nb.Node, NeighborContentChars)
 			nr.Direction = string(nb.Direction)
+			nr.Context = contexts[nb.ID]
 			nr.Warnings = nil
 			r.Neighbors = append(r.Neighbors, nr)
 		}
@@ -97,6 +105,10 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	withContent := p.wants(getNeighborsFields, "content")
+	contexts, err := t.contexts(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "context"))
+	if err != nil {
+		return nil, err
+	}
 	for _, nb := range res.Neighbors {
 		if withContent {
 			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
@@ -105,9 +117,25 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		}
 		nr := listItem(nb.Node)
 		nr.Direction = string(nb.Direction)
+		nr.Context = contexts[nb.ID]
 		out.Nodes = append(out.Nodes, nr)
 	}
 	return out, nil
+}
+
+// contexts are the sentences holding the links of id's incoming
+// neighbours among nbs to id, by neighbour; nil unless want.
+func (t *Tools) contexts(ctx context.Context, id string, nbs []vaultgraph.Neighbor, want bool) (map[string]string, error) {
+	if !want {
+		return nil, nil
+	}
+	var in []string
+	for _, nb := range nbs {
+		if nb.Direction != graph.Out {
+			in = append(in, nb.ID)
+		}
+	}
+	return t.Engine.LinkContexts(ctx, id, in)
 }
 
 // content reads the body of a listed note. A note whose file went away
@@ -381,7 +409,23 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 		}
 	}
 	r := nodeResponse(n, PrimaryContentChars)
+	if err := t.mentions(ctx, &r, p.wants(noteFields, "mentions")); err != nil {
+		return nil, err
+	}
 	return &r, nil
+}
+
+// mentions adds the note's unlinked mentions to r when want.
+func (t *Tools) mentions(ctx context.Context, r *NodeResponse, want bool) error {
+	if !want {
+		return nil
+	}
+	ms, _, warnings, err := t.Engine.Mentions(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	r.Mentions, r.Warnings = ms, append(r.Warnings, warnings...)
+	return nil
 }
 
 // VaultStatusParams are vault_status' parameters.

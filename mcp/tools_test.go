@@ -383,7 +383,7 @@ func TestGetNodeResponse(t *testing.T) {
 			t.Fatalf("neighbors = %s (%v), want 3 rows", std["neighbors"], err)
 		}
 		for _, row := range rows {
-			if got, want := objectKeys(t, row), []string{"id", "title", "direction", "tags", "content"}; !slices.Equal(got, want) {
+			if got, want := objectKeys(t, row), []string{"id", "title", "direction", "tags", "context", "content"}; !slices.Equal(got, want) {
 				t.Errorf("neighbour row keys = %q, want %q", got, want)
 			}
 		}

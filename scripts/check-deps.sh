@@ -34,6 +34,11 @@ if [ -n "$bad" ]; then echo "vault imports vault/commit"; fail=1; fi
 bad=$(go list -f '{{join .Imports "\n"}}' ./mcp ./cmd/... | grep -E "^$mod/internal/store(/|$)" || true)
 if [ -n "$bad" ]; then echo "mcp imports the store directly: $bad"; fail=1; fi
 
+# web: the web app reads through the Engine, like mcp: never the store,
+# mcp or cmd.
+bad=$(go list -f '{{join .Imports "\n"}}' ./web | grep -E "^$mod/(internal/store|mcp|cmd)(/|$)" || true)
+if [ -n "$bad" ]; then echo "web imports $bad"; fail=1; fi
+
 # internal/testutil is for tests: no non-test file imports it.
 bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./... | grep -E " $mod/internal/testutil( |$)" || true)
 if [ -n "$bad" ]; then echo "non-test code imports internal/testutil:"; echo "$bad"; fail=1; fi

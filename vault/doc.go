@@ -37,6 +37,8 @@
 //	                   ReplaceContent, EditFrontmatter, with YAML bounds and quoting
 //	filename.go, safepath.go  file names from titles; paths that stay in the vault
 //	statedir.go        StateDir, the folder vaultgraph keeps in a vault
+//	context.go         LinkContext: the sentence or list item around a byte range
+//	mention.go         FindMentions: names written as plain text (not code, links, URLs)
 //
 // The crash-safe commit of a set of file writes is the subpackage
 // vault/commit.

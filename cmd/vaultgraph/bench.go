@@ -32,6 +32,8 @@ type benchOptions struct {
 	exe   string // the vaultgraph binary run for the index passes
 	// search adds a bench-search line per vault (bench_search.go).
 	search bool
+	// cold adds a bench-cold line per vault (bench_cold.go).
+	cold bool
 }
 
 func newBenchCmd(g *globals) *cobra.Command {
@@ -59,6 +61,13 @@ and MiB, 2^20 bytes):
 
   bench notes=10000 cold_index=4.12s warm_index=0.35s touch1pct_index=0.61s touched=100 index_size=52.3MiB peak_rss_cold=180.2MiB peak_rss_warm=90.1MiB peak_rss_touch=95.0MiB watch_p50=112ms watch_p99=160ms edits=200
 
+Then each vault prints a bench-graph line: an engine opened on the index
+times, for 200 notes picked at random, get_related (one note, a page of 10)
+and the lookup of its unlinked mentions, one call after another; p50 and
+p99 in milliseconds, and the mentions found in all:
+
+  bench-graph notes=10000 queries=200 related_p50=3.10ms related_p99=9.80ms mentions_p50=12.40ms mentions_p99=60.20ms mentions_found=1234
+
 With --search, each vault also prints a bench-search line: the vault is
 indexed again into a new index with the builtin embedder; embed_time is
 the wall time of embedding every note (from the end of Open until
@@ -67,6 +76,15 @@ queries derived from the notes (title words, a question, body words, a
 run of six words) are timed one after another in each mode:
 
   bench-search notes=10000 embedded=10101 chunks=36986 embed_time=6.77s embed_notes_per_s=1493 embed_chunks_per_s=5466 queries=200 keyword_p50=24.34ms keyword_p99=112.00ms semantic_p50=10.70ms semantic_p99=28.68ms hybrid_p50=65.29ms hybrid_p99=260.23ms
+
+With --cold, each vault also prints a bench-cold line: the vault is
+indexed again, cold, into a new index with the default (builtin)
+embedder, as 'vaultgraph index' does: the markdown's size, the index
+file's size and their ratio, the wall time, markdown megabytes (10^6
+bytes) per second, peak RSS, and the bytes of each part of the index
+(SQLite dbstat: vectors, full-text, links, notes, tags, other):
+
+  bench-cold notes=10000 parsed=10100 embed=builtin markdown=17.1MiB index_size=52.0MiB index_ratio=3.04 cold_index=3.90s md_mb_per_s=4.60 peak_rss=300.0MiB vectors=29.4MiB fts=33.0MiB links=14.1MiB notes=4.6MiB tags=3.1MiB other=0.1MiB
 
 Progress goes to stderr. Vaults and indexes are written under --dir (default
 a new temporary folder) and removed at the end unless --keep.`,
@@ -87,6 +105,7 @@ a new temporary folder) and removed at the end unless --keep.`,
 	f.BoolVar(&o.keep, "keep", false, "keep the generated vaults and indexes")
 	f.IntVar(&o.edits, "edits", 200, "external edits timed for the watcher latency")
 	f.BoolVar(&o.search, "search", false, "also measure builtin embedding throughput and keyword, semantic and hybrid query latency (a bench-search line per size)")
+	f.BoolVar(&o.cold, "cold", false, "also index cold with the default (builtin) embedder: markdown and index size, ratio, MB/s, peak RSS, bytes per table (a bench-cold line per size)")
 	f.StringVar(&o.exe, "exe", "", "vaultgraph binary to run for the index passes (default: this one)")
 	_ = f.MarkHidden("exe")
 	return c
@@ -175,7 +194,17 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 		r, err := benchVault(ctx, o, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr)
 		if err == nil {
 			fmt.Fprintln(stdout, r.line())
-			if o.search {
+			var gr graphResult
+			if gr, err = benchGraph(ctx, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr); err == nil {
+				fmt.Fprintln(stdout, gr.line())
+			}
+			if o.cold && err == nil {
+				var cr coldResult
+				if cr, err = benchCold(ctx, o.exe, n, vaultDir, coldIndexPath(indexDir), stderr); err == nil {
+					fmt.Fprintln(stdout, cr.line())
+				}
+			}
+			if o.search && err == nil {
 				var sr searchResult
 				if sr, err = benchSearch(ctx, n, vaultDir, filepath.Join(indexDir, "search.db"), stderr); err == nil {
 					fmt.Fprintln(stdout, sr.line())

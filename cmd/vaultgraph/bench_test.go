@@ -26,6 +26,13 @@ func benchLine(notes, touched, edits, rss string) *regexp.Regexp {
 		` serve_ready=` + sec + ` idle_rss_serve=(\d+\.\dMiB|n/a)$`)
 }
 
+// graphLine matches a bench-graph line of a vault of notes.
+func graphLine(notes string) *regexp.Regexp {
+	ms := `\d+\.\d\dms`
+	return regexp.MustCompile(`^bench-graph notes=` + notes + ` queries=200 related_p50=` + ms + ` related_p99=` + ms +
+		` mentions_p50=` + ms + ` mentions_p99=` + ms + ` mentions_found=\d+$`)
+}
+
 // rssPattern is what a peak RSS figure looks like on this OS.
 func rssPattern() string {
 	if runtime.GOOS == "linux" || runtime.GOOS == "darwin" {
@@ -47,8 +54,9 @@ func TestBench(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("bench = exit %d, stderr %q", code, errOut)
 		}
-		if re := benchLine("200", "2", "6", rssPattern()); !re.MatchString(strings.TrimSuffix(out, "\n")) || strings.Count(out, "\n") != 1 {
-			t.Errorf("bench stdout = %q, want one line matching %s", out, re)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if re := benchLine("200", "2", "6", rssPattern()); len(lines) != 2 || !re.MatchString(lines[0]) || !graphLine("200").MatchString(lines[1]) {
+			t.Errorf("bench stdout = %q, want a line matching %s and a bench-graph line", out, re)
 		}
 		for _, want := range []string{"generating 200 notes", "cold index:", "warm index:", "touching 1%", "external edits"} {
 			if !strings.Contains(errOut, want) {
@@ -69,12 +77,15 @@ func TestBench(t *testing.T) {
 			t.Fatalf("bench: %v\n%s", err, stderr.String())
 		}
 		lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
-		if len(lines) != 2 {
-			t.Fatalf("bench stdout = %q, want two lines", stdout.String())
+		if len(lines) != 4 {
+			t.Fatalf("bench stdout = %q, want four lines", stdout.String())
 		}
 		for i, tt := range []struct{ notes, touched string }{{"150", "2"}, {"250", "3"}} {
-			if re := benchLine(tt.notes, tt.touched, "4", rssPattern()); !re.MatchString(lines[i]) {
-				t.Errorf("bench line %d = %q, want it to match %s", i+1, lines[i], re)
+			if re := benchLine(tt.notes, tt.touched, "4", rssPattern()); !re.MatchString(lines[2*i]) {
+				t.Errorf("bench line %d = %q, want it to match %s", 2*i+1, lines[2*i], re)
+			}
+			if re := graphLine(tt.notes); !re.MatchString(lines[2*i+1]) {
+				t.Errorf("bench line %d = %q, want it to match %s", 2*i+2, lines[2*i+1], re)
 			}
 		}
 		for _, p := range []string{"vault-150", "index-150/index.db", "vault-250", "index-250/index.db"} {

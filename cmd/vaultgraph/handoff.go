@@ -66,7 +66,12 @@ var handoffTools = map[string]func(context.Context, *mcp.Tools, json.RawMessage)
 	"random_node":    handoffCall((*mcp.Tools).RandomNode),
 	"vault_status":   handoffCall((*mcp.Tools).VaultStatus),
 	"search":         handoffCall((*mcp.Tools).Search),
+	"get_related":    handoffCall((*mcp.Tools).GetRelated),
 }
+
+// embedTools are the tools whose answer depends on the embedding model:
+// a server answers them only for a command of the same --embed.
+var embedTools = map[string]bool{"search": true, "get_related": true}
 
 // handoffCall adapts a tool method to raw JSON parameters.
 func handoffCall[P any](m func(*mcp.Tools, context.Context, P) (any, error)) func(context.Context, *mcp.Tools, json.RawMessage) (any, error) {
@@ -178,7 +183,7 @@ func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffA
 		return handoffAnswer{Decline: "no tool " + req.Tool}
 	case req.Vault != h.root:
 		return handoffAnswer{Decline: "the server serves " + h.root}
-	case req.Tool == "search" && req.Embed != h.embed:
+	case embedTools[req.Tool] && req.Embed != h.embed:
 		return handoffAnswer{Decline: "the server searches with --embed " + h.embed}
 	}
 	v, err := call(ctx, h.tools, req.Params)

@@ -62,11 +62,7 @@ type runOptions struct {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	stopProfiles, err := startProfiles()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "vaultgraph: %v\n", err)
-		os.Exit(1)
-	}
+	stopProfiles := startProfiles(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stopProfiles()
 	stop()
@@ -138,7 +134,7 @@ The vault is --vault, else $` + EnvVault + `, else the current folder.`,
 	root.AddCommand(
 		newGetNodeCmd(g), newGetNeighborsCmd(g), newFindPathCmd(g), newGetHubsCmd(g),
 		newSearchByTagsCmd(g), newListNodesCmd(g), newListTagsCmd(g), newRandomNodeCmd(g),
-		newVaultStatusCmd(g), newCreateNodeCmd(g), newUpdateNodeCmd(g), newDeleteNodeCmd(g), newRepairLinksCmd(g), newModelCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g), newBenchCmd(g),
+		newVaultStatusCmd(g), newGetRelatedCmd(g), newCreateNodeCmd(g), newLinkMentionsCmd(g), newUpdateNodeCmd(g), newDeleteNodeCmd(g), newRepairLinksCmd(g), newModelCmd(g), newGenCmd(g), newIndexCmd(g), newServeCmd(g), newOpenCmd(g), newBenchCmd(g),
 		newSearchCmd(g),
 	)
 	return root

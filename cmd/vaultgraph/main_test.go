@@ -445,7 +445,7 @@ func TestFormats(t *testing.T) {
 		{desc: "get-node Markdown", give: []string{"get-node", "Tagged"}, want: "# Tag Examples\nid: Tagged.md", has: "\nInline #project repeats"},
 		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, want: "# Home\nid: Home.md · tags: home, index, MOC\n\nWelcome to the test vault."},
 		{desc: "random-node Markdown", give: []string{"random-node", "--tags", "ideas"}, want: "# Tag Examples\n"},
-		{desc: "get-neighbors TOON", give: []string{"get-neighbors", "Home", "--direction", "in"}, want: "nodes[6]{id,title,direction,tags,content}:\n  Deep/Nested/Folder/Deep Note.md,Deep Note,in,", has: "\ntotal: 6\n"},
+		{desc: "get-neighbors TOON", give: []string{"get-neighbors", "Home", "--direction", "in"}, want: "nodes[6]{id,title,direction,tags,context,content}:\n  Deep/Nested/Folder/Deep Note.md,Deep Note,in,", has: "\ntotal: 6\n"},
 		{desc: "search-by-tags TOON", give: []string{"search-by-tags", "project"}, want: "nodes[3]{id,title,tags,content}:\n  Projects/Alpha Plan.md,Alpha Plan,project project/alpha,"},
 		{desc: "list-nodes TOON", give: []string{"list-nodes", "--folder", "Notes"}, want: "nodes[4]{id,title,tags,content}:\n", has: "\ntotal: 4\n"},
 		{desc: "get-hubs TOON", give: []string{"get-hubs", "--limit", "1"}, want: "metric: in_degree\nnodes[1]{id,title,score,tags,content}:\n  Home.md,Home,6,home index MOC,"},
@@ -595,7 +595,7 @@ func TestHelp(t *testing.T) {
 	commands := []string{
 		"get-node", "get-neighbors", "find-path", "get-hubs", "search-by-tags",
 		"list-nodes", "list-tags", "random-node", "vault-status", "gen",
-		"create-node", "update-node", "delete-node", "repair-links",
+		"create-node", "update-node", "delete-node", "repair-links", "get-related", "link-mentions",
 	}
 	for _, name := range commands {
 		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {

@@ -2,54 +2,54 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
 )
 
-// Environment variables that make any command write pprof profiles, for
-// `make profile`: a CPU profile of the whole run and a heap profile at its
-// end.
+// Environment variables that make any command write Go profiles, for
+// `make profile` and `go tool pprof`: a CPU profile of the whole run, and
+// a heap profile (allocations since start, and what is live) at its end.
 const (
 	EnvCPUProfile  = "VAULTGRAPH_CPUPROFILE"
 	EnvHeapProfile = "VAULTGRAPH_HEAPPROFILE"
 )
 
 // startProfiles starts the profiles the environment asks for and returns
-// the function that writes them at the end of the run.
-func startProfiles() (stop func(), err error) {
-	var cpu *os.File
-	if p := os.Getenv(EnvCPUProfile); p != "" {
-		if cpu, err = os.Create(p); err != nil {
-			return nil, fmt.Errorf("cpu profile: %w", err)
+// the function that ends them. A profile that cannot be written is
+// reported on stderr and skipped: it never fails the command.
+func startProfiles(stderr io.Writer) (stop func()) {
+	var stops []func()
+	if path := os.Getenv(EnvCPUProfile); path != "" {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
 		}
-		if err := pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
-			return nil, fmt.Errorf("cpu profile: %w", err)
+		if err != nil {
+			fmt.Fprintf(stderr, "cpu profile %s: %v\n", path, err)
+		} else {
+			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
 		}
+	}
+	if path := os.Getenv(EnvHeapProfile); path != "" {
+		stops = append(stops, func() {
+			f, err := os.Create(path)
+			if err == nil {
+				runtime.GC() // the live heap as of the end
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "heap profile %s: %v\n", path, err)
+			}
+		})
 	}
 	return func() {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			cpu.Close()
+		for _, s := range stops {
+			s()
 		}
-		if p := os.Getenv(EnvHeapProfile); p != "" {
-			writeHeapProfile(p)
-		}
-	}, nil
-}
-
-// writeHeapProfile writes the heap profile (in-use and allocated) to p;
-// a failure is reported on stderr, never fatal.
-func writeHeapProfile(p string) {
-	f, err := os.Create(p)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "vaultgraph: heap profile: %v\n", err)
-		return
-	}
-	defer f.Close()
-	runtime.GC()
-	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
-		fmt.Fprintf(os.Stderr, "vaultgraph: heap profile: %v\n", err)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/web"
 )
 
 // EnvToken holds the default for serve --token.
@@ -42,6 +43,10 @@ type serveOptions struct {
 	noWatch  bool
 	// followRenames applies the link repairs of renames made outside.
 	followRenames bool
+	// noWeb leaves the web app out of --http; opened is called with the
+	// app's address once the server listens (vaultgraph open).
+	noWeb  bool
+	opened func(url string)
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -55,7 +60,9 @@ By default MCP speaks over stdin/stdout, for Claude Desktop, Claude Code or
 Cursor; stdout carries only protocol messages and logs go to stderr. With
 --http ADDR it serves streamable HTTP at http://ADDR/mcp instead, bound to
 loopback unless ADDR names another host; --token (or $` + EnvToken + `)
-then requires "Authorization: Bearer TOKEN".
+then requires "Authorization: Bearer TOKEN". The same address serves the
+web app at / (search, notes, graphs; read-only; --no-web leaves it out),
+its API behind the same token.
 
 Every edit, rename, move or delete made by Obsidian or any editor reaches
 the graph and the SQLite index within a second. Commands run meanwhile read
@@ -78,6 +85,7 @@ SIGTERM (or when the stdio client goes away) with the index consistent.`,
 	g.embedFlags(c)
 	f.BoolVar(&o.followRenames, "follow-renames", false, "rewrite the links to a note renamed or moved outside vaultgraph as soon as the rename is found (ambiguous ones wait for repair-links)")
 	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files (the index is only brought up to date at start)")
+	f.BoolVar(&o.noWeb, "no-web", false, "with --http: serve MCP only, not the web app at /")
 	f.DurationVar(&o.watch.Poll, "poll", vault.DefaultPoll, "also compare the whole vault with the index this often (negative: never)")
 	f.DurationVar(&o.watch.Quiet, "debounce", vault.DefaultQuiet, "wait this long after a file's last event before reading it")
 	return c
@@ -130,7 +138,11 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	// back now rather than holding it while idle.
 	debug.FreeOSMemory()
 	if o.http != "" {
-		err = serveHTTP(ctx, s, o, log)
+		var site http.Handler
+		if !o.noWeb {
+			site = web.New(e, web.Options{Logger: log, Guard: func(h http.Handler) http.Handler { return requireToken(o.token, h) }})
+		}
+		err = serveHTTP(ctx, s, site, o, log)
 	} else {
 		err = serveStdio(ctx, s, g, log)
 	}
@@ -153,8 +165,9 @@ func serveStdio(ctx context.Context, s *server.MCPServer, g *globals, log *slog.
 	return fmt.Errorf("stdio: %w", err)
 }
 
-// serveHTTP serves streamable HTTP at /mcp until ctx ends.
-func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *slog.Logger) error {
+// serveHTTP serves streamable HTTP at /mcp, and site (the web app, when
+// not nil) at /, until ctx ends.
+func serveHTTP(ctx context.Context, s *server.MCPServer, site http.Handler, o serveOptions, log *slog.Logger) error {
 	addr, err := loopbackDefault(o.http)
 	if err != nil {
 		return err
@@ -162,6 +175,9 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *sl
 	mux := http.NewServeMux()
 	h := server.NewStreamableHTTPServer(s)
 	mux.Handle("/mcp", checkOrigin(requireToken(o.token, limitBody(h, maxRequestBytes))))
+	if site != nil {
+		mux.Handle("/", checkOrigin(site))
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
@@ -170,9 +186,15 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, o serveOptions, log *sl
 	// (subscriptions/listen) can be ended at shutdown.
 	reqCtx, endRequests := context.WithCancel(context.Background())
 	defer endRequests()
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: checkHost(ln.Addr(), mux), ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return reqCtx }}
 	log.Info("MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "token", o.token != "")
+	if site != nil {
+		log.Info("web app", "url", "http://"+ln.Addr().String()+"/")
+	}
+	if o.opened != nil {
+		o.opened("http://" + ln.Addr().String() + "/")
+	}
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() && o.token == "" {
 		log.Warn("serving beyond loopback without --token: anyone who can reach this address can read the vault")
 	}
@@ -259,6 +281,37 @@ func limitBody(next http.Handler, max int64) http.Handler {
 func tooLarge(w http.ResponseWriter, max int64) {
 	w.Header().Set("Connection", "close")
 	http.Error(w, fmt.Sprintf("413 Request Entity Too Large: a request body may hold at most %d bytes", max), http.StatusRequestEntityTooLarge)
+}
+
+// checkHost refuses (403) a request to a server listening on loopback
+// whose Host header names another host: a page of another site whose name
+// was rebound to 127.0.0.1 (DNS rebinding) sends its own name.
+func checkHost(addr net.Addr, next http.Handler) http.Handler {
+	host, _, _ := net.SplitHostPort(addr.String())
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackName(r.Host) {
+			http.Error(w, fmt.Sprintf("403 Forbidden: host %q is not this loopback server's", r.Host), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackName reports whether host (a Host header, port optional) is
+// localhost or a loopback address.
+func loopbackName(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // checkOrigin refuses (403) a browser request whose Origin is neither a

@@ -24,7 +24,15 @@ type Record struct {
 	Status   []vault.Status
 	// Body is the note's text for the full-text index. Only writes use it.
 	Body string
+	// Hidden, when not nil, is HiddenText(Body), made by the caller (a
+	// cold index makes it on its parse workers, off the writer's path);
+	// nil means Apply makes it.
+	Hidden *string
 }
+
+// HiddenText returns what the full-text index keeps of a body besides
+// the body itself (its CJK bigrams and folded words): Record.Hidden.
+func HiddenText(body string) string { return hiddenText(body) }
 
 // Batch is one set of changes written in a single transaction.
 type Batch struct {
@@ -45,12 +53,19 @@ type Batch struct {
 	Problems []vault.Problem
 	// Meta sets meta keys.
 	Meta map[string]string
+	// Vectors are chunk vectors of model VectorModel and dimension
+	// VectorDim, made while the notes were parsed: written after the
+	// notes, as PutVectors writes them, so that notes and their vectors
+	// are stored in the same transaction.
+	Vectors     []NoteVectors
+	VectorModel string
+	VectorDim   int
 }
 
 // Empty reports whether the batch changes nothing.
 func (b *Batch) Empty() bool {
 	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 && len(b.Touches) == 0 &&
-		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0
+		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0 && len(b.Vectors) == 0
 }
 
 // Apply writes the batch in one transaction.
@@ -107,6 +122,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 			ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value`, k, v); err != nil {
 			return err
 		}
+	}
+	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
@@ -208,8 +226,13 @@ func (w *writer) upsert(r *Record) error {
 		}
 	}
 	names := ftsTitle(n.Title, n.Aliases)
+	hidden := r.Hidden
+	if hidden == nil {
+		h := hiddenText(r.Body)
+		hidden = &h
+	}
 	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
-		n.ID, names, r.Body, hiddenText(names), hiddenText(r.Body)); err != nil {
+		n.ID, names, r.Body, hiddenText(names), *hidden); err != nil {
 		return err
 	}
 	return w.writeLinks(r)
@@ -229,6 +252,10 @@ func (w *writer) writeLinks(r *Record) error {
 	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
 		return err
 	}
+	// One INSERT per row: a statement that writes several rows opens a
+	// savepoint, and FTS5 flushes the full-text rows pending in the
+	// transaction at every savepoint (a multi-row INSERT here made the
+	// cold index slower, not faster).
 	for i, l := range r.Note.Links {
 		var resolved, status any
 		if i < len(r.Resolved) && r.Resolved[i] != "" {

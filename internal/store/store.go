@@ -20,14 +20,16 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index of version 1 to 3 is brought up to date in
+// user_version. An index of version 1 to 4 is brought up to date in
 // place; one of another version is rebuilt (OpenOrRebuild).
 //
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
 // 3 keeps the folded words unicode61 does not fold in them (foldText);
 // version 4 added notes.anchors, each note's headings and block ids
-// (anchors.go).
-const SchemaVersion = 4
+// (anchors.go); version 5 stores vectors as bytes with a power-of-two
+// scale instead of float32s (vector_codec.go) and drops the indexes
+// links_resolved and tags_tag, which no query used (migrateCompact).
+const SchemaVersion = 5
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -179,6 +181,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
+	if version >= 1 && version <= 4 {
+		if err := migrateCompact(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+	}
 	for _, stmt := range strings.Split(schema, ";\n") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
@@ -273,6 +280,22 @@ func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
+// migrateCompact brings an index of schema 1 to 4 to schema 5: its
+// vectors are rewritten as bytes (migrateVectorsInt8), and the indexes
+// links_resolved and tags_tag, which no query used, are dropped.
+func migrateCompact(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range []string{"DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'").Scan(&has); err != nil || has == 0 {
+		return err
+	}
+	return migrateVectorsInt8(ctx, tx)
+}
+
 // ftsTable is the full-text table's module and columns. The hidden
 // columns cjktitle and cjk hold, for the title and the body, their CJK
 // text as bigrams and their words unicode61 does not fold, folded
@@ -321,13 +344,11 @@ CREATE TABLE IF NOT EXISTS links (
 	status       TEXT,
 	PRIMARY KEY (source, seq)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS links_resolved ON links(resolved);
 CREATE TABLE IF NOT EXISTS tags (
 	note TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag  TEXT NOT NULL,
 	PRIMARY KEY (note, tag)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag);
 CREATE TABLE IF NOT EXISTS attachments (
 	path TEXT PRIMARY KEY
 ) WITHOUT ROWID;

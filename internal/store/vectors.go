@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"math"
 )
 
 // NoteVectors are the chunk vectors of one note, made by one model from
@@ -13,6 +11,10 @@ type NoteVectors struct {
 	Note string
 	Hash string
 	Vecs [][]float32
+	// Blobs, when Vecs is nil, are the vectors already in their stored
+	// form (EncodeVector): a quarter of the memory, for a writer that
+	// holds many before it writes them.
+	Blobs [][]byte
 }
 
 // PutVectors replaces the stored vectors of each note for model, in one
@@ -26,34 +28,68 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	del, err := tx.PrepareContext(ctx, "DELETE FROM vectors WHERE note = ? AND model = ?")
-	if err != nil {
-		return fmt.Errorf("index vectors: %w", err)
-	}
-	defer del.Close()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO vectors(note, chunk, model, dim, hash, vec)
-		SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM notes WHERE id = ?)`)
-	if err != nil {
-		return fmt.Errorf("index vectors: %w", err)
-	}
-	defer ins.Close()
-	for _, nv := range notes {
-		if _, err := del.ExecContext(ctx, nv.Note, model); err != nil {
-			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-		}
-		for i, v := range nv.Vecs {
-			if len(v) != dim {
-				return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
-			}
-			if _, err := ins.ExecContext(ctx, nv.Note, i, model, dim, nv.Hash, encodeVector(v), nv.Note); err != nil {
-				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-			}
-		}
+	w := newWriter(ctx, tx)
+	defer w.close()
+	if err := w.putVectors(model, dim, notes); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
+}
+
+// putVectors replaces the stored vectors of each note for model.
+func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
+	for _, nv := range notes {
+		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+		}
+		exists, err := w.noteExists(nv.Note)
+		if err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+		}
+		if !exists {
+			continue // only for a note still in the index
+		}
+		blobs := nv.Blobs
+		if nv.Vecs != nil {
+			blobs = make([][]byte, len(nv.Vecs))
+			for i, v := range nv.Vecs {
+				if len(v) != dim {
+					return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
+				}
+				blobs[i] = encodeVector(v)
+			}
+		}
+		for i, b := range blobs {
+			if len(b) != dim+1 {
+				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
+			}
+			// One INSERT per row (see writeLinks).
+			if _, err := w.exec("INSERT INTO vectors(note, chunk, model, dim, hash, vec) VALUES (?, ?, ?, ?, ?, ?)",
+				nv.Note, i, model, dim, nv.Hash, b); err != nil {
+				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			}
+		}
+	}
+	return nil
+}
+
+// noteExists reports whether the index holds the note id.
+func (w *writer) noteExists(id string) (bool, error) {
+	const query = "SELECT EXISTS (SELECT 1 FROM notes WHERE id = ?)"
+	st, ok := w.stmts[query]
+	if !ok {
+		var err error
+		if st, err = w.tx.PrepareContext(w.ctx, query); err != nil {
+			return false, err
+		}
+		w.stmts[query] = st
+	}
+	var exists bool
+	err := st.QueryRowContext(w.ctx, id).Scan(&exists)
+	return exists, err
 }
 
 // Vectors calls fn with every stored note's vectors for model and dim,
@@ -167,25 +203,4 @@ func (s *Store) DropOtherVectors(ctx context.Context, model string, dim int) err
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
-}
-
-// encodeVector writes a vector as little-endian float32s.
-func encodeVector(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// decodeVector reads a vector of dim float32s.
-func decodeVector(b []byte, dim int) ([]float32, error) {
-	if len(b) != 4*dim {
-		return nil, fmt.Errorf("vector of %d bytes, want %d", len(b), 4*dim)
-	}
-	v := make([]float32, dim)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v, nil
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// openOptions are open's flags.
+type openOptions struct {
+	port    int
+	token   string
+	noOpen  bool
+	noWatch bool
+}
+
+func newOpenCmd(g *globals) *cobra.Command {
+	var o openOptions
+	c := &cobra.Command{
+		Use:   "open [VAULT]",
+		Short: "Explore the vault in the browser: search, notes, backlinks, local and global graph, paths, hubs, tags",
+		Long: `Index the vault, watch it, and serve the web app on a free loopback port
+(read-only). Prints the app's address and, on a desktop, opens it in the
+browser. The address carries a token made for this run after '#' (the
+browser keeps it in the tab and never sends it in a URL); every API call
+must present it, as with serve --http --token. Stops on Ctrl-C.`,
+		Example: `  vaultgraph open ~/Notes
+  vaultgraph open ~/Notes --port 8766 --no-browser`,
+		Args: maxArgs(1),
+		RunE: func(c *cobra.Command, a []string) error {
+			if len(a) == 1 {
+				g.vault = a[0]
+			}
+			token := o.token
+			if token == "" {
+				token = rand.Text()
+			}
+			so := serveOptions{http: fmt.Sprintf("127.0.0.1:%d", o.port), token: token, readOnly: true, noWatch: o.noWatch}
+			so.watch.Poll, so.watch.Quiet = vault.DefaultPoll, vault.DefaultQuiet
+			so.opened = func(url string) {
+				url += "#token=" + token
+				fmt.Fprintln(g.stdout, url)
+				if !o.noOpen {
+					openBrowser(url)
+				}
+			}
+			return g.serve(c.Context(), so)
+		},
+	}
+	f := c.Flags()
+	f.IntVar(&o.port, "port", 0, "loopback port to listen on (0: a free one)")
+	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "the token the app asks for (default $"+EnvToken+", else a new random one)")
+	f.BoolVar(&o.noOpen, "no-browser", false, "print the address only; do not start a browser")
+	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files")
+	g.embedFlags(c)
+	return c
+}
+
+// openBrowser starts the desktop's browser on url, when there is a
+// desktop; failing that is not an error (the address was printed).
+func openBrowser(url string) {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+			return
+		}
+		cmd = exec.Command("xdg-open", url)
+	}
+	if cmd.Start() == nil {
+		go func() { _ = cmd.Wait() }()
+	}
+}

@@ -1,0 +1,187 @@
+//go:build e2e
+
+// Package webe2e drives the web app in headless Chromium: `make e2e`
+// (go test -tags e2e ./e2e/web). Screenshots go to e2e/out/.
+package webe2e
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// evilNote holds script in its title, its HTML and its links: opening it,
+// searching it and drawing it must run none of it.
+const evilNote = `---
+title: "<script>window.__xss='title'</script><img src=x onerror=\"window.__xss='title-img'\">"
+tags: [evil]
+---
+# <script>window.__xss='heading'</script>
+
+<script>window.__xss='body'</script>
+<img src="x" onerror="window.__xss='img'">
+<svg onload="window.__xss='svg'"><circle r="5"/></svg>
+<a href="javascript:window.__xss='a-href'">an HTML link</a>
+<iframe src="javascript:window.__xss='iframe'"></iframe>
+[a markdown link](javascript:window.__xss='md-link')
+[[<script>window.__xss='wikilink'</script>]]
+<div onclick="window.__xss='click'" id="evil-div">click me</div>
+<form action="javascript:window.__xss='form'"><button id="evil-button">go</button></form>
+Back to [[Home]] with <b onmouseover="window.__xss='hover'">bold</b> evilword.
+`
+
+func copyVault(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "testvault"))); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(dir, ".vaultgraph"))
+	if err := os.WriteFile(filepath.Join(dir, "Evil.md"), []byte(evilNote), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestWebApp(t *testing.T) {
+	dir := copyVault(t)
+	s := serve(t, dir, 30*time.Second)
+	ctx := browser(t)
+
+	// Open: the token comes in the address's fragment, once.
+	run(t, ctx, "open the app", 30*time.Second, chromedp.Navigate(s.url+"#token="+token))
+	waitJS(t, ctx, "status", `document.getElementById("vault-name").textContent.includes("14 notes")`, 15*time.Second)
+	waitJS(t, ctx, "token kept in the tab", `sessionStorage.getItem("vg-token") === "`+token+`" && !location.hash.includes("token")`, 5*time.Second)
+
+	// Search as you type, snippets highlighted.
+	run(t, ctx, "type a query", 10*time.Second, chromedp.WaitVisible("#q", chromedp.ByQuery), chromedp.SendKeys("#q", "cafe", chromedp.ByQuery))
+	waitJS(t, ctx, "search results", `[...document.querySelectorAll("#results li a")].some(a => a.textContent === "Café Menu")`, 10*time.Second)
+	waitJS(t, ctx, "highlighted snippet", `document.querySelector("#results mark")`, 5*time.Second)
+
+	// Filter by folder: only notes under Notes/ stay.
+	run(t, ctx, "folder filter", 10*time.Second, chromedp.SetValue("#folder-filter", "Notes", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("folder-filter").dispatchEvent(new Event("change"))`, nil))
+	waitJS(t, ctx, "folder filter applied", `[...document.querySelectorAll("#results li a[title]")].every(a => a.title.startsWith("Notes/")) && !document.querySelector('#results a[title="Home.md"]')`, 10*time.Second)
+
+	// Open a note from the results.
+	run(t, ctx, "open Café Menu", 10*time.Second, chromedp.Click(`#results a[title="Notes/Café Menu.md"]`, chromedp.ByQuery))
+	waitJS(t, ctx, "note page", `document.getElementById("note-title")?.textContent === "Café Menu"`, 10*time.Second)
+
+	// Follow a wikilink ([[Home]]).
+	run(t, ctx, "follow [[Home]]", 10*time.Second, chromedp.Click(`#note-body a[href="#/note/Home.md"]`, chromedp.ByQuery))
+	waitJS(t, ctx, "Home opened", `document.getElementById("note-title")?.textContent === "Home"`, 10*time.Second)
+
+	// Backlinks with the line that holds the link; broken links marked;
+	// the embedded image shown (fetched with the token).
+	waitJS(t, ctx, "backlinks", `document.querySelectorAll("#backlinks li").length >= 5`, 5*time.Second)
+	if got := text(t, ctx, "#backlinks"); !strings.Contains(got, "Back to [[Home]]") {
+		t.Errorf("backlinks = %q, want a line with its link (\"Back to [[Home]]\")", got)
+	}
+	waitJS(t, ctx, "broken link marked", `document.querySelector('#note-body a[href="#/missing/Missing%20Note"]')`, 5*time.Second)
+	waitJS(t, ctx, "image shown", `[...document.querySelectorAll("#note-body img")].some(i => i.complete && i.naturalWidth > 0)`, 10*time.Second)
+	waitJS(t, ctx, "local graph", `document.querySelector("#local-graph canvas")`, 10*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	if n := shot(t, ctx, "#local-graph", ""); n < 200 {
+		t.Errorf("local graph: %d drawn pixels, want nodes on the canvas", n)
+	}
+	run(t, ctx, "depth 2", 10*time.Second, chromedp.SetValue("#depth", "2", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("depth").dispatchEvent(new Event("change"))`, nil))
+	var full []byte
+	run(t, ctx, "note screenshot", 20*time.Second, chromedp.Sleep(700*time.Millisecond), chromedp.CaptureScreenshot(&full))
+	save(t, "note.png", full)
+
+	live(t, ctx, s, dir)
+	graphs(t, ctx, s)
+	t.Run("XSS", func(t *testing.T) { xss(t, ctx, s) })
+}
+
+// live edits a file on disk while its note is open: the page shows the
+// edit without a reload.
+func live(t *testing.T, ctx context.Context, s *server, dir string) {
+	run(t, ctx, "open Beta", 10*time.Second, chromedp.Navigate(s.url+"#/note/"+url.PathEscape("Projects/Beta.md")))
+	waitJS(t, ctx, "Beta", `document.getElementById("note-title")?.textContent === "Beta"`, 10*time.Second)
+	waitJS(t, ctx, "events connected", `document.getElementById("live").classList.contains("on")`, 10*time.Second)
+	f, err := os.OpenFile(filepath.Join(dir, "Projects", "Beta.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(f, "\n\nA line written while the page was open: LIVE-MARKER.\n")
+	f.Close()
+	waitJS(t, ctx, "live update", `document.getElementById("note-body")?.textContent.includes("LIVE-MARKER")`, 10*time.Second)
+}
+
+// graphs checks the global graph, a path, hubs and tags.
+func graphs(t *testing.T, ctx context.Context, s *server) {
+	// The global graph draws nodes (pixels on the canvas).
+	run(t, ctx, "open the graph", 10*time.Second, chromedp.Navigate(s.url+"#/graph"))
+	waitJS(t, ctx, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, 15*time.Second)
+	waitJS(t, ctx, "layout done", `window.vgGraph.stats.layoutRunning === false`, 15*time.Second)
+	if n := shot(t, ctx, "#global-graph", "graph-testvault.png"); n < 500 {
+		t.Errorf("global graph: %d drawn pixels, want nodes on the canvas", n)
+	}
+	// The orphans toggle hides Orphan.md (and the other unlinked notes).
+	run(t, ctx, "hide orphans", 10*time.Second, chromedp.Click("#g-orphans", chromedp.ByQuery))
+	waitJS(t, ctx, "orphans hidden", `window.vgGraph.hidden.has("Orphan.md")`, 5*time.Second)
+
+	// Find a path: drawn and listed.
+	run(t, ctx, "find a path", 10*time.Second, chromedp.Navigate(s.url+"#/path?"+url.Values{"from": {"Deep Note"}, "to": {"東京 Trip"}}.Encode()))
+	waitJS(t, ctx, "path listed", `document.querySelectorAll("#p-list li").length === 4`, 10*time.Second)
+	if got := text(t, ctx, "#p-list"); !strings.Contains(got, "Deep Note") || !strings.Contains(got, "東京 Trip") {
+		t.Errorf("path = %q", got)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := shot(t, ctx, "#path-graph", ""); n < 200 {
+		t.Errorf("path graph: %d drawn pixels", n)
+	}
+
+	// Hubs and tags.
+	run(t, ctx, "hubs", 10*time.Second, chromedp.Navigate(s.url+"#/hubs"))
+	waitJS(t, ctx, "hubs listed", `document.querySelectorAll("#hubs li").length >= 10`, 10*time.Second)
+	run(t, ctx, "tags", 10*time.Second, chromedp.Navigate(s.url+"#/tags"))
+	waitJS(t, ctx, "tags listed", `document.querySelector('#tags a[href="#/tag/project"]')`, 10*time.Second)
+	run(t, ctx, "a tag", 10*time.Second, chromedp.Click(`#tags a[href="#/tag/project"]`, chromedp.ByQuery))
+	waitJS(t, ctx, "tag notes", `document.querySelectorAll("#tag-notes li").length === 3`, 10*time.Second)
+}
+
+// xss opens, searches and draws a note made of script: nothing runs.
+func xss(t *testing.T, c context.Context, s *server) {
+	run(t, c, "open the evil note", 10*time.Second, chromedp.Navigate(s.url+"#/note/Evil.md"))
+	waitJS(t, c, "evil note", `document.getElementById("note-title")?.textContent.includes("<script>")`, 10*time.Second)
+	run(t, c, "poke it", 10*time.Second,
+		chromedp.Evaluate(`document.querySelectorAll("#note-body *").forEach(e => { e.dispatchEvent(new MouseEvent("mouseover", {bubbles: true})); e.dispatchEvent(new MouseEvent("click", {bubbles: true})); })`, nil),
+		chromedp.Sleep(300*time.Millisecond))
+	run(t, c, "search it", 10*time.Second, chromedp.Navigate(s.url+"#/?q=evilword"))
+	waitJS(t, c, "evil found", `document.querySelectorAll("#results li").length >= 1`, 10*time.Second)
+	run(t, c, "draw it", 10*time.Second, chromedp.Navigate(s.url+"#/graph"))
+	waitJS(t, c, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, 15*time.Second)
+	run(t, c, "open it again", 10*time.Second, chromedp.Navigate(s.url+"#/note/Evil.md"))
+	waitJS(t, c, "evil note", `document.getElementById("note-body")`, 10*time.Second)
+	var got struct {
+		XSS      any  `json:"xss"`
+		Scripts  int  `json:"scripts"`
+		Handlers int  `json:"handlers"`
+		JSLinks  int  `json:"jsLinks"`
+		Frames   int  `json:"frames"`
+		Title    bool `json:"title"`
+	}
+	run(t, c, "inspect", 10*time.Second, chromedp.Evaluate(`({
+		xss: window.__xss ?? null,
+		scripts: document.querySelectorAll("#note-body script, #view script").length,
+		handlers: [...document.querySelectorAll("#view *")].filter(e => [...e.attributes].some(a => a.name.startsWith("on"))).length,
+		jsLinks: [...document.querySelectorAll("#view [href], #view [src], #view [action]")].filter(e => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src") || e.getAttribute("action") || "")).length,
+		frames: document.querySelectorAll("#view iframe, #view object, #view embed").length,
+		title: document.getElementById("note-title").textContent.startsWith("<script>"),
+	})`, &got))
+	if got.XSS != nil || got.Scripts != 0 || got.Handlers != 0 || got.JSLinks != 0 || got.Frames != 0 {
+		t.Errorf("the evil note ran or kept something: %+v", got)
+	}
+	if !got.Title {
+		t.Errorf("the title should show as text (<script>...), got %+v", got)
+	}
+}

@@ -1,0 +1,89 @@
+package vaultgraph
+
+import (
+	"bytes"
+	"context"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/store"
+)
+
+// inlineEmbed makes the vectors of notes while a start-up pass parses
+// them, on the parse workers, from the bytes just read: a local model
+// (builtin, model2vec) costs about what parsing does, so parsing and
+// embedding of one chunk of notes share the cores while the chunk before
+// is written, and notes and their vectors go to the index in the same
+// transaction. The background embedder then finds them stored (by
+// content hash) and has nothing left to do. A remote model is left to the
+// background embedder: a slow or failing server must not hold up the
+// index.
+type inlineEmbed struct {
+	provider embed.Embedder
+	model    string
+	dim      int
+	chars    int
+}
+
+// inlineEmbedder returns the inline embedder of a start-up pass, or nil
+// when the engine has no local embedding model or no index to keep the
+// vectors in (the background embedder then holds them in memory).
+func (e *Engine) inlineEmbedder() *inlineEmbed {
+	p := e.opts.Embedder
+	if e.opts.NoIndex {
+		return nil
+	}
+	switch p.(type) {
+	case *embed.Builtin, *embed.Model2Vec:
+	default:
+		return nil
+	}
+	dim := p.Dimension()
+	if dim <= 0 {
+		return nil
+	}
+	chars := e.opts.EmbedChunkChars
+	if chars <= 0 {
+		chars = embed.DefaultChunkChars
+	}
+	return &inlineEmbed{provider: p, model: p.Model(), dim: dim, chars: chars}
+}
+
+// vectors returns the chunk vectors of a note with title whose file holds
+// src, its body starting at bodyStart (the text the background embedder
+// would read: readBody), in their stored form. It returns nil when the
+// model fails or gives vectors of another dimension: the background
+// embedder then tries.
+func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bodyStart int) [][]byte {
+	if bodyStart > len(src) {
+		bodyStart = 0
+	}
+	content := strings.ToValidUTF8(string(bytes.TrimLeft(src[bodyStart:], "\r\n")), "\uFFFD")
+	chunks := embed.Chunks(title, content, ie.chars)
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
+	}
+	vecs, err := ie.provider.Embed(ctx, texts)
+	if err != nil || len(vecs) != len(texts) {
+		return nil
+	}
+	out := make([][]byte, len(vecs))
+	for i, v := range vecs {
+		if len(v) != ie.dim {
+			return nil
+		}
+		out[i] = store.EncodeVector(v)
+	}
+	return out
+}
+
+// batchVectors adds the vectors made while parsing to the batch that
+// stores the notes.
+func (ie *inlineEmbed) batchVectors(b *store.Batch, id, hash string, vecs [][]byte) {
+	if ie == nil || vecs == nil {
+		return
+	}
+	b.VectorModel, b.VectorDim = ie.model, ie.dim
+	b.Vectors = append(b.Vectors, store.NoteVectors{Note: id, Hash: hash, Blobs: vecs})
+}

@@ -1,0 +1,99 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph"
+)
+
+// getRelatedFields are the fields of get_related's rows: why a note is
+// related (distance, shared, via) comes with every preset but minimal's
+// via.
+var getRelatedFields = func() *fieldSet {
+	s := rowFields("score", "distance", "shared", "via").withStandard("id", "title", "distance", "shared", "via", "tags")
+	s.minimal = []string{"id", "title", "distance", "shared"}
+	return s
+}()
+
+func getRelatedTool() *toolDef {
+	return &toolDef{
+		Tool: readTool("get_related", append([]mcpgo.ToolOption{
+			mcpgo.WithDescription("Notes nearest to given notes by links (personalized PageRank), with distance and shared neighbours; query starts from its top search hits."),
+			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes: "+descID)),
+			mcpgo.WithString("query", mcpgo.Description("Start from its top search hits")),
+			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked with a start note")),
+		}, pagedOptions(vaultgraph.RelatedList)...)...),
+		run:    bind((*Tools).GetRelated),
+		format: FormatTOON,
+		fields: getRelatedFields,
+	}
+}
+
+// GetRelatedParams are get_related's parameters.
+type GetRelatedParams struct {
+	IDs           []string `json:"ids"`
+	Query         string   `json:"query"`
+	ExcludeLinked bool     `json:"excludeLinked"`
+	SortBy        SortKeys `json:"sortBy"`
+	Page          int      `json:"page"`
+	Limit         int      `json:"limit"`
+	Presentation
+}
+
+// GetRelated lists the notes closest to the given notes (or to a query's
+// best hits) in the link graph; nil when the notes given do not exist.
+func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error) {
+	var ids []string
+	for _, id := range p.IDs {
+		if strings.TrimSpace(id) != "" {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 && strings.TrimSpace(p.Query) == "" {
+		return nil, invalid("ids", "give one or more notes, or a query")
+	}
+	q, err := vaultgraph.RelatedList.Query(p.SortBy, p.Page, p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.RelatedPage(ctx, vaultgraph.RelatedQuery{
+		IDs: ids, Query: p.Query, ExcludeLinked: p.ExcludeLinked,
+		SortBy: q.SortBy, Page: q.Page, Limit: q.Limit,
+	})
+	if err != nil || res == nil {
+		return nil, err
+	}
+	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	out.Seeds = res.Seeds
+	withContent := p.wants(getRelatedFields, "content")
+	for _, r := range res.Notes {
+		n, err := t.Engine.GetNode(ctx, r.ID, withContent)
+		if err != nil {
+			return nil, err
+		}
+		if n == nil { // removed since the ranking
+			continue
+		}
+		item := listItem(n)
+		score, dist, shared := r.Score, r.Distance, r.Shared
+		item.Score, item.Distance, item.Shared = &score, &dist, &shared
+		via := make([]string, len(r.Via))
+		for i, id := range r.Via {
+			via[i] = t.title(ctx, id)
+		}
+		item.Via = strings.Join(via, "; ")
+		out.Nodes = append(out.Nodes, item)
+	}
+	return out, nil
+}
+
+// title is the title of the note id, or id when it has gone.
+func (t *Tools) title(ctx context.Context, id string) string {
+	if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
+		return n.Title
+	}
+	return id
+}

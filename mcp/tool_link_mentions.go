@@ -1,0 +1,45 @@
+package mcp
+
+import (
+	"context"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/vaultgraph/vaultgraph"
+)
+
+func linkMentionsTool() *toolDef {
+	return &toolDef{
+		Tool: writeTool("link_mentions", false, false,
+			mcpgo.WithDescription("Link a note's unlinked mentions (get_node mentions) as [[Title]] or [[Title|text]], all or nothing."),
+			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
+			mcpgo.WithArray("sources", mcpgo.WithStringItems(), mcpgo.Description(`"ID" or "ID:LINE" to link in; none = all`)),
+			mcpgo.WithBoolean("dryRun", mcpgo.Description("List the changes, write nothing")),
+		),
+		run:    bind((*Tools).LinkMentions),
+		format: FormatTOON,
+	}
+}
+
+// LinkMentionsParams are link_mentions' parameters.
+type LinkMentionsParams struct {
+	ID      string   `json:"id"`
+	Sources []string `json:"sources"`
+	DryRun  bool     `json:"dryRun"`
+	Presentation
+}
+
+// LinkMentions links the chosen unlinked mentions of a note.
+func (t *Tools) LinkMentions(ctx context.Context, p LinkMentionsParams) (any, error) {
+	if strings.TrimSpace(p.ID) == "" {
+		return nil, invalid("id", "required: the note whose mentions to link")
+	}
+	var sources []string
+	for _, s := range p.Sources {
+		if strings.TrimSpace(s) != "" {
+			sources = append(sources, s)
+		}
+	}
+	return written(t.Engine.LinkMentions(ctx, vaultgraph.MentionLinks{ID: p.ID, Sources: sources, DryRun: p.DryRun}))
+}

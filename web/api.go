@@ -1,0 +1,266 @@
+package web
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/graph"
+)
+
+// noteRef is a note as lists show it.
+type noteRef struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Tags  []string `json:"tags,omitempty"`
+}
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.e.Status(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"vault": path.Base(st.Vault), "notes": st.Notes, "links": st.Links,
+		"brokenLinks": st.BrokenLinks, "tags": st.Tags, "watcher": st.Watcher})
+}
+
+// searchHit is one search result with its snippet as safe HTML.
+type searchHit struct {
+	noteRef
+	Score   float64 `json:"score"`
+	Snippet string  `json:"snippet"`
+}
+
+func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	limit, _ := strconv.Atoi(q.Get("limit"))
+	res, err := s.e.SearchPage(r.Context(), vaultgraph.SearchQuery{Query: q.Get("q"),
+		Mode: vaultgraph.SearchMode(q.Get("mode")), Limit: limit, Tags: list(r, "tags"), Folder: q.Get("folder")})
+	if err != nil {
+		return err
+	}
+	hits := make([]searchHit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		n, err := s.e.GetNode(r.Context(), h.ID, false)
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			continue // removed since the search
+		}
+		hits = append(hits, searchHit{noteRef: noteRef{ID: n.ID, Title: n.Title, Tags: n.Tags},
+			Score: h.Score, Snippet: SnippetHTML(h.Snippet)})
+	}
+	return writeJSON(w, map[string]any{"hits": hits, "total": res.Total, "warnings": res.Warnings})
+}
+
+// notePage is everything the note page shows.
+type notePage struct {
+	ID         string                `json:"id"`
+	Title      string                `json:"title"`
+	Tags       []string              `json:"tags"`
+	Aliases    []string              `json:"aliases,omitempty"`
+	Properties []property            `json:"properties"`
+	HTML       string                `json:"html"`
+	Links      []vaultgraph.LinkInfo `json:"links"`
+	Broken     []string              `json:"broken"`
+	Backlinks  []vaultgraph.Backlink `json:"backlinks"`
+	Warnings   []string              `json:"warnings,omitempty"`
+	Modified   time.Time             `json:"modified"`
+	Hash       string                `json:"hash"`
+}
+
+// property is a frontmatter property as text.
+type property struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// maxBacklinks bounds the backlinks a note page lists.
+const maxBacklinks = 500
+
+func (s *Server) note(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	links, id, err := s.e.NoteLinks(ctx, r.URL.Query().Get("id"))
+	if err != nil {
+		return err
+	}
+	if id == "" {
+		return fmt.Errorf("note %q: %w", r.URL.Query().Get("id"), errNotFound)
+	}
+	n, err := s.e.GetNode(ctx, id, false)
+	if err != nil || n == nil {
+		return fmt.Errorf("note %q: %w", id, errNotFound)
+	}
+	body, err := s.e.Content(ctx, id)
+	if err != nil {
+		return err
+	}
+	html, err := RenderNote(id, body, links, n.Tags)
+	if err != nil {
+		return err
+	}
+	back, _, err := s.e.Backlinks(ctx, id, maxBacklinks)
+	if err != nil {
+		return err
+	}
+	p := notePage{ID: id, Title: n.Title, Tags: n.Tags, Aliases: n.Aliases, HTML: html, Links: n.Links,
+		Broken: n.Broken, Backlinks: back, Warnings: n.Warnings, Modified: n.Modified, Hash: n.Hash,
+		Properties: []property{}}
+	if p.Broken == nil {
+		p.Broken = []string{}
+	}
+	for _, pr := range n.Properties {
+		p.Properties = append(p.Properties, property{Key: pr.Key, Value: propText(pr.Value)})
+	}
+	return writeJSON(w, p)
+}
+
+func (s *Server) graph(w http.ResponseWriter, r *http.Request) error {
+	g, err := s.e.WholeGraph(r.Context())
+	if err != nil {
+		return err
+	}
+	// The whole graph is the one large answer (about 300 bytes a note):
+	// compressed for a client that takes gzip.
+	if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		return writeJSON(w, g)
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Vary", "Accept-Encoding")
+	zw := gzip.NewWriter(w)
+	if err := writeJSON(zw, g, w.Header()); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// maxLocal bounds the notes of a local graph.
+const maxLocal = 400
+
+func (s *Server) local(w http.ResponseWriter, r *http.Request) error {
+	depth, _ := strconv.Atoi(r.URL.Query().Get("depth"))
+	if depth < 1 || depth > 2 {
+		depth = 1
+	}
+	g, err := localGraph(r, s.e, r.URL.Query().Get("id"), depth)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, g)
+}
+
+func (s *Server) path(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	p, warnings, err := s.e.FindPath(r.Context(), q.Get("from"), q.Get("to"), q.Get("directed") == "true")
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"path": nil, "warnings": warnings}
+	if p != nil {
+		refs := make([]noteRef, 0, len(p.Path))
+		for _, id := range p.Path {
+			n, err := s.e.GetNode(r.Context(), id, false)
+			if err != nil {
+				return err
+			}
+			if n != nil {
+				refs = append(refs, noteRef{ID: n.ID, Title: n.Title})
+			}
+		}
+		out["path"], out["length"] = refs, p.Length
+	}
+	return writeJSON(w, out)
+}
+
+func (s *Server) hubs(w http.ResponseWriter, r *http.Request) error {
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	if limit <= 0 {
+		limit = 50
+	}
+	p, err := s.e.HubsPage(r.Context(), graph.Metric(r.URL.Query().Get("metric")), vaultgraph.PageQuery{Limit: min(limit, 200)})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, p)
+}
+
+func (s *Server) tags(w http.ResponseWriter, r *http.Request) error {
+	t, err := s.e.ListTags(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, t)
+}
+
+// maxTagNotes bounds the notes a tag answer lists (the graph's tag filter
+// asks for all of them).
+const maxTagNotes = 100000
+
+func (s *Server) tag(w http.ResponseWriter, r *http.Request) error {
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	if limit <= 0 || limit > maxTagNotes {
+		limit = 1000
+	}
+	nodes, total, err := s.e.SearchByTags(r.Context(), list(r, "tags"), false, limit)
+	if err != nil {
+		return err
+	}
+	refs := make([]noteRef, 0, len(nodes))
+	for _, n := range nodes {
+		refs = append(refs, noteRef{ID: n.ID, Title: n.Title, Tags: n.Tags})
+	}
+	return writeJSON(w, map[string]any{"notes": refs, "total": total})
+}
+
+func (s *Server) folders(w http.ResponseWriter, r *http.Request) error {
+	g, err := s.e.WholeGraph(r.Context())
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, n := range g.Nodes {
+		for d := path.Dir(n.ID); d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for d := range seen {
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return writeJSON(w, out)
+}
+
+// propText writes a property value as the page shows it: a date as a
+// date, a list as its items joined by commas.
+func propText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case time.Time:
+		if x.Hour() == 0 && x.Minute() == 0 && x.Second() == 0 {
+			return x.Format(time.DateOnly)
+		}
+		return x.Format(time.RFC3339)
+	case []any:
+		parts := make([]string, 0, len(x))
+		for _, item := range x {
+			parts = append(parts, propText(item))
+		}
+		return strings.Join(parts, ", ")
+	case map[string]any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}

@@ -1,0 +1,266 @@
+// Graph drawing with sigma.js (WebGL) over graphology, laid out by
+// ForceAtlas2: the local graph of a note, a path, and the whole vault.
+const { Graph, Sigma, FA2Layout, forceAtlas2, EdgeLineProgram, NodePointProgram } = window.VG;
+
+// Above this many links the global graph draws thin lines and point
+// nodes, and hides the links while the camera moves: what keeps 10,000
+// notes interactive in software rendering.
+const LARGE = 5000;
+
+const PALETTE = ["#5b4bdb", "#e67e22", "#16a085", "#c0392b", "#2980b9", "#8e44ad", "#d4a017",
+  "#27ae60", "#e84393", "#7f8c8d", "#00a8a8", "#a0522d"];
+const OTHER = "#b8bcc8";
+const EDGE = "#d5d8e2";
+
+function newSigma(graph, box, settings = {}) {
+  return new Sigma(graph, box, {
+    defaultEdgeColor: EDGE, labelColor: { color: "#1d2330" }, labelFont: "system-ui, sans-serif",
+    labelSize: 12, zIndex: true, allowInvalidContainer: true, ...settings,
+  });
+}
+
+function onClick(sigma, open) {
+  sigma.on("clickNode", ({ node }) => open(node));
+  sigma.on("enterNode", () => { sigma.getContainer().style.cursor = "pointer"; });
+  sigma.on("leaveNode", () => { sigma.getContainer().style.cursor = ""; });
+}
+
+// drawLocal draws the notes around one note (the API's local graph).
+export function drawLocal(box, data, open) {
+  const g = new Graph({ type: "directed" });
+  const n = data.nodes.length;
+  data.nodes.forEach((x, i) => {
+    const a = (2 * Math.PI * i) / Math.max(n, 1);
+    const r = x.depth === 0 ? 0 : x.depth * 10;
+    g.addNode(x.id, {
+      label: x.title, x: r * Math.cos(a), y: r * Math.sin(a), size: x.depth === 0 ? 10 : x.depth === 1 ? 6 : 4,
+      color: x.depth === 0 ? "#e67e22" : x.depth === 1 ? PALETTE[0] : "#9d94e8", zIndex: 2 - x.depth,
+    });
+  });
+  for (const [s, t] of data.edges) {
+    const a = data.nodes[s].id, b = data.nodes[t].id;
+    if (a !== b) g.mergeEdge(a, b, { size: 1 });
+  }
+  if (n > 2) forceAtlas2.assign(g, { iterations: 150, settings: { ...forceAtlas2.inferSettings(g), gravity: 1 } });
+  const sigma = newSigma(g, box, { renderEdgeLabels: false, labelRenderedSizeThreshold: n > 60 ? 6 : 0 });
+  onClick(sigma, open);
+  return sigma;
+}
+
+// drawPath draws a path of notes from left to right.
+export function drawPath(box, path, open) {
+  const g = new Graph({ type: "undirected" });
+  path.forEach((x, i) => g.addNode(x.id, {
+    label: x.title, x: i * 10, y: (i % 2) * 3, size: i === 0 || i === path.length - 1 ? 10 : 7,
+    color: i === 0 || i === path.length - 1 ? "#e67e22" : PALETTE[0],
+  }));
+  for (let i = 1; i < path.length; i++) g.mergeEdge(path[i - 1].id, path[i].id, { size: 3, color: "#9d94e8" });
+  const sigma = newSigma(g, box, { labelRenderedSizeThreshold: 0 });
+  onClick(sigma, open);
+  return sigma;
+}
+
+const topFolder = (id) => (id.includes("/") ? id.slice(0, id.indexOf("/")) : "(root)");
+
+// GlobalGraph is the whole vault: nodes sized by PageRank, coloured by top
+// folder or first tag, filtered by tag, folder and orphans.
+export class GlobalGraph {
+  constructor(box, open) {
+    this.box = box;
+    this.open = open;
+    this.graph = new Graph({ type: "directed" });
+    this.hidden = null; // Set of hidden node IDs, or null
+    this.stats = {};
+  }
+
+  // setData replaces the graph, keeping the positions of notes it had.
+  setData(data, fetchMs) {
+    const t0 = performance.now();
+    const old = this.graph;
+    const g = new Graph({ type: "directed" });
+    let maxPR = 1e-9;
+    for (const x of data.nodes) maxPR = Math.max(maxPR, x.pagerank);
+    const big = data.nodes.length > 2000;
+    const groups = new Map();
+    data.nodes.forEach((x) => { const k = topFolder(x.id); groups.set(k, (groups.get(k) || 0) + 1); });
+    const centres = seedCentres(groups);
+    const seen = new Map();
+    for (const x of data.nodes) {
+      const k = topFolder(x.id);
+      const i = seen.get(k) || 0;
+      seen.set(k, i + 1);
+      const c = centres.get(k);
+      // A sunflower spiral per folder: a readable picture at once, which
+      // the layout then refines.
+      const r = Math.sqrt(i + 0.5) * 1.2, a = i * 2.39996;
+      const keep = old.hasNode(x.id) ? old.getNodeAttributes(x.id) : null;
+      g.addNode(x.id, {
+        label: x.title, x: keep ? keep.x : c.x + r * Math.cos(a), y: keep ? keep.y : c.y + r * Math.sin(a),
+        size: (big ? 1.5 : 3) + (big ? 14 : 16) * Math.sqrt(x.pagerank / maxPR), folder: k, tag: x.tags[0] || "(none)",
+        orphan: x.inDegree + x.outDegree === 0,
+      });
+    }
+    const fresh = data.nodes.filter((x) => !old.hasNode(x.id)).length;
+    const large = data.edges.length > LARGE;
+    // The links go into the graph sigma draws (small graphs), or into a
+    // copy that then replaces it in one go (large graphs): sigma then
+    // processes the graph once instead of once per added link.
+    const addEdges = () => {
+      const t = performance.now();
+      const target = large ? g.copy() : g;
+      for (const [s, t2] of data.edges) {
+        const a = data.nodes[s].id, b = data.nodes[t2].id;
+        if (a !== b) target.mergeEdge(a, b);
+      }
+      if (large) {
+        this.graph = target;
+        this.sigma.setGraph(target);
+      }
+      this.stats.edges = target.size;
+      this.stats.edgesMs = performance.now() - t;
+      if (fresh > 0) this.layout(fresh === target.order ? (big ? 8000 : 2500) : 1000);
+    };
+    this.graph = g;
+    const t1 = performance.now();
+    this.render(large);
+    this.stats = { nodes: g.order, edges: 0, fetchMs, graphMs: t1 - t0, sigmaMs: performance.now() - t1 };
+    // A large graph shows its notes first and gets its links a frame
+    // later: the first picture comes sooner, the links follow.
+    this.sigma.once("afterRender", () => {
+      this.stats.firstDrawMs = performance.now() - t0;
+      if (large) requestAnimationFrame(() => requestAnimationFrame(addEdges));
+    });
+    if (!large) addEdges();
+  }
+
+  render(large) {
+    this.kill();
+    this.large = large;
+    this.sigma = newSigma(this.graph, this.box, {
+      hideEdgesOnMove: large, zIndex: !large, labelRenderedSizeThreshold: large ? 12 : this.graph.order > 300 ? 5 : 0,
+      labelDensity: large ? 0.3 : this.graph.order > 300 ? 1 : 10,
+      ...(large ? { defaultNodeType: "point", nodeProgramClasses: { point: NodePointProgram },
+        defaultEdgeType: "thin", edgeProgramClasses: { thin: EdgeLineProgram } } : {}),
+      nodeReducer: (node, attr) => {
+        const res = { ...attr, color: this.colours?.get(attr[this.colorBy]) || OTHER };
+        if (this.hidden?.has(node)) res.hidden = true;
+        return res;
+      },
+    });
+    onClick(this.sigma, this.open);
+  }
+
+  // layout runs ForceAtlas2 in a worker for ms milliseconds. The worker
+  // moves a copy of the graph; the drawing takes its positions at the end
+  // (for a small graph also every half second), so that the camera of a
+  // large graph stays smooth while it runs: each change of positions
+  // makes sigma process the whole graph again.
+  layout(ms) {
+    this.stopLayout();
+    const work = this.graph.copy();
+    // Strong gravity keeps the unlinked notes near the rest instead of
+    // drifting to the edges.
+    const settings = { ...forceAtlas2.inferSettings(work), barnesHutOptimize: work.order > 1000, strongGravityMode: true, gravity: 1 };
+    this.fa2 = new FA2Layout(work, { settings });
+    this.fa2.start();
+    this.stats.layoutRunning = true;
+    const apply = () => {
+      this.graph.updateEachNodeAttributes((n, a) => {
+        if (work.hasNode(n)) { a.x = work.getNodeAttribute(n, "x"); a.y = work.getNodeAttribute(n, "y"); }
+        return a;
+      }, { attributes: ["x", "y"] });
+    };
+    if (!this.large) this.applyTimer = setInterval(apply, 500);
+    this.fa2Timer = setTimeout(() => { this.stopLayout(); apply(); this.stats.layoutRunning = false; }, ms);
+  }
+
+  stopLayout() {
+    clearInterval(this.applyTimer);
+    clearTimeout(this.fa2Timer);
+    this.fa2?.kill();
+    this.fa2 = null;
+  }
+
+  // filter hides the notes outside the tag and folder chosen (and orphans
+  // unless asked), colours the rest and fills the legend.
+  async filter({ tag, folder, orphans, colorBy }, legend) {
+    let tagged = null;
+    if (tag) {
+      const res = await fetchTag(tag);
+      tagged = new Set(res);
+    }
+    const prefix = folder ? folder.toLowerCase() + "/" : "";
+    const hidden = new Set();
+    const counts = new Map();
+    this.colorBy = colorBy;
+    this.graph.forEachNode((id, a) => {
+      if ((tagged && !tagged.has(id)) || (prefix && !id.toLowerCase().startsWith(prefix)) || (!orphans && a.orphan)) hidden.add(id);
+      else counts.set(a[colorBy], (counts.get(a[colorBy]) || 0) + 1);
+    });
+    const top = [...counts.entries()].sort((x, y) => y[1] - x[1]).slice(0, PALETTE.length);
+    this.colours = new Map(top.map(([k], i) => [k, PALETTE[i]]));
+    this.hidden = hidden;
+    legend.replaceChildren(...top.map(([k, c]) => {
+      const s = document.createElement("span");
+      const dot = document.createElement("i");
+      dot.style.background = this.colours.get(k);
+      s.append(dot, `${k} (${c})`);
+      return s;
+    }));
+    this.sigma?.refresh();
+  }
+
+  // measureFps pans and zooms the camera every frame for ms milliseconds
+  // and counts the frames sigma drew. With moving, the camera moves as a
+  // wheel zoom or a drag moves it (sigma hides the links of a large graph
+  // meanwhile); without, every frame draws everything.
+  measureFps(ms, moving = true) {
+    return new Promise((resolve) => {
+      const cam = this.sigma.getCamera();
+      const start = cam.getState();
+      let frames = 0;
+      const count = () => frames++;
+      this.sigma.on("afterRender", count);
+      const t0 = performance.now();
+      const step = (now) => {
+        const t = (now - t0) / 1000;
+        if (now - t0 >= ms) {
+          this.sigma.off("afterRender", count);
+          cam.setState(start);
+          resolve({ fps: frames / ((now - t0) / 1000), frames });
+          return;
+        }
+        const next = { x: 0.5 + 0.2 * Math.sin(t * 2), y: 0.5 + 0.2 * Math.cos(t * 2), ratio: 0.6 + 0.4 * Math.sin(t) ** 2, angle: 0 };
+        if (moving) cam.animate(next, { duration: 1000 });
+        else cam.setState(next);
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+  }
+
+  kill() {
+    this.stopLayout();
+    this.sigma?.kill();
+    this.sigma = null;
+  }
+}
+
+// seedCentres puts each folder's spiral on a circle, the larger folders
+// further apart.
+function seedCentres(groups) {
+  const out = new Map();
+  const keys = [...groups.keys()].sort((a, b) => groups.get(b) - groups.get(a));
+  const R = Math.sqrt([...groups.values()].reduce((s, v) => s + v, 0)) * 1.5;
+  keys.forEach((k, i) => {
+    const a = (2 * Math.PI * i) / keys.length;
+    out.set(k, keys.length === 1 ? { x: 0, y: 0 } : { x: R * Math.cos(a), y: R * Math.sin(a) });
+  });
+  return out;
+}
+
+let fetchTag = async () => [];
+
+// setTagSource gives the graph the function that lists a tag's notes (the
+// engine's tag rule, through the API).
+export function setTagSource(fn) { fetchTag = fn; }

@@ -1,0 +1,202 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	htmlrender "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/hashtag"
+	"go.abhg.dev/goldmark/wikilink"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// The in-app addresses links are rewritten to (the page routes on the
+// part after '#').
+const (
+	notePrefix    = "#/note/"
+	missingPrefix = "#/missing/"
+	tagPrefix     = "#/tag/"
+	filePath      = "/api/file"
+)
+
+// sanitizer is the one policy every piece of note HTML passes through:
+// user-generated content rules (no script, no event handlers, no style, no
+// javascript: or data: URLs), links to other sites opened in a new tab
+// without a referrer.
+var sanitizer = newSanitizer()
+
+func newSanitizer() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowURLSchemes("http", "https", "mailto")
+	p.RequireNoReferrerOnLinks(true)
+	p.AddTargetBlankToFullyQualifiedLinks(true)
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-z0-9 -]+$`)).OnElements("a", "code", "span")
+	p.AllowAttrs("type", "checked", "disabled").OnElements("input")
+	p.AllowElements("input", "mark", "details", "summary")
+	return p
+}
+
+// Sanitize returns html with everything that could run or load from
+// elsewhere removed, as the note page shows it.
+func Sanitize(html string) string { return sanitizer.Sanitize(html) }
+
+// linkTable maps the targets a note writes to what the engine resolved
+// them to, so that rendering links the same notes the graph links.
+type linkTable struct {
+	id    string
+	links map[string]vaultgraph.NoteLink // by linkKey(kind group, target)
+	tags  map[string]bool                // the note's tags, lower case
+}
+
+func linkKey(markdown bool, target string) string {
+	k := "w:"
+	if markdown {
+		k = "m:"
+	}
+	return k + strings.ToLower(norm.NFC.String(strings.TrimSpace(target)))
+}
+
+func isMarkdownKind(k vault.LinkKind) bool { return k == vault.KindMarkdown || k == vault.KindImage }
+
+func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTable {
+	t := &linkTable{id: id, links: make(map[string]vaultgraph.NoteLink, len(links)), tags: map[string]bool{}}
+	for _, tag := range tags {
+		t.tags[strings.ToLower(tag)] = true
+	}
+	for _, l := range links {
+		k := linkKey(isMarkdownKind(l.Kind), l.Target)
+		if _, ok := t.links[k]; !ok {
+			t.links[k] = l
+		}
+	}
+	return t
+}
+
+// dest is the in-app address of a link to target: a note, an attachment
+// file, a missing note, or "" for a link to the note itself.
+func (t *linkTable) dest(markdown bool, target string) string {
+	l, ok := t.links[linkKey(markdown, target)]
+	if !ok {
+		if strings.TrimSpace(target) == "" {
+			return ""
+		}
+		return missingPrefix + url.PathEscape(target)
+	}
+	switch l.Status {
+	case vault.Resolved:
+		return NoteHref(l.ID)
+	case vault.Attachment:
+		if l.File == "" {
+			return missingPrefix + url.PathEscape(target)
+		}
+		return FileHref(t.id, l.File)
+	case vault.Broken:
+		return missingPrefix + url.PathEscape(target)
+	}
+	return ""
+}
+
+// NoteHref is the in-app address of note id.
+func NoteHref(id string) string { return notePrefix + url.PathEscape(id) }
+
+// FileHref is the address of the attachment file that note links to.
+func FileHref(note, file string) string {
+	return filePath + "?" + url.Values{"note": {note}, "path": {file}}.Encode()
+}
+
+// ResolveWikilink implements wikilink.Resolver.
+func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
+	return []byte(t.dest(false, string(n.Target))), nil
+}
+
+// ResolveHashtag implements hashtag.Resolver: a tag of the note links to
+// its page; what the engine did not read as a tag (in a URL, a number)
+// stays text.
+func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
+	tag := strings.ToLower(norm.NFC.String(string(n.Tag)))
+	if !t.tags[tag] {
+		return nil, nil
+	}
+	return []byte(tagPrefix + url.PathEscape(tag)), nil
+}
+
+// Transform implements parser.ASTTransformer: markdown links and images
+// to notes and attachments get in-app addresses.
+func (t *linkTable) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch x := n.(type) {
+		case *ast.Link:
+			x.Destination = t.localDest(x.Destination)
+		case *ast.Image:
+			x.Destination = t.localDest(x.Destination)
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+var schemeRE = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*:`)
+
+func (t *linkTable) localDest(d []byte) []byte {
+	s := string(d)
+	if schemeRE.MatchString(s) || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "//") {
+		return d // another site, or a heading here: the sanitiser judges it
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s = s[:i]
+	}
+	if u, err := url.PathUnescape(s); err == nil {
+		s = u
+	}
+	return []byte(t.dest(true, s))
+}
+
+var (
+	_ wikilink.Resolver     = (*linkTable)(nil)
+	_ hashtag.Resolver      = (*linkTable)(nil)
+	_ parser.ASTTransformer = (*linkTable)(nil)
+)
+
+// RenderNote renders the markdown body of note id to sanitised HTML, its
+// links resolved by links (from Engine.NoteLinks) and its tags (the
+// note's) linked to their pages.
+func RenderNote(id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
+	t := newLinkTable(id, links, tags)
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.Footnote,
+			&wikilink.Extender{Resolver: t},
+			&hashtag.Extender{Resolver: t, Variant: hashtag.ObsidianVariant}),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID(),
+			parser.WithASTTransformers(util.Prioritized(t, 100))),
+		goldmark.WithRendererOptions(htmlrender.WithUnsafe()),
+	)
+	var buf bytes.Buffer
+	if err := md.Convert([]byte(body), &buf); err != nil {
+		return "", fmt.Errorf("render %s: %w", id, err)
+	}
+	return Sanitize(buf.String()), nil
+}
+
+var boldRE = regexp.MustCompile(`\*\*(.+?)\*\*`)
+
+// SnippetHTML turns a search snippet (text with the matched words in
+// **bold**) into HTML: everything escaped, the matches in <mark>.
+func SnippetHTML(s string) string {
+	return boldRE.ReplaceAllString(html.EscapeString(s), "<mark>$1</mark>")
+}

@@ -1,0 +1,149 @@
+package web
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// pageCSP is the Content-Security-Policy of every answer: scripts and
+// styles only from this server (no inline script, no eval), images from
+// here (and the blob: URLs the page makes of them), the layout worker from
+// a blob: URL, no plug-ins, no frames.
+const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; " +
+	"worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// Options configure a Server.
+type Options struct {
+	// Guard wraps the API (everything under /api/): the caller's token
+	// check. Nil lets every request in. The page and its scripts are
+	// public: they hold no note.
+	Guard func(http.Handler) http.Handler
+	// Logger receives faults. Nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is the web app: the page at "/" and its JSON API under "/api/",
+// answering from one Engine. It only reads.
+type Server struct {
+	e      *vaultgraph.Engine
+	log    *slog.Logger
+	mux    *http.ServeMux
+	events *broker
+}
+
+// New returns the web app for e; it does no I/O. Its event streams end
+// with their requests' contexts.
+func New(e *vaultgraph.Engine, o Options) *Server {
+	s := &Server{e: e, log: o.Logger, mux: http.NewServeMux(), events: newBroker()}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	guard := o.Guard
+	if guard == nil {
+		guard = func(h http.Handler) http.Handler { return h }
+	}
+	api := http.NewServeMux()
+	for path, h := range map[string]func(http.ResponseWriter, *http.Request) error{
+		"/api/status":  s.status,
+		"/api/search":  s.search,
+		"/api/note":    s.note,
+		"/api/graph":   s.graph,
+		"/api/local":   s.local,
+		"/api/path":    s.path,
+		"/api/hubs":    s.hubs,
+		"/api/tags":    s.tags,
+		"/api/tag":     s.tag,
+		"/api/folders": s.folders,
+		"/api/file":    s.file,
+	} {
+		api.Handle("GET "+path, s.handle(h))
+	}
+	api.HandleFunc("GET /api/events", s.stream)
+	api.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such API call: "+r.URL.Path)
+	})
+	s.mux.Handle("/api/", guard(api))
+	static, _ := fs.Sub(assets, "assets")
+	s.mux.Handle("/", http.FileServerFS(static))
+	e.OnChange(s.events.publish)
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// 404 as for any address nothing serves: the app only reads.
+		writeError(w, http.StatusNotFound, "not found: the web app answers GET only")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// errNotFound is an API answer of 404.
+var errNotFound = errors.New("not found")
+
+// handle turns an API function's error into a JSON error answer: 400 for
+// a caller's mistake, 404 for a missing note, 500 for a fault.
+func (s *Server) handle(f func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := f(w, r)
+		switch {
+		case err == nil:
+		case errors.Is(err, vaultgraph.ErrInvalid):
+			writeError(w, http.StatusBadRequest, err.Error())
+		case errors.Is(err, errNotFound), errors.Is(err, vaultgraph.ErrNotFound):
+			writeError(w, http.StatusNotFound, err.Error())
+		case r.Context().Err() != nil:
+		default:
+			s.log.Error("web api", "path", r.URL.Path, "err", err)
+			writeError(w, http.StatusInternalServerError, err.Error())
+		}
+	})
+}
+
+// writeJSON writes v as the JSON answer: to w, an http.ResponseWriter,
+// or to another writer in front of one whose header is given.
+func writeJSON(w io.Writer, v any, header ...http.Header) error {
+	h := http.Header{}
+	if len(header) > 0 {
+		h = header[0]
+	} else if rw, ok := w.(http.ResponseWriter); ok {
+		h = rw.Header()
+	}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	return json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+}
+
+// list splits a comma-separated query parameter, dropping empty items.
+func list(r *http.Request, name string) []string {
+	var out []string
+	for _, v := range strings.Split(r.URL.Query().Get(name), ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
