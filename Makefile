@@ -32,6 +32,8 @@ bench: build ## parse throughput, response tokens per format, 10k-note load, gra
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./vault ./graph ./embed
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x .
 	$(GO) test -count=1 -run '^TestResponseTokens$$' -v ./mcp | grep 'tokens '
+	@echo "search quality before fields, stems, anchor text and prior (testdata/search-eval/before.txt), then now:"
+	@cat testdata/search-eval/before.txt
 	$(GO) test -count=1 -run '^TestSearchEval$$' -v . | grep 'eval vault='
 	$(BIN) bench --notes 10000,100000 --cold --search
 

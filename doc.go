@@ -30,7 +30,7 @@
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
-//	engine_view.go          for the web app: WholeGraph, NoteLinks (a note's links as resolved), Backlinks (with their line)
+//	engine_view.go          for the web app: WholeGraph, NoteLinks (a note's links as resolved), Backlinks (with the sentence of each link, from engine_backlink.go)
 //	engine_anchor.go        links to a heading or block that does not exist
 //	engine_fmcontent.go     a written note's new text (content, tags, properties) and its tag warnings
 //	engine_search.go        Search: full text and vectors, paging and scopes
@@ -45,7 +45,7 @@
 //	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
 //	engine_heading_links.go   links left pointing at a heading or block a content update removed
 //	engine_heading_canvas.go  a heading rename in canvas text nodes
-//	engine_backlink.go      LinkContexts: the sentence of each incoming link, from stored byte ranges
+//	engine_backlink.go      LinkContexts (get_neighbors, Backlinks): the sentence of each incoming link, from stored byte ranges
 //	engine_related.go       RelatedPage: notes near some notes by personalized PageRank, and why
 //	engine_mention.go       Mentions: unlinked mentions, candidates from the full-text index
 //	engine_mention_link.go  LinkMentions: chosen mentions made links, checked, all or nothing

@@ -212,12 +212,12 @@ func TestCreateNodeWholeText(t *testing.T) {
 		{
 			desc:   "frontmatter content is written as given",
 			create: vaultgraph.NewNote{Content: "---\ntags: [x]\nstatus:   draft\n---\nBody"},
-			want:   "---\ntags: [x]\nstatus:   draft\n---\nBody",
+			want:   "---\ntags: [x]\nstatus:   draft\n---\nBody\n", // and a final newline
 		},
 		{
 			desc:     "tags on top of the content's replace them, with a warning",
 			create:   vaultgraph.NewNote{Content: "---\ntags: [x]\n---\nBody", Tags: []string{"y"}},
-			want:     "---\ntags:\n  - y\n---\nBody",
+			want:     "---\ntags:\n  - y\n---\nBody\n",
 			wantWarn: []string{"tags [x] from the content's frontmatter replaced by tags [y]"},
 		},
 		{

@@ -93,15 +93,20 @@ type HubPage struct {
 	// Metric is the metric that ranks the notes ("" asked is DefaultMetric).
 	Metric graph.Metric `json:"metric"`
 	Hubs   []Hub        `json:"hubs"`
-	// Total is the number of ranked notes: every note of the vault.
+	// Total is the number of ranked notes: those scoring above 0 (every
+	// note for pagerank; notes with no link in, or out, rank nowhere by
+	// degree).
 	Total      int `json:"total"`
 	Page       int `json:"page"`
 	TotalPages int `json:"totalPages"`
+	// Unranked is how many notes score 0 and are left out of the ranking.
+	Unranked int `json:"unranked"`
 }
 
 // HubsPage returns page q.Page (q.Limit notes a page; 0: all on one page)
 // of the ranking by metric, as Hubs orders it: highest score first, ties
-// by ID. The ranking chooses which notes are on the page; q.SortBy (the
+// by ID; notes scoring 0 are not ranked (HubPage.Unranked counts them).
+// The ranking chooses which notes are on the page; q.SortBy (the
 // keys of SortFields) then only reorders that page's notes (nil keeps the
 // ranking's order). A page past the end is empty.
 func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery) (*HubPage, error) {
@@ -114,7 +119,7 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 		return nil, err
 	}
 	defer e.mu.RUnlock()
-	total := e.graph.Len()
+	total := e.graph.Ranked(metric)
 	from, to, pages := pageBounds(total, page, q.Limit)
 	var ranked []graph.Hub
 	if to > from {
@@ -125,7 +130,7 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 	if len(keys) > 0 {
 		sortNotes(e, ranked, func(h graph.Hub) string { return h.ID }, keys)
 	}
-	res := &HubPage{Metric: metric, Hubs: make([]Hub, 0, len(ranked)), Total: total, Page: page, TotalPages: pages}
+	res := &HubPage{Metric: metric, Hubs: make([]Hub, 0, len(ranked)), Total: total, Page: page, TotalPages: pages, Unranked: e.graph.Len() - total}
 	for _, h := range ranked {
 		res.Hubs = append(res.Hubs, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
 	}

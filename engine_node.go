@@ -50,9 +50,11 @@ type LinkInfo struct {
 
 // Lookup resolves any ID form SPEC.md allows to a note ID: the exact ID,
 // any letter case, the path without ".md", or a bare note name resolved as
-// a wikilink written at the vault root. It returns "" when no note
-// matches, and a warning when a bare name is shared by several notes.
-// IDs that would leave the vault are ErrOutsideVault.
+// a wikilink written at the vault root; when none matches, a frontmatter
+// title, then an alias, then a pasted link ([[X]], [[X#h]], [[X|a]]), each
+// with a warning that says which rule matched (lookupFallback). It returns
+// "" when no note matches, and a warning when a bare name is shared by
+// several notes. IDs that would leave the vault are ErrOutsideVault.
 func (e *Engine) Lookup(id string) (string, []string, error) {
 	if err := e.readLock(); err != nil {
 		return "", nil, err
@@ -61,7 +63,20 @@ func (e *Engine) Lookup(id string) (string, []string, error) {
 	return e.lookup(id)
 }
 
+// lookup is Lookup with e.mu held: the path and name rules, then the
+// fallbacks for lookups by id (lookupFallback).
 func (e *Engine) lookup(raw string) (string, []string, error) {
+	found, warnings, err := e.lookupExact(raw)
+	if err != nil || found != "" {
+		return found, warnings, err
+	}
+	id, _ := CleanID(raw) // checked by lookupExact
+	return e.lookupFallback(raw, id)
+}
+
+// lookupExact resolves raw by the path and name rules only, as writes do:
+// a write never picks its note by a title, an alias or a pasted link.
+func (e *Engine) lookupExact(raw string) (string, []string, error) {
 	id, err := CleanID(raw)
 	if err != nil {
 		return "", nil, err

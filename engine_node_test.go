@@ -44,8 +44,18 @@ func TestGetNodeIDForms(t *testing.T) {
 		},
 		{desc: "ambiguous name, lower case", give: "alpha plan", want: archAlpha, wantWarning: "Projects/Alpha Plan.md"},
 		{desc: "missing", give: "Missing Note"},
-		{desc: "alias does not resolve", give: "AP"},
-		{desc: "title does not resolve", give: "Tag Examples"},
+		// After the path and name rules: the frontmatter title, then an
+		// alias, then a pasted link, each saying which rule matched.
+		{desc: "frontmatter title", give: "Tag Examples", want: "Tagged.md", wantWarning: `the frontmatter title of Tagged.md matches`},
+		{desc: "title, other case", give: "tag examples", want: "Tagged.md", wantWarning: "the frontmatter title"},
+		{desc: "alias", give: "AP", want: projAlpha, wantWarning: `no note has the path or name "AP"; an alias of Projects/Alpha Plan.md matches`},
+		{desc: "alias, other case", give: "ap", want: projAlpha, wantWarning: "an alias of"},
+		{desc: "pasted link", give: "[[Beta]]", want: beta, wantWarning: `"[[Beta]]" is read as a link to "Beta"`},
+		{desc: "pasted link with heading and alias", give: "[[Beta#Goals|the goals]]", want: beta, wantWarning: `is read as a link to "Beta"`},
+		{desc: "pasted embed", give: "![[Projects/Beta]]", want: beta, wantWarning: "is read as a link"},
+		{desc: "pasted link to a title", give: "[[Tag Examples]]", want: "Tagged.md", wantWarning: "is read as a link"},
+		{desc: "pasted link to nothing", give: "[[Nope]]"},
+		{desc: "empty pasted link", give: "[[]]"},
 		{desc: "ignored folder", give: "Ignored/Hidden.md"},
 		{desc: "trash", give: ".trash/Trashed.md"},
 		{desc: "attachment", give: "Diagram.png"},
@@ -68,11 +78,10 @@ func TestGetNodeIDForms(t *testing.T) {
 			}
 			found := false
 			for _, w := range n.Warnings {
-				if strings.Contains(w, "notes are named") {
-					found = tt.wantWarning != "" && strings.Contains(w, tt.wantWarning)
-					if !found {
-						t.Errorf("GetNode(%q) warning = %q, want none or one containing %q", tt.give, w, tt.wantWarning)
-					}
+				if tt.wantWarning != "" && strings.Contains(w, tt.wantWarning) {
+					found = true
+				} else if strings.Contains(w, "notes are named") || !strings.HasPrefix(tt.give, "[[") && strings.Contains(w, "no note has the path") || strings.Contains(w, "is read as") {
+					t.Errorf("GetNode(%q) warning = %q, want none or one containing %q", tt.give, w, tt.wantWarning)
 				}
 			}
 			if tt.wantWarning != "" && !found {

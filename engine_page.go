@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/graph"
 )
@@ -103,8 +104,39 @@ func (e *Engine) ListTagsPage(ctx context.Context, q PageQuery) (*TagPage, error
 	}
 	from, to, pages := pageBounds(len(tags), page, q.Limit)
 	res := &TagPage{Tags: make([]TagCount, 0, to-from), Total: len(tags), Page: page, TotalPages: pages}
+	spelling := e.tagSpellings(tags[from:to])
 	for _, t := range tags[from:to] {
-		res.Tags = append(res.Tags, TagCount{Tag: t.Tag, Count: t.Count})
+		res.Tags = append(res.Tags, TagCount{Tag: spelling[t.Tag], Count: t.Count})
 	}
 	return res, nil
+}
+
+// tagSpellings maps each of tags (lower case, as the graph keeps them) to
+// the spelling notes use for it: tags keep the letter case they are
+// written in, everywhere, and a tag written in several ways is listed
+// under the most used one (ties: the first in byte order). The caller
+// holds e.mu.
+func (e *Engine) tagSpellings(tags []graph.TagCount) map[string]string {
+	uses := make(map[string]map[string]int, len(tags))
+	for _, t := range tags {
+		uses[t.Tag] = map[string]int{}
+	}
+	for _, ns := range e.notes {
+		for _, tag := range ns.note.Tags {
+			if u, ok := uses[strings.ToLower(tag)]; ok {
+				u[tag]++
+			}
+		}
+	}
+	out := make(map[string]string, len(tags))
+	for key, u := range uses {
+		best, n := key, 0
+		for s, c := range u {
+			if c > n || c == n && s < best {
+				best, n = s, c
+			}
+		}
+		out[key] = best
+	}
+	return out
 }

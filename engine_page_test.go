@@ -576,7 +576,7 @@ func TestSearchByTagsPage(t *testing.T) {
 // testTags are the tags of testvault/, alphabetical; project has 3 notes,
 // archive 2, every other one 1.
 var testTags = []string{
-	"archive", "beta", "food", "home", "ideas", "ideas/later", "index", "meeting", "moc",
+	"archive", "beta", "food", "home", "ideas", "ideas/later", "index", "meeting", "MOC",
 	"project", "project/alpha", "project/beta", "start", "stillatag", "travel", "travel/japan", "旅行",
 }
 
@@ -657,4 +657,53 @@ func TestListTagsPage(t *testing.T) {
 			return pageResult{tagNames(p.Tags), p.Total, p.Page, p.TotalPages}, p.Tags != nil
 		})
 	})
+}
+
+// TestListNodesNaturalOrder checks that titles and paths sort as people
+// sort names: N2 before N10.
+func TestListNodesNaturalOrder(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"N10", "N2", "N1"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := openVault(t, dir)
+	for _, key := range []string{"title", "path"} {
+		res, err := e.ListNodes(context.Background(), vaultgraph.ListQuery{SortBy: []string{key}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, n := range res.Nodes {
+			got = append(got, n.ID)
+		}
+		if want := []string{"N1.md", "N2.md", "N10.md"}; !slices.Equal(got, want) {
+			t.Errorf("ListNodes(sortBy %s) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestListTagsSpelling checks the one casing rule for tags: they keep the
+// case they are written in, and list_tags lists a tag written in several
+// ways under the most used spelling.
+func TestListTagsSpelling(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"A": "#Moc #x", "B": "#Moc", "C": "#moc #X"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := openVault(t, dir)
+	res, err := e.ListTagsPage(context.Background(), vaultgraph.PageQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(res.Tags), "[{Moc 3} {X 2}]"; got != want {
+		t.Errorf("ListTagsPage = %s, want %s (the most used spelling; ties: byte order)", got, want)
+	}
+	n, err := e.GetNode(context.Background(), "C", false)
+	if err != nil || n == nil || !slices.Equal(n.Tags, []string{"moc", "X"}) {
+		t.Errorf("GetNode(C).Tags = %v, %v, want [moc X] as written", n, err)
+	}
 }

@@ -48,16 +48,22 @@ func (e *Engine) openNote(ctx context.Context, raw, ifMatch string) (id string, 
 	if id, warnings, err = e.find(raw); err != nil {
 		return "", nil, nil, "", err
 	}
+	if src, abs, err = e.openFound(ctx, id, ifMatch); err != nil {
+		return "", nil, nil, "", err
+	}
+	return id, warnings, src, abs, nil
+}
+
+// openFound reads the note id for an update, checking ifMatch (see
+// current). A note gone from disk is forgotten now.
+func (e *Engine) openFound(ctx context.Context, id, ifMatch string) (src []byte, abs string, err error) {
 	src, abs, err = e.current(id, ifMatch)
 	if errors.Is(err, ErrNotFound) {
 		if err := e.Sync(ctx, id); err != nil { // gone from disk: forget it now
 			e.log.Warn("sync a note gone from disk", "id", id, "err", err)
 		}
 	}
-	if err != nil {
-		return "", nil, nil, "", err
-	}
-	return id, warnings, src, abs, nil
+	return src, abs, err
 }
 
 // applyOps writes ops, all or none; what names the write (e.g. "update

@@ -237,6 +237,9 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 		if kw, err = st.Keyword(ctx, kq); err != nil {
 			return nil, fmt.Errorf("search %q: %w", q.Query, err)
 		}
+		if g := e.Graph(); g != nil {
+			withPrior(kw, g.InDegree)
+		}
 		if len(kw) > 0 && kw[0].Matched < kw[0].Terms {
 			res.Warnings = append(res.Warnings, "no note has every word of the query; these notes have some of them")
 		}

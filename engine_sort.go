@@ -51,9 +51,9 @@ func (e *Engine) sorter(keys []sortKey) func(a, b *listRow) bool {
 func (e *Engine) compareRows(field string, a, b *listRow) int {
 	switch field {
 	case "title":
-		return strings.Compare(vault.Fold(a.title), vault.Fold(b.title))
+		return compareNatural(vault.Fold(a.title), vault.Fold(b.title))
 	case "path":
-		return strings.Compare(a.id, b.id)
+		return compareNatural(a.id, b.id)
 	case "created":
 		return a.created.Compare(b.created)
 	case "modified":
@@ -148,4 +148,35 @@ func (e *Engine) sortHits(hits []SearchHit, keys []sortKey) error {
 		hits[i] = items[i].hit
 	}
 	return nil
+}
+
+// compareNatural compares a and b as people sort names: runs of digits by
+// their number, so "N2" comes before "N10"; the rest byte by byte. Equal
+// numbers written differently ("7", "07") order by length, then the rest.
+func compareNatural(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb), cmp.Compare(da, db)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the ASCII digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }

@@ -382,7 +382,7 @@ func TestListTags(t *testing.T) {
 		{Tag: "ideas/later", Count: 1},
 		{Tag: "index", Count: 1},
 		{Tag: "meeting", Count: 1},
-		{Tag: "moc", Count: 1},
+		{Tag: "MOC", Count: 1}, // as Home.md writes it,
 		{Tag: "project/alpha", Count: 1},
 		{Tag: "project/beta", Count: 1},
 		{Tag: "start", Count: 1},

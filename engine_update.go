@@ -27,6 +27,9 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err != nil {
 		return nil, err
 	}
+	if u.Title == nil && u.Directory == nil && u.RenameHeading == nil {
+		return e.updateOneFile(ctx, u)
+	}
 	e.writeMu.Lock()
 	defer e.writeMu.Unlock()
 	id, warnings, src, abs, err := e.openNote(ctx, u.ID, u.IfMatch)
@@ -45,6 +48,44 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		return up.res, nil
 	}
 	return e.commitUpdate(ctx, up, u)
+}
+
+// updateOneFile is UpdateNode of a note's content, tags or properties:
+// the one file it writes goes through the group commit.
+func (e *Engine) updateOneFile(ctx context.Context, u NoteUpdate) (*WriteResult, error) {
+	e.writeMu.RLock()
+	defer e.writeMu.RUnlock()
+	id, warnings, err := e.find(u.ID)
+	if err != nil {
+		return nil, err
+	}
+	release, err := e.reserve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	src, abs, err := e.openFound(ctx, id, u.IfMatch)
+	if err != nil {
+		return nil, err
+	}
+	up, err := e.prepareUpdate(id, abs, src, warnings, u)
+	if err != nil {
+		return nil, err
+	}
+	if u.DryRun {
+		up.res.DryRun = true
+		return up.res, nil
+	}
+	ops := up.ops()
+	if len(ops) != 1 || ops[0].Remove {
+		// Nothing to write (or, never for such an update, more than one
+		// file): as any other update.
+		return e.commitUpdate(ctx, up, u)
+	}
+	if err := e.commitGrouped(ops[0], []string{id}, "update "+id, "update"); err != nil {
+		return nil, err
+	}
+	return e.answerWrite(ctx, id, up.res)
 }
 
 // checkUpdate refuses an update that changes nothing, gives a bad title,
@@ -143,8 +184,8 @@ func (e *Engine) moveTarget(up *update, u NoteUpdate, props []vault.Property) ([
 	if u.Title != nil && (vault.BaseName(up.newID) != title || e.hasTitleProperty(id)) {
 		props = append(props, vault.Property{Key: "title", Value: title})
 	}
-	if up.newID != id && e.exists(up.newID, id) {
-		return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, up.newID)
+	if found := e.existingNote(up.newID, id); up.newID != id && found != "" {
+		return nil, fmt.Errorf("%w: %s already exists: choose another title or folder", ErrExists, found)
 	}
 	if up.newID != id && !strings.EqualFold(up.newAbs, up.abs) {
 		if _, err := os.Lstat(up.newAbs); err == nil {

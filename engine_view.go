@@ -1,17 +1,14 @@
 package vaultgraph
 
 import (
-	"bytes"
 	"context"
-	"os"
-	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // The reads of this file serve a person looking at the vault (the web
-// app): the whole graph at once, a note's links as resolved, and the lines
-// that link to a note.
+// app): the whole graph at once, a note's links as resolved, and the notes
+// that link to a note with the sentence of each link.
 
 // GraphData is the whole link graph: every note and every edge.
 type GraphData struct {
@@ -98,28 +95,23 @@ func (e *Engine) NoteLinks(ctx context.Context, id string) ([]NoteLink, string, 
 	return out, found, nil
 }
 
-// Backlink is a link to a note from another note: the linking note and the
-// line that holds the link.
+// Backlink is a note that links to another, with the context of its
+// first link to it: what get_neighbors gives an incoming neighbour.
 type Backlink struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
-	Line  int    `json:"line"`
-	// Text is that line as written, trimmed, at most MaxBacklinkText bytes.
-	Text string `json:"text"`
+	// Line is the line of that first link.
+	Line int `json:"line"`
+	// Context is the sentence, list item or table row holding that link,
+	// the link in **bold** (LinkContexts); "" when the note's file changed
+	// since it was indexed.
+	Context string `json:"context"`
 }
 
-// MaxBacklinkText bounds Backlink.Text, in bytes (cut at a rune).
-const MaxBacklinkText = 400
-
-// Backlinks returns the links to note id from other notes, by linking note
-// (sorted by ID) then line, one per line that links, at most limit of them
-// (0: all), and the note's exact ID ("" when no note matches).
+// Backlinks returns the notes that link to note id, sorted by ID, at most
+// limit of them (0: all), each with the context of its first link to id,
+// and the note's exact ID ("" when no note matches).
 func (e *Engine) Backlinks(ctx context.Context, id string, limit int) ([]Backlink, string, error) {
-	type src struct {
-		path  string
-		links []Backlink
-	}
-	var srcs []src
 	if err := e.readLock(); err != nil {
 		return nil, "", err
 	}
@@ -128,46 +120,24 @@ func (e *Engine) Backlinks(ctx context.Context, id string, limit int) ([]Backlin
 		e.mu.RUnlock()
 		return nil, "", err
 	}
-	n := 0
-	for _, from := range e.graph.In(found) {
-		ns := e.notes[from]
-		s := src{path: ns.path}
-		for i, l := range ns.note.Links {
-			dup := len(s.links) > 0 && s.links[len(s.links)-1].Line == l.Line
-			if ns.resolved[i] == found && ns.status[i] == vault.Resolved && !dup && (limit <= 0 || n < limit) {
-				s.links = append(s.links, Backlink{ID: from, Title: ns.note.Title, Line: l.Line})
-				n++
-			}
+	var from []string
+	for _, src := range e.graph.In(found) {
+		if _, ok := e.notes[src]; ok && src != found && (limit <= 0 || len(from) < limit) {
+			from = append(from, src)
 		}
-		srcs = append(srcs, s)
+	}
+	spots := e.linkSpots(found, from)
+	out := make([]Backlink, 0, len(from))
+	for _, src := range from {
+		out = append(out, Backlink{ID: src, Title: e.notes[src].note.Title, Line: spots[src].lineNo})
 	}
 	e.mu.RUnlock()
-	out := []Backlink{}
-	for _, s := range srcs {
-		// A file that cannot be read now (gone since) keeps its links
-		// without their text; the next sync drops them.
-		src, _ := os.ReadFile(s.path)
-		lines := bytes.Split(src, []byte("\n"))
-		for _, b := range s.links {
-			if b.Line >= 1 && b.Line <= len(lines) {
-				b.Text = cutText(strings.TrimSpace(string(lines[b.Line-1])), MaxBacklinkText)
-			}
-			out = append(out, b)
-		}
+	contexts, err := spotContexts(ctx, spots)
+	if err != nil {
+		return nil, "", err
 	}
-	return out, found, ctx.Err()
+	for i := range out {
+		out[i].Context = contexts[out[i].ID]
+	}
+	return out, found, nil
 }
-
-// cutText cuts s to at most n bytes without splitting a rune.
-func cutText(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -2,7 +2,7 @@ package vaultgraph_test
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -65,19 +65,43 @@ func TestBacklinks(t *testing.T) {
 	if err != nil || id != "Home.md" {
 		t.Fatalf("Backlinks(Home) = %q, %v", id, err)
 	}
-	seen := map[string]bool{}
+	// The context is the engine's one rule (LinkContexts, as get_neighbors
+	// gives it): the sentence holding the first link, not its whole line.
+	want := map[string]struct {
+		line    int
+		context string
+	}{
+		"Notes/Café Menu.md":     {8, "Back to **[[Home]]**."},
+		"Projects/Alpha Plan.md": {14, "See **[[Home]]** and [[Notes/Meeting Notes]]."},
+		"Notes/Broken YAML.md":   {7, "The note is still indexed, without properties, and links to **[[Home]]**."},
+	}
+	var ids []string
 	for _, b := range back {
-		key := fmt.Sprint(b.ID, ":", b.Line)
-		if seen[key] {
-			t.Errorf("backlink %s line %d listed twice", b.ID, b.Line)
+		ids = append(ids, b.ID)
+		if w, ok := want[b.ID]; ok {
+			if b.Line != w.line || b.Context != w.context {
+				t.Errorf("Backlinks(Home)[%s] = line %d, %q; want line %d, %q", b.ID, b.Line, b.Context, w.line, w.context)
+			}
+			delete(want, b.ID)
 		}
-		seen[key] = true
-		if b.ID == "Notes/Café Menu.md" && b.Text != "Back to [[Home]]." {
-			t.Errorf("Café Menu's backlink text = %q", b.Text)
+	}
+	if len(want) > 0 {
+		t.Errorf("Backlinks(Home) lacks %v", want)
+	}
+	if !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != len(ids) {
+		t.Errorf("Backlinks(Home) = %q, want each linking note once, sorted", ids)
+	}
+	contexts, err := e.LinkContexts(context.Background(), "Home.md", ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range back {
+		if b.Context != contexts[b.ID] {
+			t.Errorf("Backlinks(Home)[%s].Context = %q, LinkContexts says %q", b.ID, b.Context, contexts[b.ID])
 		}
 	}
 	if len(back) < 5 {
-		t.Errorf("Backlinks(Home) = %d, want the lines of at least 5 notes", len(back))
+		t.Errorf("Backlinks(Home) = %d, want at least 5 notes", len(back))
 	}
 	if limited, _, _ := e.Backlinks(context.Background(), "Home", 2); len(limited) != 2 {
 		t.Errorf("Backlinks(Home, 2) = %d backlinks", len(limited))

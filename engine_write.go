@@ -42,7 +42,8 @@ const RootDirectory = "/"
 
 // NoteUpdate is what UpdateNode changes; nil fields stay as they are.
 type NoteUpdate struct {
-	// ID is the note, in any form Lookup accepts.
+	// ID is the note: a path or name as Lookup takes them (not a title,
+	// alias or pasted link, which only reads fall back to).
 	ID string
 	// Title renames the note (its file name).
 	Title *string
@@ -141,7 +142,7 @@ func checkTitle(title string) error {
 func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
 	name, err := vault.FileName(title)
 	if err != nil {
-		return "", "", fmt.Errorf("%w: title %q: %v", ErrInvalid, title, err)
+		return "", "", fmt.Errorf("%w: %w", ErrInvalid, err) // err names the title
 	}
 	if dir = strings.TrimSpace(dir); dir == RootDirectory {
 		dir = ""
@@ -181,14 +182,19 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if err := checkTitle(n.Title); err != nil {
 		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	e.writeMu.RLock()
+	defer e.writeMu.RUnlock()
 	id, abs, err := e.notePath(n.Directory, n.Title)
 	if err != nil {
 		return nil, err
 	}
-	if e.exists(id, "") {
-		return nil, fmt.Errorf("%w: %s already exists: choose another title or update it", ErrExists, id)
+	release, err := e.reserve(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if found := e.existingNote(id, ""); found != "" {
+		return nil, fmt.Errorf("%w: %s already exists: choose another title or update it", ErrExists, found)
 	}
 	if _, err := os.Lstat(abs); err == nil {
 		return nil, fmt.Errorf("%w: %s already exists on disk: choose another title or update it", ErrExists, id)
@@ -205,21 +211,27 @@ func (e *Engine) CreateNode(ctx context.Context, n NewNote) (*WriteResult, error
 	if err != nil {
 		return nil, err
 	}
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		src = append(src, '\n') // a text file ends its last line
+	}
 	// IfAbsent: a file made at that path meanwhile (by another process)
 	// is NODE_EXISTS, checked under the vault's write lock.
-	if err := commit.Apply([]commit.Op{{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}}, e.commitOpts); err != nil {
-		return nil, e.commitErr(err, "create "+id, "creation")
+	op := commit.Op{Path: abs, Data: src, Perm: 0o644, IfAbsent: true}
+	if err := e.commitGrouped(op, []string{id}, "create "+id, "creation"); err != nil {
+		return nil, err
 	}
-	return e.afterWrite(ctx, id, []string{id}, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
+	return e.answerWrite(ctx, id, &WriteResult{Files: []FileChange{{Path: id, Action: ActionCreate}}, Warnings: warnings})
 }
 
-// exists reports whether a note other than except has ID id in any
-// letter case.
-func (e *Engine) exists(id, except string) bool {
+// existingNote returns the ID, as its file is named, of a note other than
+// except that has ID id in any letter case; "" when there is none.
+func (e *Engine) existingNote(id, except string) string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	found, ok := e.index.Note(id)
-	return ok && found != except
+	if found, ok := e.index.Note(id); ok && found != except {
+		return found
+	}
+	return ""
 }
 
 // cleanTags drops a leading '#' and blank tags.
@@ -239,6 +251,12 @@ func (e *Engine) afterWrite(ctx context.Context, id string, paths []string, res 
 	if err := e.Sync(ctx, paths...); err != nil {
 		return nil, fmt.Errorf("index after write: %w", err)
 	}
+	return e.answerWrite(ctx, id, res)
+}
+
+// answerWrite returns res with the note id as it now is (the engine is up
+// to date with the write), and the note's warnings.
+func (e *Engine) answerWrite(ctx context.Context, id string, res *WriteResult) (*WriteResult, error) {
 	if id != "" {
 		n, err := e.GetNode(ctx, id, false)
 		if err != nil {
@@ -328,13 +346,22 @@ func (e *Engine) current(id, ifMatch string) (src []byte, abs string, err error)
 	return src, abs, nil
 }
 
-// find resolves an ID for a write: a missing note is ErrNotFound.
+// find resolves an ID for a write by the path and name rules only: a
+// missing note is ErrNotFound, whose message names the note a read would
+// find by its title, an alias or a pasted link.
 func (e *Engine) find(raw string) (string, []string, error) {
-	id, warnings, err := e.Lookup(raw)
+	if err := e.readLock(); err != nil {
+		return "", nil, err
+	}
+	defer e.mu.RUnlock()
+	id, warnings, err := e.lookupExact(raw)
 	if err != nil {
 		return "", nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	if id == "" {
+		if near, _, _ := e.lookup(raw); near != "" {
+			return "", nil, fmt.Errorf("%w: no note matches %q by path or name (a write takes only those): did you mean %s?", ErrNotFound, raw, near)
+		}
 		return "", nil, fmt.Errorf("%w: no note matches %q", ErrNotFound, raw)
 	}
 	return id, warnings, nil

@@ -140,7 +140,7 @@ func TestCreateNode(t *testing.T) {
 			give:      vaultgraph.NewNote{Title: "  東京 Café  ideas ", Content: "x"},
 			wantID:    "東京 Café ideas.md",
 			wantTitle: "東京 Café  ideas",
-			wantFile:  "---\ntitle: 東京 Café  ideas\n---\nx",
+			wantFile:  "---\ntitle: 東京 Café  ideas\n---\nx\n", // a final newline added
 			wantTags:  []string{},
 		},
 		{
@@ -794,5 +794,54 @@ func TestRootDirectory(t *testing.T) {
 		if _, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Bad", Content: "x", Directory: d}); !errors.Is(err, vaultgraph.ErrInvalid) {
 			t.Errorf("CreateNode(directory %q) = %v, want ErrInvalid", d, err)
 		}
+	}
+}
+
+// TestCreateNodeSmallDefects: a created file ends with a newline, a title
+// with no usable file name says so once, and an existing note in another
+// letter case is named as its file is.
+func TestCreateNodeSmallDefects(t *testing.T) {
+	dir := testutil.CopyTestVault(t)
+	e := openWriter(t, dir, false)
+	ctx := context.Background()
+	for _, n := range []vaultgraph.NewNote{
+		{Title: "Ends", Content: "No newline at the end"},
+		{Title: "Tagged End", Content: "Body", Tags: []string{"x"}},
+	} {
+		if _, err := e.CreateNode(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, n.Title+".md"))
+		if err != nil || !strings.HasSuffix(string(b), n.Content+"\n") {
+			t.Errorf("%s.md = %q, %v, want it to end with %q", n.Title, b, err, n.Content+"\n")
+		}
+	}
+	_, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "???"})
+	if !errors.Is(err, vaultgraph.ErrInvalid) || strings.Count(err.Error(), `title "???"`) != 1 {
+		t.Errorf("CreateNode(???) = %v, want ErrInvalid naming the title once", err)
+	}
+	_, err = e.CreateNode(ctx, vaultgraph.NewNote{Title: "beta", Directory: "projects"})
+	if !errors.Is(err, vaultgraph.ErrExists) || !strings.Contains(err.Error(), "Projects/Beta.md already exists") {
+		t.Errorf("CreateNode(projects/beta) = %v, want ErrExists naming Projects/Beta.md", err)
+	}
+}
+
+// TestWritesTakeOnlyPathsAndNames checks that a write never picks its note
+// by a title, an alias or a pasted link, as reads do, and that its error
+// names the note a read would find.
+func TestWritesTakeOnlyPathsAndNames(t *testing.T) {
+	e := openWriter(t, testutil.CopyTestVault(t), false)
+	ctx := context.Background()
+	res, err := e.DeleteNode(ctx, "AP", "")
+	if err != nil || res.Deleted {
+		t.Errorf("DeleteNode(AP) = %+v, %v, want nothing deleted", res, err)
+	}
+	body := "x"
+	_, err = e.UpdateNode(ctx, vaultgraph.NoteUpdate{ID: "Tag Examples", Content: &body})
+	if !errors.Is(err, vaultgraph.ErrNotFound) || !strings.Contains(err.Error(), "did you mean Tagged.md?") {
+		t.Errorf("UpdateNode(Tag Examples) = %v, want ErrNotFound naming Tagged.md", err)
+	}
+	if n, _ := e.GetNode(ctx, "AP", false); n == nil || n.ID != "Projects/Alpha Plan.md" {
+		t.Errorf("GetNode(AP) = %+v, want Projects/Alpha Plan.md, still there", n)
 	}
 }

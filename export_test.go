@@ -138,3 +138,11 @@ func DumpIndexFile(path string) (string, error) {
 
 // the store package registers the "sqlite" driver DumpIndexFile uses.
 var _ = store.SchemaVersion
+
+// SetGraphPrior sets the weight of the graph prior (for the tuning of
+// search_eval_tune_test.go) and returns the previous one.
+func SetGraphPrior(w float64) float64 {
+	old := graphPrior
+	graphPrior = w
+	return old
+}

@@ -140,11 +140,15 @@ type Engine struct {
 	// link repairs.
 	renames renameState
 
-	store   *store.Store // nil with Options.NoIndex
-	syncMu  sync.Mutex   // serialises index passes and syncs
-	refsMu  sync.Mutex   // guards refIndex's build of refs under the read lock
-	writeMu sync.Mutex   // serialises writes (create, update, delete)
-	emb     *embedder    // nil without Options.Embedder
+	store  *store.Store // nil with Options.NoIndex
+	syncMu sync.Mutex   // serialises index passes and syncs
+	refsMu sync.Mutex   // guards refIndex's build of refs under the read lock
+	// writeMu is held for reading by the writes that go through the
+	// group commit (one file each: see engine_group.go) and alone by the
+	// others (renames, moves, heading renames, deletes).
+	writeMu sync.RWMutex
+	group   writeGroup
+	emb     *embedder // nil without Options.Embedder
 	// commitOpts are passed to every commit.Apply (tests set FailAt).
 	commitOpts commit.Options
 	watcher    string // "off" or "running"

@@ -126,10 +126,11 @@ check_tools_list() {
   names=$(field "$out" 'r.result.tools.map(t => t.name).sort().join(",")')
   bad=$(field "$out" 'r.result.tools.filter(t => {
       const destructive = { create_node: false, update_node: true, delete_node: true, repair_links: true, link_mentions: false }[t.name];
-      const a = t.annotations || {};
+      // Only hints that differ from the MCP defaults are sent.
+      const a = { readOnlyHint: false, destructiveHint: true, ...(t.annotations || {}) };
       if (!t.description || t.inputSchema.type !== "object" || typeof t.inputSchema.properties !== "object") return true;
-      if (destructive === undefined) return a.readOnlyHint !== true || a.destructiveHint !== false;
-      return a.readOnlyHint !== false || a.destructiveHint !== destructive || a.openWorldHint !== false;
+      if (destructive === undefined) return a.readOnlyHint !== true;
+      return a.readOnlyHint !== false || a.destructiveHint !== destructive;
     }).map(t => t.name).join(",")')
   if [ "$names" != "$want" ]; then
     fail "$desc tools/list = $names, want $want"
@@ -163,15 +164,15 @@ if [ $rc -eq 0 ]; then pass "stdio tools/list --strict: schemas portable"; else 
 call "get_node Home (Markdown)" 'id: Home.md · tags: home, index, MOC' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
 call "get_node depth 1 (lower case, no .md)" 'incoming: 2 · outgoing: 3' -- "${stdio[@]}" --method tools/call --tool-name get_node \
   --tool-args-json '{"id":"projects/alpha plan","depth":1}'
-call "get_node missing is null" '=null' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg 'id=No Such Note'
+call "get_node missing: a warning naming it" '=warning: no note matches "No Such Note"' -- "${stdio[@]}" --method tools/call --tool-name get_node --tool-arg 'id=No Such Note'
 call "get_neighbors in (TOON)" 'total: 6' -- "${stdio[@]}" --method tools/call --tool-name get_neighbors --tool-args-json '{"id":"HOME","direction":"in"}'
 call "find_path" '=3 links: Deep/Nested/Folder/Deep Note.md → Home.md → Notes/Meeting Notes.md → Notes/東京 Trip.md' -- \
   "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"Deep Note","target":"東京 Trip"}'
 call "find_path directed (JSON)" '={"path":["Notes/東京 Trip.md","Notes/Meeting Notes.md","Home.md"],"length":2}' -- \
   "${stdio[@]}" --method tools/call --tool-name find_path --tool-args-json '{"source":"東京 Trip","target":"Home","directed":true,"format":"json"}'
 call "find_path none is null" '=null' -- "${stdio[@]}" --method tools/call --tool-name find_path --tool-arg source=Home target=Orphan
-call "get_hubs in_degree minimal" $'=metric: in_degree\nnodes[1]{id,title,score}:\n  Home.md,Home,6\ntotal: 13\npage: 1\ntotalPages: 13\nhint: "page 1 of 13: pass page: 2 for more"' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal"}'
-call "get_hubs pagerank" '  Home.md,Home,0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
+call "get_hubs in_degree minimal" $'=metric: in_degree\nnodes[1]{id,score}:\n  Home.md,6\ntotal: 8\npage: 1\ntotalPages: 8\nhint: "page 1 of 8: pass page: 2 for more"' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal"}'
+call "get_hubs pagerank" '  Home.md,0.' -- "${stdio[@]}" --method tools/call --tool-name get_hubs --tool-arg metric=pagerank limit=3
 call "search_by_tags" 'total: 3' -- "${stdio[@]}" --method tools/call --tool-name search_by_tags --tool-args-json '{"tags":["project"]}'
 call "list_nodes folder" $'total: 4\npage: 1\ntotalPages: 1' -- "${stdio[@]}" --method tools/call --tool-name list_nodes \
   --tool-args-json '{"folder":"Notes","sortBy":["-title"]}'
@@ -246,7 +247,7 @@ call "create_node a note linking to it" 'id: Inbox/E2E Link.md' -- "${stdio[@]}"
   --tool-args-json '{"title":"E2E Link","directory":"Inbox","content":"[[E2E Note]]"}'
 call "delete_node: broken links in warnings" '"warnings":["now a broken link: [[E2E Note]] in Inbox/E2E Link.md (line 1)"]' -- "${stdio[@]}" \
   --method tools/call --tool-name delete_node --tool-args-json '{"id":"E2E Note","format":"json"}'
-call "delete_node again: deleted false" $'=deleted: false\nfiles: []' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=E2E Note'
+call "delete_node again: deleted false" $'=deleted: false\nfiles: []\nwarnings[1]: "no note matches \\"E2E Note\\""' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=E2E Note'
 call "delete_node the other" 'deleted: true' -- "${stdio[@]}" --method tools/call --tool-name delete_node --tool-arg 'id=Inbox/E2E Link.md'
 call "repair_links: nothing pending" $'=repairs: []\ndryRun: true\nfiles: []' -- "${stdio[@]}" --method tools/call --tool-name repair_links
 rmdir "$work/vault/Inbox" 2>/dev/null || true
@@ -290,7 +291,7 @@ else
   auth=("--header" "Authorization: Bearer $token")
   check_tools_list "http" "$all_tools" --server-url "$url" "${auth[@]}"
   call "http get_node" 'id: Home.md · tags: home, index, MOC' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_node --tool-arg id=Home
-  call "http get_hubs (JSON)" '={"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":13,"page":1,"totalPages":13,"hint":"page 1 of 13: pass page: 2 for more"}' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal","format":"json"}'
+  call "http get_hubs (JSON)" '={"metric":"in_degree","nodes":[{"id":"Home.md","score":6}],"total":8,"page":1,"totalPages":8,"hint":"page 1 of 8: pass page: 2 for more"}' -- --server-url "$url" "${auth[@]}" --method tools/call --tool-name get_hubs --tool-args-json '{"limit":1,"detail":"minimal","format":"json"}'
   rc=0
   inspect "$work/noauth.json" --server-url "$url" --method tools/list --stored-auth-only || rc=$?
   if [ $rc -ne 0 ] && grep -q 401 "$work/noauth.json.err"; then

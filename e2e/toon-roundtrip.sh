@@ -5,7 +5,8 @@
 # Every read command runs on testvault and on a generated vault, at each
 # --detail (minimal, standard, full), twice: --format toon and --format json
 # with the same arguments. The TOON answer, decoded by the reference decoder,
-# must deep-equal the JSON answer, keys in the same order. random-node runs
+# must deep-equal the JSON answer (whose rows keep tags and aliases as lists,
+# joined as the TOON table writes them), keys in the same order. random-node runs
 # with a tag only one note has, so that both runs pick the same note (the
 # generated vault gets such a tag on one note). It prints one line per case
 # and a summary, and exits non-zero on any mismatch.

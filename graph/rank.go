@@ -224,3 +224,27 @@ func (g *Graph) computePageRank() []float64 {
 	}
 	return scores
 }
+
+// Ranked returns how many notes score above 0 by metric m: the notes with
+// a link in (InDegree) or out (OutDegree); every note for PageRank, whose
+// scores are all positive.
+func (g *Graph) Ranked(m Metric) int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	n := 0
+	for _, u := range g.live {
+		switch m {
+		case InDegree:
+			if len(g.nodes[u].in) > 0 {
+				n++
+			}
+		case OutDegree:
+			if len(g.nodes[u].out) > 0 {
+				n++
+			}
+		default:
+			n++
+		}
+	}
+	return n
+}

@@ -47,6 +47,8 @@ type answer struct {
 	keep []string
 	// allFields is set when the answer holds every field (detail full).
 	allFields bool
+	// flags is set when hints name command-line flags (Presentation.Flags).
+	flags bool
 }
 
 // cut says how much of an answer to write: rows kept, characters of the
@@ -98,10 +100,10 @@ func (a *answer) tree(c cut) toon.Object {
 		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(ws))})
 	}
 	if a.hint != "" && !c.idOnly {
-		obj = append(obj, toon.Field{Key: "hint", Value: a.hint})
+		obj = append(obj, toon.Field{Key: "hint", Value: say(a.hint, a.flags)})
 	}
 	if a.omitted != "" {
-		obj = append(obj, toon.Field{Key: "omitted", Value: a.omitted})
+		obj = append(obj, toon.Field{Key: "omitted", Value: say(a.omitted, a.flags)})
 	}
 	return obj
 }
@@ -266,6 +268,49 @@ func linksRows(links []vaultgraph.LinkInfo) []any {
 	out := make([]any, len(links))
 	for i, l := range links {
 		out[i] = toon.Object{{Key: "id", Value: l.ID}, {Key: "title", Value: l.Title}}
+	}
+	return out
+}
+
+// rowSeparators join a row's list fields into one string for a TOON
+// table (whose cells are primitives) and a Markdown line: tags with
+// spaces, aliases with "; ". JSON keeps them as lists.
+var rowSeparators = map[string]string{"tags": " ", "aliases": "; "}
+
+// flatRows returns obj with the list fields of its rows (under rowsKey)
+// joined into strings; obj itself is not changed.
+func flatRows(obj toon.Object, rowsKey string) toon.Object {
+	if rowsKey == "" {
+		return obj
+	}
+	out := slices.Clone(obj)
+	for i, f := range out {
+		rows, ok := f.Value.([]any)
+		if f.Key != rowsKey || !ok {
+			continue
+		}
+		flat := make([]any, len(rows))
+		for j, r := range rows {
+			row, ok := r.(toon.Object)
+			if !ok {
+				flat[j] = r
+				continue
+			}
+			row = slices.Clone(row)
+			for k, cell := range row {
+				if sep, ok := rowSeparators[cell.Key]; ok {
+					if list, ok := cell.Value.([]any); ok {
+						words := make([]string, len(list))
+						for n, w := range list {
+							words[n] = fmt.Sprint(w)
+						}
+						row[k].Value = strings.Join(words, sep)
+					}
+				}
+			}
+			flat[j] = row
+		}
+		out[i].Value = flat
 	}
 	return out
 }

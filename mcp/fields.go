@@ -25,13 +25,17 @@ type fieldSet struct {
 	// with depth 1); nil when it has none. A field of theirs is not
 	// warned about as unknown.
 	rows *fieldSet
+	// titleIfNew leaves the title out of a preset's rows when every
+	// row's title is its file name, which the id already shows.
+	titleIfNew bool
 }
 
-// The fields of a single note (get_node, random_node).
+// The fields of a single note (get_node, random_node). Standard detail
+// has the hash, so that an agent can pass ifMatch without another read.
 var noteFields = &fieldSet{
 	all:      []string{"id", "title", "aliases", "tags", "properties", "created", "modified", "size", "hash", "inDegree", "outDegree", "links", "brokenLinks", "attachments", "content", "mentions"},
 	minimal:  []string{"id", "title"},
-	standard: []string{"id", "title", "tags", "content"},
+	standard: []string{"id", "title", "tags", "hash", "content"},
 }
 
 // noteRowOrder is the order of the fields of a row of notes; of

@@ -108,7 +108,7 @@ func TestCreateNodeWholeTextWarnings(t *testing.T) {
 			t.Errorf("create_node warnings = %q, want %q", w.Warnings, want)
 		}
 	}
-	if got, want := ts.file(t, "X.md"), "---\ntags:\n  - y\nstatus: done\n---\nBody"; got != want {
+	if got, want := ts.file(t, "X.md"), "---\ntags:\n  - y\nstatus: done\n---\nBody\n"; got != want {
 		t.Errorf("X.md = %q, want %q", got, want)
 	}
 	w = ts.write(t, "update_node", map[string]any{"id": "X", "tags": []string{"z"}, "content": "Body #y #z\n"})

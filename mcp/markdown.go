@@ -14,8 +14,8 @@ import (
 // other fields are: detail full gives every field, format json the same
 // fields as data.
 const (
-	markdownFooter     = "_detail: full gives every field; format: json gives them as data._"
-	markdownFooterFull = "_format: json gives these fields as data._"
+	markdownFooter     = "_{detail: full} gives every field; {format: json} gives them as data._"
+	markdownFooterFull = "_{format: json} gives these fields as data._"
 )
 
 // markdown writes the answer for reading (SPEC "Responses", seed 001): a
@@ -26,7 +26,7 @@ const (
 // change the answer's structure.
 func (a *answer) markdown(c cut) string {
 	var b strings.Builder
-	raw := a.tree(c)
+	raw := flatRows(a.tree(c), a.rowsKey)
 	t := safeTree(raw)
 	rest := t
 	switch a.kind {
@@ -69,9 +69,9 @@ func (a *answer) markdown(c cut) string {
 	if (a.kind == kindNote || a.kind == kindRows) && a.omitted == "" {
 		blankLine(&b)
 		if a.allFields {
-			b.WriteString(markdownFooterFull)
+			b.WriteString(say(markdownFooterFull, a.flags))
 		} else {
-			b.WriteString(markdownFooter)
+			b.WriteString(say(markdownFooter, a.flags))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

@@ -149,3 +149,38 @@ func which(m formatTokens, n int) string {
 	}
 	return "json"
 }
+
+// HubsTokenBudget is what get_hubs with limit 10 may cost in its default
+// answer (issue 16: at most 170 o200k tokens, where a 200-character
+// preview in every row made it 671).
+const HubsTokenBudget = 170
+
+// TestHubsTokens checks get_hubs' default answer (limit 10) against
+// HubsTokenBudget on testvault (every metric) and a generated 1,000-note
+// vault (the degree metrics; its pagerank scores are 4-digit decimals of
+// notes three folders deep, which the test only reports).
+func TestHubsTokens(t *testing.T) {
+	for _, vt := range []struct {
+		name string
+		tl   *mcp.Tools
+	}{
+		{"testvault", openTools(t, filepath.Join("..", "testvault"))},
+		{"gen1000", openTools(t, generatedVault(t, 1000))},
+	} {
+		for _, metric := range []string{"in_degree", "out_degree", "pagerank"} {
+			v, err := vt.tl.GetHubs(t.Context(), mcp.GetHubsParams{Metric: metric, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := mcp.Render("get_hubs", v, mcp.Presentation{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := countTokens(t, text)
+			t.Logf("%s get_hubs %s limit 10 = %d tokens", vt.name, metric, n)
+			if n > HubsTokenBudget && (vt.name == "testvault" || metric != "pagerank") {
+				t.Errorf("%s get_hubs %s limit 10 = %d tokens, want at most %d:\n%s", vt.name, metric, n, HubsTokenBudget, text)
+			}
+		}
+	}
+}

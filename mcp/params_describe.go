@@ -2,19 +2,23 @@ package mcp
 
 // Descriptions of the parameters several tools share, written once so
 // that every tool says the same and tools/list stays short (every
-// parameter has a description: TestToolParamsDescribed). The server
-// instructions explain the presentation parameters at more length.
+// parameter has a description: TestToolParamsDescribed; the whole list
+// has a token budget: TestToolsListSize). The response parameters every
+// tool takes (format, detail, fields, maxTokens) are described once, in
+// the server instructions.
 const (
-	descID        = "Note path, path without .md, or note name"
-	descFormat    = "Answer format"
-	descDetail    = "Field preset"
-	descFields    = "Overrides detail"
-	descMaxTokens = "Token budget"
-	descPage      = "Page, from 1"
-	descLimit     = "Page size"
-	descTagMode   = "How tags combine"
-	descIfMatch   = "The hash a read returned: CONFLICT if the file changed since"
-	// descDirectory is create_node's folder: "" is not given
-	// (params_given.go), so "/" names the root, as in update_node.
-	descDirectory = `Vault folder; "/" = the root`
+	descID      = "Note path, name, title or alias"
+	descSortBy  = `; "-key" descends`
+	descPage    = "Page number"
+	descLimit   = "Page size"
+	descTags    = "Only notes with these tags"
+	descTagMode = "How tags combine"
+	descFolder  = "Only this folder and below"
+	descIfMatch = "Hash a read gave: CONFLICT if changed since"
+	// descDirectory is a write tool's folder: "" is not given
+	// (params_given.go), so "/" names the root.
+	descDirectory = `Folder; "/" = vault root`
 )
+
+// descContent is a write tool's content.
+const descContent = "Markdown body; from --- on, the whole file"

@@ -49,6 +49,9 @@ type Presentation struct {
 	// MaxTokens, when set, trims the answer to at most this many o200k
 	// tokens.
 	MaxTokens int `json:"maxTokens"`
+	// Flags is set by the command line: hints then name its flags and
+	// sub-commands (--page 2, get-neighbors), not MCP parameters and tools.
+	Flags bool `json:"-"`
 }
 
 // presentation lets a handler find the Presentation embedded in any tool's
@@ -131,7 +134,7 @@ func (a *answer) render(format string, c cut) (string, error) {
 	case FormatMarkdown:
 		return a.markdown(c), nil
 	case FormatTOON:
-		s, err := toon.Encode(a.tree(c), toon.Options{})
+		s, err := toon.Encode(flatRows(a.tree(c), a.rowsKey), toon.Options{})
 		if err == nil {
 			return s, nil
 		}

@@ -87,7 +87,7 @@ func TestOmittedLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			if got := tt.a.omittedLine(tt.c, 100, 900); got != tt.want {
+			if got := say(tt.a.omittedLine(tt.c, 100, 900), false); got != tt.want {
 				t.Errorf("omittedLine = %q\nwant           %q", got, tt.want)
 			}
 		})
@@ -122,14 +122,14 @@ func TestMarkdownLayout(t *testing.T) {
 		want string
 	}{
 		{"note with title", &answer{kind: kindNote, head: toon.Object{{Key: "id", Value: "b.md"}, {Key: "title", Value: "B"}}, content: &body},
-			"# B\nid: b.md\n\nLine one.\nLast line.\n\n" + markdownFooter},
+			"# B\nid: b.md\n\nLine one.\nLast line.\n\n" + say(markdownFooter, false)},
 		{"content only", &answer{kind: kindNote, content: &body},
-			"Line one.\nLast line.\n\n" + markdownFooter},
+			"Line one.\nLast line.\n\n" + say(markdownFooter, false)},
 		{"id only, at full detail", &answer{kind: kindNote, head: toon.Object{{Key: "id", Value: "b.md"}}, allFields: true},
-			"# b.md\n\n" + markdownFooterFull},
+			"# b.md\n\n" + say(markdownFooterFull, false)},
 		{"rows with a hint", &answer{kind: kindRows, rowsKey: "tags", rows: []toon.Object{{{Key: "tag", Value: "x"}, {Key: "count", Value: 2}}}, props: []toon.Object{nil},
 			foot: paging(3, 1, 3), hint: "page 1 of 3: pass page: 2 for more"},
-			"1 of 3 tags (page 1 of 3)\n- x: 2\n\npage 1 of 3: pass page: 2 for more\n\n" + markdownFooter},
+			"1 of 3 tags (page 1 of 3)\n- x: 2\n\npage 1 of 3: pass page: 2 for more\n\n" + say(markdownFooter, false)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -51,6 +51,9 @@ type NodeResponse struct {
 	OutgoingCount *int           `json:"outgoingCount,omitempty"`
 	Neighbors     []NodeResponse `json:"neighbors,omitempty"`
 	Warnings      []string       `json:"warnings,omitempty"`
+	// Hint says which call gives more (the neighbours a depth-1 answer
+	// leaves out).
+	Hint string `json:"hint,omitempty"`
 }
 
 // ListResponse is a page of notes.
@@ -162,10 +165,26 @@ type TagsResponse struct {
 	Hint       string                `json:"hint,omitempty"`
 }
 
+// MissingResponse is the answer of a tool whose id matches no note:
+// warnings that name it. A plain null answer means "no result" (no path,
+// no note with the tags), never a mistyped id.
+type MissingResponse struct {
+	Warnings []string `json:"warnings"`
+}
+
+// missing is the answer for ids that match no note.
+func missing(ids ...string) *MissingResponse {
+	r := &MissingResponse{}
+	for _, id := range ids {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("no note matches %q", id))
+	}
+	return r
+}
+
 // pageHint is the one line that tells the caller how to get more.
 func pageHint(page, totalPages int) string {
 	if page < totalPages {
-		return fmt.Sprintf("page %d of %d: pass page: %d for more", page, totalPages, page+1)
+		return fmt.Sprintf("page %d of %d: pass {page: %d} for more", page, totalPages, page+1)
 	}
 	return ""
 }

@@ -18,13 +18,13 @@ func TestSearchToolDefinition(t *testing.T) {
 	if tool.Name != "search" {
 		t.Fatalf("searchTool name = %q, want search", tool.Name)
 	}
-	if a := tool.Annotations; a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
-		t.Errorf("search annotations = %+v, want read-only, not destructive", a)
+	if a := tool.Annotations; a.ReadOnlyHint == nil || !*a.ReadOnlyHint {
+		t.Errorf("search annotations = %+v, want read-only", a)
 	}
 	if !slices.Equal(tool.InputSchema.Required, []string{"query"}) {
 		t.Errorf("search required = %q, want [query]", tool.InputSchema.Required)
 	}
-	for _, name := range []string{"query", "mode", "limit", "page", "sortBy", "tags", "tagMode", "folder", "format", "detail", "fields", "maxTokens"} {
+	for _, name := range []string{"query", "mode", "limit", "page", "sortBy", "tags", "tagMode", "folder"} {
 		if _, ok := tool.InputSchema.Properties[name]; !ok {
 			t.Errorf("search has no parameter %q", name)
 		}
@@ -239,7 +239,7 @@ func TestSearchFields(t *testing.T) {
 		if slices.Contains(all, "snippet") {
 			t.Errorf("fieldTable(%s) = %q, want no snippet", tool, all)
 		}
-		if tool != "get_node" && !slices.Contains(std, "content") {
+		if tool != "get_node" && tool != "get_hubs" && !slices.Contains(std, "content") {
 			t.Errorf("fieldTable(%s) standard = %q, want content still", tool, std)
 		}
 	}
@@ -262,8 +262,35 @@ func TestSearchHint(t *testing.T) {
 			"at least 250 notes match and the pages hold the best 250: narrow the query, tags or folder for others"},
 	}
 	for _, tt := range tests {
-		if got := searchHint(&tt.give); got != tt.want {
+		if got := say(searchHint(&tt.give), false); got != tt.want {
 			t.Errorf("%s: searchHint(%+v) = %q, want %q", tt.desc, tt.give, got, tt.want)
 		}
+		if got := say(searchHint(&tt.give), true); strings.Contains(got, "page: ") {
+			t.Errorf("%s: searchHint for the command line = %q, want --page", tt.desc, got)
+		}
+	}
+}
+
+// TestEmptySearchHint checks that a search finding nothing says what to
+// try: fewer words, the other matching, no filters.
+func TestEmptySearchHint(t *testing.T) {
+	ts := newTestServer(t)
+	tests := []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"query": "zzzqqq xxyyzz", "mode": "keyword"}, []string{"no note matches", "fewer or other words", "mode: hybrid"}},
+		{map[string]any{"query": "zzzqqq", "mode": "keyword", "tags": []string{"project"}}, []string{"without the tags or folder filter"}},
+	}
+	for _, tt := range tests {
+		text, isErr := ts.call(t, "search", tt.args)
+		for _, w := range tt.want {
+			if isErr || !strings.Contains(text, w) {
+				t.Errorf("search(%v) = %q, want a hint with %q", tt.args, text, w)
+			}
+		}
+	}
+	if got := emptySearchHint(SearchParams{Mode: "semantic"}); !strings.Contains(say(got, true), "--mode keyword") {
+		t.Errorf("empty semantic search hint for the command line = %q, want --mode keyword", say(got, true))
 	}
 }

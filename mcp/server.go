@@ -36,16 +36,23 @@ type ServerOptions struct {
 	Logger *slog.Logger
 }
 
-// instructions tell an agent how the tools fit together.
+// instructions tell an agent how the tools fit together, and describe
+// once the response parameters that every tool takes (tools/list leaves
+// them out of the schemas: see readTool).
 const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
-Note IDs are vault paths like "Projects/Alpha Plan.md"; tools also accept the path without .md,
-any letter case, or a bare note name. Start with search (a question or keywords), or
-search_by_tags, list_nodes or get_hubs to find notes; get_node to read one; get_neighbors /
-find_path to follow links; create_node / update_node (renames rewrite every link) to write.
-Every read tool takes format (default TOON for lists, Markdown for a note or path; json for
-data), detail (minimal | standard (default) | full field presets), fields (an explicit field
-list instead of the preset) and maxTokens (trim the answer to fit; it says what was left out).
-An optional parameter set to "" is the same as leaving it out ({} too); directory "/" is the vault root.`
+Note IDs are vault paths like "Projects/Alpha Plan.md"; a tool's id also takes the path without
+.md, any letter case, a note name, a frontmatter title, an alias or a pasted [[link]].
+Start with search (a question or keywords), or search_by_tags, list_nodes or get_hubs to find
+notes; get_node to read one; get_neighbors / find_path to follow links; create_node /
+update_node (renames rewrite every link) to write.
+Every tool also takes these response parameters (the write tools only format):
+- format: toon | markdown | json (default: TOON for lists, Markdown for a note or a path).
+- detail: minimal | standard (default) | full, a preset of fields.
+- fields: a list of field names to show instead of the preset.
+- maxTokens: 50 to 1000000; trims the answer to fit and says what was left out.
+An enum's default is its first value unless its schema says otherwise. An optional parameter
+set to "" is the same as leaving it out ({} too); directory "/" is the vault root. null means
+no result; a warning says when an id matched no note.`
 
 // NewServer returns an MCP server exposing t's tools, and notes as
 // resources (vaultgraph://note/{id}). It tells clients when notes are
@@ -141,33 +148,42 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// readTool declares a read tool: its own options, then the presentation
-// parameters every read tool takes, and the read-only annotations.
+// readTool declares a read tool: its own options and the read-only
+// annotation. The response parameters every tool takes (format, detail,
+// fields, maxTokens) are described once, in the server instructions, not
+// in each schema: listed in each they cost more than half of tools/list
+// (README "Tools"), and a new tool gets them, and their wording, for free.
 func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
-	// The hints first, so that a tool's own options can override them
-	// (random_node is not idempotent).
-	opts = append([]mcpgo.ToolOption{
-		mcpgo.WithReadOnlyHintAnnotation(true), mcpgo.WithIdempotentHintAnnotation(true),
-		mcpgo.WithDestructiveHintAnnotation(false), mcpgo.WithOpenWorldHintAnnotation(false),
-	}, opts...)
-	opts = append(opts,
-		// Described at length once, in the server instructions; here in
-		// a few words, to keep every tool's definition short.
-		mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description(descFormat)),
-		mcpgo.WithString("detail", mcpgo.Enum(Details...), mcpgo.Description(descDetail)),
-		mcpgo.WithArray("fields", mcpgo.WithStringItems(), mcpgo.Description(descFields)),
-		mcpgo.WithInteger("maxTokens", mcpgo.Description(descMaxTokens)), // bounds checked by Presentation.check
-	)
+	opts = append([]mcpgo.ToolOption{mcpgo.WithToolAnnotation(hints(true, false, false))}, opts...)
 	return mcpgo.NewTool(name, opts...)
+}
+
+// hints are a tool's annotations, only those that differ from the MCP
+// defaults (readOnlyHint false, destructiveHint true, idempotentHint false),
+// so that tools/list stays short: destructiveHint and idempotentHint mean
+// something only for a tool that is not read-only, and openWorldHint is
+// left out (no client acts on it; every tool works on the vault alone).
+func hints(readOnly, destructive, idempotent bool) mcpgo.ToolAnnotation {
+	var a mcpgo.ToolAnnotation
+	switch {
+	case readOnly:
+		a.ReadOnlyHint = mcpgo.ToBoolPtr(true)
+		return a
+	case !destructive:
+		a.DestructiveHint = mcpgo.ToBoolPtr(false)
+	}
+	if idempotent {
+		a.IdempotentHint = mcpgo.ToBoolPtr(true)
+	}
+	return a
 }
 
 // pagedOptions are the sortBy, page and limit parameters of a tool that
 // pages list k.
 func pagedOptions(k vaultgraph.ListKind) []mcpgo.ToolOption {
-	keys := strings.Join(k.SortFields, ", ")
 	return []mcpgo.ToolOption{
-		mcpgo.WithAny("sortBy", mcpgo.Description(`Sort keys (string or list): `+keys+`; "-" prefix for descending`)),
-		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.DefaultNumber(1), mcpgo.Description(descPage)),
+		mcpgo.WithAny("sortBy", mcpgo.Description(strings.Join(k.SortFields, ", ")+descSortBy)),
+		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.Description(descPage)),
 		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(k.MaxLimit)), mcpgo.DefaultNumber(float64(k.DefaultLimit)), mcpgo.Description(descLimit)),
 	}
 }
@@ -179,7 +195,11 @@ func enum[T ~string](values []T, def T, desc string) []mcpgo.PropertyOption {
 	for i, v := range values {
 		words[i] = string(v)
 	}
-	return []mcpgo.PropertyOption{mcpgo.Enum(words...), mcpgo.DefaultString(string(def)), mcpgo.Description(desc)}
+	opts := []mcpgo.PropertyOption{mcpgo.Enum(words...), mcpgo.Description(desc)}
+	if def != values[0] { // the first value is the default unless said
+		opts = append(opts, mcpgo.DefaultString(string(def)))
+	}
+	return opts
 }
 
 // bindArguments decodes the call's arguments into p. Unknown arguments
@@ -230,4 +250,12 @@ func toolError(err error) *mcpgo.CallToolResult {
 
 func errorResult(code, msg string) *mcpgo.CallToolResult {
 	return mcpgo.NewToolResultError(code + ": " + msg)
+}
+
+// noProperties leaves out the empty "properties" that mcp-go gives an
+// object parameter: any keys are allowed, and saying so costs tokens.
+func noProperties(schema map[string]any) {
+	if p, ok := schema["properties"].(map[string]any); ok && len(p) == 0 {
+		delete(schema, "properties")
+	}
 }

@@ -209,11 +209,10 @@ func TestToolsList(t *testing.T) {
 		if slices.Contains(writeTools, tool.Name) {
 			continue // TestWriteToolsList checks their annotations and schemas
 		}
-		want := map[string]any{"readOnlyHint": true, "destructiveHint": false, "openWorldHint": false, "idempotentHint": tool.Name != "random_node"}
-		for k, v := range want {
-			if tool.Annotations[k] != v {
-				t.Errorf("%s: annotation %s = %v, want %v", tool.Name, k, tool.Annotations[k], v)
-			}
+		// Only what differs from the MCP defaults is sent: a read tool
+		// is read-only (destructive and idempotent then mean nothing).
+		if !maps.Equal(tool.Annotations, map[string]any{"readOnlyHint": true}) {
+			t.Errorf("%s: annotations = %v, want only readOnlyHint true", tool.Name, tool.Annotations)
 		}
 	}
 	if !slices.Equal(names, allTools) {
@@ -321,24 +320,17 @@ func TestToolsList(t *testing.T) {
 			if _, has := byName[tt.tool]["properties"].(map[string]any)["sortBy"]; has != tt.sortBy {
 				t.Errorf("has sortBy = %v, want %v", has, tt.sortBy)
 			} else if has {
-				if p := prop(tt.tool, "sortBy"); p["type"] != nil || !strings.Contains(fmt.Sprint(p["description"]), "descending") {
+				if p := prop(tt.tool, "sortBy"); p["type"] != nil || !strings.Contains(fmt.Sprint(p["description"]), `"-key" descends`) {
 					t.Errorf("sortBy = %v, want no type (a string or a list) and the keys described", p)
 				}
 			}
-			// Every read tool shapes its answer the same way.
-			for name, want := range map[string][]string{"format": Formats, "detail": Details} {
-				p := prop(tt.tool, name)
-				if got := strs(p["enum"]); p["type"] != "string" || !slices.Equal(got, want) {
-					t.Errorf("%s = %v, want a string enum %q", name, p, want)
+			// The response parameters every tool takes are described
+			// once, in the instructions, not in each schema
+			// (TestInstructionsDescribeResponseParams).
+			for _, name := range []string{"format", "detail", "fields", "maxTokens"} {
+				if _, has := byName[tt.tool]["properties"].(map[string]any)[name]; has {
+					t.Errorf("%s is in the schema; the instructions describe it", name)
 				}
-			}
-			if p := prop(tt.tool, "fields"); p["type"] != "array" {
-				t.Errorf("fields = %v, want an array", p)
-			}
-			// The four are described at length once, in the instructions
-			// (bounds of maxTokens are checked on call: TestToolErrors).
-			if p := prop(tt.tool, "maxTokens"); p["type"] != "integer" {
-				t.Errorf("maxTokens = %v, want an integer", p)
 			}
 		})
 	}
@@ -388,10 +380,14 @@ func TestToolCalls(t *testing.T) {
 				if c, _ := got["content"].(string); !strings.HasPrefix(c, "# Home\n") || len(strs(got["warnings"])) != 2 {
 					t.Errorf("content = %.40q, warnings %q, want the body from # Home and 2 warnings", c, got["warnings"])
 				}
-				for _, k := range []string{"links", "brokenLinks", "attachments", "properties", "hash", "created"} {
+				for _, k := range []string{"links", "brokenLinks", "attachments", "properties", "created"} {
 					if _, ok := got[k]; ok {
 						t.Errorf("standard detail has %s", k)
 					}
+				}
+				// The hash, so that an agent can pass ifMatch at once.
+				if h, _ := got["hash"].(string); len(h) != 16 {
+					t.Errorf("standard detail hash = %v, want the note's hash", got["hash"])
 				}
 			},
 		},
@@ -461,9 +457,10 @@ func TestToolCalls(t *testing.T) {
 			desc: "get_hubs default", tool: "get_hubs",
 			check: func(t *testing.T, got map[string]any) {
 				hubs := asSlice(got["nodes"])
-				// total counts every ranked note (testvault has 13), not the page
-				if len(hubs) != vaultgraph.DefaultHubsLimit || got["metric"] != "in_degree" || got["total"] != 13.0 || got["totalPages"] != 2.0 {
-					t.Fatalf("%d hubs by %v (total %v, %v pages), want %d by in_degree of 13 on 2 pages", len(hubs), got["metric"], got["total"], got["totalPages"], vaultgraph.DefaultHubsLimit)
+				// total counts every ranked note (8 of testvault's 13 are
+				// linked to), not the page
+				if len(hubs) != 8 || got["metric"] != "in_degree" || got["total"] != 8.0 || got["totalPages"] != 1.0 {
+					t.Fatalf("%d hubs by %v (total %v, %v pages), want 8 by in_degree of 8 on 1 page", len(hubs), got["metric"], got["total"], got["totalPages"])
 				}
 				top := hubs[0].(map[string]any)
 				if top["id"] != "Home.md" || top["score"] != 6.0 {
@@ -757,18 +754,23 @@ func TestToolErrors(t *testing.T) {
 	})
 }
 
+// TestNotFoundIsNull checks that null alone means "no result", and that
+// an id matching no note is instead a warning naming it, in every format.
 func TestNotFoundIsNull(t *testing.T) {
 	ts := newTestServer(t)
 	tests := []struct {
 		tool string
 		args map[string]any
+		// missing are the ids the answer's warnings name; none: null.
+		missing []string
 	}{
-		{"get_node", map[string]any{"id": "Nope"}},
-		{"get_node", map[string]any{"id": "Nope", "depth": 1}},
-		{"get_neighbors", map[string]any{"id": "Missing Note"}},
-		{"find_path", map[string]any{"source": "Home", "target": "Orphan"}},
-		{"find_path", map[string]any{"source": "Home", "target": "Nope"}},
-		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}},
+		{"get_node", map[string]any{"id": "Nope"}, []string{"Nope"}},
+		{"get_node", map[string]any{"id": "Nope", "depth": 1}, []string{"Nope"}},
+		{"get_neighbors", map[string]any{"id": "Missing Note"}, []string{"Missing Note"}},
+		{"find_path", map[string]any{"source": "Home", "target": "Orphan"}, nil},
+		{"find_path", map[string]any{"source": "Home", "target": "Nope"}, []string{"Nope"}},
+		{"find_path", map[string]any{"source": "Gone", "target": "Nope"}, []string{"Gone", "Nope"}},
+		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}, nil},
 	}
 	for _, tt := range tests {
 		for _, format := range append([]string{""}, Formats...) {
@@ -777,10 +779,25 @@ func TestNotFoundIsNull(t *testing.T) {
 				args["format"] = format
 			}
 			text, isErr := ts.call(t, tt.tool, args)
-			if text != "null" || isErr {
-				t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, args, text, isErr)
+			if tt.missing == nil {
+				if text != "null" || isErr {
+					t.Errorf("%s(%v) = %q, isError %v, want null, not an error", tt.tool, args, text, isErr)
+				}
+				continue
+			}
+			if text == "null" || isErr {
+				t.Errorf("%s(%v) = %q, isError %v, want a warning, not null or an error", tt.tool, args, text, isErr)
+			}
+			for _, id := range tt.missing {
+				if !strings.Contains(text, "no note matches") || !strings.Contains(text, id) {
+					t.Errorf("%s(%v) = %q, want a warning naming %q", tt.tool, args, text, id)
+				}
 			}
 		}
+	}
+	text, _ := ts.call(t, "get_node", map[string]any{"id": "Nope", "format": "json"})
+	if want := `{"warnings":["no note matches \"Nope\""]}`; text != want {
+		t.Errorf("get_node Nope (JSON) = %s, want %s", text, want)
 	}
 }
 
@@ -802,7 +819,8 @@ func TestFormats(t *testing.T) {
 		{"get_neighbors TOON", "get_neighbors", map[string]any{"id": "Home"}, "nodes[7]{id,title,direction,tags,context,content}:\n  Archive/Alpha Plan.md,Alpha Plan,out,", "total: 7\n"},
 		{"search_by_tags TOON", "search_by_tags", map[string]any{"tags": []string{"project"}}, "nodes[3]{id,title,tags,content}:\n", "Projects/Beta.md"},
 		{"list_nodes TOON", "list_nodes", map[string]any{"folder": "Notes"}, "nodes[4]{id,title,tags,content}:\n", "total: 4"},
-		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,title,score,tags,content}:\n  Home.md,Home,6,", ""},
+		{"get_hubs TOON", "get_hubs", map[string]any{"limit": 2}, "metric: in_degree\nnodes[2]{id,score}:\n  Home.md,6\n", ""},
+		{"get_hubs TOON, full", "get_hubs", map[string]any{"limit": 2, "detail": "full"}, "metric: in_degree\nnodes[2]{id,title,score,tags,", ""},
 		{"list_tags TOON", "list_tags", nil, "tags[17]{tag,count}:\n  project,3\n", "total: 17"},
 		{"find_path TOON", "find_path", map[string]any{"source": "東京 Trip", "target": "Home", "directed": true, "format": "toon"}, "path[3]: Notes/東京 Trip.md,Notes/Meeting Notes.md,Home.md\nlength: 2", ""},
 		{"find_path Markdown", "find_path", map[string]any{"source": "東京 Trip", "target": "Home", "directed": true, "format": "markdown"}, "2 links: Notes/東京 Trip.md → Notes/Meeting Notes.md → Home.md", ""},
@@ -885,5 +903,64 @@ func TestBindTypeErrorNamesParameter(t *testing.T) {
 		if got := ts.wantError(t, CodeInvalidParams, "get_node", tt.give); got != tt.want {
 			t.Errorf("get_node(%v) = %q, want %q", tt.give, got, tt.want)
 		}
+	}
+}
+
+// TestInstructionsDescribeResponseParams checks that the server
+// instructions, sent once in the handshake, describe the response
+// parameters every tool takes, with their values.
+func TestInstructionsDescribeResponseParams(t *testing.T) {
+	for _, want := range slices.Concat([]string{"format:", "detail:", "fields:", "maxTokens:"}, Formats, Details) {
+		if !strings.Contains(instructions, want) {
+			t.Errorf("instructions lack %q", want)
+		}
+	}
+}
+
+// TestJSONRowTagsAreLists checks that JSON list rows keep tags and aliases
+// as lists, as get_node does; only TOON tables and Markdown lines join them.
+func TestJSONRowTagsAreLists(t *testing.T) {
+	ts := newTestServer(t)
+	args := map[string]any{"folder": "Projects", "fields": []string{"id", "tags", "aliases"}, "sortBy": "path"}
+	args["format"] = "json"
+	js, _ := ts.call(t, "list_nodes", args)
+	if want := `{"nodes":[{"id":"Projects/Alpha Plan.md","tags":["project","project/alpha"],"aliases":["Alpha","AP"]},`; !strings.HasPrefix(js, want) {
+		t.Errorf("list_nodes (JSON) = %s, want it to start with %s", js, want)
+	}
+	args["format"] = "toon"
+	if text, _ := ts.call(t, "list_nodes", args); !strings.Contains(text, "Projects/Alpha Plan.md,project project/alpha,Alpha; AP") {
+		t.Errorf("list_nodes (TOON) = %s, want tags and aliases joined in the table", text)
+	}
+}
+
+// TestFieldsLinkCounts checks that get_node's link counts are fields like
+// any other: fields picks them without a warning, and leaves them out
+// when not named.
+func TestFieldsLinkCounts(t *testing.T) {
+	ts := newTestServer(t)
+	text, _ := ts.call(t, "get_node", map[string]any{"id": "Home", "depth": 1, "format": "json", "fields": []string{"id", "incomingCount"}})
+	if !strings.HasPrefix(text, `{"id":"Home.md","incomingCount":6,"neighbors":[`) || strings.Contains(text, "outgoingCount") || strings.Contains(text, "fields:") {
+		t.Errorf("get_node fields id, incomingCount = %.200s, want id and incomingCount, no outgoingCount, no warning", text)
+	}
+	text, _ = ts.call(t, "get_node", map[string]any{"id": "Home", "depth": 1, "format": "json", "fields": []string{"id"}})
+	if strings.Contains(text, "Count") {
+		t.Errorf("get_node fields id = %.200s, want no link counts", text)
+	}
+}
+
+// TestListNodesTypedProperties checks that list_nodes takes a property's
+// value typed as JSON has it (2, false) as it takes the text ("2").
+func TestListNodesTypedProperties(t *testing.T) {
+	ts := newTestServer(t)
+	for _, props := range []map[string]any{
+		{"priority": "2"}, {"priority": 2}, {"priority": 2.0}, {"done": false}, {"done": "false"}, {"status": "active", "priority": 2},
+	} {
+		text, isErr := ts.call(t, "list_nodes", map[string]any{"properties": props, "format": "json", "detail": "minimal"})
+		if want := `{"nodes":[{"id":"Projects/Alpha Plan.md","title":"Alpha Plan"}],"total":1`; isErr || !strings.HasPrefix(text, want) {
+			t.Errorf("list_nodes properties %v = %s (isError %v), want Projects/Alpha Plan.md", props, text, isErr)
+		}
+	}
+	if text, isErr := ts.call(t, "list_nodes", map[string]any{"properties": map[string]any{"priority": []int{2}}}); !isErr || !strings.Contains(text, "properties") {
+		t.Errorf("list_nodes properties priority [2] = %s (isError %v), want INVALID_PARAMS naming properties", text, isErr)
 	}
 }

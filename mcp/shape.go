@@ -3,6 +3,8 @@ package mcp
 import (
 	"fmt"
 	"math"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,15 +17,19 @@ func shape(d *toolDef, v any, p Presentation) (*answer, error) {
 	a, err := shapeAny(d, v, p)
 	if err == nil {
 		a.allFields = p.Detail == DetailFull && len(p.Fields) == 0
+		a.flags = p.Flags
 	}
 	return a, err
 }
 
 // shapeAny shapes v by its type with the fields of tool d.
 func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
-	_, write := v.(*WriteResponse)
-	if _, repair := v.(*RepairResponse); !write && !repair && d.fields == nil {
-		return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+	switch v.(type) {
+	case *WriteResponse, *RepairResponse, *MissingResponse:
+	default:
+		if d.fields == nil {
+			return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+		}
 	}
 	switch x := v.(type) {
 	case *NodeResponse:
@@ -42,6 +48,8 @@ func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
 		return shapeStatus(d, x, p), nil
 	case *WriteResponse:
 		return shapeWrite(d, x, p), nil
+	case *MissingResponse:
+		return &answer{kind: kindStatus, warnings: x.Warnings}, nil
 	case *RepairResponse:
 		return shapeRepair(d, x, p), nil
 	}
@@ -149,6 +157,9 @@ func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 // shapeList shapes a page of notes.
 func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
+	if d.fields.titleIfNew && len(p.Fields) == 0 && p.Detail != DetailFull && titlesAreNames(l.Nodes) {
+		names = slices.DeleteFunc(slices.Clone(names), func(f string) bool { return f == "title" })
+	}
 	chars := ShortContentChars
 	if p.Detail == DetailFull {
 		chars = ListContentChars
@@ -220,4 +231,15 @@ func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 	}
 	a.paged(l.Total, l.Page, l.TotalPages)
 	return a
+}
+
+// titlesAreNames reports whether every note's title is its file name
+// (the id's last element without .md), so a title column adds nothing.
+func titlesAreNames(nodes []NodeResponse) bool {
+	for _, n := range nodes {
+		if n.Title != strings.TrimSuffix(path.Base(n.ID), ".md") {
+			return false
+		}
+	}
+	return true
 }

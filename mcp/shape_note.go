@@ -3,7 +3,6 @@ package mcp
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
@@ -15,13 +14,13 @@ const MaxListedItems = 200
 
 // moreListedHint says where to find the rest of a cut list field.
 var moreListedHint = map[string]string{
-	"links": "; get_neighbors with direction out, page and limit lists them all",
+	"links": "; {get_neighbors} with {direction: out}, {page} and {limit} lists them all",
 }
 
 // shapeNote shapes one note, and its neighbours when it has them.
 func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
-	a := &answer{kind: kindNote, warnings: append(warnings, n.Warnings...)}
+	a := &answer{kind: kindNote, warnings: append(warnings, n.Warnings...), hint: n.Hint}
 	for _, name := range names {
 		if name == "content" {
 			if n.Content != nil {
@@ -33,7 +32,7 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 		if v, ok := noteField(n, name); ok {
 			if list, isList := v.([]any); isList && len(list) > MaxListedItems {
 				a.warnings = slices.Insert(a.warnings, 0, fmt.Sprintf("%s: the first %d of %d are shown%s",
-					name, MaxListedItems, len(list), moreListedHint[name]))
+					name, MaxListedItems, len(list), say(moreListedHint[name], p.Flags)))
 				v = list[:MaxListedItems]
 			}
 			if name == "mentions" { // after the content, which they quote
@@ -43,8 +42,11 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 			a.head = append(a.head, toon.Field{Key: name, Value: v})
 		}
 	}
-	if n.IncomingCount != nil {
-		a.more = append(a.more, toon.Field{Key: "incomingCount", Value: *n.IncomingCount}, toon.Field{Key: "outgoingCount", Value: *n.OutgoingCount})
+	if n.IncomingCount != nil && slices.Contains(names, "incomingCount") {
+		a.more = append(a.more, toon.Field{Key: "incomingCount", Value: *n.IncomingCount})
+	}
+	if n.OutgoingCount != nil && slices.Contains(names, "outgoingCount") {
+		a.more = append(a.more, toon.Field{Key: "outgoingCount", Value: *n.OutgoingCount})
 	}
 	if n.Neighbors != nil && d.fields.rows != nil {
 		rowNames := d.fields.neighborFields(p)
@@ -99,8 +101,9 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 	return nil, false
 }
 
-// nodeRow is a note as a uniform row of primitives (tags as one
-// space-separated string) plus its properties, written after the table.
+// nodeRow is a note as a row plus its properties, written after the
+// table. Its tags and aliases are lists, as in JSON; flatRows makes them
+// one string each for a TOON table or a Markdown line.
 func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, toon.Object) {
 	row := make(toon.Object, 0, len(names))
 	var props toon.Object
@@ -115,9 +118,9 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 			}
 			v = roundScore(*n.Score)
 		case "tags":
-			v = strings.Join(n.Tags, " ")
+			v = strings2any(n.Tags)
 		case "aliases":
-			v = strings.Join(n.Aliases, "; ")
+			v = strings2any(n.Aliases)
 		case "distance", "shared":
 			p := n.Distance
 			if name == "shared" {

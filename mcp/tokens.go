@@ -156,7 +156,7 @@ func (f *fitter) trim() (string, error) {
 		return "", f.err
 	}
 	b := answer{kind: a.kind, relevance: a.relevance}
-	b.omitted = fmt.Sprintf("the answer (%d tokens) does not fit maxTokens %d, not even its identifying fields: raise maxTokens", f.full, f.p.MaxTokens)
+	b.omitted = fmt.Sprintf("the answer (%d tokens) does not fit {maxTokens} %d, not even its identifying fields: raise {maxTokens}", f.full, f.p.MaxTokens)
 	return b.render(f.p.Format, uncut)
 }
 
@@ -187,7 +187,7 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 		for _, f := range append(keepFields(a.head, true, []string{"id"}), a.foot...) {
 			kept = append(kept, f.Key)
 		}
-		return fmt.Sprintf("all but %s left out (maxTokens %d, answer %d): raise maxTokens", strings.Join(kept, ", "), budget, full)
+		return fmt.Sprintf("all but %s left out ({maxTokens} %d, answer %d): raise {maxTokens}", strings.Join(kept, ", "), budget, full)
 	}
 	var left []string
 	kept := len(a.rows)
@@ -233,12 +233,12 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 		}
 		left = append(left, w)
 	}
-	how := "raise maxTokens"
+	how := "raise {maxTokens}"
 	switch {
 	case rowsCut && hasField(a.foot, "page"):
-		how += " or page with a smaller limit"
+		how += " or page with a smaller {limit}"
 	case rowsCut && a.rowsKey == "neighbors":
-		how += " or page through get_neighbors"
+		how += " or page through {get_neighbors}"
 	}
 	if id := rowID(a.head); contentCut && id != "" {
 		how += " or read " + NoteURI(id)
@@ -247,7 +247,7 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 	if what == "" {
 		what = "parts"
 	}
-	return fmt.Sprintf("%s left out (maxTokens %d, answer %d): %s", what, budget, full, how)
+	return fmt.Sprintf("%s left out ({maxTokens} %d, answer %d): %s", what, budget, full, how)
 }
 
 // droppedFields are the fields of the answer that a minimal or id-only

@@ -7,7 +7,7 @@ import (
 func deleteNodeTool() *toolDef {
 	return &toolDef{
 		Tool: writeTool("delete_node", true, true,
-			mcpgo.WithDescription("Delete a note's file. deleted: false when there was none. Links to it (notes, canvases) become broken, listed in warnings, never rewritten."),
+			mcpgo.WithDescription("Delete a note; warnings list the links to it that become broken."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("ifMatch", mcpgo.Description(descIfMatch)),
 		),

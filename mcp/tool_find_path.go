@@ -14,10 +14,10 @@ var pathFields = &fieldSet{
 func findPathTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("find_path",
-			mcpgo.WithDescription("Shortest chain of links between two notes: {path: [ids], length}, or null when none. Links count both ways unless directed is true."),
-			mcpgo.WithString("source", mcpgo.Required(), mcpgo.Description("Start note: path or name")),
-			mcpgo.WithString("target", mcpgo.Required(), mcpgo.Description("End note: path or name")),
-			mcpgo.WithBoolean("directed", mcpgo.DefaultBool(false), mcpgo.Description("Follow links only from linking note to linked note")),
+			mcpgo.WithDescription("Shortest chain of links between two notes; null when none."),
+			mcpgo.WithString("source", mcpgo.Required(), mcpgo.Description("Start note")),
+			mcpgo.WithString("target", mcpgo.Required(), mcpgo.Description("End note")),
+			mcpgo.WithBoolean("directed", mcpgo.Description("Follow links one way only")),
 		),
 		run:    bind((*Tools).FindPath),
 		format: FormatMarkdown,

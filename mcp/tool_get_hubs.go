@@ -6,14 +6,21 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// getHubsFields are the fields of get_hubs' rows.
-var getHubsFields = rowFields("score")
+// getHubsFields are the fields of get_hubs' rows. A hub list is for
+// choosing where to look next, so its standard rows are id, title and
+// score (HubsTokenBudget), the title only when some note's title is not
+// its file name; tags and previews are for full detail or fields.
+var getHubsFields = func() *fieldSet {
+	s := rowFields("score").withStandard("id", "title", "score")
+	s.titleIfNew = true
+	return s
+}()
 
 func getHubsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_hubs", append([]mcpgo.ToolOption{
-			mcpgo.WithDescription("Most central notes with their score: in_degree (most linked to, default), out_degree (most links out) or pagerank, a page at a time (sortBy reorders a page). Good first call to learn a vault's main topics."),
-			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Centrality measure")...),
+			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
+			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
 		}, pagedOptions(vaultgraph.HubList)...)...),
 		run:    bind((*Tools).GetHubs),
 		format: FormatTOON,

@@ -15,9 +15,9 @@ func getNeighborsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_neighbors",
 			append([]mcpgo.ToolOption{
-				mcpgo.WithDescription("Notes linked with a note: out = notes it links to, in = notes linking to it, both (default; mutual links marked both). Outgoing first unless sorted; paged, with total. Returns null when the note does not exist."),
+				mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
 				mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
-				mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links to follow")...),
+				mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
 			}, pagedOptions(vaultgraph.NeighborList)...)...,
 		),
 		run:    bind((*Tools).GetNeighbors),

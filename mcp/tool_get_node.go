@@ -1,19 +1,29 @@
 package mcp
 
 import (
+	"slices"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// getNodeFields are get_node's fields: a note's, and with depth 1 rows
-// of neighbours with get_neighbors' fields.
-var getNodeFields = noteFields.withRows(getNeighborsFields)
+// getNodeFields are get_node's fields: a note's, and with depth 1 its
+// link counts (in every preset; fields can pick them) and rows of
+// neighbours with get_neighbors' fields.
+var getNodeFields = func() *fieldSet {
+	s := noteFields.withRows(getNeighborsFields)
+	counts := []string{"incomingCount", "outgoingCount"}
+	s.all = slices.Concat(s.all, counts)
+	s.minimal = slices.Concat(s.minimal, counts)
+	s.standard = slices.Concat(s.standard, counts)
+	return s
+}()
 
 func getNodeTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_node",
-			mcpgo.WithDescription("Read one note: title, tags, properties, outgoing links with titles, broken links, content (up to 10,000 chars) and a content hash. depth 1 adds incoming/outgoing link counts and up to 20 neighbours (200 chars each, direction in|out|both). Returns null when no note matches."),
-			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(`Note path ("Projects/Alpha Plan.md"), path without .md, any case, or a bare note name`)),
-			mcpgo.WithInteger("depth", mcpgo.Min(0), mcpgo.Max(1), mcpgo.DefaultNumber(0), mcpgo.Description("0 = the note, 1 = also its neighbours")),
+			mcpgo.WithDescription("Read a note: content, tags, hash (for ifMatch); depth 1 adds linked notes."),
+			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
+			mcpgo.WithInteger("depth", mcpgo.Min(0), mcpgo.Max(1), mcpgo.Description("1 adds linked notes")),
 		),
 		run:    bind((*Tools).GetNode),
 		format: FormatMarkdown,

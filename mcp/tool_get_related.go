@@ -21,10 +21,10 @@ var getRelatedFields = func() *fieldSet {
 func getRelatedTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("get_related", append([]mcpgo.ToolOption{
-			mcpgo.WithDescription("Notes nearest to given notes by links (personalized PageRank), with distance and shared neighbours; query starts from its top search hits."),
-			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes: "+descID)),
-			mcpgo.WithString("query", mcpgo.Description("Start from its top search hits")),
-			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked with a start note")),
+			mcpgo.WithDescription("Notes closest to given notes by links (personalized PageRank)."),
+			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes")),
+			mcpgo.WithString("query", mcpgo.Description("Or start from its top hits")),
+			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked to a start")),
 		}, pagedOptions(vaultgraph.RelatedList)...)...),
 		run:    bind((*Tools).GetRelated),
 		format: FormatTOON,

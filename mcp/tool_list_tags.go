@@ -17,7 +17,7 @@ func listTagsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("list_tags",
 			append([]mcpgo.ToolOption{
-				mcpgo.WithDescription("Tags in the vault (lower case, without '#') with their note counts, most used first, a page at a time."),
+				mcpgo.WithDescription("Every tag with its note count, most used first."),
 			}, pagedOptions(vaultgraph.TagList)...)...,
 		),
 		run:    bind((*Tools).ListTags),

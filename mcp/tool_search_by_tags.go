@@ -13,9 +13,9 @@ func searchByTagsTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("search_by_tags",
 			append([]mcpgo.ToolOption{
-				mcpgo.WithDescription(`Notes with any (default) or all of the tags, paged, with total. Tags match without '#', ignoring case; "project" also matches "project/alpha". Use list_tags to see the tags.`),
-				mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags to match")),
-				mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.DefaultString("any"), mcpgo.Description("Match any or all of tags")),
+				mcpgo.WithDescription(`Notes with any or all of the tags; "a" also matches "a/b".`),
+				mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags, without #")),
+				mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.Description(descTagMode)),
 			}, pagedOptions(vaultgraph.TaggedList)...)...,
 		),
 		run:    bind((*Tools).SearchByTags),

@@ -17,7 +17,7 @@ var statusFields = &fieldSet{
 func vaultStatusTool() *toolDef {
 	return &toolDef{
 		Tool: readTool("vault_status",
-			mcpgo.WithDescription("Vault counts (notes, links, broken links, broken anchors, tags, attachments), index and watcher state, last sync time, files that could not be indexed and why, note names shared by several notes."),
+			mcpgo.WithDescription("Vault counts, index and watcher state, files with problems."),
 		),
 		run:    bind((*Tools).VaultStatus),
 		format: FormatTOON,

@@ -4,13 +4,9 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// writeTool declares a write tool with its annotations and the format
-// parameter.
+// writeTool declares a write tool with its annotations (format, which
+// every tool takes, is described in the server instructions).
 func writeTool(name string, destructive, idempotent bool, opts ...mcpgo.ToolOption) mcpgo.Tool {
-	opts = append([]mcpgo.ToolOption{
-		mcpgo.WithReadOnlyHintAnnotation(false), mcpgo.WithDestructiveHintAnnotation(destructive),
-		mcpgo.WithIdempotentHintAnnotation(idempotent), mcpgo.WithOpenWorldHintAnnotation(false),
-	}, opts...)
-	opts = append(opts, mcpgo.WithString("format", mcpgo.Enum(Formats...), mcpgo.Description(descFormat)))
+	opts = append([]mcpgo.ToolOption{mcpgo.WithToolAnnotation(hints(false, destructive, idempotent))}, opts...)
 	return mcpgo.NewTool(name, opts...)
 }

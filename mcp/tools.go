@@ -1,10 +1,14 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,8 +47,11 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)
 	}
 	n, err := t.Engine.GetNode(ctx, p.ID, p.wants(getNodeFields, "content"))
-	if err != nil || n == nil {
+	if err != nil {
 		return nil, err
+	}
+	if n == nil {
+		return missing(p.ID), nil
 	}
 	r := nodeResponse(n, PrimaryContentChars)
 	if err := t.mentions(ctx, &r, p.wants(getNodeFields, "mentions")); err != nil {
@@ -53,9 +60,12 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if p.Depth == 1 {
 		in, out := n.InDegree, n.OutDegree
 		r.IncomingCount, r.OutgoingCount = &in, &out
-		nbs, _, _, err := t.Engine.Neighbors(ctx, n.ID, graph.Both, MaxNodeNeighbors)
+		nbs, total, _, err := t.Engine.Neighbors(ctx, n.ID, graph.Both, MaxNodeNeighbors)
 		if err != nil {
 			return nil, err
+		}
+		if total > len(nbs) {
+			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), total)
 		}
 		r.Neighbors = []NodeResponse{}
 		withContent := p.wantsRow(getNodeFields, "content")
@@ -100,8 +110,11 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return nil, err
 	}
 	res, err := t.Engine.NeighborsPage(ctx, p.ID, graph.Direction(p.Direction), q)
-	if err != nil || res == nil { // nil: no such note
+	if err != nil {
 		return nil, err
+	}
+	if res == nil {
+		return missing(p.ID), nil
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	withContent := p.wants(getNeighborsFields, "content")
@@ -184,8 +197,21 @@ func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 		return nil, invalid("target", "required")
 	}
 	path, warnings, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
-	if err != nil || path == nil {
+	if err != nil {
 		return nil, err
+	}
+	if path == nil {
+		// null is "no path"; an end that is no note is a warning.
+		var gone []string
+		for _, id := range []string{p.Source, p.Target} {
+			if found, _, err := t.Engine.Lookup(id); err == nil && found == "" {
+				gone = append(gone, id)
+			}
+		}
+		if len(gone) > 0 {
+			return missing(gone...), nil
+		}
+		return nil, nil
 	}
 	r := &PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}
 	for _, id := range path.Path {
@@ -222,6 +248,11 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
 	out.Metric = string(res.Metric)
+	if res.Unranked > 0 && res.Page >= res.TotalPages {
+		// The last page or past it: say where the ranking ends rather
+		// than list notes that score 0.
+		out.Hint = fmt.Sprintf("the %s ranking ends here; the %d unranked notes score 0", res.Metric, res.Unranked)
+	}
 	withContent := p.wants(getHubsFields, "content")
 	for _, h := range res.Hubs {
 		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
@@ -299,20 +330,20 @@ func nodePage(total, page, totalPages int, warnings []string) *ListResponse {
 
 // ListNodesParams are list_nodes' parameters.
 type ListNodesParams struct {
-	Folder         string            `json:"folder"`
-	Tags           []string          `json:"tags"`
-	TagMode        string            `json:"tagMode"`
-	Properties     map[string]string `json:"properties"`
-	CreatedAfter   string            `json:"createdAfter"`
-	CreatedBefore  string            `json:"createdBefore"`
-	ModifiedAfter  string            `json:"modifiedAfter"`
-	ModifiedBefore string            `json:"modifiedBefore"`
-	Orphans        bool              `json:"orphans"`
-	BrokenLinks    bool              `json:"brokenLinks"`
-	BrokenAnchors  bool              `json:"brokenAnchors"`
-	SortBy         SortKeys          `json:"sortBy"`
-	Page           int               `json:"page"`
-	Limit          int               `json:"limit"`
+	Folder         string         `json:"folder"`
+	Tags           []string       `json:"tags"`
+	TagMode        string         `json:"tagMode"`
+	Properties     PropertyFilter `json:"properties"`
+	CreatedAfter   string         `json:"createdAfter"`
+	CreatedBefore  string         `json:"createdBefore"`
+	ModifiedAfter  string         `json:"modifiedAfter"`
+	ModifiedBefore string         `json:"modifiedBefore"`
+	Orphans        bool           `json:"orphans"`
+	BrokenLinks    bool           `json:"brokenLinks"`
+	BrokenAnchors  bool           `json:"brokenAnchors"`
+	SortBy         SortKeys       `json:"sortBy"`
+	Page           int            `json:"page"`
+	Limit          int            `json:"limit"`
 	Presentation
 }
 
@@ -436,4 +467,41 @@ type VaultStatusParams struct {
 // VaultStatus reports the vault's counts, state and problems.
 func (t *Tools) VaultStatus(ctx context.Context, _ VaultStatusParams) (any, error) {
 	return t.Engine.Status(ctx)
+}
+
+// PropertyFilter is list_nodes' properties: each key's value must equal
+// the note's. A value may be given typed, as JSON has it (2, true) or as
+// text ("2", "true"): both match the same notes.
+type PropertyFilter map[string]string
+
+// UnmarshalJSON reads an object of strings, numbers and booleans.
+func (f *PropertyFilter) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return invalid("properties", `use an object of values, e.g. {"status":"active","priority":2}`)
+	}
+	out := make(PropertyFilter, len(raw))
+	for k, v := range raw {
+		var s string
+		if err := json.Unmarshal(v, &s); err == nil {
+			out[k] = s
+			continue
+		}
+		var x any
+		d := json.NewDecoder(bytes.NewReader(v))
+		d.UseNumber()
+		if err := d.Decode(&x); err != nil {
+			return invalid("properties", "%s: %v", k, err)
+		}
+		switch x := x.(type) {
+		case json.Number:
+			out[k] = x.String()
+		case bool:
+			out[k] = strconv.FormatBool(x)
+		default:
+			return invalid("properties", "%s: use a string, number or boolean", k)
+		}
+	}
+	*f = out
+	return nil
 }

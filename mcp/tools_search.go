@@ -55,7 +55,26 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 		out.Nodes = append(out.Nodes, item)
 	}
 	out.Hint = searchHint(res)
+	if res.Total == 0 {
+		out.Hint = emptySearchHint(p)
+	}
 	return out, nil
+}
+
+// emptySearchHint is the hint of a search that found nothing: fewer
+// words, the other kind of matching, no filters.
+func emptySearchHint(p SearchParams) string {
+	h := "no note matches: try fewer or other words"
+	switch vaultgraph.SearchMode(p.Mode) {
+	case vaultgraph.SearchKeyword:
+		h += ", or {mode: hybrid} to match by meaning too"
+	case vaultgraph.SearchSemantic:
+		h += ", or {mode: keyword} to match words"
+	}
+	if len(p.Tags) > 0 || strings.TrimSpace(p.Folder) != "" {
+		h += "; without the tags or folder filter more notes qualify"
+	}
+	return h
 }
 
 // searchHint is the line that says how to see more of the matching
@@ -64,7 +83,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 func searchHint(res *vaultgraph.SearchResult) string {
 	switch {
 	case res.AtLeast && res.Page < res.TotalPages:
-		return fmt.Sprintf("page %d of %d; at least %d notes match (the best %d are paged): pass page: %d for more, or narrow the query, tags or folder",
+		return fmt.Sprintf("page %d of %d; at least %d notes match (the best %d are paged): pass {page: %d} for more, or narrow the query, tags or folder",
 			res.Page, res.TotalPages, res.Total, res.Total, res.Page+1)
 	case res.AtLeast:
 		return fmt.Sprintf("at least %d notes match and the pages hold the best %d: narrow the query, tags or folder for others", res.Total, res.Total)

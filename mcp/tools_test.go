@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -260,7 +261,7 @@ func TestDefaultLimits(t *testing.T) {
 			if len(res.Nodes) != tt.wantLen || res.Total != tt.wantTotal || res.TotalPages != tt.wantPages {
 				t.Errorf("got %d nodes of %d on %d pages, want %d of %d on %d", len(res.Nodes), res.Total, res.TotalPages, tt.wantLen, tt.wantTotal, tt.wantPages)
 			}
-			if res.Hint != tt.wantHint {
+			if res.Hint = mcp.Say(res.Hint, false); res.Hint != tt.wantHint {
 				t.Errorf("Hint = %q, want %q", res.Hint, tt.wantHint)
 			}
 		})
@@ -268,11 +269,12 @@ func TestDefaultLimits(t *testing.T) {
 	t.Run("hubs default 10", func(t *testing.T) {
 		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{})
 		hubs, _ := got.(*mcp.ListResponse)
-		// total is every ranked note, not the rows of the page
-		if err != nil || hubs == nil || len(hubs.Nodes) != 10 || hubs.Total != 61 || hubs.Page != 1 || hubs.TotalPages != 7 ||
-			hubs.Hint != "page 1 of 7: pass page: 2 for more" || hubs.Metric != "in_degree" ||
+		// total is every ranked note (scoring above 0), not the rows of
+		// the page: only Hub.md is linked to.
+		if err != nil || hubs == nil || len(hubs.Nodes) != 1 || hubs.Total != 1 || hubs.Page != 1 || hubs.TotalPages != 1 ||
+			hubs.Hint != "the in_degree ranking ends here; the 60 unranked notes score 0" || hubs.Metric != "in_degree" ||
 			hubs.Nodes[0].ID != "Hub.md" || hubs.Nodes[0].Score == nil || *hubs.Nodes[0].Score != 60 {
-			t.Errorf("GetHubs() = %+v, %v, want 10 in_degree hubs of 61 on 7 pages, Hub.md first with 60", got, err)
+			t.Errorf("GetHubs() = %+v, %v, want Hub.md alone with 60, and the hint that the ranking ends", got, err)
 		}
 		for _, n := range hubs.Nodes {
 			if n.Score == nil {
@@ -281,10 +283,11 @@ func TestDefaultLimits(t *testing.T) {
 		}
 	})
 	t.Run("hubs last page", func(t *testing.T) {
-		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Page: 7})
+		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Page: 7})
 		hubs, _ := got.(*mcp.ListResponse)
-		if err != nil || hubs == nil || len(hubs.Nodes) != 1 || hubs.Total != 61 || hubs.Page != 7 || hubs.Hint != "" {
-			t.Errorf("GetHubs(page 7) = %+v, %v, want the last note of 61 and no hint", got, err)
+		if err != nil || hubs == nil || len(hubs.Nodes) != 0 || hubs.Total != 60 || hubs.Page != 7 || hubs.TotalPages != 6 ||
+			!strings.Contains(hubs.Hint, "ranking ends here; the 1 unranked notes score 0") {
+			t.Errorf("GetHubs(out_degree, page 7) = %+v, %v, want no rows of 60 and the hint that the ranking ends", got, err)
 		}
 	})
 	t.Run("hubs limit 50", func(t *testing.T) {
@@ -299,6 +302,21 @@ func TestDefaultLimits(t *testing.T) {
 		r, _ := got.(*mcp.NodeResponse)
 		if err != nil || r == nil || len(r.Neighbors) != 20 || r.IncomingCount == nil || *r.IncomingCount != 60 || *r.OutgoingCount != 0 {
 			t.Fatalf("GetNode(Hub, depth 1) = %+v, %v, want 20 neighbours and 60 in, 0 out", r, err)
+		}
+		// The answer says how many there are and which call gives the rest.
+		if want := "20 of 60 linked notes shown: get_neighbors with page: 2 gives the next ones"; mcp.Say(r.Hint, false) != want {
+			t.Errorf("hint = %q, want %q", mcp.Say(r.Hint, false), want)
+		}
+		if want := "20 of 60 linked notes shown: get-neighbors with --page 2 gives the next ones"; mcp.Say(r.Hint, true) != want {
+			t.Errorf("hint on the command line = %q, want %q", mcp.Say(r.Hint, true), want)
+		}
+		text, err := mcp.Render("get_node", got, mcp.Presentation{Format: mcp.FormatJSON})
+		if err != nil || !strings.Contains(text, `"hint":"20 of 60 linked notes shown`) {
+			t.Errorf("get_node Hub depth 1 (JSON) = %.300s, %v, want the hint", text, err)
+		}
+		few, _ := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Many/N01", Depth: 1})
+		if r, _ := few.(*mcp.NodeResponse); r == nil || r.Hint != "" {
+			t.Errorf("GetNode(Many/N01, depth 1) = %+v, want no hint (all its neighbours shown)", few)
 		}
 	})
 	t.Run("list_tags paged", func(t *testing.T) {
@@ -373,7 +391,7 @@ func TestGetNodeResponse(t *testing.T) {
 	})
 	t.Run("rendered, standard detail", func(t *testing.T) {
 		got, std := objectFields(t, answerJSON(t, "get_node", r, mcp.Presentation{}))
-		want := []string{"id", "title", "tags", "content", "incomingCount", "outgoingCount", "neighbors"}
+		want := []string{"id", "title", "tags", "hash", "content", "incomingCount", "outgoingCount", "neighbors"}
 		if !slices.Equal(got, want) {
 			t.Errorf("standard get_node keys = %q, want %q", got, want)
 		}
@@ -390,11 +408,12 @@ func TestGetNodeResponse(t *testing.T) {
 	})
 
 	t.Run("missing is nil", func(t *testing.T) {
-		if got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Nope"}); got != nil || err != nil {
-			t.Errorf("GetNode(Nope) = %v, %v, want nil, nil", got, err)
+		want := &mcp.MissingResponse{Warnings: []string{`no note matches "Nope"`}}
+		if got, err := tools.GetNode(ctx, mcp.GetNodeParams{ID: "Nope"}); !reflect.DeepEqual(got, want) || err != nil {
+			t.Errorf("GetNode(Nope) = %v, %v, want %v", got, err, want)
 		}
-		if got, err := tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Nope"}); got != nil || err != nil {
-			t.Errorf("GetNeighbors(Nope) = %v, %v, want nil, nil", got, err)
+		if got, err := tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Nope"}); !reflect.DeepEqual(got, want) || err != nil {
+			t.Errorf("GetNeighbors(Nope) = %v, %v, want %v", got, err, want)
 		}
 		if got, err := tools.FindPath(ctx, mcp.FindPathParams{Source: "Home", Target: "Orphan"}); got != nil || err != nil {
 			t.Errorf("FindPath(Home, Orphan) = %v, %v, want nil, nil", got, err)
@@ -690,21 +709,21 @@ func TestHubsPages(t *testing.T) {
 		}
 		return out
 	}
-	all := hubIDs(mcp.GetHubsParams{Limit: vaultgraph.MaxHubsLimit}) // the whole ranking: 13 notes
+	all := hubIDs(mcp.GetHubsParams{Metric: "pagerank", Limit: vaultgraph.MaxHubsLimit}) // the whole ranking: 13 notes
 	tests := []struct {
 		desc string
 		give mcp.GetHubsParams
 		want []string
 	}{
-		{"page 1", mcp.GetHubsParams{Limit: 5}, all[:5]},
-		{"page 2", mcp.GetHubsParams{Limit: 5, Page: 2}, all[5:10]},
-		{"last page", mcp.GetHubsParams{Limit: 5, Page: 3}, all[10:]},
-		{"past the end", mcp.GetHubsParams{Limit: 5, Page: 4}, nil},
-		{"page 2 sorted by title", mcp.GetHubsParams{Limit: 5, Page: 2, SortBy: mcp.SortKeys{"title"}},
-			// Projects/Alpha Plan, Deep Note, 東京 Trip, Old Ideas, Broken YAML by title
-			[]string{"Projects/Alpha Plan.md", "Notes/Broken YAML.md", "Deep/Nested/Folder/Deep Note.md", "Archive/Old Ideas.md", "Notes/東京 Trip.md"}},
-		{"page 1 sorted by -path", mcp.GetHubsParams{Limit: 3, SortBy: mcp.SortKeys{"-path"}},
-			[]string{"Notes/Meeting Notes.md", "Home.md", "Archive/Alpha Plan.md"}},
+		{"page 1", mcp.GetHubsParams{Metric: "pagerank", Limit: 5}, all[:5]},
+		{"page 2", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 2}, all[5:10]},
+		{"last page", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 3}, all[10:]},
+		{"past the end", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 4}, nil},
+		{"page 2 sorted by title", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 2, SortBy: mcp.SortKeys{"title"}},
+			// Café Menu, Deep Note, 東京 Trip, Old Ideas, Broken YAML by title
+			[]string{"Notes/Broken YAML.md", "Notes/Café Menu.md", "Deep/Nested/Folder/Deep Note.md", "Archive/Old Ideas.md", "Notes/東京 Trip.md"}},
+		{"page 1 sorted by -path", mcp.GetHubsParams{Metric: "pagerank", Limit: 3, SortBy: mcp.SortKeys{"-path"}},
+			[]string{"Projects/Beta.md", "Notes/Meeting Notes.md", "Home.md"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -724,8 +743,10 @@ func TestHubsPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, err := mcp.Render("get_hubs", got, mcp.Presentation{Format: mcp.FormatJSON})
-	if err != nil || !strings.Contains(text, `"page 9 is past the last page (2)"`) || !strings.Contains(text, `"total":13`) {
-		t.Errorf("get_hubs page 9 = %s, %v, want total 13 and a warning that page 9 is past the last page (2)", text, err)
+	// in_degree ranks the 8 notes linked to; the other 5 score 0.
+	if err != nil || !strings.Contains(text, `"page 9 is past the last page (1)"`) || !strings.Contains(text, `"total":8`) ||
+		!strings.Contains(text, `"hint":"the in_degree ranking ends here; the 5 unranked notes score 0"`) {
+		t.Errorf("get_hubs page 9 = %s, %v, want total 8, a warning that page 9 is past the last page (1) and that the ranking ends", text, err)
 	}
 }
 

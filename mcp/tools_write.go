@@ -90,7 +90,11 @@ func (t *Tools) DeleteNode(ctx context.Context, p DeleteNodeParams) (any, error)
 	if strings.TrimSpace(p.ID) == "" {
 		return nil, invalid("id", "required: the note to delete")
 	}
-	return written(t.Engine.DeleteNode(ctx, p.ID, p.IfMatch))
+	res, err := t.Engine.DeleteNode(ctx, p.ID, p.IfMatch)
+	if err == nil && !res.Deleted {
+		res.Warnings = append(res.Warnings, missing(p.ID).Warnings...)
+	}
+	return written(res, err)
 }
 
 // written is a write's answer: res, or the error err.

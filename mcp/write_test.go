@@ -150,22 +150,22 @@ func TestWriteToolsList(t *testing.T) {
 	}{
 		{
 			tool: "create_node", destructive: false, idempotent: false, required: []string{"title"},
-			types: map[string]string{"title": "string", "content": "string", "tags": "array", "directory": "string", "properties": "object", "format": "string"},
+			types: map[string]string{"title": "string", "content": "string", "tags": "array", "directory": "string", "properties": "object"},
 		},
 		{
 			tool: "update_node", destructive: true, idempotent: false, required: []string{"id"},
 			types: map[string]string{
 				"id": "string", "title": "string", "directory": "string", "content": "string", "tags": "array",
-				"properties": "object", "renameHeading": "object", "ifMatch": "string", "dryRun": "boolean", "format": "string",
+				"properties": "object", "renameHeading": "object", "ifMatch": "string", "dryRun": "boolean",
 			},
 		},
 		{
 			tool: "delete_node", destructive: true, idempotent: true, required: []string{"id"},
-			types: map[string]string{"id": "string", "ifMatch": "string", "format": "string"},
+			types: map[string]string{"id": "string", "ifMatch": "string"},
 		},
 		{
 			tool: "repair_links", destructive: true, idempotent: false,
-			types: map[string]string{"from": "string", "to": "string", "apply": "boolean", "format": "string"},
+			types: map[string]string{"from": "string", "to": "string", "apply": "boolean"},
 		},
 	}
 	for _, tt := range tests {
@@ -190,11 +190,17 @@ func TestWriteToolsList(t *testing.T) {
 			if len(got.Description) < 40 {
 				t.Errorf("description %q is too short to act on", got.Description)
 			}
-			want := map[string]any{"readOnlyHint": false, "destructiveHint": tt.destructive, "idempotentHint": tt.idempotent, "openWorldHint": false}
-			for k, v := range want {
-				if got.Annotations[k] != v {
-					t.Errorf("annotation %s = %v, want %v", k, got.Annotations[k], v)
-				}
+			// Only hints that differ from the MCP defaults are sent
+			// (readOnlyHint false, destructiveHint true, idempotentHint false).
+			want := map[string]any{}
+			if !tt.destructive {
+				want["destructiveHint"] = false
+			}
+			if tt.idempotent {
+				want["idempotentHint"] = true
+			}
+			if !maps.Equal(got.Annotations, want) {
+				t.Errorf("annotations = %v, want %v", got.Annotations, want)
 			}
 			if got.InputSchema["type"] != "object" {
 				t.Errorf("inputSchema type = %v, want object", got.InputSchema["type"])
@@ -211,9 +217,6 @@ func TestWriteToolsList(t *testing.T) {
 				if p["type"] != typ {
 					t.Errorf("%s = %v, want type %s", name, p, typ)
 				}
-			}
-			if p, _ := props["format"].(map[string]any); !slices.Equal(strs(p["enum"]), Formats) {
-				t.Errorf("format = %v, want the enum %q", p, Formats)
 			}
 		})
 	}
@@ -306,8 +309,8 @@ func TestCreateNode(t *testing.T) {
 
 	t.Run("no frontmatter without tags or properties", func(t *testing.T) {
 		w := ts.write(t, "create_node", map[string]any{"title": "Plain", "content": "Just text."})
-		if got := ts.file(t, w.ID); got != "Just text." {
-			t.Errorf("file = %q, want the content exactly", got)
+		if got := ts.file(t, w.ID); got != "Just text.\n" {
+			t.Errorf("file = %q, want the content with a final newline", got)
 		}
 	})
 }
@@ -341,8 +344,8 @@ func TestUpdateNodeRename(t *testing.T) {
 		if got := diffSnapshots(before, snapshot(t, ts.dir)); got != nil {
 			t.Errorf("a dry run changed %q", got)
 		}
-		if n := ts.callJSON(t, "get_node", map[string]any{"id": "Gamma"}); n != nil {
-			t.Errorf("get_node(Gamma) after a dry run = %v, want null", n)
+		if n := ts.callJSON(t, "get_node", map[string]any{"id": "Gamma"}); !isMissing(n) {
+			t.Errorf("get_node(Gamma) after a dry run = %v, want no note", n)
 		}
 	})
 
@@ -374,8 +377,8 @@ func TestUpdateNodeRename(t *testing.T) {
 	if n["id"] != "Projects/Gamma.md" || n["incomingCount"] != 3.0 {
 		t.Errorf("get_node(Gamma) = %v, want Projects/Gamma.md with 3 notes linking in", n)
 	}
-	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); n != nil {
-		t.Errorf("get_node(Beta) after the rename = %v, want null", n)
+	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); !isMissing(n) {
+		t.Errorf("get_node(Beta) after the rename = %v, want no note", n)
 	}
 	if h := ts.callJSON(t, "get_node", map[string]any{"id": "Home", "detail": "full"}); !slices.Contains(ids(h["links"]), "Projects/Gamma.md") || slices.Contains(strs(h["brokenLinks"]), "Gamma") {
 		t.Errorf("Home links %q, broken %q, want Projects/Gamma.md resolved", ids(h["links"]), strs(h["brokenLinks"]))
@@ -585,8 +588,8 @@ func TestDeleteNode(t *testing.T) {
 	if got := diffSnapshots(before, snapshot(t, ts.dir)); !slices.Equal(got, []string{"-Projects/Beta.md"}) {
 		t.Errorf("files changed = %q, want only -Projects/Beta.md", got)
 	}
-	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); n != nil {
-		t.Errorf("get_node(Beta) after delete = %v, want null", n)
+	if n := ts.callJSON(t, "get_node", map[string]any{"id": "Beta"}); !isMissing(n) {
+		t.Errorf("get_node(Beta) after delete = %v, want no note", n)
 	}
 	if h := ts.callJSON(t, "get_node", map[string]any{"id": "Home", "detail": "full"}); !slices.Contains(strs(h["brokenLinks"]), "Beta") {
 		t.Errorf("Home's broken links = %q, want Beta among them", strs(h["brokenLinks"]))
@@ -596,10 +599,10 @@ func TestDeleteNode(t *testing.T) {
 	}
 
 	again := ts.write(t, "delete_node", map[string]any{"id": "projects/beta"})
-	if again.Deleted == nil || *again.Deleted || len(again.Files) != 0 || again.Warnings != nil {
-		t.Errorf("second delete_node = %+v, want deleted false and nothing else", again)
+	if again.Deleted == nil || *again.Deleted || len(again.Files) != 0 || !slices.Equal(again.Warnings, []string{`no note matches "projects/beta"`}) {
+		t.Errorf("second delete_node = %+v, want deleted false and a warning naming the id", again)
 	}
-	if text, isErr := ts.call(t, "delete_node", map[string]any{"id": "Never Was"}); isErr || text != "deleted: false\nfiles: []" {
+	if text, isErr := ts.call(t, "delete_node", map[string]any{"id": "Never Was"}); isErr || text != "deleted: false\nfiles: []\nwarnings[1]: \"no note matches \\\"Never Was\\\"\"" {
 		t.Errorf("delete_node of a missing note = %q (isError %v), want deleted: false in TOON", text, isErr)
 	}
 
@@ -825,7 +828,7 @@ func TestWriteFormats(t *testing.T) {
 			{"id: Orphan 1.md\ntitle: Orphan 1\nhash: ", "links[1]{path,line,old,new}:\n  F1.md,1,\"[[Orphan]]\",\"[[Orphan 1]]\""},
 			{"id: Orphan.md\ntitle: Orphan\nhash: ", "  F1.md,1,\"[[Orphan 1]]\",\"[[Orphan]]\""},
 			{"deleted: true\nfiles[1]{path,action,from,links}:\n  F1.md,delete,\"\",0", ""},
-			{"deleted: false\nfiles: []", ""},
+			{"deleted: false\nfiles: []", "no note matches"},
 		},
 		"markdown": {
 			{"id: F2.md\ntitle: F2\nhash: ", "\nfiles:\n- path: F2.md; action: create;"},
@@ -841,7 +844,7 @@ func TestWriteFormats(t *testing.T) {
 			{`{"id":"Orphan 3.md","title":"Orphan 3","hash":"`, `"links":[{"path":"F3.md","line":1,"old":"[[Orphan]]","new":"[[Orphan 3]]"}]}`},
 			{`{"id":"Orphan.md",`, `"old":"[[Orphan 3]]","new":"[[Orphan]]"`},
 			{`{"deleted":true,"files":[{"path":"F3.md","action":"delete","from":"","links":0}]}`, ""},
-			{`{"deleted":false,"files":[]}`, ""},
+			{`{"deleted":false,"files":[],"warnings":["no note matches`, ""},
 		},
 	}
 	for i, format := range []string{"", "markdown", "json"} {
@@ -887,4 +890,11 @@ func TestWriteWarnings(t *testing.T) {
 			t.Errorf("delete_node in %s = %q, want %q naming L %s.md", format, text, want, format)
 		}
 	}
+}
+
+// isMissing reports whether a JSON answer is the one for an id that
+// matches no note: only a warning saying so.
+func isMissing(n map[string]any) bool {
+	ws := strs(n["warnings"])
+	return len(n) == 1 && len(ws) == 1 && strings.HasPrefix(ws[0], "no note matches")
 }

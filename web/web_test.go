@@ -55,8 +55,8 @@ func TestNotePage(t *testing.T) {
 		Broken          []string
 		Links           []struct{ ID string }
 		Backlinks       []struct {
-			ID, Text string
-			Line     int
+			ID, Context string
+			Line        int
 		}
 	}
 	if res := get(t, srv, "/api/note?id=Home", &n); res.StatusCode != http.StatusOK {
@@ -80,14 +80,23 @@ func TestNotePage(t *testing.T) {
 	if n.ID != "Home.md" || len(n.Backlinks) < 5 || len(n.Broken) == 0 {
 		t.Errorf("note = %s, %d backlinks, broken %v", n.ID, len(n.Backlinks), n.Broken)
 	}
-	found := false
+	// Each backlink carries the engine's context (as get_neighbors gives
+	// it): the sentence holding the link, the link in **bold**, not the
+	// whole line it is on.
+	want := map[string]string{
+		"Notes/Café Menu.md":     "Back to **[[Home]]**.",
+		"Projects/Alpha Plan.md": "See **[[Home]]** and [[Notes/Meeting Notes]].", // line: "The plan for project alpha. See ..."
+	}
 	for _, b := range n.Backlinks {
-		if b.ID == "Notes/Café Menu.md" && strings.Contains(b.Text, "Back to [[Home]]") && b.Line > 0 {
-			found = true
+		if w, ok := want[b.ID]; ok {
+			if b.Context != w || b.Line <= 0 {
+				t.Errorf("backlink from %s = line %d, %q; want %q", b.ID, b.Line, b.Context, w)
+			}
+			delete(want, b.ID)
 		}
 	}
-	if !found {
-		t.Errorf("backlinks %+v lack Café Menu's line \"... Back to [[Home]].\"", n.Backlinks)
+	if len(want) > 0 {
+		t.Errorf("backlinks %+v lack %v", n.Backlinks, want)
 	}
 	if res := get(t, srv, "/api/note?id=Nowhere", nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("GET a missing note = %d, want 404", res.StatusCode)

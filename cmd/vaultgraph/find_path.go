@@ -15,7 +15,7 @@ func newFindPathCmd(g *globals) *cobra.Command {
 		Short: "Print a shortest chain of links between two notes",
 		Long: `Print a shortest path of links from SOURCE to TARGET as {path, length}.
 Links are followed in both directions unless --directed. Prints null when no
-path exists or a note is missing.`,
+path exists, and a warning naming SOURCE or TARGET when it matches no note.`,
 		Example: `  vaultgraph find-path "Alpha Plan" "Budget 2025"
   vaultgraph find-path Home Archive --directed`,
 		Args: args("SOURCE", "TARGET"),

@@ -16,7 +16,7 @@ func TestCreateNodeCommandWholeText(t *testing.T) {
 	if want := "tags [x] from the content's frontmatter replaced by tags [y]"; !slices.Contains(got.Warnings, want) {
 		t.Errorf("create-node warnings = %q, want %q", got.Warnings, want)
 	}
-	if got, want := w.file(t, "X.md"), "---\ntags:\n  - y\n---\nBody"; got != want {
+	if got, want := w.file(t, "X.md"), "---\ntags:\n  - y\n---\nBody\n"; got != want {
 		t.Errorf("X.md = %q, want %q", got, want)
 	}
 	// Sent back whole, with one body line changed: one block.

@@ -16,7 +16,8 @@ func newGetNeighborsCmd(g *globals) *cobra.Command {
 		Short: "List the notes linked to or from a note",
 		Long: `List the notes a note links to (out), the notes linking to it (in), or
 both. Each neighbour is marked direction out, in, or both for a mutual link;
-outgoing neighbours come first. A missing note prints null.`,
+outgoing neighbours come first. An id that matches no note prints a warning
+naming it.`,
 		Example: `  vaultgraph get-neighbors "Alpha Plan" --direction in --limit 5`,
 		Args:    args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {

@@ -18,8 +18,9 @@ broken links and its content (up to 10,000 characters). With --depth 1 it
 also prints incoming and outgoing link counts and up to 20 neighbours.
 
 ID is the note's vault path ("Projects/Alpha Plan.md"), in any letter case,
-with or without ".md", or a bare note name resolved as a wikilink would be.
-A missing note prints null and exits 0.`,
+with or without ".md", or a bare note name resolved as a wikilink would be;
+failing those, a frontmatter title, an alias or a pasted [[link]] (a warning
+says which rule matched). An id that matches no note prints a warning naming it and exits 0.`,
 		Example: `  vaultgraph get-node "Projects/Alpha Plan.md"
   vaultgraph get-node "alpha plan" --depth 1`,
 		Args: args("ID"),

@@ -41,6 +41,9 @@ type handoffRequest struct {
 	Embed  string          `json:"embed,omitempty"`
 	Params json.RawMessage `json:"params"`
 	Pres   mcp.Presentation
+	// Flags is Pres.Flags, which Presentation does not encode: hints
+	// name the command's flags.
+	Flags bool `json:"flags"`
 }
 
 // handoffAnswer is the server's reply: the rendered text, or an error with
@@ -186,6 +189,7 @@ func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffA
 	case embedTools[req.Tool] && req.Embed != h.embed:
 		return handoffAnswer{Decline: "the server searches with --embed " + h.embed}
 	}
+	req.Pres.Flags = req.Flags
 	v, err := call(ctx, h.tools, req.Params)
 	if err == nil {
 		var text string
@@ -238,7 +242,7 @@ func handOff(ctx context.Context, index, root, tool, embed string, params any, p
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	req, err := json.Marshal(handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres})
+	req, err := json.Marshal(handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres, Flags: pres.Flags})
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", errDeclined, err)
 	}

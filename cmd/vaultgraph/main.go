@@ -227,6 +227,7 @@ func (g *globals) embedder() (embed.Embedder, error) {
 // (params, the tool's parameters, not nil) is first offered to a server
 // running on the index (handoff.go), which answers it from its graph.
 func (g *globals) withTools(ctx context.Context, tool string, params any, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
+	pres.Flags = true // hints name this command's flags
 	if _, err := mcp.Render(tool, nil, *pres); err != nil {
 		return err // a bad --format, --detail or --max-tokens, before any work
 	}

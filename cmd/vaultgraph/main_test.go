@@ -52,7 +52,7 @@ type row struct {
 	Title     string   `json:"title"`
 	Direction string   `json:"direction"`
 	Score     *float64 `json:"score"`
-	Tags      string   `json:"tags"`
+	Tags      []string `json:"tags"`
 	Content   string   `json:"content"`
 }
 
@@ -128,7 +128,7 @@ func TestCommands(t *testing.T) {
 				if n.ID != "Archive/Alpha Plan.md" || n.IncomingCount == nil || *n.IncomingCount != 3 || *n.OutgoingCount != 0 {
 					t.Errorf("get-node \"alpha plan\" --depth 1 = %+v", n)
 				}
-				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" || n.Neighbors[1].ID != "Home.md" || n.Neighbors[1].Tags != "home index MOC" {
+				if got := len(n.Neighbors); got != 3 || n.Neighbors[0].Direction != "in" || n.Neighbors[1].ID != "Home.md" || !slices.Equal(n.Neighbors[1].Tags, []string{"home", "index", "MOC"}) {
 					t.Errorf("neighbours = %+v, want 3 incoming, Home.md second with its tags", n.Neighbors)
 				}
 				if !slices.ContainsFunc(n.Warnings, func(w string) bool { return strings.Contains(w, "Projects/Alpha Plan.md") }) {
@@ -139,7 +139,7 @@ func TestCommands(t *testing.T) {
 		{
 			desc:  "get-node missing",
 			give:  []string{"get-node", "Nope"},
-			check: func(t *testing.T, out string) { wantNull(t, out) },
+			check: func(t *testing.T, out string) { wantMissing(t, out, "Nope") },
 		},
 		{
 			desc: "get-neighbors",
@@ -158,7 +158,7 @@ func TestCommands(t *testing.T) {
 			check: func(t *testing.T, out string) {
 				l := decode[list](t, out)
 				if got, want := ids(l.Nodes), []string{"Notes/Café Menu.md", "Notes/Broken YAML.md"}; !slices.Equal(got, want) ||
-					l.Page != 2 || l.TotalPages != 3 || l.Hint != "page 2 of 3: pass page: 3 for more" {
+					l.Page != 2 || l.TotalPages != 3 || l.Hint != "page 2 of 3: pass --page 3 for more" {
 					t.Errorf("get-neighbors = %q, page %d of %d, hint %q, want %q, page 2 of 3", got, l.Page, l.TotalPages, l.Hint, want)
 				}
 			},
@@ -166,7 +166,7 @@ func TestCommands(t *testing.T) {
 		{
 			desc:  "get-neighbors missing",
 			give:  []string{"get-neighbors", "Nope"},
-			check: func(t *testing.T, out string) { wantNull(t, out) },
+			check: func(t *testing.T, out string) { wantMissing(t, out, "Nope") },
 		},
 		{
 			desc: "find-path",
@@ -204,22 +204,24 @@ func TestCommands(t *testing.T) {
 			give: []string{"get-hubs"},
 			check: func(t *testing.T, out string) {
 				l := decode[list](t, out)
-				if l.Metric != "in_degree" || len(l.Nodes) != 10 || l.Nodes[0].ID != "Home.md" {
-					t.Errorf("get-hubs = %+v, want 10 by in_degree, Home.md first", l)
+				// The 8 notes linked to; the hint says the others score 0.
+				if l.Metric != "in_degree" || len(l.Nodes) != 8 || l.Nodes[0].ID != "Home.md" ||
+					l.Hint != "the in_degree ranking ends here; the 5 unranked notes score 0" {
+					t.Errorf("get-hubs = %+v, want 8 by in_degree, Home.md first, and where the ranking ends", l)
 				}
 			},
 		},
 		{
 			desc: "get-hubs page 2 of the ranking, the page sorted by title",
-			give: []string{"get-hubs", "--limit", "5", "--page", "2", "--sort-by", "title"},
+			give: []string{"get-hubs", "--limit", "3", "--page", "2", "--sort-by", "title"},
 			check: func(t *testing.T, out string) {
 				l := decode[list](t, out)
 				got := strings.Join(ids(l.Nodes), ",")
-				// Ranks 6-10 by in_degree (Projects/Alpha Plan 2, Deep Note 1,
-				// 東京 Trip 1, Old Ideas 0, Broken YAML 0), by title.
-				want := "Projects/Alpha Plan.md,Notes/Broken YAML.md,Deep/Nested/Folder/Deep Note.md,Archive/Old Ideas.md,Notes/東京 Trip.md"
-				if got != want || l.Total != 13 || l.Page != 2 || l.TotalPages != 3 || l.Hint != "page 2 of 3: pass page: 3 for more" {
-					t.Errorf("get-hubs = %q, total %d, page %d of %d, hint %q; want %q, 13, page 2 of 3", got, l.Total, l.Page, l.TotalPages, l.Hint, want)
+				// Ranks 4-6 of the 8 by in_degree (Projects/Beta 3, Café
+				// Menu 2, Projects/Alpha Plan 2), by title.
+				want := "Projects/Alpha Plan.md,Projects/Beta.md,Notes/Café Menu.md"
+				if got != want || l.Total != 8 || l.Page != 2 || l.TotalPages != 3 || l.Hint != "page 2 of 3: pass --page 3 for more" {
+					t.Errorf("get-hubs = %q, total %d, page %d of %d, hint %q; want %q, 8, page 2 of 3", got, l.Total, l.Page, l.TotalPages, l.Hint, want)
 				}
 			},
 		},
@@ -270,7 +272,7 @@ func TestCommands(t *testing.T) {
 				l := decode[list](t, out)
 				want := []string{"Notes/Café Menu.md", "Notes/Meeting Notes.md", "Notes/東京 Trip.md"}
 				if got := ids(l.Nodes); !slices.Equal(got, want) || l.Total != 8 || l.Page != 2 || l.TotalPages != 3 ||
-					!strings.Contains(l.Hint, "page: 3") {
+					!strings.Contains(l.Hint, "--page 3") {
 					t.Errorf("list-nodes = %q, total %d, page %d of %d, hint %q, want %q of 8, page 2 of 3", got, l.Total, l.Page, l.TotalPages, l.Hint, want)
 				}
 			},
@@ -352,7 +354,7 @@ func TestCommands(t *testing.T) {
 					tags = append(tags, tg.Tag)
 				}
 				if want := []string{"home", "ideas", "ideas/later"}; !slices.Equal(tags, want) || l.Total != 17 || l.Page != 2 || l.TotalPages != 6 ||
-					l.Hint != "page 2 of 6: pass page: 3 for more" {
+					l.Hint != "page 2 of 6: pass --page 3 for more" {
 					t.Errorf("list-tags = %+v, want %q on page 2 of 6", l, want)
 				}
 			},
@@ -424,6 +426,15 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// wantMissing checks that out (JSON) is the answer for an id that matches
+// no note: a warning naming it.
+func wantMissing(t testing.TB, out, id string) {
+	t.Helper()
+	if want := `{"warnings":["no note matches \"` + id + `\""]}` + "\n"; out != want {
+		t.Errorf("stdout = %q, want %q", out, want)
+	}
+}
+
 func wantNull(t testing.TB, out string) {
 	t.Helper()
 	if out != "null\n" {
@@ -443,12 +454,12 @@ func TestFormats(t *testing.T) {
 		hasnt string // not a part of stdout
 	}{
 		{desc: "get-node Markdown", give: []string{"get-node", "Tagged"}, want: "# Tag Examples\nid: Tagged.md", has: "\nInline #project repeats"},
-		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, want: "# Home\nid: Home.md · tags: home, index, MOC\n\nWelcome to the test vault."},
+		{desc: "get-node Markdown, title heading in the content", give: []string{"get-node", "Home"}, want: "# Home\nid: Home.md · tags: home, index, MOC · hash: ", has: "\n\nWelcome to the test vault."},
 		{desc: "random-node Markdown", give: []string{"random-node", "--tags", "ideas"}, want: "# Tag Examples\n"},
 		{desc: "get-neighbors TOON", give: []string{"get-neighbors", "Home", "--direction", "in"}, want: "nodes[6]{id,title,direction,tags,context,content}:\n  Deep/Nested/Folder/Deep Note.md,Deep Note,in,", has: "\ntotal: 6\n"},
 		{desc: "search-by-tags TOON", give: []string{"search-by-tags", "project"}, want: "nodes[3]{id,title,tags,content}:\n  Projects/Alpha Plan.md,Alpha Plan,project project/alpha,"},
 		{desc: "list-nodes TOON", give: []string{"list-nodes", "--folder", "Notes"}, want: "nodes[4]{id,title,tags,content}:\n", has: "\ntotal: 4\n"},
-		{desc: "get-hubs TOON", give: []string{"get-hubs", "--limit", "1"}, want: "metric: in_degree\nnodes[1]{id,title,score,tags,content}:\n  Home.md,Home,6,home index MOC,"},
+		{desc: "get-hubs TOON", give: []string{"get-hubs", "--limit", "1"}, want: "metric: in_degree\nnodes[1]{id,score}:\n  Home.md,6\n", has: `hint: "page 1 of 8: pass --page 2 for more"`},
 		{desc: "list-tags TOON", give: []string{"list-tags"}, want: "tags[17]{tag,count}:\n  project,3\n  archive,2\n"},
 		{desc: "find-path TOON", give: []string{"find-path", "東京 Trip", "Home", "--directed", "--format", "toon"}, want: "path[3]: Notes/東京 Trip.md,Notes/Meeting Notes.md,Home.md\nlength: 2\n"},
 		{desc: "vault-status TOON", give: []string{"vault-status", "--format", "toon"}, want: "vault: " + vault + "\nnotes: 13\n"},
@@ -483,7 +494,7 @@ func TestVaultChoice(t *testing.T) {
 		env    string
 		chdir  string
 		give   []string
-		wantID string // "" means null
+		wantID string // "": no note Home
 	}{
 		{desc: "env", env: vault, give: []string{"get-node", "Home"}, wantID: "Home.md"},
 		{desc: "flag over env", env: empty, give: []string{"--vault", vault, "get-node", "Home"}, wantID: "Home.md"},
@@ -502,7 +513,7 @@ func TestVaultChoice(t *testing.T) {
 				t.Fatalf("vaultgraph %q = exit %d, stderr %q", tt.give, code, errOut)
 			}
 			if tt.wantID == "" {
-				wantNull(t, out)
+				wantMissing(t, out, "Home")
 				return
 			}
 			if n := decode[node](t, out); n.ID != tt.wantID {
@@ -670,7 +681,7 @@ func TestBinary(t *testing.T) {
 		wantStderr string // a substring; "" means empty
 	}{
 		{desc: "get-node", give: []string{"get-node", "Home", "--format", "json"}, wantStdout: `{"id":"Home.md",`},
-		{desc: "not found", give: []string{"get-node", "Nope", "--format", "json"}, wantStdout: "null"},
+		{desc: "not found", give: []string{"get-node", "Nope", "--format", "json"}, wantStdout: `{"warnings":["no note matches \"Nope\""]}`},
 		{desc: "invalid", give: []string{"get-node", "Home", "--depth", "2", "--format", "json"}, wantCode: 1, wantStderr: "INVALID_PARAMS"},
 		{desc: "verbose logs go to stderr", give: []string{"get-node", "Home", "-v", "--format", "json"}, wantStdout: `{"id":"Home.md",`, wantStderr: "vault indexed"},
 	}

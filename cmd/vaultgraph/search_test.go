@@ -14,7 +14,7 @@ type searchAnswer struct {
 		ID      string   `json:"id"`
 		Title   string   `json:"title"`
 		Score   *float64 `json:"score"`
-		Tags    string   `json:"tags"`
+		Tags    []string `json:"tags"`
 		Snippet string   `json:"snippet"`
 		Content *string  `json:"content"`
 	} `json:"nodes"`
@@ -108,7 +108,7 @@ func TestSearchCommand(t *testing.T) {
 	}
 	out, _, _ = search("home", "--limit", "3", "--page", "2", "--format", "json", "--mode", "keyword")
 	a := decode[searchAnswer](t, out)
-	if got, want := a.ids(), all.ids()[3:6]; !slices.Equal(got, want) || a.Total != 7 || a.Page != 2 || a.TotalPages != 3 || a.Hint != "page 2 of 3: pass page: 3 for more" {
+	if got, want := a.ids(), all.ids()[3:6]; !slices.Equal(got, want) || a.Total != 7 || a.Page != 2 || a.TotalPages != 3 || a.Hint != "page 2 of 3: pass --page 3 for more" {
 		t.Errorf("search home --limit 3 --page 2 = %q, total %d, page %d of %d, hint %q; want %q, 7, 2 of 3, the next page", got, a.Total, a.Page, a.TotalPages, a.Hint, want)
 	}
 	out, _, _ = search("home", "--limit", "3", "--sort-by", "path", "--format", "json", "--mode", "keyword")

@@ -101,6 +101,9 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	log := g.serveLogger()
+	if err := startPprof(ctx, log); err != nil {
+		return err
+	}
 	opts.Logger = log
 	opts.ReadOnly = o.readOnly
 	opts.FollowRenames = o.followRenames

@@ -64,7 +64,7 @@ var serveCalls = []serveCall{
 	{tool: "find_path", args: map[string]any{"source": "Deep Note", "target": "東京 Trip", "format": "json"}, exact: true,
 		want: `{"path":["Deep/Nested/Folder/Deep Note.md","Home.md","Notes/Meeting Notes.md","Notes/東京 Trip.md"],"length":3}`},
 	{tool: "get_hubs", args: map[string]any{"limit": 1, "format": "json", "detail": "minimal"}, exact: true,
-		want: `{"metric":"in_degree","nodes":[{"id":"Home.md","title":"Home","score":6}],"total":13,"page":1,"totalPages":13,"hint":"page 1 of 13: pass page: 2 for more"}`},
+		want: `{"metric":"in_degree","nodes":[{"id":"Home.md","score":6}],"total":8,"page":1,"totalPages":8,"hint":"page 1 of 8: pass page: 2 for more"}`},
 	{tool: "search_by_tags", args: map[string]any{"tags": []string{"project"}, "format": "json"}, want: `"total":3`},
 	{tool: "list_nodes", args: map[string]any{"folder": "Notes", "sortBy": []string{"-title"}, "format": "json"}, want: `"total":4,"page":1,"totalPages":1}`},
 	{tool: "list_tags", args: map[string]any{"format": "json"}, want: `{"tag":"project","count":3}`},
@@ -73,7 +73,7 @@ var serveCalls = []serveCall{
 	{tool: "get_related", args: map[string]any{"ids": []string{"Beta"}, "limit": 1, "format": "json", "detail": "minimal"}, exact: true,
 		want: `{"seeds":["Projects/Beta.md"],"nodes":[{"id":"Home.md","title":"Home","score":1,"distance":1,"shared":2}],"total":9,"page":1,"totalPages":9,"hint":"page 1 of 9: pass page: 2 for more"}`},
 	{tool: "link_mentions", args: map[string]any{"id": "Home", "dryRun": true, "format": "json"}, want: `{"path":"Deep/Nested/Folder/Deep Note.md","line":3,"old":"Home","new":"[[Home]]"}`},
-	{tool: "get_node", args: map[string]any{"id": "No Such Note"}, want: "null", exact: true},
+	{tool: "get_node", args: map[string]any{"id": "No Such Note"}, want: `warning: no note matches "No Such Note"`, exact: true},
 	{tool: "get_node", args: map[string]any{"id": "Home", "depth": "x"}, want: "INVALID_PARAMS: depth: ", isError: true},
 	{tool: "get_node", args: map[string]any{"id": "Tagged"}, want: "# Tag Examples\n"},
 	{tool: "list_nodes", args: map[string]any{"orphans": true}, want: "nodes[3]{id,title,tags,content}:\n  Orphan.md,Orphan,"},
@@ -163,8 +163,9 @@ func callAll(t *testing.T, c *client.Client, tools []string) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 		write := !slices.Contains(readOnlyTools, tool.Name)
-		if ro := tool.Annotations.ReadOnlyHint; ro == nil || *ro == write {
-			t.Errorf("%s: readOnlyHint = %v, want %v", tool.Name, ro, !write)
+		// A hint equal to the MCP default (readOnlyHint false) is left out.
+		if ro := tool.Annotations.ReadOnlyHint; (ro != nil && *ro) == write || (ro != nil && !*ro) {
+			t.Errorf("%s: readOnlyHint = %v, want %v (left out when false)", tool.Name, ro, !write)
 		}
 	}
 	if !slices.Equal(names, tools) {
@@ -418,7 +419,7 @@ func testServeExternalEdit(t *testing.T, bin string) {
 	if err := os.Remove(fresh); err != nil {
 		t.Fatal(err)
 	}
-	poll("a deleted note", "Fresh Note", "null")
+	poll("a deleted note", "Fresh Note", `no note matches \"Fresh Note\"`)
 }
 
 // freeAddr returns a loopback address with a port nothing listens on.

@@ -150,8 +150,8 @@ func TestCreateNodeCommand(t *testing.T) {
 	if !strings.HasPrefix(out, "id: Second.md\ntitle: Second\nhash: ") || !strings.Contains(out, "files[1]{path,action,from,links}:\n  Second.md,create,\"\",0\n") {
 		t.Errorf("create-node --title Second = %q, want a TOON answer", out)
 	}
-	if got := w.file(t, "Second.md"); got != "Plain text." {
-		t.Errorf("Second.md = %q, want the content exactly", got)
+	if got := w.file(t, "Second.md"); got != "Plain text.\n" {
+		t.Errorf("Second.md = %q, want the content and a final newline", got)
 	}
 	out = w.ok(t, "create-node", "Third", "--format", "markdown")
 	if !strings.HasPrefix(out, "id: Third.md\ntitle: Third\n") || !strings.Contains(out, "- path: Third.md; action: create;") {
@@ -297,9 +297,11 @@ func TestDeleteNodeCommand(t *testing.T) {
 	if got := changed(before, snapshot(t, w.dir)); !slices.Equal(got, []string{"-Projects/Beta.md"}) {
 		t.Errorf("delete-node changed %q, want only -Projects/Beta.md (links are never rewritten)", got)
 	}
-	wantNull(t, w.ok(t, "get-node", "Beta"))
+	if out := w.ok(t, "get-node", "Beta"); out != "warning: no note matches \"Beta\"\n" {
+		t.Errorf("get-node Beta after the delete = %q, want a warning that no note matches", out)
+	}
 
-	if out := w.ok(t, "delete-node", "Beta"); out != "deleted: false\nfiles: []\n" {
+	if out := w.ok(t, "delete-node", "Beta"); out != "deleted: false\nfiles: []\nwarnings[1]: \"no note matches \\\"Beta\\\"\"\n" {
 		t.Errorf("delete-node of a missing note = %q, want deleted: false", out)
 	}
 	if out := w.ok(t, "delete-node", "Orphan", "--format", "markdown"); !strings.HasPrefix(out, "deleted: true\nfiles:\n- path: Orphan.md; action: delete;") {
@@ -380,7 +382,7 @@ func writeAll(t *testing.T, c *client.Client, vaultDir string) {
 		}
 	}
 	want("renamed note linked", "get_node", map[string]any{"id": "Gamma", "depth": 1, "format": "json"}, `"incomingCount":3,`, false)
-	want("old name gone", "get_node", map[string]any{"id": "Beta"}, "null", false)
+	want("old name gone", "get_node", map[string]any{"id": "Beta"}, `no note matches "Beta"`, false)
 	want("stale ifMatch", "update_node", map[string]any{"id": "Gamma", "content": "x", "ifMatch": "0000000000000000"}, "CONFLICT: ", true)
 	want("missing note", "update_node", map[string]any{"id": "Beta", "content": "x"}, "NODE_NOT_FOUND: ", true)
 	want("traversal", "create_node", map[string]any{"title": "Out", "directory": "../.."}, "INVALID_PARAMS: ", true)
@@ -390,8 +392,8 @@ func writeAll(t *testing.T, c *client.Client, vaultDir string) {
 	}
 
 	want("delete", "delete_node", map[string]any{"id": "Inbox/Served Note"}, "deleted: true\n", false)
-	want("delete again", "delete_node", map[string]any{"id": "Inbox/Served Note", "format": "json"}, `{"deleted":false,"files":[]}`, false)
-	want("deleted at once", "get_node", map[string]any{"id": "Served Note"}, "null", false)
+	want("delete again", "delete_node", map[string]any{"id": "Inbox/Served Note", "format": "json"}, `{"deleted":false,"files":[],"warnings":["no note matches \"Inbox/Served Note\""]}`, false)
+	want("deleted at once", "get_node", map[string]any{"id": "Served Note"}, `no note matches "Served Note"`, false)
 	want("13 notes", "vault_status", map[string]any{"format": "json"}, `"notes":13,"links":30,"brokenLinks":2,`, false)
 }
 
@@ -420,7 +422,7 @@ func createThenDelete(t *testing.T, c *client.Client, vaultDir string) {
 	if n := status(); n != notes+1 {
 		t.Errorf("notes after create_node = %d, want %d", n, notes+1)
 	}
-	if readFile(t, vaultDir, "Over HTTP.md") != "[[Home]]" {
+	if readFile(t, vaultDir, "Over HTTP.md") != "[[Home]]\n" {
 		t.Errorf("Over HTTP.md = %q", readFile(t, vaultDir, "Over HTTP.md"))
 	}
 	if text, isErr := call(t, c, "delete_node", map[string]any{"id": "Over HTTP"}); isErr || !strings.HasPrefix(text, "deleted: true") {

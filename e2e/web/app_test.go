@@ -35,6 +35,8 @@ tags: [evil]
 <div onclick="window.__xss='click'" id="evil-div">click me</div>
 <form action="javascript:window.__xss='form'"><button id="evil-button">go</button></form>
 Back to [[Home]] with <b onmouseover="window.__xss='hover'">bold</b> evilword.
+
+Home's backlinks show [[Home]] beside <img src=x onerror="window.__xss='backlink'"> as text.
 `
 
 func copyVault(t *testing.T) string {
@@ -77,11 +79,33 @@ func TestWebApp(t *testing.T) {
 	run(t, ctx, "follow [[Home]]", 10*time.Second, chromedp.Click(`#note-body a[href="#/note/Home.md"]`, chromedp.ByQuery))
 	waitJS(t, ctx, "Home opened", `document.getElementById("note-title")?.textContent === "Home"`, 10*time.Second)
 
-	// Backlinks with the line that holds the link; broken links marked;
-	// the embedded image shown (fetched with the token).
+	// Backlinks with the sentence that holds the link (not its whole
+	// line), the link in <mark>, the rest as text (Evil.md's <img
+	// onerror> shows as written); broken links marked; the embedded
+	// image shown (fetched with the token).
 	waitJS(t, ctx, "backlinks", `document.querySelectorAll("#backlinks li").length >= 5`, 5*time.Second)
-	if got := text(t, ctx, "#backlinks"); !strings.Contains(got, "Back to [[Home]]") {
-		t.Errorf("backlinks = %q, want a line with its link (\"Back to [[Home]]\")", got)
+	var back struct {
+		Cafe, Alpha, Mark, Evil string
+		Elements                int
+	}
+	run(t, ctx, "backlink contexts", 10*time.Second, chromedp.Evaluate(`(() => {
+		const ctx = (id) => document.querySelector('#backlinks a[title="' + id + '"]')?.closest("li")?.querySelector(".backlink-context");
+		return {
+			cafe: ctx("Notes/Café Menu.md")?.textContent ?? "",
+			alpha: ctx("Projects/Alpha Plan.md")?.textContent ?? "",
+			mark: ctx("Notes/Café Menu.md")?.querySelector("mark")?.textContent ?? "",
+			evil: ctx("Evil.md")?.textContent ?? "",
+			elements: document.querySelectorAll("#backlinks .backlink-context *:not(mark)").length,
+		};
+	})()`, &back))
+	if back.Cafe != "Back to [[Home]]." || back.Mark != "[[Home]]" {
+		t.Errorf("Café Menu's backlink = %q, marked %q; want \"Back to [[Home]].\", marked \"[[Home]]\"", back.Cafe, back.Mark)
+	}
+	if back.Alpha != "See [[Home]] and [[Notes/Meeting Notes]]." {
+		t.Errorf("Alpha Plan's backlink = %q, want its sentence \"See [[Home]] and [[Notes/Meeting Notes]].\"", back.Alpha)
+	}
+	if !strings.Contains(back.Evil, `<img src=x onerror=`) || back.Elements != 0 {
+		t.Errorf("Evil.md's backlink = %q with %d elements besides <mark>; want its HTML as text", back.Evil, back.Elements)
 	}
 	waitJS(t, ctx, "broken link marked", `document.querySelector('#note-body a[href="#/missing/Missing%20Note"]')`, 5*time.Second)
 	waitJS(t, ctx, "image shown", `[...document.querySelectorAll("#note-body img")].some(i => i.complete && i.naturalWidth > 0)`, 10*time.Second)

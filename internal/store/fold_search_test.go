@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -198,6 +199,9 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
+// stemClause is the stems part of a term's expression (stemExpr).
+var stemClause = regexp.MustCompile(`\{stems\} : "[^"]*"`)
+
 // TestMarkUnmarked: a term whose folded words have no marked token in the
 // index drops its marked form; one with them keeps it.
 func TestMarkUnmarked(t *testing.T) {
@@ -214,7 +218,7 @@ func TestMarkUnmarked(t *testing.T) {
 		if tt.unmarked != want[tt.Text] {
 			t.Errorf("markUnmarked: %q unmarked = %v, want %v", tt.Text, tt.unmarked, want[tt.Text])
 		}
-		if got := strings.Contains(tt.expr(), foldMarker); got == tt.unmarked && !textfold.HasCJK(tt.Text) {
+		if got := strings.Contains(stemClause.ReplaceAllString(tt.expr(), ""), foldMarker); got == tt.unmarked && !textfold.HasCJK(tt.Text) {
 			t.Errorf("%q (unmarked %v).expr() = %s", tt.Text, tt.unmarked, tt.expr())
 		}
 	}

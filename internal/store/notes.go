@@ -73,6 +73,8 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if b.Empty() {
 		return nil
 	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index write: %w", err)
@@ -94,6 +96,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		if err := w.relink(r); err != nil {
 			return err
 		}
+	}
+	if err := w.refreshAnchors(); err != nil {
+		return fmt.Errorf("index anchor text: %w", err)
 	}
 	for _, r := range b.Touches {
 		if _, err := w.exec("UPDATE notes SET size = ?, mtime = ? WHERE id = ?", r.Note.Size, r.Note.ModTime.UnixNano(), r.Note.ID); err != nil {
@@ -137,13 +142,17 @@ type writer struct {
 	ctx   context.Context
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// anchors are the notes whose anchor text the batch may change
+	// (refreshAnchors).
+	anchors map[string]bool
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
 	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
 }
 
-func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+// prepare returns the transaction's statement of query, prepared once.
+func (w *writer) prepare(query string) (*sql.Stmt, error) {
 	st, ok := w.stmts[query]
 	if !ok {
 		var err error
@@ -151,6 +160,14 @@ func (w *writer) exec(query string, args ...any) (sql.Result, error) {
 			return nil, fmt.Errorf("index prepare: %w", err)
 		}
 		w.stmts[query] = st
+	}
+	return st, nil
+}
+
+func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+	st, err := w.prepare(query)
+	if err != nil {
+		return nil, err
 	}
 	res, err := st.ExecContext(w.ctx, args...)
 	if err != nil {
@@ -189,7 +206,13 @@ func (w *writer) setProblems(ps []vault.Problem) error {
 }
 
 func (w *writer) delete(id string) error {
+	if err := w.touchLinkTargets(id); err != nil {
+		return err
+	}
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+		return err
+	}
+	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
 	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
@@ -231,10 +254,14 @@ func (w *writer) upsert(r *Record) error {
 		h := hiddenText(r.Body)
 		hidden = &h
 	}
-	if _, err := w.exec("INSERT INTO fts(rowid, title, body, cjktitle, cjk) VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?)",
-		n.ID, names, r.Body, hiddenText(names), *hidden); err != nil {
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+		VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
+		n.ID, names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
+		stemText(names, heads, tagWords, props, r.Body)); err != nil {
 		return err
 	}
+	w.touchAnchors(n.ID)
 	return w.writeLinks(r)
 }
 
@@ -249,6 +276,9 @@ func ftsTitle(title string, aliases []string) string {
 }
 
 func (w *writer) writeLinks(r *Record) error {
+	if err := w.touchLinkTargets(r.Note.ID); err != nil {
+		return err
+	}
 	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
 		return err
 	}
@@ -265,17 +295,23 @@ func (w *writer) writeLinks(r *Record) error {
 			status = string(r.Status[i])
 		}
 		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
-			start, end, target_start, target_end, line, resolved, status)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			start, end, target_start, target_end, line, resolved, status, context)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
-			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status); err != nil {
+			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
+			linkContext(l, r.Body, r.Note.BodyStart)); err != nil {
 			return err
 		}
 	}
+	w.touchAnchors(r.Resolved...)
 	return nil
 }
 
 func (w *writer) relink(r *Record) error {
+	if err := w.touchLinkTargets(r.Note.ID); err != nil {
+		return err
+	}
+	defer w.touchAnchors(r.Resolved...)
 	for i := range r.Note.Links {
 		var resolved any
 		if r.Resolved[i] != "" {
@@ -292,12 +328,14 @@ func (w *writer) relink(r *Record) error {
 // Reset empties the index (for an index file that belongs to another
 // vault).
 func (s *Store) Reset(ctx context.Context) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, table := range []string{"fts", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+	for _, table := range []string{"fts", "fts_anchor", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}

@@ -21,9 +21,6 @@ const (
 	// DefaultKeywordLimit is how many hits Keyword returns when the
 	// query gives no limit.
 	DefaultKeywordLimit = 10
-	// DefaultTitleWeight is how much more a word in a note's title counts
-	// than the same word in its body (bm25 column weight).
-	DefaultTitleWeight = 5.0
 	// TitleBoost multiplies the relevance of a note whose title has the
 	// query's terms by 1+TitleBoost. bm25 alone weighs a title match down
 	// in a long note, as it counts the title in the note's length: "home"
@@ -64,8 +61,10 @@ type KeywordQuery struct {
 	// most notes is cheaper as the few it drops.
 	Exclude []string
 	// TitleWeight is the bm25 weight of the title columns (the title and
-	// its CJK bigrams; the body's are 1); 0 means DefaultTitleWeight.
+	// its CJK bigrams); 0 means the Title of Weights.
 	TitleWeight float64
+	// Weights are the fields' bm25 weights; nil means DefaultFieldWeights.
+	Weights *FieldWeights
 	// NoSnippets leaves the hits' snippets empty: for a caller that keeps
 	// only some hits and asks KeywordSnippets for theirs.
 	NoSnippets bool
@@ -85,6 +84,9 @@ type KeywordHit struct {
 	// and HighlightClose, SnippetEllipsis where the text goes on. A first
 	// heading that repeats the title is left out.
 	Snippet string
+	// Prior is the note's graph prior (set by the caller, see
+	// SortByRelevance): Relevance is multiplied by 1+Prior.
+	Prior float64
 	// Matched is how many of the Terms searched for (the query's, common
 	// words left out) the note has: all of them, except for the hits of an
 	// any-term search or of the fallback when no note has every term.
@@ -150,6 +152,9 @@ type Term struct {
 	// unmarked drops the marked form of the folded words: the index has
 	// none (see markUnmarked).
 	unmarked bool
+	// noStem and noStemWord drop the stem forms the index does not have
+	// (see markStems).
+	noStem, noStemWord bool
 }
 
 // expr is the FTS5 expression of the term: a quoted string, so that no
@@ -167,7 +172,32 @@ func (t Term) expr() string {
 	if c := t.cjkExpr(); c != "" {
 		return "({title body} : " + q + " OR " + c + ")"
 	}
-	return t.foldExpr(q, prefix)
+	return t.stemExpr(t.foldExpr(q, prefix))
+}
+
+// stemExpr adds to e, the expression of a word, the word's English stem
+// (Stem): in the stems column (the stems of the text's words that differ
+// from the word) and, when it differs from the word, as a word anywhere.
+// The stems column weighs less than the others (FieldWeights), so a note
+// with the word as typed or as a prefix ranks above one that has only a
+// word of the same stem. A phrase, a word of several tokens ("e-ink") or
+// a word not all ASCII letters is not stemmed.
+func (t Term) stemExpr(e string) string {
+	if t.Phrase {
+		return e
+	}
+	s := Stem(t.Text)
+	if s == "" || t.noStem && (t.noStemWord || s == strings.ToLower(t.Text)) {
+		return e
+	}
+	e = "(" + e
+	if !t.noStem {
+		e += ` OR {stems} : "` + stemMarker + s + `"`
+	}
+	if s != strings.ToLower(t.Text) && !t.noStemWord {
+		e += ` OR "` + s + `"`
+	}
+	return e + ")"
 }
 
 // hasCJKTerm reports whether a term has CJK text.
@@ -203,7 +233,19 @@ func (h KeywordHit) Relevance() float64 {
 	if h.Title {
 		r *= 1 + TitleBoost
 	}
-	return r
+	return r * (1 + h.Prior)
+}
+
+// SortByRelevance orders hits best first by Relevance times the share
+// of the terms matched, equal hits by ID: as Keyword returns them, after
+// the caller set their Prior.
+func SortByRelevance(hits []KeywordHit) {
+	slices.SortStableFunc(hits, func(a, b KeywordHit) int {
+		if c := cmp.Compare(float64(b.Matched)*b.Relevance(), float64(a.Matched)*a.Relevance()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 // Keyword searches the notes' titles and bodies with FTS5 and returns the
@@ -229,6 +271,9 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if err := s.markUnmarked(ctx, terms); err != nil {
 		return nil, err
 	}
+	if err := s.markStems(ctx, terms); err != nil {
+		return nil, err
+	}
 	terms, err := s.dropCommon(ctx, terms)
 	if err != nil {
 		return nil, err
@@ -236,8 +281,14 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if q.Limit <= 0 {
 		q.Limit = DefaultKeywordLimit
 	}
-	if q.TitleWeight <= 0 {
-		q.TitleWeight = DefaultTitleWeight
+	if q.Weights == nil {
+		w := DefaultFieldWeights
+		q.Weights = &w
+	}
+	if q.TitleWeight > 0 {
+		w := *q.Weights
+		w.Title = q.TitleWeight
+		q.Weights = &w
 	}
 	var hits []hit
 	var expr string
@@ -307,7 +358,15 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		err := stmt.QueryRowContext(ctx, MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, r).Scan(&id, &title, &snip, &body, &inGo)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			continue // the note does not match (or is gone)
+			// Found by the anchor text of the links to it only (or gone).
+			found, err := s.anchorOnlySnippets(ctx, []int64{r}, terms)
+			if err != nil {
+				return nil, err
+			}
+			if d, ok := found[r]; ok {
+				out[d[0]] = d[1]
+			}
+			continue
 		case err != nil:
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
@@ -326,7 +385,7 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 		if !t.Phrase {
 			words = append(words, i)
 			query += ", (SELECT count(*) FROM fts WHERE fts MATCH ?)"
-			args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked}.expr())
+			args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr())
 		}
 	}
 	if len(words) == 0 {
@@ -378,17 +437,17 @@ type hit struct {
 // terms it has.
 func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	matched := fmt.Sprint(nTerms)
-	args := []any{q.TitleWeight, q.TitleWeight, "{title cjktitle} : (" + expr + ")"}
+	var countArgs []any
 	if len(count) > 0 {
 		parts := make([]string, len(count))
 		for i, t := range count {
-			parts[i] = "(fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?))"
-			args = append(args, t.expr())
+			parts[i] = "(rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) OR rowid IN (SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?))"
+			countArgs = append(countArgs, t.expr(), t.expr())
 		}
 		matched = strings.Join(parts, " + ")
 	}
-	args = append(args, expr)
 	filter := ""
+	var filterArgs []any
 	for _, f := range []struct {
 		ids []string
 		op  string
@@ -403,15 +462,42 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		// The unary + keeps SQLite from handing the rowids to FTS5 as
 		// lookups: one match evaluation per allowed note, minutes for a
 		// large vault, where a filter after one evaluation takes ms.
-		filter += " AND +fts.rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
-		args = append(args, string(list))
+		filter += " AND +rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
+		filterArgs = append(filterArgs, string(list))
 	}
-	args = append(args, q.Limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, bm25(fts, ?, 1.0, ?, 1.0) AS score,
-			fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, `+matched+` AS matched
-		FROM fts
-		WHERE fts MATCH ? `+filter+`
-		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), fts.rowid
+	anchored, err := s.anchorMatches(ctx, expr, filter, filterArgs)
+	if err != nil {
+		return nil, err
+	}
+	titleExpr := "{title cjktitle} : (" + expr + ")"
+	args := append([]any{}, q.Weights.bm25Args()...)
+	// A note matches in its own fields (fts) or in the anchor text of the
+	// links to it (fts_anchor); a note found in both scores the sum. When
+	// no anchor text matches, fts alone is ranked (no union to group).
+	query := `SELECT rowid, ` + bm25Call("fts") + ` AS score,
+			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
+		FROM fts WHERE fts MATCH ? ` + filter
+	args = append(append(append(args, titleExpr), countArgs...), expr)
+	if anchored {
+		query = `WITH m(rowid, score) AS (
+			SELECT rowid, ` + bm25Call("fts") + ` FROM fts WHERE fts MATCH ?
+			UNION ALL
+			SELECT rowid, ` + bm25Call("fts_anchor") + ` FROM fts_anchor WHERE fts_anchor MATCH ?
+		)
+		SELECT rowid, sum(score) AS score,
+			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
+		FROM m
+		WHERE 1 ` + filter + `
+		GROUP BY rowid`
+		args = append([]any{}, q.Weights.bm25Args()...)
+		args = append(args, expr)
+		args = append(args, q.Weights.anchorBM25Args()...)
+		args = append(args, expr, titleExpr)
+		args = append(args, countArgs...)
+	}
+	args = append(append(args, filterArgs...), q.Limit)
+	rows, err := s.db.QueryContext(ctx, query+`
+		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), rowid
 		LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -429,6 +515,18 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	return hits, nil
+}
+
+// anchorMatches reports whether the anchor text of a note that passes
+// filter matches expr.
+func (s *Store) anchorMatches(ctx context.Context, expr, filter string, filterArgs []any) (bool, error) {
+	var found bool
+	args := append([]any{expr}, filterArgs...)
+	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")", args...).Scan(&found)
+	if err != nil {
+		return false, fmt.Errorf("keyword search: %w", err)
+	}
+	return found, nil
 }
 
 // details reads the ranked hits' note IDs and snippets (highlighting what
@@ -471,6 +569,21 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
+	if snippets && len(byRow) < len(hits) {
+		var missing []int64
+		for _, h := range hits {
+			if _, ok := byRow[h.rowid]; !ok {
+				missing = append(missing, h.rowid)
+			}
+		}
+		found, err := s.anchorOnlySnippets(ctx, missing, terms)
+		if err != nil {
+			return nil, err
+		}
+		for r, d := range found {
+			byRow[r] = detail{id: d[0], snippet: d[1]}
+		}
+	}
 	out := make([]KeywordHit, 0, len(hits))
 	for _, h := range hits {
 		d, ok := byRow[h.rowid]
@@ -483,11 +596,35 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	// Ties were ranked by rowid: order them by ID, as every list is. The
 	// key is the one SQL sorted by (exactly: the factors are small
 	// integers and powers of two).
-	slices.SortStableFunc(out, func(a, b KeywordHit) int {
-		if c := cmp.Compare(float64(b.Matched)*b.Relevance(), float64(a.Matched)*a.Relevance()); c != 0 {
-			return c
+	SortByRelevance(out)
+	return out, nil
+}
+
+// anchorOnlySnippets returns, keyed by rowid, the ID and a snippet of the
+// notes of rowids (found by the anchor text of the links to them, so that
+// their own text does not match): made in Go from the body, with the
+// terms' words highlighted where they are, else its start. A note that
+// is gone is left out.
+func (s *Store) anchorOnlySnippets(ctx context.Context, rowids []int64, terms []Term) (map[int64][2]string, error) {
+	list, _ := json.Marshal(rowids) // numbers always marshal
+	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, notes.id, notes.title, fts.body
+		FROM fts JOIN notes ON notes.rowid = fts.rowid WHERE fts.rowid IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][2]string{}
+	for rows.Next() {
+		var rowid int64
+		var id, title, body string
+		if err := rows.Scan(&rowid, &id, &title, &body); err != nil {
+			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		return strings.Compare(a.ID, b.ID)
-	})
+		snip, _, _ := textSnippet(body, terms)
+		out[rowid] = [2]string{id, cleanSnippet(Highlight(snip, vault.NFC(body)), title)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
 	return out, nil
 }

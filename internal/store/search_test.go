@@ -93,9 +93,11 @@ func TestTermExpr(t *testing.T) {
 		give Term
 		want string
 	}{
-		{Term{Text: "meet"}, `(("meet" OR "meet"*) OR {cjktitle cjk} : "vgfoldmeet"*)`},
+		{Term{Text: "meet"}, `((("meet" OR "meet"*) OR {cjktitle cjk} : "vgfoldmeet"*) OR {stems} : "vgfoldmeet")`},
+		// A stem that differs from the word: also the stem as a word.
+		{Term{Text: "meetings"}, `((("meetings" OR "meetings"*) OR {cjktitle cjk} : "vgfoldmeetings"*) OR {stems} : "vgfoldmeet" OR "meet")`},
 		{Term{Text: "a"}, `("a" OR {cjktitle cjk} : "vgfolda")`},
-		{Term{Text: "meet", exact: true}, `("meet" OR {cjktitle cjk} : "vgfoldmeet")`},
+		{Term{Text: "meet", exact: true}, `(("meet" OR {cjktitle cjk} : "vgfoldmeet") OR {stems} : "vgfoldmeet")`},
 		{Term{Text: "budget risk", Phrase: true}, `("budget risk" OR {cjktitle cjk} : "vgfoldbudget vgfoldrisk")`},
 		{Term{Text: `say"hi`}, `(("say""hi" OR "say""hi"*) OR {cjktitle cjk} : "vgfoldsay vgfoldhi"*)`},
 		{Term{Text: "NEAR("}, `(("NEAR(" OR "NEAR("*) OR {cjktitle cjk} : "vgfoldnear"*)`},
@@ -320,7 +322,10 @@ func TestKeywordTitleBoost(t *testing.T) {
 	if err := s.Apply(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := s.Keyword(ctx, KeywordQuery{Text: "home"})
+	// With the title weighing 5 (the tuned weight, 3, lets the short
+	// note that says home three times win here: TitleBoost is what this
+	// tests).
+	hits, err := s.Keyword(ctx, KeywordQuery{Text: "home", TitleWeight: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -28,8 +29,11 @@ import (
 // version 4 added notes.anchors, each note's headings and block ids
 // (anchors.go); version 5 stores vectors as bytes with a power-of-two
 // scale instead of float32s (vector_codec.go) and drops the indexes
-// links_resolved and tags_tag, which no query used (migrateCompact).
-const SchemaVersion = 5
+// links_resolved and tags_tag, which no query used (migrateCompact);
+// version 6 added the fts columns headings, tags, props and stems, the
+// table fts_anchor, links.context and the partial index links_context
+// (migrateFields).
+const SchemaVersion = 6
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -42,6 +46,10 @@ var ErrUnusable = errors.New("index unusable")
 type Store struct {
 	db   *sql.DB
 	path string
+	// wmu serialises this process's write transactions: one waits here
+	// for the other rather than in SQLite's busy handler, which sleeps in
+	// steps of up to 100 ms.
+	wmu sync.Mutex
 }
 
 // Open opens or creates the index at path, creating its folder. It
@@ -186,6 +194,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
+	if version >= 1 && version <= 5 {
+		if err := migrateFields(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+	}
 	for _, stmt := range strings.Split(schema, ";\n") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
@@ -300,14 +313,17 @@ func migrateCompact(ctx context.Context, tx *sql.Tx) error {
 // columns cjktitle and cjk hold, for the title and the body, their CJK
 // text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
+// headings, tags, props and stems are the other fields (fields.go).
+// fts_anchor has the same columns (anchor_text.go).
 const ftsTable = `fts5(
-	title, body, cjktitle, cjk,
+	title, body, cjktitle, cjk, headings, tags, props, stems,
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
 // fts_vocab lists the tokens of fts (markUnmarked looks the marked
-// tokens up there).
+// tokens up there, markStems the stems), fts_anchor_vocab those of
+// fts_anchor.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -342,8 +358,10 @@ CREATE TABLE IF NOT EXISTS links (
 	line         INTEGER NOT NULL,
 	resolved     TEXT,
 	status       TEXT,
+	context      TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (source, seq)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> '';
 CREATE TABLE IF NOT EXISTS tags (
 	note TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	tag  TEXT NOT NULL,
@@ -358,6 +376,8 @@ CREATE TABLE IF NOT EXISTS problems (
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsTable + `;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
 CREATE TABLE IF NOT EXISTS vectors (
 	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
 	chunk INTEGER NOT NULL,

@@ -23,6 +23,8 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 	if len(notes) == 0 {
 		return nil
 	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index vectors: %w", err)
@@ -199,6 +201,8 @@ func (s *Store) VectorModels(ctx context.Context) (map[string]int, error) {
 // DropOtherVectors removes the vectors of every model but model and dim:
 // called once the new model's vectors are complete.
 func (s *Store) DropOtherVectors(ctx context.Context, model string, dim int) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	if _, err := s.db.ExecContext(ctx, "DELETE FROM vectors WHERE model <> ? OR dim <> ?", model, dim); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}

@@ -28,6 +28,12 @@
 // undo is undone too. A single file write needs neither journal nor
 // backup: its one rename is atomic.
 //
+// ApplyGroup applies many independent single-file writes at once, each
+// its own commit with its own error: their temporary files are written
+// and synced in parallel under one hold of the lock, each is checked and
+// renamed into place, and each folder is synced once. Like any single
+// file write it needs no journal: a crash leaves each file old or new.
+//
 // On the next start, Recover (which the Engine calls on Open) takes the
 // write lock and finishes the commit a journal describes (or undoes it,
 // when the journal says "rollback"); without a journal it removes

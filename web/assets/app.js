@@ -1,7 +1,8 @@
 // vaultgraph's web app: a hash router over a few views, each built from
 // the JSON API under /api/. Text from notes always goes in as text
-// (textContent); only the note body and search snippets go in as HTML,
-// and the server sanitised both.
+// (textContent, or text nodes beside <mark> for a backlink's context);
+// only the note body and search snippets go in as HTML, and the server
+// sanitised both.
 import { drawLocal, drawPath, GlobalGraph, setTagSource } from "./graphview.js";
 
 const view = document.getElementById("view");
@@ -120,6 +121,12 @@ async function searchView(show, params) {
   return { refresh: run };
 }
 
+// marked splits text with **marks** (a backlink's context, the link in
+// bold) into text and <mark> elements; the text never goes in as HTML.
+function marked(text) {
+  return text.split(/\*\*(.+?)\*\*/).map((part, i) => (i % 2 ? h("mark", {}, part) : part));
+}
+
 async function noteView(show, id) {
   const n = await api("note", { id });
   const body = h("article", { id: "note-body" });
@@ -132,7 +139,7 @@ async function noteView(show, id) {
   const local = h("div", { class: "graph", id: "local-graph" });
   const back = h("section", { id: "backlinks" }, h("h3", {}, `Backlinks (${n.backlinks.length})`),
     h("ul", {}, n.backlinks.map((b) => h("li", {}, noteLink(b), h("span", { class: "muted" }, " line " + b.line),
-      h("span", { class: "backlink-text" }, b.text)))));
+      h("span", { class: "backlink-context" }, ...marked(b.context))))));
   const out = h("section", { id: "outgoing" }, h("h3", {}, `Outgoing links (${n.links.length})`),
     h("ul", {}, n.links.map((l) => h("li", {}, noteLink(l)))),
     n.broken.length ? h("ul", {}, n.broken.map((b) => h("li", {}, h("a", { href: "#/missing/" + encodeURIComponent(b) }, b), h("span", { class: "muted" }, " (no such note)")))) : null);

@@ -1,0 +1,231 @@
+package vaultgraph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
+)
+
+// Concurrent writes are committed as a group. A write that changes one
+// file (a create, or an update of a note's content, tags or properties)
+// holds e.writeMu for reading, reserves its note's path (so that two
+// writes of one note still run one after the other, each against what the
+// other wrote), works out its new bytes, then queues them. One of the
+// queued writers commits for all: it takes everything queued, writes it
+// with commit.ApplyGroup (temporary files synced in parallel, each folder
+// synced once, under one hold of the vault's write lock), brings the
+// engine and the index up to date in one pass (one SQLite transaction),
+// and wakes every writer of the group with its own outcome. The first
+// writer queued meanwhile writes the next group's files while this one
+// is indexed; groups written while the engine is busy are indexed
+// together, in one pass. Writes
+// that touch several files (renames, moves, heading renames) and deletes
+// hold e.writeMu alone, as before: no group is under way then.
+
+// groupWrite is one write waiting in the group queue.
+type groupWrite struct {
+	op    commit.Op
+	paths []string // vault paths to bring the engine up to date with
+	// what names the write ("create X") and during the kind of change,
+	// for its error (commitErr).
+	what, during string
+	err          error
+	// wake is closed when the write is done, or when it is to commit the
+	// queue (lead).
+	wake chan struct{}
+	lead bool
+}
+
+// writeGroup is the queue of writes waiting for a commit, and the paths
+// reserved by writes under way.
+type writeGroup struct {
+	mu         sync.Mutex
+	queue      []*groupWrite
+	committing bool
+	// syncs are the written groups waiting for the engine (syncGroup).
+	syncs   []*groupSync
+	syncing bool
+	// reserved maps the folded path of each note a write is preparing or
+	// committing to a channel closed when it is done.
+	reserved map[string]chan struct{}
+}
+
+// reserveKey folds a note ID the way e.index looks IDs up (letter case),
+// so that two spellings of one note wait for each other.
+func reserveKey(id string) string { return strings.ToLower(vault.NFC(id)) }
+
+// reserve waits until no other write is under way for the note id and
+// claims it; the caller calls the function it returns once its write is
+// done (the engine up to date with it).
+func (e *Engine) reserve(ctx context.Context, id string) (release func(), err error) {
+	g := &e.group
+	key := reserveKey(id)
+	for {
+		g.mu.Lock()
+		busy, ok := g.reserved[key]
+		if !ok {
+			if g.reserved == nil {
+				g.reserved = map[string]chan struct{}{}
+			}
+			done := make(chan struct{})
+			g.reserved[key] = done
+			g.mu.Unlock()
+			return func() {
+				g.mu.Lock()
+				delete(g.reserved, key)
+				g.mu.Unlock()
+				close(done)
+			}, nil
+		}
+		g.mu.Unlock()
+		select {
+		case <-busy:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("wait for another write of %s: %w", id, ctx.Err())
+		}
+	}
+}
+
+// commitGrouped writes op (one file, no Remove) in the next group commit
+// and brings the engine up to date with paths; what and during name the
+// write for its error (see commitErr). The caller holds e.writeMu for
+// reading and has reserved the note the op writes.
+func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string) error {
+	w := &groupWrite{op: op, paths: paths, what: what, during: during, wake: make(chan struct{})}
+	g := &e.group
+	g.mu.Lock()
+	g.queue = append(g.queue, w)
+	if g.committing {
+		g.mu.Unlock()
+		<-w.wake
+		if !w.lead {
+			return w.err
+		}
+		g.mu.Lock()
+	}
+	g.committing = true
+	batch := g.queue
+	g.queue = nil
+	g.mu.Unlock()
+
+	stand, paths := e.writeBatch(batch)
+
+	g.mu.Lock()
+	if len(g.queue) > 0 {
+		// The first writer queued meanwhile writes the next group's files
+		// while this one's are indexed.
+		next := g.queue[0]
+		next.lead = true
+		close(next.wake)
+	} else {
+		g.committing = false
+	}
+	g.mu.Unlock()
+	e.syncGroup(&groupSync{batch: batch, stand: stand, paths: paths, wake: make(chan struct{})})
+	for _, o := range batch {
+		if o != w {
+			close(o.wake)
+		}
+	}
+	return w.err
+}
+
+// groupSync is a group whose files are written, waiting for the engine
+// to take them in.
+type groupSync struct {
+	batch, stand []*groupWrite
+	paths        []string
+	// wake is closed when the group is synced, or when its leader is to
+	// sync the groups waiting (lead).
+	wake chan struct{}
+	lead bool
+}
+
+// syncGroup brings the engine up to date with a written group. Groups
+// that wait meanwhile (the engine was busy with the previous one, or with
+// the watcher) are taken in together, in one pass and one index
+// transaction, by the first of their leaders.
+func (e *Engine) syncGroup(s *groupSync) {
+	g := &e.group
+	g.mu.Lock()
+	g.syncs = append(g.syncs, s)
+	if g.syncing {
+		g.mu.Unlock()
+		<-s.wake
+		if !s.lead {
+			return
+		}
+		g.mu.Lock()
+	}
+	g.syncing = true
+	groups := g.syncs
+	g.syncs = nil
+	g.mu.Unlock()
+
+	var stand []*groupWrite
+	var paths []string
+	for _, o := range groups {
+		stand = append(stand, o.stand...)
+		paths = append(paths, o.paths...)
+	}
+	e.syncBatch(stand, paths)
+
+	g.mu.Lock()
+	if len(g.syncs) > 0 {
+		next := g.syncs[0]
+		next.lead = true
+		close(next.wake)
+	} else {
+		g.syncing = false
+	}
+	g.mu.Unlock()
+	for _, o := range groups {
+		if o != s {
+			close(o.wake)
+		}
+	}
+}
+
+// writeBatch writes the files of one group, setting the error of each
+// write that fails; it returns the writes that stand and the vault paths
+// to bring the engine up to date with.
+func (e *Engine) writeBatch(batch []*groupWrite) (stand []*groupWrite, paths []string) {
+	ops := make([]commit.Op, len(batch))
+	for i, w := range batch {
+		ops[i] = w.op
+	}
+	errs := commit.ApplyGroup(ops, e.commitOpts)
+	for i, w := range batch {
+		if errs[i] != nil {
+			w.err = e.commitErr(errs[i], w.what, w.during)
+		}
+		if errs[i] == nil || errors.Is(errs[i], commit.ErrCommitted) {
+			stand = append(stand, w)
+			paths = append(paths, w.paths...)
+			paths = append(paths, e.linkTargets(ops[i:i+1])...)
+		}
+	}
+	return stand, paths
+}
+
+// syncBatch brings the engine up to date with the paths the writes stand
+// wrote, in one pass (one index transaction).
+func (e *Engine) syncBatch(stand []*groupWrite, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	// The files are written: the engine follows whatever the writers'
+	// contexts say now.
+	if err := e.Sync(context.Background(), paths...); err != nil {
+		for _, w := range stand {
+			if w.err == nil {
+				w.err = fmt.Errorf("index after write: %w", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Anchor text: the words other notes use for a note when they link to it
+// ("[[Callouts|callout]] blocks", "the [[Backlinks]] pane shows notes that
+// link to the current one") are often the words a question uses. Each
+// link row keeps its context (links.context): the link's display text, a
+// tab, and the words after it in its sentence (linkContext). A frontmatter link has none
+// (its display text is the target's name; the linking note's title as
+// its context made the rankings worse). A note's row in fts_anchor (same
+// columns as fts) holds the display texts of up to MaxAnchorLinks links
+// to it in title, the words around them in body, the hidden forms of both
+// in cjktitle and cjk, their stems in stems: each with its own weight
+// (FieldWeights.AnchorText, AnchorContext).
+// A write refreshes the rows of every note whose incoming links it
+// changed (Apply), so an edit of one note updates the notes it links to.
+
+// Bounds of the anchor text.
+const (
+	// AnchorContextBytes is how far after a link its context reaches
+	// (linkContext).
+	AnchorContextBytes = 40
+	// MaxAnchorLinks is how many incoming links give a note anchor text
+	// (the first by source and position): a hub's anchor text stays
+	// small, and bm25 would gain little from more.
+	MaxAnchorLinks = 32
+)
+
+// linkContext is the context of link l of a note whose file text from
+// byte bodyStart on is body: its display text, a tab, and the words after
+// it (up to AnchorContextBytes, cut to whole words) to the end of its
+// sentence, its line or the next link, whichever comes first. The words
+// before a link, and past a sentence or another link, measured worse:
+// they are as often about something else ("Budget risk is tracked in
+// [[Beta]]", "[[Tokyo Trip]] and [[Café Menu]]"). A frontmatter link has
+// no context.
+func linkContext(l vault.Link, body string, bodyStart int) string {
+	start, end := l.Start-bodyStart, l.End-bodyStart
+	if l.Property != "" || start < 0 || end > len(body) || start > end {
+		return ""
+	}
+	display := l.Alias
+	if display == "" {
+		display, _, _ = strings.Cut(l.Target, "#")
+		display = display[strings.LastIndex(display, "/")+1:]
+	}
+	after := body[end:min(len(body), end+AnchorContextBytes)]
+	if end+AnchorContextBytes < len(body) {
+		after = dropPartialWord(after)
+	}
+	if i := strings.IndexAny(after, "\n[!.?;|"); i >= 0 {
+		after = after[:i]
+	}
+	clean := func(s string) string { return strings.ToValidUTF8(strings.ReplaceAll(s, "\t", " "), " ") }
+	return clean(display) + "\t" + clean(contentWords(after))
+}
+
+// contentWords is s without its English stop words ("is", "the", "of"):
+// in a context they match a question's stop words, nothing it means.
+func contentWords(s string) string {
+	f := strings.Fields(s)
+	kept := f[:0]
+	for _, w := range f {
+		if !english.IsStopWord(strings.ToLower(strings.Trim(w, ",:()\"'"))) {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// dropPartialWord drops the word cut at the end of s.
+func dropPartialWord(s string) string {
+	for s != "" {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != utf8.RuneError {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
+// linkTargets returns the notes the links of source resolve to, other
+// than source itself.
+func (w *writer) linkTargets(source string) ([]string, error) {
+	st, err := w.prepare("SELECT DISTINCT resolved FROM links WHERE source = ? AND resolved IS NOT NULL")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(w.ctx, source)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		if t != source {
+			out = append(out, t)
+		}
+	}
+	return out, rows.Err()
+}
+
+// touchAnchors records that the anchor text of ids may have changed.
+func (w *writer) touchAnchors(ids ...string) {
+	if w.anchors == nil {
+		w.anchors = map[string]bool{}
+	}
+	for _, id := range ids {
+		if id != "" {
+			w.anchors[id] = true
+		}
+	}
+}
+
+// touchLinkTargets records the notes source's links resolve to now.
+func (w *writer) touchLinkTargets(source string) error {
+	ts, err := w.linkTargets(source)
+	if err != nil {
+		return err
+	}
+	w.touchAnchors(ts...)
+	return nil
+}
+
+// refreshAnchors rewrites the fts_anchor rows of the notes touched.
+func (w *writer) refreshAnchors() error {
+	ids := make([]string, 0, len(w.anchors))
+	for id := range w.anchors {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := w.refreshAnchor(id); err != nil {
+			return err
+		}
+	}
+	w.anchors = nil
+	return nil
+}
+
+// refreshAnchor rewrites the fts_anchor row of the note id from the
+// contexts of the links to it.
+func (w *writer) refreshAnchor(id string) error {
+	st, err := w.prepare("SELECT rowid FROM notes WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	var rowid int64
+	if err := st.QueryRowContext(w.ctx, id).Scan(&rowid); err != nil {
+		return nil // gone: its row went with it (delete)
+	}
+	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = ?", rowid); err != nil {
+		return err
+	}
+	st, err = w.prepare(`SELECT context FROM links WHERE resolved = ? AND source <> resolved AND context <> ''
+		ORDER BY source, seq LIMIT ?`)
+	if err != nil {
+		return err
+	}
+	rows, err := st.QueryContext(w.ctx, id, MaxAnchorLinks)
+	if err != nil {
+		return err
+	}
+	var display, around strings.Builder
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			rows.Close()
+			return err
+		}
+		d, a, _ := strings.Cut(c, "\t")
+		display.WriteString(d + "\n")
+		around.WriteString(a + "\n")
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || display.Len() == 0 {
+		return err
+	}
+	d, a := display.String(), around.String()
+	_, err = w.exec("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)",
+		rowid, d, a, hiddenText(d), hiddenText(a), stemText(d, a))
+	return err
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+
+	"github.com/kljensen/snowball/english"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// The full-text fields of a note besides its title (with its aliases)
+// and body: its headings, its tags, its frontmatter properties (keys and
+// values, links as their target's name) and the English stems of all of
+// these, each a column of fts with its own bm25 weight (FieldWeights). The
+// anchor text of the links to a note is a row of fts_anchor (anchor_text.go).
+
+// FieldWeights are the bm25 weights of the full-text fields. A note's
+// bm25 in fts_anchor (the display text of the links to it, AnchorText,
+// and the words around them, AnchorContext) is added to its bm25 in fts.
+type FieldWeights struct {
+	Title, Body, Headings, Tags, Props, Stems float64
+	AnchorText, AnchorContext                 float64
+}
+
+// DefaultFieldWeights are the weights chosen on the tuning halves of the
+// evaluation sets (search_eval_test.go, -eval-tune): see README, Search.
+var DefaultFieldWeights = FieldWeights{Title: 3, Body: 1, Headings: 2, Tags: 2, Props: 4, Stems: 0.25, AnchorText: 2, AnchorContext: 1}
+
+// bm25Args are the weights of bm25(fts, ...) in column order.
+func (w FieldWeights) bm25Args() []any {
+	return []any{w.Title, w.Body, w.Title, w.Body, w.Headings, w.Tags, w.Props, w.Stems}
+}
+
+// anchorBM25Args are the weights of bm25(fts_anchor, ...) in column
+// order (the stems of both fields weigh as Stems).
+func (w FieldWeights) anchorBM25Args() []any {
+	return []any{w.AnchorText, w.AnchorContext, w.AnchorText, w.AnchorContext, 0.0, 0.0, 0.0, w.Stems}
+}
+
+// bm25Call is the bm25 call of table with one ? per column weight.
+func bm25Call(table string) string {
+	return "bm25(" + table + ", ?, ?, ?, ?, ?, ?, ?, ?)"
+}
+
+// headingText is a note's headings, one per line.
+func headingText(n *vault.Note) string {
+	var b strings.Builder
+	for _, h := range n.Headings {
+		b.WriteString(h.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// tagText is a note's tags, one per line (the tokenizer splits nested
+// tags at '/').
+func tagText(n *vault.Note) string { return strings.Join(n.Tags, "\n") }
+
+// propText is a note's frontmatter properties, one per line: the key and
+// its values, a link as its target's name and alias ("director: [[Ridley
+// Scott]]" is "director Ridley Scott"), lists and maps flattened.
+func propText(n *vault.Note) string {
+	var b strings.Builder
+	for _, p := range n.Properties {
+		b.WriteString(p.Key)
+		writeValue(&b, p.Value)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case nil:
+	case string:
+		b.WriteByte(' ')
+		b.WriteString(linkText(v))
+	case []any:
+		for _, x := range v {
+			writeValue(b, x)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(func(yield func(string) bool) {
+			for k := range v {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			b.WriteByte(' ')
+			b.WriteString(k)
+			writeValue(b, v[k])
+		}
+	default:
+		fmt.Fprintf(b, " %v", v)
+	}
+}
+
+// linkText replaces each "[[target#part|alias]]" in s by "target alias".
+func linkText(s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "[[")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := strings.Index(s[i:], "]]")
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		inner := s[i+2 : i+j]
+		target, alias, _ := strings.Cut(inner, "|")
+		target, _, _ = strings.Cut(target, "#")
+		b.WriteString(target)
+		if alias != "" {
+			b.WriteString(" " + alias)
+		}
+		s = s[i+j+2:]
+	}
+}
+
+// MinStemLen is the shortest word that is stemmed.
+const MinStemLen = 3
+
+// Stem is the English Snowball stem of word, lower case, or "" when the
+// word is not stemmed: shorter than MinStemLen, or not all ASCII letters
+// (words of other languages keep today's folding only).
+func Stem(word string) string {
+	if len(word) < MinStemLen {
+		return ""
+	}
+	for i := 0; i < len(word); i++ {
+		c := word[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	if s, ok := stemCache.Load(word); ok {
+		return s.(string)
+	}
+	s := english.Stem(word, false)
+	if stemCacheSize.Add(1) <= maxStemCache {
+		stemCache.Store(word, s)
+	}
+	return s
+}
+
+// stemCache keeps the stems of up to maxStemCache words: a vault's words
+// repeat (Zipf), and stemming is most of the cost of the stems column.
+var (
+	stemCache     sync.Map
+	stemCacheSize atomic.Int64
+)
+
+const maxStemCache = 200_000
+
+// stemMarker starts every token of the stems columns, so that only a
+// stem expression (stemExpr, which filters on the stems column) matches
+// them, never a word or a prefix of the query: the folded words' marker
+// (a query word near it is kept to the title and body, see nearMarker;
+// the folded words' marked tokens are matched in cjktitle and cjk only).
+const stemMarker = foldMarker
+
+// stemText is the stems column of texts: each distinct English stem of
+// their words that differs from the word itself (the word matches as
+// written in its own column), marked (stemMarker), space-separated, in
+// first-seen order.
+func stemText(texts ...string) string {
+	seen := map[string]bool{}
+	var b strings.Builder
+	for _, t := range texts {
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			s := Stem(w)
+			if s == "" || s == strings.ToLower(w) || seen[s] {
+				continue
+			}
+			seen[s] = true
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(stemMarker + s)
+		}
+	}
+	return b.String()
+}
+
+// markStems sets noStem on the terms whose stem token (stemMarker and
+// the stem) is in neither full-text table, and noStemWord on those whose
+// stem is not a word of either, each looked up in the tables' vocabulary:
+// an expression without them reads fewer posting lists (a word's stem is
+// often no word, "invoic").
+func (s *Store) markStems(ctx context.Context, terms []Term) error {
+	const exists = "(EXISTS (SELECT 1 FROM fts_vocab WHERE term = ?) OR EXISTS (SELECT 1 FROM fts_anchor_vocab WHERE term = ?))"
+	var which []int
+	var cols []string
+	var args []any
+	for i, t := range terms {
+		st := Stem(t.Text)
+		if t.Phrase || st == "" {
+			continue
+		}
+		which = append(which, i)
+		cols = append(cols, exists, exists)
+		args = append(args, stemMarker+st, stemMarker+st, st, st)
+	}
+	if len(which) == 0 {
+		return nil
+	}
+	found := make([]bool, 2*len(which))
+	dest := make([]any, len(found))
+	for i := range found {
+		dest[i] = &found[i]
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return fmt.Errorf("keyword search: %w", err)
+	}
+	for j, i := range which {
+		terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]
+	}
+	return nil
+}

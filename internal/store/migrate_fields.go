@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// migrateFields brings an index of schema 1 to 5 to schema 6 in place:
+// the full-text table is made again with the columns headings, tags,
+// props and stems, filled from each note's row (its tags, properties and
+// headings) and its body as the old table has it; each link gets its
+// context from that body; fts_anchor is filled from the contexts. Notes,
+// links and vectors stay, so nothing is parsed or embedded again.
+func migrateFields(ctx context.Context, tx *sql.Tx) error {
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('links') WHERE name = 'context'").Scan(&has); err != nil {
+		return err
+	}
+	if has == 0 {
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE links ADD COLUMN context TEXT NOT NULL DEFAULT ''"); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> ''"); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_fields USING "+ftsTable); err != nil {
+		return err
+	}
+	w := newWriter(ctx, tx)
+	defer w.close()
+	const batch = 500
+	last := int64(-1 << 63)
+	for {
+		n, err := migrateFieldsBatch(ctx, w, &last, batch)
+		if err != nil {
+			return err
+		}
+		if n < batch {
+			break
+		}
+	}
+	for _, stmt := range []string{
+		"DROP TABLE IF EXISTS fts_vocab",
+		"DROP TABLE fts",
+		"ALTER TABLE fts_fields RENAME TO fts",
+		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING " + ftsTable,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM links WHERE resolved IS NOT NULL")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		w.touchAnchors(id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return w.refreshAnchors()
+}
+
+// fieldsRow is a full-text row of the old table with its note's row.
+type fieldsRow struct {
+	rowid                           int64
+	title, body, cjktitle, cjk      string
+	id, noteTitle, tags, properties string
+	anchors                         sql.NullString
+	bodyStart                       int
+}
+
+// migrateFieldsBatch moves the next rows (after *last) of fts to
+// fts_fields with their new columns and writes their links' contexts. It
+// returns how many rows it moved.
+func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) (int, error) {
+	rows, err := w.tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, fts.cjktitle, fts.cjk,
+			coalesce(notes.id, ''), coalesce(notes.title, ''), coalesce(notes.tags, '[]'),
+			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
+		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
+		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, *last, batch)
+	if err != nil {
+		return 0, err
+	}
+	var got []fieldsRow
+	for rows.Next() {
+		var r fieldsRow
+		if err := rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
+			&r.tags, &r.properties, &r.anchors, &r.bodyStart); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		got = append(got, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, r := range got {
+		n := &vault.Note{ID: r.id, Title: r.noteTitle}
+		_ = decodeJSON(r.tags, &n.Tags) // a bad row only loses its tags here
+		if r.properties != "" {
+			n.Properties, _ = decodeProperties(r.properties)
+		}
+		if r.anchors.Valid {
+			_ = decodeAnchors(r.anchors.String, n)
+		}
+		heads, tagWords, props := headingText(n), tagText(n), propText(n)
+		if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
+			heads, tagWords, props, stemText(r.title, heads, tagWords, props, r.body)); err != nil {
+			return 0, err
+		}
+		if err := migrateContexts(ctx, w, r); err != nil {
+			return 0, err
+		}
+		*last = r.rowid
+	}
+	return len(got), nil
+}
+
+// migrateContexts writes the context of each link of the note of r.
+func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
+	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", r.id)
+	if err != nil {
+		return err
+	}
+	type ctxRow struct {
+		seq  int
+		text string
+	}
+	var out []ctxRow
+	for rows.Next() {
+		var seq int
+		var l vault.Link
+		if err := rows.Scan(&seq, &l.Start, &l.End, &l.Alias, &l.Target, &l.Property); err != nil {
+			rows.Close()
+			return err
+		}
+		out = append(out, ctxRow{seq, linkContext(l, r.body, r.bodyStart)})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range out {
+		if _, err := w.exec("UPDATE links SET context = ? WHERE source = ? AND seq = ?", c.text, r.id, c.seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
