@@ -23,7 +23,7 @@ link in, or out) are not ranked: the last page says where the ranking ends.`,
   vaultgraph get-hubs --limit 20 --page 2 --sort-by title`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "get_hubs", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_hubs", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetHubs(ctx, p)
 			})
 		},

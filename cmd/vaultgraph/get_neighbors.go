@@ -22,7 +22,7 @@ naming it.`,
 		Args:    args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			return g.withTools(c.Context(), "get_neighbors", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_neighbors", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetNeighbors(ctx, p)
 			})
 		},

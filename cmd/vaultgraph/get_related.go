@@ -28,7 +28,7 @@ do not exist print null.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, a []string) error {
 			p.IDs = a
-			return g.withTools(c.Context(), "get_related", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_related", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetRelated(ctx, p)
 			})
 		},

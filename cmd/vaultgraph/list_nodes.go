@@ -39,7 +39,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Note
 				}
 				p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
-			return g.withTools(c.Context(), "list_nodes", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "list_nodes", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.ListNodes(ctx, p)
 			})
 		},

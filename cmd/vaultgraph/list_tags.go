@@ -20,7 +20,7 @@ with the number of notes carrying each, most used first, a page at a time.`,
   vaultgraph list-tags --sort-by tag --format json`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "list_tags", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "list_tags", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.ListTags(ctx, p)
 			})
 		},

@@ -61,7 +61,7 @@ pass the --embed they were made with to use them.`,
 		},
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Query = strings.Join(a, " ")
-			return g.withTools(c.Context(), "search", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "search", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.Search(ctx, p)
 			})
 		},

@@ -28,7 +28,7 @@ nested tags ("project" matches "project/alpha").`,
 		},
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Tags = a
-			return g.withTools(c.Context(), "search_by_tags", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "search_by_tags", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.SearchByTags(ctx, p)
 			})
 		},
