@@ -89,7 +89,7 @@ func checkHandoffSame(t *testing.T, vaultDir string, reads [][]string) {
 		}
 	}
 	// And the server did answer (rather than the command falling back).
-	text, err := handOff(context.Background(), index, vaultRoot(vaultDir), "list_tags", "", mcp.ListTagsParams{Limit: 2}, mcp.Presentation{})
+	text, err := handOff(context.Background(), index, vaultRoot(vaultDir), "list_tags", "", mcp.ListTagsParams{Paging: mcp.Paging{Limit: 2}}, mcp.Presentation{})
 	if err != nil || !strings.HasPrefix(text, "tags[2]") {
 		t.Errorf("handOff(list_tags) = %q, %v; want the server's answer", text, err)
 	}
