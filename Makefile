@@ -47,6 +47,12 @@ profile: build ## CPU and allocation profiles of a cold `index` with the builtin
 	$(GO) tool pprof -top -nodecount=25 $(BIN) bin/cpu.pprof && \
 	$(GO) tool pprof -sample_index=alloc_space -top -nodecount=25 $(BIN) bin/heap.pprof
 
+PROFILE_READ_NOTES ?= 10000 100000
+
+.PHONY: profile-read
+profile-read: build ## CPU and heap profiles of a cold index (--embed none), a one-shot get-node and a serve start (initialize, one get_node) on generated vaults of PROFILE_READ_NOTES notes (10000 100000): bin/{cpu,heap}-{index,read,serve}-N.prof
+	./scripts/profile.sh $(BIN) bin "$(PROFILE_READ_NOTES)"
+
 REALVAULTS ?= ../shared/vaults
 
 .PHONY: realvaults

@@ -260,12 +260,16 @@ func (e *Engine) relink(p *pass) {
 			touched[id] = e.notes[id]
 		}
 		for name := range p.names {
-			for id := range e.refs[name] {
+			for id := range e.refIndex()[name] {
 				touched[id] = e.notes[id]
 			}
 		}
 	}
-	e.graph.Update(func(tx *graph.Tx) {
+	update := e.graph.Update
+	if p.start {
+		update = e.graph.Build // every node into the empty graph
+	}
+	update(func(tx *graph.Tx) {
 		for _, id := range p.change.Removed {
 			tx.Remove(id)
 		}
@@ -285,7 +289,9 @@ func (e *Engine) relink(p *pass) {
 					p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
 				}
 			}
-			addRefs(e.refs, ns)
+			if e.refs != nil {
+				addRefs(e.refs, ns)
+			}
 			tx.SetOut(id, ns.resolved)
 		}
 	})

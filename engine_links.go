@@ -25,6 +25,33 @@ func refKey(target string) string {
 	return vault.Fold(vault.BaseName(strings.TrimSuffix(target, "/")))
 }
 
+// refIndex returns e.refs, building it from the notes the first time
+// (caller holds e.mu, for reading or writing). A one-shot read never needs
+// it, so start-up does not build it; a server builds it in the background
+// once it watches (warmRefs).
+func (e *Engine) refIndex() map[string]map[string]struct{} {
+	e.refsMu.Lock()
+	defer e.refsMu.Unlock()
+	if e.refs == nil {
+		refs := make(map[string]map[string]struct{}, len(e.notes))
+		for _, ns := range e.notes {
+			addRefs(refs, ns)
+		}
+		e.refs = refs
+	}
+	return e.refs
+}
+
+// warmRefs builds e.refs, so that the first live change does not wait for
+// it.
+func (e *Engine) warmRefs() {
+	if e.readLock() != nil {
+		return
+	}
+	defer e.mu.RUnlock()
+	e.refIndex()
+}
+
 func addRefs(refs map[string]map[string]struct{}, ns *noteState) {
 	for _, l := range ns.note.Links {
 		if l.IsSelf() {

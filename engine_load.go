@@ -46,6 +46,16 @@ func (e *Engine) load(ctx context.Context) error {
 	if err != nil {
 		e.log.Warn("ignore filters", "err", err)
 	}
+	// The vault is scanned while the index is read: the scan is mostly
+	// system calls, the read mostly decoding.
+	var scanned chan scanOutcome
+	if !e.opts.TrustIndex {
+		scanned = make(chan scanOutcome, 1)
+		go func() {
+			s, err := vault.Scan(e.root, ig)
+			scanned <- scanOutcome{s, err}
+		}()
+	}
 	var snap *store.Snapshot
 	var rebuilt string
 	if !e.opts.NoIndex {
@@ -57,7 +67,14 @@ func (e *Engine) load(ctx context.Context) error {
 
 	e.syncMu.Lock()
 	d := diff{unchanged: len(e.notes)}
-	if !trust {
+	switch {
+	case trust:
+	case scanned != nil:
+		s := <-scanned
+		if err = s.err; err == nil {
+			d = e.diffScan(s.scan)
+		}
+	default:
 		d, err = e.scanDiff()
 	}
 	var rep IndexReport
@@ -79,6 +96,12 @@ func (e *Engine) load(ctx context.Context) error {
 	e.log.Info("vault indexed", "notes", rep.Notes, "parsed", rep.Parsed, "unchanged", rep.Unchanged,
 		"removed", rep.Removed, "problems", rep.Problems, "took", rep.Duration.Round(time.Millisecond))
 	return nil
+}
+
+// scanOutcome is a scan made in the background.
+type scanOutcome struct {
+	scan vault.ScanResult
+	err  error
 }
 
 // openIndex opens the index file and loads what it holds, and says why it
@@ -125,7 +148,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.notes = map[string]*noteState{}
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
-	e.refs = map[string]map[string]struct{}{}
+	e.refs = nil // built when first needed (refIndex)
 	e.noteProblems = map[string]vault.Problem{}
 	e.scanProblems = nil
 	if snap != nil {

@@ -93,13 +93,15 @@ type renameSeen struct {
 func (e *Engine) seeGone(p *pass, ns *noteState) {
 	id := ns.note.ID
 	incoming := p.start // the links are not known yet: pairRenames counts them
-	for src := range e.refs[refKey(id)] {
-		if src == id {
-			continue
-		}
-		if s, ok := e.notes[src]; ok && slices.Contains(s.resolved, id) {
-			incoming = true
-			break
+	if !incoming {
+		for src := range e.refIndex()[refKey(id)] {
+			if src == id {
+				continue
+			}
+			if s, ok := e.notes[src]; ok && slices.Contains(s.resolved, id) {
+				incoming = true
+				break
+			}
 		}
 	}
 	p.seen.gone = append(p.seen.gone, seenNote{note: ns.note, incoming: incoming})
@@ -246,7 +248,7 @@ func (e *Engine) countRepairLinks(r *RenameRepair) int {
 	var meant []link
 	e.index.RemoveNote(r.To)
 	e.index.AddNote(r.From)
-	for src := range e.refs[refKey(r.From)] {
+	for src := range e.refIndex()[refKey(r.From)] {
 		ns, ok := e.notes[src]
 		if !ok || src == r.To {
 			continue

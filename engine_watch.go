@@ -19,6 +19,7 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 	}
 	root, ig := e.root, e.ignore
 	e.mu.RUnlock()
+	go e.warmRefs()
 	if opts.Logger == nil {
 		opts.Logger = e.log
 	}

@@ -55,7 +55,7 @@ func (e *Engine) DumpState() string {
 		sort.Strings(out)
 		add("graph %q -> %q", id, out)
 	}
-	for key, ids := range e.refs {
+	for key, ids := range e.refIndex() { // built from the notes if not yet built
 		if len(ids) == 0 {
 			continue
 		}

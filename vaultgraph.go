@@ -116,7 +116,7 @@ type Engine struct {
 	notes  map[string]*noteState // by ID
 	index  *vault.Index
 	graph  *graph.Graph
-	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it
+	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
 	ignore *vault.Ignore
 	// excluded is what scans found of the user's excluded folders and
 	// files, whose links a rename still rewrites; nil until a full scan
@@ -142,6 +142,7 @@ type Engine struct {
 
 	store  *store.Store // nil with Options.NoIndex
 	syncMu sync.Mutex   // serialises index passes and syncs
+	refsMu sync.Mutex   // guards refIndex's build of refs under the read lock
 	// writeMu is held for reading by the writes that go through the
 	// group commit (one file each: see engine_group.go) and alone by the
 	// others (renames, moves, heading renames, deletes).

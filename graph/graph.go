@@ -39,6 +39,7 @@ type Graph struct {
 	stamp            uint32
 
 	rank rankCache
+	bulk bool // inside Build: sources are appended, sorted at its end
 }
 
 // node is one slot of Graph.nodes.

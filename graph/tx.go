@@ -19,7 +19,44 @@ func (g *Graph) Update(fn func(tx *Tx)) {
 	fn(tx)
 }
 
-// Tx is a batch of changes to a [Graph], valid only inside [Graph.Update].
+// Build is [Graph.Update] for filling a graph in bulk, such as a start-up
+// that adds every node and edge at once: the edges into each node are
+// gathered as they come and each node's sources are sorted once, by
+// node ID, when fn returns, instead of one sorted insertion per edge. The
+// graph is the same as Update would make.
+func (g *Graph) Build(fn func(tx *Tx)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.bulk = true
+	tx := &Tx{g: g}
+	defer func() {
+		tx.g = nil
+		g.bulk = false
+		g.sortIns()
+		g.version++
+	}()
+	fn(tx)
+}
+
+// sortIns sorts every node's sources by ID after a Build: the IDs are
+// ranked once, then each list is sorted by rank.
+func (g *Graph) sortIns() {
+	order := slices.Clone(g.live)
+	slices.SortFunc(order, g.cmp)
+	rank := make([]int32, len(g.nodes))
+	for r, u := range order {
+		rank[u] = int32(r)
+	}
+	for _, u := range g.live {
+		in := g.nodes[u].in
+		if len(in) > 1 {
+			slices.SortFunc(in, func(a, b int32) int { return int(rank[a] - rank[b]) })
+		}
+	}
+}
+
+// Tx is a batch of changes to a [Graph], valid only inside [Graph.Update]
+// or [Graph.Build].
 type Tx struct {
 	g *Graph
 }
@@ -181,6 +218,10 @@ func (g *Graph) nextStamp() uint32 {
 
 // insertIn records the edge s -> t in t's sorted list of sources.
 func (g *Graph) insertIn(t, s int32) {
+	if g.bulk { // sorted at the end of the Build
+		g.nodes[t].in = append(g.nodes[t].in, s)
+		return
+	}
 	in := g.nodes[t].in
 	i, _ := slices.BinarySearchFunc(in, s, g.cmp)
 	g.nodes[t].in = slices.Insert(in, i, s)
@@ -189,6 +230,9 @@ func (g *Graph) insertIn(t, s int32) {
 // removeIn deletes the edge s -> t from t's sorted list of sources.
 func (g *Graph) removeIn(t, s int32) {
 	in := g.nodes[t].in
+	if g.bulk {
+		slices.SortFunc(in, g.cmp) // a Build's list may be unsorted yet
+	}
 	if i, ok := slices.BinarySearchFunc(in, s, g.cmp); ok {
 		g.nodes[t].in = slices.Delete(in, i, i+1)
 	}

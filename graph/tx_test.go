@@ -258,3 +258,56 @@ func TestSetOutStampWraparound(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildSameAsUpdate fills one graph with Build and one with Update,
+// the same nodes and edges in the same order, and compares every node's
+// edges, degrees and neighbours.
+func TestBuildSameAsUpdate(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	ids := make([]string, 300)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("n%03d-%d", rnd.IntN(1000), i)
+	}
+	out := map[string][]string{}
+	for _, id := range ids {
+		for range rnd.IntN(12) {
+			out[id] = append(out[id], ids[rnd.IntN(len(ids))])
+		}
+	}
+	fill := func(tx *Tx) {
+		tx.Remove("not there")
+		for _, id := range ids {
+			tx.PutNode(id, []string{"t"})
+		}
+		for _, id := range ids {
+			tx.SetOut(id, out[id])
+		}
+		tx.SetOut(ids[0], out[ids[1]]) // a second SetOut replaces the first
+		tx.Remove(ids[2])
+	}
+	built, updated := New(), New()
+	built.Build(fill)
+	updated.Update(fill)
+	if !slices.Equal(built.IDs(), updated.IDs()) || built.EdgeCount() != updated.EdgeCount() {
+		t.Fatalf("Build: %d nodes, %d edges; Update: %d, %d", built.Len(), built.EdgeCount(), updated.Len(), updated.EdgeCount())
+	}
+	for _, id := range updated.IDs() {
+		if got, want := built.In(id), updated.In(id); !slices.Equal(got, want) {
+			t.Errorf("In(%s) after Build = %v, want %v", id, got, want)
+		}
+		if got, want := built.Out(id), updated.Out(id); !slices.Equal(got, want) {
+			t.Errorf("Out(%s) after Build = %v, want %v", id, got, want)
+		}
+		if got, want := built.Neighbors(id, Both, 0), updated.Neighbors(id, Both, 0); !slices.Equal(got, want) {
+			t.Errorf("Neighbors(%s) after Build = %v, want %v", id, got, want)
+		}
+	}
+	// The built graph takes live changes like any other.
+	built.Update(func(tx *Tx) { tx.SetOut(ids[3], []string{ids[4], ids[5]}) })
+	updated.Update(func(tx *Tx) { tx.SetOut(ids[3], []string{ids[4], ids[5]}) })
+	for _, id := range ids[3:6] {
+		if got, want := built.In(id), updated.In(id); !slices.Equal(got, want) {
+			t.Errorf("In(%s) after a change = %v, want %v", id, got, want)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func TestHubsTokens(t *testing.T) {
 		{"gen1000", openTools(t, generatedVault(t, 1000))},
 	} {
 		for _, metric := range []string{"in_degree", "out_degree", "pagerank"} {
-			v, err := vt.tl.GetHubs(t.Context(), mcp.GetHubsParams{Metric: metric, Limit: 10})
+			v, err := vt.tl.GetHubs(t.Context(), mcp.GetHubsParams{Metric: metric, Paging: mcp.Paging{Limit: 10}})
 			if err != nil {
 				t.Fatal(err)
 			}

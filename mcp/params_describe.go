@@ -1,5 +1,7 @@
 package mcp
 
+import "github.com/vaultgraph/vaultgraph"
+
 // Descriptions of the parameters several tools share, written once so
 // that every tool says the same and tools/list stays short (every
 // parameter has a description: TestToolParamsDescribed; the whole list
@@ -22,3 +24,15 @@ const (
 
 // descContent is a write tool's content.
 const descContent = "Markdown body; from --- on, the whole file"
+
+// Paging is the sortBy, page and limit parameters of every list tool.
+type Paging struct {
+	SortBy SortKeys `json:"sortBy"`
+	Page   int      `json:"page"`
+	Limit  int      `json:"limit"`
+}
+
+// query checks the paging against list k's sort keys and limits.
+func (p Paging) query(k vaultgraph.ListKind) (vaultgraph.PageQuery, error) {
+	return k.Query(p.SortBy, p.Page, p.Limit)
+}

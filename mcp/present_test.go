@@ -362,7 +362,7 @@ func TestFieldsAndDetail(t *testing.T) {
 	list := func(p mcp.Presentation) map[string]any {
 		t.Helper()
 		p.Format = mcp.FormatJSON
-		v, err := tl.ListNodes(ctx, mcp.ListNodesParams{Limit: 3, Presentation: p})
+		v, err := tl.ListNodes(ctx, mcp.ListNodesParams{Presentation: p, Paging: mcp.Paging{Limit: 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,13 +433,15 @@ func TestSortByUnknown(t *testing.T) {
 	ctx := context.Background()
 	bad := mcp.SortKeys{"-colour"}
 	for name, run := range map[string]func() (any, error){
-		"list_nodes":    func() (any, error) { return tl.ListNodes(ctx, mcp.ListNodesParams{SortBy: bad}) },
-		"get_neighbors": func() (any, error) { return tl.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: bad}) },
-		"search_by_tags": func() (any, error) {
-			return tl.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: bad})
+		"list_nodes": func() (any, error) { return tl.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{SortBy: bad}}) },
+		"get_neighbors": func() (any, error) {
+			return tl.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{SortBy: bad}})
 		},
-		"list_tags": func() (any, error) { return tl.ListTags(ctx, mcp.ListTagsParams{SortBy: bad}) },
-		"get_hubs":  func() (any, error) { return tl.GetHubs(ctx, mcp.GetHubsParams{SortBy: bad}) },
+		"search_by_tags": func() (any, error) {
+			return tl.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Paging: mcp.Paging{SortBy: bad}})
+		},
+		"list_tags": func() (any, error) { return tl.ListTags(ctx, mcp.ListTagsParams{Paging: mcp.Paging{SortBy: bad}}) },
+		"get_hubs":  func() (any, error) { return tl.GetHubs(ctx, mcp.GetHubsParams{Paging: mcp.Paging{SortBy: bad}}) },
 	} {
 		_, err := run()
 		if mcp.Code(err) != "INVALID_PARAMS" || !strings.Contains(mcp.Message(err), "colour") {

@@ -1,6 +1,9 @@
 package mcp
 
 import (
+	"context"
+	"strings"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -23,4 +26,58 @@ func findPathTool() *toolDef {
 		format: FormatMarkdown,
 		fields: pathFields,
 	}
+}
+
+// FindPathParams are find_path's parameters.
+type FindPathParams struct {
+	Source   string `json:"source"`
+	Target   string `json:"target"`
+	Directed bool   `json:"directed"`
+	Presentation
+}
+
+// PathResponse is find_path's answer: the path, its length in links, and
+// warnings such as a note name shared by several notes.
+type PathResponse struct {
+	Path   []string `json:"path"`
+	Length int      `json:"length"`
+	// Titles are the titles of the path's notes, in order.
+	Titles   []string `json:"titles"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// FindPath returns the shortest path between two notes, or nil.
+func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
+	if strings.TrimSpace(p.Source) == "" {
+		return nil, invalid("source", "required")
+	}
+	if strings.TrimSpace(p.Target) == "" {
+		return nil, invalid("target", "required")
+	}
+	path, warnings, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
+	if err != nil {
+		return nil, err
+	}
+	if path == nil {
+		// null is "no path"; an end that is no note is a warning.
+		var gone []string
+		for _, id := range []string{p.Source, p.Target} {
+			if found, _, err := t.Engine.Lookup(id); err == nil && found == "" {
+				gone = append(gone, id)
+			}
+		}
+		if len(gone) > 0 {
+			return missing(gone...), nil
+		}
+		return nil, nil
+	}
+	r := &PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}
+	for _, id := range path.Path {
+		title := id
+		if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
+			title = n.Title
+		}
+		r.Titles = append(r.Titles, title)
+	}
+	return r, nil
 }

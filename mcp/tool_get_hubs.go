@@ -1,9 +1,13 @@
 package mcp
 
 import (
+	"context"
+	"fmt"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/graph"
 )
 
 // getHubsFields are the fields of get_hubs' rows. A hub list is for
@@ -26,4 +30,48 @@ func getHubsTool() *toolDef {
 		format: FormatTOON,
 		fields: getHubsFields,
 	}
+}
+
+// GetHubsParams are get_hubs' parameters.
+type GetHubsParams struct {
+	Metric string `json:"metric"`
+	// Paging's sortBy reorders the notes of the page; the metric chooses
+	// which notes are on it.
+	Paging
+	Presentation
+}
+
+// GetHubs returns a page of the notes ranked by a centrality metric, most
+// central first unless sortBy reorders the page.
+func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
+	q, err := p.query(vaultgraph.HubList)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.HubsPage(ctx, graph.Metric(p.Metric), q)
+	if err != nil {
+		return nil, err
+	}
+	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
+	out.Metric = string(res.Metric)
+	if res.Unranked > 0 && res.Page >= res.TotalPages {
+		// The last page or past it: say where the ranking ends rather
+		// than list notes that score 0.
+		out.Hint = fmt.Sprintf("the %s ranking ends here; the %d unranked notes score 0", res.Metric, res.Unranked)
+	}
+	withContent := p.wants(getHubsFields, "content")
+	for _, h := range res.Hubs {
+		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
+		if err != nil {
+			return nil, err
+		}
+		if n == nil { // removed since the ranking: skip it
+			continue
+		}
+		item := listItem(n)
+		score := h.Score
+		item.Score = &score
+		out.Nodes = append(out.Nodes, item)
+	}
+	return out, nil
 }

@@ -1,9 +1,13 @@
 package mcp
 
 import (
+	"context"
+	"strings"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/graph"
 )
 
 // getNeighborsFields are the fields of get_neighbors' rows, and of
@@ -24,4 +28,49 @@ func getNeighborsTool() *toolDef {
 		format: FormatTOON,
 		fields: getNeighborsFields,
 	}
+}
+
+// GetNeighborsParams are get_neighbors' parameters.
+type GetNeighborsParams struct {
+	ID        string `json:"id"`
+	Direction string `json:"direction"`
+	Paging
+	Presentation
+}
+
+// GetNeighbors lists the notes linked with a note; nil when the note does
+// not exist.
+func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, error) {
+	if strings.TrimSpace(p.ID) == "" {
+		return nil, invalid("id", "required")
+	}
+	q, err := p.query(vaultgraph.NeighborList)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.NeighborsPage(ctx, p.ID, graph.Direction(p.Direction), q)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return missing(p.ID), nil
+	}
+	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	withContent := p.wants(getNeighborsFields, "content")
+	contexts, err := t.contexts(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "context"))
+	if err != nil {
+		return nil, err
+	}
+	for _, nb := range res.Neighbors {
+		if withContent {
+			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
+				return nil, err
+			}
+		}
+		nr := listItem(nb.Node)
+		nr.Direction = string(nb.Direction)
+		nr.Context = contexts[nb.ID]
+		out.Nodes = append(out.Nodes, nr)
+	}
+	return out, nil
 }

@@ -1,9 +1,13 @@
 package mcp
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph/graph"
 )
 
 // getNodeFields are get_node's fields: a note's, and with depth 1 its
@@ -29,4 +33,63 @@ func getNodeTool() *toolDef {
 		format: FormatMarkdown,
 		fields: getNodeFields,
 	}
+}
+
+// GetNodeParams are get_node's parameters.
+type GetNodeParams struct {
+	ID    string `json:"id"`
+	Depth int    `json:"depth"`
+	Presentation
+}
+
+// GetNode returns one note with its content, and with depth 1 its
+// neighbours and link counts; nil when no note matches.
+func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
+	if strings.TrimSpace(p.ID) == "" {
+		return nil, invalid("id", "required: a note path, path without .md, or note name")
+	}
+	if p.Depth != 0 && p.Depth != 1 {
+		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)
+	}
+	n, err := t.Engine.GetNode(ctx, p.ID, p.wants(getNodeFields, "content"))
+	if err != nil {
+		return nil, err
+	}
+	if n == nil {
+		return missing(p.ID), nil
+	}
+	r := nodeResponse(n, PrimaryContentChars)
+	if err := t.mentions(ctx, &r, p.wants(getNodeFields, "mentions")); err != nil {
+		return nil, err
+	}
+	if p.Depth == 1 {
+		in, out := n.InDegree, n.OutDegree
+		r.IncomingCount, r.OutgoingCount = &in, &out
+		nbs, total, _, err := t.Engine.Neighbors(ctx, n.ID, graph.Both, MaxNodeNeighbors)
+		if err != nil {
+			return nil, err
+		}
+		if total > len(nbs) {
+			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), total)
+		}
+		r.Neighbors = []NodeResponse{}
+		withContent := p.wantsRow(getNodeFields, "content")
+		contexts, err := t.contexts(ctx, n.ID, nbs, p.wantsRow(getNodeFields, "context"))
+		if err != nil {
+			return nil, err
+		}
+		for _, nb := range nbs {
+			if withContent {
+				if nb.Content, err = t.content(ctx, nb.ID); err != nil {
+					return nil, err
+				}
+			}
+			nr := nodeResponse(nb.Node, NeighborContentChars)
+			nr.Direction = string(nb.Direction)
+			nr.Context = contexts[nb.ID]
+			nr.Warnings = nil
+			r.Neighbors = append(r.Neighbors, nr)
+		}
+	}
+	return &r, nil
 }

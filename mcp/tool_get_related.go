@@ -37,9 +37,7 @@ type GetRelatedParams struct {
 	IDs           []string `json:"ids"`
 	Query         string   `json:"query"`
 	ExcludeLinked bool     `json:"excludeLinked"`
-	SortBy        SortKeys `json:"sortBy"`
-	Page          int      `json:"page"`
-	Limit         int      `json:"limit"`
+	Paging
 	Presentation
 }
 
@@ -55,7 +53,7 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	if len(ids) == 0 && strings.TrimSpace(p.Query) == "" {
 		return nil, invalid("ids", "give one or more notes, or a query")
 	}
-	q, err := vaultgraph.RelatedList.Query(p.SortBy, p.Page, p.Limit)
+	q, err := p.query(vaultgraph.RelatedList)
 	if err != nil {
 		return nil, err
 	}

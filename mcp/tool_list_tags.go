@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -24,4 +26,28 @@ func listTagsTool() *toolDef {
 		format: FormatTOON,
 		fields: tagFields,
 	}
+}
+
+// ListTagsParams are list_tags' parameters.
+type ListTagsParams struct {
+	Paging
+	Presentation
+}
+
+// ListTags returns the vault's tags with their note counts, most used
+// first unless sortBy says otherwise, a page at a time.
+func (t *Tools) ListTags(ctx context.Context, p ListTagsParams) (any, error) {
+	q, err := p.query(vaultgraph.TagList)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.ListTagsPage(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	tags := res.Tags
+	if tags == nil {
+		tags = []vaultgraph.TagCount{}
+	}
+	return &TagsResponse{Tags: tags, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Hint: pageHint(res.Page, res.TotalPages)}, nil
 }

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -14,4 +16,28 @@ func randomNodeTool() *toolDef {
 		format: FormatMarkdown,
 		fields: noteFields,
 	}
+}
+
+// RandomNodeParams are random_node's parameters.
+type RandomNodeParams struct {
+	Tags []string `json:"tags"`
+	Presentation
+}
+
+// RandomNode returns one random note (with any of the tags), or nil.
+func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error) {
+	n, err := t.Engine.RandomNode(ctx, t.Rand, p.Tags)
+	if err != nil || n == nil {
+		return nil, err
+	}
+	if p.wants(noteFields, "content") {
+		if n.Content, err = t.content(ctx, n.ID); err != nil {
+			return nil, err
+		}
+	}
+	r := nodeResponse(n, PrimaryContentChars)
+	if err := t.mentions(ctx, &r, p.wants(noteFields, "mentions")); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }

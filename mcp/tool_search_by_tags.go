@@ -1,6 +1,10 @@
 package mcp
 
 import (
+	"context"
+	"slices"
+	"strings"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -22,4 +26,37 @@ func searchByTagsTool() *toolDef {
 		format: FormatTOON,
 		fields: searchByTagsFields,
 	}
+}
+
+// SearchByTagsParams are search_by_tags' parameters.
+type SearchByTagsParams struct {
+	Tags []string `json:"tags"`
+	Mode string   `json:"mode"`
+	Paging
+	Presentation
+}
+
+// SearchByTags lists notes with any or all of the tags.
+func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, error) {
+	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
+	if len(tags) == 0 {
+		return nil, invalid("tags", "give at least one tag")
+	}
+	var all bool
+	switch p.Mode {
+	case "", "any":
+	case "all":
+		all = true
+	default:
+		return nil, invalid("mode", "%q: use any or all", p.Mode)
+	}
+	q, err := p.query(vaultgraph.TaggedList)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.Engine.SearchByTagsPage(ctx, tags, all, q)
+	if err != nil {
+		return nil, err
+	}
+	return t.listPage(ctx, searchByTagsFields, res, p.Presentation)
 }

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -23,4 +25,14 @@ func vaultStatusTool() *toolDef {
 		format: FormatTOON,
 		fields: statusFields,
 	}
+}
+
+// VaultStatusParams are vault_status' parameters.
+type VaultStatusParams struct {
+	Presentation
+}
+
+// VaultStatus reports the vault's counts, state and problems.
+func (t *Tools) VaultStatus(ctx context.Context, _ VaultStatusParams) (any, error) {
+	return t.Engine.Status(ctx)
 }

@@ -11,11 +11,9 @@ import (
 
 // SearchParams are search's parameters.
 type SearchParams struct {
-	Query   string   `json:"query"`
-	Mode    string   `json:"mode"`
-	Limit   int      `json:"limit"`
-	Page    int      `json:"page"`
-	SortBy  SortKeys `json:"sortBy"`
+	Query string `json:"query"`
+	Mode  string `json:"mode"`
+	Paging
 	Tags    []string `json:"tags"`
 	TagMode string   `json:"tagMode"`
 	Folder  string   `json:"folder"`

@@ -75,10 +75,10 @@ func TestParamValidation(t *testing.T) {
 			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Direction: "up"})
 		}},
 		{"get_neighbors limit 51", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Limit: 51})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{Limit: 51}})
 		}},
 		{"get_neighbors limit -1", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Limit: -1})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{Limit: -1}})
 		}},
 		{"get_neighbors ..", func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "../Home"}) }},
 		{"find_path empty source", func() (any, error) { return tools.FindPath(ctx, mcp.FindPathParams{Target: "Home"}) }},
@@ -87,7 +87,7 @@ func TestParamValidation(t *testing.T) {
 			return tools.FindPath(ctx, mcp.FindPathParams{Source: "Home", Target: "/abs"})
 		}},
 		{"get_hubs unknown metric", func() (any, error) { return tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "betweenness"}) }},
-		{"get_hubs limit 51", func() (any, error) { return tools.GetHubs(ctx, mcp.GetHubsParams{Limit: 51}) }},
+		{"get_hubs limit 51", func() (any, error) { return tools.GetHubs(ctx, mcp.GetHubsParams{Paging: mcp.Paging{Limit: 51}}) }},
 		{"search_by_tags no tags", func() (any, error) { return tools.SearchByTags(ctx, mcp.SearchByTagsParams{}) }},
 		{"search_by_tags blank tags", func() (any, error) {
 			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"", "  "}})
@@ -96,7 +96,7 @@ func TestParamValidation(t *testing.T) {
 			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Mode: "some"})
 		}},
 		{"search_by_tags limit 101", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Limit: 101})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Paging: mcp.Paging{Limit: 101}})
 		}},
 		{"list_nodes bad createdAfter", func() (any, error) {
 			return tools.ListNodes(ctx, mcp.ListNodesParams{CreatedAfter: "yesterday"})
@@ -111,29 +111,29 @@ func TestParamValidation(t *testing.T) {
 			return tools.ListNodes(ctx, mcp.ListNodesParams{ModifiedBefore: "2024-02-30"})
 		}},
 		{"list_nodes unknown sortBy", func() (any, error) {
-			return tools.ListNodes(ctx, mcp.ListNodesParams{SortBy: []string{"-modified", "size"}})
+			return tools.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{SortBy: []string{"-modified", "size"}}})
 		}},
-		{"list_nodes limit 101", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Limit: 101}) }},
-		{"list_nodes page -1", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: -1}) }},
+		{"list_nodes limit 101", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{Limit: 101}}) }},
+		{"list_nodes page -1", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{Page: -1}}) }},
 		{"list_nodes tag mode some", func() (any, error) {
 			return tools.ListNodes(ctx, mcp.ListNodesParams{Tags: []string{"x"}, TagMode: "some"})
 		}},
 		{"get_neighbors page -1", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Page: -1})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{Page: -1}})
 		}},
 		{"get_neighbors unknown sortBy", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: mcp.SortKeys{"size"}})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{SortBy: mcp.SortKeys{"size"}}})
 		}},
 		{"search_by_tags page -1", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Page: -1})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Paging: mcp.Paging{Page: -1}})
 		}},
 		{"search_by_tags unknown sortBy", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: mcp.SortKeys{"-size"}})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Paging: mcp.Paging{SortBy: mcp.SortKeys{"-size"}}})
 		}},
-		{"list_tags limit 1001", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Limit: 1001}) }},
-		{"list_tags page -1", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Page: -1}) }},
+		{"list_tags limit 1001", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Paging: mcp.Paging{Limit: 1001}}) }},
+		{"list_tags page -1", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Paging: mcp.Paging{Page: -1}}) }},
 		{"list_tags unknown sortBy", func() (any, error) {
-			return tools.ListTags(ctx, mcp.ListTagsParams{SortBy: mcp.SortKeys{"title"}})
+			return tools.ListTags(ctx, mcp.ListTagsParams{Paging: mcp.Paging{SortBy: mcp.SortKeys{"title"}}})
 		}},
 	}
 	for _, tt := range tests {
@@ -161,28 +161,29 @@ func TestValidParams(t *testing.T) {
 	}{
 		{"get_node depth 1", func() (any, error) { return tools.GetNode(ctx, mcp.GetNodeParams{ID: "Home", Depth: 1}) }},
 		{"get_neighbors limit 50", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Direction: "in", Limit: 50})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Direction: "in", Paging: mcp.Paging{Limit: 50}})
 		}},
 		{"get_hubs pagerank limit 50", func() (any, error) {
-			return tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "pagerank", Limit: 50})
+			return tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 50}})
 		}},
 		{"search_by_tags all, limit 100", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Mode: "all", Limit: 100})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Mode: "all", Paging: mcp.Paging{Limit: 100}})
 		}},
 		{"list_nodes dates", func() (any, error) {
 			return tools.ListNodes(ctx, mcp.ListNodesParams{
-				CreatedAfter: "2020-01-01", CreatedBefore: "2030-01-01T10:00", ModifiedAfter: "2000-01-01T00:00:00Z", Limit: 100,
+				CreatedAfter: "2020-01-01", CreatedBefore: "2030-01-01T10:00", ModifiedAfter: "2000-01-01T00:00:00Z",
+				Paging: mcp.Paging{Limit: 100},
 			})
 		}},
 		{"get_neighbors sorted, page 2", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", SortBy: mcp.SortKeys{"-title"}, Page: 2, Limit: 2})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{SortBy: mcp.SortKeys{"-title"}, Page: 2, Limit: 2}})
 		}},
 		{"search_by_tags sorted", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, SortBy: mcp.SortKeys{"-modified", "title"}})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Paging: mcp.Paging{SortBy: mcp.SortKeys{"-modified", "title"}}})
 		}},
 		{"list_tags", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{}) }},
 		{"list_tags by tag, limit 1000", func() (any, error) {
-			return tools.ListTags(ctx, mcp.ListTagsParams{SortBy: mcp.SortKeys{"tag"}, Limit: vaultgraph.MaxTagListLimit})
+			return tools.ListTags(ctx, mcp.ListTagsParams{Paging: mcp.Paging{SortBy: mcp.SortKeys{"tag"}, Limit: vaultgraph.MaxTagListLimit}})
 		}},
 		{"random_node", func() (any, error) { return tools.RandomNode(ctx, mcp.RandomNodeParams{}) }},
 		{"vault_status", func() (any, error) { return tools.VaultStatus(ctx, mcp.VaultStatusParams{}) }},
@@ -214,14 +215,16 @@ func TestDefaultLimits(t *testing.T) {
 			wantLen: 20, wantTotal: 60, wantPages: 3, wantHint: "page 1 of 3: pass page: 2 for more",
 		},
 		{
-			desc:    "neighbors max 50",
-			give:    func() (any, error) { return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Limit: 50}) },
+			desc: "neighbors max 50",
+			give: func() (any, error) {
+				return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Paging: mcp.Paging{Limit: 50}})
+			},
 			wantLen: 50, wantTotal: 60, wantPages: 2, wantHint: "page 1 of 2: pass page: 2 for more",
 		},
 		{
 			desc: "neighbors last page",
 			give: func() (any, error) {
-				return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Limit: 50, Page: 2})
+				return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Hub", Paging: mcp.Paging{Limit: 50, Page: 2}})
 			},
 			wantLen: 10, wantTotal: 60, wantPages: 2,
 		},
@@ -233,7 +236,7 @@ func TestDefaultLimits(t *testing.T) {
 		{
 			desc: "search_by_tags max 100",
 			give: func() (any, error) {
-				return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"many"}, Limit: 100})
+				return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"many"}, Paging: mcp.Paging{Limit: 100}})
 			},
 			wantLen: 60, wantTotal: 60, wantPages: 1,
 		},
@@ -244,7 +247,7 @@ func TestDefaultLimits(t *testing.T) {
 		},
 		{
 			desc:    "list_nodes last page",
-			give:    func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 4}) },
+			give:    func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{Page: 4}}) },
 			wantLen: 1, wantTotal: 61, wantPages: 4,
 		},
 	}
@@ -283,7 +286,7 @@ func TestDefaultLimits(t *testing.T) {
 		}
 	})
 	t.Run("hubs last page", func(t *testing.T) {
-		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Page: 7})
+		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Paging: mcp.Paging{Page: 7}})
 		hubs, _ := got.(*mcp.ListResponse)
 		if err != nil || hubs == nil || len(hubs.Nodes) != 0 || hubs.Total != 60 || hubs.Page != 7 || hubs.TotalPages != 6 ||
 			!strings.Contains(hubs.Hint, "ranking ends here; the 1 unranked notes score 0") {
@@ -291,7 +294,7 @@ func TestDefaultLimits(t *testing.T) {
 		}
 	})
 	t.Run("hubs limit 50", func(t *testing.T) {
-		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Limit: 50})
+		got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Metric: "out_degree", Paging: mcp.Paging{Limit: 50}})
 		hubs, _ := got.(*mcp.ListResponse)
 		if err != nil || hubs == nil || len(hubs.Nodes) != 50 || hubs.Metric != "out_degree" {
 			t.Errorf("GetHubs(out_degree, 50) = %+v, %v, want 50 out_degree hubs", got, err)
@@ -709,20 +712,20 @@ func TestHubsPages(t *testing.T) {
 		}
 		return out
 	}
-	all := hubIDs(mcp.GetHubsParams{Metric: "pagerank", Limit: vaultgraph.MaxHubsLimit}) // the whole ranking: 13 notes
+	all := hubIDs(mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: vaultgraph.MaxHubsLimit}}) // the whole ranking: 13 notes
 	tests := []struct {
 		desc string
 		give mcp.GetHubsParams
 		want []string
 	}{
-		{"page 1", mcp.GetHubsParams{Metric: "pagerank", Limit: 5}, all[:5]},
-		{"page 2", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 2}, all[5:10]},
-		{"last page", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 3}, all[10:]},
-		{"past the end", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 4}, nil},
-		{"page 2 sorted by title", mcp.GetHubsParams{Metric: "pagerank", Limit: 5, Page: 2, SortBy: mcp.SortKeys{"title"}},
+		{"page 1", mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 5}}, all[:5]},
+		{"page 2", mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 5, Page: 2}}, all[5:10]},
+		{"last page", mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 5, Page: 3}}, all[10:]},
+		{"past the end", mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 5, Page: 4}}, nil},
+		{"page 2 sorted by title", mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 5, Page: 2, SortBy: mcp.SortKeys{"title"}}},
 			// Café Menu, Deep Note, 東京 Trip, Old Ideas, Broken YAML by title
 			[]string{"Notes/Broken YAML.md", "Notes/Café Menu.md", "Deep/Nested/Folder/Deep Note.md", "Archive/Old Ideas.md", "Notes/東京 Trip.md"}},
-		{"page 1 sorted by -path", mcp.GetHubsParams{Metric: "pagerank", Limit: 3, SortBy: mcp.SortKeys{"-path"}},
+		{"page 1 sorted by -path", mcp.GetHubsParams{Metric: "pagerank", Paging: mcp.Paging{Limit: 3, SortBy: mcp.SortKeys{"-path"}}},
 			[]string{"Projects/Beta.md", "Notes/Meeting Notes.md", "Home.md"}},
 	}
 	for _, tt := range tests {
@@ -735,10 +738,10 @@ func TestHubsPages(t *testing.T) {
 	if len(all) != 13 || all[0] != "Home.md" {
 		t.Fatalf("ranking = %q, want the 13 notes, Home.md first", all)
 	}
-	if _, err := tools.GetHubs(ctx, mcp.GetHubsParams{SortBy: mcp.SortKeys{"colour"}}); mcp.Code(err) != mcp.CodeInvalidParams {
+	if _, err := tools.GetHubs(ctx, mcp.GetHubsParams{Paging: mcp.Paging{SortBy: mcp.SortKeys{"colour"}}}); mcp.Code(err) != mcp.CodeInvalidParams {
 		t.Errorf("GetHubs(sortBy colour) error = %v, want INVALID_PARAMS", err)
 	}
-	got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Page: 9})
+	got, err := tools.GetHubs(ctx, mcp.GetHubsParams{Paging: mcp.Paging{Page: 9}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -760,17 +763,19 @@ func TestPastLastPage(t *testing.T) {
 		give func() (any, error)
 		want string
 	}{
-		{"list_nodes", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 999}) }, "page 999 is past the last page (1)"},
+		{"list_nodes", func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{Page: 999}}) }, "page 999 is past the last page (1)"},
 		{"get_neighbors", func() (any, error) {
-			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Page: 3, Limit: 5})
+			return tools.GetNeighbors(ctx, mcp.GetNeighborsParams{ID: "Home", Paging: mcp.Paging{Page: 3, Limit: 5}})
 		}, "page 3 is past the last page (2)"},
 		{"search_by_tags", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Page: 2})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"project"}, Paging: mcp.Paging{Page: 2}})
 		}, "page 2 is past the last page (1)"},
 		{"search_by_tags", func() (any, error) {
-			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"nosuchtag"}, Page: 2})
+			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"nosuchtag"}, Paging: mcp.Paging{Page: 2}})
 		}, "page 2 is past the end: the list is empty"},
-		{"list_tags", func() (any, error) { return tools.ListTags(ctx, mcp.ListTagsParams{Page: 5, Limit: 10}) }, "page 5 is past the last page (2)"},
+		{"list_tags", func() (any, error) {
+			return tools.ListTags(ctx, mcp.ListTagsParams{Paging: mcp.Paging{Page: 5, Limit: 10}})
+		}, "page 5 is past the last page (2)"},
 	} {
 		t.Run(tt.want, func(t *testing.T) {
 			v, err := tt.give()
@@ -787,7 +792,9 @@ func TestPastLastPage(t *testing.T) {
 	}
 	// The last page itself, and an empty list's first page, do not warn.
 	for _, give := range []func() (any, error){
-		func() (any, error) { return tools.ListNodes(ctx, mcp.ListNodesParams{Page: 3, Limit: 5}) },
+		func() (any, error) {
+			return tools.ListNodes(ctx, mcp.ListNodesParams{Paging: mcp.Paging{Page: 3, Limit: 5}})
+		},
 		func() (any, error) {
 			return tools.SearchByTags(ctx, mcp.SearchByTagsParams{Tags: []string{"nosuchtag"}})
 		},
@@ -806,7 +813,7 @@ func TestPastLastPage(t *testing.T) {
 // columns, and that an unknown field is a warning.
 func TestListTagsFields(t *testing.T) {
 	tools := testVaultTools(t)
-	v, err := tools.ListTags(context.Background(), mcp.ListTagsParams{Limit: 2})
+	v, err := tools.ListTags(context.Background(), mcp.ListTagsParams{Paging: mcp.Paging{Limit: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,6 +119,8 @@ type benchResult struct {
 	indexBytes         int64
 	watchP50, watchP99 time.Duration
 	edits              int
+	read               readBench // bench_read.go
+	markdownBytes      int64
 }
 
 // childRun is one `vaultgraph index` run in a child process.
@@ -132,7 +134,8 @@ type childRun struct {
 func (r benchResult) line() string {
 	return fmt.Sprintf("bench notes=%d cold_index=%s warm_index=%s touch1pct_index=%s touched=%d index_size=%s peak_rss_cold=%s peak_rss_warm=%s peak_rss_touch=%s watch_p50=%s watch_p99=%s edits=%d",
 		r.notes, secs(r.cold.wall), secs(r.warm.wall), secs(r.touch.wall), r.touched, mib(r.indexBytes),
-		kib(r.cold.rssKiB), kib(r.warm.rssKiB), kib(r.touch.rssKiB), millis(r.watchP50), millis(r.watchP99), r.edits)
+		kib(r.cold.rssKiB), kib(r.warm.rssKiB), kib(r.touch.rssKiB), millis(r.watchP50), millis(r.watchP99), r.edits) +
+		" markdown=" + mib(r.markdownBytes) + " " + r.read.fields()
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.2fs", d.Seconds()) }
@@ -230,6 +233,7 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 		return r, err
 	}
 	say("generated %d notes (%s) in %s", st.Notes, mib(int64(st.Bytes)), secs(time.Since(start)))
+	r.markdownBytes = int64(st.Bytes)
 
 	steps := []struct {
 		name   string
@@ -263,6 +267,13 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 			r.indexBytes += fi.Size()
 		}
 	}
+
+	say("timing one-shot reads and a server's start")
+	if r.read, err = benchReads(ctx, o.exe, vaultDir, index); err != nil {
+		return r, fmt.Errorf("reads: %w", err)
+	}
+	say("one-shot get-node %s (%s while serving); serve answered initialize in %s, get_node in %s; idle RSS %s",
+		secs(r.read.oneShot), secs(r.read.served), secs(r.read.serveInit), secs(r.read.serveReady), kib(r.read.idleRSS))
 
 	say("timing %d external edits with a watching engine", o.edits)
 	lat, err := watchLatency(ctx, vaultDir, index, o.edits)

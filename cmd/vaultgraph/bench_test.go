@@ -21,7 +21,9 @@ func benchLine(notes, touched, edits, rss string) *regexp.Regexp {
 	return regexp.MustCompile(`^bench notes=` + notes + ` cold_index=` + sec + ` warm_index=` + sec +
 		` touch1pct_index=` + sec + ` touched=` + touched + ` index_size=` + mib +
 		` peak_rss_cold=` + rss + ` peak_rss_warm=` + rss + ` peak_rss_touch=` + rss +
-		` watch_p50=\d+ms watch_p99=\d+ms edits=` + edits + `$`)
+		` watch_p50=\d+ms watch_p99=\d+ms edits=` + edits + ` markdown=` + mib +
+		` read_oneshot=` + sec + ` peak_rss_read=` + rss + ` read_served=` + sec + ` serve_init=` + sec +
+		` serve_ready=` + sec + ` idle_rss_serve=(\d+\.\dMiB|n/a)$`)
 }
 
 // graphLine matches a bench-graph line of a vault of notes.

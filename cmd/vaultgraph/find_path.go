@@ -21,7 +21,7 @@ path exists, and a warning naming SOURCE or TARGET when it matches no note.`,
 		Args: args("SOURCE", "TARGET"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Source, p.Target = a[0], a[1]
-			return g.withTools(c.Context(), "find_path", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "find_path", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.FindPath(ctx, p)
 			})
 		},

@@ -23,13 +23,13 @@ link in, or out) are not ranked: the last page says where the ranking ends.`,
   vaultgraph get-hubs --limit 20 --page 2 --sort-by title`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "get_hubs", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_hubs", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetHubs(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.DefaultMetric), oneOf(vaultgraph.Metrics))
-	pageFlags(c, vaultgraph.HubList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; default: the metric's ranking)")
+	pageFlags(c, vaultgraph.HubList, &p.Paging, " (reorders the page; default: the metric's ranking)")
 	presentationFlags(c, "get_hubs", &p.Presentation)
 	return c
 }

@@ -22,13 +22,13 @@ naming it.`,
 		Args:    args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			return g.withTools(c.Context(), "get_neighbors", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_neighbors", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetNeighbors(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.DefaultDirection), oneOf(vaultgraph.Directions))
-	pageFlags(c, vaultgraph.NeighborList, &p.SortBy, &p.Page, &p.Limit, "")
+	pageFlags(c, vaultgraph.NeighborList, &p.Paging, "")
 	presentationFlags(c, "get_neighbors", &p.Presentation)
 	return c
 }

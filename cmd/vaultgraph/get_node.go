@@ -26,7 +26,7 @@ says which rule matched). An id that matches no note prints a warning naming it 
 		Args: args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			return g.withTools(c.Context(), "get_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_node", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetNode(ctx, p)
 			})
 		},

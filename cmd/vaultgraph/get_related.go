@@ -28,14 +28,14 @@ do not exist print null.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, a []string) error {
 			p.IDs = a
-			return g.withTools(c.Context(), "get_related", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "get_related", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.GetRelated(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Query, "query", "", "search words whose best hits are the start")
 	c.Flags().BoolVar(&p.ExcludeLinked, "exclude-linked", false, "leave out notes already linked with a given note")
-	pageFlags(c, vaultgraph.RelatedList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; default: closest first)")
+	pageFlags(c, vaultgraph.RelatedList, &p.Paging, " (reorders the page; default: closest first)")
 	presentationFlags(c, "get_related", &p.Presentation)
 	return c
 }

@@ -24,7 +24,7 @@ written or none. --dry-run lists the changes and writes nothing.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID, p.Sources = a[0], a[1:]
-			return g.withTools(c.Context(), "link_mentions", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "link_mentions", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.LinkMentions(ctx, p)
 			})
 		},

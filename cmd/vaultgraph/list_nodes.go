@@ -39,7 +39,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Note
 				}
 				p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
-			return g.withTools(c.Context(), "list_nodes", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "list_nodes", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.ListNodes(ctx, p)
 			})
 		},
@@ -56,7 +56,7 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Note
 	f.BoolVar(&p.Orphans, "orphans", false, "only notes with no links in or out")
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
 	f.BoolVar(&p.BrokenAnchors, "broken-anchors", false, "only notes with a link to a heading or ^block its note lacks")
-	pageFlags(c, vaultgraph.NoteList, &p.SortBy, &p.Page, &p.Limit, " (default path)")
+	pageFlags(c, vaultgraph.NoteList, &p.Paging, " (default path)")
 	presentationFlags(c, "list_nodes", &p.Presentation)
 	return c
 }

@@ -20,12 +20,12 @@ with the number of notes carrying each, most used first, a page at a time.`,
   vaultgraph list-tags --sort-by tag --format json`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "list_tags", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "list_tags", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.ListTags(ctx, p)
 			})
 		},
 	}
-	pageFlags(c, vaultgraph.TagList, &p.SortBy, &p.Page, &p.Limit, "")
+	pageFlags(c, vaultgraph.TagList, &p.Paging, "")
 	presentationFlags(c, "list_tags", &p.Presentation)
 	return c
 }

@@ -223,8 +223,10 @@ func (g *globals) embedder() (embed.Embedder, error) {
 }
 
 // withTools opens the engine on the vault, runs fn and prints its answer
-// as tool's answer shaped by pres (the same text MCP returns).
-func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
+// as tool's answer shaped by pres (the same text MCP returns). A read
+// (params, the tool's parameters, not nil) is first offered to a server
+// running on the index (handoff.go), which answers it from its graph.
+func (g *globals) withTools(ctx context.Context, tool string, params any, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
 	pres.Flags = true // hints name this command's flags
 	if _, err := mcp.Render(tool, nil, *pres); err != nil {
 		return err // a bad --format, --detail or --max-tokens, before any work
@@ -232,6 +234,16 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 	opts, err := g.engineOptions()
 	if err != nil {
 		return err
+	}
+	if params != nil {
+		text, err := handOff(ctx, opts.Index, vaultRoot(g.vault), tool, g.embedKey(), params, *pres)
+		switch {
+		case err == nil:
+			return g.printAnswer(text)
+		case !errors.Is(err, errDeclined):
+			return err
+		}
+		g.logger().Debug("reading the index directly", "why", err)
 	}
 	// A running server keeps the index current: read it as it is.
 	opts.TrustIndex = serverRunning(opts.Index)
@@ -270,10 +282,25 @@ func (g *globals) withTools(ctx context.Context, tool string, pres *mcp.Presenta
 	if err != nil {
 		return err
 	}
+	return g.printAnswer(text)
+}
+
+// printAnswer writes a command's answer to stdout.
+func (g *globals) printAnswer(text string) error {
 	if _, err := fmt.Fprintln(g.stdout, text); err != nil {
 		return fmt.Errorf("write answer: %w", err)
 	}
 	return nil
+}
+
+// embedKey names the embedding model a command or server uses (--embed
+// and --embed-url), so that a server answers only the searches it would
+// answer alike.
+func (g *globals) embedKey() string {
+	if g.embedSpec == "" {
+		return ""
+	}
+	return g.embedSpec + " " + g.embedURL
 }
 
 // presentationFlags adds the flags that shape a read command's answer.
@@ -290,9 +317,10 @@ func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 // below 1 (or a --limit above k.MaxLimit) is INVALID_PARAMS, as the MCP
 // tools' schemas refuse "page": 0 or "limit": 0: the tools read 0 as
 // "not given", so the command checks the flags before running.
-func pageFlags(c *cobra.Command, k vaultgraph.ListKind, sortBy *mcp.SortKeys, page, limit *int, note string) {
+func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note string) {
 	f := c.Flags()
-	f.StringSliceVar((*[]string)(sortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
+	page, limit := &pg.Page, &pg.Limit
+	f.StringSliceVar((*[]string)(&pg.SortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
 	f.IntVar(page, "page", 1, "page number, from 1")
 	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
 	checkFlags(c, func() error {

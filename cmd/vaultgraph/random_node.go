@@ -18,7 +18,7 @@ carrying any of those tags are candidates. Prints null when none qualifies.`,
 		Example: `  vaultgraph random-node --tags idea,draft`,
 		Args:    args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "random_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "random_node", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.RandomNode(ctx, p)
 			})
 		},

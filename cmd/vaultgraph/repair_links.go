@@ -30,7 +30,7 @@ could be the renamed one) is applied only with FROM and --to.`,
 			if len(a) == 1 {
 				p.From = a[0]
 			}
-			return g.withTools(c.Context(), "repair_links", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "repair_links", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.RepairLinks(ctx, p)
 			})
 		},

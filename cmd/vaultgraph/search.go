@@ -61,14 +61,14 @@ pass the --embed they were made with to use them.`,
 		},
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Query = strings.Join(a, " ")
-			return g.withTools(c.Context(), "search", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "search", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.Search(ctx, p)
 			})
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
-	pageFlags(c, vaultgraph.SearchList, &p.SortBy, &p.Page, &p.Limit, " (reorders the page; the ranking picks its notes)")
+	pageFlags(c, vaultgraph.SearchList, &p.Paging, " (reorders the page; the ranking picks its notes)")
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
 	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")

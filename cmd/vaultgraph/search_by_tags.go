@@ -28,13 +28,13 @@ nested tags ("project" matches "project/alpha").`,
 		},
 		RunE: func(c *cobra.Command, a []string) error {
 			p.Tags = a
-			return g.withTools(c.Context(), "search_by_tags", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "search_by_tags", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.SearchByTags(ctx, p)
 			})
 		},
 	}
 	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
-	pageFlags(c, vaultgraph.TaggedList, &p.SortBy, &p.Page, &p.Limit, "")
+	pageFlags(c, vaultgraph.TaggedList, &p.Paging, "")
 	presentationFlags(c, "search_by_tags", &p.Presentation)
 	return c
 }

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -132,7 +133,13 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 		o.watch.Logger = log
 		go func() { watchDone <- e.Watch(ctx, o.watch) }()
 	}
-	s := mcp.NewServer(&mcp.Tools{Engine: e}, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
+	tools := &mcp.Tools{Engine: e}
+	// Commands run meanwhile hand their reads to this server (handoff.go).
+	listenHandoff(ctx, &handoffServer{tools: tools, root: e.Root(), embed: g.embedKey(), log: log}, e.IndexPath())
+	s := mcp.NewServer(tools, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
+	// Loading made garbage of up to the size of the index's rows; give it
+	// back now rather than holding it while idle.
+	debug.FreeOSMemory()
 	if o.http != "" {
 		var site http.Handler
 		if !o.noWeb {

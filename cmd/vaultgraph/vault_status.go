@@ -19,7 +19,7 @@ index and watcher, the last sync time, files that could not be indexed
 (with the reason) and note names shared by several notes.`,
 		Args: args(),
 		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "vault_status", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "vault_status", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.VaultStatus(ctx, p)
 			})
 		},

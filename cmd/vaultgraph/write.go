@@ -103,7 +103,7 @@ that starts with a --- frontmatter block is the whole file; --tags and
 			if p.Properties, err = propertiesJSON(w.props); err != nil {
 				return err
 			}
-			return g.withTools(c.Context(), "create_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "create_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.CreateNode(ctx, p)
 			})
 		},
@@ -171,7 +171,7 @@ what would change.`,
 			if p.Properties, err = propertiesJSON(w.props); err != nil {
 				return err
 			}
-			return g.withTools(c.Context(), "update_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "update_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.UpdateNode(ctx, p)
 			})
 		},
@@ -212,7 +212,7 @@ never rewritten.`,
 		Args:    args("ID"),
 		RunE: func(c *cobra.Command, a []string) error {
 			p.ID = a[0]
-			return g.withTools(c.Context(), "delete_node", &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return g.withTools(c.Context(), "delete_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
 				return t.DeleteNode(ctx, p)
 			})
 		},

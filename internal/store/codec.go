@@ -118,6 +118,9 @@ func encodeProperties(props []vault.Property) (string, error) {
 }
 
 func decodeProperties(s string) ([]vault.Property, error) {
+	if s == "[]" {
+		return nil, nil // as below, without the decoder
+	}
 	var in []typedProp
 	if err := decodeJSON(s, &in); err != nil {
 		return nil, err

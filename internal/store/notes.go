@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
-	"time"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -115,17 +116,15 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		}
 	}
 	if b.Problems != nil {
-		if _, err := w.exec("DELETE FROM problems"); err != nil {
+		if err := w.setProblems(b.Problems); err != nil {
 			return err
-		}
-		for _, p := range b.Problems {
-			if _, err := w.exec("INSERT OR REPLACE INTO problems(path, reason) VALUES (?, ?)", p.Path, p.Reason); err != nil {
-				return err
-			}
 		}
 	}
 	for k, v := range b.Meta {
-		if _, err := w.exec("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", k, v); err != nil {
+		// Unchanged values are not written again, so that an unchanged
+		// vault leaves the index (and its snapshot cache) as it was.
+		if _, err := w.exec(`INSERT INTO meta(key, value) VALUES (?, ?)
+			ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value`, k, v); err != nil {
 			return err
 		}
 	}
@@ -191,6 +190,29 @@ func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()
 	}
+}
+
+// setProblems replaces the stored problems with ps, unless they are the
+// same.
+func (w *writer) setProblems(ps []vault.Problem) error {
+	var old []vault.Problem
+	if err := queryStrings(w.ctx, w.tx, "SELECT path, reason FROM problems ORDER BY path", func(v ...string) {
+		old = append(old, vault.Problem{Path: v[0], Reason: v[1]})
+	}); err != nil {
+		return err
+	}
+	if slices.Equal(old, ps) {
+		return nil
+	}
+	if _, err := w.exec("DELETE FROM problems"); err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if _, err := w.exec("INSERT OR REPLACE INTO problems(path, reason) VALUES (?, ?)", p.Path, p.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *writer) delete(id string) error {
@@ -353,146 +375,52 @@ func (s *Store) Reset(ctx context.Context) error {
 	return nil
 }
 
-// Snapshot is everything Load reads back.
-type Snapshot struct {
-	Notes       []*Record
-	Attachments []string
-	Problems    []vault.Problem
-	Meta        map[string]string
-}
-
-// Load reads the whole index (without note bodies). A note whose
-// headings and block ids are not known (a row written before schema 4)
-// comes back with Size -1 and no Hash, so that a comparison with its
-// file parses it again.
-func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
-	snap := &Snapshot{Meta: map[string]string{}}
-	byID := map[string]*Record{}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
-	if err != nil {
-		return nil, fmt.Errorf("load notes: %w", err)
-	}
-	for rows.Next() {
-		n := &vault.Note{}
-		r := &Record{Note: n}
-		var mtime int64
-		var aliases, tags, props, warnings string
-		var anchors sql.NullString
-		if err := rows.Scan(&n.ID, &r.Path, &n.Title, &n.Hash, &n.Size, &mtime, &n.BodyStart, &aliases, &tags, &props, &warnings, &anchors); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("load notes: %w", err)
-		}
-		n.ModTime = time.Unix(0, mtime)
-		if err := decodeJSON(aliases, &n.Aliases); err != nil {
-			return nil, err
-		}
-		if err := decodeJSON(tags, &n.Tags); err != nil {
-			return nil, err
-		}
-		if err := decodeJSON(warnings, &n.Warnings); err != nil {
-			return nil, err
-		}
-		if n.Properties, err = decodeProperties(props); err != nil {
-			return nil, fmt.Errorf("load %s: %w", n.ID, err)
-		}
-		if !anchors.Valid {
-			n.Size, n.Hash = -1, ""
-		} else if err := decodeAnchors(anchors.String, n); err != nil {
-			return nil, err
-		}
-		snap.Notes = append(snap.Notes, r)
-		byID[n.ID] = r
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load notes: %w", err)
-	}
-	if err := s.loadLinks(ctx, byID); err != nil {
-		return nil, err
-	}
-	if err := s.loadRest(ctx, snap); err != nil {
-		return nil, err
-	}
-	return snap, nil
-}
-
-func (s *Store) loadLinks(ctx context.Context, byID map[string]*Record) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
-		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
-	if err != nil {
-		return fmt.Errorf("load links: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var src, kind, resolved, status string
-		var l vault.Link
-		if err := rows.Scan(&src, &kind, &l.Target, &l.Fragment, &l.Alias, &l.Property, &l.Start, &l.End,
-			&l.TargetStart, &l.TargetEnd, &l.Line, &resolved, &status); err != nil {
-			return fmt.Errorf("load links: %w", err)
-		}
-		l.Kind = vault.LinkKind(kind)
-		r := byID[src]
-		if r == nil {
-			continue
-		}
-		r.Note.Links = append(r.Note.Links, l)
-		r.Resolved = append(r.Resolved, resolved)
-		r.Status = append(r.Status, vault.Status(status))
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load links: %w", err)
-	}
-	return nil
-}
-
-func (s *Store) loadRest(ctx context.Context, snap *Snapshot) error {
-	if err := s.strings(ctx, "SELECT path FROM attachments ORDER BY path", func(v ...string) {
-		snap.Attachments = append(snap.Attachments, v[0])
-	}); err != nil {
-		return err
-	}
-	if err := s.strings(ctx, "SELECT path, reason FROM problems ORDER BY path", func(v ...string) {
-		snap.Problems = append(snap.Problems, vault.Problem{Path: v[0], Reason: v[1]})
-	}); err != nil {
-		return err
-	}
-	return s.strings(ctx, "SELECT key, value FROM meta", func(v ...string) { snap.Meta[v[0]] = v[1] })
-}
-
-// strings runs a query whose columns are all text and calls fn per row.
-func (s *Store) strings(ctx context.Context, query string, fn func(...string)) error {
-	rows, err := s.db.QueryContext(ctx, query)
-	if err != nil {
-		return fmt.Errorf("index read: %w", err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return fmt.Errorf("index read: %w", err)
-	}
-	vals := make([]string, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return fmt.Errorf("index read: %w", err)
-		}
-		fn(vals...)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("index read: %w", err)
-	}
-	return nil
-}
-
 func decodeJSON(s string, v any) error {
 	if s == "" || s == "null" {
 		return nil
+	}
+	if p, ok := v.(*[]string); ok {
+		if l, ok := plainStrings(s); ok {
+			*p = l // most lists need no decoder
+			return nil
+		}
 	}
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		return fmt.Errorf("index value %q: %w", s, err)
 	}
 	return nil
+}
+
+// plainStrings decodes a JSON list of strings without escapes (as
+// json.Marshal writes most tag and alias lists): ["a","b c"]. ok is false
+// for anything else, which the JSON decoder then reads.
+func plainStrings(s string) (l []string, ok bool) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || strings.IndexByte(s, '\\') >= 0 {
+		return nil, false
+	}
+	rest := s[1 : len(s)-1]
+	l = make([]string, 0, strings.Count(rest, ",")+1)
+	for rest != "" {
+		if len(rest) < 2 || rest[0] != '"' {
+			return nil, false
+		}
+		end := strings.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		item := rest[1 : 1+end]
+		if !utf8.ValidString(item) {
+			return nil, false
+		}
+		l = append(l, item)
+		rest = rest[2+end:]
+		if rest == "" {
+			break
+		}
+		if rest[0] != ',' || len(rest) == 1 {
+			return nil, false
+		}
+		rest = rest[1:]
+	}
+	return l, true
 }

@@ -91,6 +91,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	// Without the change counter (an index file that cannot be written)
+	// Load reads the tables every time: slower, never wrong.
+	_ = s.ensureSnapgen(ctx)
 	return s, nil
 }
 

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// readBench holds the read-side figures of one vault: one-shot commands
+// on the unchanged vault with no server, and a server's start.
+type readBench struct {
+	oneShot    time.Duration // median wall time of `get-node`, no server
+	oneShotRSS int64         // peak RSS of the slowest of those, KiB
+	served     time.Duration // median wall time of `get-node` while serve runs
+	serveInit  time.Duration // serve started to `initialize` answered
+	serveReady time.Duration // serve started to the first get_node answered
+	idleRSS    int64         // the server's RSS one second after that, KiB
+}
+
+// fields are the figures as printed at the end of the bench line.
+func (r readBench) fields() string {
+	return fmt.Sprintf("read_oneshot=%s peak_rss_read=%s read_served=%s serve_init=%s serve_ready=%s idle_rss_serve=%s",
+		secs(r.oneShot), kib(r.oneShotRSS), secs(r.served), secs(r.serveInit), secs(r.serveReady), kib(r.idleRSS))
+}
+
+// oneShotRuns is how many times each one-shot read is timed (the median
+// is printed).
+const oneShotRuns = 3
+
+// benchReads times reads of vaultDir's index: `get-node` of the first
+// note as a command with no server, then `serve --embed none --no-watch`
+// started, initialized and asked get_node over stdio, its RSS once idle,
+// and `get-node` again while it runs.
+func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, error) {
+	var r readBench
+	notes, err := notePaths(vaultDir)
+	if err != nil || len(notes) == 0 {
+		return r, fmt.Errorf("read bench: no notes in %s: %v", vaultDir, err)
+	}
+	id, err := filepath.Rel(vaultDir, notes[0])
+	if err != nil {
+		return r, fmt.Errorf("read bench: %w", err)
+	}
+	id = filepath.ToSlash(id)
+	if r.oneShot, r.oneShotRSS, err = timeGetNode(ctx, exe, vaultDir, index, id); err != nil {
+		return r, err
+	}
+	cmd := exec.CommandContext(ctx, exe, "serve", vaultDir, "--index", index, "--embed", "none", "--no-watch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return r, fmt.Errorf("serve: %w", err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return r, fmt.Errorf("serve: %w", err)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return r, fmt.Errorf("serve: %w", err)
+	}
+	defer func() {
+		in.Close()
+		_ = cmd.Wait()
+	}()
+	rd := bufio.NewReader(out)
+	if err := rpc(in, rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
+		return r, err
+	}
+	r.serveInit = time.Since(start)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if err := rpc(in, rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
+		return r, err
+	}
+	r.serveReady = time.Since(start)
+	time.Sleep(time.Second)
+	r.idleRSS = processRSS(cmd.Process.Pid)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(socketPath(index)); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	r.served, _, err = timeGetNode(ctx, exe, vaultDir, index, id)
+	return r, err
+}
+
+// timeGetNode runs `get-node ID` oneShotRuns times and returns the median
+// wall time and the largest peak RSS.
+func timeGetNode(ctx context.Context, exe, vaultDir, index, id string) (time.Duration, int64, error) {
+	var walls []time.Duration
+	var rss int64 = -1
+	for range oneShotRuns {
+		cmd := exec.CommandContext(ctx, exe, "get-node", id, "--vault", vaultDir, "--index", index)
+		var stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return 0, 0, fmt.Errorf("get-node: %w: %s", err, strings.TrimSpace(stderr.String()))
+		}
+		walls = append(walls, time.Since(start))
+		rss = max(rss, maxRSS(cmd.ProcessState))
+	}
+	slices.Sort(walls)
+	return walls[len(walls)/2], rss, nil
+}
+
+// rpc sends one JSON-RPC request and reads lines until its answer.
+func rpc(w io.Writer, r *bufio.Reader, id int, method string, params any) error {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("serve %s: %w", method, err)
+	}
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return fmt.Errorf("serve %s: no answer: %w", method, err)
+		}
+		var msg struct {
+			ID    *int            `json:"id"`
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(line, &msg) == nil && msg.ID != nil && *msg.ID == id {
+			if len(msg.Error) > 0 {
+				return fmt.Errorf("serve %s: %s", method, msg.Error)
+			}
+			return nil
+		}
+	}
+}
+
+// processRSS is a running process's resident set in KiB (Linux's
+// /proc/PID/status VmRSS), -1 where the OS does not say.
+func processRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				if v, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return v
+				}
+			}
+		}
+	}
+	return -1
+}

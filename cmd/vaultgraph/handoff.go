@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/mcp"
+)
+
+// A running server answers the CLI's one-shot reads over a unix socket
+// next to its index (index.db.sock), so that a command need not load the
+// index itself: it sends the tool, its parameters and its presentation,
+// and prints the answer the server rendered. The socket has the access
+// rules of the index file it serves (whoever may read the index may ask),
+// and a command that finds no server there, or one that declines the
+// request (another vault, another embedding model, another protocol),
+// reads the index itself as before.
+
+// handoffVersion is the protocol version both sides must speak.
+const handoffVersion = 1
+
+// maxHandoffBytes bounds one request (the CLI's parameters) and one answer.
+const maxHandoffBytes = 64 << 20
+
+// handoffRequest is what a command sends: one JSON line.
+type handoffRequest struct {
+	V      int             `json:"v"`
+	Vault  string          `json:"vault"`
+	Tool   string          `json:"tool"`
+	Embed  string          `json:"embed,omitempty"`
+	Params json.RawMessage `json:"params"`
+	Pres   mcp.Presentation
+	// Flags is Pres.Flags, which Presentation does not encode: hints
+	// name the command's flags.
+	Flags bool `json:"flags"`
+}
+
+// handoffAnswer is the server's reply: the rendered text, or an error with
+// its SPEC code, or Decline saying why the command should read the index
+// itself.
+type handoffAnswer struct {
+	Text    string `json:"text,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message,omitempty"`
+	Decline string `json:"decline,omitempty"`
+}
+
+// handoffTools are the read tools a server answers for the CLI, each
+// decoding its parameters as the command encoded them.
+var handoffTools = map[string]func(context.Context, *mcp.Tools, json.RawMessage) (any, error){
+	"get_node":       handoffCall((*mcp.Tools).GetNode),
+	"get_neighbors":  handoffCall((*mcp.Tools).GetNeighbors),
+	"find_path":      handoffCall((*mcp.Tools).FindPath),
+	"get_hubs":       handoffCall((*mcp.Tools).GetHubs),
+	"search_by_tags": handoffCall((*mcp.Tools).SearchByTags),
+	"list_nodes":     handoffCall((*mcp.Tools).ListNodes),
+	"list_tags":      handoffCall((*mcp.Tools).ListTags),
+	"random_node":    handoffCall((*mcp.Tools).RandomNode),
+	"vault_status":   handoffCall((*mcp.Tools).VaultStatus),
+	"search":         handoffCall((*mcp.Tools).Search),
+	"get_related":    handoffCall((*mcp.Tools).GetRelated),
+}
+
+// embedTools are the tools whose answer depends on the embedding model:
+// a server answers them only for a command of the same --embed.
+var embedTools = map[string]bool{"search": true, "get_related": true}
+
+// handoffCall adapts a tool method to raw JSON parameters.
+func handoffCall[P any](m func(*mcp.Tools, context.Context, P) (any, error)) func(context.Context, *mcp.Tools, json.RawMessage) (any, error) {
+	return func(ctx context.Context, t *mcp.Tools, raw json.RawMessage) (any, error) {
+		var p P
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return nil, fmt.Errorf("%w: parameters: %v", vaultgraph.ErrInvalid, err)
+		}
+		return m(t, ctx, p)
+	}
+}
+
+func socketPath(index string) string { return index + ".sock" }
+
+// handoffServer answers the CLI's reads for one engine.
+type handoffServer struct {
+	tools *mcp.Tools
+	root  string
+	embed string // the server's --embed and --embed-url
+	log   *slog.Logger
+}
+
+// listenHandoff starts answering reads on index's socket until ctx ends.
+// A socket another live server answers on is left to it; a stale one (a
+// server that died) is replaced. It never fails the server: without the
+// socket, commands read the index themselves.
+func listenHandoff(ctx context.Context, h *handoffServer, index string) {
+	p := socketPath(index)
+	if c, err := net.DialTimeout("unix", p, time.Second); err == nil {
+		c.Close()
+		h.log.Info("another server answers commands on this index", "socket", p)
+		return
+	}
+	_ = os.Remove(p)
+	ln, err := net.Listen("unix", p)
+	if err != nil {
+		h.log.Info("commands will read the index themselves: no socket", "socket", p, "err", err)
+		return
+	}
+	if err := os.Chmod(p, socketMode(index)); err != nil {
+		ln.Close()
+		h.log.Info("commands will read the index themselves: socket mode", "socket", p, "err", err)
+		return
+	}
+	var wg sync.WaitGroup
+	go func() {
+		<-ctx.Done()
+		ln.Close() // removes the socket file
+	}()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				wg.Wait()
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				h.serveConn(ctx, c)
+			}()
+		}
+	}()
+}
+
+// socketMode gives the socket the access of the index file: read access to
+// the index becomes read and write access to the socket (connecting needs
+// write), for the owner, group and others alike; 0600 if the index cannot
+// be read.
+func socketMode(index string) os.FileMode {
+	fi, err := os.Stat(index)
+	if err != nil {
+		return 0o600
+	}
+	var m os.FileMode
+	for _, r := range []os.FileMode{0o400, 0o040, 0o004} {
+		if fi.Mode().Perm()&r != 0 {
+			m |= r | r>>1
+		}
+	}
+	return m | 0o600
+}
+
+// serveConn answers the one request of a connection.
+func (h *handoffServer) serveConn(ctx context.Context, c net.Conn) {
+	defer c.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var req handoffRequest
+	if err := json.NewDecoder(io.LimitReader(c, maxHandoffBytes)).Decode(&req); err != nil {
+		h.log.Debug("command request", "err", err)
+		return
+	}
+	ans := h.answer(ctx, req)
+	b, err := json.Marshal(ans)
+	if err != nil {
+		return
+	}
+	_, _ = c.Write(append(b, '\n'))
+}
+
+// answer runs req's tool and renders its answer as the command would.
+func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffAnswer {
+	call := handoffTools[req.Tool]
+	switch {
+	case req.V != handoffVersion:
+		return handoffAnswer{Decline: fmt.Sprintf("protocol %d, not %d", req.V, handoffVersion)}
+	case call == nil:
+		return handoffAnswer{Decline: "no tool " + req.Tool}
+	case req.Vault != h.root:
+		return handoffAnswer{Decline: "the server serves " + h.root}
+	case embedTools[req.Tool] && req.Embed != h.embed:
+		return handoffAnswer{Decline: "the server searches with --embed " + h.embed}
+	}
+	req.Pres.Flags = req.Flags
+	v, err := call(ctx, h.tools, req.Params)
+	if err == nil {
+		var text string
+		if text, err = mcp.Render(req.Tool, v, req.Pres); err == nil {
+			return handoffAnswer{Text: text}
+		}
+	}
+	return handoffAnswer{Code: mcp.Code(err), Message: mcp.Message(err)}
+}
+
+// remoteError is an error the server answered: it prints as the server's
+// message and is the sentinel of its code (errors.Is), so the command
+// reports it exactly as if it had met it itself.
+type remoteError struct{ code, msg string }
+
+func (e *remoteError) Error() string { return e.msg }
+
+// Is maps the SPEC code back to the Engine's sentinel.
+func (e *remoteError) Is(target error) bool {
+	switch e.code {
+	case mcp.CodeInvalidParams:
+		return target == vaultgraph.ErrInvalid
+	case mcp.CodeNodeExists:
+		return target == vaultgraph.ErrExists
+	case mcp.CodeNodeNotFound:
+		return target == vaultgraph.ErrNotFound
+	case mcp.CodeConflict:
+		return target == vaultgraph.ErrConflict
+	case mcp.CodeReadOnly:
+		return target == vaultgraph.ErrReadOnly
+	}
+	return false
+}
+
+// errDeclined says no server took the request: read the index directly.
+var errDeclined = errors.New("no server took the request")
+
+// handOff asks the server on index's socket to answer tool; it returns
+// errDeclined (wrapped) when there is none or it declines.
+func handOff(ctx context.Context, index, root, tool, embed string, params any, pres mcp.Presentation) (string, error) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errDeclined, err)
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", socketPath(index))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errDeclined, err)
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	req, err := json.Marshal(handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres, Flags: pres.Flags})
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errDeclined, err)
+	}
+	if _, err := c.Write(append(req, '\n')); err != nil {
+		return "", fmt.Errorf("%w: %v", errDeclined, err)
+	}
+	var ans handoffAnswer
+	r := bufio.NewReader(io.LimitReader(c, maxHandoffBytes))
+	if err := json.NewDecoder(r).Decode(&ans); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		// The server went away mid-answer: a read is safe to do again.
+		return "", fmt.Errorf("%w: %v", errDeclined, err)
+	}
+	switch {
+	case ans.Decline != "":
+		return "", fmt.Errorf("%w: %s", errDeclined, ans.Decline)
+	case ans.Code != "":
+		return "", &remoteError{code: ans.Code, msg: ans.Message}
+	}
+	return ans.Text, nil
+}
+
+// vaultRoot is the absolute, symlink-free vault folder, as the engine and
+// the server name it.
+func vaultRoot(dir string) string {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	return root
+}

@@ -1,0 +1,281 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Snapshot is everything Load reads back.
+type Snapshot struct {
+	Notes       []*Record
+	Attachments []string
+	Problems    []vault.Problem
+	Meta        map[string]string
+}
+
+// Load reads the whole index (without note bodies). A note whose
+// headings and block ids are not known (a row written before schema 4)
+// comes back with Size -1 and no Hash, so that a comparison with its
+// file parses it again.
+//
+// Load reads the snapshot cache next to the index when it is as new as
+// the index (snapcache.go); otherwise it reads the tables, in one read
+// transaction, and writes the cache from the rows it read.
+func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
+	if snap := s.loadCache(ctx); snap != nil {
+		return snap, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	defer conn.Close()
+	// One read transaction: the rows and the generation they are
+	// cached under are of the same moment, whatever other processes
+	// write meanwhile.
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
+	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
+	if key, ok := s.cacheKey(ctx, conn); ok {
+		rd.enc = newSnapEncoder(key)
+	}
+	if err := rd.readTables(ctx, conn); err != nil {
+		return nil, err
+	}
+	if rd.enc != nil {
+		s.writeCache(rd.enc)
+	}
+	return rd.snap, nil
+}
+
+// querier runs queries: the database, or one connection of it.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// rowReader turns index rows into a Snapshot, from the tables or from the
+// cache alike, and copies them to enc (when not nil) as it goes.
+type rowReader struct {
+	snap *Snapshot
+	byID map[string]*Record
+	enc  *snapEncoder
+	// The chunk link cuts the links from, and the note being read.
+	links    []vault.Link
+	resolved []string
+	status   []vault.Status
+	cur      *Record
+	start    int
+}
+
+// noteRow is one row of the notes table as stored.
+type noteRow struct {
+	id, path, title, hash                   string
+	size, mtime, bodyStart                  int64
+	aliases, tags, props, warnings, anchors string
+	hasAnchors                              bool
+}
+
+// linkRow is one row of the links table as stored.
+type linkRow struct {
+	source, kind, target, fragment, alias, property string
+	start, end, targetStart, targetEnd, line        int64
+	resolved, status                                string
+}
+
+// readTables reads every table Load returns.
+func (rd *rowReader) readTables(ctx context.Context, q querier) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
+	if err != nil {
+		return fmt.Errorf("load notes: %w", err)
+	}
+	for rows.Next() {
+		var r noteRow
+		var anchors sql.NullString
+		if err := rows.Scan(&r.id, &r.path, &r.title, &r.hash, &r.size, &r.mtime, &r.bodyStart, &r.aliases, &r.tags, &r.props, &r.warnings, &anchors); err != nil {
+			rows.Close()
+			return fmt.Errorf("load notes: %w", err)
+		}
+		r.anchors, r.hasAnchors = anchors.String, anchors.Valid
+		if err := rd.note(r); err != nil {
+			rows.Close()
+			return err
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load notes: %w", err)
+	}
+	rd.enc.endNotes()
+	if err := rd.readLinks(ctx, q); err != nil {
+		return err
+	}
+	return rd.readRest(ctx, q)
+}
+
+// note adds one notes row.
+func (rd *rowReader) note(r noteRow) error {
+	rd.enc.note(&r)
+	n := &vault.Note{ID: r.id, Title: r.title, Hash: r.hash, Size: r.size, BodyStart: int(r.bodyStart), ModTime: time.Unix(0, r.mtime)}
+	rec := &Record{Note: n, Path: r.path}
+	if err := decodeJSON(r.aliases, &n.Aliases); err != nil {
+		return err
+	}
+	if err := decodeJSON(r.tags, &n.Tags); err != nil {
+		return err
+	}
+	if err := decodeJSON(r.warnings, &n.Warnings); err != nil {
+		return err
+	}
+	var err error
+	if n.Properties, err = decodeProperties(r.props); err != nil {
+		return fmt.Errorf("load %s: %w", n.ID, err)
+	}
+	if !r.hasAnchors {
+		n.Size, n.Hash = -1, ""
+	} else if err := decodeAnchors(r.anchors, n); err != nil {
+		return err
+	}
+	rd.snap.Notes = append(rd.snap.Notes, rec)
+	rd.byID[n.ID] = rec
+	return nil
+}
+
+func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
+	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
+		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
+	if err != nil {
+		return fmt.Errorf("load links: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l linkRow
+		if err := rows.Scan(&l.source, &l.kind, &l.target, &l.fragment, &l.alias, &l.property, &l.start, &l.end,
+			&l.targetStart, &l.targetEnd, &l.line, &l.resolved, &l.status); err != nil {
+			return fmt.Errorf("load links: %w", err)
+		}
+		rd.link(&l)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load links: %w", err)
+	}
+	rd.endNoteLinks()
+	rd.enc.endLinks()
+	return nil
+}
+
+// link adds one links row. A note's rows come one after another (ORDER
+// BY source), so they are cut from shared chunks rather than grown one
+// slice per note: a 100,000-note load allocates a third as much.
+func (rd *rowReader) link(l *linkRow) {
+	rd.enc.link(l)
+	r := rd.byID[l.source]
+	if r == nil {
+		return
+	}
+	link := vault.Link{Kind: vault.LinkKind(l.kind), Target: l.target, Fragment: l.fragment,
+		Alias: l.alias, Property: l.property, Start: int(l.start), End: int(l.end),
+		TargetStart: int(l.targetStart), TargetEnd: int(l.targetEnd), Line: int(l.line)}
+	if r != rd.cur {
+		rd.endNoteLinks()
+		if len(r.Note.Links) > 0 { // not one after another after all
+			r.Note.Links = append(r.Note.Links, link)
+			r.Resolved = append(r.Resolved, l.resolved)
+			r.Status = append(r.Status, vault.Status(l.status))
+			return
+		}
+		rd.cur, rd.start = r, len(rd.links)
+	}
+	if len(rd.links) == cap(rd.links) { // a new chunk, with the note's rows so far
+		n := len(rd.links) - rd.start
+		size := max(linkChunk, 2*n)
+		rd.links = append(make([]vault.Link, 0, size), rd.links[rd.start:]...)
+		rd.resolved = append(make([]string, 0, size), rd.resolved[rd.start:]...)
+		rd.status = append(make([]vault.Status, 0, size), rd.status[rd.start:]...)
+		rd.start = 0
+	}
+	rd.links = append(rd.links, link)
+	rd.resolved = append(rd.resolved, l.resolved)
+	rd.status = append(rd.status, vault.Status(l.status))
+}
+
+// linkChunk is the number of links in one chunk of rowReader.link.
+const linkChunk = 1 << 14
+
+// endNoteLinks gives the note whose rows were read last its slices of the
+// chunk, capped so that appending to them never writes into another's.
+func (rd *rowReader) endNoteLinks() {
+	if rd.cur == nil {
+		return
+	}
+	end := len(rd.links)
+	rd.cur.Note.Links = rd.links[rd.start:end:end]
+	rd.cur.Resolved = rd.resolved[rd.start:end:end]
+	rd.cur.Status = rd.status[rd.start:end:end]
+	rd.cur = nil
+}
+
+func (rd *rowReader) readRest(ctx context.Context, q querier) error {
+	if err := queryStrings(ctx, q, "SELECT path FROM attachments ORDER BY path", rd.attachment); err != nil {
+		return err
+	}
+	rd.enc.endAttachments()
+	if err := queryStrings(ctx, q, "SELECT path, reason FROM problems ORDER BY path", rd.problem); err != nil {
+		return err
+	}
+	rd.enc.endProblems()
+	if err := queryStrings(ctx, q, "SELECT key, value FROM meta", rd.meta); err != nil {
+		return err
+	}
+	rd.enc.endList()
+	return nil
+}
+
+func (rd *rowReader) attachment(v ...string) {
+	rd.enc.strings(v...)
+	rd.snap.Attachments = append(rd.snap.Attachments, v[0])
+}
+
+func (rd *rowReader) problem(v ...string) {
+	rd.enc.strings(v...)
+	rd.snap.Problems = append(rd.snap.Problems, vault.Problem{Path: v[0], Reason: v[1]})
+}
+
+func (rd *rowReader) meta(v ...string) {
+	rd.enc.strings(v...)
+	rd.snap.Meta[v[0]] = v[1]
+}
+
+// queryStrings runs a query whose columns are all text and calls fn per
+// row.
+func queryStrings(ctx context.Context, q querier, query string, fn func(...string)) error {
+	rows, err := q.QueryContext(ctx, query)
+	if err != nil {
+		return fmt.Errorf("index read: %w", err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return fmt.Errorf("index read: %w", err)
+	}
+	vals := make([]string, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return fmt.Errorf("index read: %w", err)
+		}
+		fn(vals...)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index read: %w", err)
+	}
+	return nil
+}

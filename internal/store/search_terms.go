@@ -1,0 +1,141 @@
+package store
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// KeywordTerms splits a query into the terms Keyword searches for: each
+// "quoted phrase" (an unclosed quote runs to the end) and each other
+// whitespace-separated word, in order, without duplicates, keeping only
+// terms with a letter or a digit, at most MaxKeywordTerms. A term is
+// matched as the tokenizer splits it ("foo-bar" is the phrase "foo bar");
+// its CJK text is also matched as bigrams, anywhere in a run of CJK text
+// (see cjkExpr), and a term without CJK text also as folded (see
+// foldExpr).
+func KeywordTerms(text string) []Term {
+	text = strings.ToValidUTF8(text, " ")
+	var terms []Term
+	add := func(s string, phrase bool) {
+		if len(terms) >= MaxKeywordTerms || !hasWordChar(s) {
+			return
+		}
+		t := Term{Text: vault.NFC(strings.Join(strings.FieldsFunc(s, isSpace), " ")), Phrase: phrase}
+		if !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	for text != "" {
+		before, after, quoted := strings.Cut(text, `"`)
+		for _, w := range strings.FieldsFunc(before, isSpace) {
+			add(w, false)
+		}
+		if !quoted {
+			break
+		}
+		phrase, rest, _ := strings.Cut(after, `"`)
+		add(phrase, true)
+		text = rest
+	}
+	return terms
+}
+
+// Term is one word or phrase of a query.
+type Term struct {
+	Text string
+	// Phrase is set for a quoted phrase: its words must follow each other
+	// and none matches as a prefix. A word also matches as a prefix
+	// ("meet" finds "meeting"), when it has two characters or more. CJK
+	// text matches anywhere in a run of CJK text, quoted or not, and a
+	// single CJK character as the start of a bigram.
+	//
+	// Words match as textfold.Fold makes them. A phrase finds text that has
+	// letters unicode61 does not fold (Greek accents, ß, ø, ł, ё…) when it
+	// is written as the text is (but for case and Latin accents), or when
+	// each of its words has such a letter in the text ("ελληνικη κουζινα"
+	// finds Ελληνική κουζίνα), not when only some have ("strasse am"
+	// does not find "Straße am": the words of a phrase folded are matched
+	// as the marked tokens only).
+	Phrase bool
+	// exact drops a word's prefix form (a common word).
+	exact bool
+	// unmarked drops the marked form of the folded words: the index has
+	// none (see markUnmarked).
+	unmarked bool
+	// noStem and noStemWord drop the stem forms the index does not have
+	// (see markStems).
+	noStem, noStemWord bool
+}
+
+// expr is the FTS5 expression of the term: a quoted string, so that no
+// character of it is syntax, and for a word also its prefix form, so
+// that an exact match counts twice in bm25. A term with CJK text matches
+// that in the title and body columns, or its bigrams in the hidden
+// columns (cjkExpr); one without also matches its folded words
+// (foldExpr).
+func (t Term) expr() string {
+	q := t.quoted()
+	prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(t.Text) >= 2
+	if prefix {
+		q = "(" + q + " OR " + q + "*)"
+	}
+	if c := t.cjkExpr(); c != "" {
+		return "({title body} : " + q + " OR " + c + ")"
+	}
+	return t.stemExpr(t.foldExpr(q, prefix))
+}
+
+// stemExpr adds to e, the expression of a word, the word's English stem
+// (Stem): in the stems column (the stems of the text's words that differ
+// from the word) and, when it differs from the word, as a word anywhere.
+// The stems column weighs less than the others (FieldWeights), so a note
+// with the word as typed or as a prefix ranks above one that has only a
+// word of the same stem. A phrase, a word of several tokens ("e-ink") or
+// a word not all ASCII letters is not stemmed.
+func (t Term) stemExpr(e string) string {
+	if t.Phrase {
+		return e
+	}
+	s := Stem(t.Text)
+	if s == "" || t.noStem && (t.noStemWord || s == strings.ToLower(t.Text)) {
+		return e
+	}
+	e = "(" + e
+	if !t.noStem {
+		e += ` OR {stems} : "` + stemMarker + s + `"`
+	}
+	if s != strings.ToLower(t.Text) && !t.noStemWord {
+		e += ` OR "` + s + `"`
+	}
+	return e + ")"
+}
+
+// hasCJKTerm reports whether a term has CJK text.
+func hasCJKTerm(terms []Term) bool {
+	return slices.ContainsFunc(terms, func(t Term) bool { return textfold.HasCJK(t.Text) })
+}
+
+// quoted is the term as an FTS5 string: its words, as written.
+func (t Term) quoted() string { return `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"` }
+
+func isSpace(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
+
+// hasWordChar reports whether s has a character the tokenizer keeps
+// (letters and digits); terms without one would match nothing.
+func hasWordChar(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
+}
+
+// matchExpr joins the terms' expressions with op (AND or OR).
+func matchExpr(terms []Term, op string) string {
+	parts := make([]string, len(terms))
+	for i, t := range terms {
+		parts[i] = t.expr()
+	}
+	return strings.Join(parts, " "+op+" ")
+}
