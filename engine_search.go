@@ -231,21 +231,11 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 	}
 	var kw []store.KeywordHit
 	if mode != SearchSemantic {
-		// One more than counted tells whether more match. Snippets are
-		// made for the page's notes only (keywordSnippets).
-		kq := store.KeywordQuery{Text: q.Query, Limit: MaxSearchTotal + 1, IDs: ids, Exclude: exclude, NoSnippets: true}
-		if kw, err = st.Keyword(ctx, kq); err != nil {
-			return nil, fmt.Errorf("search %q: %w", q.Query, err)
+		var warnings []string
+		if kw, warnings, err = e.keywordSearch(ctx, st, q.Query, ids, exclude); err != nil {
+			return nil, err
 		}
-		if g := e.Graph(); g != nil {
-			withPrior(kw, g.InDegree)
-		}
-		if len(kw) > 0 && kw[0].Matched < kw[0].Terms {
-			res.Warnings = append(res.Warnings, "no note has every word of the query; these notes have some of them")
-		}
-		if len(store.KeywordTerms(q.Query)) == 0 {
-			res.Warnings = append(res.Warnings, "the query has no words to search the text for (only symbols)")
-		}
+		res.Warnings = append(res.Warnings, warnings...)
 	}
 
 	hits, vec := rank(mode, kw, vec, builtin)
@@ -265,6 +255,30 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 	}
 	res.Hits = page
 	return res, nil
+}
+
+// keywordSearch runs the full-text half of a search over the notes in
+// scope (ids, exclude), with the graph prior applied, and the warnings
+// its result calls for.
+func (e *Engine) keywordSearch(ctx context.Context, st *store.Store, query string, ids, exclude []string) ([]store.KeywordHit, []string, error) {
+	// One more than counted tells whether more match. Snippets are made
+	// for the page's notes only (keywordSnippets).
+	kq := store.KeywordQuery{Text: query, Limit: MaxSearchTotal + 1, IDs: ids, Exclude: exclude, NoSnippets: true}
+	kw, err := st.Keyword(ctx, kq)
+	if err != nil {
+		return nil, nil, fmt.Errorf("search %q: %w", query, err)
+	}
+	if g := e.Graph(); g != nil {
+		withPrior(kw, g.InDegree)
+	}
+	var warnings []string
+	if len(kw) > 0 && kw[0].Matched < kw[0].Terms {
+		warnings = append(warnings, "no note has every word of the query; these notes have some of them")
+	}
+	if len(store.KeywordTerms(query)) == 0 {
+		warnings = append(warnings, "the query has no words to search the text for (only symbols)")
+	}
+	return kw, warnings, nil
 }
 
 // snippets gives a page of hits their snippets: from the full-text index

@@ -215,13 +215,9 @@ func (s *Store) markStems(ctx context.Context, terms []Term) error {
 	if len(which) == 0 {
 		return nil
 	}
-	found := make([]bool, 2*len(which))
-	dest := make([]any, len(found))
-	for i := range found {
-		dest[i] = &found[i]
-	}
-	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
-		return fmt.Errorf("keyword search: %w", err)
+	found, err := s.selectFlags(ctx, cols, args)
+	if err != nil {
+		return err
 	}
 	for j, i := range which {
 		terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]

@@ -112,13 +112,9 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 	if len(which) == 0 {
 		return nil
 	}
-	found := make([]bool, len(which))
-	dest := make([]any, len(found))
-	for i := range found {
-		dest[i] = &found[i]
-	}
-	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
-		return fmt.Errorf("keyword search: %w", err)
+	found, err := s.selectFlags(ctx, cols, args)
+	if err != nil {
+		return err
 	}
 	for j, i := range which {
 		terms[i].unmarked = !found[j]
@@ -146,4 +142,18 @@ func uniqueWords(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// selectFlags evaluates boolean SQL expressions (cols, with their args)
+// in one query.
+func (s *Store) selectFlags(ctx context.Context, cols []string, args []any) ([]bool, error) {
+	found := make([]bool, len(cols))
+	dest := make([]any, len(found))
+	for i := range found {
+		dest[i] = &found[i]
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return found, nil
 }

@@ -314,24 +314,9 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		}
 		matched = strings.Join(parts, " + ")
 	}
-	filter := ""
-	var filterArgs []any
-	for _, f := range []struct {
-		ids []string
-		op  string
-	}{{q.IDs, "IN"}, {q.Exclude, "NOT IN"}} {
-		if f.ids == nil {
-			continue
-		}
-		list, err := json.Marshal(f.ids)
-		if err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		// The unary + keeps SQLite from handing the rowids to FTS5 as
-		// lookups: one match evaluation per allowed note, minutes for a
-		// large vault, where a filter after one evaluation takes ms.
-		filter += " AND +rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
-		filterArgs = append(filterArgs, string(list))
+	filter, filterArgs, err := scopeFilter(q)
+	if err != nil {
+		return nil, err
 	}
 	anchored, err := s.anchorMatches(ctx, expr, filter, filterArgs)
 	if err != nil {
