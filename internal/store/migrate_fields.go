@@ -26,7 +26,7 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> ''"); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_fields USING "+ftsTable); err != nil {
+	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_fields USING "+ftsTableV6); err != nil {
 		return err
 	}
 	w := newWriter(ctx, tx)
@@ -46,7 +46,7 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 		"DROP TABLE IF EXISTS fts_vocab",
 		"DROP TABLE fts",
 		"ALTER TABLE fts_fields RENAME TO fts",
-		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING " + ftsTable,
+		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING " + ftsTableV6,
 	} {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err

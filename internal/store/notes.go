@@ -177,6 +177,16 @@ func (w *writer) exec(query string, args ...any) (sql.Result, error) {
 	return res, nil
 }
 
+// queryRow runs the transaction's statement of query for one row; a
+// failed prepare shows in Scan's error.
+func (w *writer) queryRow(query string, args ...any) *sql.Row {
+	st, err := w.prepare(query)
+	if err != nil {
+		return w.tx.QueryRowContext(w.ctx, query, args...)
+	}
+	return st.QueryRowContext(w.ctx, args...)
+}
+
 func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()
@@ -210,7 +220,11 @@ func (w *writer) delete(id string) error {
 	if err := w.touchLinkTargets(id); err != nil {
 		return err
 	}
+	// fts reads the old values from note_text: its row goes first.
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+		return err
+	}
+	if _, err := w.exec("DELETE FROM note_text WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
@@ -256,10 +270,19 @@ func (w *writer) upsert(r *Record) error {
 		hidden = &h
 	}
 	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	cols := [len(ftsColumns)]string{names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
+		stemText(names, heads, tagWords, props, r.Body)}
+	var rowid int64
+	if err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
+		return fmt.Errorf("index %s: %w", n.ID, err)
+	}
+	// The fts row of the old values is gone (above): note_text may change.
+	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, encodeNoteText(cols)); err != nil {
+		return err
+	}
 	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-		VALUES ((SELECT rowid FROM notes WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`,
-		n.ID, names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
-		stemText(names, heads, tagWords, props, r.Body)); err != nil {
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(rowid, cols)...); err != nil {
 		return err
 	}
 	w.touchAnchors(n.ID)
@@ -337,7 +360,13 @@ func (s *Store) Reset(ctx context.Context) error {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, table := range []string{"fts", "fts_anchor", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+	// 'delete-all' empties fts without reading each row's old values.
+	for _, stmt := range []string{"INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("reset index: %w", err)
+		}
+	}
+	for _, table := range []string{"note_text", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}

@@ -12,6 +12,7 @@ import (
 // TableBytes returns the bytes each part of the index file at path
 // occupies, in whole pages (SQLite's dbstat), over a read-only connection
 // of its own: "vectors", "fts" (the full-text table's shadow tables),
+// "text" (note_text, the full-text table's compressed columns),
 // "links", "notes" (with its key index), "tags", and "other" (meta,
 // attachments, problems, the schema, free pages). Figures are of the
 // database file; pages still in the WAL are not counted.
@@ -57,6 +58,8 @@ func tablePart(name string) string {
 		return "vectors"
 	case name == "fts" || strings.HasPrefix(name, "fts_"):
 		return "fts"
+	case name == "note_text":
+		return "text"
 	case name == "links" || strings.HasPrefix(name, "links_") || strings.HasPrefix(name, "sqlite_autoindex_links"):
 		return "links"
 	case name == "notes" || strings.HasPrefix(name, "sqlite_autoindex_notes"):

@@ -21,7 +21,7 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index of version 1 to 4 is brought up to date in
+// user_version. An index of version 1 to 6 is brought up to date in
 // place; one of another version is rebuilt (OpenOrRebuild).
 //
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
@@ -32,8 +32,11 @@ import (
 // links_resolved and tags_tag, which no query used (migrateCompact);
 // version 6 added the fts columns headings, tags, props and stems, the
 // table fts_anchor, links.context and the partial index links_context
-// (migrateFields).
-const SchemaVersion = 6
+// (migrateFields); version 7 keeps the full-text table's columns
+// compressed in note_text, read through the view note_text_cols, instead
+// of FTS5's own copy of them, and fts_anchor without content
+// (migrateNoteText).
+const SchemaVersion = 7
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -206,10 +209,12 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
-	for _, stmt := range strings.Split(schema, ";\n") {
-		if strings.TrimSpace(stmt) == "" {
-			continue
+	if version >= 1 && version <= 6 {
+		if err := migrateNoteText(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
+	}
+	for _, stmt := range splitSchema(schema) {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
 		}
@@ -220,6 +225,12 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
+	if version >= 1 && version <= 6 {
+		// The old full-text table's pages are free now: a third of the
+		// file or more. VACUUM gives them back (about a second at 10,000
+		// notes); when it fails the index is as good, only bigger.
+		_, _ = s.db.ExecContext(ctx, "VACUUM")
+	}
 	return nil
 }
 
@@ -229,7 +240,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // version (CJK bigrams since 2, folded words since 3). Notes, links and
 // vectors stay, so nothing is parsed or embedded again.
 func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
-	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_new USING "+ftsTable); err != nil {
+	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_new USING "+ftsTableV6); err != nil {
 		return err
 	}
 	const batch = 500
@@ -316,16 +327,44 @@ func migrateCompact(ctx context.Context, tx *sql.Tx) error {
 	return migrateVectorsInt8(ctx, tx)
 }
 
-// ftsTable is the full-text table's module and columns. The hidden
-// columns cjktitle and cjk hold, for the title and the body, their CJK
-// text as bigrams and their words unicode61 does not fold, folded
+// ftsTable is the full-text table's module and columns (ftsColumns). The
+// hidden columns cjktitle and cjk hold, for the title and the body, their
+// CJK text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
-// headings, tags, props and stems are the other fields (fields.go).
-// fts_anchor has the same columns (anchor_text.go).
+// headings, tags, props and stems are the other fields (fields.go). Its
+// content is note_text_cols (note_text.go).
 const ftsTable = `fts5(
+	title, body, cjktitle, cjk, headings, tags, props, stems,
+	content = 'note_text_cols', content_rowid = 'doc',
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
+// ftsAnchorTable is fts_anchor's: the same columns (anchor_text.go),
+// without content, as nothing reads them back.
+const ftsAnchorTable = `fts5(
+	title, body, cjktitle, cjk, headings, tags, props, stems,
+	content = '', contentless_delete = 1,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
+// ftsTableV6 is the full-text table of schema 2 to 6, with FTS5's own
+// copy of every column: the migrations up to schema 6 write it.
+const ftsTableV6 = `fts5(
 	title, body, cjktitle, cjk, headings, tags, props, stems,
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
+
+// splitSchema returns the statements of a schema text, which are
+// separated by ";\n".
+func splitSchema(text string) []string {
+	var out []string
+	for _, stmt := range strings.Split(text, ";\n") {
+		if strings.TrimSpace(stmt) != "" {
+			out = append(out, stmt)
+		}
+	}
+	return out
+}
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
 // fts_vocab lists the tokens of fts (markUnmarked looks the marked
@@ -381,9 +420,10 @@ CREATE TABLE IF NOT EXISTS problems (
 	path   TEXT PRIMARY KEY,
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
+` + noteTextSchema + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsTable + `;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsAnchorTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
 CREATE TABLE IF NOT EXISTS vectors (
 	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
