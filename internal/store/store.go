@@ -230,6 +230,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		// file or more. VACUUM gives them back (about a second at 10,000
 		// notes); when it fails the index is as good, only bigger.
 		_, _ = s.db.ExecContext(ctx, "VACUUM")
+		// No connection checkpoints on its own (see Open): the copy of
+		// the file that VACUUM left in the WAL goes into the file now.
+		_, _ = s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	}
 	return nil
 }
