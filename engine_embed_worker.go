@@ -372,6 +372,11 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 		}
 	}
 	if st := em.e.store; st != nil {
+		for _, it := range items {
+			for _, v := range it.Vecs {
+				store.AsStored(v) // searched now as they will be read back
+			}
+		}
 		em.yield(ctx)
 		if err := st.PutVectors(ctx, em.model, em.dim, items); err != nil {
 			return err

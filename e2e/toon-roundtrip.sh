@@ -97,7 +97,9 @@ second=$(field "$work/hubs.json" 'r.nodes[1].id')
 rim=$(field "$work/rim.json" 'r.nodes[0].id')
 tag=$("$BIN" list-tags --vault "$gen" --index "$work/gen.db" --limit 1 --format json >"$work/tags.json" &&
   field "$work/tags.json" 'r.tags[0].tag')
-title=$(field "$work/hubs.json" 'r.nodes[0].title')
+# get-hubs leaves out a title that only repeats the file name: then the
+# file name is the title
+title=$(field "$work/hubs.json" 'r.nodes[0].title || r.nodes[0].id.split("/").pop().replace(/\.md$/, "")')
 # A tag only the second hub has, for random-node (the next command indexes
 # the change).
 printf '\n#e2e-random\n' >>"$gen/$second"

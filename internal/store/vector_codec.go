@@ -62,6 +62,15 @@ func encodeVector(v []float32) []byte {
 // dimension and one for the scale): what NoteVectors.Blobs hold.
 func EncodeVector(v []float32) []byte { return encodeVector(v) }
 
+// AsStored rounds v, in place, to the values the index keeps for it
+// (encodeVector, then decodeVector), so that a note searched in the
+// process that embedded it scores exactly as it will once read back.
+func AsStored(v []float32) {
+	if d, err := decodeVector(encodeVector(v), len(v)); err == nil {
+		copy(v, d)
+	}
+}
+
 // decodeVector reads a vector of dim components, stored by encodeVector
 // (dim+1 bytes) or, before schema 5, as little-endian float32s (4 × dim
 // bytes).
