@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/internal/toon"
@@ -62,42 +60,14 @@ func TestTOONDecodesToJSON(t *testing.T) {
 }
 
 // flatRowLists is a decoded JSON answer with its rows' tags and aliases
-// lists joined, as a TOON table writes them (its cells are primitives):
-// tags with spaces, aliases with "; ".
+// lists joined, as a TOON table writes them (its cells are primitives),
+// by the rule the answers use.
 func flatRowLists(v any) any {
 	obj, ok := v.(toon.Object)
 	if !ok {
 		return v
 	}
-	out := slices.Clone(obj)
-	for i, f := range out {
-		rows, ok := f.Value.([]any)
-		if !ok || (f.Key != "nodes" && f.Key != "neighbors") {
-			continue
-		}
-		flat := make([]any, len(rows))
-		for j, r := range rows {
-			row, ok := r.(toon.Object)
-			if !ok {
-				flat[j] = r
-				continue
-			}
-			row = slices.Clone(row)
-			for k, cell := range row {
-				sep := map[string]string{"tags": " ", "aliases": "; "}[cell.Key]
-				if list, ok := cell.Value.([]any); ok && sep != "" {
-					words := make([]string, len(list))
-					for n, w := range list {
-						words[n] = fmt.Sprint(w)
-					}
-					row[k].Value = strings.Join(words, sep)
-				}
-			}
-			flat[j] = row
-		}
-		out[i].Value = flat
-	}
-	return out
+	return mcp.FlatRows(mcp.FlatRows(obj, "nodes"), "neighbors")
 }
 
 // sameValue compares decoded values, numbers by their value.
