@@ -55,6 +55,9 @@ type pass struct {
 	// seen are the notes that went and appeared, for finding renames
 	// made outside vaultgraph (trackRenames).
 	seen renameSeen
+	// deferAnchors says the pass leaves the anchor text for its last
+	// batch to rewrite whole (store.Batch.DeferAnchors).
+	deferAnchors bool
 }
 
 // applyDiff applies the set of changes d to the engine, its graph and its
@@ -71,6 +74,10 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	}
 	p := &pass{applyHow: how, d: d, batch: &store.Batch{}, names: map[string]struct{}{}}
 	p.resolveAll = !how.start || !how.consistent || d.changes()
+	// A start-up pass that parses several chunks and at least half the
+	// vault (a cold index) rewrites the anchor text once at its end:
+	// each chunk's links touch most notes.
+	p.deferAnchors = how.start && len(d.parse) > chunkSize && len(d.parse) >= d.unchanged
 	p.rep.Unchanged = d.unchanged
 	defer func() {
 		if p.locked {
@@ -86,7 +93,8 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if how.start && d.changes() && e.store != nil {
 		// Chunks are written one at a time: until the last, the stored
 		// resolution is not to be trusted.
-		if err := e.store.Apply(ctx, &store.Batch{Meta: map[string]string{metaConsistent: "0", metaVault: e.root}}); err != nil {
+		b := &store.Batch{Meta: map[string]string{metaConsistent: "0", metaVault: e.root}, DeferAnchors: p.deferAnchors}
+		if err := e.store.Apply(ctx, b); err != nil {
 			return p.rep, err
 		}
 	}
@@ -156,6 +164,7 @@ func (e *Engine) step(ctx context.Context, p *pass, last bool, f func()) error {
 	e.mu.Unlock()
 	p.locked = false
 	b := p.batch
+	b.DeferAnchors = p.deferAnchors && !last
 	p.batch = &store.Batch{}
 	if e.store == nil || (last && p.start && !p.full) {
 		return nil
@@ -241,7 +250,7 @@ func (e *Engine) install(p *pass, results []parsed) {
 		ns := e.notes[r.file.ID]
 		resolveLinks(p.look, ns)
 		rec := e.record(ns, r.body)
-		rec.Hidden = r.hidden
+		rec.Text = r.text
 		p.batch.Upserts = append(p.batch.Upserts, rec)
 		ie.batchVectors(p.batch, r.file.ID, ns.note.Hash, r.vecs)
 	}

@@ -29,9 +29,9 @@ type parsed struct {
 	// vecs are the note's chunk vectors in their stored form, when a
 	// start-up pass made them while parsing (inlineEmbed).
 	vecs [][]byte
-	// hidden is store.HiddenText(body), made here rather than by the
-	// index writer.
-	hidden *string
+	// text is store.PrepareText(note, body), made here rather than by
+	// the index writer.
+	text *store.Text
 }
 
 // chunk is one chunk of parse results, or the error that ended parsing.
@@ -137,6 +137,5 @@ func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie
 	if ie != nil {
 		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)
 	}
-	hidden := store.HiddenText(body)
-	return parsed{file: f, note: n, body: body, vecs: vecs, hidden: &hidden}
+	return parsed{file: f, note: n, body: body, vecs: vecs, text: store.PrepareText(n, body)}
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -176,23 +177,114 @@ func (w *writer) refreshAnchor(id string) error {
 	if err != nil {
 		return err
 	}
-	var display, around strings.Builder
+	var a anchorText
 	for rows.Next() {
 		var c string
 		if err := rows.Scan(&c); err != nil {
 			rows.Close()
 			return err
 		}
-		d, a, _ := strings.Cut(c, "\t")
-		display.WriteString(d + "\n")
-		around.WriteString(a + "\n")
+		a.add(c)
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil || display.Len() == 0 {
+	if err := rows.Err(); err != nil {
 		return err
 	}
-	d, a := display.String(), around.String()
-	_, err = w.exec("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)",
-		rowid, d, a, hiddenText(d), hiddenText(a), stemText(d, a))
+	return w.insertAnchor(rowid, &a)
+}
+
+// anchorText is the anchor text of one note, gathered from the contexts
+// of the links to it, in order (refreshAnchor, refreshAllAnchors).
+type anchorText struct {
+	display, around strings.Builder
+	links           int
+}
+
+// add adds the context c of one more link, unless MaxAnchorLinks are
+// there already.
+func (a *anchorText) add(c string) {
+	if a.links >= MaxAnchorLinks {
+		return
+	}
+	a.links++
+	d, around, _ := strings.Cut(c, "\t")
+	a.display.WriteString(d + "\n")
+	a.around.WriteString(around + "\n")
+}
+
+// insertAnchor writes the fts_anchor row of the note rowid, if a has any
+// text.
+func (w *writer) insertAnchor(rowid int64, a *anchorText) error {
+	if a.display.Len() == 0 {
+		return nil
+	}
+	d, around := a.display.String(), a.around.String()
+	_, err := w.exec("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)",
+		rowid, d, around, hiddenText(d), hiddenText(around), stemText(d, around))
 	return err
+}
+
+// metaAnchorsStale is the meta key that, while present, says fts_anchor
+// is out of date: a batch left it so (Batch.DeferAnchors), and the next
+// batch that does not rebuilds it whole (refreshAllAnchors).
+const metaAnchorsStale = "anchors_stale"
+
+// refreshAnchorsAfter brings the anchor text up to date at the end of a
+// batch: with deferred set it only marks it stale (the notes touched are
+// not refreshed); otherwise it refreshes the notes touched, or every note
+// when an earlier batch left it stale.
+func (w *writer) refreshAnchorsAfter(deferred bool) error {
+	if deferred {
+		w.anchors = nil
+		_, err := w.exec("INSERT OR IGNORE INTO meta(key, value) VALUES (?, '1')", metaAnchorsStale)
+		return err
+	}
+	var stale int
+	if err := w.queryRow("SELECT count(*) FROM meta WHERE key = ?", metaAnchorsStale).Scan(&stale); err != nil {
+		return fmt.Errorf("index anchor text: %w", err)
+	}
+	if stale == 0 {
+		return w.refreshAnchors()
+	}
+	w.anchors = nil
+	if err := w.refreshAllAnchors(); err != nil {
+		return err
+	}
+	_, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale)
+	return err
+}
+
+// refreshAllAnchors rewrites every row of fts_anchor in one pass over the
+// links in order of target (the index links_context), as refreshAnchor
+// would one note at a time.
+func (w *writer) refreshAllAnchors() error {
+	if _, err := w.exec("INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"); err != nil {
+		return err
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT n.rowid, l.context FROM links l JOIN notes n ON n.id = l.resolved
+		WHERE l.context <> '' AND l.source <> l.resolved ORDER BY l.resolved, l.source, l.seq`)
+	if err != nil {
+		return fmt.Errorf("index anchor text: %w", err)
+	}
+	defer rows.Close()
+	var a anchorText
+	last := int64(-1)
+	for rows.Next() {
+		var rowid int64
+		var c string
+		if err := rows.Scan(&rowid, &c); err != nil {
+			return fmt.Errorf("index anchor text: %w", err)
+		}
+		if rowid != last {
+			if err := w.insertAnchor(last, &a); err != nil {
+				return err
+			}
+			a, last = anchorText{}, rowid
+		}
+		a.add(c)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index anchor text: %w", err)
+	}
+	return w.insertAnchor(last, &a)
 }

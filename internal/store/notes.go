@@ -24,15 +24,32 @@ type Record struct {
 	Status   []vault.Status
 	// Body is the note's text for the full-text index. Only writes use it.
 	Body string
-	// Hidden, when not nil, is HiddenText(Body), made by the caller (a
-	// cold index makes it on its parse workers, off the writer's path);
-	// nil means Apply makes it.
-	Hidden *string
+	// Text, when not nil, is PrepareText(Note, Body), made by the caller
+	// (an index pass makes it on its parse workers, off the writer's
+	// path); nil means Apply makes it.
+	Text *Text
 }
 
-// HiddenText returns what the full-text index keeps of a body besides
-// the body itself (its CJK bigrams and folded words): Record.Hidden.
-func HiddenText(body string) string { return hiddenText(body) }
+// Text is a note's full-text row as the index stores it: its columns
+// (ftsColumns) and their compressed form for note_text.
+type Text struct {
+	cols [len(ftsColumns)]string
+	z    []byte
+}
+
+// PrepareText returns the full-text row of note n whose body is body
+// (Record.Text): the words of its title and aliases, body, headings,
+// tags and properties, their hidden forms and stems. It is pure CPU work
+// with no access to the index, so that many notes can be prepared at
+// once while one writer stores them.
+func PrepareText(n *vault.Note, body string) *Text {
+	names := ftsTitle(n.Title, n.Aliases)
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	t := &Text{cols: [len(ftsColumns)]string{names, body, hiddenText(names), hiddenText(body), heads, tagWords, props,
+		stemText(names, heads, tagWords, props, body)}}
+	t.z = encodeNoteText(t.cols)
+	return t
+}
 
 // Batch is one set of changes written in a single transaction.
 type Batch struct {
@@ -60,6 +77,12 @@ type Batch struct {
 	Vectors     []NoteVectors
 	VectorModel string
 	VectorDim   int
+	// DeferAnchors leaves the anchor text of the notes the batch touches
+	// as it is, marked stale in the same transaction, and the next batch
+	// without DeferAnchors rewrites the anchor text of every note: an
+	// index pass over many notes in several batches writes it once, not
+	// again after each batch.
+	DeferAnchors bool
 }
 
 // Empty reports whether the batch changes nothing.
@@ -98,9 +121,6 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 			return err
 		}
 	}
-	if err := w.refreshAnchors(); err != nil {
-		return fmt.Errorf("index anchor text: %w", err)
-	}
 	for _, r := range b.Touches {
 		if _, err := w.exec("UPDATE notes SET size = ?, mtime = ? WHERE id = ?", r.Note.Size, r.Note.ModTime.UnixNano(), r.Note.ID); err != nil {
 			return err
@@ -132,6 +152,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
 		return err
 	}
+	if err := w.writeFTS(b.DeferAnchors); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
@@ -146,6 +169,30 @@ type writer struct {
 	// anchors are the notes whose anchor text the batch may change
 	// (refreshAnchors).
 	anchors map[string]bool
+	// ftsRows are the rows to insert into fts, as ftsRowArgs gives them
+	// (writeFTS).
+	ftsRows [][]any
+}
+
+// writeFTS inserts the queued full-text rows and brings the anchor text
+// up to date (refreshAnchorsAfter). It runs last in a transaction: FTS5 keeps
+// the rows it is given in memory until the next savepoint, and every
+// statement that may change several rows (a row with triggers, an
+// upsert, a cascade) opens one. Written between such statements, each
+// note made a small segment of its own for FTS5 to merge again; written
+// together, a batch makes one.
+func (w *writer) writeFTS(deferAnchors bool) error {
+	for _, args := range w.ftsRows {
+		if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
+			return err
+		}
+	}
+	w.ftsRows = nil
+	if err := w.refreshAnchorsAfter(deferAnchors); err != nil {
+		return fmt.Errorf("index anchor text: %w", err)
+	}
+	return nil
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
@@ -263,28 +310,20 @@ func (w *writer) upsert(r *Record) error {
 			return err
 		}
 	}
-	names := ftsTitle(n.Title, n.Aliases)
-	hidden := r.Hidden
-	if hidden == nil {
-		h := hiddenText(r.Body)
-		hidden = &h
+	text := r.Text
+	if text == nil {
+		text = PrepareText(n, r.Body)
 	}
-	heads, tagWords, props := headingText(n), tagText(n), propText(n)
-	cols := [len(ftsColumns)]string{names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
-		stemText(names, heads, tagWords, props, r.Body)}
 	var rowid int64
 	if err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
 		return fmt.Errorf("index %s: %w", n.ID, err)
 	}
 	// The fts row of the old values is gone (above): note_text may change.
 	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
-		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, encodeNoteText(cols)); err != nil {
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, text.z); err != nil {
 		return err
 	}
-	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(rowid, cols)...); err != nil {
-		return err
-	}
+	w.ftsRows = append(w.ftsRows, ftsRowArgs(rowid, text.cols))
 	w.touchAnchors(n.ID)
 	return w.writeLinks(r)
 }
