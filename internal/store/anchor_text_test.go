@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// anchorVault returns the records of n notes that link to each other
+// with display text and words after each link, and all to Hub.md: more
+// links to Hub than MaxAnchorLinks, so that which of them count matters.
+func anchorVault(n int) []*Record {
+	var out []*Record
+	for i := range n {
+		id := fmt.Sprintf("N%03d.md", i)
+		body := fmt.Sprintf("Read [[Hub|centre %d]] before lunch. Then [[N%03d|step w%d]] follows quickly.", i, (i*7+3)%n, i)
+		note := &vault.Note{ID: id, Title: strings.TrimSuffix(id, ".md")}
+		for _, target := range []string{"Hub", fmt.Sprintf("N%03d", (i*7+3)%n)} {
+			start := strings.Index(body, "[["+target)
+			end := start + strings.Index(body[start:], "]]") + 2
+			alias := body[start+2+len(target)+1 : end-2]
+			note.Links = append(note.Links, vault.Link{Kind: vault.KindWiki, Target: target, Alias: alias, Start: start, End: end})
+		}
+		out = append(out, &Record{Note: note, Path: id, Body: body,
+			Resolved: []string{"Hub.md", note.Links[1].Target + ".md"}, Status: []vault.Status{vault.Resolved, vault.Resolved}})
+	}
+	hub := &vault.Note{ID: "Hub.md", Title: "Hub"}
+	return append(out, &Record{Note: hub, Path: "Hub.md", Body: "The middle of everything."})
+}
+
+// anchorDump returns every token of fts_anchor with the note, column
+// and position it is at, one per line, sorted.
+func anchorDump(t *testing.T, s *Store) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := s.db.Conn(ctx) // a temp table is the connection's own
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.anchor_tokens USING fts5vocab(main, fts_anchor, instance)"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT n.id, v.col, v.offset, v.term FROM temp.anchor_tokens v
+		JOIN notes n ON n.rowid = v.doc ORDER BY n.id, v.col, v.offset`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var id, col, term string
+		var offset int
+		if err := rows.Scan(&id, &col, &offset, &term); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %s %d %s\n", id, col, offset, term)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// metaHas reports whether the index has the meta key.
+func metaHas(t *testing.T, s *Store, key string) bool {
+	t.Helper()
+	var n int
+	if err := s.db.QueryRow("SELECT count(*) FROM meta WHERE key = ?", key).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n > 0
+}
+
+// TestDeferAnchors: batches with DeferAnchors leave the anchor text
+// alone, marked stale; the next batch without it, in this process or
+// after a restart, writes the anchor text of every note exactly as
+// batches that refreshed it one note at a time did.
+func TestDeferAnchors(t *testing.T) {
+	ctx := context.Background()
+	recs := anchorVault(45)
+	apply := func(s *Store, b *Batch) {
+		t.Helper()
+		if err := s.Apply(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref, _ := openTemp(t)
+	apply(ref, &Batch{Upserts: recs[:20]})
+	apply(ref, &Batch{Upserts: recs[20:]})
+	want := anchorDump(t, ref)
+	if !strings.Contains(want, "Hub.md title") || !strings.Contains(want, "quickly") {
+		t.Fatalf("the reference anchor text lacks the hub's display texts or the words after a link:\n%.500s", want)
+	}
+
+	for _, restart := range []bool{false, true} {
+		s, path := openTemp(t)
+		apply(s, &Batch{Upserts: recs[:10], DeferAnchors: true})
+		apply(s, &Batch{Upserts: recs[10:30], DeferAnchors: true})
+		apply(s, &Batch{Upserts: recs[30:], DeferAnchors: true})
+		if got := anchorDump(t, s); got != "" {
+			t.Errorf("restart %v: deferred batches wrote anchor text:\n%.300s", restart, got)
+		}
+		if !metaHas(t, s, metaAnchorsStale) {
+			t.Errorf("restart %v: after deferred batches, meta has no %s", restart, metaAnchorsStale)
+		}
+		if restart { // as after a process killed between two batches
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if s, err = Open(ctx, path); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+		}
+		apply(s, &Batch{Meta: map[string]string{"consistent": "1"}})
+		if got := anchorDump(t, s); got != want {
+			t.Errorf("restart %v: anchor text after the last batch differs from one written note by note:\ngot  %.400s\nwant %.400s", restart, got, want)
+		}
+		if metaHas(t, s, metaAnchorsStale) {
+			t.Errorf("restart %v: meta still has %s after the last batch", restart, metaAnchorsStale)
+		}
+	}
+}
