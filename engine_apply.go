@@ -250,7 +250,7 @@ func (e *Engine) install(p *pass, results []parsed) {
 		ns := e.notes[r.file.ID]
 		resolveLinks(p.look, ns)
 		rec := e.record(ns, r.body)
-		rec.Text = r.text
+		rec.Prepared = r.prepared
 		p.batch.Upserts = append(p.batch.Upserts, rec)
 		ie.batchVectors(p.batch, r.file.ID, ns.note.Hash, r.vecs)
 	}

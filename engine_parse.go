@@ -29,9 +29,9 @@ type parsed struct {
 	// vecs are the note's chunk vectors in their stored form, when a
 	// start-up pass made them while parsing (inlineEmbed).
 	vecs [][]byte
-	// text is store.PrepareText(note, body), made here rather than by
-	// the index writer.
-	text *store.Text
+	// prepared is store.Prepare(note, body), made here rather than by
+	// the index writer (nil when it failed: the writer then reports why).
+	prepared *store.Prepared
 }
 
 // chunk is one chunk of parse results, or the error that ended parsing.
@@ -137,5 +137,6 @@ func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie
 	if ie != nil {
 		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)
 	}
-	return parsed{file: f, note: n, body: body, vecs: vecs, text: store.PrepareText(n, body)}
+	prepared, _ := store.Prepare(n, body)
+	return parsed{file: f, note: n, body: body, vecs: vecs, prepared: prepared}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,31 +25,49 @@ type Record struct {
 	Status   []vault.Status
 	// Body is the note's text for the full-text index. Only writes use it.
 	Body string
-	// Text, when not nil, is PrepareText(Note, Body), made by the caller
+	// Prepared, when not nil, is Prepare(Note, Body), made by the caller
 	// (an index pass makes it on its parse workers, off the writer's
 	// path); nil means Apply makes it.
-	Text *Text
+	Prepared *Prepared
 }
 
-// Text is a note's full-text row as the index stores it: its columns
-// (ftsColumns) and their compressed form for note_text.
-type Text struct {
-	cols [len(ftsColumns)]string
-	z    []byte
+// Prepared is what the index stores of a note that can be made without
+// the index: the encoded columns of its row, its full-text columns
+// (ftsColumns) and their compressed form for note_text, and the context
+// of each link.
+type Prepared struct {
+	aliases, tags, props, warnings string
+	anchors                        any
+	cols                           [len(ftsColumns)]string
+	z                              []byte
+	contexts                       []string
 }
 
-// PrepareText returns the full-text row of note n whose body is body
-// (Record.Text): the words of its title and aliases, body, headings,
-// tags and properties, their hidden forms and stems. It is pure CPU work
-// with no access to the index, so that many notes can be prepared at
-// once while one writer stores them.
-func PrepareText(n *vault.Note, body string) *Text {
+// Prepare returns the stored form of note n whose body is body
+// (Record.Prepared): the words of its title and aliases, body, headings,
+// tags and properties, their hidden forms and stems, its encoded
+// properties and its links' contexts. It is pure CPU work with no access
+// to the index, so that many notes can be prepared at once while one
+// writer stores them.
+func Prepare(n *vault.Note, body string) (*Prepared, error) {
+	aliases, _ := json.Marshal(n.Aliases)
+	tags, _ := json.Marshal(n.Tags)
+	warnings, _ := json.Marshal(n.Warnings)
+	props, err := encodeProperties(n.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("index %s: %w", n.ID, err)
+	}
+	p := &Prepared{aliases: string(aliases), tags: string(tags), props: props, warnings: string(warnings), anchors: encodeAnchors(n)}
 	names := ftsTitle(n.Title, n.Aliases)
-	heads, tagWords, props := headingText(n), tagText(n), propText(n)
-	t := &Text{cols: [len(ftsColumns)]string{names, body, hiddenText(names), hiddenText(body), heads, tagWords, props,
-		stemText(names, heads, tagWords, props, body)}}
-	t.z = encodeNoteText(t.cols)
-	return t
+	heads, tagWords, propWords := headingText(n), tagText(n), propText(n)
+	p.cols = [len(ftsColumns)]string{names, body, hiddenText(names), hiddenText(body), heads, tagWords, propWords,
+		stemText(names, heads, tagWords, propWords, body)}
+	p.z = encodeNoteText(p.cols)
+	p.contexts = make([]string, len(n.Links))
+	for i, l := range n.Links {
+		p.contexts[i] = linkContext(l, body, n.BodyStart)
+	}
+	return p, nil
 }
 
 // Batch is one set of changes written in a single transaction.
@@ -169,6 +188,9 @@ type writer struct {
 	// anchors are the notes whose anchor text the batch may change
 	// (refreshAnchors).
 	anchors map[string]bool
+	// fresh are the notes this transaction inserted: they have no rows
+	// to replace.
+	fresh map[string]bool
 	// ftsRows are the rows to insert into fts, as ftsRowArgs gives them
 	// (writeFTS).
 	ftsRows [][]any
@@ -196,7 +218,7 @@ func (w *writer) writeFTS(deferAnchors bool) error {
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
-	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, fresh: map[string]bool{}}
 }
 
 // prepare returns the transaction's statement of query, prepared once.
@@ -283,49 +305,58 @@ func (w *writer) delete(id string) error {
 
 func (w *writer) upsert(r *Record) error {
 	n := r.Note
-	aliases, _ := json.Marshal(n.Aliases)
-	tags, _ := json.Marshal(n.Tags)
-	warnings, _ := json.Marshal(n.Warnings)
-	props, err := encodeProperties(n.Properties)
-	if err != nil {
+	p := r.Prepared
+	if p == nil {
+		var err error
+		if p, err = Prepare(n, r.Body); err != nil {
+			return err
+		}
+	}
+	// A note the index does not hold yet has no rows to replace: its
+	// rows are only inserted (most notes of a cold index).
+	var rowid int64
+	err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid)
+	fresh := errors.Is(err, sql.ErrNoRows)
+	if err != nil && !fresh {
 		return fmt.Errorf("index %s: %w", n.ID, err)
 	}
-	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", n.ID); err != nil {
-		return err
-	}
-	if _, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, hash=excluded.hash,
-			size=excluded.size, mtime=excluded.mtime, body_start=excluded.body_start, aliases=excluded.aliases,
-			tags=excluded.tags, properties=excluded.properties, warnings=excluded.warnings, anchors=excluded.anchors`,
-		n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
-		string(aliases), string(tags), props, string(warnings), encodeAnchors(n)); err != nil {
-		return err
-	}
-	if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
-		return err
+	args := []any{n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
+		p.aliases, p.tags, p.props, p.warnings, p.anchors}
+	if fresh {
+		res, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		if err != nil {
+			return err
+		}
+		if rowid, err = res.LastInsertId(); err != nil {
+			return fmt.Errorf("index %s: %w", n.ID, err)
+		}
+		w.fresh[n.ID] = true
+	} else {
+		// fts reads the old values from note_text: its row goes first.
+		if _, err := w.exec("DELETE FROM fts WHERE rowid = ?", rowid); err != nil {
+			return err
+		}
+		if _, err := w.exec(`UPDATE notes SET path = ?2, title = ?3, hash = ?4, size = ?5, mtime = ?6, body_start = ?7,
+			aliases = ?8, tags = ?9, properties = ?10, warnings = ?11, anchors = ?12 WHERE id = ?1`, args...); err != nil {
+			return err
+		}
+		if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
+			return err
+		}
 	}
 	for _, t := range n.Tags {
 		if _, err := w.exec("INSERT OR IGNORE INTO tags(note, tag) VALUES (?, ?)", n.ID, vault.TagKey(t)); err != nil {
 			return err
 		}
 	}
-	text := r.Text
-	if text == nil {
-		text = PrepareText(n, r.Body)
-	}
-	var rowid int64
-	if err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
-		return fmt.Errorf("index %s: %w", n.ID, err)
-	}
-	// The fts row of the old values is gone (above): note_text may change.
 	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
-		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, text.z); err != nil {
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, p.z); err != nil {
 		return err
 	}
-	w.ftsRows = append(w.ftsRows, ftsRowArgs(rowid, text.cols))
+	w.ftsRows = append(w.ftsRows, ftsRowArgs(rowid, p.cols))
 	w.touchAnchors(n.ID)
-	return w.writeLinks(r)
+	return w.writeLinks(r, p.contexts, fresh)
 }
 
 // ftsTitle is what the full-text title column holds: the title and the
@@ -338,12 +369,16 @@ func ftsTitle(title string, aliases []string) string {
 	return title + "\n" + strings.Join(aliases, "\n")
 }
 
-func (w *writer) writeLinks(r *Record) error {
-	if err := w.touchLinkTargets(r.Note.ID); err != nil {
-		return err
-	}
-	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
-		return err
+// writeLinks writes the links of r, whose contexts (linkContext) are
+// given; fresh says the index held no links of the note.
+func (w *writer) writeLinks(r *Record, contexts []string, fresh bool) error {
+	if !fresh {
+		if err := w.touchLinkTargets(r.Note.ID); err != nil {
+			return err
+		}
+		if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
+			return err
+		}
 	}
 	// One INSERT per row: a statement that writes several rows opens a
 	// savepoint, and FTS5 flushes the full-text rows pending in the
@@ -362,7 +397,7 @@ func (w *writer) writeLinks(r *Record) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
 			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
-			linkContext(l, r.Body, r.Note.BodyStart)); err != nil {
+			contexts[i]); err != nil {
 			return err
 		}
 	}

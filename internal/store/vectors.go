@@ -45,15 +45,18 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 // putVectors replaces the stored vectors of each note for model.
 func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 	for _, nv := range notes {
-		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
-			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-		}
-		exists, err := w.noteExists(nv.Note)
-		if err != nil {
-			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-		}
-		if !exists {
-			continue // only for a note still in the index
+		// A note this transaction inserted has no vectors yet.
+		if !w.fresh[nv.Note] {
+			if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
+				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			}
+			exists, err := w.noteExists(nv.Note)
+			if err != nil {
+				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			}
+			if !exists {
+				continue // only for a note still in the index
+			}
 		}
 		blobs := nv.Blobs
 		if nv.Vecs != nil {
