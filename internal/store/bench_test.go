@@ -101,3 +101,17 @@ func BenchmarkKeywordIndex(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkPrepare times Prepare, the part of an index write made on the
+// parse workers, on 1,000 generated notes.
+func BenchmarkPrepare(b *testing.B) {
+	recs := benchNotes(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range recs {
+			if _, err := Prepare(r.Note, r.Body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

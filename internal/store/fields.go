@@ -175,12 +175,19 @@ const stemMarker = foldMarker
 // written in its own column), marked (stemMarker), space-separated, in
 // first-seen order.
 func stemText(texts ...string) string {
-	seen := map[string]bool{}
+	seen := map[string]bool{}  // stems written
+	words := map[string]bool{} // words stemmed: a note repeats most
 	var b strings.Builder
 	for _, t := range texts {
-		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for w := range strings.FieldsFuncSeq(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if words[w] {
+				continue
+			}
+			words[w] = true
+			// Stem gives "" for a word that is not all ASCII letters, so
+			// the case-insensitive comparison is an ASCII one.
 			s := Stem(w)
-			if s == "" || s == strings.ToLower(w) || seen[s] {
+			if s == "" || strings.EqualFold(s, w) || seen[s] {
 				continue
 			}
 			seen[s] = true
