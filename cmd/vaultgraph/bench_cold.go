@@ -69,6 +69,9 @@ func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, s
 	start := time.Now()
 	err = cmd.Run()
 	r.run = childRun{wall: time.Since(start), rssKiB: maxRSS(cmd.ProcessState)}
+	if ps := cmd.ProcessState; ps != nil {
+		r.run.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if err != nil {
 		return r, fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(errOut.String()))
 	}
@@ -85,7 +88,7 @@ func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, s
 	if r.parts, err = vaultgraph.IndexTableBytes(ctx, index); err != nil {
 		return r, err
 	}
-	fmt.Fprintf(stderr, "bench: cold index: %s, peak RSS %s, index %s\n", secs(r.run.wall), kib(r.run.rssKiB), mib(r.indexBytes))
+	fmt.Fprintf(stderr, "bench: cold index: %s (CPU %s), peak RSS %s, index %s\n", secs(r.run.wall), secs(r.run.cpu), kib(r.run.rssKiB), mib(r.indexBytes))
 	return r, nil
 }
 
