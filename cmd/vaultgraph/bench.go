@@ -129,7 +129,7 @@ type childRun struct {
 	rssKiB int64 // peak RSS; -1 when the OS does not say
 	// cpu is the user and system CPU time the child used: on a shared
 	// machine a steadier figure than wall.
-	cpu time.Duration
+	cpu    time.Duration
 	parsed int
 }
 
