@@ -1,9 +1,11 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +142,25 @@ func TestIndexCommand(t *testing.T) {
 			t.Errorf("index of a missing folder = exit %d, stderr %q, want 1, INVALID_PARAMS", code, errOut)
 		}
 	})
+}
+
+// TestLimitIndexMemory: an index run sets a soft limit on the Go heap,
+// unless $GOMEMLIMIT sets one.
+func TestLimitIndexMemory(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.SetMemoryLimit(math.MaxInt64)
+	if got := limitIndexMemory(func(string) string { return "" }); got != indexMemoryLimit || debug.SetMemoryLimit(-1) != indexMemoryLimit {
+		t.Errorf("without GOMEMLIMIT: limit %d, in force %d; want %d", got, debug.SetMemoryLimit(-1), indexMemoryLimit)
+	}
+	debug.SetMemoryLimit(1 << 40) // as the runtime sets GOMEMLIMIT=1TiB
+	env := func(k string) string {
+		if k == "GOMEMLIMIT" {
+			return "1TiB"
+		}
+		return ""
+	}
+	if got := limitIndexMemory(env); got != 1<<40 || debug.SetMemoryLimit(-1) != 1<<40 {
+		t.Errorf("with GOMEMLIMIT: limit %d, in force %d; want GOMEMLIMIT's %d", got, debug.SetMemoryLimit(-1), int64(1<<40))
+	}
 }
