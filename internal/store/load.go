@@ -120,7 +120,6 @@ func (rd *rowReader) readTables(ctx context.Context, q querier) error {
 
 // note adds one notes row.
 func (rd *rowReader) note(r noteRow) error {
-	rd.enc.note(&r)
 	n := &vault.Note{ID: r.id, Title: r.title, Hash: r.hash, Size: r.size, BodyStart: int(r.bodyStart), ModTime: time.Unix(0, r.mtime)}
 	rec := &Record{Note: n, Path: r.path}
 	if err := decodeJSON(r.aliases, &n.Aliases); err != nil {
@@ -141,9 +140,15 @@ func (rd *rowReader) note(r noteRow) error {
 	} else if err := decodeAnchors(r.anchors, n); err != nil {
 		return err
 	}
-	rd.snap.Notes = append(rd.snap.Notes, rec)
-	rd.byID[n.ID] = rec
+	rd.enc.noteRecord(rec)
+	rd.add(rec)
 	return nil
+}
+
+// add adds one note, from its row or from the cache.
+func (rd *rowReader) add(rec *Record) {
+	rd.snap.Notes = append(rd.snap.Notes, rec)
+	rd.byID[rec.Note.ID] = rec
 }
 
 func (rd *rowReader) readLinks(ctx context.Context, q querier) error {

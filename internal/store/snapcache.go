@@ -29,7 +29,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 1\n"
+const cacheMagic = "vaultgraph snapshot 2\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -141,6 +141,9 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 // renamed over the old cache). A failure leaves no cache: Load reads the
 // tables next time.
 func (s *Store) writeCache(enc *snapEncoder) {
+	if enc.err != nil {
+		return
+	}
 	p := s.CachePath()
 	b := enc.buf.Bytes()
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
@@ -168,6 +171,7 @@ func (s *Store) writeCache(enc *snapEncoder) {
 type snapEncoder struct {
 	buf bytes.Buffer
 	tmp [binary.MaxVarintLen64]byte
+	err error // a value the cache cannot hold: no cache is written
 }
 
 func newSnapEncoder(k cacheKey) *snapEncoder {
@@ -192,27 +196,6 @@ func (e *snapEncoder) str(v string) {
 // 0 the end of the list.
 func (e *snapEncoder) row() { e.buf.WriteByte(1) }
 func (e *snapEncoder) end() { e.buf.WriteByte(0) }
-
-func (e *snapEncoder) note(r *noteRow) {
-	if e == nil {
-		return
-	}
-	e.row()
-	for _, v := range []string{r.id, r.path, r.title, r.hash} {
-		e.str(v)
-	}
-	e.int(r.size)
-	e.int(r.mtime)
-	e.int(r.bodyStart)
-	for _, v := range []string{r.aliases, r.tags, r.props, r.warnings, r.anchors} {
-		e.str(v)
-	}
-	if r.hasAnchors {
-		e.buf.WriteByte(1)
-	} else {
-		e.buf.WriteByte(0)
-	}
-}
 
 func (e *snapEncoder) link(l *linkRow) {
 	if e == nil {
@@ -309,20 +292,11 @@ func (d *snapDecoder) next() bool {
 func (d *snapDecoder) snapshot() (*Snapshot, error) {
 	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
 	for d.next() {
-		r := noteRow{id: d.str(), path: d.str(), title: d.str(), hash: d.str(), size: d.int(), mtime: d.int(), bodyStart: d.int(),
-			aliases: d.str(), tags: d.str(), props: d.str(), warnings: d.str(), anchors: d.str()}
-		if len(d.b) == 0 {
-			d.fail()
-			break
-		}
-		r.hasAnchors = d.b[0] == 1
-		d.b = d.b[1:]
+		r := d.noteRecord()
 		if d.err != nil {
 			break
 		}
-		if err := rd.note(r); err != nil {
-			return nil, err
-		}
+		rd.add(r)
 	}
 	for d.next() {
 		l := linkRow{source: d.str(), kind: d.str(), target: d.str(), fragment: d.str(), alias: d.str(), property: d.str(),
