@@ -64,6 +64,7 @@ func (e *Engine) load(ctx context.Context) error {
 		}
 	}
 	consistent, trust := e.takeSnapshot(ig, snap)
+	cached := e.cachedGraph(snap)
 
 	e.syncMu.Lock()
 	d := diff{unchanged: len(e.notes)}
@@ -79,12 +80,13 @@ func (e *Engine) load(ctx context.Context) error {
 	}
 	var rep IndexReport
 	if err == nil {
-		rep, err = e.applyDiff(ctx, d, applyHow{start: true, full: !trust, consistent: consistent})
+		rep, err = e.applyDiff(ctx, d, applyHow{start: true, full: !trust, consistent: consistent, graph: cached})
 	}
 	e.syncMu.Unlock()
 	if err != nil {
 		return err
 	}
+	e.keepGraph(ctx, snap, cached)
 	rep.Rebuilt = rebuilt
 	rep.Duration = time.Since(start)
 	e.mu.Lock()
@@ -96,6 +98,37 @@ func (e *Engine) load(ctx context.Context) error {
 	e.log.Info("vault indexed", "notes", rep.Notes, "parsed", rep.Parsed, "unchanged", rep.Unchanged,
 		"removed", rep.Removed, "problems", rep.Problems, "took", rep.Duration.Round(time.Millisecond))
 	return nil
+}
+
+// cachedGraph returns the graph the graph cache holds for snap, or nil.
+func (e *Engine) cachedGraph(snap *store.Snapshot) *graph.Graph {
+	if e.store == nil || snap == nil {
+		return nil
+	}
+	b := e.store.LoadGraphCache(snap.Key)
+	if b == nil {
+		return nil
+	}
+	g, err := graph.Decode(b)
+	if err != nil {
+		e.log.Warn("graph cache unreadable; building the graph", "err", err)
+		return nil
+	}
+	return g
+}
+
+// keepGraph writes the graph to the graph cache under snap's key after a
+// start that built it, when the index is still in the state snap was
+// read from: the start changed nothing, so the next start from the same
+// index takes the graph as it is (relink).
+func (e *Engine) keepGraph(ctx context.Context, snap *store.Snapshot, cached *graph.Graph) {
+	e.mu.RLock()
+	g, st := e.graph, e.store
+	e.mu.RUnlock()
+	if st == nil || snap == nil || snap.Key == "" || g == cached || st.CacheKey(ctx) != snap.Key {
+		return
+	}
+	st.WriteGraphCache(snap.Key, g.AppendBinary(nil))
 }
 
 // scanOutcome is a scan made in the background.
@@ -148,6 +181,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.notes = map[string]*noteState{}
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
+	e.graphCached = false
 	e.refs = nil // built when first needed (refIndex)
 	e.noteProblems = map[string]vault.Problem{}
 	e.scanProblems = nil

@@ -111,13 +111,15 @@ type Engine struct {
 	parser *vault.Parser
 	log    *slog.Logger
 
-	mu     sync.RWMutex
-	open   bool
-	notes  map[string]*noteState // by ID
-	index  *vault.Index
-	graph  *graph.Graph
-	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
-	ignore *vault.Ignore
+	mu    sync.RWMutex
+	open  bool
+	notes map[string]*noteState // by ID
+	index *vault.Index
+	graph *graph.Graph
+	// graphCached says the start took the graph from the graph cache.
+	graphCached bool
+	refs        map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
+	ignore      *vault.Ignore
 	// excluded is what scans found of the user's excluded folders and
 	// files, whose links a rename still rewrites; nil until a full scan
 	// (or the first rename or delete that needs it) learns it.

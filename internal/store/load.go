@@ -15,6 +15,9 @@ type Snapshot struct {
 	Attachments []string
 	Problems    []vault.Problem
 	Meta        map[string]string
+	// Key names the state of the index the snapshot was read from, ""
+	// when the index cannot say (see CacheKey).
+	Key string
 }
 
 // Load reads the whole index (without note bodies). A note whose
@@ -44,6 +47,7 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
 	if key, ok := s.cacheKey(ctx, conn); ok {
 		rd.enc = newSnapEncoder(key)
+		rd.snap.Key = key.String()
 	}
 	if err := rd.readTables(ctx, conn); err != nil {
 		return nil, err

@@ -93,6 +93,9 @@ type cacheKey struct {
 	schema int64
 }
 
+// String is the key as Snapshot.Key gives it.
+func (k cacheKey) String() string { return fmt.Sprintf("%s:%d:%d", k.id, k.n, k.schema) }
+
 // cacheKey reads the index's key; ok is false without a counter or
 // without every one of its triggers (a table made again by a migration
 // loses its own).
@@ -134,19 +137,24 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 	if err != nil {
 		return nil
 	}
+	snap.Key = got.String()
 	return snap
 }
 
-// writeCache writes the cache enc holds, atomically (a temporary file
-// renamed over the old cache). A failure leaves no cache: Load reads the
-// tables next time.
+// writeCache writes the cache enc holds, atomically. A failure leaves no
+// cache: Load reads the tables next time.
 func (s *Store) writeCache(enc *snapEncoder) {
 	if enc.err != nil {
 		return
 	}
-	p := s.CachePath()
 	b := enc.buf.Bytes()
-	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	s.writeCacheFile(s.CachePath(), binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)))
+}
+
+// writeCacheFile writes a cache file (b) atomically, a temporary file
+// renamed over the old one, readable by whoever may read the index. A
+// failure leaves no new file.
+func (s *Store) writeCacheFile(p string, b []byte) {
 	f, err := os.CreateTemp(filepath.Dir(p), ".index-snap-*")
 	if err != nil {
 		return
