@@ -29,7 +29,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 2\n"
+const cacheMagic = "vaultgraph snapshot 3\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -205,19 +205,28 @@ func (e *snapEncoder) str(v string) {
 func (e *snapEncoder) row() { e.buf.WriteByte(1) }
 func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 
-func (e *snapEncoder) link(l *linkRow) {
-	if e == nil {
-		return
-	}
+// link writes a link of the note at index source of the snapshot; its
+// resolution is the note at index target when isNote.
+func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	e.row()
-	for _, v := range []string{l.source, l.kind, l.target, l.fragment, l.alias, l.property} {
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
+	e.symbol(l.kind, linkKinds)
+	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
 		e.str(v)
 	}
 	for _, v := range []int64{l.start, l.end, l.targetStart, l.targetEnd, l.line} {
 		e.int(v)
 	}
-	e.str(l.resolved)
-	e.str(l.status)
+	switch {
+	case l.resolved == "":
+		e.int(0)
+	case isNote:
+		e.int(int64(target) + 1)
+	default:
+		e.int(-1)
+		e.str(l.resolved)
+	}
+	e.symbol(l.status, linkStatuses)
 }
 
 func (e *snapEncoder) strings(v ...string) {
@@ -298,7 +307,7 @@ func (d *snapDecoder) next() bool {
 // snapshot decodes the rows after the key, through the same rowReader as
 // the tables.
 func (d *snapDecoder) snapshot() (*Snapshot, error) {
-	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
+	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}}
 	for d.next() {
 		r := d.noteRecord()
 		if d.err != nil {
@@ -306,13 +315,12 @@ func (d *snapDecoder) snapshot() (*Snapshot, error) {
 		}
 		rd.add(r)
 	}
+	ids := make([]string, len(rd.snap.Notes))
+	for i, r := range rd.snap.Notes {
+		ids[i] = r.Note.ID
+	}
 	for d.next() {
-		l := linkRow{source: d.str(), kind: d.str(), target: d.str(), fragment: d.str(), alias: d.str(), property: d.str(),
-			start: d.int(), end: d.int(), targetStart: d.int(), targetEnd: d.int(), line: d.int(), resolved: d.str(), status: d.str()}
-		if d.err != nil {
-			break
-		}
-		rd.link(&l)
+		d.link(rd, ids)
 	}
 	rd.endNoteLinks()
 	for d.next() {

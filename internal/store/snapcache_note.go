@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -118,6 +119,63 @@ func (e *snapEncoder) value(v any) {
 		}
 	default:
 		e.err = fmt.Errorf("property value of type %T", v)
+	}
+}
+
+// The values of a link's kind and status, each written as its place in
+// the list (a value not listed is written out).
+var (
+	linkKinds = []string{string(vault.KindWiki), string(vault.KindEmbed), string(vault.KindMarkdown),
+		string(vault.KindImage), string(vault.KindFrontmatter)}
+	linkStatuses = []string{string(vault.Resolved), string(vault.Broken), string(vault.Attachment), string(vault.Self)}
+)
+
+// symbol writes v as 1 + its place in known, or 0 and v.
+func (e *snapEncoder) symbol(v string, known []string) {
+	if i := slices.Index(known, v); i >= 0 {
+		e.int(int64(i) + 1)
+		return
+	}
+	e.int(0)
+	e.str(v)
+}
+
+func (d *snapDecoder) symbol(known []string) string {
+	i := d.int()
+	switch {
+	case i == 0:
+		return d.str()
+	case i < 0 || i > int64(len(known)):
+		d.fail()
+		return ""
+	}
+	return known[i-1]
+}
+
+// link reads what snapEncoder.link wrote and gives it to its note; ids
+// are the IDs of rd's notes, in order.
+func (d *snapDecoder) link(rd *rowReader, ids []string) {
+	notes := rd.snap.Notes
+	source, n := binary.Uvarint(d.b)
+	if n <= 0 || source >= uint64(len(notes)) {
+		d.fail()
+		return
+	}
+	d.b = d.b[n:]
+	l := vault.Link{Kind: vault.LinkKind(d.symbol(linkKinds)), Target: d.str(), Fragment: d.str(), Alias: d.str(), Property: d.str(),
+		Start: int(d.int()), End: int(d.int()), TargetStart: int(d.int()), TargetEnd: int(d.int()), Line: int(d.int())}
+	var resolved string
+	switch t := d.int(); {
+	case t == -1:
+		resolved = d.str()
+	case t < 0 || t > int64(len(notes)):
+		d.fail()
+	case t > 0:
+		resolved = ids[t-1] // not notes[t-1].Note.ID: two reads far apart
+	}
+	status := vault.Status(d.symbol(linkStatuses))
+	if d.err == nil {
+		rd.addLink(notes[source], l, resolved, status)
 	}
 }
 

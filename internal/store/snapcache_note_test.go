@@ -34,7 +34,7 @@ func TestSnapshotNoteRecord(t *testing.T) {
 		{id: "B/b.md", path: "B/b.md", title: "b", hash: "old", size: 3, mtime: -5,
 			aliases: `null`, tags: `["t"]`, props: `[]`, warnings: `["w"]`},
 	} {
-		tables := &rowReader{snap: &Snapshot{}, byID: map[string]*Record{}, enc: newSnapEncoder(cacheKey{id: "k"})}
+		tables := &rowReader{snap: &Snapshot{}, byID: map[string]int{}, enc: newSnapEncoder(cacheKey{id: "k"})}
 		if err := tables.note(row); err != nil {
 			t.Fatal(err)
 		}
