@@ -5,17 +5,17 @@ import (
 	"testing"
 )
 
-// TestOneShotGC checks that a one-shot command's collector is off with a
+// TestLoadGC checks that the collector is off with a
 // memory limit until restored, and left alone when the user set GOGC.
-func TestOneShotGC(t *testing.T) {
+func TestLoadGC(t *testing.T) {
 	percent := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(percent)
-	restore := oneShotGC()
+	restore := loadGC()
 	if got := debug.SetGCPercent(-1); got != -1 {
-		t.Errorf("GC percent after oneShotGC = %d, want -1 (off)", got)
+		t.Errorf("GC percent after loadGC = %d, want -1 (off)", got)
 	}
-	if got := debug.SetMemoryLimit(-1); got != oneShotHeapLimit {
-		t.Errorf("memory limit after oneShotGC = %d, want %d", got, oneShotHeapLimit)
+	if got := debug.SetMemoryLimit(-1); got != loadHeapLimit {
+		t.Errorf("memory limit after loadGC = %d, want %d", got, loadHeapLimit)
 	}
 	restore()
 	if got := debug.SetGCPercent(100); got != 100 {
@@ -23,9 +23,9 @@ func TestOneShotGC(t *testing.T) {
 	}
 
 	t.Setenv("GOGC", "200")
-	restore = oneShotGC()
+	restore = loadGC()
 	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent after oneShotGC with GOGC set = %d, want 100 (untouched)", got)
+		t.Errorf("GC percent after loadGC with GOGC set = %d, want 100 (untouched)", got)
 	}
 	restore()
 }

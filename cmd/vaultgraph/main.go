@@ -253,7 +253,7 @@ func (g *globals) withTools(ctx context.Context, tool string, params any, pres *
 	// A one-shot command does not define the vault's model (serve and
 	// index do): other models' vectors stay.
 	opts.KeepOtherVectors = true
-	restoreGC := oneShotGC()
+	restoreGC := loadGC()
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err
