@@ -46,12 +46,16 @@ func (e *Engine) load(ctx context.Context) error {
 	if err != nil {
 		e.log.Warn("ignore filters", "err", err)
 	}
-	// The vault is scanned while the index is read: the scan is mostly
-	// system calls, the read mostly decoding.
+	// The vault is cleaned up after a crash and scanned while the index
+	// is read: the scan is mostly system calls, the read mostly decoding
+	// (the clean-up touches only the files).
 	var scanned chan scanOutcome
 	if !e.opts.TrustIndex {
 		scanned = make(chan scanOutcome, 1)
 		go func() {
+			if !e.opts.ReadOnly {
+				e.recoverWrites()
+			}
 			s, err := vault.Scan(e.root, ig)
 			scanned <- scanOutcome{s, err}
 		}()
@@ -60,11 +64,21 @@ func (e *Engine) load(ctx context.Context) error {
 	var rebuilt string
 	if !e.opts.NoIndex {
 		if snap, rebuilt, err = e.openIndex(ctx); err != nil {
+			if scanned != nil {
+				<-scanned // no clean-up goes on after Open returns
+			}
 			return err
 		}
 	}
+	// The graph cache is read while the notes are taken in.
+	var cached *graph.Graph
+	decoded := make(chan struct{})
+	go func() {
+		defer close(decoded)
+		cached = e.cachedGraph(snap)
+	}()
 	consistent, trust := e.takeSnapshot(ig, snap)
-	cached := e.cachedGraph(snap)
+	<-decoded
 
 	e.syncMu.Lock()
 	d := diff{unchanged: len(e.notes)}

@@ -211,30 +211,31 @@ func (e *Engine) Open(ctx context.Context) error {
 	e.root = root
 	e.commitOpts.Root = root // the vault's write lock and commit journal
 	e.mu.Unlock()
-	if !e.opts.ReadOnly && !e.opts.TrustIndex {
-		// A write interrupted by a crash leaves temporary files, backups
-		// and maybe a commit journal: finish that write (journal) or undo
-		// it. commit.Recover skips it while another process holds the
-		// vault's write lock (a server in the middle of a write): its
-		// files are not leftovers. Not at all while a server owns the
-		// vault (TrustIndex).
-		done, err := commit.Recover(root)
-		for _, d := range done {
-			e.log.Warn("repaired an interrupted write", "what", d)
-		}
-		switch {
-		case errors.Is(err, commit.ErrLocked):
-			e.log.Info("skipped the clean-up of interrupted writes: another process is writing to the vault", "err", err)
-		case err != nil:
-			e.log.Warn("could not clean up after an interrupted write", "err", err)
-		}
-	}
 	if err := e.load(ctx); err != nil {
 		e.Close()
 		return err
 	}
 	e.startEmbedding()
 	return nil
+}
+
+// recoverWrites finishes or undoes a write a crash interrupted: it leaves
+// temporary files, backups and maybe a commit journal (journal: finish
+// that write). commit.Recover skips it while another process holds the
+// vault's write lock (a server in the middle of a write): its files are
+// not leftovers. load runs it before its scan, not at all read-only or
+// while a server owns the vault (TrustIndex).
+func (e *Engine) recoverWrites() {
+	done, err := commit.Recover(e.root)
+	for _, d := range done {
+		e.log.Warn("repaired an interrupted write", "what", d)
+	}
+	switch {
+	case errors.Is(err, commit.ErrLocked):
+		e.log.Info("skipped the clean-up of interrupted writes: another process is writing to the vault", "err", err)
+	case err != nil:
+		e.log.Warn("could not clean up after an interrupted write", "err", err)
+	}
 }
 
 // Close releases the engine. Reads after Close fail with ErrClosed.

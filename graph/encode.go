@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"unsafe"
 )
 
 // ErrEncoding is bytes that [Decode] cannot read as a graph.
@@ -48,11 +47,12 @@ func appendSlots(b []byte, l []int32) []byte {
 	return b
 }
 
-// Decode returns the graph [Graph.AppendBinary] wrote into b. The node IDs
-// and tags point into b, which must not change afterwards. Damaged bytes
-// give ErrEncoding, never a graph that breaks its own invariants' bounds.
+// Decode returns the graph [Graph.AppendBinary] wrote into b. It keeps
+// nothing of b (each tag is kept once, however many nodes carry it).
+// Damaged bytes give ErrEncoding, never a graph that breaks its own
+// invariants' bounds.
 func Decode(b []byte) (*Graph, error) {
-	d := &decoder{b: b}
+	d := &decoder{b: b, seen: map[string]string{}}
 	slots := d.count()
 	g := &Graph{tags: make(map[string]map[int32]struct{})}
 	g.edges = d.count()
@@ -70,7 +70,7 @@ func Decode(b []byte) (*Graph, error) {
 		if k := d.count(); k > 0 {
 			n.tags = make([]string, k)
 			for j := range n.tags {
-				n.tags[j] = d.str()
+				n.tags[j] = d.tag()
 				set := g.tags[n.tags[j]]
 				if set == nil {
 					set = make(map[int32]struct{})
@@ -106,8 +106,9 @@ func Decode(b []byte) (*Graph, error) {
 // decoder reads AppendBinary's bytes; the first damage sets err and
 // every later read yields zero values.
 type decoder struct {
-	b   []byte
-	err error
+	b    []byte
+	err  error
+	seen map[string]string // tags read so far
 }
 
 func (d *decoder) fail() {
@@ -129,17 +130,31 @@ func (d *decoder) count() int {
 	return int(v)
 }
 
-func (d *decoder) str() string {
+// bytes reads a string's bytes, which point into d.b.
+func (d *decoder) bytes() []byte {
 	l := d.count()
 	if l > len(d.b) {
 		d.fail()
 	}
-	if d.err != nil || l == 0 {
-		return ""
+	if d.err != nil {
+		return nil
 	}
-	s := unsafe.String(&d.b[0], l)
+	s := d.b[:l]
 	d.b = d.b[l:]
 	return s
+}
+
+func (d *decoder) str() string { return string(d.bytes()) }
+
+// tag reads a string that many nodes share, keeping one copy of it.
+func (d *decoder) tag() string {
+	b := d.bytes()
+	if t, ok := d.seen[string(b)]; ok {
+		return t
+	}
+	t := string(b)
+	d.seen[t] = t
+	return t
 }
 
 // slots reads a list of slot numbers below max.
