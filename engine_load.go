@@ -192,7 +192,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.ignore = ig
-	e.notes = map[string]*noteState{}
+	e.notes = make(map[string]*noteState, len(snapNotes(snap)))
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
 	e.graphCached = false
@@ -220,6 +220,14 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	}
 	e.open = true
 	return consistent, trust
+}
+
+// snapNotes returns the notes of snap, none when snap is nil.
+func snapNotes(snap *store.Snapshot) []*store.Record {
+	if snap == nil {
+		return nil
+	}
+	return snap.Notes
 }
 
 // IndexPath returns the index file the engine uses (after Open).
