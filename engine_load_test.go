@@ -750,21 +750,10 @@ func TestIndexGraphCache(t *testing.T) {
 func ixNoteFiles(t testing.TB, dir string) []string {
 	t.Helper()
 	var ids []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for p := range testutil.Files(t, dir) {
+		if strings.HasSuffix(p, ".md") && !strings.HasPrefix(p, ".") {
+			ids = append(ids, p)
 		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".md") {
-			rel, _ := filepath.Rel(dir, p)
-			ids = append(ids, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	sort.Strings(ids)
 	return ids
