@@ -14,9 +14,12 @@ import (
 	"unsafe"
 )
 
-// The snapshot cache is a copy of the rows Load returns, in one file next
-// to the index (index.db.snap), that loads many times faster than the
-// tables: one read, no SQL, strings cut from the file's bytes. It is only
+// The snapshot cache is a copy of what Load returns, in one file next to
+// the index (index.db.snap), that loads many times faster than the
+// tables: one read, no SQL, no JSON (each note's fields are stored
+// decoded, in binary: snapcache_note.go), strings cut from the file's
+// bytes, and links naming their note and target by their place in the
+// file. It is only
 // a cache: it is used when it is as new as the index and otherwise
 // ignored and written again by the next Load that reads the tables.
 //
