@@ -253,12 +253,14 @@ func (g *globals) withTools(ctx context.Context, tool string, params any, pres *
 	// A one-shot command does not define the vault's model (serve and
 	// index do): other models' vectors stay.
 	opts.KeepOtherVectors = true
+	restoreGC := loadGC()
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err
 	}
 	defer e.Close()
 	if opts.Embedder != nil {
+		restoreGC()
 		// One-shot: make the missing vectors now (the server does it in
 		// the background), for up to g.embedWait. If the model fails
 		// or the vault is too large, search says so and uses keywords or
@@ -301,6 +303,25 @@ func (g *globals) embedKey() string {
 		return ""
 	}
 	return g.embedSpec + " " + g.embedURL
+}
+
+// readTool makes c the command of a read tool: bind (when not nil)
+// takes the arguments into p, then c runs the tool with p through
+// withTools (a running server answers it when it can); c takes the
+// presentation flags.
+func readTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
+	c.RunE = func(c *cobra.Command, a []string) error {
+		if bind != nil {
+			if err := bind(a); err != nil {
+				return err
+			}
+		}
+		return g.withTools(c.Context(), tool, *p, pres, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return run(t, ctx, *p)
+		})
+	}
+	presentationFlags(c, tool, pres)
+	return c
 }
 
 // presentationFlags adds the flags that shape a read command's answer.
