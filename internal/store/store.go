@@ -80,10 +80,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// A bigger page cache than the default 2 MiB saves re-reading pages
 	// for B-tree inserts in random key order during a cold index. Each
 	// cached page costs about twice its size in the C heap, which is not
-	// given back: at 64 MiB a cold index of 100,000 notes peaked at 1.2 GB
-	// RSS, at 16 MiB (the notes of a cold index are inserted in key
-	// order, their full-text rows together) at 0.85 GB, for the same CPU
-	// at 10,000 notes.
+	// given back: with 64 MiB a cold index of 10,000 notes peaked at
+	// about 340 MiB RSS, with 16 MiB (the notes of a cold index are
+	// inserted in key order, their full-text rows together) at about 230
+	// MiB, for the same CPU time.
 	q.Add("_pragma", "cache_size(-16384)")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Add("_txlock", "immediate")
