@@ -188,8 +188,7 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 		d.Notes[r[0]] = "note" + r[1]
 	}
 	for _, q := range []string{
-		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM links ORDER BY source, seq",
-		"SELECT note, tag FROM tags ORDER BY note, tag",
+		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq",
 		"SELECT n.id, f.title, f.body FROM notes n LEFT JOIN fts f ON f.rowid = n.rowid",
 	} {
 		for _, r := range rows(q) {

@@ -93,13 +93,12 @@ func DumpIndexFile(path string) (string, error) {
 		{"meta", `SELECT key, value FROM meta WHERE key IN ('consistent', 'vault')`},
 		{"note", `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`},
 		{"link", `SELECT source, printf('%03d', seq), kind, target, fragment, alias, property, start, end,
-			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM links`},
-		{"tag", `SELECT note, tag FROM tags`},
+			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM link_rows`},
 		{"attachment", `SELECT path FROM attachments`},
 		{"problem", `SELECT path, reason FROM problems`},
 		{"fts", `SELECT COALESCE(n.id, '<no note>'), f.title, f.body FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid`},
 		{"fts-missing", `SELECT n.id FROM notes n WHERE n.rowid NOT IN (SELECT rowid FROM fts)`},
-		{"vector", `SELECT note, chunk, model, dim, hash FROM vectors`},
+		{"vector", `SELECT note, chunk, model, dim, hash FROM vector_rows`},
 	}
 	for _, tq := range queries {
 		rows, err := tx.Query(tq.query)

@@ -90,7 +90,8 @@ type linkRow struct {
 
 // readTables reads every table Load returns.
 func (rd *rowReader) readTables(ctx context.Context, q querier) error {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
+	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
+		FROM notes`)
 	if err != nil {
 		return fmt.Errorf("load notes: %w", err)
 	}
@@ -148,7 +149,7 @@ func (rd *rowReader) note(r noteRow) error {
 
 func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
 	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
-		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
+		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM link_rows ORDER BY source, seq`)
 	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}

@@ -11,8 +11,9 @@ import (
 // the full-text table is made again with the columns headings, tags,
 // props and stems, filled from each note's row (its tags, properties and
 // headings) and its body as the old table has it; each link gets its
-// context from that body; fts_anchor is filled from the contexts. Notes,
-// links and vectors stay, so nothing is parsed or embedded again.
+// context from that body; fts_anchor is filled from the contexts later
+// (refreshAllAnchors). Notes, links and vectors stay, so nothing is
+// parsed or embedded again.
 func migrateFields(ctx context.Context, tx *sql.Tx) error {
 	var has int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('links') WHERE name = 'context'").Scan(&has); err != nil {
@@ -52,7 +53,15 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM links WHERE resolved IS NOT NULL")
+	return nil
+}
+
+// refreshAllAnchors writes the fts_anchor row of every note a link
+// resolves to: after migrateFields, once the links are of schema 8.
+func refreshAllAnchors(ctx context.Context, tx *sql.Tx) error {
+	w := newWriter(ctx, tx)
+	defer w.close()
+	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM link_rows WHERE resolved IS NOT NULL")
 	if err != nil {
 		return err
 	}
@@ -131,7 +140,15 @@ func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) 
 
 // migrateContexts writes the context of each link of the note of r.
 func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
-	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", r.id)
+	// The links of a file whose version was set back are of schema 8,
+	// keyed by the note's rowid.
+	var key any = r.id
+	if isDocs, err := tableSQLHas(ctx, w.tx, "notes", "AUTOINCREMENT"); err != nil {
+		return err
+	} else if isDocs {
+		key = r.rowid
+	}
+	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", key)
 	if err != nil {
 		return err
 	}
@@ -154,7 +171,7 @@ func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 		return err
 	}
 	for _, c := range out {
-		if _, err := w.exec("UPDATE links SET context = ? WHERE source = ? AND seq = ?", c.text, r.id, c.seq); err != nil {
+		if _, err := w.exec("UPDATE links SET context = ? WHERE source = ? AND seq = ?", c.text, key, c.seq); err != nil {
 			return err
 		}
 	}

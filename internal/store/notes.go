@@ -132,6 +132,13 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
 		return err
 	}
+	// Pending notes (layout.go) may be left over when notes went, links
+	// resolve elsewhere or a pass ends.
+	if len(b.Deletes) > 0 || len(b.Relinks) > 0 || b.Meta["consistent"] == "1" {
+		if err := w.dropPending(); err != nil {
+			return err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
@@ -146,10 +153,12 @@ type writer struct {
 	// anchors are the notes whose anchor text the batch may change
 	// (refreshAnchors).
 	anchors map[string]bool
+	// docs are the keys of notes looked up in the transaction (doc).
+	docs map[string]int64
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
-	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, docs: map[string]int64{}}
 }
 
 // prepare returns the transaction's statement of query, prepared once.
@@ -230,6 +239,7 @@ func (w *writer) delete(id string) error {
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
+	delete(w.docs, id)
 	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
 	return err
 }
@@ -255,14 +265,6 @@ func (w *writer) upsert(r *Record) error {
 		string(aliases), string(tags), props, string(warnings), encodeAnchors(n)); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
-		return err
-	}
-	for _, t := range n.Tags {
-		if _, err := w.exec("INSERT OR IGNORE INTO tags(note, tag) VALUES (?, ?)", n.ID, vault.TagKey(t)); err != nil {
-			return err
-		}
-	}
 	names := ftsTitle(n.Title, n.Aliases)
 	hidden := r.Hidden
 	if hidden == nil {
@@ -273,8 +275,14 @@ func (w *writer) upsert(r *Record) error {
 	cols := [len(ftsColumns)]string{names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
 		stemText(names, heads, tagWords, props, r.Body)}
 	var rowid int64
-	if err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
+	if err := w.queryRow("SELECT doc FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
 		return fmt.Errorf("index %s: %w", n.ID, err)
+	}
+	if w.docs[n.ID] != rowid {
+		if err := w.claimPending(n.ID, rowid); err != nil {
+			return err
+		}
+		w.docs[n.ID] = rowid
 	}
 	// The fts row of the old values is gone (above): note_text may change.
 	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
@@ -286,7 +294,7 @@ func (w *writer) upsert(r *Record) error {
 		return err
 	}
 	w.touchAnchors(n.ID)
-	return w.writeLinks(r)
+	return w.writeLinks(r, rowid)
 }
 
 // ftsTitle is what the full-text title column holds: the title and the
@@ -299,11 +307,12 @@ func ftsTitle(title string, aliases []string) string {
 	return title + "\n" + strings.Join(aliases, "\n")
 }
 
-func (w *writer) writeLinks(r *Record) error {
+// writeLinks replaces the links of the note of r, whose key is doc.
+func (w *writer) writeLinks(r *Record, doc int64) error {
 	if err := w.touchLinkTargets(r.Note.ID); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
+	if _, err := w.exec("DELETE FROM links WHERE source = ?", doc); err != nil {
 		return err
 	}
 	// One INSERT per row: a statement that writes several rows opens a
@@ -311,17 +320,14 @@ func (w *writer) writeLinks(r *Record) error {
 	// transaction at every savepoint (a multi-row INSERT here made the
 	// cold index slower, not faster).
 	for i, l := range r.Note.Links {
-		var resolved, status any
-		if i < len(r.Resolved) && r.Resolved[i] != "" {
-			resolved = r.Resolved[i]
-		}
-		if i < len(r.Status) && r.Status[i] != "" {
-			status = string(r.Status[i])
+		resolved, status, err := w.resolution(r, i)
+		if err != nil {
+			return err
 		}
 		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
 			start, end, target_start, target_end, line, resolved, status, context)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
+			doc, i, linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
 			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
 			linkContext(l, r.Body, r.Note.BodyStart)); err != nil {
 			return err
@@ -336,17 +342,36 @@ func (w *writer) relink(r *Record) error {
 		return err
 	}
 	defer w.touchAnchors(r.Resolved...)
+	doc, err := w.doc(r.Note.ID)
+	if err != nil {
+		return err
+	}
 	for i := range r.Note.Links {
-		var resolved any
-		if r.Resolved[i] != "" {
-			resolved = r.Resolved[i]
+		resolved, status, err := w.resolution(r, i)
+		if err != nil {
+			return err
 		}
 		if _, err := w.exec("UPDATE links SET resolved = ?, status = ? WHERE source = ? AND seq = ?",
-			resolved, string(r.Status[i]), r.Note.ID, i); err != nil {
+			resolved, status, doc, i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// resolution returns what the links table stores of the resolution of
+// link i of r: the key of the note it resolves to (nil for none) and
+// the code of its status (nil for none).
+func (w *writer) resolution(r *Record, i int) (resolved, status any, err error) {
+	if i < len(r.Resolved) && r.Resolved[i] != "" {
+		if resolved, err = w.doc(r.Resolved[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if i < len(r.Status) && r.Status[i] != "" {
+		status = linkCode(linkStatuses, string(r.Status[i]))
+	}
+	return resolved, status, nil
 }
 
 // Reset empties the index (for an index file that belongs to another
@@ -366,7 +391,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			return fmt.Errorf("reset index: %w", err)
 		}
 	}
-	for _, table := range []string{"note_text", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+	for _, table := range []string{"note_text", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}

@@ -21,7 +21,7 @@ import (
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index of version 1 to 6 is brought up to date in
+// user_version. An index of version 1 to 7 is brought up to date in
 // place; one of another version is rebuilt (OpenOrRebuild).
 //
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
@@ -35,8 +35,11 @@ import (
 // (migrateFields); version 7 keeps the full-text table's columns
 // compressed in note_text, read through the view note_text_cols, instead
 // of FTS5's own copy of them, and fts_anchor without content
-// (migrateNoteText).
-const SchemaVersion = 7
+// (migrateNoteText); version 8 keys notes by an integer, notes.doc, that
+// links and vectors refer to, stores link kinds and statuses as codes,
+// vector models and content hashes once, and no tags table (layout.go,
+// migrateDocs).
+const SchemaVersion = 8
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -214,9 +217,19 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
+	if version >= 1 && version <= 7 {
+		if err := migrateDocs(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+	}
 	for _, stmt := range splitSchema(schema) {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
+		}
+	}
+	if version >= 1 && version <= 5 {
+		if err := refreshAllAnchors(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
@@ -225,9 +238,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	if version >= 1 && version <= 6 {
-		// The old full-text table's pages are free now: a third of the
-		// file or more. VACUUM gives them back (about a second at 10,000
+	if version >= 1 && version <= 7 {
+		// The old tables' pages are free now: a third of the file or
+		// more. VACUUM gives them back (about a second at 10,000
 		// notes); when it fails the index is as good, only bigger.
 		_, _ = s.db.ExecContext(ctx, "VACUUM")
 		// No connection checkpoints on its own (see Open): the copy of
@@ -323,8 +336,10 @@ func migrateCompact(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
+	// Vectors of the layout of schema 8 (a file whose version was set
+	// back) have no column dim, and are encoded already.
 	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'").Scan(&has); err != nil || has == 0 {
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('vectors') WHERE name = 'dim'").Scan(&has); err != nil || has == 0 {
 		return err
 	}
 	return migrateVectorsInt8(ctx, tx)
@@ -373,13 +388,14 @@ func splitSchema(text string) []string {
 // fts_vocab lists the tokens of fts (markUnmarked looks the marked
 // tokens up there, markStems the stems), fts_anchor_vocab those of
 // fts_anchor.
-const schema = `
+var schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS notes (
-	id         TEXT PRIMARY KEY,
+	doc        INTEGER PRIMARY KEY AUTOINCREMENT,
+	id         TEXT NOT NULL UNIQUE,
 	path       TEXT NOT NULL,
 	title      TEXT NOT NULL,
 	hash       TEXT NOT NULL,
@@ -392,10 +408,14 @@ CREATE TABLE IF NOT EXISTS notes (
 	warnings   TEXT NOT NULL,
 	anchors    TEXT
 );
+CREATE TABLE IF NOT EXISTS pending (
+	id   INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE
+);
 CREATE TABLE IF NOT EXISTS links (
-	source       TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	source       INTEGER NOT NULL REFERENCES notes(doc) ON DELETE CASCADE,
 	seq          INTEGER NOT NULL,
-	kind         TEXT NOT NULL,
+	kind         NOT NULL,
 	target       TEXT NOT NULL,
 	fragment     TEXT NOT NULL,
 	alias        TEXT NOT NULL,
@@ -405,17 +425,12 @@ CREATE TABLE IF NOT EXISTS links (
 	target_start INTEGER NOT NULL,
 	target_end   INTEGER NOT NULL,
 	line         INTEGER NOT NULL,
-	resolved     TEXT,
-	status       TEXT,
+	resolved     INTEGER,
+	status,
 	context      TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (source, seq)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> '';
-CREATE TABLE IF NOT EXISTS tags (
-	note TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-	tag  TEXT NOT NULL,
-	PRIMARY KEY (note, tag)
-) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_to ON links(resolved);
 CREATE TABLE IF NOT EXISTS attachments (
 	path TEXT PRIMARY KEY
 ) WITHOUT ROWID;
@@ -428,15 +443,27 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsAnchorTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
-CREATE TABLE IF NOT EXISTS vectors (
-	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-	chunk INTEGER NOT NULL,
-	model TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS vector_models (
+	model INTEGER PRIMARY KEY,
+	name  TEXT NOT NULL,
 	dim   INTEGER NOT NULL,
-	hash  TEXT NOT NULL,
+	UNIQUE (name, dim)
+);
+CREATE TABLE IF NOT EXISTS vector_notes (
+	note   INTEGER NOT NULL REFERENCES notes(doc) ON DELETE CASCADE,
+	model  INTEGER NOT NULL REFERENCES vector_models(model) ON DELETE CASCADE,
+	hash   TEXT NOT NULL,
+	chunks INTEGER NOT NULL,
+	PRIMARY KEY (note, model)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vectors (
+	note  INTEGER NOT NULL REFERENCES notes(doc) ON DELETE CASCADE,
+	model INTEGER NOT NULL REFERENCES vector_models(model) ON DELETE CASCADE,
+	chunk INTEGER NOT NULL,
 	vec   BLOB NOT NULL,
-	PRIMARY KEY (note, chunk, model)
-) WITHOUT ROWID
+	PRIMARY KEY (note, model, chunk)
+) WITHOUT ROWID;
+` + rowViews + `
 `
 
 // Close closes the database.
