@@ -164,4 +164,3 @@ func TestPendingNotes(t *testing.T) {
 		t.Errorf("Load after the delete = %d notes, %v; want A.md with its first link broken", len(snap.Notes), err)
 	}
 }
-
