@@ -189,7 +189,7 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 	}
 	for _, q := range []string{
 		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq",
-		"SELECT n.id, f.title, f.body FROM notes n LEFT JOIN fts f ON f.rowid = n.rowid",
+		"SELECT n.id, n.title, vg_body(b.z) FROM notes n LEFT JOIN note_body b ON b.doc = n.doc",
 	} {
 		for _, r := range rows(q) {
 			d.Notes[r[0]] += "\n" + strings.Fields(q)[len(strings.Fields(q))-1] + r[1]

@@ -96,7 +96,8 @@ func DumpIndexFile(path string) (string, error) {
 			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM link_rows`},
 		{"attachment", `SELECT path FROM attachments`},
 		{"problem", `SELECT path, reason FROM problems`},
-		{"fts", `SELECT COALESCE(n.id, '<no note>'), f.title, f.body FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid`},
+		{"fts", `SELECT COALESCE(n.id, '<no note>'), n.title, vg_body(b.z) FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid
+			LEFT JOIN note_body b ON b.doc = f.rowid`},
 		{"fts-missing", `SELECT n.id FROM notes n WHERE n.rowid NOT IN (SELECT rowid FROM fts)`},
 		{"vector", `SELECT note, chunk, model, dim, hash FROM vector_rows`},
 	}

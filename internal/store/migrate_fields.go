@@ -24,6 +24,11 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
+	// A full-text table of schema 8 (a file whose version was set back)
+	// has these columns, and keeps no text to make them from.
+	if v8, err := tableSQLHas(ctx, tx, "fts", "contentless_delete"); err != nil || v8 {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> ''"); err != nil {
 		return err
 	}

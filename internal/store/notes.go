@@ -229,11 +229,10 @@ func (w *writer) delete(id string) error {
 	if err := w.touchLinkTargets(id); err != nil {
 		return err
 	}
-	// fts reads the old values from note_text: its row goes first.
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM note_text WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+	if _, err := w.exec("DELETE FROM note_body WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
@@ -265,15 +264,7 @@ func (w *writer) upsert(r *Record) error {
 		string(aliases), string(tags), props, string(warnings), encodeAnchors(n)); err != nil {
 		return err
 	}
-	names := ftsTitle(n.Title, n.Aliases)
-	hidden := r.Hidden
-	if hidden == nil {
-		h := hiddenText(r.Body)
-		hidden = &h
-	}
-	heads, tagWords, props := headingText(n), tagText(n), propText(n)
-	cols := [len(ftsColumns)]string{names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
-		stemText(names, heads, tagWords, props, r.Body)}
+	cols := ftsCols(n, r.Body, r.Hidden)
 	var rowid int64
 	if err := w.queryRow("SELECT doc FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
 		return fmt.Errorf("index %s: %w", n.ID, err)
@@ -284,9 +275,8 @@ func (w *writer) upsert(r *Record) error {
 		}
 		w.docs[n.ID] = rowid
 	}
-	// The fts row of the old values is gone (above): note_text may change.
-	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
-		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, encodeNoteText(cols)); err != nil {
+	if _, err := w.exec(`INSERT INTO note_body(doc, z) VALUES (?, ?)
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, compressText(r.Body)); err != nil {
 		return err
 	}
 	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
@@ -391,7 +381,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			return fmt.Errorf("reset index: %w", err)
 		}
 	}
-	for _, table := range []string{"note_text", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
+	for _, table := range []string{"note_body", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}

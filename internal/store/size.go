@@ -12,7 +12,7 @@ import (
 // TableBytes returns the bytes each part of the index file at path
 // occupies, in whole pages (SQLite's dbstat), over a read-only connection
 // of its own: "vectors", "fts" (the full-text table's shadow tables),
-// "text" (note_text, the full-text table's compressed columns),
+// "text" (note_body, the notes' bodies compressed, for snippets),
 // "links", "notes" (with its key indexes), and "other" (meta,
 // attachments, problems, the schema, free pages). Since schema 8 there is
 // no tags table. Figures are of the
@@ -59,7 +59,7 @@ func tablePart(name string) string {
 		return "vectors"
 	case name == "fts" || strings.HasPrefix(name, "fts_"):
 		return "fts"
-	case name == "note_text":
+	case name == "note_body" || name == "note_text":
 		return "text"
 	case name == "links" || strings.HasPrefix(name, "links_") || strings.HasPrefix(name, "sqlite_autoindex_links"):
 		return "links"

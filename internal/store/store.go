@@ -221,6 +221,9 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := migrateDocs(ctx, tx); err != nil {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
+		if err := migrateContentless(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
 	}
 	for _, stmt := range splitSchema(schema) {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
@@ -349,9 +352,17 @@ func migrateCompact(ctx context.Context, tx *sql.Tx) error {
 // hidden columns cjktitle and cjk hold, for the title and the body, their
 // CJK text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
-// headings, tags, props and stems are the other fields (fields.go). Its
-// content is note_text_cols (note_text.go).
+// headings, tags, props and stems are the other fields (fields.go). It
+// keeps no text (fts_body.go).
 const ftsTable = `fts5(
+	title, body, cjktitle, cjk, headings, tags, props, stems,
+	content = '', contentless_delete = 1,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
+// ftsTableV7 is the full-text table of schema 7, its content the view
+// note_text_cols (note_text.go): migrateNoteText writes it.
+const ftsTableV7 = `fts5(
 	title, body, cjktitle, cjk, headings, tags, props, stems,
 	content = 'note_text_cols', content_rowid = 'doc',
 	tokenize = 'unicode61 remove_diacritics 2'
@@ -438,7 +449,7 @@ CREATE TABLE IF NOT EXISTS problems (
 	path   TEXT PRIMARY KEY,
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
-` + noteTextSchema + `;
+` + noteBodySchema + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsAnchorTable + `;

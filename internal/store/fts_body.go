@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Since schema 8 the full-text table fts keeps no text at all
+// (contentless, with contentless_delete): it is an index only, and a
+// write deletes a row by its rowid without the old values. What the
+// snippets need is each note's body, kept deflated in note_body (about
+// 45% of the markdown): every other column of the full-text row is made
+// again from the note's row when needed (ftsCols).
+//
+// A search's snippets are made by FTS5 itself, as before, from a small
+// table of the connection (temp.snip, same columns and tokenizer) that
+// holds the full-text rows of the hits only, made again from note_body
+// and notes (snipConn): the same text gives the same snippets and
+// highlights, and the same matches for phrases and NEAR.
+const noteBodySchema = `CREATE TABLE IF NOT EXISTS note_body (
+	doc INTEGER PRIMARY KEY,
+	z   BLOB NOT NULL
+)`
+
+// snipTable is temp.snip's module and columns: fts's, with content.
+const snipTable = `fts5(
+	title, body, cjktitle, cjk, headings, tags, props, stems,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
+// ftsCols returns the full-text row of note n with body body; hidden,
+// when not nil, is hiddenText(body), made by the caller.
+func ftsCols(n *vault.Note, body string, hidden *string) [len(ftsColumns)]string {
+	names := ftsTitle(n.Title, n.Aliases)
+	if hidden == nil {
+		h := hiddenText(body)
+		hidden = &h
+	}
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	return [len(ftsColumns)]string{names, body, hiddenText(names), *hidden, heads, tagWords, props,
+		stemText(names, heads, tagWords, props, body)}
+}
+
+// noteFields decodes what the full-text row uses of a notes row: its
+// title, aliases, tags, properties and headings. A bad value only loses
+// its part.
+func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) *vault.Note {
+	n := &vault.Note{ID: id, Title: title}
+	_ = decodeJSON(aliases, &n.Aliases)
+	_ = decodeJSON(tags, &n.Tags)
+	if props != "" {
+		n.Properties, _ = decodeProperties(props)
+	}
+	if anchors.Valid {
+		_ = decodeAnchors(anchors.String, n)
+	}
+	return n
+}
+
+// snipConn returns a connection whose temp.snip holds the full-text rows
+// of the notes rowids (those still in the index). The caller closes it.
+func (s *Store) snipConn(ctx context.Context, rowids []int64) (*sql.Conn, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	if err := fillSnip(ctx, conn, rowids); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	return conn, nil
+}
+
+// fillSnip makes temp.snip hold the full-text rows of rowids.
+func fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
+	for _, stmt := range []string{"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING " + snipTable, "DELETE FROM temp.snip"} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	list, _ := json.Marshal(rowids) // numbers always marshal
+	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
+		FROM notes n JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return err
+	}
+	type row struct {
+		doc  int64
+		cols [len(ftsColumns)]string
+	}
+	var got []row
+	for rows.Next() {
+		var r row
+		var id, title, aliases, tags, props string
+		var anchors sql.NullString
+		var z []byte
+		if err := rows.Scan(&r.doc, &id, &title, &aliases, &tags, &props, &anchors, &z); err != nil {
+			rows.Close()
+			return err
+		}
+		body, err := expandText(z)
+		if err != nil {
+			continue // a damaged row: no snippet
+		}
+		r.cols = ftsCols(noteFields(id, title, aliases, tags, props, anchors), body, nil)
+		got = append(got, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range got {
+		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, r.cols)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateContentless brings the full-text table of schema 7 (its content
+// the view note_text_cols over note_text) to schema 8 in place: a
+// contentless fts is filled from the same columns (FTS5 tokenizes every
+// row again: a few seconds at 10,000 notes), each body goes to
+// note_body, and note_text and its view are dropped. Notes, links and
+// vectors stay.
+func migrateContentless(ctx context.Context, tx *sql.Tx) error {
+	if v7, err := tableSQLHas(ctx, tx, "fts", "note_text_cols"); err != nil || !v7 {
+		return err
+	}
+	for _, stmt := range []string{
+		"DROP TABLE IF EXISTS fts_vocab",
+		"ALTER TABLE fts RENAME TO fts_v7",
+		"CREATE VIRTUAL TABLE fts USING " + ftsTable,
+		`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			SELECT doc, title, body, cjktitle, cjk, headings, tags, props, stems FROM note_text_cols`,
+		noteBodySchema,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	const batch = 500
+	last := int64(-1 << 63)
+	for {
+		n, err := migrateBodies(ctx, tx, &last, batch)
+		if err != nil {
+			return err
+		}
+		if n < batch {
+			break
+		}
+	}
+	for _, stmt := range []string{"DROP TABLE fts_v7", "DROP VIEW note_text_cols", "DROP TABLE note_text"} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateBodies copies the bodies of the next rows (after *last) of
+// note_text to note_body. It returns how many rows it read.
+func migrateBodies(ctx context.Context, tx *sql.Tx, last *int64, batch int) (int, error) {
+	rows, err := tx.QueryContext(ctx, "SELECT doc, z FROM note_text WHERE doc > ? ORDER BY doc LIMIT ?", *last, batch)
+	if err != nil {
+		return 0, err
+	}
+	type row struct {
+		doc int64
+		z   []byte
+	}
+	var got []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.doc, &r.z); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		got = append(got, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, r := range got {
+		*last = r.doc
+		cols, err := decodeNoteText(r.z)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO note_body(doc, z) VALUES (?, ?)", r.doc, compressText(cols[1])); err != nil {
+			return 0, err
+		}
+	}
+	return len(got), nil
+}
