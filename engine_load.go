@@ -133,6 +133,7 @@ func (e *Engine) openIndex(ctx context.Context) (*store.Snapshot, string, error)
 		e.reparseAll = true
 		delete(snap.Meta, metaConsistent)
 	}
+	st.SetVault(e.root) // snippets read the bodies from the files
 	e.store = st
 	return snap, rebuilt, nil
 }

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -12,9 +15,11 @@ import (
 // Since schema 8 the full-text table fts keeps no text at all
 // (contentless, with contentless_delete): it is an index only, and a
 // write deletes a row by its rowid without the old values. What the
-// snippets need is each note's body, kept deflated in note_body (about
-// 45% of the markdown): every other column of the full-text row is made
-// again from the note's row when needed (ftsCols).
+// snippets need is each note's body: read from the note's file when the
+// store knows the vault (SetVault, as the engine's store does), else
+// kept deflated in note_body (about two thirds of the markdown's bytes).
+// Every other column of the full-text row is made again from the note's
+// row when needed (ftsCols).
 //
 // A search's snippets are made by FTS5 itself, as before, from a small
 // table of the connection (temp.snip, same columns and tokenizer) that
@@ -31,6 +36,37 @@ const snipTable = `fts5(
 	title, body, cjktitle, cjk, headings, tags, props, stems,
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
+
+// SetVault makes the store read the notes' bodies for snippets from their
+// files under root (the notes' paths are relative to it) rather than
+// keep a copy of them in the index: the notes it writes from now on get
+// no note_body row.
+func (s *Store) SetVault(root string) { s.vault.Store(&root) }
+
+// IndexedBody is the text of a note's file src that the full-text index
+// holds, its body: the file from bodyStart on, as valid UTF-8; nothing for
+// an Excalidraw drawing or a file too big to parse.
+func IndexedBody(id string, src []byte, bodyStart int) string {
+	if strings.HasSuffix(strings.ToLower(id), ".excalidraw.md") || bodyStart < 0 || bodyStart > len(src) || len(src) > vault.MaxParseBytes {
+		return ""
+	}
+	return strings.ToValidUTF8(string(src[bodyStart:]), "\uFFFD")
+}
+
+// fileBody reads the body of the note id at path (relative to the vault,
+// as SetVault gave it) from its file; ok is false without a vault or a
+// readable file.
+func (s *Store) fileBody(id, path string, bodyStart int) (body string, ok bool) {
+	root := s.vault.Load()
+	if root == nil || !filepath.IsLocal(filepath.FromSlash(path)) {
+		return "", false
+	}
+	src, err := os.ReadFile(filepath.Join(*root, filepath.FromSlash(path)))
+	if err != nil {
+		return "", false
+	}
+	return IndexedBody(id, src, bodyStart), true
+}
 
 // ftsCols returns the full-text row of note n with body body; hidden,
 // when not nil, is hiddenText(body), made by the caller.
@@ -68,23 +104,24 @@ func (s *Store) snipConn(ctx context.Context, rowids []int64) (*sql.Conn, error)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	if err := fillSnip(ctx, conn, rowids); err != nil {
+	if err := s.fillSnip(ctx, conn, rowids); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
 	return conn, nil
 }
 
-// fillSnip makes temp.snip hold the full-text rows of rowids.
-func fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
+// fillSnip makes temp.snip hold the full-text rows of rowids, their
+// bodies from note_body or else from their files.
+func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
 	for _, stmt := range []string{"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING " + snipTable, "DELETE FROM temp.snip"} {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			return err
 		}
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
-		FROM notes n JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, n.path, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
+		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return err
 	}
@@ -95,16 +132,23 @@ func fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
 	var got []row
 	for rows.Next() {
 		var r row
-		var id, title, aliases, tags, props string
+		var id, path, title, aliases, tags, props string
+		var bodyStart int
 		var anchors sql.NullString
 		var z []byte
-		if err := rows.Scan(&r.doc, &id, &title, &aliases, &tags, &props, &anchors, &z); err != nil {
+		if err := rows.Scan(&r.doc, &id, &path, &bodyStart, &title, &aliases, &tags, &props, &anchors, &z); err != nil {
 			rows.Close()
 			return err
 		}
-		body, err := expandText(z)
-		if err != nil {
-			continue // a damaged row: no snippet
+		body, ok := "", false
+		if z != nil {
+			text, err := expandText(z)
+			body, ok = text, err == nil
+		} else {
+			body, ok = s.fileBody(id, path, bodyStart)
+		}
+		if !ok {
+			continue // a damaged row or a file gone: no snippet
 		}
 		r.cols = ftsCols(noteFields(id, title, aliases, tags, props, anchors), body, nil)
 		got = append(got, r)

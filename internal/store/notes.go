@@ -83,6 +83,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	defer tx.Rollback()
 	w := newWriter(ctx, tx)
 	defer w.close()
+	w.fileBodies = s.vault.Load() != nil
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -155,6 +156,8 @@ type writer struct {
 	anchors map[string]bool
 	// docs are the keys of notes looked up in the transaction (doc).
 	docs map[string]int64
+	// fileBodies is set when snippets read the bodies from the files.
+	fileBodies bool
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
@@ -275,8 +278,7 @@ func (w *writer) upsert(r *Record) error {
 		}
 		w.docs[n.ID] = rowid
 	}
-	if _, err := w.exec(`INSERT INTO note_body(doc, z) VALUES (?, ?)
-		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, compressText(r.Body)); err != nil {
+	if err := w.writeBody(rowid, r.Body); err != nil {
 		return err
 	}
 	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
@@ -285,6 +287,18 @@ func (w *writer) upsert(r *Record) error {
 	}
 	w.touchAnchors(n.ID)
 	return w.writeLinks(r, rowid)
+}
+
+// writeBody keeps body for snippets in note_body, unless they are read
+// from the files (Store.SetVault).
+func (w *writer) writeBody(doc int64, body string) error {
+	if w.fileBodies {
+		_, err := w.exec("DELETE FROM note_body WHERE doc = ?", doc)
+		return err
+	}
+	_, err := w.exec(`INSERT INTO note_body(doc, z) VALUES (?, ?)
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, doc, compressText(body))
+	return err
 }
 
 // ftsTitle is what the full-text title column holds: the title and the

@@ -389,8 +389,8 @@ func (s *Store) anchorMatches(ctx context.Context, expr, filter string, filterAr
 
 // details reads the ranked hits' note IDs and snippets (highlighting what
 // expr, the terms' expression, matches) and returns them in order, equal
-// hits by ID. A hit whose note row is gone (a write in between) is
-// dropped.
+// hits by ID. A hit whose note row is gone (a write in between), or
+// whose file is when snippets are read from the files, is dropped.
 func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []hit, snippets bool) ([]KeywordHit, error) {
 	if len(hits) == 0 {
 		return nil, nil

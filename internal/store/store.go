@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -58,6 +59,8 @@ type Store struct {
 	wmu sync.Mutex
 	// ckpt runs WAL checkpoints in the background (see afterWrite).
 	ckpt checkpointer
+	// vault is the vault's folder when SetVault gave it (fts_body.go).
+	vault atomic.Pointer[string]
 }
 
 // Open opens or creates the index at path, creating its folder. It
