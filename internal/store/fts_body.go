@@ -120,7 +120,7 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 		}
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, n.path, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
+	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
 		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return err

@@ -28,6 +28,26 @@ import (
 // to a note since deleted resolves to nothing rather than to another
 // note until the engine resolves it again.
 
+// A note's path is stored as '' when it is its ID (nearly always: they
+// differ only in Unicode normalisation): storedPath writes it, notePath
+// reads it back.
+
+// storedPath is what notes.path stores of path, the path of note id.
+func storedPath(id, path string) string {
+	if path == id {
+		return ""
+	}
+	return path
+}
+
+// notePath is the SQL expression of the path of a notes row.
+var notePath = notePathOf("notes")
+
+// notePathOf is notePath of the notes row named table.
+func notePathOf(table string) string {
+	return "iif(" + table + ".path = '', " + table + ".id, " + table + ".path)"
+}
+
 // linkKinds are the link kinds stored as their index (links.kind).
 var linkKinds = []string{
 	string(vault.KindWiki), string(vault.KindMarkdown), string(vault.KindEmbed),
@@ -158,7 +178,7 @@ func migrateDocs(ctx context.Context, tx *sql.Tx) error {
 		"DROP INDEX IF EXISTS links_context",
 		createOf(schema8, "notes"), createOf(schema8, "links"),
 		`INSERT INTO notes(doc, id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
-			SELECT rowid, id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, ` + anchors + ` FROM notes_v7`,
+			SELECT rowid, id, iif(path = id, '', path), title, hash, size, mtime, body_start, aliases, tags, properties, warnings, ` + anchors + ` FROM notes_v7`,
 		createOf(schema8, "pending"),
 		`INSERT INTO pending(name) SELECT DISTINCT resolved FROM links_v7
 			WHERE resolved IS NOT NULL AND resolved NOT IN (SELECT id FROM notes) ORDER BY resolved`,

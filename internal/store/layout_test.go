@@ -48,7 +48,7 @@ const (
 		line, resolved, status, context FROM links ORDER BY source, seq`
 	linkRows8  = `SELECT * FROM link_rows ORDER BY source, seq`
 	vectorRows = `SELECT note, chunk, model, dim, hash, hex(vec) FROM %s ORDER BY note, chunk`
-	noteRows   = `SELECT rowid, id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes ORDER BY rowid`
+	noteRows   = `SELECT rowid, id, iif(path = '', id, path), title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes ORDER BY rowid`
 )
 
 // TestOpenSchema7Docs: an index written by the vaultgraph of schema 7

@@ -90,7 +90,7 @@ type linkRow struct {
 
 // readTables reads every table Load returns.
 func (rd *rowReader) readTables(ctx context.Context, q querier) error {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
+	rows, err := q.QueryContext(ctx, `SELECT id, `+notePath+`, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
 		FROM notes`)
 	if err != nil {
 		return fmt.Errorf("load notes: %w", err)

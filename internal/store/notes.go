@@ -263,7 +263,7 @@ func (w *writer) upsert(r *Record) error {
 		ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, hash=excluded.hash,
 			size=excluded.size, mtime=excluded.mtime, body_start=excluded.body_start, aliases=excluded.aliases,
 			tags=excluded.tags, properties=excluded.properties, warnings=excluded.warnings, anchors=excluded.anchors`,
-		n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
+		n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		string(aliases), string(tags), props, string(warnings), encodeAnchors(n)); err != nil {
 		return err
 	}
