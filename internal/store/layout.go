@@ -73,23 +73,23 @@ func linkCode(list []string, v string) any {
 
 // sqlCode returns an SQL expression of the code of the text in col
 // (linkCode, in SQL).
-func sqlCode(col string, list []string) string {
-	var b strings.Builder
-	b.WriteString("CASE " + col)
-	for i, s := range list {
-		fmt.Fprintf(&b, " WHEN '%s' THEN %d", s, i)
-	}
-	b.WriteString(" ELSE " + col + " END")
-	return b.String()
-}
+func sqlCode(col string, list []string) string { return sqlCase(col, list, true) }
 
 // sqlText returns an SQL expression of the text of the code in col (the
 // reverse of sqlCode).
-func sqlText(col string, list []string) string {
+func sqlText(col string, list []string) string { return sqlCase(col, list, false) }
+
+// sqlCase maps col from list's values to their indexes (toCode) or back;
+// any other value stays as it is.
+func sqlCase(col string, list []string, toCode bool) string {
 	var b strings.Builder
 	b.WriteString("CASE " + col)
 	for i, s := range list {
-		fmt.Fprintf(&b, " WHEN %d THEN '%s'", i, s)
+		if toCode {
+			fmt.Fprintf(&b, " WHEN '%s' THEN %d", s, i)
+		} else {
+			fmt.Fprintf(&b, " WHEN %d THEN '%s'", i, s)
+		}
 	}
 	b.WriteString(" ELSE " + col + " END")
 	return b.String()

@@ -56,8 +56,7 @@ const (
 // embedder) is brought to the layout of schema 8 in place: the notes keep
 // their rowids (so fts stays as it was), the links and vectors read back
 // through link_rows and vector_rows are the rows of schema 7, the tags
-// table is gone, and no note is parsed or embedded
-// again.
+// table is gone, and no note is parsed or embedded again.
 func TestOpenSchema7Docs(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -97,15 +96,7 @@ func TestOpenSchema7Docs(t *testing.T) {
 	if err := s.db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name = 'tags'").Scan(&tags); err != nil || tags != 0 {
 		t.Errorf("tags table after the migration: %d, %v; want none", tags, err)
 	}
-	snap, err := s.Load(ctx)
-	if err != nil || len(snap.Notes) != 13 {
-		t.Fatalf("Load = %d notes, %v; want 13", len(snap.Notes), err)
-	}
-	for _, r := range snap.Notes {
-		if r.Note.Hash == "" {
-			t.Errorf("%s has no hash after the migration: it would be parsed again", r.Note.ID)
-		}
-	}
+	snap := loadMigrated(t, s, 13)
 	hashes, err := s.VectorHashes(ctx, embed.BuiltinModel, embed.BuiltinDim)
 	if err != nil || len(hashes) == 0 {
 		t.Errorf("VectorHashes after the migration = %v, %v; want the notes' hashes: nothing embedded again", hashes, err)
@@ -163,4 +154,20 @@ func TestPendingNotes(t *testing.T) {
 	if snap, err = s.Load(ctx); err != nil || len(snap.Notes) != 1 || snap.Notes[0].Status[0] != "broken" {
 		t.Errorf("Load after the delete = %d notes, %v; want A.md with its first link broken", len(snap.Notes), err)
 	}
+}
+
+// loadMigrated loads the migrated index of s, which must hold want notes,
+// each with its hash (a note without would be parsed again).
+func loadMigrated(t *testing.T, s *Store, want int) *Snapshot {
+	t.Helper()
+	snap, err := s.Load(context.Background())
+	if err != nil || len(snap.Notes) != want {
+		t.Fatalf("Load = %d notes, %v; want %d", len(snap.Notes), err, want)
+	}
+	for _, r := range snap.Notes {
+		if r.Note.Hash == "" {
+			t.Errorf("%s has no hash after the migration: it would be parsed again", r.Note.ID)
+		}
+	}
+	return snap
 }

@@ -121,14 +121,7 @@ func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) 
 		return 0, err
 	}
 	for _, r := range got {
-		n := &vault.Note{ID: r.id, Title: r.noteTitle}
-		_ = decodeJSON(r.tags, &n.Tags) // a bad row only loses its tags here
-		if r.properties != "" {
-			n.Properties, _ = decodeProperties(r.properties)
-		}
-		if r.anchors.Valid {
-			_ = decodeAnchors(r.anchors.String, n)
-		}
+		n := noteFields(r.id, r.noteTitle, "", r.tags, r.properties, r.anchors)
 		heads, tagWords, props := headingText(n), tagText(n), propText(n)
 		if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
