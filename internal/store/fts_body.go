@@ -16,7 +16,7 @@ import (
 // (contentless, with contentless_delete): it is an index only, and a
 // write deletes a row by its rowid without the old values. What the
 // snippets need is each note's body: read from the note's file when the
-// store knows the vault (SetVault, as the engine's store does), else
+// store knows the vault (WithVault, as the engine's store does), else
 // kept deflated in note_body (about two thirds of the markdown's bytes).
 // Every other column of the full-text row is made again from the note's
 // row when needed (ftsCols).
@@ -37,11 +37,14 @@ const snipTable = `fts5(
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
 
-// SetVault makes the store read the notes' bodies for snippets from their
-// files under root (the notes' paths are relative to it) rather than
-// keep a copy of them in the index: the notes it writes from now on get
-// no note_body row.
-func (s *Store) SetVault(root string) { s.vault.Store(&root) }
+// Option is an option of Open.
+type Option func(*Store)
+
+// WithVault makes the store read the notes' bodies for snippets from their
+// files under root (the notes' paths are relative to it) rather than keep
+// a copy of them in the index: the notes it writes get no note_body row,
+// and an index migrated from schema 7 keeps none.
+func WithVault(root string) Option { return func(s *Store) { s.vault.Store(&root) } }
 
 // IndexedBody is the text of a note's file src that the full-text index
 // holds, its body: the file from bodyStart on, as valid UTF-8; nothing for
@@ -54,7 +57,7 @@ func IndexedBody(id string, src []byte, bodyStart int) string {
 }
 
 // fileBody reads the body of the note id at path (relative to the vault,
-// as SetVault gave it) from its file; ok is false without a vault or a
+// as WithVault gave it) from its file; ok is false without a vault or a
 // readable file.
 func (s *Store) fileBody(id, path string, bodyStart int) (body string, ok bool) {
 	root := s.vault.Load()
@@ -170,9 +173,10 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 // the view note_text_cols over note_text) to schema 8 in place: a
 // contentless fts is filled from the same columns (FTS5 tokenizes every
 // row again: a few seconds at 10,000 notes), each body goes to
-// note_body, and note_text and its view are dropped. Notes, links and
-// vectors stay.
-func migrateContentless(ctx context.Context, tx *sql.Tx) error {
+// note_body when copyBodies is set (a store not given the vault, which
+// has no other place to read them from), and note_text and its view are
+// dropped. Notes, links and vectors stay.
+func migrateContentless(ctx context.Context, tx *sql.Tx, copyBodies bool) error {
 	if v7, err := tableSQLHas(ctx, tx, "fts", "note_text_cols"); err != nil || !v7 {
 		return err
 	}
@@ -190,7 +194,7 @@ func migrateContentless(ctx context.Context, tx *sql.Tx) error {
 	}
 	const batch = 500
 	last := int64(-1 << 63)
-	for {
+	for copyBodies {
 		n, err := migrateBodies(ctx, tx, &last, batch)
 		if err != nil {
 			return err

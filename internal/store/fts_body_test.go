@@ -10,7 +10,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// TestSnippetsFromFiles: a store that knows the vault (SetVault) keeps no
+// TestSnippetsFromFiles: a store that knows the vault (WithVault) keeps no
 // copy of the bodies (no note_body rows) and makes its snippets from the
 // files, the same as from a copy; a note whose file is gone (the watcher
 // is about to drop it) is left out, as a note deleted meanwhile is.
@@ -27,8 +27,11 @@ func TestSnippetsFromFiles(t *testing.T) {
 			Body: IndexedBody("H.md", []byte(src), start)}
 	}
 	copied, _ := openTemp(t)
-	files, _ := openTemp(t)
-	files.SetVault(root)
+	files, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), WithVault(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer files.Close()
 	for _, s := range []*Store{copied, files} {
 		if err := s.Apply(ctx, &Batch{Upserts: []*Record{rec()}}); err != nil {
 			t.Fatal(err)
@@ -36,7 +39,7 @@ func TestSnippetsFromFiles(t *testing.T) {
 	}
 	var n int
 	if err := files.db.QueryRow("SELECT count(*) FROM note_body").Scan(&n); err != nil || n != 0 {
-		t.Errorf("note_body rows with SetVault = %d, %v; want none", n, err)
+		t.Errorf("note_body rows WithVault = %d, %v; want none", n, err)
 	}
 	want, err := copied.Keyword(ctx, KeywordQuery{Text: "keeper"})
 	if err != nil || len(want) != 1 || !strings.Contains(want[0].Snippet, HighlightOpen+"keeper") {

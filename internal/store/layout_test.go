@@ -171,3 +171,21 @@ func loadMigrated(t *testing.T, s *Store, want int) *Snapshot {
 	}
 	return snap
 }
+
+// TestOpenSchema7WithVault: a store given the vault (as the engine's is)
+// keeps no copy of the bodies when it migrates an index of schema 7.
+func TestOpenSchema7WithVault(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.db")
+	copyFile(t, filepath.Join("testdata", "schema7-testvault.db"), path)
+	s, reason, err := OpenOrRebuild(context.Background(), path, WithVault(dir))
+	if err != nil || reason != "" {
+		t.Fatalf("OpenOrRebuild(schema 7) = %q, %v; want it migrated in place", reason, err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.db.QueryRow("SELECT count(*) FROM note_body").Scan(&n); err != nil || n != 0 {
+		t.Errorf("note_body rows = %d, %v; want none", n, err)
+	}
+	checkFTS(t, s)
+}

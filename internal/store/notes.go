@@ -290,7 +290,7 @@ func (w *writer) upsert(r *Record) error {
 }
 
 // writeBody keeps body for snippets in note_body, unless they are read
-// from the files (Store.SetVault).
+// from the files (WithVault).
 func (w *writer) writeBody(doc int64, body string) error {
 	if w.fileBodies {
 		_, err := w.exec("DELETE FROM note_body WHERE doc = ?", doc)

@@ -59,14 +59,14 @@ type Store struct {
 	wmu sync.Mutex
 	// ckpt runs WAL checkpoints in the background (see afterWrite).
 	ckpt checkpointer
-	// vault is the vault's folder when SetVault gave it (fts_body.go).
+	// vault is the vault's folder when WithVault gave it (fts_body.go).
 	vault atomic.Pointer[string]
 }
 
 // Open opens or creates the index at path, creating its folder. It
 // returns an error wrapping ErrUnusable when the file exists but cannot
 // be used; OpenOrRebuild handles that case.
-func Open(ctx context.Context, path string) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs // a relative path would read as a URI host below
 	}
@@ -96,6 +96,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, ckpt: checkpointer{last: time.Now()}}
+	for _, o := range opts {
+		o(s)
+	}
 	if err := s.check(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -113,22 +116,22 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // OpenOrRebuild opens the index at path; when it is unusable, it moves
 // the file aside (to path.broken-TIMESTAMP) and creates a fresh one. The
 // returned reason is non-empty when that happened.
-func OpenOrRebuild(ctx context.Context, path string) (*Store, string, error) {
-	s, err := Open(ctx, path)
+func OpenOrRebuild(ctx context.Context, path string, opts ...Option) (*Store, string, error) {
+	s, err := Open(ctx, path, opts...)
 	if err == nil {
 		return s, "", nil
 	}
 	if !errors.Is(err, ErrUnusable) {
 		return nil, "", err
 	}
-	return setAside(ctx, path, err)
+	return setAside(ctx, path, err, opts)
 }
 
 // OpenAndLoad opens the index at path and reads it back. An index that
 // cannot be opened or read (corrupt, truncated, newer schema) is moved
 // aside and replaced by an empty one; reason then says why.
-func OpenAndLoad(ctx context.Context, path string) (*Store, *Snapshot, string, error) {
-	s, reason, err := OpenOrRebuild(ctx, path)
+func OpenAndLoad(ctx context.Context, path string, opts ...Option) (*Store, *Snapshot, string, error) {
+	s, reason, err := OpenOrRebuild(ctx, path, opts...)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -140,7 +143,7 @@ func OpenAndLoad(ctx context.Context, path string) (*Store, *Snapshot, string, e
 	if ctx.Err() != nil {
 		return nil, nil, "", err
 	}
-	s, reason, err = setAside(ctx, path, fmt.Errorf("%w: %s cannot be read: %v", ErrUnusable, path, err))
+	s, reason, err = setAside(ctx, path, fmt.Errorf("%w: %s cannot be read: %v", ErrUnusable, path, err), opts)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -148,7 +151,7 @@ func OpenAndLoad(ctx context.Context, path string) (*Store, *Snapshot, string, e
 }
 
 // setAside moves the unusable index at path aside and opens a new one.
-func setAside(ctx context.Context, path string, cause error) (*Store, string, error) {
+func setAside(ctx context.Context, path string, cause error, opts []Option) (*Store, string, error) {
 	err := cause
 	aside := fmt.Sprintf("%s.broken-%s", path, time.Now().UTC().Format("20060102T150405"))
 	for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -156,7 +159,7 @@ func setAside(ctx context.Context, path string, cause error) (*Store, string, er
 			return nil, "", fmt.Errorf("set aside unusable index: %w", rerr)
 		}
 	}
-	s, err2 := Open(ctx, path)
+	s, err2 := Open(ctx, path, opts...)
 	if err2 != nil {
 		return nil, "", err2
 	}
@@ -224,7 +227,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err := migrateDocs(ctx, tx); err != nil {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
-		if err := migrateContentless(ctx, tx); err != nil {
+		if err := migrateContentless(ctx, tx, s.vault.Load() == nil); err != nil {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
