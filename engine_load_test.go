@@ -150,6 +150,10 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // the temporary table below is the connection's
+	if _, err := db.Exec(vaultgraph.FTSInstances); err != nil {
+		t.Fatal(err)
+	}
 	// rows returns each row as text, its first column apart.
 	rows := func(query string) [][2]string {
 		t.Helper()
@@ -189,7 +193,7 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 	}
 	for _, q := range []string{
 		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq",
-		"SELECT n.id, n.title, vg_body(b.z) FROM notes n LEFT JOIN note_body b ON b.doc = n.doc",
+		vaultgraph.FTSNoteTokens,
 	} {
 		for _, r := range rows(q) {
 			d.Notes[r[0]] += "\n" + strings.Fields(q)[len(strings.Fields(q))-1] + r[1]

@@ -52,13 +52,16 @@ func init() {
 }
 
 // bodyFunc is the SQL function that reads a note_body row:
-// vg_body(note_body.z) is the note's body, for a person or a test reading
-// the index with SQL.
+// vg_body(note_body.z) is the note's body (NULL for none), for a person
+// or a test reading the index with SQL.
 const bodyFunc = "vg_body"
 
 // bodyText is bodyFunc.
 func bodyText(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
 	z, _ := args[0].([]byte)
+	if z == nil {
+		return nil, nil
+	}
 	return expandText(z)
 }
 
