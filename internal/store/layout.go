@@ -95,16 +95,23 @@ func sqlCase(col string, list []string, toCode bool) string {
 	return b.String()
 }
 
-// rowViews shows links and vectors as they were stored up to schema 7,
-// with note IDs, kinds and statuses as text: Load reads link_rows, and a
-// person or a test can read either with plain SQL.
-var rowViews = `CREATE VIEW IF NOT EXISTS link_rows AS SELECT s.id AS source, l.seq AS seq,
+// linkRowColumns are the columns of link_rows, and linkRowJoins the
+// tables they come from (l is links).
+var (
+	linkRowColumns = `s.id AS source, l.seq AS seq,
 	` + sqlText("l.kind", linkKinds) + ` AS kind, l.target AS target, l.fragment AS fragment,
 	l.alias AS alias, l.property AS property, l.start AS start, l.end AS end,
 	l.target_start AS target_start, l.target_end AS target_end, l.line AS line,
-	coalesce(r.id, p.name) AS resolved, ` + sqlText("l.status", linkStatuses) + ` AS status, l.context AS context
-	FROM links l JOIN notes s ON s.doc = l.source LEFT JOIN notes r ON r.doc = l.resolved
-	LEFT JOIN pending p ON p.id = -l.resolved;
+	coalesce(r.id, p.name) AS resolved, ` + sqlText("l.status", linkStatuses) + ` AS status, l.context AS context`
+	linkRowJoins = `FROM links l JOIN notes s ON s.doc = l.source LEFT JOIN notes r ON r.doc = l.resolved
+	LEFT JOIN pending p ON p.id = -l.resolved`
+)
+
+// rowViews shows links and vectors as they were stored up to schema 7,
+// with note IDs, kinds and statuses as text: Load reads link_rows, and a
+// person or a test can read either with plain SQL.
+var rowViews = `CREATE VIEW IF NOT EXISTS link_rows AS SELECT ` + linkRowColumns + `
+	` + linkRowJoins + `;
 CREATE VIEW IF NOT EXISTS vector_rows AS SELECT n.id AS note, v.chunk AS chunk, m.name AS model,
 	m.dim AS dim, vn.hash AS hash, v.vec AS vec
 	FROM vectors v JOIN notes n ON n.doc = v.note JOIN vector_models m ON m.model = v.model

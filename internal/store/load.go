@@ -148,8 +148,11 @@ func (rd *rowReader) note(r noteRow) error {
 }
 
 func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
+	// In the order of the links' primary key: a note's links one after
+	// another, with no sort.
 	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
-		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM link_rows ORDER BY source, seq`)
+		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '')
+		FROM (SELECT l.source AS doc, `+linkRowColumns+` `+linkRowJoins+`) ORDER BY doc, seq`)
 	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}

@@ -120,10 +120,12 @@ func (w *writer) vectorModel(model string, dim int) (int64, error) {
 }
 
 // Vectors calls fn with every stored note's vectors for model and dim,
-// chunks in order.
+// chunks in order, notes in the order of their keys.
 func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(NoteVectors) error) error {
 	rows, err := s.db.QueryContext(ctx,
-		"SELECT note, chunk, coalesce(hash, ''), vec FROM vector_rows WHERE model = ? AND dim = ? ORDER BY note, chunk", model, dim)
+		`SELECT n.id, v.chunk, coalesce(vn.hash, ''), v.vec FROM vectors v JOIN notes n ON n.doc = v.note
+		LEFT JOIN vector_notes vn ON vn.note = v.note AND vn.model = v.model
+		WHERE v.model = (SELECT model FROM vector_models WHERE name = ? AND dim = ?) ORDER BY v.note, v.chunk`, model, dim)
 	if err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
