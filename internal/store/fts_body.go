@@ -125,44 +125,33 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 	list, _ := json.Marshal(rowids) // numbers always marshal
 	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
 		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
+	type row struct {
+		doc                                   int64
+		id, path, title, aliases, tags, props string
+		bodyStart                             int
+		anchors                               sql.NullString
+		z                                     []byte
+	}
+	got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
+		return rows.Scan(&r.doc, &r.id, &r.path, &r.bodyStart, &r.title, &r.aliases, &r.tags, &r.props, &r.anchors, &r.z)
+	})
 	if err != nil {
 		return err
 	}
-	type row struct {
-		doc  int64
-		cols [len(ftsColumns)]string
-	}
-	var got []row
-	for rows.Next() {
-		var r row
-		var id, path, title, aliases, tags, props string
-		var bodyStart int
-		var anchors sql.NullString
-		var z []byte
-		if err := rows.Scan(&r.doc, &id, &path, &bodyStart, &title, &aliases, &tags, &props, &anchors, &z); err != nil {
-			rows.Close()
-			return err
-		}
+	for _, r := range got {
 		body, ok := "", false
-		if z != nil {
-			text, err := expandText(z)
+		if r.z != nil {
+			text, err := expandText(r.z)
 			body, ok = text, err == nil
 		} else {
-			body, ok = s.fileBody(id, path, bodyStart)
+			body, ok = s.fileBody(r.id, r.path, r.bodyStart)
 		}
 		if !ok {
 			continue // a damaged row or a file gone: no snippet
 		}
-		r.cols = ftsCols(noteFields(id, title, aliases, tags, props, anchors), body, nil)
-		got = append(got, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, r := range got {
+		cols := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body, nil)
 		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, r.cols)...); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, cols)...); err != nil {
 			return err
 		}
 	}
@@ -180,17 +169,15 @@ func migrateContentless(ctx context.Context, tx *sql.Tx, copyBodies bool) error 
 	if v7, err := tableSQLHas(ctx, tx, "fts", "note_text_cols"); err != nil || !v7 {
 		return err
 	}
-	for _, stmt := range []string{
+	if err := execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
 		"ALTER TABLE fts RENAME TO fts_v7",
-		"CREATE VIRTUAL TABLE fts USING " + ftsTable,
+		"CREATE VIRTUAL TABLE fts USING "+ftsTable,
 		`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			SELECT doc, title, body, cjktitle, cjk, headings, tags, props, stems FROM note_text_cols`,
 		noteBodySchema,
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
+	); err != nil {
+		return err
 	}
 	const batch = 500
 	last := int64(-1 << 63)
@@ -203,36 +190,19 @@ func migrateContentless(ctx context.Context, tx *sql.Tx, copyBodies bool) error 
 			break
 		}
 	}
-	for _, stmt := range []string{"DROP TABLE fts_v7", "DROP VIEW note_text_cols", "DROP TABLE note_text"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+	return execAll(ctx, tx, "DROP TABLE fts_v7", "DROP VIEW note_text_cols", "DROP TABLE note_text")
 }
 
 // migrateBodies copies the bodies of the next rows (after *last) of
 // note_text to note_body. It returns how many rows it read.
 func migrateBodies(ctx context.Context, tx *sql.Tx, last *int64, batch int) (int, error) {
-	rows, err := tx.QueryContext(ctx, "SELECT doc, z FROM note_text WHERE doc > ? ORDER BY doc LIMIT ?", *last, batch)
-	if err != nil {
-		return 0, err
-	}
 	type row struct {
 		doc int64
 		z   []byte
 	}
-	var got []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.doc, &r.z); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		got = append(got, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	rows, err := tx.QueryContext(ctx, "SELECT doc, z FROM note_text WHERE doc > ? ORDER BY doc LIMIT ?", *last, batch)
+	got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error { return rows.Scan(&r.doc, &r.z) })
+	if err != nil {
 		return 0, err
 	}
 	for _, r := range got {

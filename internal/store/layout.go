@@ -179,26 +179,24 @@ func migrateDocs(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	schema8 := splitSchema(schema)
-	for _, stmt := range []string{
+	if err := execAll(ctx, tx,
 		"DROP VIEW IF EXISTS link_rows", "DROP VIEW IF EXISTS vector_rows",
 		"ALTER TABLE notes RENAME TO notes_v7", "ALTER TABLE links RENAME TO links_v7",
 		"DROP INDEX IF EXISTS links_context",
 		createOf(schema8, "notes"), createOf(schema8, "links"),
 		`INSERT INTO notes(doc, id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
-			SELECT rowid, id, iif(path = id, '', path), title, hash, size, mtime, body_start, aliases, tags, properties, warnings, ` + anchors + ` FROM notes_v7`,
+			SELECT rowid, id, iif(path = id, '', path), title, hash, size, mtime, body_start, aliases, tags, properties, warnings, `+anchors+` FROM notes_v7`,
 		createOf(schema8, "pending"),
 		`INSERT INTO pending(name) SELECT DISTINCT resolved FROM links_v7
 			WHERE resolved IS NOT NULL AND resolved NOT IN (SELECT id FROM notes) ORDER BY resolved`,
 		`INSERT INTO links(source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status, context)
-			SELECT s.doc, l.seq, ` + sqlCode("l.kind", linkKinds) + `, l.target, l.fragment, l.alias, l.property,
-				l.start, l.end, l.target_start, l.target_end, l.line, coalesce(r.doc, -p.id), ` + sqlCode("l.status", linkStatuses) + `, l.context
+			SELECT s.doc, l.seq, `+sqlCode("l.kind", linkKinds)+`, l.target, l.fragment, l.alias, l.property,
+				l.start, l.end, l.target_start, l.target_end, l.line, coalesce(r.doc, -p.id), `+sqlCode("l.status", linkStatuses)+`, l.context
 			FROM links_v7 l JOIN notes s ON s.id = l.source LEFT JOIN notes r ON r.id = l.resolved
 			LEFT JOIN pending p ON p.name = l.resolved`,
 		"DROP TABLE links_v7", "DROP TABLE IF EXISTS tags",
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
+	); err != nil {
+		return err
 	}
 	if err := migrateVectorRows(ctx, tx, schema8); err != nil {
 		return err
@@ -216,7 +214,7 @@ func migrateVectorRows(ctx context.Context, tx *sql.Tx, schema8 []string) error 
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'").Scan(&has); err != nil || has == 0 {
 		return err
 	}
-	for _, stmt := range []string{
+	if err := execAll(ctx, tx,
 		"ALTER TABLE vectors RENAME TO vectors_v7",
 		createOf(schema8, "vector_models"), createOf(schema8, "vector_notes"), createOf(schema8, "vectors"),
 		"INSERT INTO vector_models(name, dim) SELECT DISTINCT model, dim FROM vectors_v7 ORDER BY model, dim",
@@ -228,12 +226,38 @@ func migrateVectorRows(ctx context.Context, tx *sql.Tx, schema8 []string) error 
 			SELECT n.doc, m.model, v.chunk, v.vec
 			FROM vectors_v7 v JOIN notes n ON n.id = v.note JOIN vector_models m ON m.name = v.model AND m.dim = v.dim`,
 		"DROP TABLE vectors_v7",
-	} {
+	); err != nil {
+		return err
+	}
+	return nil
+}
+
+// execAll runs stmts in tx, one after the other.
+func execAll(ctx context.Context, tx *sql.Tx, stmts ...string) error {
+	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// scanRows reads every row of rows, the result of a query that failed
+// with err or not, with scan, and closes it.
+func scanRows[T any](rows *sql.Rows, err error, scan func(*sql.Rows, *T) error) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := scan(rows, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // createOf returns the statement of stmts that creates table.

@@ -103,21 +103,11 @@ func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) 
 			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
 		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, *last, batch)
+	got, err := scanRows(rows, err, func(rows *sql.Rows, r *fieldsRow) error {
+		return rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
+			&r.tags, &r.properties, &r.anchors, &r.bodyStart)
+	})
 	if err != nil {
-		return 0, err
-	}
-	var got []fieldsRow
-	for rows.Next() {
-		var r fieldsRow
-		if err := rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
-			&r.tags, &r.properties, &r.anchors, &r.bodyStart); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		got = append(got, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	for _, r := range got {
