@@ -59,16 +59,11 @@ const (
 // table is gone, and no note is parsed or embedded again.
 func TestOpenSchema7Docs(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "index.db")
-	copyFile(t, filepath.Join("testdata", "schema7-testvault.db"), path)
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantNotes, wantLinks := queryLines(t, db, noteRows), queryLines(t, db, linkRows7)
-	wantVectors, wantFTS := queryLines(t, db, fmt.Sprintf(vectorRows, "vectors")), ftsRows(t, db)
-	db.Close()
+	var wantNotes, wantLinks, wantVectors, wantFTS []string
+	path := readTestdata(t, "schema7-testvault.db", func(db *sql.DB) {
+		wantNotes, wantLinks = queryLines(t, db, noteRows), queryLines(t, db, linkRows7)
+		wantVectors, wantFTS = queryLines(t, db, fmt.Sprintf(vectorRows, "vectors")), ftsRows(t, db)
+	})
 	if len(wantNotes) != 13 || len(wantLinks) == 0 || len(wantVectors) == 0 {
 		t.Fatalf("schema 7 file: %d notes, %d links, %d vectors", len(wantNotes), len(wantLinks), len(wantVectors))
 	}
@@ -188,4 +183,19 @@ func TestOpenSchema7WithVault(t *testing.T) {
 		t.Errorf("note_body rows = %d, %v; want none", n, err)
 	}
 	checkFTS(t, s)
+}
+
+// readTestdata copies testdata/name to a new temporary folder, calls fn
+// with the copy open, and returns the copy's path (closed).
+func readTestdata(t *testing.T, name string, fn func(db *sql.DB)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "index.db")
+	copyFile(t, filepath.Join("testdata", name), path)
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fn(db)
+	return path
 }

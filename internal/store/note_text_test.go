@@ -94,20 +94,13 @@ func checkFTS(t *testing.T, s *Store) {
 // parsed again.
 func TestOpenSchema6NoteText(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	old := filepath.Join(dir, "old.db")
-	copyFile(t, filepath.Join("testdata", "schema6-testvault.db"), old)
-	db, err := sql.Open("sqlite", old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := ftsRows(t, db)
-	db.Close()
+	var want []string
+	readTestdata(t, "schema6-testvault.db", func(db *sql.DB) { want = ftsRows(t, db) })
 	if bodies := len(slices.DeleteFunc(slices.Clone(want), func(l string) bool { return !strings.Contains(l, " stored body: ") })); bodies != 13 {
 		t.Fatalf("schema 6 fts has %d rows, want 13", bodies)
 	}
 
-	path := filepath.Join(dir, "index.db")
+	path := filepath.Join(t.TempDir(), "index.db")
 	copyFile(t, filepath.Join("testdata", "schema6-testvault.db"), path)
 	s, reason, err := OpenOrRebuild(ctx, path)
 	if err != nil || reason != "" {
