@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-
-	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // The layout of schema 8: every note has a small integer key, notes.doc
@@ -48,17 +46,8 @@ func notePathOf(table string) string {
 	return "iif(" + table + ".path = '', " + table + ".id, " + table + ".path)"
 }
 
-// linkKinds are the link kinds stored as their index (links.kind).
-var linkKinds = []string{
-	string(vault.KindWiki), string(vault.KindMarkdown), string(vault.KindEmbed),
-	string(vault.KindFrontmatter), string(vault.KindImage),
-}
-
-// linkStatuses are the statuses stored as their index (links.status); ""
-// is stored as NULL.
-var linkStatuses = []string{
-	string(vault.Resolved), string(vault.Broken), string(vault.Attachment), string(vault.Self),
-}
+// A link's kind and status are stored as their place in linkKinds and
+// linkStatuses (snapcache_note.go), the lists the snapshot cache uses too.
 
 // linkCode is what the links table stores for v, one of list's values
 // or another string.
