@@ -154,7 +154,8 @@ type scanOutcome struct {
 // openIndex opens the index file and loads what it holds, and says why it
 // was set aside and rebuilt, if it was.
 func (e *Engine) openIndex(ctx context.Context) (*store.Snapshot, string, error) {
-	st, snap, rebuilt, err := store.OpenAndLoad(ctx, e.IndexPath())
+	// Snippets read the bodies from the files: the index keeps no copy.
+	st, snap, rebuilt, err := store.OpenAndLoad(ctx, e.IndexPath(), store.WithVault(e.root))
 	if err != nil {
 		return nil, "", fmt.Errorf("open index: %w", err)
 	}

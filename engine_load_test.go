@@ -151,6 +151,10 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // the temporary table below is the connection's
+	if _, err := db.Exec(vaultgraph.FTSInstances); err != nil {
+		t.Fatal(err)
+	}
 	// rows returns each row as text, its first column apart.
 	rows := func(query string) [][2]string {
 		t.Helper()
@@ -189,9 +193,8 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 		d.Notes[r[0]] = "note" + r[1]
 	}
 	for _, q := range []string{
-		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM links ORDER BY source, seq",
-		"SELECT note, tag FROM tags ORDER BY note, tag",
-		"SELECT n.id, f.title, f.body FROM notes n LEFT JOIN fts f ON f.rowid = n.rowid",
+		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq",
+		vaultgraph.FTSNoteTokens,
 	} {
 		for _, r := range rows(q) {
 			d.Notes[r[0]] += "\n" + strings.Fields(q)[len(strings.Fields(q))-1] + r[1]

@@ -14,9 +14,11 @@ import (
 )
 
 // indexRows returns what an index file holds of a vault, as text: the
-// notes, links, tags, the words of the full-text table and where each
-// word of the anchor text is, and the meta keys; the mtime-free parts
-// that two indexes of the same files share.
+// notes, links and vectors (through link_rows and vector_rows, by note
+// ID: the notes' keys depend on the order they were written in), each
+// note's tags, the words of the full-text table and where each word of
+// the anchor text is, and the meta keys; the mtime-free parts that two
+// indexes of the same files share.
 func indexRows(t *testing.T, path string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
@@ -36,9 +38,9 @@ func indexRows(t *testing.T, path string) map[string]string {
 	out := map[string]string{}
 	for name, q := range map[string]string{
 		"notes":   "SELECT id, title, hash, aliases, tags, properties FROM notes ORDER BY id",
-		"links":   "SELECT source, seq, target, resolved, status, context FROM links ORDER BY source, seq",
-		"tags":    "SELECT note, tag FROM tags ORDER BY note, tag",
-		"vectors": "SELECT note, chunk, hash, hex(vec) FROM vectors ORDER BY note, chunk",
+		"links":   "SELECT source, seq, target, resolved, status, context FROM link_rows ORDER BY source, seq",
+		"tags":    "SELECT n.id, t.value FROM notes n, json_each(n.tags) t ORDER BY n.id, t.value",
+		"vectors": "SELECT note, chunk, model, dim, hash, hex(vec) FROM vector_rows ORDER BY note, chunk",
 		"fts":     "SELECT term, doc, cnt FROM fts_vocab ORDER BY term",
 		"anchors": "SELECT n.id, v.col, v.offset, v.term FROM temp.anchor_tokens v JOIN notes n ON n.rowid = v.doc ORDER BY n.id, v.col, v.offset",
 		"meta":    "SELECT key, key = 'vault' OR value FROM meta ORDER BY key",

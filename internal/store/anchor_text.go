@@ -94,7 +94,8 @@ func dropPartialWord(s string) string {
 // linkTargets returns the notes the links of source resolve to, other
 // than source itself.
 func (w *writer) linkTargets(source string) ([]string, error) {
-	st, err := w.prepare("SELECT DISTINCT resolved FROM links WHERE source = ? AND resolved IS NOT NULL")
+	st, err := w.prepare(`SELECT DISTINCT r.id FROM links l JOIN notes r ON r.doc = l.resolved
+		WHERE l.source = (SELECT doc FROM notes WHERE id = ?)`)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func (w *writer) refreshAnchors() error {
 // refreshAnchor rewrites the fts_anchor row of the note id from the
 // contexts of the links to it.
 func (w *writer) refreshAnchor(id string) error {
-	st, err := w.prepare("SELECT rowid FROM notes WHERE id = ?")
+	st, err := w.prepare("SELECT doc FROM notes WHERE id = ?")
 	if err != nil {
 		return err
 	}
@@ -168,12 +169,12 @@ func (w *writer) refreshAnchor(id string) error {
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = ?", rowid); err != nil {
 		return err
 	}
-	st, err = w.prepare(`SELECT context FROM links WHERE resolved = ? AND source <> resolved AND context <> ''
-		ORDER BY source, seq LIMIT ?`)
+	st, err = w.prepare(`SELECT l.context FROM links l JOIN notes s ON s.doc = l.source
+		WHERE l.resolved = ?1 AND l.source <> ?1 AND l.context <> '' ORDER BY s.id, l.seq LIMIT ?2`)
 	if err != nil {
 		return err
 	}
-	rows, err := st.QueryContext(w.ctx, id, MaxAnchorLinks)
+	rows, err := st.QueryContext(w.ctx, rowid, MaxAnchorLinks)
 	if err != nil {
 		return err
 	}
@@ -255,14 +256,20 @@ func (w *writer) refreshAnchorsAfter(deferred bool) error {
 }
 
 // refreshAllAnchors rewrites every row of fts_anchor in one pass over the
-// links in order of target (the index links_context), as refreshAnchor
-// would one note at a time.
+// links in order of target (the index links_to), as refreshAnchor would
+// one note at a time: a target's links in order of source note ID.
 func (w *writer) refreshAllAnchors() error {
 	if _, err := w.exec("INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"); err != nil {
 		return err
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT n.rowid, l.context FROM links l JOIN notes n ON n.id = l.resolved
-		WHERE l.context <> '' AND l.source <> l.resolved ORDER BY l.resolved, l.source, l.seq`)
+	// Read in the order of links_to, each target's links sorted alone
+	// (not all of them at once); a link to a pending note (resolved < 0)
+	// or to a note since deleted has no anchor text.
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT l.resolved, l.context FROM links l INDEXED BY links_to
+		JOIN notes s ON s.doc = l.source
+		WHERE l.resolved > 0 AND l.context <> '' AND l.source <> l.resolved
+			AND EXISTS (SELECT 1 FROM notes r WHERE r.doc = l.resolved)
+		ORDER BY l.resolved, s.id, l.seq`)
 	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}

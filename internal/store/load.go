@@ -94,7 +94,8 @@ type linkRow struct {
 
 // readTables reads every table Load returns.
 func (rd *rowReader) readTables(ctx context.Context, q querier) error {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
+	rows, err := q.QueryContext(ctx, `SELECT id, `+notePath+`, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
+		FROM notes`)
 	if err != nil {
 		return fmt.Errorf("load notes: %w", err)
 	}
@@ -158,8 +159,11 @@ func (rd *rowReader) add(rec *Record) {
 }
 
 func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
+	// In the order of the links' primary key: a note's links one after
+	// another, with no sort.
 	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
-		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
+		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '')
+		FROM (SELECT l.source AS doc, `+linkRowColumns+` `+linkRowJoins+`) ORDER BY doc, seq`)
 	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}

@@ -33,13 +33,13 @@ type Record struct {
 
 // Prepared is what the index stores of a note that can be made without
 // the index: the encoded columns of its row, its full-text columns
-// (ftsColumns) and their compressed form for note_text, and the context
-// of each link.
+// (ftsColumns) and the context of each link. The body kept for snippets
+// when the store has no vault (note_body) is deflated by the writer:
+// an index pass's store reads the bodies from the files.
 type Prepared struct {
 	aliases, tags, props, warnings string
 	anchors                        any
 	cols                           [len(ftsColumns)]string
-	z                              []byte
 	contexts                       []string
 }
 
@@ -57,12 +57,8 @@ func Prepare(n *vault.Note, body string) (*Prepared, error) {
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", n.ID, err)
 	}
-	p := &Prepared{aliases: string(aliases), tags: string(tags), props: props, warnings: string(warnings), anchors: encodeAnchors(n)}
-	names := ftsTitle(n.Title, n.Aliases)
-	heads, tagWords, propWords := headingText(n), tagText(n), propText(n)
-	p.cols = [len(ftsColumns)]string{names, body, hiddenText(names), hiddenText(body), heads, tagWords, propWords,
-		stemText(names, heads, tagWords, propWords, body)}
-	p.z = encodeNoteText(p.cols)
+	p := &Prepared{aliases: string(aliases), tags: string(tags), props: props, warnings: string(warnings),
+		anchors: encodeAnchors(n), cols: ftsCols(n, body)}
 	p.contexts = make([]string, len(n.Links))
 	for i, l := range n.Links {
 		p.contexts[i] = linkContext(l, body, n.BodyStart)
@@ -72,7 +68,7 @@ func Prepare(n *vault.Note, body string) (*Prepared, error) {
 
 // Batch is one set of changes written in a single transaction.
 type Batch struct {
-	// Upserts are notes added or changed: their row, links, tags and
+	// Upserts are notes added or changed: their row, links and
 	// full-text entry are replaced.
 	Upserts []*Record
 	// Relinks are notes whose content did not change but whose links
@@ -125,6 +121,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	defer tx.Rollback()
 	w := newWriter(ctx, tx)
 	defer w.close()
+	w.fileBodies = s.vault.Load() != nil
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -171,6 +168,13 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
 		return err
 	}
+	// Pending notes (layout.go) may be left over when notes went, links
+	// resolve elsewhere or a pass ends.
+	if len(b.Deletes) > 0 || len(b.Relinks) > 0 || b.Meta["consistent"] == "1" {
+		if err := w.dropPending(); err != nil {
+			return err
+		}
+	}
 	if err := w.writeFTS(b.DeferAnchors); err != nil {
 		return err
 	}
@@ -194,6 +198,10 @@ type writer struct {
 	// ftsRows are the rows to insert into fts, as ftsRowArgs gives them
 	// (writeFTS).
 	ftsRows [][]any
+	// docs are the keys of notes looked up in the transaction (doc).
+	docs map[string]int64
+	// fileBodies is set when snippets read the bodies from the files.
+	fileBodies bool
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
@@ -218,7 +226,7 @@ func (w *writer) writeFTS(deferAnchors bool) error {
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
-	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, fresh: map[string]bool{}}
+	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, fresh: map[string]bool{}, docs: map[string]int64{}}
 }
 
 // prepare returns the transaction's statement of query, prepared once.
@@ -289,16 +297,17 @@ func (w *writer) delete(id string) error {
 	if err := w.touchLinkTargets(id); err != nil {
 		return err
 	}
-	// fts reads the old values from note_text: its row goes first.
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM note_text WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+	if _, err := w.exec("DELETE FROM note_body WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
+	delete(w.docs, id)
+	delete(w.fresh, id)
 	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
 	return err
 }
@@ -314,13 +323,13 @@ func (w *writer) upsert(r *Record) error {
 	}
 	// A note the index does not hold yet has no rows to replace: its
 	// rows are only inserted (most notes of a cold index).
-	var rowid int64
-	err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid)
+	var doc int64
+	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", n.ID).Scan(&doc)
 	fresh := errors.Is(err, sql.ErrNoRows)
 	if err != nil && !fresh {
 		return fmt.Errorf("index %s: %w", n.ID, err)
 	}
-	args := []any{n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
+	args := []any{n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		p.aliases, p.tags, p.props, p.warnings, p.anchors}
 	if fresh {
 		res, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
@@ -328,35 +337,48 @@ func (w *writer) upsert(r *Record) error {
 		if err != nil {
 			return err
 		}
-		if rowid, err = res.LastInsertId(); err != nil {
+		if doc, err = res.LastInsertId(); err != nil {
 			return fmt.Errorf("index %s: %w", n.ID, err)
 		}
 		w.fresh[n.ID] = true
 	} else {
-		// fts reads the old values from note_text: its row goes first.
-		if _, err := w.exec("DELETE FROM fts WHERE rowid = ?", rowid); err != nil {
+		// fts is contentless: its old row goes by its rowid alone.
+		if _, err := w.exec("DELETE FROM fts WHERE rowid = ?", doc); err != nil {
 			return err
 		}
 		if _, err := w.exec(`UPDATE notes SET path = ?2, title = ?3, hash = ?4, size = ?5, mtime = ?6, body_start = ?7,
 			aliases = ?8, tags = ?9, properties = ?10, warnings = ?11, anchors = ?12 WHERE id = ?1`, args...); err != nil {
 			return err
 		}
-		if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
+	}
+	// Links written before the note resolve to it as pending (layout.go).
+	if w.docs[n.ID] != doc {
+		if err := w.claimPending(n.ID, doc); err != nil {
 			return err
 		}
+		w.docs[n.ID] = doc
 	}
-	for _, t := range n.Tags {
-		if _, err := w.exec("INSERT OR IGNORE INTO tags(note, tag) VALUES (?, ?)", n.ID, vault.TagKey(t)); err != nil {
-			return err
-		}
-	}
-	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
-		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, p.z); err != nil {
+	if err := w.writeBody(doc, r.Body, fresh); err != nil {
 		return err
 	}
-	w.ftsRows = append(w.ftsRows, ftsRowArgs(rowid, p.cols))
+	w.ftsRows = append(w.ftsRows, ftsRowArgs(doc, p.cols))
 	w.touchAnchors(n.ID)
-	return w.writeLinks(r, p.contexts, fresh)
+	return w.writeLinks(r, doc, p.contexts, fresh)
+}
+
+// writeBody keeps body for snippets in note_body, unless they are read
+// from the files (WithVault); fresh says the note has no row there yet.
+func (w *writer) writeBody(doc int64, body string, fresh bool) error {
+	if w.fileBodies {
+		if fresh {
+			return nil
+		}
+		_, err := w.exec("DELETE FROM note_body WHERE doc = ?", doc)
+		return err
+	}
+	_, err := w.exec(`INSERT INTO note_body(doc, z) VALUES (?, ?)
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, doc, compressText(body))
+	return err
 }
 
 // ftsTitle is what the full-text title column holds: the title and the
@@ -369,14 +391,15 @@ func ftsTitle(title string, aliases []string) string {
 	return title + "\n" + strings.Join(aliases, "\n")
 }
 
-// writeLinks writes the links of r, whose contexts (linkContext) are
-// given; fresh says the index held no links of the note.
-func (w *writer) writeLinks(r *Record, contexts []string, fresh bool) error {
+// writeLinks writes the links of the note of r, whose key is doc and
+// whose links' contexts (linkContext) are given; fresh says the index
+// held no links of the note.
+func (w *writer) writeLinks(r *Record, doc int64, contexts []string, fresh bool) error {
 	if !fresh {
 		if err := w.touchLinkTargets(r.Note.ID); err != nil {
 			return err
 		}
-		if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
+		if _, err := w.exec("DELETE FROM links WHERE source = ?", doc); err != nil {
 			return err
 		}
 	}
@@ -385,17 +408,14 @@ func (w *writer) writeLinks(r *Record, contexts []string, fresh bool) error {
 	// transaction at every savepoint (a multi-row INSERT here made the
 	// cold index slower, not faster).
 	for i, l := range r.Note.Links {
-		var resolved, status any
-		if i < len(r.Resolved) && r.Resolved[i] != "" {
-			resolved = r.Resolved[i]
-		}
-		if i < len(r.Status) && r.Status[i] != "" {
-			status = string(r.Status[i])
+		resolved, status, err := w.resolution(r, i)
+		if err != nil {
+			return err
 		}
 		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
 			start, end, target_start, target_end, line, resolved, status, context)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
+			doc, i, linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
 			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
 			contexts[i]); err != nil {
 			return err
@@ -410,17 +430,36 @@ func (w *writer) relink(r *Record) error {
 		return err
 	}
 	defer w.touchAnchors(r.Resolved...)
+	doc, err := w.doc(r.Note.ID)
+	if err != nil {
+		return err
+	}
 	for i := range r.Note.Links {
-		var resolved any
-		if r.Resolved[i] != "" {
-			resolved = r.Resolved[i]
+		resolved, status, err := w.resolution(r, i)
+		if err != nil {
+			return err
 		}
 		if _, err := w.exec("UPDATE links SET resolved = ?, status = ? WHERE source = ? AND seq = ?",
-			resolved, string(r.Status[i]), r.Note.ID, i); err != nil {
+			resolved, status, doc, i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// resolution returns what the links table stores of the resolution of
+// link i of r: the key of the note it resolves to (nil for none) and
+// the code of its status (nil for none).
+func (w *writer) resolution(r *Record, i int) (resolved, status any, err error) {
+	if i < len(r.Resolved) && r.Resolved[i] != "" {
+		if resolved, err = w.doc(r.Resolved[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if i < len(r.Status) && r.Status[i] != "" {
+		status = linkCode(linkStatuses, string(r.Status[i]))
+	}
+	return resolved, status, nil
 }
 
 // Reset empties the index (for an index file that belongs to another
@@ -440,7 +479,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			return fmt.Errorf("reset index: %w", err)
 		}
 	}
-	for _, table := range []string{"note_text", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+	for _, table := range []string{"note_body", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}
