@@ -79,19 +79,7 @@ func TestUpgradeSchema7Vectors(t *testing.T) {
 	}
 	plain.Close()
 
-	search := func(e *Engine) map[string]float64 {
-		t.Helper()
-		waitEmbeddings(t, e)
-		res, err := e.SearchPage(ctx, SearchQuery{Query: "which note plans the project budget", Mode: SearchSemantic})
-		if err != nil || len(res.Hits) == 0 {
-			t.Fatalf("SearchPage = %v, %v; want hits", res, err)
-		}
-		out := map[string]float64{}
-		for _, h := range res.Hits {
-			out[h.ID] = h.Score
-		}
-		return out
-	}
+	search := func(e *Engine) map[string]float64 { return semanticScores(t, e, "which note plans the project budget") }
 	upgraded := openEmbedding(t, dir, index, embed.NewBuiltin())
 	got := search(upgraded)
 	if n, d := dense(upgraded); n == 0 || d != 0 {

@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -39,29 +40,9 @@ type sparseRows struct {
 	vals  []float32 // rows × terms
 }
 
-// add appends the row of v's largest components (ties to the lower
-// dimension).
+// add appends the row of v's largest components.
 func (s *sparseRows) add(v []float32) {
-	var order []int
-	for i, f := range v {
-		if f != 0 {
-			order = append(order, i)
-		}
-	}
-	if len(order) > s.terms {
-		slices.SortStableFunc(order, func(a, b int) int {
-			x, y := math.Abs(float64(v[a])), math.Abs(float64(v[b]))
-			switch {
-			case x > y:
-				return -1
-			case x < y:
-				return 1
-			}
-			return 0
-		})
-		order = order[:s.terms]
-		slices.Sort(order)
-	}
+	order := Largest(v, s.terms)
 	for _, i := range order {
 		s.dims = append(s.dims, uint16(i))
 		s.vals = append(s.vals, v[i])
@@ -70,6 +51,27 @@ func (s *sparseRows) add(v []float32) {
 		s.dims = append(s.dims, 0)
 		s.vals = append(s.vals, 0)
 	}
+}
+
+// Largest returns the dimensions of the n components of v of largest
+// magnitude (ties to the lower dimension), in dimension order; only
+// finite, non-zero components count.
+func Largest(v []float32, n int) []int {
+	var order []int
+	for i, f := range v {
+		if a := math.Abs(float64(f)); a != 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
+			order = append(order, i)
+		}
+	}
+	if len(order) <= n {
+		return order
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(math.Abs(float64(v[b])), math.Abs(float64(v[a])))
+	})
+	order = order[:max(n, 0)]
+	slices.Sort(order)
+	return order
 }
 
 // move copies row from into row to.

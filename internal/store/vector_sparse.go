@@ -3,7 +3,8 @@ package store
 import (
 	"encoding/binary"
 	"math"
-	"slices"
+
+	"github.com/vaultgraph/vaultgraph/embed"
 )
 
 // A sparse vector keeps only the SparseTerms components of largest
@@ -73,27 +74,10 @@ func (c Codec) Round(v []float32) []byte {
 	return b
 }
 
-// encodeSparse writes the SparseTerms largest components of v (ties to
-// the lower dimension; not finite ones count as 0).
+// encodeSparse writes the SparseTerms largest components of v
+// (embed.Largest).
 func encodeSparse(v []float32) []byte {
-	idx := make([]int, 0, len(v))
-	for i, f := range v {
-		if finite(f) && f != 0 {
-			idx = append(idx, i)
-		}
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		x, y := math.Abs(float64(v[a])), math.Abs(float64(v[b]))
-		switch {
-		case x > y:
-			return -1
-		case x < y:
-			return 1
-		}
-		return 0
-	})
-	idx = idx[:min(len(idx), SparseTerms)]
-	slices.Sort(idx)
+	idx := embed.Largest(v, SparseTerms)
 	var peak float64
 	for _, i := range idx {
 		peak = math.Max(peak, math.Abs(float64(v[i])))
@@ -130,8 +114,4 @@ func decodeSparse(b []byte, v []float32) bool {
 		v[i] = float32(math.Ldexp(float64(q), e))
 	}
 	return true
-}
-
-func finite(f float32) bool {
-	return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0)
 }
