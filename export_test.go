@@ -15,6 +15,14 @@ import (
 
 // Test-only accessors for the external tests (package vaultgraph_test).
 
+// GraphFromCache reports whether Open took the graph from the graph cache
+// instead of building it.
+func (e *Engine) GraphFromCache() bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.graphCached
+}
+
 // DumpState returns the engine's whole state as sorted lines of text:
 // every note with its file identity (size, modification time, hash), title,
 // tags, properties and each link with its resolution; the attachments; the
