@@ -107,3 +107,45 @@ func TestBacklinks(t *testing.T) {
 		t.Errorf("Backlinks(Home, 2) = %d backlinks", len(limited))
 	}
 }
+
+func TestGraphAround(t *testing.T) {
+	e := openTestVault(t)
+	ctx := context.Background()
+	g, err := e.WholeGraph(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, ed := range g.Edges {
+		s, d := g.Nodes[ed[0]].ID, g.Nodes[ed[1]].ID
+		out[s] = append(out[s], d)
+	}
+	notes, missing, err := e.GraphAround(ctx, []string{"Projects/Beta.md", "Nowhere.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(missing, []string{"Nowhere.md"}) {
+		t.Errorf("GraphAround missing = %v, want [Nowhere.md]", missing)
+	}
+	got := map[string]bool{}
+	for _, n := range notes {
+		got[n.ID] = true
+		if !slices.Equal(n.Out, out[n.ID]) && len(n.Out)+len(out[n.ID]) > 0 {
+			t.Errorf("GraphAround: %s links to %v, WholeGraph says %v", n.ID, n.Out, out[n.ID])
+		}
+	}
+	want := []string{"Projects/Beta.md"}
+	for s, ts := range out {
+		if slices.Contains(ts, "Projects/Beta.md") {
+			want = append(want, s)
+		}
+	}
+	for _, id := range want {
+		if !got[id] {
+			t.Errorf("GraphAround(Beta) lacks %s (Beta or a note linking to it); got %v", id, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("GraphAround(Beta) = %d notes %v, want %d %v", len(got), got, len(want), want)
+	}
+}

@@ -121,7 +121,7 @@ func TestWebApp(t *testing.T) {
 	save(t, "note.png", full)
 
 	live(t, ctx, s, dir)
-	graphs(t, ctx, s)
+	graphs(t, ctx, s, dir)
 	t.Run("XSS", func(t *testing.T) { xss(t, ctx, s) })
 }
 
@@ -141,7 +141,7 @@ func live(t *testing.T, ctx context.Context, s *server, dir string) {
 }
 
 // graphs checks the global graph, a path, hubs and tags.
-func graphs(t *testing.T, ctx context.Context, s *server) {
+func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 	// The global graph draws nodes (pixels on the canvas).
 	run(t, ctx, "open the graph", 10*time.Second, chromedp.Navigate(s.url+"#/graph"))
 	waitJS(t, ctx, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, 15*time.Second)
@@ -149,6 +149,7 @@ func graphs(t *testing.T, ctx context.Context, s *server) {
 	if n := shot(t, ctx, "#global-graph", "graph-testvault.png"); n < 500 {
 		t.Errorf("global graph: %d drawn pixels, want nodes on the canvas", n)
 	}
+	liveGraph(t, ctx, dir)
 	// The orphans toggle hides Orphan.md (and the other unlinked notes).
 	run(t, ctx, "hide orphans", 10*time.Second, chromedp.Click("#g-orphans", chromedp.ByQuery))
 	waitJS(t, ctx, "orphans hidden", `window.vgGraph.hidden.has("Orphan.md")`, 5*time.Second)
@@ -171,6 +172,43 @@ func graphs(t *testing.T, ctx context.Context, s *server) {
 	waitJS(t, ctx, "tags listed", `document.querySelector('#tags a[href="#/tag/project"]')`, 10*time.Second)
 	run(t, ctx, "a tag", 10*time.Second, chromedp.Click(`#tags a[href="#/tag/project"]`, chromedp.ByQuery))
 	waitJS(t, ctx, "tag notes", `document.querySelectorAll("#tag-notes li").length === 3`, 10*time.Second)
+}
+
+// liveGraph creates a note on disk that links to Beta while the global
+// graph is open, then deletes it: its node and link appear and go in the
+// graph drawn, without a reload of the page (a marker set on window
+// survives) or of the graph (the camera and the other notes stay put).
+func liveGraph(t *testing.T, ctx context.Context, dir string) {
+	var before struct {
+		Order, Size int
+		Camera      string
+		Beta        string
+	}
+	const state = `({ order: vgGraph.graph.order, size: vgGraph.graph.size,
+		camera: JSON.stringify(vgGraph.sigma.getCamera().getState()),
+		beta: JSON.stringify([vgGraph.graph.getNodeAttribute("Projects/Beta.md", "x"), vgGraph.graph.getNodeAttribute("Projects/Beta.md", "y")]) })`
+	run(t, ctx, "graph before", 10*time.Second, chromedp.Evaluate(`window.vgMarker = "kept"; window.vgGraphBefore = vgGraph; `+state, &before))
+	note := filepath.Join(dir, "Newcomer.md")
+	if err := os.WriteFile(note, []byte("# Newcomer\n\nA new note that links to [[Beta]].\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "new note in the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && vgGraph.graph.hasEdge("Newcomer.md", "Projects/Beta.md")`, before.Order+1, before.Size+1), 15*time.Second)
+	var after struct {
+		Order, Size int
+		Camera      string
+		Beta        string
+	}
+	run(t, ctx, "graph after", 10*time.Second, chromedp.Evaluate(state, &after))
+	var same bool
+	run(t, ctx, "no reload", 10*time.Second, chromedp.Evaluate(`window.vgMarker === "kept" && window.vgGraphBefore === vgGraph && vgGraph.stats.patches >= 1`, &same))
+	if !same || after.Camera != before.Camera || after.Beta != before.Beta {
+		t.Errorf("the graph was loaded anew: same page and graph %v, camera %s then %s, Beta at %s then %s", same, before.Camera, after.Camera, before.Beta, after.Beta)
+	}
+	waitJS(t, ctx, "counts shown", fmt.Sprintf(`document.getElementById("g-stats").textContent === "%d notes · %d links"`, before.Order+1, before.Size+1), 5*time.Second)
+	if err := os.Remove(note); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "note gone from the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && !vgGraph.graph.hasNode("Newcomer.md") && window.vgMarker === "kept"`, before.Order, before.Size), 15*time.Second)
 }
 
 // xss opens, searches and draws a note made of script: nothing runs.

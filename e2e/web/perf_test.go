@@ -66,6 +66,7 @@ func TestWebGraph10k(t *testing.T) {
 	if n := shot(t, ctx, "#global-graph", "graph-10k-moved.png"); n < 5000 {
 		t.Errorf("10k graph after pan/zoom: %d drawn pixels, want nodes on the canvas", n)
 	}
+	slowDrag, slowWheel := slowPanZoom(t, ctx)
 	var off float64
 	run(t, ctx, "the moved picture", 10*time.Second, chromedp.Evaluate(glideJS, &off))
 	if off > 1 {
@@ -73,6 +74,8 @@ func TestWebGraph10k(t *testing.T) {
 	}
 	report := fmt.Sprintf("global graph, %d notes, %d links: data fetched in %.0f ms; first drawing (the notes) %.0f ms after the data arrived, the links %.0f ms later; pan/zoom (mouse drag and wheel) %.1f fps, %.1f of them showing the view moved (%.1f and %.1f fps while the layout runs); an empty WebGL canvas of that size: %.1f fps\n",
 		st.Nodes, st.Edges, st.FetchMs, st.FirstDrawMs, st.EdgesMs, after.FPS, after.MovedFPS, during.FPS, during.MovedFPS, base.FPS)
+	report += fmt.Sprintf("slow input (events 200 to 300 ms apart): held drag %.1f fps presented, longest gap %.0f ms, %d full drawings while held; wheel %.1f fps, longest gap %.0f ms, %d full drawings\n",
+		slowDrag.FPS, slowDrag.MaxGapMs, slowDrag.HeldRenders, slowWheel.FPS, slowWheel.MaxGapMs, slowWheel.Renders)
 	t.Log(report)
 	save(t, "perf-10k.txt", []byte(report))
 	hoverAndOpen(t, ctx)
@@ -88,12 +91,17 @@ func TestWebGraph10k(t *testing.T) {
 }
 
 // fps is the answer of the function GlobalGraph.countFrames returns:
-// frames presented a second, and those that showed the view moved.
+// frames presented a second, those that showed the view moved, the longest
+// time between two frames, and the graph's full drawings (all, and those
+// while a mouse button was held).
 type fps struct {
-	FPS      float64 `json:"fps"`
-	MovedFPS float64 `json:"movedFps"`
-	Frames   int     `json:"frames"`
-	Moved    int     `json:"moved"`
+	FPS         float64 `json:"fps"`
+	MovedFPS    float64 `json:"movedFps"`
+	Frames      int     `json:"frames"`
+	Moved       int     `json:"moved"`
+	MaxGapMs    float64 `json:"maxGapMs"`
+	Renders     int     `json:"renders"`
+	HeldRenders int     `json:"heldRenders"`
 }
 
 // panZoom drags the graph in circles with the mouse, then zooms in and out
@@ -128,6 +136,57 @@ func panZoom(t *testing.T, ctx context.Context, what string, d time.Duration) fp
 	run(t, ctx, what+": stop", 10*time.Second, chromedp.Evaluate(`window.vgStop()`, &f))
 	t.Logf("%s: %+v", what, f)
 	return f
+}
+
+// slowGaps are the pauses between the events of the slow-input scenario:
+// input from a loaded machine or a slow trackpad, each pause longer than
+// the rest the moved picture waits for after a release.
+var slowGaps = []time.Duration{200 * time.Millisecond, 250 * time.Millisecond, 300 * time.Millisecond}
+
+// slowPanZoom drags the graph with the button held and mouse moves 200 to
+// 300 ms apart, then turns the wheel with steps as far apart, and returns
+// the frames presented during each. A full drawing of the graph while the
+// button is held fails the test (it stalls the drag), and so does a graph
+// not drawn again once the gesture has ended.
+func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
+	t.Helper()
+	var box []float64
+	run(t, ctx, "slow input: graph box", 10*time.Second, chromedp.Evaluate(
+		`(() => { const r = document.getElementById("global-graph").getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
+	cx, cy := box[0]+box[2]/2, box[1]+box[3]/2
+	act := func(a chromedp.Action) { run(t, ctx, "slow input", 10*time.Second, a) }
+	count := func() { act(chromedp.Evaluate(`window.vgStop = window.vgGraph.countFrames(); 0`, nil)) }
+	stop := func(f *fps) { act(chromedp.Evaluate(`window.vgStop()`, f)) }
+	count()
+	act(input.DispatchMouseEvent(input.MousePressed, cx, cy).WithButton(input.Left).WithClickCount(1))
+	for i := range 14 {
+		time.Sleep(slowGaps[i%len(slowGaps)])
+		a := float64(i) * 0.6
+		act(input.DispatchMouseEvent(input.MouseMoved, cx+90*math.Sin(a), cy+50*math.Cos(a)).WithButton(input.Left).WithButtons(1))
+	}
+	time.Sleep(slowGaps[0])
+	stop(&drag)
+	act(input.DispatchMouseEvent(input.MouseReleased, cx, cy).WithButton(input.Left).WithClickCount(1))
+	count()
+	for i := range 10 {
+		dy := 60.0
+		if i%4 >= 2 {
+			dy = -60
+		}
+		act(input.DispatchMouseEvent(input.MouseWheel, cx+40, cy+30).WithDeltaY(dy))
+		time.Sleep(slowGaps[i%len(slowGaps)])
+	}
+	stop(&wheel)
+	t.Logf("slow input: held drag %+v; wheel %+v", drag, wheel)
+	if drag.HeldRenders > 0 {
+		t.Errorf("slow drag: %d full drawings of the graph while the button was held, want none (each stalls the drag)", drag.HeldRenders)
+	}
+	if drag.Moved == 0 {
+		t.Errorf("slow drag: no frame showed the view moved (%+v)", drag)
+	}
+	waitJS(t, ctx, "drawn again once the gesture ended",
+		`document.querySelector("#global-graph .sigma-glide").style.display === "none"`, 10*time.Second)
+	return drag, wheel
 }
 
 // awaitPromise makes Evaluate wait for the promise the expression returns.
