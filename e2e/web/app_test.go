@@ -177,7 +177,8 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 // liveGraph creates a note on disk that links to Beta while the global
 // graph is open, then deletes it: its node and link appear and go in the
 // graph drawn, without a reload of the page (a marker set on window
-// survives) or of the graph (the camera and the other notes stay put).
+// survives) or of the graph (the camera, moved first, and the other notes
+// stay put).
 func liveGraph(t *testing.T, ctx context.Context, dir string) {
 	var before struct {
 		Order, Size int
@@ -187,7 +188,8 @@ func liveGraph(t *testing.T, ctx context.Context, dir string) {
 	const state = `({ order: vgGraph.graph.order, size: vgGraph.graph.size,
 		camera: JSON.stringify(vgGraph.sigma.getCamera().getState()),
 		beta: JSON.stringify([vgGraph.graph.getNodeAttribute("Projects/Beta.md", "x"), vgGraph.graph.getNodeAttribute("Projects/Beta.md", "y")]) })`
-	run(t, ctx, "graph before", 10*time.Second, chromedp.Evaluate(`window.vgMarker = "kept"; window.vgGraphBefore = vgGraph; `+state, &before))
+	run(t, ctx, "graph before", 10*time.Second, chromedp.Evaluate(`window.vgMarker = "kept"; window.vgGraphBefore = vgGraph;
+		vgGraph.sigma.getCamera().setState({ x: 0.45, y: 0.55, ratio: 0.8, angle: 0 }); `+state, &before))
 	note := filepath.Join(dir, "Newcomer.md")
 	if err := os.WriteFile(note, []byte("# Newcomer\n\nA new note that links to [[Beta]].\n"), 0o644); err != nil {
 		t.Fatal(err)
