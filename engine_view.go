@@ -2,7 +2,12 @@ package vaultgraph
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -143,6 +148,32 @@ func (e *Engine) NoteLinks(ctx context.Context, id string) ([]NoteLink, string, 
 		out = append(out, nl)
 	}
 	return out, found, nil
+}
+
+// Section returns the part of note id (an exact ID) that fragment (a
+// link's "Heading", "H1#H2" or "^block") names, as an embed of it shows it
+// (vault.Parser.Section), or the note's body (Content) when fragment is
+// "". It wraps ErrNotFound when the note or that part does not exist.
+func (e *Engine) Section(ctx context.Context, id, fragment string) (string, error) {
+	if vault.SplitAnchor(fragment) == nil {
+		return e.Content(ctx, id)
+	}
+	file, err := e.fileOf(id)
+	if err != nil {
+		return "", err
+	}
+	src, err := os.ReadFile(file.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("section of %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("section of %s: %w", id, err)
+	}
+	start, end, ok := e.parser.Section(id, src, fragment)
+	if !ok {
+		return "", fmt.Errorf("section %q of %s: %w", fragment, id, ErrNotFound)
+	}
+	return strings.ToValidUTF8(string(src[start:end]), "\uFFFD"), nil
 }
 
 // Backlink is a note that links to another, with the context of its

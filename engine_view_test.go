@@ -2,9 +2,12 @@ package vaultgraph_test
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -147,5 +150,35 @@ func TestGraphAround(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("GraphAround(Beta) = %d notes %v, want %d %v", len(got), got, len(want), want)
+	}
+}
+
+func TestSection(t *testing.T) {
+	e := openTestVault(t)
+	ctx := context.Background()
+	body, err := e.Content(ctx, "Projects/Beta.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc, give, want string
+		err              error
+	}{
+		{desc: "a heading, the last of its level: to the end", give: "Goals", want: body[strings.Index(body, "## Goals"):]},
+		{desc: "a block", give: "^block1", want: "Ship the beta. ^block1"},
+		{desc: "no such heading", give: "Nope", err: vaultgraph.ErrNotFound},
+	}
+	for _, tt := range tests {
+		got, err := e.Section(ctx, "Projects/Beta.md", tt.give)
+		if !errors.Is(err, tt.err) || got != tt.want {
+			t.Errorf("%s: Section(Beta, %q) = %q, %v; want %q, %v", tt.desc, tt.give, got, err, tt.want, tt.err)
+		}
+	}
+	whole, err := e.Section(ctx, "Projects/Beta.md", "")
+	if err != nil || whole != body {
+		t.Errorf("Section(Beta, \"\") = %q, %v; want the body %q", whole, err, body)
+	}
+	if _, err := e.Section(ctx, "Nowhere.md", "Goals"); !errors.Is(err, vaultgraph.ErrNotFound) {
+		t.Errorf("Section of a missing note: %v, want ErrNotFound", err)
 	}
 }

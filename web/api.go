@@ -103,7 +103,7 @@ func (s *Server) note(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	html, err := RenderNote(id, body, links, n.Tags)
+	html, err := renderPage(ctx, s.e, id, body, links, n.Tags)
 	if err != nil {
 		return err
 	}
