@@ -7,6 +7,7 @@ package webe2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -121,6 +122,7 @@ func TestWebApp(t *testing.T) {
 	save(t, "note.png", full)
 
 	live(t, ctx, s, dir)
+	embeds(t, ctx, s, dir)
 	graphs(t, ctx, s, dir)
 	t.Run("XSS", func(t *testing.T) { xss(t, ctx, s) })
 }
@@ -138,6 +140,59 @@ func live(t *testing.T, ctx context.Context, s *server, dir string) {
 	fmt.Fprint(f, "\n\nA line written while the page was open: LIVE-MARKER.\n")
 	f.Close()
 	waitJS(t, ctx, "live update", `document.getElementById("note-body")?.textContent.includes("LIVE-MARKER")`, 10*time.Second)
+}
+
+// embeds writes a note that embeds a heading of Beta, the note made of
+// script and a missing note, and opens it: the section shows in a frame,
+// the missing note as a broken embed, and the script does not run.
+func embeds(t *testing.T, ctx context.Context, s *server, dir string) {
+	body := "# Embeds\n\n![[Beta#Goals]]\n\n![[Evil]]\n\n![[No Such Note]]\n"
+	if err := os.WriteFile(filepath.Join(dir, "Embeds.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitAPI(t, s, "api/note?id=Embeds.md", 15*time.Second)
+	run(t, ctx, "open Embeds", 10*time.Second, chromedp.Navigate(s.url+"#/note/Embeds.md"))
+	waitJS(t, ctx, "embeds shown", `document.querySelectorAll("#note-body .embed").length === 3`, 10*time.Second)
+	var got struct {
+		Section string `json:"section"`
+		Source  string `json:"source"`
+		Broken  string `json:"broken"`
+		Frame   bool   `json:"frame"`
+		XSS     any    `json:"xss"`
+	}
+	run(t, ctx, "inspect embeds", 10*time.Second, chromedp.Evaluate(`(() => {
+		const [beta, evil, broken] = document.querySelectorAll("#note-body .embed");
+		return { section: beta.textContent, source: beta.querySelector(".embed-source a").getAttribute("href"),
+			broken: broken.classList.contains("broken-embed") ? broken.textContent : "",
+			frame: getComputedStyle(beta).borderTopStyle !== "none", xss: window.__xss ?? null };
+	})()`, &got))
+	if !strings.Contains(got.Section, "Ship the beta") || got.Source != "#/note/Projects%2FBeta.md" || !got.Frame {
+		t.Errorf("Beta#Goals embed = %q from %q (framed %v), want its section with a link to Beta in a frame", got.Section, got.Source, got.Frame)
+	}
+	if !strings.Contains(got.Broken, "No Such Note") || got.XSS != nil {
+		t.Errorf("broken embed = %q, xss %v", got.Broken, got.XSS)
+	}
+}
+
+// waitAPI polls an API address with the token until it answers 200.
+func waitAPI(t *testing.T, s *server, path string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s: no 200 within %s", path, d)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // graphs checks the global graph, a path, hubs and tags.
