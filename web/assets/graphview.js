@@ -9,8 +9,8 @@ const LARGE = 5000;
 
 // REST is how long the camera stays still after a drag is released before
 // the moved picture is drawn again; WHEEL_REST the same after a wheel step
-// (a wheel gesture has no end to wait for: its steps may come 300 ms
-// apart).
+// at least (a wheel gesture has no end to wait for: its steps may come
+// 300 ms apart), twice the last drawing's time if that is longer.
 const REST = 150;
 const WHEEL_REST = 500;
 
@@ -304,7 +304,8 @@ export class GlobalGraph {
 // The graph is drawn again (links included) only once a gesture has ended:
 // never while a mouse button or a finger is down (a drawing asked for
 // meanwhile waits for the release), REST after a drag's release (or its
-// inertia) and WHEEL_REST after the last wheel step, so that input that
+// inertia) and WHEEL_REST (or twice the last drawing's time) after the
+// last wheel step, so that input that
 // comes slowly (a loaded machine, a slow trackpad) never draws the whole
 // graph in the middle of a gesture. It returns counts for the tests:
 // drawings, and drawings while a button was held.
@@ -312,10 +313,12 @@ function glide(sigma) {
   const cam = sigma.getCamera();
   const mouse = sigma.getMouseCaptor(), touch = sigma.getTouchCaptor();
   const { edges, nodes, labels, hoverNodes } = sigma.getCanvases();
-  const layers = Object.values(sigma.getCanvases());
+  // The layers the picture replaces: all but the mouse layer, which stays
+  // on top to take the wheel, clicks and hovers while the picture moves.
+  const layers = Object.entries(sigma.getCanvases()).filter(([k]) => k !== "mouse").map(([, c]) => c);
   const snap = document.createElement("canvas");
   snap.className = "sigma-glide";
-  snap.style.cssText = "position:absolute;left:0;top:0;display:none";
+  snap.style.cssText = "position:absolute;left:0;top:0;display:none;pointer-events:none";
   hoverNodes.after(snap);
   const counts = { renders: 0, heldRenders: 0 };
   const held = () => mouse.isMouseDown || touch.startTouchesPositions.length > 0;
@@ -332,7 +335,10 @@ function glide(sigma) {
     clearTimeout(timer);
     if (!held()) timer = setTimeout(settle, ms);
   };
+  let renderStart = 0, renderMs = 0;
+  sigma.on("beforeRender", () => { renderStart = performance.now(); });
   sigma.on("afterRender", () => {
+    renderMs = performance.now() - renderStart;
     counts.renders++;
     if (held()) counts.heldRenders++;
     pending = false;
@@ -349,14 +355,18 @@ function glide(sigma) {
   const down = () => { lastWheel = 0; clearTimeout(timer); };
   const release = () => { if (pending || !snap.style.display) later(REST); };
   mouse.on("mousedown", down);
-  mouse.on("wheel", () => { lastWheel = performance.now(); later(WHEEL_REST); });
+  // A wheel gesture has no end: its steps may come slowly, the more so as
+  // a drawing costs more (it delays the next step), so the wait grows with
+  // the last drawing's cost.
+  const wheelRest = () => Math.max(WHEEL_REST, 2 * renderMs);
+  mouse.on("wheel", () => { lastWheel = performance.now(); later(wheelRest()); });
   mouse.on("mouseup", release);
   touch.on("touchdown", down);
   touch.on("touchup", release);
   sigma.on("kill", () => clearTimeout(timer));
   sigma.unbindCameraHandlers();
   cam.on("updated", (now) => {
-    if (performance.now() - lastWheel > WHEEL_REST) later(REST);
+    if (performance.now() - lastWheel > wheelRest()) later(REST);
     if (!drawn || now.angle !== drawn.angle) { sigma.scheduleRender(); return; }
     // Where the centre of the drawn picture is now, and its scale.
     const { width, height } = sigma.getDimensions();
