@@ -10,7 +10,7 @@ func TestSection(t *testing.T) {
 	src := "---\ntitle: T\n---\n# Top\n\nintro\n\n## Goals\n\nShip it. ^ship\n\n### Sub goal\n\ndeep\n\n## Risks\n\n- one\n- two ^two\n  - nested\n- three\n\n```\ncode\n```\n^code\n\n# Next\n\nlast\n"
 	tests := []struct {
 		desc, give, want string
-		ok           bool
+		ok               bool
 	}{
 		{desc: "a heading to the next of its level", give: "Goals", want: "## Goals\n\nShip it. ^ship\n\n### Sub goal\n\ndeep\n\n", ok: true},
 		{desc: "nested headings", give: "Goals#Sub goal", want: "### Sub goal\n\ndeep\n\n", ok: true},

@@ -305,10 +305,10 @@ export class GlobalGraph {
 // never while a mouse button or a finger is down (a drawing asked for
 // meanwhile waits for the release), REST after a drag's release (or its
 // inertia) and WHEEL_REST (or twice the last drawing's time) after the
-// last wheel step, so that input that
-// comes slowly (a loaded machine, a slow trackpad) never draws the whole
-// graph in the middle of a gesture. It returns counts for the tests:
-// drawings, and drawings while a button was held.
+// last wheel step, so that input that comes slowly (a loaded machine, a
+// slow trackpad) never draws the whole graph in the middle of a gesture.
+// It returns counts for the tests: drawings, and drawings while a button
+// was held.
 function glide(sigma) {
   const cam = sigma.getCamera();
   const mouse = sigma.getMouseCaptor(), touch = sigma.getTouchCaptor();
