@@ -28,8 +28,8 @@ var embedNotes = map[string]string{
 	"D4.md":         "D4-TEXT\n",
 }
 
-// embedPage returns the rendered HTML of note id in a vault holding the
-// embed notes.
+// embedPages returns a function that gives the rendered HTML of a note
+// in a copy of testvault that also holds embedNotes.
 func embedPages(t *testing.T) func(id string) string {
 	t.Helper()
 	e, srv, dir := open(t, web.Options{})
@@ -76,15 +76,22 @@ func TestEmbeds(t *testing.T) {
 		{desc: "no placeholder left", not: []string{"#/embed/"}},
 	}
 	for _, tt := range tests {
-		for _, w := range tt.want {
-			if !strings.Contains(emb, w) {
-				t.Errorf("%s: Emb's HTML lacks %s:\n%s", tt.desc, w, emb)
-			}
+		checkHTML(t, tt.desc+": Emb's HTML", emb, tt.want, tt.not)
+	}
+}
+
+// checkHTML fails the test unless html holds every string of want and
+// none of not.
+func checkHTML(t *testing.T, what, html string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(html, w) {
+			t.Errorf("%s lacks %s:\n%s", what, w, html)
 		}
-		for _, w := range tt.not {
-			if strings.Contains(emb, w) {
-				t.Errorf("%s: Emb's HTML holds %s:\n%s", tt.desc, w, emb)
-			}
+	}
+	for _, w := range not {
+		if strings.Contains(html, w) {
+			t.Errorf("%s holds %s:\n%s", what, w, html)
 		}
 	}
 }
@@ -108,15 +115,6 @@ func TestEmbedCyclesAndDepth(t *testing.T) {
 		if n := strings.Count(got, `class="embed"`); n != tt.frames {
 			t.Errorf("%s: %d frames, want %d:\n%s", tt.desc, n, tt.frames, got)
 		}
-		for _, w := range tt.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: HTML lacks %s:\n%s", tt.desc, w, got)
-			}
-		}
-		for _, w := range tt.not {
-			if strings.Contains(got, w) {
-				t.Errorf("%s: HTML holds %s:\n%s", tt.desc, w, got)
-			}
-		}
+		checkHTML(t, tt.desc+": HTML", got, tt.want, tt.not)
 	}
 }
