@@ -173,7 +173,7 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	waitJS(t, ctx, "drawn again once the drag ended", drawnAgain, 30*time.Second)
 	// The pauses between wheel events as the page sees them (a loaded
 	// machine delays them further).
-	act(chromedp.Evaluate(`window.vgWheels = []; document.getElementById("global-graph").addEventListener("wheel", (e) => vgWheels.push(e.timeStamp), { capture: true }); 0`, nil))
+	act(chromedp.Evaluate(`window.vgWheels = []; document.getElementById("global-graph").addEventListener("wheel", () => vgWheels.push(performance.now()), { capture: true }); 0`, nil))
 	count()
 	for i := range 10 {
 		dy := 60.0

@@ -10,7 +10,7 @@ const LARGE = 5000;
 // REST is how long the camera stays still after a drag is released before
 // the moved picture is drawn again; WHEEL_REST the same after a wheel step
 // at least (a wheel gesture has no end to wait for: its steps may come
-// 300 ms apart), twice the last drawing's time if that is longer.
+// 300 ms apart), longer when the steps come slower or a drawing is slow.
 const REST = 150;
 const WHEEL_REST = 500;
 
@@ -304,11 +304,10 @@ export class GlobalGraph {
 // The graph is drawn again (links included) only once a gesture has ended:
 // never while a mouse button or a finger is down (a drawing asked for
 // meanwhile waits for the release), REST after a drag's release (or its
-// inertia) and WHEEL_REST (or twice the last drawing's time) after the
-// last wheel step, so that input that comes slowly (a loaded machine, a
-// slow trackpad) never draws the whole graph in the middle of a gesture.
-// It returns counts for the tests: drawings, and drawings while a button
-// was held.
+// inertia) and WHEEL_REST or more (wheelRest) after the last wheel step,
+// so that input that comes slowly (a loaded machine, a slow trackpad)
+// never draws the whole graph in the middle of a gesture. It returns
+// counts for the tests: drawings, and drawings while a button was held.
 function glide(sigma) {
   const cam = sigma.getCamera();
   const mouse = sigma.getMouseCaptor(), touch = sigma.getTouchCaptor();
@@ -338,7 +337,6 @@ function glide(sigma) {
   let renderStart = 0, renderMs = 0;
   sigma.on("beforeRender", () => { renderStart = performance.now(); });
   sigma.on("afterRender", () => {
-    renderMs = performance.now() - renderStart;
     counts.renders++;
     if (held()) counts.heldRenders++;
     pending = false;
@@ -349,17 +347,25 @@ function glide(sigma) {
     for (const c of [edges, nodes, labels]) ctx.drawImage(c, 0, 0);
     snap.style.display = "none";
     layers.forEach((c) => { c.style.visibility = ""; });
+    renderMs = performance.now() - renderStart; // with the copy
   });
   // A wheel step waits WHEEL_REST from the step itself, whatever its
   // zoom's frames do meanwhile; a drag REST from its last move.
   const down = () => { lastWheel = 0; clearTimeout(timer); };
   const release = () => { if (pending || !snap.style.display) later(REST); };
   mouse.on("mousedown", down);
-  // A wheel gesture has no end: its steps may come slowly, the more so as
-  // a drawing costs more (it delays the next step), so the wait grows with
-  // the last drawing's cost.
-  const wheelRest = () => Math.max(WHEEL_REST, 2 * renderMs);
-  mouse.on("wheel", () => { lastWheel = performance.now(); later(wheelRest()); });
+  // A wheel gesture has no end: its steps may come slowly (a slow
+  // trackpad, a loaded machine, a costly drawing that delays the next
+  // step), so the wait grows to twice the last pause between two steps of
+  // a gesture and twice the last drawing's time.
+  let wheelGap = 0;
+  const wheelRest = () => Math.max(WHEEL_REST, 2 * wheelGap, 2 * renderMs);
+  mouse.on("wheel", () => {
+    const now = performance.now();
+    wheelGap = now - lastWheel < 4 * WHEEL_REST ? now - lastWheel : 0;
+    lastWheel = now;
+    later(wheelRest());
+  });
   mouse.on("mouseup", release);
   touch.on("touchdown", down);
   touch.on("touchup", release);
