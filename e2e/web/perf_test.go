@@ -148,9 +148,10 @@ var slowGaps = []time.Duration{200 * time.Millisecond, 250 * time.Millisecond, 3
 
 // slowPanZoom drags the graph with the button held and mouse moves 200 to
 // 300 ms apart, then, once the graph is drawn again, turns the wheel with
-// steps as far apart, and returns the frames presented during each. A full drawing of the graph while the
-// button is held fails the test (it stalls the drag), and so does a graph
-// not drawn again once the gesture has ended.
+// steps as far apart, and returns the frames presented during each. A
+// full drawing of the graph while the button is held fails the test (it
+// stalls the drag), and so does a graph not drawn again once the gesture
+// has ended.
 func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	t.Helper()
 	var box []float64
