@@ -26,7 +26,7 @@
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
 //	engine_graph.go         Neighbors, FindPath, Hubs, SearchByTags, ListTags, RandomNode
-//	engine_query.go         the one home of list questions: sort keys, pages, limits, directions, metrics
+//	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
@@ -39,7 +39,8 @@
 //	engine_embed.go         vector search, embedding status and WaitEmbeddings
 //	engine_embed_worker.go  the background embedder that keeps note vectors up to date
 //	engine_write.go         CreateNode, DeleteNode and what every write shares
-//	engine_update.go        UpdateNode: check, prepare (new path, new text), commit
+//	engine_update.go        UpdateNode: check, open (openForUpdate), prepare (new path, new text), commit
+//	engine_group.go         the group commit: one-file writes queued, written and indexed together (batchQueue)
 //	engine_rename.go        which files a rename or move rewrites (vault.Move rewrites them)
 //	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
 //	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits

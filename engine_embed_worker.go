@@ -382,8 +382,14 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 			return err
 		}
 	}
-	// A note edited or deleted while its batch was embedded keeps (or
-	// loses) its place: its current hash decides.
+	em.settle(items)
+	return nil
+}
+
+// settle takes in the vectors of items, just embedded: a note edited or
+// deleted while its batch was embedded keeps (or loses) its place, as its
+// current hash decides.
+func (em *embedder) settle(items []store.NoteVectors) {
 	current := em.e.hashesOf(items)
 	em.mu.Lock()
 	for _, it := range items {
@@ -405,7 +411,6 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 		}
 	}
 	em.mu.Unlock()
-	return nil
 }
 
 // yield waits, at most embedYield, while group writes are under way: the

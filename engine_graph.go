@@ -93,12 +93,10 @@ type HubPage struct {
 	// Metric is the metric that ranks the notes ("" asked is DefaultMetric).
 	Metric graph.Metric `json:"metric"`
 	Hubs   []Hub        `json:"hubs"`
-	// Total is the number of ranked notes: those scoring above 0 (every
-	// note for pagerank; notes with no link in, or out, rank nowhere by
-	// degree).
-	Total      int `json:"total"`
-	Page       int `json:"page"`
-	TotalPages int `json:"totalPages"`
+	// Pages: Total is the number of ranked notes, those scoring above 0
+	// (every note for pagerank; notes with no link in, or out, rank
+	// nowhere by degree).
+	Pages
 	// Unranked is how many notes score 0 and are left out of the ranking.
 	Unranked int `json:"unranked"`
 }
@@ -120,7 +118,7 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 	}
 	defer e.mu.RUnlock()
 	total := e.graph.Ranked(metric)
-	from, to, pages := pageBounds(total, page, q.Limit)
+	from, to, pages := pageOf(total, page, q.Limit)
 	var ranked []graph.Hub
 	if to > from {
 		// The top "to" notes, of which the page is the last to-from.
@@ -130,7 +128,7 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 	if len(keys) > 0 {
 		sortNotes(e, ranked, func(h graph.Hub) string { return h.ID }, keys)
 	}
-	res := &HubPage{Metric: metric, Hubs: make([]Hub, 0, len(ranked)), Total: total, Page: page, TotalPages: pages, Unranked: e.graph.Len() - total}
+	res := &HubPage{Metric: metric, Hubs: make([]Hub, 0, len(ranked)), Pages: pages, Unranked: e.graph.Len() - total}
 	for _, h := range ranked {
 		res.Hubs = append(res.Hubs, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
 	}

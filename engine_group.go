@@ -35,21 +35,16 @@ type groupWrite struct {
 	// for its error (commitErr).
 	what, during string
 	err          error
-	// wake is closed when the write is done, or when it is to commit the
-	// queue (lead).
-	wake chan struct{}
-	lead bool
+	turn
 }
 
 // writeGroup is the queue of writes waiting for a commit, and the paths
 // reserved by writes under way.
 type writeGroup struct {
-	mu         sync.Mutex
-	queue      []*groupWrite
-	committing bool
+	mu     sync.Mutex
+	writes batchQueue[*groupWrite]
 	// syncs are the written groups waiting for the engine (syncGroup).
-	syncs   []*groupSync
-	syncing bool
+	syncs batchQueue[*groupSync]
 	// reserved maps the folded path of each note a write is preparing or
 	// committing to a channel closed when it is done.
 	reserved map[string]chan struct{}
@@ -97,7 +92,7 @@ func (e *Engine) writesBusy() bool {
 	g := &e.group
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.committing || g.syncing || len(g.queue) > 0
+	return g.writes.busy || g.syncs.busy || len(g.writes.queue) > 0
 }
 
 // commitGrouped writes op (one file, no Remove) in the next group commit
@@ -105,54 +100,25 @@ func (e *Engine) writesBusy() bool {
 // write for its error (see commitErr). The caller holds e.writeMu for
 // reading and has reserved the note the op writes.
 func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string) error {
-	w := &groupWrite{op: op, paths: paths, what: what, during: during, wake: make(chan struct{})}
-	g := &e.group
-	g.mu.Lock()
-	g.queue = append(g.queue, w)
-	if g.committing {
-		g.mu.Unlock()
-		<-w.wake
-		if !w.lead {
-			return w.err
-		}
-		g.mu.Lock()
-	}
-	g.committing = true
-	batch := g.queue
-	g.queue = nil
-	g.mu.Unlock()
-
-	stand, paths := e.writeBatch(batch)
-
-	g.mu.Lock()
-	if len(g.queue) > 0 {
+	w := &groupWrite{op: op, paths: paths, what: what, during: during, turn: newTurn()}
+	var written *groupSync
+	e.group.writes.run(&e.group.mu, w, func(batch []*groupWrite) {
+		stand, paths := e.writeBatch(batch)
+		written = &groupSync{stand: stand, paths: paths, turn: newTurn()}
+	}, func([]*groupWrite) {
 		// The first writer queued meanwhile writes the next group's files
 		// while this one's are indexed.
-		next := g.queue[0]
-		next.lead = true
-		close(next.wake)
-	} else {
-		g.committing = false
-	}
-	g.mu.Unlock()
-	e.syncGroup(&groupSync{batch: batch, stand: stand, paths: paths, wake: make(chan struct{})})
-	for _, o := range batch {
-		if o != w {
-			close(o.wake)
-		}
-	}
+		e.syncGroup(written)
+	})
 	return w.err
 }
 
 // groupSync is a group whose files are written, waiting for the engine
 // to take them in.
 type groupSync struct {
-	batch, stand []*groupWrite
-	paths        []string
-	// wake is closed when the group is synced, or when its leader is to
-	// sync the groups waiting (lead).
-	wake chan struct{}
-	lead bool
+	stand []*groupWrite
+	paths []string
+	turn
 }
 
 // syncGroup brings the engine up to date with a written group. Groups
@@ -160,42 +126,76 @@ type groupSync struct {
 // the watcher) are taken in together, in one pass and one index
 // transaction, by the first of their leaders.
 func (e *Engine) syncGroup(s *groupSync) {
-	g := &e.group
-	g.mu.Lock()
-	g.syncs = append(g.syncs, s)
-	if g.syncing {
-		g.mu.Unlock()
-		<-s.wake
-		if !s.lead {
+	e.group.syncs.run(&e.group.mu, s, func(groups []*groupSync) {
+		var stand []*groupWrite
+		var paths []string
+		for _, o := range groups {
+			stand = append(stand, o.stand...)
+			paths = append(paths, o.paths...)
+		}
+		e.syncBatch(stand, paths)
+	}, nil)
+}
+
+// turn is an item's place in a batchQueue.
+type turn struct {
+	// wake is closed when the item's batch is done, or when the item is
+	// to lead the next batch (lead).
+	wake chan struct{}
+	lead bool
+}
+
+func newTurn() turn { return turn{wake: make(chan struct{})} }
+
+// place gives the turn of an item that embeds it.
+func (t *turn) place() *turn { return t }
+
+// batchQueue takes items in batches: while one batch is under way, the
+// items that arrive wait, and when it is done the first of them leads
+// the next batch, which takes them all. Its lock is the caller's.
+type batchQueue[T interface{ place() *turn }] struct {
+	queue []T
+	busy  bool // a batch is under way
+}
+
+// run queues x and waits for its batch. If x leads the batch, run calls
+// work with every item queued, hands the queue to the next leader, calls
+// then with the batch (unless it is nil) and wakes the batch's other
+// items; otherwise it returns once the batch's leader woke it. mu guards
+// q.
+func (q *batchQueue[T]) run(mu *sync.Mutex, x T, work, then func(batch []T)) {
+	mu.Lock()
+	q.queue = append(q.queue, x)
+	if q.busy {
+		mu.Unlock()
+		<-x.place().wake
+		if !x.place().lead {
 			return
 		}
-		g.mu.Lock()
+		mu.Lock()
 	}
-	g.syncing = true
-	groups := g.syncs
-	g.syncs = nil
-	g.mu.Unlock()
+	q.busy = true
+	batch := q.queue
+	q.queue = nil
+	mu.Unlock()
 
-	var stand []*groupWrite
-	var paths []string
-	for _, o := range groups {
-		stand = append(stand, o.stand...)
-		paths = append(paths, o.paths...)
-	}
-	e.syncBatch(stand, paths)
+	work(batch)
 
-	g.mu.Lock()
-	if len(g.syncs) > 0 {
-		next := g.syncs[0]
+	mu.Lock()
+	if len(q.queue) > 0 {
+		next := q.queue[0].place()
 		next.lead = true
 		close(next.wake)
 	} else {
-		g.syncing = false
+		q.busy = false
 	}
-	g.mu.Unlock()
-	for _, o := range groups {
-		if o != s {
-			close(o.wake)
+	mu.Unlock()
+	if then != nil {
+		then(batch)
+	}
+	for _, o := range batch {
+		if o.place() != x.place() {
+			close(o.place().wake)
 		}
 	}
 }

@@ -27,7 +27,7 @@ type HeadingRename struct {
 // over the heading's text (its level and closing '#'s kept) and rewrites
 // the heading part of every link to it, in the note and in every other
 // note, keeping each link's style. All files are written, or none. u is
-// checked (checkUpdate) and the note id opened (openNote) under e.writeMu.
+// checked (checkUpdate) and the note id opened (openForUpdate) under e.writeMu.
 func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate, id string, warnings []string, src []byte, abs string) (*WriteResult, error) {
 	plan, err := e.planHeadingRename(id, src, u.RenameHeading.From, u.RenameHeading.To)
 	if err != nil {

@@ -55,10 +55,8 @@ type ListQuery struct {
 
 // ListResult is one page of ListNodes.
 type ListResult struct {
-	Nodes      []*Node `json:"nodes"`
-	Total      int     `json:"total"`
-	Page       int     `json:"page"`
-	TotalPages int     `json:"totalPages"`
+	Nodes []*Node `json:"nodes"`
+	Pages
 }
 
 // ListNodes browses the vault: filter, sort, page.
@@ -102,9 +100,8 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	}
 	sort.Slice(rows, func(i, j int) bool { return less(&rows[i], &rows[j]) })
 
-	res := &ListResult{Total: len(rows), Page: page, Nodes: []*Node{}}
-	from, to, pages := pageBounds(len(rows), page, limit)
-	res.TotalPages = pages
+	from, to, pages := pageOf(len(rows), page, limit)
+	res := &ListResult{Nodes: []*Node{}, Pages: pages}
 	for _, r := range rows[from:to] {
 		res.Nodes = append(res.Nodes, e.node(r.id))
 	}

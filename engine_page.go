@@ -12,11 +12,9 @@ import (
 // NeighborPage is one page of a note's neighbours.
 type NeighborPage struct {
 	// ID is the note asked about, as found.
-	ID         string     `json:"id"`
-	Neighbors  []Neighbor `json:"neighbors"`
-	Total      int        `json:"total"`
-	Page       int        `json:"page"`
-	TotalPages int        `json:"totalPages"`
+	ID        string     `json:"id"`
+	Neighbors []Neighbor `json:"neighbors"`
+	Pages
 	// Warnings are non-fatal notes on the lookup, e.g. the note name is
 	// shared by several notes.
 	Warnings []string `json:"warnings,omitempty"`
@@ -24,10 +22,8 @@ type NeighborPage struct {
 
 // TagPage is one page of tags.
 type TagPage struct {
-	Tags       []TagCount `json:"tags"`
-	Total      int        `json:"total"`
-	Page       int        `json:"page"`
-	TotalPages int        `json:"totalPages"`
+	Tags []TagCount `json:"tags"`
+	Pages
 }
 
 // NeighborsPage is like Neighbors, but sorted by q.SortBy (the keys of
@@ -52,13 +48,8 @@ func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Directi
 	if len(keys) > 0 {
 		sortNotes(e, all, func(nb graph.Neighbor) string { return nb.ID }, keys)
 	}
-	from, to, pages := pageBounds(len(all), page, q.Limit)
-	res := &NeighborPage{
-		ID:        found,
-		Neighbors: make([]Neighbor, 0, to-from),
-		Total:     len(all), Page: page, TotalPages: pages,
-		Warnings: warnings,
-	}
+	from, to, pages := pageOf(len(all), page, q.Limit)
+	res := &NeighborPage{ID: found, Neighbors: make([]Neighbor, 0, to-from), Pages: pages, Warnings: warnings}
 	for _, nb := range all[from:to] {
 		res.Neighbors = append(res.Neighbors, Neighbor{Node: e.node(nb.ID), Direction: nb.Direction})
 	}
@@ -81,8 +72,8 @@ func (e *Engine) SearchByTagsPage(ctx context.Context, tags []string, all bool, 
 	if len(keys) > 0 {
 		sortNotes(e, ids, func(id string) string { return id }, keys)
 	}
-	from, to, pages := pageBounds(len(ids), page, q.Limit)
-	res := &ListResult{Nodes: make([]*Node, 0, to-from), Total: len(ids), Page: page, TotalPages: pages}
+	from, to, pages := pageOf(len(ids), page, q.Limit)
+	res := &ListResult{Nodes: make([]*Node, 0, to-from), Pages: pages}
 	for _, id := range ids[from:to] {
 		res.Nodes = append(res.Nodes, e.node(id))
 	}
@@ -102,8 +93,8 @@ func (e *Engine) ListTagsPage(ctx context.Context, q PageQuery) (*TagPage, error
 	if len(keys) > 0 {
 		slices.SortFunc(tags, tagSorter(keys))
 	}
-	from, to, pages := pageBounds(len(tags), page, q.Limit)
-	res := &TagPage{Tags: make([]TagCount, 0, to-from), Total: len(tags), Page: page, TotalPages: pages}
+	from, to, pages := pageOf(len(tags), page, q.Limit)
+	res := &TagPage{Tags: make([]TagCount, 0, to-from), Pages: pages}
 	spelling := e.tagSpellings(tags[from:to])
 	for _, t := range tags[from:to] {
 		res.Tags = append(res.Tags, TagCount{Tag: spelling[t.Tag], Count: t.Count})

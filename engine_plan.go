@@ -41,19 +41,6 @@ func readScanned(id, path string) (data []byte, ok bool, err error) {
 	return data, true, nil
 }
 
-// openNote finds the note raw names for an update and reads it, checking
-// ifMatch (see current). A note gone from disk is forgotten now. Caller
-// holds e.writeMu.
-func (e *Engine) openNote(ctx context.Context, raw, ifMatch string) (id string, warnings []string, src []byte, abs string, err error) {
-	if id, warnings, err = e.find(raw); err != nil {
-		return "", nil, nil, "", err
-	}
-	if src, abs, err = e.openFound(ctx, id, ifMatch); err != nil {
-		return "", nil, nil, "", err
-	}
-	return id, warnings, src, abs, nil
-}
-
 // openFound reads the note id for an update, checking ifMatch (see
 // current). A note gone from disk is forgotten now.
 func (e *Engine) openFound(ctx context.Context, id, ifMatch string) (src []byte, abs string, err error) {

@@ -237,6 +237,22 @@ func oneOf[T ~string](param string, v, def T, values []T) (T, error) {
 	return "", fmt.Errorf("%w: %s: %q: use %s or %s", ErrInvalid, param, v, strings.Join(words[:last], ", "), words[last])
 }
 
+// Pages places a page in a paged list.
+type Pages struct {
+	// Total is the number of items in the whole list.
+	Total int `json:"total"`
+	// Page is the page given (from 1) of TotalPages.
+	Page       int `json:"page"`
+	TotalPages int `json:"totalPages"`
+}
+
+// pageOf is pageBounds for a result: the range [from, to) of page in n
+// items, and the page's place.
+func pageOf(n, page, limit int) (from, to int, p Pages) {
+	from, to, pages := pageBounds(n, page, limit)
+	return from, to, Pages{Total: n, Page: page, TotalPages: pages}
+}
+
 // pageBounds returns the range [from, to) of page (1-based) in n items
 // cut into pages of limit (0: one page holding everything), and the number
 // of pages. A page past the end is the empty range n, n.

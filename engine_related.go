@@ -63,12 +63,10 @@ type RelatedNote struct {
 // RelatedPage is one page of the notes closest to the seeds.
 type RelatedPage struct {
 	// Seeds are the notes the walk started from.
-	Seeds      []string      `json:"seeds"`
-	Notes      []RelatedNote `json:"notes"`
-	Total      int           `json:"total"`
-	Page       int           `json:"page"`
-	TotalPages int           `json:"totalPages"`
-	Warnings   []string      `json:"warnings,omitempty"`
+	Seeds []string      `json:"seeds"`
+	Notes []RelatedNote `json:"notes"`
+	Pages
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // RelatedPage ranks the notes by personalized PageRank over the links
@@ -96,7 +94,7 @@ func (e *Engine) RelatedPage(ctx context.Context, q RelatedQuery) (*RelatedPage,
 	if len(seeds) == 0 && strings.TrimSpace(q.Query) == "" {
 		return nil, nil
 	}
-	res := &RelatedPage{Seeds: seeds, Notes: []RelatedNote{}, Page: page, Warnings: warnings}
+	res := &RelatedPage{Seeds: seeds, Notes: []RelatedNote{}, Pages: Pages{Page: page}, Warnings: warnings}
 	if len(seeds) == 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("no note matches the query %q, so there is nothing to start from", q.Query))
 		return res, nil
@@ -107,10 +105,10 @@ func (e *Engine) RelatedPage(ctx context.Context, q RelatedQuery) (*RelatedPage,
 		limit = page * q.Limit
 	}
 	ranked, total := g.Related(seeds, q.ExcludeLinked, limit)
-	from, to, pages := pageBounds(total, page, q.Limit)
+	from, to, pages := pageOf(total, page, q.Limit)
 	to = min(to, len(ranked))
 	from = min(from, to)
-	res.Total, res.TotalPages = total, pages
+	res.Pages = pages
 	hits := make([]SearchHit, 0, to-from)
 	for _, r := range ranked[from:to] {
 		hits = append(hits, SearchHit{ID: r.ID, Score: r.Score})

@@ -27,15 +27,12 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 	if err != nil {
 		return nil, err
 	}
-	if u.Title == nil && u.Directory == nil && u.RenameHeading == nil {
-		return e.updateOneFile(ctx, u)
-	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
-	id, warnings, src, abs, err := e.openNote(ctx, u.ID, u.IfMatch)
+	oneFile := u.Title == nil && u.Directory == nil && u.RenameHeading == nil
+	id, warnings, src, abs, done, err := e.openForUpdate(ctx, u, oneFile)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	if u.RenameHeading != nil {
 		return e.renameHeading(ctx, u, id, warnings, src, abs)
 	}
@@ -47,45 +44,47 @@ func (e *Engine) UpdateNode(ctx context.Context, u NoteUpdate) (*WriteResult, er
 		up.res.DryRun = true
 		return up.res, nil
 	}
+	if ops := up.ops(); oneFile && len(ops) == 1 && !ops[0].Remove {
+		// The one file a change of content, tags or properties writes goes
+		// through the group commit.
+		if err := e.commitGrouped(ops[0], []string{id}, "update "+id, "update"); err != nil {
+			return nil, err
+		}
+		return e.answerWrite(ctx, id, up.res)
+	}
 	return e.commitUpdate(ctx, up, u)
 }
 
-// updateOneFile is UpdateNode of a note's content, tags or properties:
-// the one file it writes goes through the group commit.
-func (e *Engine) updateOneFile(ctx context.Context, u NoteUpdate) (*WriteResult, error) {
-	e.writeMu.RLock()
-	defer e.writeMu.RUnlock()
-	id, warnings, err := e.find(u.ID)
+// openForUpdate finds the note u changes and reads it, checking u.IfMatch
+// (see current); a note gone from disk is forgotten now. It holds
+// e.writeMu until done is called: shared for a change of one file
+// (oneFile: content, tags or properties), with the note reserved so that
+// the group commit writes other notes meanwhile; exclusive for a rename,
+// move or heading rename, whose rewrites reach other notes.
+func (e *Engine) openForUpdate(ctx context.Context, u NoteUpdate, oneFile bool) (id string, warnings []string, src []byte, abs string, done func(), err error) {
+	unlock := e.writeMu.Unlock
+	if oneFile {
+		e.writeMu.RLock()
+		unlock = e.writeMu.RUnlock
+	} else {
+		e.writeMu.Lock()
+	}
+	done = unlock
+	id, warnings, err = e.find(u.ID)
+	if err == nil && oneFile {
+		var release func()
+		if release, err = e.reserve(ctx, id); err == nil {
+			done = func() { release(); unlock() }
+		}
+	}
+	if err == nil {
+		src, abs, err = e.openFound(ctx, id, u.IfMatch)
+	}
 	if err != nil {
-		return nil, err
+		done()
+		return "", nil, nil, "", nil, err
 	}
-	release, err := e.reserve(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	src, abs, err := e.openFound(ctx, id, u.IfMatch)
-	if err != nil {
-		return nil, err
-	}
-	up, err := e.prepareUpdate(id, abs, src, warnings, u)
-	if err != nil {
-		return nil, err
-	}
-	if u.DryRun {
-		up.res.DryRun = true
-		return up.res, nil
-	}
-	ops := up.ops()
-	if len(ops) != 1 || ops[0].Remove {
-		// Nothing to write (or, never for such an update, more than one
-		// file): as any other update.
-		return e.commitUpdate(ctx, up, u)
-	}
-	if err := e.commitGrouped(ops[0], []string{id}, "update "+id, "update"); err != nil {
-		return nil, err
-	}
-	return e.answerWrite(ctx, id, up.res)
+	return id, warnings, src, abs, done, nil
 }
 
 // checkUpdate refuses an update that changes nothing, gives a bad title,

@@ -22,13 +22,11 @@ INSPECTOR_VERSION=2.12.0 # @modelcontextprotocol/inspector
 BIN=${BIN:-bin/vaultgraph}
 E2E_CACHE=${E2E_CACHE:-e2e/.cache}
 
-die() { echo "e2e: $*" >&2; exit 1; }
-[ -x "$BIN" ] || die "no server binary at $BIN: run make build (or make e2e)"
-command -v npm >/dev/null || die "npm not found: install Node.js (any version with npm) first"
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+E2E_NAME=e2e
+. e2e/node.sh # the scripts run from the repository root
+need_bin_and_npm
 
 # --- Node and the Inspector, pinned, cached --------------------------------
-. e2e/node.sh # the scripts run from the repository root
 install_node_pkgs "inspector-$INSPECTOR_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
 export PATH="$prefix/node_modules/.bin:$PATH" # its node comes first: the Inspector's #!/usr/bin/env node
 [ "$(node --version)" = "v$NODE_VERSION" ] || die "node on PATH is $(node --version), want v$NODE_VERSION"

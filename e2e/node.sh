@@ -1,8 +1,19 @@
 # e2e/node.sh: sourced by the e2e scripts. install_node_pkgs NAME PKG...
 # installs a pinned Node ($NODE_VERSION, from npm's node-<os>-<arch>
 # packages) and the npm packages PKG... into a cached prefix under
-# $E2E_CACHE named after NAME, and sets $prefix to it. Needs die().
+# $E2E_CACHE named after NAME, and sets $prefix to it. die MESSAGE stops
+# the script, its words prefixed by $E2E_NAME; need_bin_and_npm checks
+# that $BIN is a binary (and makes its path absolute) and that npm is
+# on the machine.
 NODE_VERSION=22.23.3 # node-<os>-<arch> on npm: the Node binary itself
+
+die() { echo "${E2E_NAME:-e2e}: $*" >&2; exit 1; }
+
+need_bin_and_npm() {
+  [ -x "$BIN" ] || die "no binary at $BIN: run make build (or make e2e)"
+  command -v npm >/dev/null || die "npm not found: install Node.js (any version with npm) first"
+  BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+}
 
 install_node_pkgs() {
   local name=$1

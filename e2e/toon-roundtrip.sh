@@ -25,13 +25,11 @@ BIN=${BIN:-bin/vaultgraph}
 E2E_CACHE=${E2E_CACHE:-e2e/.cache}
 NOTES=${NOTES:-1000}
 
-die() { echo "toon-roundtrip: $*" >&2; exit 1; }
-[ -x "$BIN" ] || die "no binary at $BIN: run make build (or make e2e)"
-command -v npm >/dev/null || die "npm not found: install Node.js (any version with npm) first"
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+E2E_NAME=toon-roundtrip
+. e2e/node.sh # the scripts run from the repository root
+need_bin_and_npm
 
 # --- Node and the reference decoder, pinned, cached ------------------------
-. e2e/node.sh # the scripts run from the repository root
 install_node_pkgs "toon-$TOON_VERSION" "@toon-format/toon@$TOON_VERSION"
 node=$prefix/node_modules/.bin/node
 [ "$("$node" --version)" = "v$NODE_VERSION" ] || die "$node is $("$node" --version), want v$NODE_VERSION"

@@ -61,13 +61,6 @@ func NewIndex(dim int, quantize bool) *Index {
 	return &Index{dim: dim, quantize: quantize, byID: make(map[string]int32)}
 }
 
-// dimension is the length of the index's vectors (0 while unknown).
-func (x *Index) dimension() int {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return x.dim
-}
-
 // Len is the number of vectors (chunks) in the index.
 func (x *Index) Len() int {
 	x.mu.RLock()

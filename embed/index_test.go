@@ -243,3 +243,10 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// dimension is the length of the index's vectors (0 while unknown).
+func (x *Index) dimension() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.dim
+}

@@ -103,22 +103,14 @@ func (m *Model2Vec) loadWeights(path string) error {
 		return fmt.Errorf("%w: embeddings hold NaN or infinity", ErrFormat)
 	}
 	if st.has("weights") {
-		w, shape, err := st.floats("weights")
-		if err != nil {
+		if m.weights, err = vocabVector(st.floats, "weights"); err != nil {
 			return err
 		}
-		if len(shape) != 1 {
-			return fmt.Errorf("%w: weights of shape %v, want [vocab]", ErrFormat, shape)
-		}
-		m.weights = w
 	}
 	if st.has("mapping") {
-		ids, shape, err := st.ints("mapping")
+		ids, err := vocabVector(st.ints, "mapping")
 		if err != nil {
 			return err
-		}
-		if len(shape) != 1 {
-			return fmt.Errorf("%w: mapping of shape %v, want [vocab]", ErrFormat, shape)
 		}
 		m.mapping = make([]int32, len(ids))
 		for i, r := range ids {
@@ -262,4 +254,17 @@ func ResolveModel2Vec(pathOrName, cacheDir string) (string, error) {
 	}
 	return "", fmt.Errorf("%w: %s is not in %s; fetch it with `vaultgraph model pull %s` on a machine with internet",
 		ErrModelNotFound, pathOrName, cacheDir, pathOrName)
+}
+
+// vocabVector reads the one-dimensional tensor name (a value per token)
+// with read.
+func vocabVector[T any](read func(name string) ([]T, []int, error), name string) ([]T, error) {
+	v, shape, err := read(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(shape) != 1 {
+		return nil, fmt.Errorf("%w: %s of shape %v, want [vocab]", ErrFormat, name, shape)
+	}
+	return v, nil
 }

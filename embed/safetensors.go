@@ -187,44 +187,41 @@ func (s *safetensors) tensor(name string) (tensorInfo, error) {
 	return t, nil
 }
 
+// floatConv reads one value of each float dtype as float32.
+var floatConv = map[string]func(b []byte) float32{
+	"F32":  func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
+	"F16":  func(b []byte) float32 { return halfToFloat32(binary.LittleEndian.Uint16(b)) },
+	"BF16": func(b []byte) float32 { return math.Float32frombits(uint32(binary.LittleEndian.Uint16(b)) << 16) },
+	"F64":  func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) },
+	"I8":   func(b []byte) float32 { return float32(int8(b[0])) },
+}
+
+// intConv reads one value of each integer dtype as int64.
+var intConv = map[string]func(b []byte) int64{
+	"I32": func(b []byte) int64 { return int64(int32(binary.LittleEndian.Uint32(b))) },
+	"I64": func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) },
+}
+
 // floats reads a tensor of F32, F16, BF16, F64 or I8 values as float32.
 func (s *safetensors) floats(name string) ([]float32, []int, error) {
-	t, err := s.tensor(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	var conv func(b []byte) float32
-	switch t.dtype {
-	case "F32":
-		conv = func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
-	case "F16":
-		conv = func(b []byte) float32 { return halfToFloat32(binary.LittleEndian.Uint16(b)) }
-	case "BF16":
-		conv = func(b []byte) float32 { return math.Float32frombits(uint32(binary.LittleEndian.Uint16(b)) << 16) }
-	case "F64":
-		conv = func(b []byte) float32 { return float32(math.Float64frombits(binary.LittleEndian.Uint64(b))) }
-	case "I8":
-		conv = func(b []byte) float32 { return float32(int8(b[0])) }
-	default:
-		return nil, nil, fmt.Errorf("%w: safetensors tensor %q: dtype %s is not a float type", ErrFormat, name, t.dtype)
-	}
-	return readTensor(s, t, conv)
+	return readAs(s, name, floatConv, "a float")
 }
 
 // ints reads a tensor of I32 or I64 values.
 func (s *safetensors) ints(name string) ([]int64, []int, error) {
+	return readAs(s, name, intConv, "an integer")
+}
+
+// readAs reads the tensor name with the conversion of its dtype; kind
+// names the types convs holds, for the error.
+func readAs[T any](s *safetensors, name string, convs map[string]func(b []byte) T, kind string) ([]T, []int, error) {
 	t, err := s.tensor(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	var conv func(b []byte) int64
-	switch t.dtype {
-	case "I32":
-		conv = func(b []byte) int64 { return int64(int32(binary.LittleEndian.Uint32(b))) }
-	case "I64":
-		conv = func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) }
-	default:
-		return nil, nil, fmt.Errorf("%w: safetensors tensor %q: dtype %s is not an integer type", ErrFormat, name, t.dtype)
+	conv, ok := convs[t.dtype]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: safetensors tensor %q: dtype %s is not %s type", ErrFormat, name, t.dtype, kind)
 	}
 	return readTensor(s, t, conv)
 }

@@ -137,16 +137,6 @@ func (t *Tokenizer) Encode(text string) []int {
 	return ids
 }
 
-// tokenTexts returns the token strings of text (unknown tokens included).
-func (t *Tokenizer) tokenTexts(text string) []string {
-	ids := t.Encode(text)
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = t.Token(id)
-	}
-	return out
-}
-
 // splitAdded cuts text at the added tokens (matched in the raw text,
 // leftmost and then longest first) and calls fn for each piece: a plain
 // segment with added = -1, or an added token with its id.

@@ -277,3 +277,13 @@ func TestUnigramMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// tokenTexts returns the token strings of text (unknown tokens included).
+func (t *Tokenizer) tokenTexts(text string) []string {
+	ids := t.Encode(text)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = t.Token(id)
+	}
+	return out
+}

@@ -117,13 +117,9 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 			return c.Prepend + s
 		}, nil
 	case "Sequence":
-		var seq []normalizer
-		for _, r := range c.Normalizers {
-			n, err := parseNormalizer(r)
-			if err != nil {
-				return nil, err
-			}
-			seq = append(seq, n)
+		seq, err := parseEach(c.Normalizers, parseNormalizer)
+		if err != nil {
+			return nil, err
 		}
 		return func(s string) string {
 			for _, n := range seq {
@@ -236,13 +232,9 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 	case "Metaspace":
 		return metaspace(c), nil
 	case "Sequence":
-		var seq []preTokenizer
-		for _, r := range c.Pretokenizers {
-			p, err := parsePreTokenizer(r)
-			if err != nil {
-				return nil, err
-			}
-			seq = append(seq, p)
+		seq, err := parseEach(c.Pretokenizers, parsePreTokenizer)
+		if err != nil {
+			return nil, err
 		}
 		return func(s string, first bool) []string {
 			words := []string{s}
@@ -382,4 +374,17 @@ func metaspace(c component) preTokenizer {
 		}
 		return out
 	}
+}
+
+// parseEach parses the steps of a Sequence normalizer or pre-tokenizer.
+func parseEach[C, T any](configs []C, parse func(C) (T, error)) ([]T, error) {
+	var seq []T
+	for _, c := range configs {
+		t, err := parse(c)
+		if err != nil {
+			return nil, err
+		}
+		seq = append(seq, t)
+	}
+	return seq, nil
 }

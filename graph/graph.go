@@ -209,17 +209,3 @@ func (g *Graph) Neighbors(id string, dir Direction, limit int) []Neighbor {
 	}
 	return res
 }
-
-// orphans returns the IDs of the nodes without any edge, sorted.
-func (g *Graph) orphans() []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	var ids []string
-	for _, u := range g.live {
-		if n := &g.nodes[u]; len(n.out) == 0 && len(n.in) == 0 {
-			ids = append(ids, n.id)
-		}
-	}
-	slices.Sort(ids)
-	return ids
-}

@@ -149,3 +149,17 @@ func TestNeighbors(t *testing.T) {
 
 // TestRandomOpsMatchModel applies random changes to a Graph and to a plain
 // map model and checks that both agree after every batch.
+
+// orphans returns the IDs of the nodes without any edge, sorted.
+func (g *Graph) orphans() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var ids []string
+	for _, u := range g.live {
+		if n := &g.nodes[u]; len(n.out) == 0 && len(n.in) == 0 {
+			ids = append(ids, n.id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}

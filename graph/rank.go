@@ -116,19 +116,6 @@ func (h *hubHeap) Pop() any {
 	return x
 }
 
-// pageRankScores returns the PageRank of every node, keyed by ID, as
-// PageRankOf gives it. The returned map is a copy the caller may modify.
-func (g *Graph) pageRankScores() map[string]float64 {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	scores := g.pageRank()
-	res := make(map[string]float64, len(g.live))
-	for _, u := range g.live {
-		res[g.nodes[u].id] = scores[u]
-	}
-	return res
-}
-
 // PageRankOf returns the PageRank of id, or 0 if id is not a node. Scores
 // use damping 0.85; nodes without outgoing edges spread their rank evenly
 // over all nodes; power iteration stops when the L1 change falls below 1e-9

@@ -183,3 +183,16 @@ func TestHubsPageRank(t *testing.T) {
 		t.Errorf("Hubs(PageRank, 10) = %v, want %v", got, all[:10])
 	}
 }
+
+// pageRankScores returns the PageRank of every node, keyed by ID, as
+// PageRankOf gives it. The returned map is a copy the caller may modify.
+func (g *Graph) pageRankScores() map[string]float64 {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	scores := g.pageRank()
+	res := make(map[string]float64, len(g.live))
+	for _, u := range g.live {
+		res[g.nodes[u].id] = scores[u]
+	}
+	return res
+}

@@ -63,12 +63,6 @@ func (g *Graph) Tags() []TagCount {
 	return counts
 }
 
-// nodeTags returns the tags of id, lowercase and sorted, or nil if id is not
-// a node or has no tags.
-func (g *Graph) nodeTags(id string) []string {
-	return nodeValue(g, id, func(n *node) []string { return slices.Clone(n.tags) })
-}
-
 // WithTags returns the IDs, sorted, of the nodes having any (all=false) or
 // all (all=true) of tags. Matching is case-insensitive and hierarchical:
 // "project" also matches a node tagged "project/alpha", but not "projects".

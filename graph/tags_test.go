@@ -168,3 +168,9 @@ func TestRandomUniform(t *testing.T) {
 		}
 	}
 }
+
+// nodeTags returns the tags of id, lowercase and sorted, or nil if id is not
+// a node or has no tags.
+func (g *Graph) nodeTags(id string) []string {
+	return nodeValue(g, id, func(n *node) []string { return slices.Clone(n.tags) })
+}

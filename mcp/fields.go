@@ -78,17 +78,6 @@ func (s *fieldSet) withRows(rows *fieldSet) *fieldSet {
 	return &c
 }
 
-// fieldTable returns, for a read tool, every field it can return in order
-// and the fields of each detail preset.
-func fieldTable(tool string) (fields, minimal, standard, full []string) {
-	d := lookup(tool)
-	if d == nil || d.fields == nil {
-		return nil, nil, nil, nil
-	}
-	s := d.fields
-	return s.all, s.preset(DetailMinimal), s.preset(DetailStandard), s.preset(DetailFull)
-}
-
 // preset is the field set of a detail preset.
 func (s *fieldSet) preset(detail string) []string {
 	switch detail {

@@ -50,8 +50,3 @@ func kebab(name string) string {
 	}
 	return b.String()
 }
-
-// Say writes the names of a hint as MCP parameters and tools, or as
-// command-line flags and sub-commands when flags is set: a Tools answer's
-// hints are written with names in braces ({page: 2}), which Render says.
-func Say(hint string, flags bool) string { return say(hint, flags) }

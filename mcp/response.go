@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -112,48 +110,14 @@ func formatTime(t time.Time) string {
 // that keeps the file's key order.
 type Properties []vault.Property
 
-// MarshalJSON writes the properties as an object in file order.
+// MarshalJSON writes the properties as an object in file order, their
+// values as the answers give them (see value).
 func (p Properties) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, prop := range p {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := json.Marshal(prop.Key)
-		if err != nil {
-			return nil, fmt.Errorf("property key: %w", err)
-		}
-		v, err := json.Marshal(propertyValue(prop.Value))
-		if err != nil {
-			return nil, fmt.Errorf("property %s: %w", prop.Key, err)
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+	b, err := propertiesObject(p).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("properties: %w", err)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-func propertyValue(v any) any {
-	switch x := v.(type) {
-	case time.Time:
-		return formatTime(x)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = propertyValue(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = propertyValue(e)
-		}
-		return out
-	}
-	return v
+	return b, nil
 }
 
 // TagsResponse is a page of tags with their note counts.

@@ -178,6 +178,12 @@ func hints(readOnly, destructive, idempotent bool) mcpgo.ToolAnnotation {
 	return a
 }
 
+// pagedTool is readTool for a tool that pages list k: its options, then
+// sortBy, page and limit.
+func pagedTool(name string, k vaultgraph.ListKind, opts ...mcpgo.ToolOption) mcpgo.Tool {
+	return readTool(name, append(opts, pagedOptions(k)...)...)
+}
+
 // pagedOptions are the sortBy, page and limit parameters of a tool that
 // pages list k.
 func pagedOptions(k vaultgraph.ListKind) []mcpgo.ToolOption {

@@ -87,71 +87,55 @@ func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindStatus, warnings: warnings, keep: d.fields.minimal}
 	for _, name := range names {
-		var v any
-		switch name {
-		case "vault":
-			v = s.Vault
-		case "notes":
-			v = s.Notes
-		case "links":
-			v = s.Links
-		case "brokenLinks":
-			v = s.BrokenLinks
-		case "brokenAnchors":
-			v = s.BrokenAnchors
-		case "attachmentLinks":
-			v = s.AttachmentLinks
-		case "attachments":
-			v = s.Attachments
-		case "tags":
-			v = s.Tags
-		case "edges":
-			v = s.Edges
-		case "embeddingCoverage":
-			v = roundScore(s.Embeddings)
-		case "embeddingModel":
-			v = s.EmbeddingModel
-		case "embedding":
-			v = s.Embedding
-		case "index":
-			v = s.Index
-		case "indexBytes":
-			v = s.IndexBytes
-		case "watcher":
-			v = s.Watcher
-		case "lastSync":
-			v = ""
-			if !s.LastSync.IsZero() {
-				v = s.LastSync.UTC().Format("2006-01-02T15:04:05Z")
-			}
-		case "loadTimeMs":
-			v = s.LoadTimeMs
-		case "notesWithWarnings":
-			v = s.NotesWithWarnings
-		case "renameRepairs":
-			v = s.RenameRepairs
-		case "problemCount":
-			v = len(s.Problems)
-		case "problems":
-			rows := make([]any, len(s.Problems))
-			for i, pr := range s.Problems {
-				rows[i] = toon.Object{{Key: "path", Value: pr.Path}, {Key: "reason", Value: pr.Reason}}
-			}
-			v = rows
-		case "duplicateNameCount":
-			v = len(s.DuplicateNames)
-		case "duplicateNames":
-			rows := make([]any, len(s.DuplicateNames))
-			for i, d := range s.DuplicateNames {
-				rows[i] = toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
-			}
-			v = rows
-		default:
-			continue
+		if value, ok := statusValues[name]; ok {
+			a.head = append(a.head, toon.Field{Key: name, Value: value(s)})
 		}
-		a.head = append(a.head, toon.Field{Key: name, Value: v})
 	}
 	return a
+}
+
+// statusValues give each field of vault_status its value.
+var statusValues = map[string]func(s *vaultgraph.Status) any{
+	"vault":              func(s *vaultgraph.Status) any { return s.Vault },
+	"notes":              func(s *vaultgraph.Status) any { return s.Notes },
+	"links":              func(s *vaultgraph.Status) any { return s.Links },
+	"brokenLinks":        func(s *vaultgraph.Status) any { return s.BrokenLinks },
+	"brokenAnchors":      func(s *vaultgraph.Status) any { return s.BrokenAnchors },
+	"attachmentLinks":    func(s *vaultgraph.Status) any { return s.AttachmentLinks },
+	"attachments":        func(s *vaultgraph.Status) any { return s.Attachments },
+	"tags":               func(s *vaultgraph.Status) any { return s.Tags },
+	"edges":              func(s *vaultgraph.Status) any { return s.Edges },
+	"embeddingCoverage":  func(s *vaultgraph.Status) any { return roundScore(s.Embeddings) },
+	"embeddingModel":     func(s *vaultgraph.Status) any { return s.EmbeddingModel },
+	"embedding":          func(s *vaultgraph.Status) any { return s.Embedding },
+	"index":              func(s *vaultgraph.Status) any { return s.Index },
+	"indexBytes":         func(s *vaultgraph.Status) any { return s.IndexBytes },
+	"watcher":            func(s *vaultgraph.Status) any { return s.Watcher },
+	"loadTimeMs":         func(s *vaultgraph.Status) any { return s.LoadTimeMs },
+	"notesWithWarnings":  func(s *vaultgraph.Status) any { return s.NotesWithWarnings },
+	"renameRepairs":      func(s *vaultgraph.Status) any { return s.RenameRepairs },
+	"problemCount":       func(s *vaultgraph.Status) any { return len(s.Problems) },
+	"duplicateNameCount": func(s *vaultgraph.Status) any { return len(s.DuplicateNames) },
+	"lastSync": func(s *vaultgraph.Status) any {
+		if s.LastSync.IsZero() {
+			return ""
+		}
+		return s.LastSync.UTC().Format("2006-01-02T15:04:05Z")
+	},
+	"problems": func(s *vaultgraph.Status) any {
+		rows := make([]any, len(s.Problems))
+		for i, pr := range s.Problems {
+			rows[i] = toon.Object{{Key: "path", Value: pr.Path}, {Key: "reason", Value: pr.Reason}}
+		}
+		return rows
+	},
+	"duplicateNames": func(s *vaultgraph.Status) any {
+		rows := make([]any, len(s.DuplicateNames))
+		for i, d := range s.DuplicateNames {
+			rows[i] = toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
+		}
+		return rows
+	},
 }
 
 // shapeList shapes a page of notes.

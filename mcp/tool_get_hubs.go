@@ -22,10 +22,10 @@ var getHubsFields = func() *fieldSet {
 
 func getHubsTool() *toolDef {
 	return &toolDef{
-		Tool: readTool("get_hubs", append([]mcpgo.ToolOption{
+		Tool: pagedTool("get_hubs", vaultgraph.HubList,
 			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
 			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
-		}, pagedOptions(vaultgraph.HubList)...)...),
+		),
 		run:    bind((*Tools).GetHubs),
 		format: FormatTOON,
 		fields: getHubsFields,

@@ -17,12 +17,10 @@ var getNeighborsFields = rowFields("direction", "context").withStandard("id", "t
 
 func getNeighborsTool() *toolDef {
 	return &toolDef{
-		Tool: readTool("get_neighbors",
-			append([]mcpgo.ToolOption{
-				mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
-				mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
-				mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
-			}, pagedOptions(vaultgraph.NeighborList)...)...,
+		Tool: pagedTool("get_neighbors", vaultgraph.NeighborList,
+			mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
+			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
+			mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
 		),
 		run:    bind((*Tools).GetNeighbors),
 		format: FormatTOON,

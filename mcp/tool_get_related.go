@@ -20,12 +20,12 @@ var getRelatedFields = func() *fieldSet {
 
 func getRelatedTool() *toolDef {
 	return &toolDef{
-		Tool: readTool("get_related", append([]mcpgo.ToolOption{
+		Tool: pagedTool("get_related", vaultgraph.RelatedList,
 			mcpgo.WithDescription("Notes closest to given notes by links (personalized PageRank)."),
 			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes")),
 			mcpgo.WithString("query", mcpgo.Description("Or start from its top hits")),
 			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked to a start")),
-		}, pagedOptions(vaultgraph.RelatedList)...)...),
+		),
 		run:    bind((*Tools).GetRelated),
 		format: FormatTOON,
 		fields: getRelatedFields,

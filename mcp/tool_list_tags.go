@@ -17,10 +17,8 @@ var tagFields = &fieldSet{
 
 func listTagsTool() *toolDef {
 	return &toolDef{
-		Tool: readTool("list_tags",
-			append([]mcpgo.ToolOption{
-				mcpgo.WithDescription("Every tag with its note count, most used first."),
-			}, pagedOptions(vaultgraph.TagList)...)...,
+		Tool: pagedTool("list_tags", vaultgraph.TagList,
+			mcpgo.WithDescription("Every tag with its note count, most used first."),
 		),
 		run:    bind((*Tools).ListTags),
 		format: FormatTOON,

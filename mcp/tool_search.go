@@ -12,14 +12,14 @@ var searchFields = rowFields("score", "snippet").withStandard("id", "title", "ta
 
 func searchTool() *toolDef {
 	return &toolDef{
-		Tool: readTool("search", append([]mcpgo.ToolOption{
+		Tool: pagedTool("search", vaultgraph.SearchList,
 			mcpgo.WithDescription("Find notes on a topic by words and meaning, best first. Start here."),
 			mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description(`Words, "phrases" or a question`)),
 			mcpgo.WithString("mode", enum(vaultgraph.SearchModes, vaultgraph.SearchHybrid, "Text, vectors or both")...),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description(descTags)),
 			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, vaultgraph.TagsAny, descTagMode)...),
 			mcpgo.WithString("folder", mcpgo.Description(descFolder)),
-		}, pagedOptions(vaultgraph.SearchList)...)...),
+		),
 		run:       bind((*Tools).Search),
 		format:    FormatTOON,
 		fields:    searchFields,

@@ -15,12 +15,10 @@ var searchByTagsFields = rowFields()
 
 func searchByTagsTool() *toolDef {
 	return &toolDef{
-		Tool: readTool("search_by_tags",
-			append([]mcpgo.ToolOption{
-				mcpgo.WithDescription(`Notes with any or all of the tags; "a" also matches "a/b".`),
-				mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags, without #")),
-				mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.Description(descTagMode)),
-			}, pagedOptions(vaultgraph.TaggedList)...)...,
+		Tool: pagedTool("search_by_tags", vaultgraph.TaggedList,
+			mcpgo.WithDescription(`Notes with any or all of the tags; "a" also matches "a/b".`),
+			mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags, without #")),
+			mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.Description(descTagMode)),
 		),
 		run:    bind((*Tools).SearchByTags),
 		format: FormatTOON,

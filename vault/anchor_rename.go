@@ -115,7 +115,7 @@ func (a *Anchors) Rename(fragment string, h int, text string) (string, bool) {
 // Link.Fragment holds it) after its '#', written the way the link is:
 //   - in a wikilink or embed, as is;
 //   - in a markdown link, percent-encoded in the style of the destination
-//     as written (see Retarget: inside <...> only what the brackets cannot
+//     as written (see retarget: inside <...> only what the brackets cannot
 //     hold, else spaces as %20 and so on; non-ASCII encoded if the
 //     destination encodes it, hex digits in its case);
 //   - in a frontmatter link, escaped for the quotes around it.

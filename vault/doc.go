@@ -3,7 +3,7 @@
 // its bytes into a Note with its frontmatter, tags, headings and Links),
 // where each link points (Index resolves it the way Obsidian does), how a
 // note's bytes change when a note is renamed or moved or a heading
-// renamed (Edit, Move, the Retarget functions), and when files change on
+// renamed (Edit, Move, the RetargetEdit functions), and when files change on
 // disk (Watcher, Debouncer). It knows nothing of the graph, the SQLite
 // index or MCP; the root package puts these pieces together.
 //
@@ -30,7 +30,7 @@
 //	watch.go           Watcher: the fsnotify backend, one goroutine; polling when it cannot watch
 //	debounce.go        Debouncer: the pure per-path debounce policy the Watcher uses
 //	edit.go            Edit and ApplyEdits: byte-range rewrites
-//	retarget*.go       Retarget, RetargetEdit, Move: a link pointed at a renamed or moved note
+//	retarget*.go       RetargetEdit, Move: a link pointed at a renamed or moved note
 //	anchor_rename*.go  a renamed heading and the links to it
 //	canvas*.go         JSON Canvas files: their links and rewrites
 //	fm*.go, yaml*.go   writing frontmatter and content back: SetFrontmatter,

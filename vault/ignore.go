@@ -53,19 +53,6 @@ func LoadIgnore(root string) (*Ignore, error) {
 	return ig, nil
 }
 
-// newIgnore returns an Ignore with the built-in rules and the given
-// Obsidian-style filters: a path prefix ("Templates/", "Archive/old.md")
-// or a regular expression between slashes ("/\.excalidraw\.md$/").
-func newIgnore(filters ...string) (*Ignore, error) {
-	ig := &Ignore{}
-	for _, f := range filters {
-		if err := ig.add(f); err != nil {
-			return ig, err
-		}
-	}
-	return ig, nil
-}
-
 func (ig *Ignore) add(filter string) error {
 	f := strings.TrimSpace(filter)
 	if f == "" {

@@ -171,3 +171,16 @@ func TestLoadIgnore(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// newIgnore returns an Ignore with the built-in rules and the given
+// Obsidian-style filters: a path prefix ("Templates/", "Archive/old.md")
+// or a regular expression between slashes ("/\.excalidraw\.md$/").
+func newIgnore(filters ...string) (*Ignore, error) {
+	ig := &Ignore{}
+	for _, f := range filters {
+		if err := ig.add(f); err != nil {
+			return ig, err
+		}
+	}
+	return ig, nil
+}

@@ -7,82 +7,14 @@ import (
 	"unicode"
 )
 
-// ErrCannotRetarget is returned by Retarget when no target text in the
+// ErrCannotRetarget is returned by RetargetEdit when no target text in the
 // link's style resolves to the wanted note, or when the link cannot be
 // rewritten at all (a link without a target range, such as a
 // reference-style markdown link as Parse gives it; a link to its own
 // note).
 var ErrCannotRetarget = errors.New("cannot point the link at the note")
 
-// Retarget returns the text to write in place of a link's target, the
-// bytes [l.TargetStart, l.TargetEnd) of its note, so that the link
-// resolves to the note want (a vault ID with .md) while keeping the way it
-// was written. source is the ID of the note holding the link (after any
-// move), idx the vault index after the rename or move, raw the target text
-// as written. Whitespace around raw is kept, and so are the fragment and
-// alias, which lie outside the target's bytes.
-//
-// Wikilinks, embeds and frontmatter links:
-//   - a bare name stays the bare name of want if that is unambiguous (no
-//     other note has that name, or want is the note at that vault path)
-//     and resolves to want from source; otherwise it becomes the shortest
-//     unambiguous path suffix of want ("Sub/Name"), at worst the full
-//     vault path;
-//   - a path-qualified target keeps a path: the suffix with as many folders
-//     as raw had, else the shortest suffix holding a '/', that is
-//     unambiguous and resolves to want (a note at the vault root: its bare
-//     name);
-//   - a target starting with "/" stays a full vault path with a leading "/";
-//   - a relative target ("./x", "../x") stays relative to source's folder,
-//     with "./" when want is in or under that folder;
-//   - ".md" is written only if raw had it (or, last, if only that
-//     resolves); the names take want's letter case;
-//   - text that could break the link is refused: '|', "[[", ']', '#', a
-//     line break, NUL, a final backslash. In the body also '<' and '>'
-//     (HTML) and '`', which could close a code span opened before the
-//     link (RetargetEdit allows it when no '`' comes before the link in
-//     its paragraph). In frontmatter also what the YAML scalar around the link
-//     cannot hold: control characters; when the scalar is quoted and
-//     RetargetEdit read its quotes from the parsed frontmatter, raw is
-//     decoded first and the text is written escaped (an apostrophe doubled in single
-//     quotes, '"' and backslash escaped in double quotes), so nothing more is refused, nor in a
-//     block scalar; in a plain scalar, or when the quotes are not known
-//     (Retarget never knows them), all of '"', backslash, ": ", " #", ',',
-//     '{', '}', and the apostrophe unless raw had one not doubled.
-//
-// Markdown links and images:
-//   - a target starting with "/" stays a vault path with a leading "/";
-//     one starting with "./" or "../" stays a path relative to source's
-//     folder ("./" kept when raw had it and want is at or below it);
-//   - a bare file name stays bare if want is in source's folder (or, for
-//     RetargetEditByName, if no other note has want's name), else
-//     becomes the path relative to that folder (then want's vault path);
-//   - any other path is relative to source's folder if it was written so
-//     (it still resolves that way, its tail names want, or the folder it
-//     starts with exists in source's folder), else want's vault path;
-//   - ".md" is kept if raw had it;
-//   - inside angle brackets the path is written as is, with only '<', '>',
-//     '|', backslash, '`' and control characters percent-encoded.
-//     Retarget takes raw to be in angle brackets when it holds a space or
-//     tab (a plain destination cannot); RetargetEdit looks at the note;
-//   - otherwise spaces, control characters, '(', ')', '<', '>', '|',
-//     backslash and '`' are percent-encoded, so a name with spaces gets
-//     %20 even if raw had none; non-ASCII bytes are encoded only if raw
-//     had percent-encoded non-ASCII;
-//   - in both, '%' becomes %25 whenever the text holds other escapes or
-//     would decode otherwise, '&' becomes %26 when it would read as an
-//     entity, and hex digits take raw's case. A '#' cannot be written.
-//
-// Every candidate is checked by decoding it as the parser does (with the
-// destination's fragment: RetargetEdit reads it from the note, Retarget
-// takes l.Fragment) and resolving it with idx; the first in the order
-// above that resolves to want is returned. If none does, the error wraps
-// ErrCannotRetarget and names source, raw and want.
-func Retarget(idx *Index, source string, l Link, raw string, want string) (text string, err error) {
-	return retarget(idx, source, l, raw, want, linkContext{angle: strings.ContainsAny(raw, " \t")})
-}
-
-// RetargetEdit is Retarget for a link of the note source whose bytes are
+// RetargetEdit is retarget for a link of the note source whose bytes are
 // src: it reads raw from src, sees whether a markdown destination is
 // written in angle brackets and which quotes hold a frontmatter link, and
 // returns the Edit that rewrites the target. For a link from
@@ -173,6 +105,70 @@ type linkContext struct {
 	file          *FileTarget // the link is to this attachment, not to a note
 }
 
+// retarget returns the text to write in place of a link's target, the
+// bytes [l.TargetStart, l.TargetEnd) of its note, so that the link
+// resolves to the note want (a vault ID with .md) while keeping the way it
+// was written. source is the ID of the note holding the link (after any
+// move), idx the vault index after the rename or move, raw the target text
+// as written. Whitespace around raw is kept, and so are the fragment and
+// alias, which lie outside the target's bytes.
+//
+// Wikilinks, embeds and frontmatter links:
+//   - a bare name stays the bare name of want if that is unambiguous (no
+//     other note has that name, or want is the note at that vault path)
+//     and resolves to want from source; otherwise it becomes the shortest
+//     unambiguous path suffix of want ("Sub/Name"), at worst the full
+//     vault path;
+//   - a path-qualified target keeps a path: the suffix with as many folders
+//     as raw had, else the shortest suffix holding a '/', that is
+//     unambiguous and resolves to want (a note at the vault root: its bare
+//     name);
+//   - a target starting with "/" stays a full vault path with a leading "/";
+//   - a relative target ("./x", "../x") stays relative to source's folder,
+//     with "./" when want is in or under that folder;
+//   - ".md" is written only if raw had it (or, last, if only that
+//     resolves); the names take want's letter case;
+//   - text that could break the link is refused: '|', "[[", ']', '#', a
+//     line break, NUL, a final backslash. In the body also '<' and '>'
+//     (HTML) and '`', which could close a code span opened before the
+//     link (RetargetEdit allows it when no '`' comes before the link in
+//     its paragraph). In frontmatter also what the YAML scalar around the link
+//     cannot hold: control characters; when the scalar is quoted and
+//     RetargetEdit read its quotes from the parsed frontmatter, raw is
+//     decoded first and the text is written escaped (an apostrophe doubled in single
+//     quotes, '"' and backslash escaped in double quotes), so nothing more is refused, nor in a
+//     block scalar; in a plain scalar, or when the quotes are not known
+//     (Retarget never knows them), all of '"', backslash, ": ", " #", ',',
+//     '{', '}', and the apostrophe unless raw had one not doubled.
+//
+// Markdown links and images:
+//   - a target starting with "/" stays a vault path with a leading "/";
+//     one starting with "./" or "../" stays a path relative to source's
+//     folder ("./" kept when raw had it and want is at or below it);
+//   - a bare file name stays bare if want is in source's folder (or, for
+//     RetargetEditByName, if no other note has want's name), else
+//     becomes the path relative to that folder (then want's vault path);
+//   - any other path is relative to source's folder if it was written so
+//     (it still resolves that way, its tail names want, or the folder it
+//     starts with exists in source's folder), else want's vault path;
+//   - ".md" is kept if raw had it;
+//   - inside angle brackets the path is written as is, with only '<', '>',
+//     '|', backslash, '`' and control characters percent-encoded.
+//     Retarget takes raw to be in angle brackets when it holds a space or
+//     tab (a plain destination cannot); RetargetEdit looks at the note;
+//   - otherwise spaces, control characters, '(', ')', '<', '>', '|',
+//     backslash and '`' are percent-encoded, so a name with spaces gets
+//     %20 even if raw had none; non-ASCII bytes are encoded only if raw
+//     had percent-encoded non-ASCII;
+//   - in both, '%' becomes %25 whenever the text holds other escapes or
+//     would decode otherwise, '&' becomes %26 when it would read as an
+//     entity, and hex digits take raw's case. A '#' cannot be written.
+//
+// Every candidate is checked by decoding it as the parser does (with the
+// destination's fragment: RetargetEdit reads it from the note, the
+// tests' Retarget takes l.Fragment) and resolving it with idx; the first in the order
+// above that resolves to want is returned. If none does, the error wraps
+// ErrCannotRetarget and names source, raw and want. ctx says how the link is written around its target.
 func retarget(idx *Index, source string, l Link, raw, want string, ctx linkContext) (string, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("retarget link %q in %s to %s: %s: %w", raw, source, want, fmt.Sprintf(format, args...), ErrCannotRetarget)

@@ -610,3 +610,9 @@ func applyAndParse(t *testing.T, source, src string, links []Link, i int, e Edit
 	}
 	return out, after
 }
+
+// Retarget is retarget for a link whose raw target is written in angle
+// brackets when it holds a space or a tab.
+func Retarget(idx *Index, source string, l Link, raw string, want string) (text string, err error) {
+	return retarget(idx, source, l, raw, want, linkContext{angle: strings.ContainsAny(raw, " \t")})
+}

@@ -345,20 +345,25 @@ func touchNotes(vaultDir string, every int) (int, error) {
 	}
 	touched := 0
 	for i := 0; i < len(notes); i += every {
-		f, err := os.OpenFile(notes[i], os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			return touched, err
-		}
-		_, err = fmt.Fprintf(f, "\nTouched by vaultgraph bench (%d).\n", i)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := appendText(notes[i], fmt.Sprintf("\nTouched by vaultgraph bench (%d).\n", i)); err != nil {
 			return touched, err
 		}
 		touched++
 	}
 	return touched, nil
+}
+
+// appendText appends text to the existing file p.
+func appendText(p, text string) error {
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // notePaths lists the vault's .md files, sorted.

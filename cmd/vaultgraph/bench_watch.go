@@ -97,15 +97,7 @@ func (w *watchBench) appendTo(p string, i int) (func() bool, error) {
 		return nil, err
 	}
 	id := filepath.ToSlash(rel)
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	_, err = fmt.Fprintf(f, "\nEdit %d by vaultgraph bench.\n", i)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := appendText(p, fmt.Sprintf("\nEdit %d by vaultgraph bench.\n", i)); err != nil {
 		return nil, err
 	}
 	fi, err := os.Stat(p)

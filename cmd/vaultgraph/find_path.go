@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph/mcp"
@@ -19,14 +17,10 @@ path exists, and a warning naming SOURCE or TARGET when it matches no note.`,
 		Example: `  vaultgraph find-path "Alpha Plan" "Budget 2025"
   vaultgraph find-path Home Archive --directed`,
 		Args: args("SOURCE", "TARGET"),
-		RunE: func(c *cobra.Command, a []string) error {
-			p.Source, p.Target = a[0], a[1]
-			return g.withTools(c.Context(), "find_path", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.FindPath(ctx, p)
-			})
-		},
 	}
 	c.Flags().BoolVar(&p.Directed, "directed", false, "follow links only from the linking note to the linked one")
-	presentationFlags(c, "find_path", &p.Presentation)
-	return c
+	return readTool(g, c, "find_path", &p, &p.Presentation, (*mcp.Tools).FindPath, func(a []string) error {
+		p.Source, p.Target = a[0], a[1]
+		return nil
+	})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -22,14 +20,8 @@ link in, or out) are not ranked: the last page says where the ranking ends.`,
 		Example: `  vaultgraph get-hubs --metric pagerank --limit 5
   vaultgraph get-hubs --limit 20 --page 2 --sort-by title`,
 		Args: args(),
-		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "get_hubs", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.GetHubs(ctx, p)
-			})
-		},
 	}
 	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.DefaultMetric), oneOf(vaultgraph.Metrics))
 	pageFlags(c, vaultgraph.HubList, &p.Paging, " (reorders the page; default: the metric's ranking)")
-	presentationFlags(c, "get_hubs", &p.Presentation)
-	return c
+	return readTool(g, c, "get_hubs", &p, &p.Presentation, (*mcp.Tools).GetHubs, nil)
 }

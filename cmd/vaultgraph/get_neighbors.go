@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -20,15 +18,11 @@ outgoing neighbours come first. An id that matches no note prints a warning
 naming it.`,
 		Example: `  vaultgraph get-neighbors "Alpha Plan" --direction in --limit 5`,
 		Args:    args("ID"),
-		RunE: func(c *cobra.Command, a []string) error {
-			p.ID = a[0]
-			return g.withTools(c.Context(), "get_neighbors", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.GetNeighbors(ctx, p)
-			})
-		},
 	}
 	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.DefaultDirection), oneOf(vaultgraph.Directions))
 	pageFlags(c, vaultgraph.NeighborList, &p.Paging, "")
-	presentationFlags(c, "get_neighbors", &p.Presentation)
-	return c
+	return readTool(g, c, "get_neighbors", &p, &p.Presentation, (*mcp.Tools).GetNeighbors, func(a []string) error {
+		p.ID = a[0]
+		return nil
+	})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph/mcp"
@@ -24,14 +22,10 @@ says which rule matched). An id that matches no note prints a warning naming it 
 		Example: `  vaultgraph get-node "Projects/Alpha Plan.md"
   vaultgraph get-node "alpha plan" --depth 1`,
 		Args: args("ID"),
-		RunE: func(c *cobra.Command, a []string) error {
-			p.ID = a[0]
-			return g.withTools(c.Context(), "get_node", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.GetNode(ctx, p)
-			})
-		},
 	}
 	c.Flags().IntVar(&p.Depth, "depth", 0, "0 = the note only, 1 = also its neighbours and link counts")
-	presentationFlags(c, "get_node", &p.Presentation)
-	return c
+	return readTool(g, c, "get_node", &p, &p.Presentation, (*mcp.Tools).GetNode, func(a []string) error {
+		p.ID = a[0]
+		return nil
+	})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -26,16 +24,12 @@ do not exist print null.`,
   vaultgraph get-related Beta Home --exclude-linked --limit 5
   vaultgraph get-related --query "budget risk"`,
 		Args: cobra.ArbitraryArgs,
-		RunE: func(c *cobra.Command, a []string) error {
-			p.IDs = a
-			return g.withTools(c.Context(), "get_related", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.GetRelated(ctx, p)
-			})
-		},
 	}
 	c.Flags().StringVar(&p.Query, "query", "", "search words whose best hits are the start")
 	c.Flags().BoolVar(&p.ExcludeLinked, "exclude-linked", false, "leave out notes already linked with a given note")
 	pageFlags(c, vaultgraph.RelatedList, &p.Paging, " (reorders the page; default: closest first)")
-	presentationFlags(c, "get_related", &p.Presentation)
-	return c
+	return readTool(g, c, "get_related", &p, &p.Presentation, (*mcp.Tools).GetRelated, func(a []string) error {
+		p.IDs = a
+		return nil
+	})
 }

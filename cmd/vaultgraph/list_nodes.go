@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -25,24 +24,6 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Note
   vaultgraph list-nodes --property status=active --created-after 2025-01-01
   vaultgraph list-nodes --orphans`,
 		Args: args(),
-		RunE: func(c *cobra.Command, _ []string) error {
-			for _, kv := range props {
-				if mcp.NotGiven(kv) {
-					continue
-				}
-				k, v, ok := strings.Cut(kv, "=")
-				if !ok || strings.TrimSpace(k) == "" {
-					return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
-				}
-				if p.Properties == nil {
-					p.Properties = map[string]string{}
-				}
-				p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
-			}
-			return g.withTools(c.Context(), "list_nodes", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.ListNodes(ctx, p)
-			})
-		},
 	}
 	f := c.Flags()
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
@@ -57,6 +38,20 @@ links or broken anchors; sort by one or more of ` + strings.Join(vaultgraph.Note
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
 	f.BoolVar(&p.BrokenAnchors, "broken-anchors", false, "only notes with a link to a heading or ^block its note lacks")
 	pageFlags(c, vaultgraph.NoteList, &p.Paging, " (default path)")
-	presentationFlags(c, "list_nodes", &p.Presentation)
-	return c
+	return readTool(g, c, "list_nodes", &p, &p.Presentation, (*mcp.Tools).ListNodes, func(_ []string) error {
+		for _, kv := range props {
+			if mcp.NotGiven(kv) {
+				continue
+			}
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || strings.TrimSpace(k) == "" {
+				return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+			}
+			if p.Properties == nil {
+				p.Properties = map[string]string{}
+			}
+			p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+		return nil
+	})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -19,13 +17,7 @@ with the number of notes carrying each, most used first, a page at a time.`,
 		Example: `  vaultgraph list-tags --limit 20
   vaultgraph list-tags --sort-by tag --format json`,
 		Args: args(),
-		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "list_tags", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.ListTags(ctx, p)
-			})
-		},
 	}
 	pageFlags(c, vaultgraph.TagList, &p.Paging, "")
-	presentationFlags(c, "list_tags", &p.Presentation)
-	return c
+	return readTool(g, c, "list_tags", &p, &p.Presentation, (*mcp.Tools).ListTags, nil)
 }

@@ -303,6 +303,25 @@ func (g *globals) embedKey() string {
 	return g.embedSpec + " " + g.embedURL
 }
 
+// readTool makes c the command of a read tool: bind (when not nil)
+// takes the arguments into p, then c runs the tool with p through
+// withTools (a running server answers it when it can); c takes the
+// presentation flags.
+func readTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
+	c.RunE = func(c *cobra.Command, a []string) error {
+		if bind != nil {
+			if err := bind(a); err != nil {
+				return err
+			}
+		}
+		return g.withTools(c.Context(), tool, *p, pres, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return run(t, ctx, *p)
+		})
+	}
+	presentationFlags(c, tool, pres)
+	return c
+}
+
 // presentationFlags adds the flags that shape a read command's answer.
 func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 	f := c.Flags()

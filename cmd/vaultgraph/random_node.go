@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph/mcp"
@@ -17,13 +15,7 @@ func newRandomNodeCmd(g *globals) *cobra.Command {
 carrying any of those tags are candidates. Prints null when none qualifies.`,
 		Example: `  vaultgraph random-node --tags idea,draft`,
 		Args:    args(),
-		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "random_node", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.RandomNode(ctx, p)
-			})
-		},
 	}
 	c.Flags().StringSliceVar(&p.Tags, "tags", nil, "only notes with any of these tags")
-	presentationFlags(c, "random_node", &p.Presentation)
-	return c
+	return readTool(g, c, "random_node", &p, &p.Presentation, (*mcp.Tools).RandomNode, nil)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -59,12 +58,6 @@ pass the --embed they were made with to use them.`,
 			}
 			return nil
 		},
-		RunE: func(c *cobra.Command, a []string) error {
-			p.Query = strings.Join(a, " ")
-			return g.withTools(c.Context(), "search", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.Search(ctx, p)
-			})
-		},
 	}
 	f := c.Flags()
 	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
@@ -72,7 +65,10 @@ pass the --embed they were made with to use them.`,
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
 	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
-	presentationFlags(c, "search", &p.Presentation)
-	g.embedFlags(c)
+	readTool(g, c, "search", &p, &p.Presentation, (*mcp.Tools).Search, func(a []string) error {
+		p.Query = strings.Join(a, " ")
+		return nil
+	})
+	g.embedFlags(c) // after RunE is set: it wraps it
 	return c
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -26,15 +25,11 @@ nested tags ("project" matches "project/alpha").`,
 			}
 			return nil
 		},
-		RunE: func(c *cobra.Command, a []string) error {
-			p.Tags = a
-			return g.withTools(c.Context(), "search_by_tags", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.SearchByTags(ctx, p)
-			})
-		},
 	}
 	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
 	pageFlags(c, vaultgraph.TaggedList, &p.Paging, "")
-	presentationFlags(c, "search_by_tags", &p.Presentation)
-	return c
+	return readTool(g, c, "search_by_tags", &p, &p.Presentation, (*mcp.Tools).SearchByTags, func(a []string) error {
+		p.Tags = a
+		return nil
+	})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/vaultgraph/vaultgraph/mcp"
@@ -18,12 +16,6 @@ heading or ^block their note lacks), attachments and tags, the state of
 index and watcher, the last sync time, files that could not be indexed
 (with the reason) and note names shared by several notes.`,
 		Args: args(),
-		RunE: func(c *cobra.Command, _ []string) error {
-			return g.withTools(c.Context(), "vault_status", p, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.VaultStatus(ctx, p)
-			})
-		},
 	}
-	presentationFlags(c, "vault_status", &p.Presentation)
-	return c
+	return readTool(g, c, "vault_status", &p, &p.Presentation, (*mcp.Tools).VaultStatus, nil)
 }

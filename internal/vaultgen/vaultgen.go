@@ -86,21 +86,11 @@ func (cfg Config) normalize() (Config, error) {
 	if math.IsNaN(cfg.AvgLinks) || math.IsInf(cfg.AvgLinks, 0) {
 		return cfg, fmt.Errorf("vaultgen: AvgLinks must be finite, got %v", cfg.AvgLinks)
 	}
-	switch {
-	case cfg.AvgLinks == 0:
-		cfg.AvgLinks = DefaultAvgLinks
-	case cfg.AvgLinks < 0:
-		cfg.AvgLinks = 0
-	}
+	cfg.AvgLinks = orDefault(cfg.AvgLinks, DefaultAvgLinks)
 	if math.IsNaN(cfg.BrokenRate) || cfg.BrokenRate > 1 {
 		return cfg, fmt.Errorf("vaultgen: BrokenRate must be <= 1, got %v", cfg.BrokenRate)
 	}
-	switch {
-	case cfg.BrokenRate == 0:
-		cfg.BrokenRate = DefaultBrokenRate
-	case cfg.BrokenRate < 0:
-		cfg.BrokenRate = 0
-	}
+	cfg.BrokenRate = orDefault(cfg.BrokenRate, DefaultBrokenRate)
 	if cfg.BodyWords < 0 {
 		return cfg, fmt.Errorf("vaultgen: BodyWords must be >= 0, got %d", cfg.BodyWords)
 	}
@@ -111,6 +101,17 @@ func (cfg Config) normalize() (Config, error) {
 		return cfg, fmt.Errorf("vaultgen: AvgLinks*Notes too large (%.0f)", total)
 	}
 	return cfg, nil
+}
+
+// orDefault is a rate of Config: 0 means def and a negative value none.
+func orDefault(v, def float64) float64 {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // Generate writes a synthetic vault described by cfg into dir and reports

@@ -291,19 +291,12 @@ func (c *txn) removeToBackups() error {
 		if !op.Remove {
 			continue
 		}
-		if fi, err := os.Lstat(op.Path); errors.Is(err, fs.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fmt.Errorf("remove %s: %w", op.Path, err)
-		} else if fi.IsDir() {
-			return fmt.Errorf("remove %s: it is a folder", op.Path)
-		}
-		bak, err := op.backupName()
+		bak, err := c.backupFor(op, "remove", "remove", "remove")
 		if err != nil {
 			return err
 		}
-		if err := c.step("remove"); err != nil {
-			return err
+		if bak == "" {
+			continue
 		}
 		if err := os.Rename(op.Path, bak); err != nil {
 			return fmt.Errorf("remove %s: %w", op.Path, err)
@@ -325,19 +318,12 @@ func (c *txn) backUpReplaced() error {
 		if op.Remove || c.single() {
 			continue
 		}
-		if fi, err := os.Lstat(op.Path); errors.Is(err, fs.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fmt.Errorf("back up %s: %w", op.Path, err)
-		} else if fi.IsDir() {
-			return fmt.Errorf("write %s: it is a folder", op.Path)
-		}
-		bak, err := op.backupName()
+		bak, err := c.backupFor(op, "back up", "write", "backup")
 		if err != nil {
 			return err
 		}
-		if err := c.step("backup"); err != nil {
-			return err
+		if bak == "" {
+			continue
 		}
 		if err := os.Link(op.Path, bak); err == nil {
 			op.bak = bak
@@ -348,6 +334,28 @@ func (c *txn) backUpReplaced() error {
 		}
 	}
 	return nil
+}
+
+// backupFor names the backup of op's file and takes the crash step step
+// before the file is moved or linked there; it is "" when there is no
+// file. A file that cannot be read is an error of action ("remove",
+// "back up"), a folder one of verb (what op does).
+func (c *txn) backupFor(op *opState, action, verb, step string) (string, error) {
+	if fi, err := os.Lstat(op.Path); errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	} else if err != nil {
+		return "", fmt.Errorf("%s %s: %w", action, op.Path, err)
+	} else if fi.IsDir() {
+		return "", fmt.Errorf("%s %s: it is a folder", verb, op.Path)
+	}
+	bak, err := op.backupName()
+	if err != nil {
+		return "", err
+	}
+	if err := c.step(step); err != nil {
+		return "", err
+	}
+	return bak, nil
 }
 
 // install renames every temporary file into place.

@@ -481,3 +481,36 @@ func assertNoTemps(t *testing.T, root string) {
 		return nil
 	})
 }
+
+// writeFileAtomic replaces the file at path with data so that a reader
+// sees either the old or the new content, never a part: the data goes to
+// a temporary file in the same folder (named TempPrefix...), which is
+// synced and renamed over path; then the folder is synced (not on
+// Windows, where a folder cannot be synced). An existing file keeps its
+// permission bits; a new one gets perm (DefaultFilePerm when 0, not
+// reduced by the umask). When path is a symlink, the file it leads to is
+// replaced that way and the symlink stays (commit does the same, and
+// checks that the target is inside its Root). On error the temporary
+// file is removed and path is untouched.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return fmt.Errorf("write %s: follow the symlink: %w", path, err)
+		}
+		path = real
+	}
+	mode := fileMode(path, perm)
+	tmp, err := writeTemp(filepath.Dir(path), data, mode, nil)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := syncFolder(filepath.Dir(path)); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
