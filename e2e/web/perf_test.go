@@ -116,7 +116,7 @@ func panZoom(t *testing.T, ctx context.Context, what string, d time.Duration) fp
 	run(t, ctx, what+": graph box", 10*time.Second, chromedp.Evaluate(
 		`(() => { const r = document.getElementById("global-graph").getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 	cx, cy := box[0]+box[2]/2, box[1]+box[3]/2
-	run(t, ctx, what+": start", 10*time.Second, chromedp.Evaluate(`window.vgStop = window.vgGraph.countFrames(); 0`, nil))
+	run(t, ctx, what+": start", 10*time.Second, chromedp.Evaluate(`window.vgCamera = vgGraph.sigma.getCamera().getState(); window.vgStop = window.vgGraph.countFrames(); 0`, nil))
 	start := time.Now()
 	drag := d / 2
 	act := func(a chromedp.Action) { run(t, ctx, what, 10*time.Second, a) }
@@ -137,6 +137,9 @@ func panZoom(t *testing.T, ctx context.Context, what string, d time.Duration) fp
 	}
 	var f fps
 	run(t, ctx, what+": stop", 10*time.Second, chromedp.Evaluate(`window.vgStop()`, &f))
+	// Back to the camera it started from: the wheel's steps in and out do
+	// not cancel out exactly, and the checks after want the graph in view.
+	run(t, ctx, what+": camera back", 10*time.Second, chromedp.Evaluate(`vgGraph.sigma.getCamera().setState(vgCamera); 0`, nil))
 	t.Logf("%s: %+v", what, f)
 	return f
 }
@@ -161,6 +164,8 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	act := func(a chromedp.Action) { run(t, ctx, "slow input", 10*time.Second, a) }
 	count := func() { act(chromedp.Evaluate(`window.vgStop = window.vgGraph.countFrames(); 0`, nil)) }
 	stop := func(f *fps) { act(chromedp.Evaluate(`window.vgStop()`, f)) }
+	// The camera comes back where it was at the end, for the checks after.
+	act(chromedp.Evaluate(`window.vgCamera = vgGraph.sigma.getCamera().getState(); 0`, nil))
 	count()
 	act(input.DispatchMouseEvent(input.MousePressed, cx, cy).WithButton(input.Left).WithClickCount(1))
 	for i := range 14 {
@@ -194,6 +199,8 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 		t.Errorf("slow drag: no frame showed the view moved (%+v)", drag)
 	}
 	waitJS(t, ctx, "drawn again once the wheel stopped", drawnAgain, 30*time.Second)
+	act(chromedp.Evaluate(`vgGraph.sigma.getCamera().setState(vgCamera); 0`, nil))
+	waitJS(t, ctx, "drawn again where it was", drawnAgain, 30*time.Second)
 	return drag, wheel
 }
 
@@ -205,7 +212,8 @@ const drawnAgain = `document.querySelector("#global-graph .sigma-glide").style.d
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
 
 // hoverAndOpen points the mouse at the largest note once the graph is
-// still (the cursor turns to a pointer), then clicks it (the note opens).
+// still (the cursor turns to a pointer), then clicks it (the note opens);
+// a note that another drawn over it hides is passed over for the next.
 func hoverAndOpen(t *testing.T, ctx context.Context) {
 	t.Helper()
 	time.Sleep(time.Second)
@@ -215,13 +223,18 @@ func hoverAndOpen(t *testing.T, ctx context.Context) {
 		Y  float64 `json:"y"`
 	}
 	run(t, ctx, "the largest note", 10*time.Second, chromedp.Evaluate(`(() => {
-		const s = window.vgGraph.sigma, g = s.getGraph();
-		let id = null;
-		g.forEachNode((k, a) => { if (!id || a.size > g.getNodeAttribute(id, "size")) id = k; });
-		const p = s.graphToViewport(g.getNodeAttributes(id)), r = s.getContainer().getBoundingClientRect();
+		const s = window.vgGraph.sigma, g = s.getGraph(), r = s.getContainer().getBoundingClientRect();
+		const at = (id) => s.graphToViewport(g.getNodeAttributes(id));
+		// The largest of the notes no other note covers at its centre.
+		const id = g.nodes().sort((a, b) => g.getNodeAttribute(b, "size") - g.getNodeAttribute(a, "size"))
+			.slice(0, 100).find((k) => s.getNodeAtPosition(at(k)) === k) ?? g.nodes()[0];
+		const p = at(id);
 		return { id, x: r.x + p.x, y: r.y + p.y };
 	})()`, &n))
-	run(t, ctx, "hover", 10*time.Second, input.DispatchMouseEvent(input.MouseMoved, n.X, n.Y))
+	// The mouse comes to the note as a person's does, in a few moves.
+	for _, d := range []float64{12, 6, 0} {
+		run(t, ctx, "hover", 10*time.Second, input.DispatchMouseEvent(input.MouseMoved, n.X+d, n.Y+d))
+	}
 	waitJS(t, ctx, "pointer over the note", `window.vgGraph.sigma.getContainer().style.cursor === "pointer"`, 10*time.Second)
 	run(t, ctx, "click", 10*time.Second, chromedp.MouseClickXY(n.X, n.Y))
 	waitJS(t, ctx, "note opened", fmt.Sprintf(`decodeURIComponent(location.hash).includes(%q)`, n.ID), 10*time.Second)
