@@ -29,6 +29,10 @@ type applyHow struct {
 	// consistent says the stored resolution matches the stored notes
 	// (start only).
 	consistent bool
+	// graph is the graph cache's graph of the notes as loaded (start
+	// only; nil when there is none): taken as is when the start changes
+	// nothing, instead of building it (relink).
+	graph *graph.Graph
 }
 
 // pass is one application of a diff: what it changed so far, and the
@@ -253,6 +257,11 @@ func (e *Engine) install(p *pass, results []parsed) {
 // graph; live, the notes parsed anew and those linking to a name that
 // appeared or went.
 func (e *Engine) relink(p *pass) {
+	if p.start && p.graph != nil && !p.resolveAll && e.refs == nil && allResolved(e.notes) {
+		e.graph = p.graph // the graph of exactly these notes and links
+		e.graphCached = true
+		return
+	}
 	touched := e.notes
 	if !p.start {
 		touched = map[string]*noteState{}
@@ -295,6 +304,17 @@ func (e *Engine) relink(p *pass) {
 			tx.SetOut(id, ns.resolved)
 		}
 	})
+}
+
+// allResolved reports whether every note has a stored resolution of each
+// of its links, which relink then keeps.
+func allResolved(notes map[string]*noteState) bool {
+	for _, ns := range notes {
+		if len(ns.resolved) != len(ns.note.Links) {
+			return false
+		}
+	}
+	return true
 }
 
 // finishPass keeps the problems and excluded files the diff found, and

@@ -46,12 +46,16 @@ func (e *Engine) load(ctx context.Context) error {
 	if err != nil {
 		e.log.Warn("ignore filters", "err", err)
 	}
-	// The vault is scanned while the index is read: the scan is mostly
-	// system calls, the read mostly decoding.
+	// The vault is cleaned up after a crash and scanned while the index
+	// is read: the scan is mostly system calls, the read mostly decoding
+	// (the clean-up touches only the files).
 	var scanned chan scanOutcome
 	if !e.opts.TrustIndex {
 		scanned = make(chan scanOutcome, 1)
 		go func() {
+			if !e.opts.ReadOnly {
+				e.recoverWrites()
+			}
 			s, err := vault.Scan(e.root, ig)
 			scanned <- scanOutcome{s, err}
 		}()
@@ -60,10 +64,21 @@ func (e *Engine) load(ctx context.Context) error {
 	var rebuilt string
 	if !e.opts.NoIndex {
 		if snap, rebuilt, err = e.openIndex(ctx); err != nil {
+			if scanned != nil {
+				<-scanned // no clean-up goes on after Open returns
+			}
 			return err
 		}
 	}
+	// The graph cache is read while the notes are taken in.
+	var cached *graph.Graph
+	decoded := make(chan struct{})
+	go func() {
+		defer close(decoded)
+		cached = e.cachedGraph(snap)
+	}()
 	consistent, trust := e.takeSnapshot(ig, snap)
+	<-decoded
 
 	e.syncMu.Lock()
 	d := diff{unchanged: len(e.notes)}
@@ -79,12 +94,13 @@ func (e *Engine) load(ctx context.Context) error {
 	}
 	var rep IndexReport
 	if err == nil {
-		rep, err = e.applyDiff(ctx, d, applyHow{start: true, full: !trust, consistent: consistent})
+		rep, err = e.applyDiff(ctx, d, applyHow{start: true, full: !trust, consistent: consistent, graph: cached})
 	}
 	e.syncMu.Unlock()
 	if err != nil {
 		return err
 	}
+	e.keepGraph(ctx, snap, cached)
 	rep.Rebuilt = rebuilt
 	rep.Duration = time.Since(start)
 	e.mu.Lock()
@@ -98,6 +114,37 @@ func (e *Engine) load(ctx context.Context) error {
 	return nil
 }
 
+// cachedGraph returns the graph the graph cache holds for snap, or nil.
+func (e *Engine) cachedGraph(snap *store.Snapshot) *graph.Graph {
+	if e.store == nil || snap == nil {
+		return nil
+	}
+	b := e.store.LoadGraphCache(snap.Key)
+	if b == nil {
+		return nil
+	}
+	g, err := graph.Decode(b)
+	if err != nil {
+		e.log.Warn("graph cache unreadable; building the graph", "err", err)
+		return nil
+	}
+	return g
+}
+
+// keepGraph writes the graph to the graph cache under snap's key after a
+// start that built it, when the index is still in the state snap was
+// read from: the start changed nothing, so the next start from the same
+// index takes the graph as it is (relink).
+func (e *Engine) keepGraph(ctx context.Context, snap *store.Snapshot, cached *graph.Graph) {
+	e.mu.RLock()
+	g, st := e.graph, e.store
+	e.mu.RUnlock()
+	if st == nil || snap == nil || snap.Key == "" || g == cached || st.CacheKey(ctx) != snap.Key {
+		return
+	}
+	st.WriteGraphCache(snap.Key, g.AppendBinary(nil))
+}
+
 // scanOutcome is a scan made in the background.
 type scanOutcome struct {
 	scan vault.ScanResult
@@ -107,7 +154,8 @@ type scanOutcome struct {
 // openIndex opens the index file and loads what it holds, and says why it
 // was set aside and rebuilt, if it was.
 func (e *Engine) openIndex(ctx context.Context) (*store.Snapshot, string, error) {
-	st, snap, rebuilt, err := store.OpenAndLoad(ctx, e.IndexPath())
+	// Snippets read the bodies from the files: the index keeps no copy.
+	st, snap, rebuilt, err := store.OpenAndLoad(ctx, e.IndexPath(), store.WithVault(e.root))
 	if err != nil {
 		return nil, "", fmt.Errorf("open index: %w", err)
 	}
@@ -145,9 +193,10 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.ignore = ig
-	e.notes = map[string]*noteState{}
+	e.notes = make(map[string]*noteState, len(snapNotes(snap)))
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
+	e.graphCached = false
 	e.refs = nil // built when first needed (refIndex)
 	e.noteProblems = map[string]vault.Problem{}
 	e.scanProblems = nil
@@ -172,6 +221,14 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	}
 	e.open = true
 	return consistent, trust
+}
+
+// snapNotes returns the notes of snap, none when snap is nil.
+func snapNotes(snap *store.Snapshot) []*store.Record {
+	if snap == nil {
+		return nil
+	}
+	return snap.Notes
 }
 
 // IndexPath returns the index file the engine uses (after Open).

@@ -27,6 +27,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/internal/vaultgen"
 )
 
@@ -150,6 +151,10 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // the temporary table below is the connection's
+	if _, err := db.Exec(vaultgraph.FTSInstances); err != nil {
+		t.Fatal(err)
+	}
 	// rows returns each row as text, its first column apart.
 	rows := func(query string) [][2]string {
 		t.Helper()
@@ -188,9 +193,8 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 		d.Notes[r[0]] = "note" + r[1]
 	}
 	for _, q := range []string{
-		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM links ORDER BY source, seq",
-		"SELECT note, tag FROM tags ORDER BY note, tag",
-		"SELECT n.id, f.title, f.body FROM notes n LEFT JOIN fts f ON f.rowid = n.rowid",
+		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq",
+		vaultgraph.FTSNoteTokens,
 	} {
 		for _, r := range rows(q) {
 			d.Notes[r[0]] += "\n" + strings.Fields(q)[len(strings.Fields(q))-1] + r[1]
@@ -682,3 +686,103 @@ func TestIndexTrust(t *testing.T) {
 // ixName is a note's name as a wikilink spells it: its base name without
 // ".md".
 func ixName(id string) string { return strings.TrimSuffix(path.Base(id), ".md") }
+
+// TestIndexGraphCache: a start on an unchanged vault takes the graph from
+// the graph cache the start before wrote, and answers exactly as a clean
+// full index does; after edits made while no process ran, and with a
+// damaged cache file, the graph is built again and the answers stay the
+// same.
+func TestIndexGraphCache(t *testing.T) {
+	gen, _ := ixVault(t, 300, 7)
+	for _, dir := range []string{testutil.CopyTestVault(t), gen} {
+		t.Run(filepath.Base(filepath.Dir(dir)), func(t *testing.T) {
+			path := ixIndexPath(t)
+			open := func(what string, cached bool) {
+				t.Helper()
+				e := ixOpen(t, dir, vaultgraph.Options{Index: path})
+				if got := e.GraphFromCache(); got != cached {
+					t.Errorf("%s: GraphFromCache() = %v, want %v", what, got, cached)
+				}
+				state := e.DumpState()
+				full := ixOpen(t, dir, vaultgraph.Options{NoIndex: true})
+				if want := full.DumpState(); state != want {
+					t.Errorf("%s: DumpState differs from a NoIndex engine's:\n%s", what, testutil.Clip(lineDiff(state, want)))
+				}
+				ixCheckIndex(t, what, e)
+			}
+			open("cold", false)
+			open("first warm start", false) // writes the graph cache
+			if _, err := os.Stat(path + ".graph"); err != nil {
+				t.Fatalf("no graph cache after a warm start: %v", err)
+			}
+			open("warm start from the graph cache", true)
+
+			ids := ixNoteFiles(t, dir)
+			edit := filepath.Join(dir, ids[1])
+			b, err := os.ReadFile(edit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			link := "\n\nSee [[" + ixName(ids[2]) + "]].\n"
+			if err := os.WriteFile(edit, append(b, link...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(dir, ids[3])); err != nil {
+				t.Fatal(err)
+			}
+			open("after edits", false)
+			open("after edits, warm", false)
+			open("after edits, from the graph cache", true)
+
+			g, err := os.ReadFile(path + ".graph")
+			if err != nil {
+				t.Fatal(err)
+			}
+			g[len(g)/2] ^= 0x55
+			if err := os.WriteFile(path+".graph", g, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			open("damaged graph cache", false)
+			open("graph cache written again", true)
+		})
+	}
+}
+
+// ixNoteFiles lists the vault's notes (vault-relative, slash-separated),
+// sorted.
+func ixNoteFiles(t testing.TB, dir string) []string {
+	t.Helper()
+	var ids []string
+	for p := range testutil.Files(t, dir) {
+		if strings.HasSuffix(p, ".md") && !strings.HasPrefix(p, ".") {
+			ids = append(ids, p)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// lineDiff lists the lines only one of a and b has.
+func lineDiff(a, b string) string {
+	in := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for l := range strings.Lines(s) {
+			m[l] = true
+		}
+		return m
+	}
+	ma, mb := in(a), in(b)
+	var out []string
+	for l := range ma {
+		if !mb[l] {
+			out = append(out, "+ "+l)
+		}
+	}
+	for l := range mb {
+		if !ma[l] {
+			out = append(out, "- "+l)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "")
+}

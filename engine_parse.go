@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -129,10 +128,7 @@ func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie
 	for _, w := range n.Warnings {
 		e.log.Debug("note", "id", f.ID, "warning", w)
 	}
-	var body string
-	if !strings.HasSuffix(strings.ToLower(f.ID), ".excalidraw.md") && n.BodyStart <= len(src) && len(src) <= vault.MaxParseBytes {
-		body = strings.ToValidUTF8(string(src[n.BodyStart:]), "\uFFFD")
-	}
+	body := store.IndexedBody(f.ID, src, n.BodyStart)
 	var vecs [][]byte
 	if ie != nil {
 		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)

@@ -15,6 +15,14 @@ import (
 
 // Test-only accessors for the external tests (package vaultgraph_test).
 
+// GraphFromCache reports whether Open took the graph from the graph cache
+// instead of building it.
+func (e *Engine) GraphFromCache() bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.graphCached
+}
+
 // DumpState returns the engine's whole state as sorted lines of text:
 // every note with its file identity (size, modification time, hash), title,
 // tags, properties and each link with its resolution; the attachments; the
@@ -70,6 +78,20 @@ func (e *Engine) DumpState() string {
 	return strings.Join(lines, "\n")
 }
 
+// Since schema 8 the full-text table keeps no text: a dump compares what
+// it indexes, each note's tokens with their column and offset (fts5vocab
+// 'instance' reads them from the index).
+const (
+	ftsInstances   = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, fts, 'instance')"
+	ftsTokensByDoc = `SELECT doc, group_concat(col || ':' || term || '@' || offset, ' ' ORDER BY col, offset, term) AS tokens
+		FROM temp.fts_instances GROUP BY doc`
+	// FTSNoteTokens gives, per note, its title and tokens.
+	FTSNoteTokens = "SELECT n.id, n.title, t.tokens FROM notes n LEFT JOIN (" + ftsTokensByDoc + ") t ON t.doc = n.doc"
+)
+
+// FTSInstances creates the table FTSNoteTokens reads, on one connection.
+const FTSInstances = ftsInstances
+
 // DumpIndexFile reads the SQLite index at path over a connection of its
 // own and returns every table as sorted lines of text: rowids are replaced
 // by note IDs and full-text bodies by their hash, so that two indexes of
@@ -88,18 +110,21 @@ func DumpIndexFile(path string) (string, error) {
 		return "", err
 	}
 	defer tx.Rollback()
+	if _, err := tx.Exec(ftsInstances); err != nil {
+		return "", err
+	}
 	var lines []string
 	queries := []struct{ name, query string }{
 		{"meta", `SELECT key, value FROM meta WHERE key IN ('consistent', 'vault')`},
 		{"note", `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`},
 		{"link", `SELECT source, printf('%03d', seq), kind, target, fragment, alias, property, start, end,
-			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM links`},
-		{"tag", `SELECT note, tag FROM tags`},
+			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM link_rows`},
 		{"attachment", `SELECT path FROM attachments`},
 		{"problem", `SELECT path, reason FROM problems`},
-		{"fts", `SELECT COALESCE(n.id, '<no note>'), f.title, f.body FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid`},
+		{"fts", `SELECT COALESCE(n.id, '<no note>'), n.title, t.tokens FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid
+			LEFT JOIN (` + ftsTokensByDoc + `) t ON t.doc = f.rowid`},
 		{"fts-missing", `SELECT n.id FROM notes n WHERE n.rowid NOT IN (SELECT rowid FROM fts)`},
-		{"vector", `SELECT note, chunk, model, dim, hash FROM vectors`},
+		{"vector", `SELECT note, chunk, model, dim, hash FROM vector_rows`},
 	}
 	for _, tq := range queries {
 		rows, err := tx.Query(tq.query)

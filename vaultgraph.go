@@ -111,13 +111,15 @@ type Engine struct {
 	parser *vault.Parser
 	log    *slog.Logger
 
-	mu     sync.RWMutex
-	open   bool
-	notes  map[string]*noteState // by ID
-	index  *vault.Index
-	graph  *graph.Graph
-	refs   map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
-	ignore *vault.Ignore
+	mu    sync.RWMutex
+	open  bool
+	notes map[string]*noteState // by ID
+	index *vault.Index
+	graph *graph.Graph
+	// graphCached says the start took the graph from the graph cache.
+	graphCached bool
+	refs        map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
+	ignore      *vault.Ignore
 	// excluded is what scans found of the user's excluded folders and
 	// files, whose links a rename still rewrites; nil until a full scan
 	// (or the first rename or delete that needs it) learns it.
@@ -209,30 +211,31 @@ func (e *Engine) Open(ctx context.Context) error {
 	e.root = root
 	e.commitOpts.Root = root // the vault's write lock and commit journal
 	e.mu.Unlock()
-	if !e.opts.ReadOnly && !e.opts.TrustIndex {
-		// A write interrupted by a crash leaves temporary files, backups
-		// and maybe a commit journal: finish that write (journal) or undo
-		// it. commit.Recover skips it while another process holds the
-		// vault's write lock (a server in the middle of a write): its
-		// files are not leftovers. Not at all while a server owns the
-		// vault (TrustIndex).
-		done, err := commit.Recover(root)
-		for _, d := range done {
-			e.log.Warn("repaired an interrupted write", "what", d)
-		}
-		switch {
-		case errors.Is(err, commit.ErrLocked):
-			e.log.Info("skipped the clean-up of interrupted writes: another process is writing to the vault", "err", err)
-		case err != nil:
-			e.log.Warn("could not clean up after an interrupted write", "err", err)
-		}
-	}
 	if err := e.load(ctx); err != nil {
 		e.Close()
 		return err
 	}
 	e.startEmbedding()
 	return nil
+}
+
+// recoverWrites finishes or undoes a write a crash interrupted: it leaves
+// temporary files, backups and maybe a commit journal (journal: finish
+// that write). commit.Recover skips it while another process holds the
+// vault's write lock (a server in the middle of a write): its files are
+// not leftovers. load runs it before its scan, not at all read-only or
+// while a server owns the vault (TrustIndex).
+func (e *Engine) recoverWrites() {
+	done, err := commit.Recover(e.root)
+	for _, d := range done {
+		e.log.Warn("repaired an interrupted write", "what", d)
+	}
+	switch {
+	case errors.Is(err, commit.ErrLocked):
+		e.log.Info("skipped the clean-up of interrupted writes: another process is writing to the vault", "err", err)
+	case err != nil:
+		e.log.Warn("could not clean up after an interrupted write", "err", err)
+	}
 }
 
 // Close releases the engine. Reads after Close fail with ErrClosed.

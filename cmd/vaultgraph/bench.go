@@ -84,7 +84,7 @@ file's size and their ratio, the wall time, markdown megabytes (10^6
 bytes) per second, peak RSS, and the bytes of each part of the index
 (SQLite dbstat: vectors, full-text, links, notes, tags, other):
 
-  bench-cold notes=10000 parsed=10100 embed=builtin markdown=17.1MiB index_size=52.0MiB index_ratio=3.04 cold_index=3.90s md_mb_per_s=4.60 peak_rss=300.0MiB vectors=29.4MiB fts=33.0MiB links=14.1MiB notes=4.6MiB tags=3.1MiB other=0.1MiB
+  bench-cold notes=10000 parsed=10100 embed=builtin markdown=17.1MiB index_size=52.0MiB index_ratio=3.04 cold_index=3.90s md_mb_per_s=4.60 peak_rss=300.0MiB vectors=29.4MiB fts=33.0MiB links=14.1MiB notes=4.6MiB other=0.1MiB
 
 Progress goes to stderr. Vaults and indexes are written under --dir (default
 a new temporary folder) and removed at the end unless --keep.`,

@@ -15,7 +15,7 @@ import (
 )
 
 // coldParts are the parts of the index a bench-cold line gives, in order.
-var coldParts = []string{"vectors", "fts", "text", "links", "notes", "tags", "other"}
+var coldParts = []string{"vectors", "fts", "text", "links", "notes", "other"}
 
 // coldResult holds the figures of `bench --cold` for one vault.
 type coldResult struct {

@@ -253,12 +253,14 @@ func (g *globals) withTools(ctx context.Context, tool string, params any, pres *
 	// A one-shot command does not define the vault's model (serve and
 	// index do): other models' vectors stay.
 	opts.KeepOtherVectors = true
+	restoreGC := loadGC()
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
 		return err
 	}
 	defer e.Close()
 	if opts.Embedder != nil {
+		restoreGC()
 		// One-shot: make the missing vectors now (the server does it in
 		// the background), for up to g.embedWait. If the model fails
 		// or the vault is too large, search says so and uses keywords or

@@ -110,8 +110,10 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if opts.Embedder, err = g.embedder(); err != nil {
 		return err
 	}
+	restoreGC := loadGC()
 	e := vaultgraph.New(opts)
 	if err := e.Open(ctx); err != nil {
+		restoreGC()
 		return err
 	}
 	defer e.Close()
@@ -137,8 +139,11 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	// Commands run meanwhile hand their reads to this server (handoff.go).
 	listenHandoff(ctx, &handoffServer{tools: tools, root: e.Root(), embed: g.embedKey(), log: log}, e.IndexPath())
 	s := mcp.NewServer(tools, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
-	// Loading made garbage of up to the size of the index's rows; give it
-	// back now rather than holding it while idle.
+	restoreGC()
+	// Loading made garbage (with the collector off, all of it is still
+	// there): give it back now rather than holding it while idle. One
+	// collection here costs less than the several the load would have
+	// made.
 	debug.FreeOSMemory()
 	if o.http != "" {
 		var site http.Handler

@@ -93,7 +93,8 @@ func dropPartialWord(s string) string {
 // linkTargets returns the notes the links of source resolve to, other
 // than source itself.
 func (w *writer) linkTargets(source string) ([]string, error) {
-	st, err := w.prepare("SELECT DISTINCT resolved FROM links WHERE source = ? AND resolved IS NOT NULL")
+	st, err := w.prepare(`SELECT DISTINCT r.id FROM links l JOIN notes r ON r.doc = l.resolved
+		WHERE l.source = (SELECT doc FROM notes WHERE id = ?)`)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +157,7 @@ func (w *writer) refreshAnchors() error {
 // refreshAnchor rewrites the fts_anchor row of the note id from the
 // contexts of the links to it.
 func (w *writer) refreshAnchor(id string) error {
-	st, err := w.prepare("SELECT rowid FROM notes WHERE id = ?")
+	st, err := w.prepare("SELECT doc FROM notes WHERE id = ?")
 	if err != nil {
 		return err
 	}
@@ -167,12 +168,12 @@ func (w *writer) refreshAnchor(id string) error {
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = ?", rowid); err != nil {
 		return err
 	}
-	st, err = w.prepare(`SELECT context FROM links WHERE resolved = ? AND source <> resolved AND context <> ''
-		ORDER BY source, seq LIMIT ?`)
+	st, err = w.prepare(`SELECT l.context FROM links l JOIN notes s ON s.doc = l.source
+		WHERE l.resolved = ?1 AND l.source <> ?1 AND l.context <> '' ORDER BY s.id, l.seq LIMIT ?2`)
 	if err != nil {
 		return err
 	}
-	rows, err := st.QueryContext(w.ctx, id, MaxAnchorLinks)
+	rows, err := st.QueryContext(w.ctx, rowid, MaxAnchorLinks)
 	if err != nil {
 		return err
 	}

@@ -153,15 +153,7 @@ func TestOpenSchema4Fields(t *testing.T) {
 		t.Fatalf("OpenOrRebuild(schema 4) = %q, %v; want it migrated in place", reason, err)
 	}
 	defer s.Close()
-	snap, err := s.Load(ctx)
-	if err != nil || len(snap.Notes) != 13 {
-		t.Fatalf("Load = %d notes, %v; want 13", len(snap.Notes), err)
-	}
-	for _, r := range snap.Notes {
-		if r.Note.Hash == "" {
-			t.Errorf("%s has no hash after the migration: it would be parsed again", r.Note.ID)
-		}
-	}
+	loadMigrated(t, s, 13)
 	tests := []struct {
 		desc, give string
 		want       []string

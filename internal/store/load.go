@@ -15,6 +15,9 @@ type Snapshot struct {
 	Attachments []string
 	Problems    []vault.Problem
 	Meta        map[string]string
+	// Key names the state of the index the snapshot was read from, ""
+	// when the index cannot say (see CacheKey).
+	Key string
 }
 
 // Load reads the whole index (without note bodies). A note whose
@@ -41,9 +44,10 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		return nil, fmt.Errorf("load: %w", err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
-	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
+	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}}
 	if key, ok := s.cacheKey(ctx, conn); ok {
 		rd.enc = newSnapEncoder(key)
+		rd.snap.Key = key.String()
 	}
 	if err := rd.readTables(ctx, conn); err != nil {
 		return nil, err
@@ -63,7 +67,7 @@ type querier interface {
 // cache alike, and copies them to enc (when not nil) as it goes.
 type rowReader struct {
 	snap *Snapshot
-	byID map[string]*Record
+	byID map[string]int // index in snap.Notes; nil reading the cache
 	enc  *snapEncoder
 	// The chunk link cuts the links from, and the note being read.
 	links    []vault.Link
@@ -90,7 +94,8 @@ type linkRow struct {
 
 // readTables reads every table Load returns.
 func (rd *rowReader) readTables(ctx context.Context, q querier) error {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors FROM notes`)
+	rows, err := q.QueryContext(ctx, `SELECT id, `+notePath+`, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
+		FROM notes`)
 	if err != nil {
 		return fmt.Errorf("load notes: %w", err)
 	}
@@ -120,7 +125,6 @@ func (rd *rowReader) readTables(ctx context.Context, q querier) error {
 
 // note adds one notes row.
 func (rd *rowReader) note(r noteRow) error {
-	rd.enc.note(&r)
 	n := &vault.Note{ID: r.id, Title: r.title, Hash: r.hash, Size: r.size, BodyStart: int(r.bodyStart), ModTime: time.Unix(0, r.mtime)}
 	rec := &Record{Note: n, Path: r.path}
 	if err := decodeJSON(r.aliases, &n.Aliases); err != nil {
@@ -141,14 +145,25 @@ func (rd *rowReader) note(r noteRow) error {
 	} else if err := decodeAnchors(r.anchors, n); err != nil {
 		return err
 	}
-	rd.snap.Notes = append(rd.snap.Notes, rec)
-	rd.byID[n.ID] = rec
+	rd.enc.noteRecord(rec)
+	rd.add(rec)
 	return nil
 }
 
+// add adds one note, from its row or from the cache.
+func (rd *rowReader) add(rec *Record) {
+	if rd.byID != nil {
+		rd.byID[rec.Note.ID] = len(rd.snap.Notes)
+	}
+	rd.snap.Notes = append(rd.snap.Notes, rec)
+}
+
 func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
+	// In the order of the links' primary key: a note's links one after
+	// another, with no sort.
 	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
-		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '') FROM links ORDER BY source, seq`)
+		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '')
+		FROM (SELECT l.source AS doc, `+linkRowColumns+` `+linkRowJoins+`) ORDER BY doc, seq`)
 	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
@@ -173,20 +188,28 @@ func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
 // BY source), so they are cut from shared chunks rather than grown one
 // slice per note: a 100,000-note load allocates a third as much.
 func (rd *rowReader) link(l *linkRow) {
-	rd.enc.link(l)
-	r := rd.byID[l.source]
-	if r == nil {
+	i, ok := rd.byID[l.source]
+	if !ok {
 		return
+	}
+	if rd.enc != nil {
+		j, ok := rd.byID[l.resolved]
+		rd.enc.link(l, i, j, ok)
 	}
 	link := vault.Link{Kind: vault.LinkKind(l.kind), Target: l.target, Fragment: l.fragment,
 		Alias: l.alias, Property: l.property, Start: int(l.start), End: int(l.end),
 		TargetStart: int(l.targetStart), TargetEnd: int(l.targetEnd), Line: int(l.line)}
+	rd.addLink(rd.snap.Notes[i], link, l.resolved, vault.Status(l.status))
+}
+
+// addLink gives note r one more link, from its row or from the cache.
+func (rd *rowReader) addLink(r *Record, link vault.Link, resolved string, status vault.Status) {
 	if r != rd.cur {
 		rd.endNoteLinks()
 		if len(r.Note.Links) > 0 { // not one after another after all
 			r.Note.Links = append(r.Note.Links, link)
-			r.Resolved = append(r.Resolved, l.resolved)
-			r.Status = append(r.Status, vault.Status(l.status))
+			r.Resolved = append(r.Resolved, resolved)
+			r.Status = append(r.Status, status)
 			return
 		}
 		rd.cur, rd.start = r, len(rd.links)
@@ -200,8 +223,8 @@ func (rd *rowReader) link(l *linkRow) {
 		rd.start = 0
 	}
 	rd.links = append(rd.links, link)
-	rd.resolved = append(rd.resolved, l.resolved)
-	rd.status = append(rd.status, vault.Status(l.status))
+	rd.resolved = append(rd.resolved, resolved)
+	rd.status = append(rd.status, status)
 }
 
 // linkChunk is the number of links in one chunk of rowReader.link.

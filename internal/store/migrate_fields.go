@@ -11,8 +11,9 @@ import (
 // the full-text table is made again with the columns headings, tags,
 // props and stems, filled from each note's row (its tags, properties and
 // headings) and its body as the old table has it; each link gets its
-// context from that body; fts_anchor is filled from the contexts. Notes,
-// links and vectors stay, so nothing is parsed or embedded again.
+// context from that body; fts_anchor is filled from the contexts later
+// (refreshAllAnchors). Notes, links and vectors stay, so nothing is
+// parsed or embedded again.
 func migrateFields(ctx context.Context, tx *sql.Tx) error {
 	var has int
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('links') WHERE name = 'context'").Scan(&has); err != nil {
@@ -22,6 +23,11 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "ALTER TABLE links ADD COLUMN context TEXT NOT NULL DEFAULT ''"); err != nil {
 			return err
 		}
+	}
+	// A full-text table of schema 8 (a file whose version was set back)
+	// has these columns, and keeps no text to make them from.
+	if v8, err := tableSQLHas(ctx, tx, "fts", "contentless_delete"); err != nil || v8 {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> ''"); err != nil {
 		return err
@@ -52,7 +58,15 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM links WHERE resolved IS NOT NULL")
+	return nil
+}
+
+// refreshAllAnchors writes the fts_anchor row of every note a link
+// resolves to: after migrateFields, once the links are of schema 8.
+func refreshAllAnchors(ctx context.Context, tx *sql.Tx) error {
+	w := newWriter(ctx, tx)
+	defer w.close()
+	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM link_rows WHERE resolved IS NOT NULL")
 	if err != nil {
 		return err
 	}
@@ -89,32 +103,15 @@ func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) 
 			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
 		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, *last, batch)
+	got, err := scanRows(rows, err, func(rows *sql.Rows, r *fieldsRow) error {
+		return rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
+			&r.tags, &r.properties, &r.anchors, &r.bodyStart)
+	})
 	if err != nil {
 		return 0, err
 	}
-	var got []fieldsRow
-	for rows.Next() {
-		var r fieldsRow
-		if err := rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
-			&r.tags, &r.properties, &r.anchors, &r.bodyStart); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		got = append(got, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
 	for _, r := range got {
-		n := &vault.Note{ID: r.id, Title: r.noteTitle}
-		_ = decodeJSON(r.tags, &n.Tags) // a bad row only loses its tags here
-		if r.properties != "" {
-			n.Properties, _ = decodeProperties(r.properties)
-		}
-		if r.anchors.Valid {
-			_ = decodeAnchors(r.anchors.String, n)
-		}
+		n := noteFields(r.id, r.noteTitle, "", r.tags, r.properties, r.anchors)
 		heads, tagWords, props := headingText(n), tagText(n), propText(n)
 		if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
@@ -131,7 +128,15 @@ func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) 
 
 // migrateContexts writes the context of each link of the note of r.
 func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
-	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", r.id)
+	// The links of a file whose version was set back are of schema 8,
+	// keyed by the note's rowid.
+	var key any = r.id
+	if isDocs, err := tableSQLHas(ctx, w.tx, "notes", "AUTOINCREMENT"); err != nil {
+		return err
+	} else if isDocs {
+		key = r.rowid
+	}
+	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", key)
 	if err != nil {
 		return err
 	}
@@ -154,7 +159,7 @@ func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 		return err
 	}
 	for _, c := range out {
-		if _, err := w.exec("UPDATE links SET context = ? WHERE source = ? AND seq = ?", c.text, r.id, c.seq); err != nil {
+		if _, err := w.exec("UPDATE links SET context = ? WHERE source = ? AND seq = ?", c.text, key, c.seq); err != nil {
 			return err
 		}
 	}

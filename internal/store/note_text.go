@@ -16,13 +16,15 @@ import (
 )
 
 // ftsColumns are the full-text table's columns, in order (ftsTable).
+// note_text, its view and the function below are of schema 7: the
+// migrations write and read them (migrateNoteText, migrateContentless).
 var ftsColumns = [...]string{"title", "body", "cjktitle", "cjk", "headings", "tags", "props", "stems"}
 
 // noteTextFunc is the SQL function that reads one column of a note_text
 // row: noteTextFunc(z, i) is column i of ftsColumns.
 const noteTextFunc = "vg_note_text"
 
-// The full-text table fts keeps no copy of its rows (schema 7): its
+// In schema 7 the full-text table fts kept no copy of its rows: its
 // content is the view note_text_cols, which reads each note's columns
 // from one compressed blob in note_text (about a third of the bytes).
 // FTS5 reads it for snippet(), for a column such as fts.body, and for
@@ -44,6 +46,23 @@ func init() {
 	if err := sqlite.RegisterDeterministicScalarFunction(noteTextFunc, 2, noteTextColumn); err != nil {
 		panic(err)
 	}
+	if err := sqlite.RegisterDeterministicScalarFunction(bodyFunc, 1, bodyText); err != nil {
+		panic(err)
+	}
+}
+
+// bodyFunc is the SQL function that reads a note_body row:
+// vg_body(note_body.z) is the note's body (NULL for none), for a person
+// or a test reading the index with SQL.
+const bodyFunc = "vg_body"
+
+// bodyText is bodyFunc.
+func bodyText(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	z, _ := args[0].([]byte)
+	if z == nil {
+		return nil, nil
+	}
+	return expandText(z)
 }
 
 // noteTextColumn is noteTextFunc.
@@ -81,13 +100,27 @@ func encodeNoteText(cols [len(ftsColumns)]string) []byte {
 		raw = binary.AppendUvarint(raw, uint64(len(c)))
 		raw = append(raw, c...)
 	}
+	return compressText(string(raw))
+}
+
+// compressText deflates text.
+func compressText(text string) []byte {
 	var out bytes.Buffer
 	w := flateWriters.Get().(*flate.Writer)
 	w.Reset(&out)
-	w.Write(raw) // a bytes.Buffer does not fail
+	io.WriteString(w, text) // a bytes.Buffer does not fail
 	w.Close()
 	flateWriters.Put(w)
 	return out.Bytes()
+}
+
+// expandText inflates what compressText deflated.
+func expandText(z []byte) (string, error) {
+	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errNoteText, err)
+	}
+	return string(raw), nil
 }
 
 var errNoteText = errors.New("bad note_text row")
@@ -100,10 +133,11 @@ func decodeNoteText(z []byte) ([len(ftsColumns)]string, error) {
 		return lastText.cols, nil
 	}
 	var cols [len(ftsColumns)]string
-	raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(z)))
+	text, err := expandText(z)
 	if err != nil {
-		return cols, fmt.Errorf("%w: %v", errNoteText, err)
+		return cols, err
 	}
+	raw := []byte(text)
 	for i := range cols {
 		n, k := binary.Uvarint(raw)
 		if k <= 0 || uint64(len(raw)-k) < n {
@@ -140,6 +174,11 @@ func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
 	ftsDone, err := tableSQLHas(ctx, tx, "fts", "note_text_cols")
 	if err != nil {
 		return err
+	}
+	if !ftsDone { // or of schema 8
+		if ftsDone, err = tableSQLHas(ctx, tx, "fts", "contentless_delete"); err != nil {
+			return err
+		}
 	}
 	anchorDone, err := tableSQLHas(ctx, tx, "fts_anchor", "contentless_delete")
 	if err != nil {
@@ -186,7 +225,7 @@ func migrateNoteTextRows(ctx context.Context, tx *sql.Tx) error {
 	for _, stmt := range []string{
 		"DROP TABLE IF EXISTS fts_vocab",
 		"ALTER TABLE fts RENAME TO fts_v6",
-		"CREATE VIRTUAL TABLE fts USING " + ftsTable,
+		"CREATE VIRTUAL TABLE fts USING " + ftsTableV7,
 	} {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err

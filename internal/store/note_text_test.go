@@ -10,31 +10,69 @@ import (
 	"testing"
 )
 
-// ftsRows returns every row of fts, all its columns, as one line each.
+// ftsRows returns what fts holds: per row and column, its tokens and
+// their offsets as the index has them (fts5vocab 'instance', which reads
+// the index, not the text), and per row its body as stored (fts.body up
+// to schema 7, note_body since 8).
 func ftsRows(t *testing.T, db *sql.DB) []string {
 	t.Helper()
-	rows, err := db.Query("SELECT rowid, " + strings.Join(ftsColumns[:], ", ") + " FROM fts ORDER BY rowid")
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var rowid int64
-		var cols [len(ftsColumns)]sql.NullString
-		dest := []any{&rowid}
-		for i := range cols {
-			dest = append(dest, &cols[i])
-		}
-		if err := rows.Scan(dest...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprint(rowid, cols))
-	}
-	if err := rows.Err(); err != nil {
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, fts, 'instance')"); err != nil {
 		t.Fatal(err)
 	}
-	return out
+	query := func(q string, fn func(rows *sql.Rows) string) []string {
+		rows, err := conn.QueryContext(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			out = append(out, fn(rows))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	out := query(`SELECT doc, col, group_concat(term || '@' || offset, ' ') FROM
+		(SELECT doc, col, term, offset FROM temp.fts_instances ORDER BY doc, col, offset) GROUP BY doc, col ORDER BY doc, col`,
+		func(rows *sql.Rows) string {
+			var doc int64
+			var col, terms string
+			if err := rows.Scan(&doc, &col, &terms); err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(doc, " ", col, ": ", terms)
+		})
+	var v8 int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = 'note_body'").Scan(&v8); err != nil {
+		t.Fatal(err)
+	}
+	bodies := "SELECT rowid, body FROM fts ORDER BY rowid"
+	if v8 > 0 {
+		bodies = "SELECT doc, z FROM note_body ORDER BY doc"
+	}
+	return append(out, query(bodies, func(rows *sql.Rows) string {
+		var doc int64
+		var body []byte
+		if err := rows.Scan(&doc, &body); err != nil {
+			t.Fatal(err)
+		}
+		if v8 > 0 {
+			text, err := expandText(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body = []byte(text)
+		}
+		return fmt.Sprintf("%d stored body: %q", doc, body)
+	})...)
 }
 
 // checkFTS runs FTS5's integrity check of fts (its index against
@@ -50,25 +88,19 @@ func checkFTS(t *testing.T, s *Store) {
 
 // TestOpenSchema6NoteText: an index written by the vaultgraph of schema
 // 6 (testdata/schema6-testvault.db: testvault indexed with the builtin
-// embedder) is brought up to date in place: fts reads the same columns
-// from note_text as the old table held, its index agrees with them, the
-// vectors and the anchor text stay, and no note is parsed again.
+// embedder) is brought up to date in place: fts indexes the same tokens
+// of the same columns as the old table (schema 8 keeps no text), the
+// bodies are kept, the vectors and the anchor text stay, and no note is
+// parsed again.
 func TestOpenSchema6NoteText(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	old := filepath.Join(dir, "old.db")
-	copyFile(t, filepath.Join("testdata", "schema6-testvault.db"), old)
-	db, err := sql.Open("sqlite", old)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := ftsRows(t, db)
-	db.Close()
-	if len(want) != 13 {
-		t.Fatalf("schema 6 fts has %d rows, want 13", len(want))
+	var want []string
+	readTestdata(t, "schema6-testvault.db", func(db *sql.DB) { want = ftsRows(t, db) })
+	if bodies := len(slices.DeleteFunc(slices.Clone(want), func(l string) bool { return !strings.Contains(l, " stored body: ") })); bodies != 13 {
+		t.Fatalf("schema 6 fts has %d rows, want 13", bodies)
 	}
 
-	path := filepath.Join(dir, "index.db")
+	path := filepath.Join(t.TempDir(), "index.db")
 	copyFile(t, filepath.Join("testdata", "schema6-testvault.db"), path)
 	s, reason, err := OpenOrRebuild(ctx, path)
 	if err != nil || reason != "" {
@@ -83,15 +115,7 @@ func TestOpenSchema6NoteText(t *testing.T) {
 	if err := s.db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name IN ('fts_content', 'fts_anchor_content')").Scan(&contentless); err != nil || contentless != 0 {
 		t.Errorf("FTS5 content tables after the migration = %d, %v; want none", contentless, err)
 	}
-	snap, err := s.Load(ctx)
-	if err != nil || len(snap.Notes) != 13 {
-		t.Fatalf("Load = %d notes, %v; want 13", len(snap.Notes), err)
-	}
-	for _, r := range snap.Notes {
-		if r.Note.Hash == "" {
-			t.Errorf("%s has no hash after the migration: it would be parsed again", r.Note.ID)
-		}
-	}
+	loadMigrated(t, s, 13)
 	var vectors int
 	if err := s.db.QueryRow("SELECT count(*) FROM vectors").Scan(&vectors); err != nil || vectors == 0 {
 		t.Errorf("vectors after the migration = %d, %v; want them kept", vectors, err)
@@ -147,8 +171,8 @@ func TestNoteTextUpdates(t *testing.T) {
 		t.Errorf("Keyword(harbour) after the delete = %q, want none", got)
 	}
 	var n int
-	if err := s.db.QueryRow("SELECT count(*) FROM note_text").Scan(&n); err != nil || n != 1 {
-		t.Errorf("note_text rows = %d, %v; want 1", n, err)
+	if err := s.db.QueryRow("SELECT count(*) FROM note_body").Scan(&n); err != nil || n != 1 {
+		t.Errorf("note_body rows = %d, %v; want 1", n, err)
 	}
 	if err := s.Reset(ctx); err != nil {
 		t.Fatal(err)

@@ -83,6 +83,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	defer tx.Rollback()
 	w := newWriter(ctx, tx)
 	defer w.close()
+	w.fileBodies = s.vault.Load() != nil
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -132,6 +133,13 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
 		return err
 	}
+	// Pending notes (layout.go) may be left over when notes went, links
+	// resolve elsewhere or a pass ends.
+	if len(b.Deletes) > 0 || len(b.Relinks) > 0 || b.Meta["consistent"] == "1" {
+		if err := w.dropPending(); err != nil {
+			return err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
@@ -146,10 +154,14 @@ type writer struct {
 	// anchors are the notes whose anchor text the batch may change
 	// (refreshAnchors).
 	anchors map[string]bool
+	// docs are the keys of notes looked up in the transaction (doc).
+	docs map[string]int64
+	// fileBodies is set when snippets read the bodies from the files.
+	fileBodies bool
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx) *writer {
-	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}}
+	return &writer{ctx: ctx, tx: tx, stmts: map[string]*sql.Stmt{}, docs: map[string]int64{}}
 }
 
 // prepare returns the transaction's statement of query, prepared once.
@@ -220,16 +232,16 @@ func (w *writer) delete(id string) error {
 	if err := w.touchLinkTargets(id); err != nil {
 		return err
 	}
-	// fts reads the old values from note_text: its row goes first.
 	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM note_text WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
+	if _, err := w.exec("DELETE FROM note_body WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
 	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
 		return err
 	}
+	delete(w.docs, id)
 	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
 	return err
 }
@@ -251,34 +263,22 @@ func (w *writer) upsert(r *Record) error {
 		ON CONFLICT(id) DO UPDATE SET path=excluded.path, title=excluded.title, hash=excluded.hash,
 			size=excluded.size, mtime=excluded.mtime, body_start=excluded.body_start, aliases=excluded.aliases,
 			tags=excluded.tags, properties=excluded.properties, warnings=excluded.warnings, anchors=excluded.anchors`,
-		n.ID, r.Path, n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
+		n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		string(aliases), string(tags), props, string(warnings), encodeAnchors(n)); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM tags WHERE note = ?", n.ID); err != nil {
-		return err
-	}
-	for _, t := range n.Tags {
-		if _, err := w.exec("INSERT OR IGNORE INTO tags(note, tag) VALUES (?, ?)", n.ID, vault.TagKey(t)); err != nil {
-			return err
-		}
-	}
-	names := ftsTitle(n.Title, n.Aliases)
-	hidden := r.Hidden
-	if hidden == nil {
-		h := hiddenText(r.Body)
-		hidden = &h
-	}
-	heads, tagWords, props := headingText(n), tagText(n), propText(n)
-	cols := [len(ftsColumns)]string{names, r.Body, hiddenText(names), *hidden, heads, tagWords, props,
-		stemText(names, heads, tagWords, props, r.Body)}
+	cols := ftsCols(n, r.Body, r.Hidden)
 	var rowid int64
-	if err := w.queryRow("SELECT rowid FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
+	if err := w.queryRow("SELECT doc FROM notes WHERE id = ?", n.ID).Scan(&rowid); err != nil {
 		return fmt.Errorf("index %s: %w", n.ID, err)
 	}
-	// The fts row of the old values is gone (above): note_text may change.
-	if _, err := w.exec(`INSERT INTO note_text(doc, z) VALUES (?, ?)
-		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, rowid, encodeNoteText(cols)); err != nil {
+	if w.docs[n.ID] != rowid {
+		if err := w.claimPending(n.ID, rowid); err != nil {
+			return err
+		}
+		w.docs[n.ID] = rowid
+	}
+	if err := w.writeBody(rowid, r.Body); err != nil {
 		return err
 	}
 	if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
@@ -286,7 +286,19 @@ func (w *writer) upsert(r *Record) error {
 		return err
 	}
 	w.touchAnchors(n.ID)
-	return w.writeLinks(r)
+	return w.writeLinks(r, rowid)
+}
+
+// writeBody keeps body for snippets in note_body, unless they are read
+// from the files (WithVault).
+func (w *writer) writeBody(doc int64, body string) error {
+	if w.fileBodies {
+		_, err := w.exec("DELETE FROM note_body WHERE doc = ?", doc)
+		return err
+	}
+	_, err := w.exec(`INSERT INTO note_body(doc, z) VALUES (?, ?)
+		ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, doc, compressText(body))
+	return err
 }
 
 // ftsTitle is what the full-text title column holds: the title and the
@@ -299,11 +311,12 @@ func ftsTitle(title string, aliases []string) string {
 	return title + "\n" + strings.Join(aliases, "\n")
 }
 
-func (w *writer) writeLinks(r *Record) error {
+// writeLinks replaces the links of the note of r, whose key is doc.
+func (w *writer) writeLinks(r *Record, doc int64) error {
 	if err := w.touchLinkTargets(r.Note.ID); err != nil {
 		return err
 	}
-	if _, err := w.exec("DELETE FROM links WHERE source = ?", r.Note.ID); err != nil {
+	if _, err := w.exec("DELETE FROM links WHERE source = ?", doc); err != nil {
 		return err
 	}
 	// One INSERT per row: a statement that writes several rows opens a
@@ -311,17 +324,14 @@ func (w *writer) writeLinks(r *Record) error {
 	// transaction at every savepoint (a multi-row INSERT here made the
 	// cold index slower, not faster).
 	for i, l := range r.Note.Links {
-		var resolved, status any
-		if i < len(r.Resolved) && r.Resolved[i] != "" {
-			resolved = r.Resolved[i]
-		}
-		if i < len(r.Status) && r.Status[i] != "" {
-			status = string(r.Status[i])
+		resolved, status, err := w.resolution(r, i)
+		if err != nil {
+			return err
 		}
 		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
 			start, end, target_start, target_end, line, resolved, status, context)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Note.ID, i, string(l.Kind), l.Target, l.Fragment, l.Alias, l.Property,
+			doc, i, linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
 			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
 			linkContext(l, r.Body, r.Note.BodyStart)); err != nil {
 			return err
@@ -336,17 +346,36 @@ func (w *writer) relink(r *Record) error {
 		return err
 	}
 	defer w.touchAnchors(r.Resolved...)
+	doc, err := w.doc(r.Note.ID)
+	if err != nil {
+		return err
+	}
 	for i := range r.Note.Links {
-		var resolved any
-		if r.Resolved[i] != "" {
-			resolved = r.Resolved[i]
+		resolved, status, err := w.resolution(r, i)
+		if err != nil {
+			return err
 		}
 		if _, err := w.exec("UPDATE links SET resolved = ?, status = ? WHERE source = ? AND seq = ?",
-			resolved, string(r.Status[i]), r.Note.ID, i); err != nil {
+			resolved, status, doc, i); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// resolution returns what the links table stores of the resolution of
+// link i of r: the key of the note it resolves to (nil for none) and
+// the code of its status (nil for none).
+func (w *writer) resolution(r *Record, i int) (resolved, status any, err error) {
+	if i < len(r.Resolved) && r.Resolved[i] != "" {
+		if resolved, err = w.doc(r.Resolved[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if i < len(r.Status) && r.Status[i] != "" {
+		status = linkCode(linkStatuses, string(r.Status[i]))
+	}
+	return resolved, status, nil
 }
 
 // Reset empties the index (for an index file that belongs to another
@@ -366,7 +395,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			return fmt.Errorf("reset index: %w", err)
 		}
 	}
-	for _, table := range []string{"note_text", "vectors", "links", "tags", "notes", "attachments", "problems", "meta"} {
+	for _, table := range []string{"note_body", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("reset index: %w", err)
 		}

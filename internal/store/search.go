@@ -209,11 +209,16 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
+	conn, err := s.snipConn(ctx, rowids)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
 	// One note at a time: FTS5 tests the expression on that row only
 	// (rowid =), where "rowid IN" would evaluate it over every note.
-	stmt, err := s.db.PrepareContext(ctx, `SELECT notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), `+bodyColumns(terms)+`
-		FROM fts JOIN notes ON notes.rowid = fts.rowid
-		WHERE fts MATCH ? AND fts.rowid = ?`)
+	stmt, err := conn.PrepareContext(ctx, `SELECT notes.id, notes.title, snippet(snip, 1, ?, ?, ?, ?), `+bodyColumns(terms)+`
+		FROM snip JOIN notes ON notes.rowid = snip.rowid
+		WHERE snip MATCH ? AND snip.rowid = ?`)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
@@ -227,7 +232,7 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			// Found by the anchor text of the links to it only (or gone).
-			found, err := s.anchorOnlySnippets(ctx, []int64{r}, terms)
+			found, err := anchorOnlySnippets(ctx, conn, []int64{r}, terms)
 			if err != nil {
 				return nil, err
 			}
@@ -384,8 +389,8 @@ func (s *Store) anchorMatches(ctx context.Context, expr, filter string, filterAr
 
 // details reads the ranked hits' note IDs and snippets (highlighting what
 // expr, the terms' expression, matches) and returns them in order, equal
-// hits by ID. A hit whose note row is gone (a write in between) is
-// dropped.
+// hits by ID. A hit whose note row is gone (a write in between), or
+// whose file is when snippets are read from the files, is dropped.
 func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []hit, snippets bool) ([]KeywordHit, error) {
 	if len(hits) == 0 {
 		return nil, nil
@@ -395,15 +400,23 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		rowids[i] = h.rowid
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	query := `SELECT fts.rowid, notes.id, notes.title, snippet(fts, 1, ?, ?, ?, ?), ` + bodyColumns(terms) + `
-		FROM fts JOIN notes ON notes.rowid = fts.rowid
-		WHERE fts MATCH ? AND fts.rowid IN (SELECT value FROM json_each(?))`
+	query := `SELECT snip.rowid, notes.id, notes.title, snippet(snip, 1, ?, ?, ?, ?), ` + bodyColumns(terms) + `
+		FROM snip JOIN notes ON notes.rowid = snip.rowid
+		WHERE snip MATCH ? AND snip.rowid IN (SELECT value FROM json_each(?))`
 	args := []any{MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
+	var q querier = s.db
 	if !snippets {
 		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
 		args = []any{string(list)}
+	} else {
+		conn, err := s.snipConn(ctx, rowids)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		q = conn
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
@@ -429,7 +442,7 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 				missing = append(missing, h.rowid)
 			}
 		}
-		found, err := s.anchorOnlySnippets(ctx, missing, terms)
+		found, err := anchorOnlySnippets(ctx, q, missing, terms)
 		if err != nil {
 			return nil, err
 		}
@@ -457,11 +470,11 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 // notes of rowids (found by the anchor text of the links to them, so that
 // their own text does not match): made in Go from the body, with the
 // terms' words highlighted where they are, else its start. A note that
-// is gone is left out.
-func (s *Store) anchorOnlySnippets(ctx context.Context, rowids []int64, terms []Term) (map[int64][2]string, error) {
+// is gone is left out. q has the rows of rowids in temp.snip (snipConn).
+func anchorOnlySnippets(ctx context.Context, q querier, rowids []int64, terms []Term) (map[int64][2]string, error) {
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	rows, err := s.db.QueryContext(ctx, `SELECT fts.rowid, notes.id, notes.title, fts.body
-		FROM fts JOIN notes ON notes.rowid = fts.rowid WHERE fts.rowid IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := q.QueryContext(ctx, `SELECT snip.rowid, notes.id, notes.title, snip.body
+		FROM snip JOIN notes ON notes.rowid = snip.rowid WHERE snip.rowid IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}

@@ -12,9 +12,10 @@ import (
 // TableBytes returns the bytes each part of the index file at path
 // occupies, in whole pages (SQLite's dbstat), over a read-only connection
 // of its own: "vectors", "fts" (the full-text table's shadow tables),
-// "text" (note_text, the full-text table's compressed columns),
-// "links", "notes" (with its key index), "tags", and "other" (meta,
-// attachments, problems, the schema, free pages). Figures are of the
+// "text" (note_body, the notes' bodies compressed, for snippets),
+// "links", "notes" (with its key indexes), and "other" (meta,
+// attachments, problems, the schema, free pages). Since schema 8 there is
+// no tags table. Figures are of the
 // database file; pages still in the WAL are not counted.
 func TableBytes(ctx context.Context, path string) (map[string]int64, error) {
 	q := url.Values{}
@@ -54,18 +55,16 @@ func TableBytes(ctx context.Context, path string) (map[string]int64, error) {
 // tablePart names the part of the index a table or index belongs to.
 func tablePart(name string) string {
 	switch {
-	case name == "vectors" || strings.HasPrefix(name, "sqlite_autoindex_vectors"):
+	case name == "vectors" || strings.HasPrefix(name, "vector_") || strings.HasPrefix(name, "sqlite_autoindex_vector"):
 		return "vectors"
 	case name == "fts" || strings.HasPrefix(name, "fts_"):
 		return "fts"
-	case name == "note_text":
+	case name == "note_body" || name == "note_text":
 		return "text"
 	case name == "links" || strings.HasPrefix(name, "links_") || strings.HasPrefix(name, "sqlite_autoindex_links"):
 		return "links"
-	case name == "notes" || strings.HasPrefix(name, "sqlite_autoindex_notes"):
+	case name == "notes" || strings.HasPrefix(name, "notes_") || strings.HasPrefix(name, "sqlite_autoindex_notes") || name == "sqlite_sequence":
 		return "notes"
-	case name == "tags" || strings.HasPrefix(name, "tags_") || strings.HasPrefix(name, "sqlite_autoindex_tags"):
-		return "tags"
 	}
 	return "other"
 }

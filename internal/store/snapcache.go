@@ -14,9 +14,12 @@ import (
 	"unsafe"
 )
 
-// The snapshot cache is a copy of the rows Load returns, in one file next
-// to the index (index.db.snap), that loads many times faster than the
-// tables: one read, no SQL, strings cut from the file's bytes. It is only
+// The snapshot cache is a copy of what Load returns, in one file next to
+// the index (index.db.snap), that loads many times faster than the
+// tables: one read, no SQL, no JSON (each note's fields are stored
+// decoded, in binary: snapcache_note.go), strings cut from the file's
+// bytes, and links naming their note and target by their place in the
+// file. It is only
 // a cache: it is used when it is as new as the index and otherwise
 // ignored and written again by the next Load that reads the tables.
 //
@@ -29,7 +32,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 1\n"
+const cacheMagic = "vaultgraph snapshot 3\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -93,6 +96,9 @@ type cacheKey struct {
 	schema int64
 }
 
+// String is the key as Snapshot.Key gives it.
+func (k cacheKey) String() string { return fmt.Sprintf("%s:%d:%d", k.id, k.n, k.schema) }
+
 // cacheKey reads the index's key; ok is false without a counter or
 // without every one of its triggers (a table made again by a migration
 // loses its own).
@@ -134,16 +140,24 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 	if err != nil {
 		return nil
 	}
+	snap.Key = got.String()
 	return snap
 }
 
-// writeCache writes the cache enc holds, atomically (a temporary file
-// renamed over the old cache). A failure leaves no cache: Load reads the
-// tables next time.
+// writeCache writes the cache enc holds, atomically. A failure leaves no
+// cache: Load reads the tables next time.
 func (s *Store) writeCache(enc *snapEncoder) {
-	p := s.CachePath()
+	if enc.err != nil {
+		return
+	}
 	b := enc.buf.Bytes()
-	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	s.writeCacheFile(s.CachePath(), binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)))
+}
+
+// writeCacheFile writes a cache file (b) atomically, a temporary file
+// renamed over the old one, readable by whoever may read the index. A
+// failure leaves no new file.
+func (s *Store) writeCacheFile(p string, b []byte) {
 	f, err := os.CreateTemp(filepath.Dir(p), ".index-snap-*")
 	if err != nil {
 		return
@@ -168,6 +182,7 @@ func (s *Store) writeCache(enc *snapEncoder) {
 type snapEncoder struct {
 	buf bytes.Buffer
 	tmp [binary.MaxVarintLen64]byte
+	err error // a value the cache cannot hold: no cache is written
 }
 
 func newSnapEncoder(k cacheKey) *snapEncoder {
@@ -193,40 +208,28 @@ func (e *snapEncoder) str(v string) {
 func (e *snapEncoder) row() { e.buf.WriteByte(1) }
 func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 
-func (e *snapEncoder) note(r *noteRow) {
-	if e == nil {
-		return
-	}
+// link writes a link of the note at index source of the snapshot; its
+// resolution is the note at index target when isNote.
+func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	e.row()
-	for _, v := range []string{r.id, r.path, r.title, r.hash} {
-		e.str(v)
-	}
-	e.int(r.size)
-	e.int(r.mtime)
-	e.int(r.bodyStart)
-	for _, v := range []string{r.aliases, r.tags, r.props, r.warnings, r.anchors} {
-		e.str(v)
-	}
-	if r.hasAnchors {
-		e.buf.WriteByte(1)
-	} else {
-		e.buf.WriteByte(0)
-	}
-}
-
-func (e *snapEncoder) link(l *linkRow) {
-	if e == nil {
-		return
-	}
-	e.row()
-	for _, v := range []string{l.source, l.kind, l.target, l.fragment, l.alias, l.property} {
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
+	e.symbol(l.kind, linkKinds)
+	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
 		e.str(v)
 	}
 	for _, v := range []int64{l.start, l.end, l.targetStart, l.targetEnd, l.line} {
 		e.int(v)
 	}
-	e.str(l.resolved)
-	e.str(l.status)
+	switch {
+	case l.resolved == "":
+		e.int(0)
+	case isNote:
+		e.int(int64(target) + 1)
+	default:
+		e.int(-1)
+		e.str(l.resolved)
+	}
+	e.symbol(l.status, linkStatuses)
 }
 
 func (e *snapEncoder) strings(v ...string) {
@@ -307,30 +310,20 @@ func (d *snapDecoder) next() bool {
 // snapshot decodes the rows after the key, through the same rowReader as
 // the tables.
 func (d *snapDecoder) snapshot() (*Snapshot, error) {
-	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]*Record{}}
+	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}}
 	for d.next() {
-		r := noteRow{id: d.str(), path: d.str(), title: d.str(), hash: d.str(), size: d.int(), mtime: d.int(), bodyStart: d.int(),
-			aliases: d.str(), tags: d.str(), props: d.str(), warnings: d.str(), anchors: d.str()}
-		if len(d.b) == 0 {
-			d.fail()
-			break
-		}
-		r.hasAnchors = d.b[0] == 1
-		d.b = d.b[1:]
+		r := d.noteRecord()
 		if d.err != nil {
 			break
 		}
-		if err := rd.note(r); err != nil {
-			return nil, err
-		}
+		rd.add(r)
+	}
+	ids := make([]string, len(rd.snap.Notes))
+	for i, r := range rd.snap.Notes {
+		ids[i] = r.Note.ID
 	}
 	for d.next() {
-		l := linkRow{source: d.str(), kind: d.str(), target: d.str(), fragment: d.str(), alias: d.str(), property: d.str(),
-			start: d.int(), end: d.int(), targetStart: d.int(), targetEnd: d.int(), line: d.int(), resolved: d.str(), status: d.str()}
-		if d.err != nil {
-			break
-		}
-		rd.link(&l)
+		d.link(rd, ids)
 	}
 	rd.endNoteLinks()
 	for d.next() {

@@ -127,7 +127,7 @@ func TestSnapshotCacheStale(t *testing.T) {
 		t.Error("rewriting the same meta and problems made the cache stale")
 	}
 
-	for _, bad := range []string{"", "vaultgraph snapshot 1\n\x00\x00\x00\x00", "not a cache at all, but long enough"} {
+	for _, bad := range []string{"", "vaultgraph snapshot 3\n\x00\x00\x00\x00", "not a cache at all, but long enough"} {
 		if err := os.WriteFile(index+".snap", []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -16,9 +16,9 @@ import (
 // fold (a hidden column has them).
 func bodyColumns(terms []Term) string {
 	if hasCJKTerm(terms) {
-		return "fts.body, 1"
+		return "snip.body, 1"
 	}
-	return "fts.body, fts.cjk <> ''"
+	return "snip.body, snip.cjk <> ''"
 }
 
 // snippet is the snippet of a hit, cleaned: FTS5's snip of body, or when

@@ -1,7 +1,7 @@
 // Package store persists vaultgraph's index in SQLite (modernc.org/sqlite,
-// pure Go): notes with their metadata, links with their byte ranges and
-// resolution, tags, attachments, problems, a full-text index (FTS5) and
-// embedding vectors. The index is a cache of the vault's files: when it is
+// pure Go): notes with their metadata and tags, links with their byte
+// ranges and resolution, attachments, problems, a full-text index (FTS5,
+// without a copy of the text) and embedding vectors. The index is a cache of the vault's files: when it is
 // corrupt or from a newer vaultgraph it is set aside and rebuilt.
 package store
 
@@ -15,13 +15,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
-// user_version. An index of version 1 to 6 is brought up to date in
+// user_version. An index of version 1 to 7 is brought up to date in
 // place; one of another version is rebuilt (OpenOrRebuild).
 //
 // Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
@@ -35,8 +36,11 @@ import (
 // (migrateFields); version 7 keeps the full-text table's columns
 // compressed in note_text, read through the view note_text_cols, instead
 // of FTS5's own copy of them, and fts_anchor without content
-// (migrateNoteText).
-const SchemaVersion = 7
+// (migrateNoteText); version 8 keys notes by an integer, notes.doc, that
+// links and vectors refer to, stores link kinds and statuses as codes,
+// vector models and content hashes once, and no tags table (layout.go,
+// migrateDocs).
+const SchemaVersion = 8
 
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
@@ -55,12 +59,14 @@ type Store struct {
 	wmu sync.Mutex
 	// ckpt runs WAL checkpoints in the background (see afterWrite).
 	ckpt checkpointer
+	// vault is the vault's folder when WithVault gave it (fts_body.go).
+	vault atomic.Pointer[string]
 }
 
 // Open opens or creates the index at path, creating its folder. It
 // returns an error wrapping ErrUnusable when the file exists but cannot
 // be used; OpenOrRebuild handles that case.
-func Open(ctx context.Context, path string) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs // a relative path would read as a URI host below
 	}
@@ -90,6 +96,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, ckpt: checkpointer{last: time.Now()}}
+	for _, o := range opts {
+		o(s)
+	}
 	if err := s.check(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -107,22 +116,22 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // OpenOrRebuild opens the index at path; when it is unusable, it moves
 // the file aside (to path.broken-TIMESTAMP) and creates a fresh one. The
 // returned reason is non-empty when that happened.
-func OpenOrRebuild(ctx context.Context, path string) (*Store, string, error) {
-	s, err := Open(ctx, path)
+func OpenOrRebuild(ctx context.Context, path string, opts ...Option) (*Store, string, error) {
+	s, err := Open(ctx, path, opts...)
 	if err == nil {
 		return s, "", nil
 	}
 	if !errors.Is(err, ErrUnusable) {
 		return nil, "", err
 	}
-	return setAside(ctx, path, err)
+	return setAside(ctx, path, err, opts)
 }
 
 // OpenAndLoad opens the index at path and reads it back. An index that
 // cannot be opened or read (corrupt, truncated, newer schema) is moved
 // aside and replaced by an empty one; reason then says why.
-func OpenAndLoad(ctx context.Context, path string) (*Store, *Snapshot, string, error) {
-	s, reason, err := OpenOrRebuild(ctx, path)
+func OpenAndLoad(ctx context.Context, path string, opts ...Option) (*Store, *Snapshot, string, error) {
+	s, reason, err := OpenOrRebuild(ctx, path, opts...)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -134,7 +143,7 @@ func OpenAndLoad(ctx context.Context, path string) (*Store, *Snapshot, string, e
 	if ctx.Err() != nil {
 		return nil, nil, "", err
 	}
-	s, reason, err = setAside(ctx, path, fmt.Errorf("%w: %s cannot be read: %v", ErrUnusable, path, err))
+	s, reason, err = setAside(ctx, path, fmt.Errorf("%w: %s cannot be read: %v", ErrUnusable, path, err), opts)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -142,7 +151,7 @@ func OpenAndLoad(ctx context.Context, path string) (*Store, *Snapshot, string, e
 }
 
 // setAside moves the unusable index at path aside and opens a new one.
-func setAside(ctx context.Context, path string, cause error) (*Store, string, error) {
+func setAside(ctx context.Context, path string, cause error, opts []Option) (*Store, string, error) {
 	err := cause
 	aside := fmt.Sprintf("%s.broken-%s", path, time.Now().UTC().Format("20060102T150405"))
 	for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -150,7 +159,7 @@ func setAside(ctx context.Context, path string, cause error) (*Store, string, er
 			return nil, "", fmt.Errorf("set aside unusable index: %w", rerr)
 		}
 	}
-	s, err2 := Open(ctx, path)
+	s, err2 := Open(ctx, path, opts...)
 	if err2 != nil {
 		return nil, "", err2
 	}
@@ -214,9 +223,22 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
+	if version >= 1 && version <= 7 {
+		if err := migrateDocs(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+		if err := migrateContentless(ctx, tx, s.vault.Load() == nil); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+	}
 	for _, stmt := range splitSchema(schema) {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
+		}
+	}
+	if version >= 1 && version <= 5 {
+		if err := refreshAllAnchors(ctx, tx); err != nil {
+			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
@@ -225,9 +247,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	if version >= 1 && version <= 6 {
-		// The old full-text table's pages are free now: a third of the
-		// file or more. VACUUM gives them back (about a second at 10,000
+	if version >= 1 && version <= 7 {
+		// The old tables' pages are free now: a third of the file or
+		// more. VACUUM gives them back (about a second at 10,000
 		// notes); when it fails the index is as good, only bigger.
 		_, _ = s.db.ExecContext(ctx, "VACUUM")
 		// No connection checkpoints on its own (see Open): the copy of
@@ -237,106 +259,21 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// migrateFTS brings a schema-1 or schema-2 index to the current schema
-// in place: its full-text table is made again, from its own titles and
-// bodies, a batch of rows at a time, with the hidden columns of this
-// version (CJK bigrams since 2, folded words since 3). Notes, links and
-// vectors stay, so nothing is parsed or embedded again.
-func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
-	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_new USING "+ftsTableV6); err != nil {
-		return err
-	}
-	const batch = 500
-	last := int64(-1 << 63)
-	for {
-		rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, coalesce(notes.aliases, '[]')
-			FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
-			WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, last, batch)
-		if err != nil {
-			return err
-		}
-		type row struct {
-			id          int64
-			title, body string
-		}
-		var got []row
-		for rows.Next() {
-			var r row
-			var aliases string
-			if err := rows.Scan(&r.id, &r.title, &r.body, &aliases); err != nil {
-				rows.Close()
-				return err
-			}
-			var names []string
-			if from == 1 && decodeJSON(aliases, &names) == nil {
-				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
-			}
-			got = append(got, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, r := range got {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO fts_new(rowid, title, body, cjktitle, cjk) VALUES (?, ?, ?, ?, ?)",
-				r.id, r.title, r.body, hiddenText(r.title), hiddenText(r.body)); err != nil {
-				return err
-			}
-			last = r.id
-		}
-		if len(got) < batch {
-			break
-		}
-	}
-	if _, err := tx.ExecContext(ctx, "DROP TABLE fts"); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, "ALTER TABLE fts_new RENAME TO fts")
-	return err
-}
-
-// migrateAnchors brings an index of schema 1 to 3 to schema 4: notes
-// get the anchors column, NULL in every row (not known: Load gives such
-// a note Size -1 and no Hash, so the engine parses it again), and the
-// index is no longer consistent, so that even a reader that trusts it
-// compares it with the files.
-func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('notes') WHERE name = 'anchors'").Scan(&has); err != nil {
-		return err
-	}
-	if has == 0 {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE notes ADD COLUMN anchors TEXT"); err != nil {
-			return err
-		}
-	}
-	_, err := tx.ExecContext(ctx, "UPDATE meta SET value = '0' WHERE key = 'consistent'")
-	return err
-}
-
-// migrateCompact brings an index of schema 1 to 4 to schema 5: its
-// vectors are rewritten as bytes (migrateVectorsInt8), and the indexes
-// links_resolved and tags_tag, which no query used, are dropped.
-func migrateCompact(ctx context.Context, tx *sql.Tx) error {
-	for _, stmt := range []string{"DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'").Scan(&has); err != nil || has == 0 {
-		return err
-	}
-	return migrateVectorsInt8(ctx, tx)
-}
-
 // ftsTable is the full-text table's module and columns (ftsColumns). The
 // hidden columns cjktitle and cjk hold, for the title and the body, their
 // CJK text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
-// headings, tags, props and stems are the other fields (fields.go). Its
-// content is note_text_cols (note_text.go).
+// headings, tags, props and stems are the other fields (fields.go). It
+// keeps no text (fts_body.go).
 const ftsTable = `fts5(
+	title, body, cjktitle, cjk, headings, tags, props, stems,
+	content = '', contentless_delete = 1,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
+// ftsTableV7 is the full-text table of schema 7, its content the view
+// note_text_cols (note_text.go): migrateNoteText writes it.
+const ftsTableV7 = `fts5(
 	title, body, cjktitle, cjk, headings, tags, props, stems,
 	content = 'note_text_cols', content_rowid = 'doc',
 	tokenize = 'unicode61 remove_diacritics 2'
@@ -373,13 +310,14 @@ func splitSchema(text string) []string {
 // fts_vocab lists the tokens of fts (markUnmarked looks the marked
 // tokens up there, markStems the stems), fts_anchor_vocab those of
 // fts_anchor.
-const schema = `
+var schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS notes (
-	id         TEXT PRIMARY KEY,
+	doc        INTEGER PRIMARY KEY AUTOINCREMENT,
+	id         TEXT NOT NULL UNIQUE,
 	path       TEXT NOT NULL,
 	title      TEXT NOT NULL,
 	hash       TEXT NOT NULL,
@@ -392,10 +330,14 @@ CREATE TABLE IF NOT EXISTS notes (
 	warnings   TEXT NOT NULL,
 	anchors    TEXT
 );
+CREATE TABLE IF NOT EXISTS pending (
+	id   INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE
+);
 CREATE TABLE IF NOT EXISTS links (
-	source       TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+	source       INTEGER NOT NULL REFERENCES notes(doc) ON DELETE CASCADE,
 	seq          INTEGER NOT NULL,
-	kind         TEXT NOT NULL,
+	kind         NOT NULL,
 	target       TEXT NOT NULL,
 	fragment     TEXT NOT NULL,
 	alias        TEXT NOT NULL,
@@ -405,17 +347,12 @@ CREATE TABLE IF NOT EXISTS links (
 	target_start INTEGER NOT NULL,
 	target_end   INTEGER NOT NULL,
 	line         INTEGER NOT NULL,
-	resolved     TEXT,
-	status       TEXT,
+	resolved     INTEGER,
+	status,
 	context      TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (source, seq)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS links_context ON links(resolved) WHERE context <> '';
-CREATE TABLE IF NOT EXISTS tags (
-	note TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-	tag  TEXT NOT NULL,
-	PRIMARY KEY (note, tag)
-) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS links_to ON links(resolved);
 CREATE TABLE IF NOT EXISTS attachments (
 	path TEXT PRIMARY KEY
 ) WITHOUT ROWID;
@@ -423,20 +360,32 @@ CREATE TABLE IF NOT EXISTS problems (
 	path   TEXT PRIMARY KEY,
 	reason TEXT NOT NULL
 ) WITHOUT ROWID;
-` + noteTextSchema + `;
+` + noteBodySchema + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsAnchorTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
-CREATE TABLE IF NOT EXISTS vectors (
-	note  TEXT NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-	chunk INTEGER NOT NULL,
-	model TEXT NOT NULL,
+CREATE TABLE IF NOT EXISTS vector_models (
+	model INTEGER PRIMARY KEY,
+	name  TEXT NOT NULL,
 	dim   INTEGER NOT NULL,
-	hash  TEXT NOT NULL,
+	UNIQUE (name, dim)
+);
+CREATE TABLE IF NOT EXISTS vector_notes (
+	note   INTEGER NOT NULL REFERENCES notes(doc) ON DELETE CASCADE,
+	model  INTEGER NOT NULL REFERENCES vector_models(model) ON DELETE CASCADE,
+	hash   TEXT NOT NULL,
+	chunks INTEGER NOT NULL,
+	PRIMARY KEY (note, model)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vectors (
+	note  INTEGER NOT NULL REFERENCES notes(doc) ON DELETE CASCADE,
+	model INTEGER NOT NULL REFERENCES vector_models(model) ON DELETE CASCADE,
+	chunk INTEGER NOT NULL,
 	vec   BLOB NOT NULL,
-	PRIMARY KEY (note, chunk, model)
-) WITHOUT ROWID
+	PRIMARY KEY (note, model, chunk)
+) WITHOUT ROWID;
+` + rowViews + `
 `
 
 // Close closes the database.

@@ -155,7 +155,7 @@ func TestUpgradeSchema4(t *testing.T) {
 		t.Errorf("unused indexes left: %d, %v", idx, err)
 	}
 	var wide int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM vectors WHERE length(vec) <> dim + 1").Scan(&wide); err != nil || wide != 0 {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM vector_rows WHERE length(vec) <> dim + 1").Scan(&wide); err != nil || wide != 0 {
 		t.Errorf("vectors not rewritten: %d, %v", wide, err)
 	}
 	n := 0
@@ -259,7 +259,7 @@ func TestTableBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sum int64
-	parts := []string{"vectors", "fts", "text", "links", "notes", "tags", "other"}
+	parts := []string{"vectors", "fts", "text", "links", "notes", "other"}
 	for _, part := range parts {
 		if part != "other" && got[part] <= 0 {
 			t.Errorf("TableBytes()[%s] = %d, want pages", part, got[part])

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 )
 
@@ -44,16 +45,25 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 
 // putVectors replaces the stored vectors of each note for model.
 func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
+	if len(notes) == 0 {
+		return nil
+	}
+	mid, err := w.vectorModel(model, dim)
+	if err != nil {
+		return err
+	}
 	for _, nv := range notes {
-		if _, err := w.exec("DELETE FROM vectors WHERE note = ? AND model = ?", nv.Note, model); err != nil {
-			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-		}
-		exists, err := w.noteExists(nv.Note)
+		doc, exists, err := w.noteDoc(nv.Note)
 		if err != nil {
 			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
 		if !exists {
 			continue // only for a note still in the index
+		}
+		for _, table := range []string{"vectors", "vector_notes"} {
+			if _, err := w.exec("DELETE FROM "+table+" WHERE note = ? AND model = ?", doc, mid); err != nil {
+				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
+			}
 		}
 		blobs := nv.Blobs
 		if nv.Vecs != nil {
@@ -70,36 +80,52 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
 			}
 			// One INSERT per row (see writeLinks).
-			if _, err := w.exec("INSERT INTO vectors(note, chunk, model, dim, hash, vec) VALUES (?, ?, ?, ?, ?, ?)",
-				nv.Note, i, model, dim, nv.Hash, b); err != nil {
+			if _, err := w.exec("INSERT INTO vectors(note, model, chunk, vec) VALUES (?, ?, ?, ?)", doc, mid, i, b); err != nil {
 				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 			}
+		}
+		if len(blobs) == 0 {
+			continue
+		}
+		if _, err := w.exec("INSERT INTO vector_notes(note, model, hash, chunks) VALUES (?, ?, ?, ?)",
+			doc, mid, nv.Hash, len(blobs)); err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
 	}
 	return nil
 }
 
-// noteExists reports whether the index holds the note id.
-func (w *writer) noteExists(id string) (bool, error) {
-	const query = "SELECT EXISTS (SELECT 1 FROM notes WHERE id = ?)"
-	st, ok := w.stmts[query]
-	if !ok {
-		var err error
-		if st, err = w.tx.PrepareContext(w.ctx, query); err != nil {
-			return false, err
-		}
-		w.stmts[query] = st
+// noteDoc returns the key of the note id, and whether the index holds
+// it.
+func (w *writer) noteDoc(id string) (int64, bool, error) {
+	var doc int64
+	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&doc)
+	if err == sql.ErrNoRows {
+		return 0, false, nil
 	}
-	var exists bool
-	err := st.QueryRowContext(w.ctx, id).Scan(&exists)
-	return exists, err
+	return doc, err == nil, err
+}
+
+// vectorModel returns the key of model and dim in vector_models, adding
+// them when new.
+func (w *writer) vectorModel(model string, dim int) (int64, error) {
+	if _, err := w.exec("INSERT INTO vector_models(name, dim) VALUES (?, ?) ON CONFLICT(name, dim) DO NOTHING", model, dim); err != nil {
+		return 0, fmt.Errorf("index vectors: %w", err)
+	}
+	var id int64
+	if err := w.queryRow("SELECT model FROM vector_models WHERE name = ? AND dim = ?", model, dim).Scan(&id); err != nil {
+		return 0, fmt.Errorf("index vectors: %w", err)
+	}
+	return id, nil
 }
 
 // Vectors calls fn with every stored note's vectors for model and dim,
-// chunks in order.
+// chunks in order, notes in the order of their keys.
 func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(NoteVectors) error) error {
 	rows, err := s.db.QueryContext(ctx,
-		"SELECT note, chunk, hash, vec FROM vectors WHERE model = ? AND dim = ? ORDER BY note, chunk", model, dim)
+		`SELECT n.id, v.chunk, coalesce(vn.hash, ''), v.vec FROM vectors v JOIN notes n ON n.doc = v.note
+		LEFT JOIN vector_notes vn ON vn.note = v.note AND vn.model = v.model
+		WHERE v.model = (SELECT model FROM vector_models WHERE name = ? AND dim = ?) ORDER BY v.note, v.chunk`, model, dim)
 	if err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
@@ -144,7 +170,8 @@ func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(Note
 // VectorCount returns how many chunk vectors are stored for model and dim.
 func (s *Store) VectorCount(ctx context.Context, model string, dim int) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM vectors WHERE model = ? AND dim = ?", model, dim).Scan(&n); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM vectors
+		WHERE model = (SELECT model FROM vector_models WHERE name = ? AND dim = ?)`, model, dim).Scan(&n); err != nil {
 		return 0, fmt.Errorf("index vectors: %w", err)
 	}
 	return n, nil
@@ -156,7 +183,9 @@ func (s *Store) VectorCount(ctx context.Context, model string, dim int) (int, er
 // come from several versions is left out (its vectors are stale).
 func (s *Store) VectorHashes(ctx context.Context, model string, dim int) (map[string]string, error) {
 	rows, err := s.db.QueryContext(ctx,
-		"SELECT note, COUNT(*), MIN(chunk), MAX(chunk), MIN(hash), MAX(hash) FROM vectors WHERE model = ? AND dim = ? GROUP BY note",
+		`SELECT n.id, vn.hash FROM vector_notes vn JOIN notes n ON n.doc = vn.note
+		WHERE vn.model = (SELECT model FROM vector_models WHERE name = ? AND dim = ?) AND vn.hash <> ''
+			AND vn.chunks = (SELECT count(*) FROM vectors v WHERE v.note = vn.note AND v.model = vn.model)`,
 		model, dim)
 	if err != nil {
 		return nil, fmt.Errorf("index vectors: %w", err)
@@ -164,14 +193,11 @@ func (s *Store) VectorHashes(ctx context.Context, model string, dim int) (map[st
 	defer rows.Close()
 	out := map[string]string{}
 	for rows.Next() {
-		var note, minHash, maxHash string
-		var n, lo, hi int
-		if err := rows.Scan(&note, &n, &lo, &hi, &minHash, &maxHash); err != nil {
+		var note, hash string
+		if err := rows.Scan(&note, &hash); err != nil {
 			return nil, fmt.Errorf("index vectors: %w", err)
 		}
-		if lo == 0 && hi == n-1 && minHash == maxHash && minHash != "" {
-			out[note] = minHash
-		}
+		out[note] = hash
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("index vectors: %w", err)
@@ -182,7 +208,8 @@ func (s *Store) VectorHashes(ctx context.Context, model string, dim int) (map[st
 // VectorModels returns, per model and dimension stored, how many notes
 // have vectors ("model/dim" -> notes).
 func (s *Store) VectorModels(ctx context.Context) (map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT model, dim, COUNT(DISTINCT note) FROM vectors GROUP BY model, dim")
+	rows, err := s.db.QueryContext(ctx, `SELECT m.name, m.dim, COUNT(*) FROM vector_notes vn
+		JOIN vector_models m ON m.model = vn.model GROUP BY m.model`)
 	if err != nil {
 		return nil, fmt.Errorf("index vectors: %w", err)
 	}
@@ -205,7 +232,7 @@ func (s *Store) DropOtherVectors(ctx context.Context, model string, dim int) err
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	defer s.afterWrite()
-	if _, err := s.db.ExecContext(ctx, "DELETE FROM vectors WHERE model <> ? OR dim <> ?", model, dim); err != nil {
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM vector_models WHERE name <> ? OR dim <> ?", model, dim); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil

@@ -51,13 +51,16 @@ func TestVectorsRoundTrip(t *testing.T) {
 	// A note whose chunks are from two versions is stale: left out.
 	put("m3", 2, NoteVectors{Note: "a.md", Hash: "hx", Vecs: [][]float32{{1, 1}}},
 		NoteVectors{Note: "b.md", Hash: "h2", Vecs: [][]float32{{1, 0}, {0, 1}}})
-	if _, err := s.db.ExecContext(ctx, "UPDATE vectors SET hash = 'old' WHERE note = 'b.md' AND model = 'm3' AND chunk = 1"); err != nil {
+	// Since schema 8 a note's chunks share one hash: a chunk missing is
+	// what is left of two versions.
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM vectors WHERE note = (SELECT doc FROM notes WHERE id = 'b.md')
+		AND model = (SELECT model FROM vector_models WHERE name = 'm3') AND chunk = 1`); err != nil {
 		t.Fatal(err)
 	}
 	if h, err := s.VectorHashes(ctx, "m3", 2); err != nil || len(h) != 1 || h["a.md"] != "hx" {
 		t.Errorf("VectorHashes(m3, 2) = %v, %v; want only a.md (b.md's chunks are of two versions)", h, err)
 	}
-	if _, err := s.db.ExecContext(ctx, "DELETE FROM vectors WHERE model = 'm3'"); err != nil {
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM vector_models WHERE name = 'm3'"); err != nil {
 		t.Fatal(err)
 	}
 	models, err := s.VectorModels(ctx)

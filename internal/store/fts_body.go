@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// Since schema 8 the full-text table fts keeps no text at all
+// (contentless, with contentless_delete): it is an index only, and a
+// write deletes a row by its rowid without the old values. What the
+// snippets need is each note's body: read from the note's file when the
+// store knows the vault (WithVault, as the engine's store does), else
+// kept deflated in note_body (about two thirds of the markdown's bytes).
+// Every other column of the full-text row is made again from the note's
+// row when needed (ftsCols).
+//
+// A search's snippets are made by FTS5 itself, as before, from a small
+// table of the connection (temp.snip, same columns and tokenizer) that
+// holds the full-text rows of the hits only, made again from note_body
+// and notes (snipConn): the same text gives the same snippets and
+// highlights, and the same matches for phrases and NEAR.
+const noteBodySchema = `CREATE TABLE IF NOT EXISTS note_body (
+	doc INTEGER PRIMARY KEY,
+	z   BLOB NOT NULL
+)`
+
+// snipTable is temp.snip's module and columns: fts's, with content.
+const snipTable = `fts5(
+	title, body, cjktitle, cjk, headings, tags, props, stems,
+	tokenize = 'unicode61 remove_diacritics 2'
+)`
+
+// Option is an option of Open.
+type Option func(*Store)
+
+// WithVault makes the store read the notes' bodies for snippets from their
+// files under root (the notes' paths are relative to it) rather than keep
+// a copy of them in the index: the notes it writes get no note_body row,
+// and an index migrated from schema 7 keeps none.
+func WithVault(root string) Option { return func(s *Store) { s.vault.Store(&root) } }
+
+// IndexedBody is the text of a note's file src that the full-text index
+// holds, its body: the file from bodyStart on, as valid UTF-8; nothing for
+// an Excalidraw drawing or a file too big to parse.
+func IndexedBody(id string, src []byte, bodyStart int) string {
+	if strings.HasSuffix(strings.ToLower(id), ".excalidraw.md") || bodyStart < 0 || bodyStart > len(src) || len(src) > vault.MaxParseBytes {
+		return ""
+	}
+	return strings.ToValidUTF8(string(src[bodyStart:]), "\uFFFD")
+}
+
+// fileBody reads the body of the note id at path (relative to the vault,
+// as WithVault gave it) from its file; ok is false without a vault or a
+// readable file.
+func (s *Store) fileBody(id, path string, bodyStart int) (body string, ok bool) {
+	root := s.vault.Load()
+	if root == nil || !filepath.IsLocal(filepath.FromSlash(path)) {
+		return "", false
+	}
+	src, err := os.ReadFile(filepath.Join(*root, filepath.FromSlash(path)))
+	if err != nil {
+		return "", false
+	}
+	return IndexedBody(id, src, bodyStart), true
+}
+
+// ftsCols returns the full-text row of note n with body body; hidden,
+// when not nil, is hiddenText(body), made by the caller.
+func ftsCols(n *vault.Note, body string, hidden *string) [len(ftsColumns)]string {
+	names := ftsTitle(n.Title, n.Aliases)
+	if hidden == nil {
+		h := hiddenText(body)
+		hidden = &h
+	}
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	return [len(ftsColumns)]string{names, body, hiddenText(names), *hidden, heads, tagWords, props,
+		stemText(names, heads, tagWords, props, body)}
+}
+
+// noteFields decodes what the full-text row uses of a notes row: its
+// title, aliases, tags, properties and headings. A bad value only loses
+// its part.
+func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) *vault.Note {
+	n := &vault.Note{ID: id, Title: title}
+	_ = decodeJSON(aliases, &n.Aliases)
+	_ = decodeJSON(tags, &n.Tags)
+	if props != "" {
+		n.Properties, _ = decodeProperties(props)
+	}
+	if anchors.Valid {
+		_ = decodeAnchors(anchors.String, n)
+	}
+	return n
+}
+
+// snipConn returns a connection whose temp.snip holds the full-text rows
+// of the notes rowids (those still in the index). The caller closes it.
+func (s *Store) snipConn(ctx context.Context, rowids []int64) (*sql.Conn, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	if err := s.fillSnip(ctx, conn, rowids); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	return conn, nil
+}
+
+// fillSnip makes temp.snip hold the full-text rows of rowids, their
+// bodies from note_body or else from their files.
+func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
+	for _, stmt := range []string{"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING " + snipTable, "DELETE FROM temp.snip"} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	list, _ := json.Marshal(rowids) // numbers always marshal
+	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
+		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
+	type row struct {
+		doc                                   int64
+		id, path, title, aliases, tags, props string
+		bodyStart                             int
+		anchors                               sql.NullString
+		z                                     []byte
+	}
+	got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
+		return rows.Scan(&r.doc, &r.id, &r.path, &r.bodyStart, &r.title, &r.aliases, &r.tags, &r.props, &r.anchors, &r.z)
+	})
+	if err != nil {
+		return err
+	}
+	for _, r := range got {
+		body, ok := "", false
+		if r.z != nil {
+			text, err := expandText(r.z)
+			body, ok = text, err == nil
+		} else {
+			body, ok = s.fileBody(r.id, r.path, r.bodyStart)
+		}
+		if !ok {
+			continue // a damaged row or a file gone: no snippet
+		}
+		cols := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body, nil)
+		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, cols)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrateContentless brings the full-text table of schema 7 (its content
+// the view note_text_cols over note_text) to schema 8 in place: a
+// contentless fts is filled from the same columns (FTS5 tokenizes every
+// row again: a few seconds at 10,000 notes), each body goes to
+// note_body when copyBodies is set (a store not given the vault, which
+// has no other place to read them from), and note_text and its view are
+// dropped. Notes, links and vectors stay.
+func migrateContentless(ctx context.Context, tx *sql.Tx, copyBodies bool) error {
+	if v7, err := tableSQLHas(ctx, tx, "fts", "note_text_cols"); err != nil || !v7 {
+		return err
+	}
+	if err := execAll(ctx, tx,
+		"DROP TABLE IF EXISTS fts_vocab",
+		"ALTER TABLE fts RENAME TO fts_v7",
+		"CREATE VIRTUAL TABLE fts USING "+ftsTable,
+		`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			SELECT doc, title, body, cjktitle, cjk, headings, tags, props, stems FROM note_text_cols`,
+		noteBodySchema,
+	); err != nil {
+		return err
+	}
+	const batch = 500
+	last := int64(-1 << 63)
+	for copyBodies {
+		n, err := migrateBodies(ctx, tx, &last, batch)
+		if err != nil {
+			return err
+		}
+		if n < batch {
+			break
+		}
+	}
+	return execAll(ctx, tx, "DROP TABLE fts_v7", "DROP VIEW note_text_cols", "DROP TABLE note_text")
+}
+
+// migrateBodies copies the bodies of the next rows (after *last) of
+// note_text to note_body. It returns how many rows it read.
+func migrateBodies(ctx context.Context, tx *sql.Tx, last *int64, batch int) (int, error) {
+	type row struct {
+		doc int64
+		z   []byte
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT doc, z FROM note_text WHERE doc > ? ORDER BY doc LIMIT ?", *last, batch)
+	got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error { return rows.Scan(&r.doc, &r.z) })
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range got {
+		*last = r.doc
+		cols, err := decodeNoteText(r.z)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO note_body(doc, z) VALUES (?, ?)", r.doc, compressText(cols[1])); err != nil {
+			return 0, err
+		}
+	}
+	return len(got), nil
+}

@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// The migrations of indexes written before schema 5.
+
+// migrateFTS brings a schema-1 or schema-2 index to the current schema
+// in place: its full-text table is made again, from its own titles and
+// bodies, a batch of rows at a time, with the hidden columns of this
+// version (CJK bigrams since 2, folded words since 3). Notes, links and
+// vectors stay, so nothing is parsed or embedded again.
+func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
+	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_new USING "+ftsTableV6); err != nil {
+		return err
+	}
+	const batch = 500
+	last := int64(-1 << 63)
+	for {
+		rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, coalesce(notes.aliases, '[]')
+			FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
+			WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, last, batch)
+		if err != nil {
+			return err
+		}
+		type row struct {
+			id          int64
+			title, body string
+		}
+		var got []row
+		for rows.Next() {
+			var r row
+			var aliases string
+			if err := rows.Scan(&r.id, &r.title, &r.body, &aliases); err != nil {
+				rows.Close()
+				return err
+			}
+			var names []string
+			if from == 1 && decodeJSON(aliases, &names) == nil {
+				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
+			}
+			got = append(got, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, r := range got {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO fts_new(rowid, title, body, cjktitle, cjk) VALUES (?, ?, ?, ?, ?)",
+				r.id, r.title, r.body, hiddenText(r.title), hiddenText(r.body)); err != nil {
+				return err
+			}
+			last = r.id
+		}
+		if len(got) < batch {
+			break
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DROP TABLE fts"); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "ALTER TABLE fts_new RENAME TO fts")
+	return err
+}
+
+// migrateAnchors brings an index of schema 1 to 3 to schema 4: notes
+// get the anchors column, NULL in every row (not known: Load gives such
+// a note Size -1 and no Hash, so the engine parses it again), and the
+// index is no longer consistent, so that even a reader that trusts it
+// compares it with the files.
+func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('notes') WHERE name = 'anchors'").Scan(&has); err != nil {
+		return err
+	}
+	if has == 0 {
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE notes ADD COLUMN anchors TEXT"); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, "UPDATE meta SET value = '0' WHERE key = 'consistent'")
+	return err
+}
+
+// migrateCompact brings an index of schema 1 to 4 to schema 5: its
+// vectors are rewritten as bytes (migrateVectorsInt8), and the indexes
+// links_resolved and tags_tag, which no query used, are dropped.
+func migrateCompact(ctx context.Context, tx *sql.Tx) error {
+	for _, stmt := range []string{"DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	// Vectors of the layout of schema 8 (a file whose version was set
+	// back) have no column dim, and are encoded already.
+	var has int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('vectors') WHERE name = 'dim'").Scan(&has); err != nil || has == 0 {
+		return err
+	}
+	return migrateVectorsInt8(ctx, tx)
+}

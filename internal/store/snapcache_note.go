@@ -1,0 +1,290 @@
+package store
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// A note's record in the cache holds its fields as decoded, in binary:
+// no JSON is parsed at start-up. Lists keep the difference between nil
+// and empty (a count of n+1, 0 for nil), so that a note comes back from
+// the cache exactly as the tables give it.
+
+// Kinds of property value in the cache.
+const (
+	valNil byte = iota
+	valString
+	valInt
+	valFloat
+	valFalse
+	valTrue
+	valTime
+	valList
+	valMap
+)
+
+// noteRecord writes a note as rowReader.note decoded it from its row.
+func (e *snapEncoder) noteRecord(r *Record) {
+	if e == nil || e.err != nil {
+		return
+	}
+	n := r.Note
+	e.row()
+	for _, v := range []string{n.ID, r.Path, n.Title, n.Hash} {
+		e.str(v)
+	}
+	e.int(n.Size)
+	e.int(n.ModTime.UnixNano())
+	e.int(int64(n.BodyStart))
+	e.strList(n.Aliases)
+	e.strList(n.Tags)
+	e.strList(n.Warnings)
+	e.count(len(n.Properties), n.Properties == nil)
+	for _, p := range n.Properties {
+		e.str(p.Key)
+		e.value(p.Value)
+	}
+	e.count(len(n.Headings), n.Headings == nil)
+	for _, h := range n.Headings {
+		for _, v := range []int{h.Level, h.Line, h.Start, h.End} {
+			e.int(int64(v))
+		}
+		e.str(h.Text)
+	}
+	e.strList(n.BlockIDs)
+}
+
+// count writes a list's length, keeping nil apart from empty.
+func (e *snapEncoder) count(n int, isNil bool) {
+	if isNil {
+		n = -1
+	}
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(n+1)))
+}
+
+func (e *snapEncoder) strList(l []string) {
+	e.count(len(l), l == nil)
+	for _, s := range l {
+		e.str(s)
+	}
+}
+
+// value writes one property value; a type the cache cannot hold (none
+// that decodeProperties makes) spoils the whole cache, which is then not
+// written.
+func (e *snapEncoder) value(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.buf.WriteByte(valNil)
+	case string:
+		e.buf.WriteByte(valString)
+		e.str(x)
+	case int64:
+		e.buf.WriteByte(valInt)
+		e.int(x)
+	case float64:
+		e.buf.WriteByte(valFloat)
+		e.buf.Write(binary.LittleEndian.AppendUint64(e.tmp[:0], math.Float64bits(x)))
+	case bool:
+		if x {
+			e.buf.WriteByte(valTrue)
+		} else {
+			e.buf.WriteByte(valFalse)
+		}
+	case time.Time:
+		b, err := x.MarshalText() // as the JSON of the tables has it
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.buf.WriteByte(valTime)
+		e.str(string(b))
+	case []any:
+		e.buf.WriteByte(valList)
+		e.count(len(x), false)
+		for _, it := range x {
+			e.value(it)
+		}
+	case map[string]any:
+		e.buf.WriteByte(valMap)
+		e.count(len(x), false)
+		for k, it := range x {
+			e.str(k)
+			e.value(it)
+		}
+	default:
+		e.err = fmt.Errorf("property value of type %T", v)
+	}
+}
+
+// The values of a link's kind and status, each written as its place in
+// the list (a value not listed is written out).
+var (
+	linkKinds = []string{string(vault.KindWiki), string(vault.KindEmbed), string(vault.KindMarkdown),
+		string(vault.KindImage), string(vault.KindFrontmatter)}
+	linkStatuses = []string{string(vault.Resolved), string(vault.Broken), string(vault.Attachment), string(vault.Self)}
+)
+
+// symbol writes v as 1 + its place in known, or 0 and v.
+func (e *snapEncoder) symbol(v string, known []string) {
+	if i := slices.Index(known, v); i >= 0 {
+		e.int(int64(i) + 1)
+		return
+	}
+	e.int(0)
+	e.str(v)
+}
+
+func (d *snapDecoder) symbol(known []string) string {
+	i := d.int()
+	switch {
+	case i == 0:
+		return d.str()
+	case i < 0 || i > int64(len(known)):
+		d.fail()
+		return ""
+	}
+	return known[i-1]
+}
+
+// link reads what snapEncoder.link wrote and gives it to its note; ids
+// are the IDs of rd's notes, in order.
+func (d *snapDecoder) link(rd *rowReader, ids []string) {
+	notes := rd.snap.Notes
+	source, n := binary.Uvarint(d.b)
+	if n <= 0 || source >= uint64(len(notes)) {
+		d.fail()
+		return
+	}
+	d.b = d.b[n:]
+	l := vault.Link{Kind: vault.LinkKind(d.symbol(linkKinds)), Target: d.str(), Fragment: d.str(), Alias: d.str(), Property: d.str(),
+		Start: int(d.int()), End: int(d.int()), TargetStart: int(d.int()), TargetEnd: int(d.int()), Line: int(d.int())}
+	var resolved string
+	switch t := d.int(); {
+	case t == -1:
+		resolved = d.str()
+	case t < 0 || t > int64(len(notes)):
+		d.fail()
+	case t > 0:
+		resolved = ids[t-1] // not notes[t-1].Note.ID: two reads far apart
+	}
+	status := vault.Status(d.symbol(linkStatuses))
+	if d.err == nil {
+		rd.addLink(notes[source], l, resolved, status)
+	}
+}
+
+// noteRecord reads what snapEncoder.noteRecord wrote.
+func (d *snapDecoder) noteRecord() *Record {
+	n := &vault.Note{ID: d.str()}
+	r := &Record{Note: n, Path: d.str()}
+	n.Title, n.Hash = d.str(), d.str()
+	n.Size = d.int()
+	n.ModTime = time.Unix(0, d.int())
+	n.BodyStart = int(d.int())
+	n.Aliases = d.strList()
+	n.Tags = d.strList()
+	n.Warnings = d.strList()
+	if k, ok := d.count(); ok {
+		n.Properties = make([]vault.Property, k)
+		for i := range n.Properties {
+			n.Properties[i] = vault.Property{Key: d.str(), Value: d.value(0)}
+		}
+	}
+	if k, ok := d.count(); ok {
+		n.Headings = make([]vault.Heading, k)
+		for i := range n.Headings {
+			h := &n.Headings[i]
+			h.Level, h.Line, h.Start, h.End = int(d.int()), int(d.int()), int(d.int()), int(d.int())
+			h.Text = d.str()
+		}
+	}
+	n.BlockIDs = d.strList()
+	return r
+}
+
+// count reads a list's length; ok is false for nil. A length longer than
+// the bytes left (each item takes at least one) is damage.
+func (d *snapDecoder) count() (int, bool) {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > uint64(len(d.b)-n)+1 {
+		d.fail()
+		return 0, false
+	}
+	d.b = d.b[n:]
+	if v == 0 {
+		return 0, false
+	}
+	return int(v - 1), true
+}
+
+func (d *snapDecoder) strList() []string {
+	k, ok := d.count()
+	if !ok {
+		return nil
+	}
+	l := make([]string, k)
+	for i := range l {
+		l[i] = d.str()
+	}
+	return l
+}
+
+// maxValueDepth bounds the nesting of a property value read from the
+// cache, so that damage cannot recurse without end.
+const maxValueDepth = 64
+
+func (d *snapDecoder) value(depth int) any {
+	if len(d.b) == 0 || depth > maxValueDepth {
+		d.fail()
+		return nil
+	}
+	kind := d.b[0]
+	d.b = d.b[1:]
+	switch kind {
+	case valNil:
+		return nil
+	case valString:
+		return d.str()
+	case valInt:
+		return d.int()
+	case valFloat:
+		if len(d.b) < 8 {
+			d.fail()
+			return nil
+		}
+		f := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+		d.b = d.b[8:]
+		return f
+	case valFalse, valTrue:
+		return kind == valTrue
+	case valTime:
+		var t time.Time
+		if err := t.UnmarshalText([]byte(d.str())); err != nil {
+			d.fail()
+		}
+		return t
+	case valList:
+		k, _ := d.count()
+		l := make([]any, k)
+		for i := range l {
+			l[i] = d.value(depth + 1)
+		}
+		return l
+	case valMap:
+		k, _ := d.count()
+		m := make(map[string]any, k)
+		for range k {
+			key := d.str()
+			m[key] = d.value(depth + 1)
+		}
+		return m
+	}
+	d.fail()
+	return nil
+}
