@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/store"
 )
 
 // queryRetry is how long searches skip a model whose query embedding
@@ -89,6 +90,9 @@ func (e *Engine) newVectorIndex(ctx context.Context, model string, dim int) *emb
 		}
 	}
 	idx := embed.NewIndex(dim, n > e.testOpts().quantizeAbove)
+	if vectorCodec(model) == store.Sparse {
+		idx = embed.NewSparseIndex(dim, store.SparseTerms)
+	}
 	idx.Grow(n)
 	return idx
 }
@@ -217,10 +221,13 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 	if len(qv) != 1 {
 		return nil, false, warnings, fmt.Errorf("%w: the model answered %d vectors for the query", errNoVectors, len(qv))
 	}
-	hits := idx.Search(qv[0], k, keep)
-	out := make([]vectorHit, len(hits))
-	for i, h := range hits {
-		out[i] = vectorHit{ID: h.NoteID, Similarity: float64(h.Score), Chunk: h.Chunk}
+	var out []vectorHit
+	if idx.Sparse() {
+		out = e.rescore(ctx, provider, qv[0], idx.SearchChunks(qv[0], RescoreCandidates, keep), k)
+	} else {
+		for _, h := range idx.Search(qv[0], k, keep) {
+			out = append(out, vectorHit{ID: h.NoteID, Similarity: float64(h.Score), Chunk: h.Chunk})
+		}
 	}
 	return out, provider.Model() == embed.BuiltinModel, warnings, nil
 }

@@ -603,19 +603,20 @@ func TestEmbedStoreVectorsOnly(t *testing.T) {
 	}
 }
 
-// TestEmbedQuantizedLoad: stored vectors past testOptions.quantizeAbove
-// load as int8 and still rank the right note first.
+// TestEmbedQuantizedLoad: stored vectors of a model other than builtin
+// past testOptions.quantizeAbove load as int8 and still rank the right
+// note first.
 func TestEmbedQuantizedLoad(t *testing.T) {
 	dir := copyVaultForEmbed(t)
 	index := filepath.Join(t.TempDir(), "index.db")
-	e := openEmbedding(t, dir, index, newCountingEmbedder())
+	e := openEmbedding(t, dir, index, renamedEmbedder{newCountingEmbedder()})
 	waitEmbeddings(t, e)
 	if e.emb.index.Quantized() {
 		t.Fatal("a fresh index is quantized")
 	}
 	e.Close()
 
-	e = openEmbedding(t, dir, index, newCountingEmbedder(), func(o *Options) {
+	e = openEmbedding(t, dir, index, renamedEmbedder{newCountingEmbedder()}, func(o *Options) {
 		test := defaultTestOptions()
 		test.quantizeAbove = 0
 		o.test = &test
@@ -629,6 +630,12 @@ func TestEmbedQuantizedLoad(t *testing.T) {
 		t.Errorf("semantic search on the int8 index = %q, want Orphan.md first", searchIDs(hits))
 	}
 }
+
+// renamedEmbedder is the builtin embedder under another model's name,
+// whose vectors are stored and searched as any model's but builtin's.
+type renamedEmbedder struct{ embed.Embedder }
+
+func (renamedEmbedder) Model() string { return "renamed-" + embed.BuiltinModel }
 
 // TestEmbedKeepOtherVectors: an engine with KeepOtherVectors (a one-shot
 // CLI search) on another model leaves the index's vectors of the vault's

@@ -42,11 +42,7 @@ func (e *Engine) inlineEmbedder() *inlineEmbed {
 	if dim <= 0 {
 		return nil
 	}
-	chars := e.opts.EmbedChunkChars
-	if chars <= 0 {
-		chars = embed.DefaultChunkChars
-	}
-	return &inlineEmbed{provider: p, model: p.Model(), dim: dim, chars: chars}
+	return &inlineEmbed{provider: p, model: p.Model(), dim: dim, chars: e.chunkChars()}
 }
 
 // vectors returns the chunk vectors of a note with title whose file holds
@@ -73,7 +69,7 @@ func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bo
 		if len(v) != ie.dim {
 			return nil
 		}
-		out[i] = store.EncodeVector(v)
+		out[i] = vectorCodec(ie.model).Encode(v)
 	}
 	return out
 }

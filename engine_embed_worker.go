@@ -216,10 +216,15 @@ func (em *embedder) load(ctx context.Context) error {
 			}
 		}
 	} else if idx = em.e.newVectorIndex(ctx, model, dim); st != nil {
+		sparse := vectorCodec(model) == store.Sparse
 		err := st.Vectors(ctx, model, dim, func(nv store.NoteVectors) error {
 			if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
+				// Searched at once; made again (cheap for the builtin
+				// model) when stored in a form older than the model's.
 				idx.Replace(nv.Note, nv.Vecs)
-				have[nv.Note] = nv.Hash
+				if !sparse || !nv.Dense {
+					have[nv.Note] = nv.Hash
+				}
 			}
 			return nil
 		})
@@ -328,10 +333,7 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 	var texts []string
 	var items []store.NoteVectors
 	var counts []int
-	chars := em.e.opts.EmbedChunkChars
-	if chars <= 0 {
-		chars = embed.DefaultChunkChars
-	}
+	chars := em.e.chunkChars()
 	for _, id := range ids {
 		n, err := em.e.GetNode(ctx, id, true)
 		if err != nil {
@@ -372,9 +374,11 @@ func (em *embedder) embedNotes(ctx context.Context, ids []string) error {
 		}
 	}
 	if st := em.e.store; st != nil {
-		for _, it := range items {
-			for _, v := range it.Vecs {
-				store.AsStored(v) // searched now as they will be read back
+		codec := vectorCodec(em.model)
+		for i, it := range items {
+			items[i].Blobs = make([][]byte, len(it.Vecs))
+			for j, v := range it.Vecs {
+				items[i].Blobs[j] = codec.Round(v) // searched now as they will be read back
 			}
 		}
 		em.yield(ctx)

@@ -360,10 +360,7 @@ func (e *Engine) scopeLists(allowed map[string]bool) (ids, exclude []string) {
 // query's words, else its start; or the start of the note when the chunk
 // is gone. It also rounds the scores to 4 decimals.
 func (e *Engine) vectorSnippets(ctx context.Context, hits []SearchHit, chunks map[string]int, query string) {
-	chars := e.opts.EmbedChunkChars
-	if chars <= 0 {
-		chars = embed.DefaultChunkChars
-	}
+	chars := e.chunkChars()
 	words := snippetWords(query)
 	for i := range hits {
 		h := &hits[i]

@@ -2,6 +2,12 @@ package vaultgraph
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -39,9 +45,7 @@ func (e *Engine) WholeGraph(ctx context.Context) (*GraphData, error) {
 	out := &GraphData{Nodes: make([]GraphNode, 0, len(ids)), Edges: [][2]int{}}
 	for i, id := range ids {
 		at[id] = i
-		n := e.notes[id].note
-		out.Nodes = append(out.Nodes, GraphNode{ID: id, Title: n.Title, Tags: nonNil(n.Tags),
-			PageRank: e.graph.PageRankOf(id), InDegree: e.graph.InDegree(id), OutDegree: e.graph.OutDegree(id)})
+		out.Nodes = append(out.Nodes, e.graphNode(id))
 	}
 	for i, id := range ids {
 		for _, t := range e.graph.Out(id) {
@@ -51,6 +55,57 @@ func (e *Engine) WholeGraph(ctx context.Context) (*GraphData, error) {
 		}
 	}
 	return out, nil
+}
+
+// graphNode is note id as GraphData gives it (caller holds e.mu; the note
+// exists).
+func (e *Engine) graphNode(id string) GraphNode {
+	n := e.notes[id].note
+	return GraphNode{ID: id, Title: n.Title, Tags: nonNil(n.Tags),
+		PageRank: e.graph.PageRankOf(id), InDegree: e.graph.InDegree(id), OutDegree: e.graph.OutDegree(id)}
+}
+
+// GraphNote is a note of the graph with the notes it links to.
+type GraphNote struct {
+	GraphNode
+	Out []string `json:"out"`
+}
+
+// GraphAround brings a copy of the whole graph (WholeGraph) up to date
+// after a change to the notes ids (exact IDs): it returns those of them
+// that exist and every note that links to one of them, each with all the
+// notes it links to now (sorted by ID), and the ids no note has. Replacing
+// the links of each note returned by its Out, and dropping the missing,
+// leaves no link touching ids out of date.
+func (e *Engine) GraphAround(ctx context.Context, ids []string) ([]GraphNote, []string, error) {
+	if err := e.readLock(); err != nil {
+		return nil, nil, err
+	}
+	defer e.mu.RUnlock()
+	var around, missing []string
+	for _, id := range ids {
+		if _, ok := e.notes[id]; !ok {
+			missing = append(missing, id)
+			continue
+		}
+		around = append(around, id)
+		around = append(around, e.graph.In(id)...)
+	}
+	slices.Sort(around)
+	notes := []GraphNote{}
+	for _, id := range slices.Compact(around) {
+		if _, ok := e.notes[id]; !ok {
+			continue
+		}
+		out := []string{}
+		for _, t := range e.graph.Out(id) {
+			if _, ok := e.notes[t]; ok {
+				out = append(out, t)
+			}
+		}
+		notes = append(notes, GraphNote{GraphNode: e.graphNode(id), Out: out})
+	}
+	return notes, nonNil(missing), nil
 }
 
 // NoteLink is one link written in a note, with what it resolves to.
@@ -93,6 +148,32 @@ func (e *Engine) NoteLinks(ctx context.Context, id string) ([]NoteLink, string, 
 		out = append(out, nl)
 	}
 	return out, found, nil
+}
+
+// Section returns the part of note id (an exact ID) that fragment (a
+// link's "Heading", "H1#H2" or "^block") names, as an embed of it shows it
+// (vault.Parser.Section), or the note's body (Content) when fragment is
+// "". It wraps ErrNotFound when the note or that part does not exist.
+func (e *Engine) Section(ctx context.Context, id, fragment string) (string, error) {
+	if vault.SplitAnchor(fragment) == nil {
+		return e.Content(ctx, id)
+	}
+	file, err := e.fileOf(id)
+	if err != nil {
+		return "", err
+	}
+	src, err := os.ReadFile(file.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("section of %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("section of %s: %w", id, err)
+	}
+	start, end, ok := e.parser.Section(id, src, fragment)
+	if !ok {
+		return "", fmt.Errorf("section %q of %s: %w", fragment, id, ErrNotFound)
+	}
+	return strings.ToValidUTF8(string(src[start:end]), "\uFFFD"), nil
 }
 
 // Backlink is a note that links to another, with the context of its

@@ -2,9 +2,12 @@ package vaultgraph_test
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -105,5 +108,77 @@ func TestBacklinks(t *testing.T) {
 	}
 	if limited, _, _ := e.Backlinks(context.Background(), "Home", 2); len(limited) != 2 {
 		t.Errorf("Backlinks(Home, 2) = %d backlinks", len(limited))
+	}
+}
+
+func TestGraphAround(t *testing.T) {
+	e := openTestVault(t)
+	ctx := context.Background()
+	g, err := e.WholeGraph(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, ed := range g.Edges {
+		s, d := g.Nodes[ed[0]].ID, g.Nodes[ed[1]].ID
+		out[s] = append(out[s], d)
+	}
+	notes, missing, err := e.GraphAround(ctx, []string{"Projects/Beta.md", "Nowhere.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(missing, []string{"Nowhere.md"}) {
+		t.Errorf("GraphAround missing = %v, want [Nowhere.md]", missing)
+	}
+	got := map[string]bool{}
+	for _, n := range notes {
+		got[n.ID] = true
+		if !slices.Equal(n.Out, out[n.ID]) && len(n.Out)+len(out[n.ID]) > 0 {
+			t.Errorf("GraphAround: %s links to %v, WholeGraph says %v", n.ID, n.Out, out[n.ID])
+		}
+	}
+	want := []string{"Projects/Beta.md"}
+	for s, ts := range out {
+		if slices.Contains(ts, "Projects/Beta.md") {
+			want = append(want, s)
+		}
+	}
+	for _, id := range want {
+		if !got[id] {
+			t.Errorf("GraphAround(Beta) lacks %s (Beta or a note linking to it); got %v", id, got)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("GraphAround(Beta) = %d notes %v, want %d %v", len(got), got, len(want), want)
+	}
+}
+
+func TestSection(t *testing.T) {
+	e := openTestVault(t)
+	ctx := context.Background()
+	body, err := e.Content(ctx, "Projects/Beta.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc, give, want string
+		err              error
+	}{
+		{desc: "a heading, the last of its level: to the end", give: "Goals", want: body[strings.Index(body, "## Goals"):]},
+		{desc: "a block", give: "^block1", want: "Ship the beta. ^block1"},
+		{desc: "no such heading", give: "Nope", err: vaultgraph.ErrNotFound},
+	}
+	for _, tt := range tests {
+		got, err := e.Section(ctx, "Projects/Beta.md", tt.give)
+		if !errors.Is(err, tt.err) || got != tt.want {
+			t.Errorf("%s: Section(Beta, %q) = %q, %v; want %q, %v", tt.desc, tt.give, got, err, tt.want, tt.err)
+		}
+	}
+	whole, err := e.Section(ctx, "Projects/Beta.md", "")
+	if err != nil || whole != body {
+		t.Errorf("Section(Beta, \"\") = %q, %v; want the body %q", whole, err, body)
+	}
+	if _, err := e.Section(ctx, "Nowhere.md", "Goals"); !errors.Is(err, vaultgraph.ErrNotFound) {
+		t.Errorf("Section of a missing note: %v, want ErrNotFound", err)
 	}
 }

@@ -31,9 +31,10 @@ type Index struct {
 	dim      int
 	quantize bool
 
-	f32   []float32 // rows × dim, when !quantize
-	q     []int8    // rows × dim, when quantize
-	scale []float32 // per row, when quantize
+	f32   []float32  // rows × dim, when !quantize
+	q     []int8     // rows × dim, when quantize
+	scale []float32  // per row, when quantize
+	sp    sparseRows // when made by NewSparseIndex
 
 	rowNote  []int32 // the note slot of each row
 	rowChunk []int32 // the chunk number of each row
@@ -154,7 +155,9 @@ func (x *Index) add(noteID string, vecs [][]float32) error {
 		x.rowNote = append(x.rowNote, slot)
 		x.rowChunk = append(x.rowChunk, int32(len(ns.rows)))
 		ns.rows = append(ns.rows, row)
-		if x.quantize {
+		if x.sp.terms > 0 {
+			x.sp.add(v)
+		} else if x.quantize {
 			s := quantizeRow(v)
 			x.scale = append(x.scale, s)
 			for _, f := range v {
@@ -192,7 +195,9 @@ func (x *Index) remove(noteID string) bool {
 // moveRow copies row from into row to and updates its note's row list.
 func (x *Index) moveRow(from, to int32) {
 	d := x.dim
-	if x.quantize {
+	if x.sp.terms > 0 {
+		x.sp.move(from, to)
+	} else if x.quantize {
 		copy(x.q[int(to)*d:int(to+1)*d], x.q[int(from)*d:int(from+1)*d])
 		x.scale[to] = x.scale[from]
 	} else {
@@ -218,7 +223,9 @@ func (x *Index) Grow(rows int) {
 	defer x.mu.Unlock()
 	x.rowNote = slices.Grow(x.rowNote, rows)
 	x.rowChunk = slices.Grow(x.rowChunk, rows)
-	if x.quantize {
+	if x.sp.terms > 0 {
+		x.sp.grow(rows)
+	} else if x.quantize {
 		x.q = slices.Grow(x.q, rows*x.dim)
 		x.scale = slices.Grow(x.scale, rows)
 	} else {
@@ -231,7 +238,9 @@ func (x *Index) Quantized() bool { return x.quantize }
 
 func (x *Index) truncate(rows int) {
 	x.rowNote, x.rowChunk = x.rowNote[:rows], x.rowChunk[:rows]
-	if x.quantize {
+	if x.sp.terms > 0 {
+		x.sp.truncate(rows)
+	} else if x.quantize {
 		x.q, x.scale = x.q[:rows*x.dim], x.scale[:rows]
 	} else {
 		x.f32 = x.f32[:rows*x.dim]
@@ -261,6 +270,11 @@ const minRowsPerWorker = 4096
 // if not nil, is asked once per note and filters notes out before ranking.
 // A query of the wrong dimension finds nothing.
 func (x *Index) Search(query []float32, k int, keep func(noteID string) bool) []Hit {
+	return x.search(query, k, keep, false)
+}
+
+// search is Search, or with perRow SearchChunks.
+func (x *Index) search(query []float32, k int, keep func(noteID string) bool, perRow bool) []Hit {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	rows := len(x.rowNote)
@@ -289,7 +303,7 @@ func (x *Index) Search(query []float32, k int, keep func(noteID string) bool) []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w] = x.scan(query, lo, hi, k, allowed)
+			parts[w] = x.scan(query, lo, hi, k, allowed, perRow)
 		}()
 	}
 	wg.Wait()
@@ -304,13 +318,19 @@ func (x *Index) Search(query []float32, k int, keep func(noteID string) bool) []
 	}
 	hits := make([]Hit, 0, len(best))
 	for slot, e := range best {
+		if perRow {
+			slot = x.rowNote[slot]
+		}
 		hits = append(hits, Hit{NoteID: x.notes[slot].id, Chunk: int(e.chunk), Score: e.score})
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
 			return hits[i].Score > hits[j].Score
 		}
-		return hits[i].NoteID < hits[j].NoteID
+		if hits[i].NoteID != hits[j].NoteID {
+			return hits[i].NoteID < hits[j].NoteID
+		}
+		return hits[i].Chunk < hits[j].Chunk
 	})
 	if len(hits) > k {
 		hits = hits[:k]
@@ -318,8 +338,9 @@ func (x *Index) Search(query []float32, k int, keep func(noteID string) bool) []
 	return hits
 }
 
-// scan scores rows [lo, hi) and keeps the k best notes among them.
-func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool) topNotes {
+// scan scores rows [lo, hi) and keeps the k best notes among them, or
+// with perRow the k best rows (each under its row number as slot).
+func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool, perRow bool) topNotes {
 	t := newTopNotes(k)
 	d := x.dim
 	for r := lo; r < hi; r++ {
@@ -328,13 +349,18 @@ func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool) topNotes {
 			continue
 		}
 		var s float32
-		if x.quantize {
+		if x.sp.terms > 0 {
+			s = x.sp.dot(r, query)
+		} else if x.quantize {
 			s = dotInt8(x.q[r*d:(r+1)*d], query) * x.scale[r]
 		} else {
 			s = dot(x.f32[r*d:(r+1)*d], query)
 		}
 		if len(t.items) == k && s <= t.items[0].score {
 			continue // also not better than the note's own entry
+		}
+		if perRow {
+			slot = int32(r)
 		}
 		t.offer(noteScore{score: s, slot: slot, chunk: x.rowChunk[r]})
 	}

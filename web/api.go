@@ -103,7 +103,7 @@ func (s *Server) note(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	html, err := RenderNote(id, body, links, n.Tags)
+	html, err := renderPage(ctx, s.e, id, body, links, n.Tags)
 	if err != nil {
 		return err
 	}
@@ -140,6 +140,26 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return zw.Close()
+}
+
+// maxAround bounds the notes a graph patch asks about; a larger change
+// reloads the whole graph.
+const maxAround = 500
+
+// around answers the page's patch of its global graph after a change:
+// the notes asked for (repeated id parameters, exact IDs) that exist and
+// the notes that link to them, each with the notes it links to, and the
+// ids no note has (Engine.GraphAround).
+func (s *Server) around(w http.ResponseWriter, r *http.Request) error {
+	ids := r.URL.Query()["id"]
+	if len(ids) == 0 || len(ids) > maxAround {
+		return fmt.Errorf("graph notes: give 1 to %d id parameters, not %d: %w", maxAround, len(ids), vaultgraph.ErrInvalid)
+	}
+	notes, missing, err := s.e.GraphAround(r.Context(), ids)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, map[string]any{"notes": notes, "missing": missing})
 }
 
 // maxLocal bounds the notes of a local graph.

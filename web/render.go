@@ -44,7 +44,7 @@ func newSanitizer() *bluemonday.Policy {
 	p.AllowURLSchemes("http", "https", "mailto")
 	p.RequireNoReferrerOnLinks(true)
 	p.AddTargetBlankToFullyQualifiedLinks(true)
-	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-z0-9 -]+$`)).OnElements("a", "code", "span")
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-z0-9 -]+$`)).OnElements("a", "code", "span", "div")
 	p.AllowAttrs("type", "checked", "disabled").OnElements("input")
 	p.AllowElements("input", "mark", "details", "summary")
 	return p
@@ -60,6 +60,9 @@ type linkTable struct {
 	id    string
 	links map[string]vaultgraph.NoteLink // by linkKey(kind group, target)
 	tags  map[string]bool                // the note's tags, lower case
+	// embed, when set, gives the address of an embed ("![[...]]") or ""
+	// to treat it as any link (page.render).
+	embed func(*wikilink.Node) string
 }
 
 func linkKey(markdown bool, target string) string {
@@ -120,6 +123,11 @@ func FileHref(note, file string) string {
 
 // ResolveWikilink implements wikilink.Resolver.
 func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
+	if n.Embed && t.embed != nil {
+		if d := t.embed(n); d != "" {
+			return []byte(d), nil
+		}
+	}
 	return []byte(t.dest(false, string(n.Target))), nil
 }
 
@@ -176,8 +184,14 @@ var (
 // RenderNote renders the markdown body of note id to sanitised HTML, its
 // links resolved by links (from Engine.NoteLinks) and its tags (the
 // note's) linked to their pages.
+// An embed of a note is a link to it here; the note page shows it in a
+// frame.
 func RenderNote(id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
-	t := newLinkTable(id, links, tags)
+	return render(newLinkTable(id, links, tags), body)
+}
+
+// render renders body to sanitised HTML with the links of t.
+func render(t *linkTable, body string) (string, error) {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.Footnote,
 			&wikilink.Extender{Resolver: t},
@@ -188,7 +202,7 @@ func RenderNote(id, body string, links []vaultgraph.NoteLink, tags []string) (st
 	)
 	var buf bytes.Buffer
 	if err := md.Convert([]byte(body), &buf); err != nil {
-		return "", fmt.Errorf("render %s: %w", id, err)
+		return "", fmt.Errorf("render %s: %w", t.id, err)
 	}
 	return Sanitize(buf.String()), nil
 }

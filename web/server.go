@@ -59,6 +59,7 @@ func New(e *vaultgraph.Engine, o Options) *Server {
 		"/api/search":  s.search,
 		"/api/note":    s.note,
 		"/api/graph":   s.graph,
+		"/api/around":  s.around,
 		"/api/local":   s.local,
 		"/api/path":    s.path,
 		"/api/hubs":    s.hubs,

@@ -263,3 +263,35 @@ func TestEvents(t *testing.T) {
 		}
 	}
 }
+
+func TestAround(t *testing.T) {
+	e, srv, dir := open(t, web.Options{})
+	note := "A new note linking to [[Beta]].\n"
+	if err := os.WriteFile(filepath.Join(dir, "Newcomer.md"), []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Rescan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Notes []struct {
+			ID       string
+			PageRank float64
+			Out      []string
+		}
+		Missing []string
+	}
+	q := url.Values{"id": {"Newcomer.md", "Gone, with a comma.md"}}.Encode()
+	if res := get(t, srv, "/api/around?"+q, &a); res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /api/around = %d", res.StatusCode)
+	}
+	if len(a.Notes) != 1 || a.Notes[0].ID != "Newcomer.md" || len(a.Notes[0].Out) != 1 || a.Notes[0].Out[0] != "Projects/Beta.md" || a.Notes[0].PageRank <= 0 {
+		t.Errorf("around(Newcomer) = %+v, want Newcomer linking to Projects/Beta.md", a.Notes)
+	}
+	if len(a.Missing) != 1 || a.Missing[0] != "Gone, with a comma.md" {
+		t.Errorf("missing = %v", a.Missing)
+	}
+	if res := get(t, srv, "/api/around", nil); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("GET /api/around without ids = %d, want 400", res.StatusCode)
+	}
+}

@@ -5,10 +5,13 @@
 package webe2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,8 +124,48 @@ func TestWebApp(t *testing.T) {
 	save(t, "note.png", full)
 
 	live(t, ctx, s, dir)
-	graphs(t, ctx, s)
+	embeds(t, ctx, s, dir)
+	graphs(t, ctx, s, dir)
 	t.Run("XSS", func(t *testing.T) { xss(t, ctx, s) })
+	t.Run("CJK", func(t *testing.T) { cjk(t, ctx, s) })
+}
+
+// cjk opens testvault's Japanese note and checks that its title is drawn
+// with real glyphs, not the empty boxes a missing font gives: 東 and 京,
+// drawn in the title's font, differ from each other and from a character
+// no font has. Without a CJK font on the machine (fontconfig knows none
+// for Japanese) there is nothing to check: the test says so and skips.
+func cjk(t *testing.T, ctx context.Context, s *server) {
+	if out, err := exec.Command("fc-list", ":lang=ja", "family").Output(); err != nil || len(bytes.TrimSpace(out)) == 0 {
+		t.Skipf("no CJK font installed (fc-list :lang=ja lists none, %v): install Debian's fonts-noto-cjk, as .ci/run does, to check that CJK text renders", err)
+	}
+	run(t, ctx, "open 東京 Trip", 10*time.Second, chromedp.Navigate(s.url+"#/note/"+url.PathEscape("Notes/東京 Trip.md")))
+	waitJS(t, ctx, "東京 Trip", `document.getElementById("note-title")?.textContent === "東京 Trip"`, 10*time.Second)
+	var got struct {
+		Font     string `json:"font"`
+		Distinct bool   `json:"distinct"`
+		Tofu     bool   `json:"tofu"`
+	}
+	run(t, ctx, "draw the glyphs", 10*time.Second, chromedp.Evaluate(`(() => {
+		const font = getComputedStyle(document.getElementById("note-title")).font;
+		const c = document.createElement("canvas");
+		c.width = c.height = 64;
+		const g = c.getContext("2d");
+		const draw = (ch) => {
+			g.clearRect(0, 0, 64, 64);
+			g.font = font.replace(/\d+(\.\d+)?px/, "40px");
+			g.fillText(ch, 4, 48);
+			return Array.from(g.getImageData(0, 0, 64, 64).data).join(",");
+		};
+		const to = draw("東"), kyo = draw("京"), none = draw("\u{10FFFD}");
+		return { font, distinct: to !== kyo, tofu: to === none || kyo === none };
+	})()`, &got))
+	if !got.Distinct || got.Tofu {
+		t.Errorf("東京 in the title's font (%s) is drawn as boxes: 東 and 京 differ %v, one is the missing-glyph box %v", got.Font, got.Distinct, got.Tofu)
+	}
+	var buf []byte
+	run(t, ctx, "CJK screenshot", 20*time.Second, chromedp.CaptureScreenshot(&buf))
+	save(t, "note-cjk.png", buf)
 }
 
 // live edits a file on disk while its note is open: the page shows the
@@ -140,8 +183,61 @@ func live(t *testing.T, ctx context.Context, s *server, dir string) {
 	waitJS(t, ctx, "live update", `document.getElementById("note-body")?.textContent.includes("LIVE-MARKER")`, 10*time.Second)
 }
 
+// embeds writes a note that embeds a heading of Beta, the note made of
+// script and a missing note, and opens it: the section shows in a frame,
+// the missing note as a broken embed, and the script does not run.
+func embeds(t *testing.T, ctx context.Context, s *server, dir string) {
+	body := "# Embeds\n\n![[Beta#Goals]]\n\n![[Evil]]\n\n![[No Such Note]]\n"
+	if err := os.WriteFile(filepath.Join(dir, "Embeds.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitAPI(t, s, "api/note?id=Embeds.md", 15*time.Second)
+	run(t, ctx, "open Embeds", 10*time.Second, chromedp.Navigate(s.url+"#/note/Embeds.md"))
+	waitJS(t, ctx, "embeds shown", `document.querySelectorAll("#note-body .embed").length === 3`, 10*time.Second)
+	var got struct {
+		Section string `json:"section"`
+		Source  string `json:"source"`
+		Broken  string `json:"broken"`
+		Frame   bool   `json:"frame"`
+		XSS     any    `json:"xss"`
+	}
+	run(t, ctx, "inspect embeds", 10*time.Second, chromedp.Evaluate(`(() => {
+		const [beta, evil, broken] = document.querySelectorAll("#note-body .embed");
+		return { section: beta.textContent, source: beta.querySelector(".embed-source a").getAttribute("href"),
+			broken: broken.classList.contains("broken-embed") ? broken.textContent : "",
+			frame: getComputedStyle(beta).borderTopStyle !== "none", xss: window.__xss ?? null };
+	})()`, &got))
+	if !strings.Contains(got.Section, "Ship the beta") || got.Source != "#/note/Projects%2FBeta.md" || !got.Frame {
+		t.Errorf("Beta#Goals embed = %q from %q (framed %v), want its section with a link to Beta in a frame", got.Section, got.Source, got.Frame)
+	}
+	if !strings.Contains(got.Broken, "No Such Note") || got.XSS != nil {
+		t.Errorf("broken embed = %q, xss %v", got.Broken, got.XSS)
+	}
+}
+
+// waitAPI polls an API address with the token until it answers 200.
+func waitAPI(t *testing.T, s *server, path string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		req, _ := http.NewRequest(http.MethodGet, s.url+path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s: no 200 within %s", path, d)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // graphs checks the global graph, a path, hubs and tags.
-func graphs(t *testing.T, ctx context.Context, s *server) {
+func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 	// The global graph draws nodes (pixels on the canvas).
 	run(t, ctx, "open the graph", 10*time.Second, chromedp.Navigate(s.url+"#/graph"))
 	waitJS(t, ctx, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, 15*time.Second)
@@ -149,6 +245,7 @@ func graphs(t *testing.T, ctx context.Context, s *server) {
 	if n := shot(t, ctx, "#global-graph", "graph-testvault.png"); n < 500 {
 		t.Errorf("global graph: %d drawn pixels, want nodes on the canvas", n)
 	}
+	liveGraph(t, ctx, dir)
 	// The orphans toggle hides Orphan.md (and the other unlinked notes).
 	run(t, ctx, "hide orphans", 10*time.Second, chromedp.Click("#g-orphans", chromedp.ByQuery))
 	waitJS(t, ctx, "orphans hidden", `window.vgGraph.hidden.has("Orphan.md")`, 5*time.Second)
@@ -171,6 +268,45 @@ func graphs(t *testing.T, ctx context.Context, s *server) {
 	waitJS(t, ctx, "tags listed", `document.querySelector('#tags a[href="#/tag/project"]')`, 10*time.Second)
 	run(t, ctx, "a tag", 10*time.Second, chromedp.Click(`#tags a[href="#/tag/project"]`, chromedp.ByQuery))
 	waitJS(t, ctx, "tag notes", `document.querySelectorAll("#tag-notes li").length === 3`, 10*time.Second)
+}
+
+// liveGraph creates a note on disk that links to Beta while the global
+// graph is open, then deletes it: its node and link appear and go in the
+// graph drawn, without a reload of the page (a marker set on window
+// survives) or of the graph (the camera, moved first, and the other notes
+// stay put).
+func liveGraph(t *testing.T, ctx context.Context, dir string) {
+	var before struct {
+		Order, Size int
+		Camera      string
+		Beta        string
+	}
+	const state = `({ order: vgGraph.graph.order, size: vgGraph.graph.size,
+		camera: JSON.stringify(vgGraph.sigma.getCamera().getState()),
+		beta: JSON.stringify([vgGraph.graph.getNodeAttribute("Projects/Beta.md", "x"), vgGraph.graph.getNodeAttribute("Projects/Beta.md", "y")]) })`
+	run(t, ctx, "graph before", 10*time.Second, chromedp.Evaluate(`window.vgMarker = "kept"; window.vgGraphBefore = vgGraph;
+		vgGraph.sigma.getCamera().setState({ x: 0.45, y: 0.55, ratio: 0.8, angle: 0 }); `+state, &before))
+	note := filepath.Join(dir, "Newcomer.md")
+	if err := os.WriteFile(note, []byte("# Newcomer\n\nA new note that links to [[Beta]].\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "new note in the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && vgGraph.graph.hasEdge("Newcomer.md", "Projects/Beta.md")`, before.Order+1, before.Size+1), 15*time.Second)
+	var after struct {
+		Order, Size int
+		Camera      string
+		Beta        string
+	}
+	run(t, ctx, "graph after", 10*time.Second, chromedp.Evaluate(state, &after))
+	var same bool
+	run(t, ctx, "no reload", 10*time.Second, chromedp.Evaluate(`window.vgMarker === "kept" && window.vgGraphBefore === vgGraph && vgGraph.stats.patches >= 1`, &same))
+	if !same || after.Camera != before.Camera || after.Beta != before.Beta {
+		t.Errorf("the graph was loaded anew: same page and graph %v, camera %s then %s, Beta at %s then %s", same, before.Camera, after.Camera, before.Beta, after.Beta)
+	}
+	waitJS(t, ctx, "counts shown", fmt.Sprintf(`document.getElementById("g-stats").textContent === "%d notes · %d links"`, before.Order+1, before.Size+1), 5*time.Second)
+	if err := os.Remove(note); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "note gone from the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && !vgGraph.graph.hasNode("Newcomer.md") && window.vgMarker === "kept"`, before.Order, before.Size), 15*time.Second)
 }
 
 // xss opens, searches and draws a note made of script: nothing runs.

@@ -252,17 +252,30 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 // are common, drops their prefix forms (see Keyword).
 func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 	var words []int // indexes of the words
-	query := "SELECT (SELECT count(*) FROM notes)"
-	var args []any
 	for i, t := range terms {
 		if !t.Phrase {
 			words = append(words, i)
-			query += ", (SELECT count(*) FROM fts WHERE fts MATCH ?)"
-			args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr())
 		}
 	}
 	if len(words) == 0 {
 		return terms, nil
+	}
+	var notes int64
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM notes").Scan(&notes); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	if notes < CommonWordMinNotes {
+		return terms, nil
+	}
+	// A word is common from half the notes: each count stops there, so
+	// that "the" costs half its posting list.
+	half := (notes + 1) / 2
+	query := "SELECT 0"
+	var args []any
+	for _, i := range words {
+		t := terms[i]
+		query += ", (SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?))"
+		args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr(), half)
 	}
 	counts := make([]int64, len(words)+1)
 	dest := make([]any, len(counts))
@@ -272,13 +285,9 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 	if err := s.db.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	notes := counts[0]
-	if notes < CommonWordMinNotes {
-		return terms, nil
-	}
 	common := map[int]bool{}
 	for j, i := range words {
-		if 2*counts[j+1] >= notes {
+		if counts[j+1] >= half {
 			common[i] = true
 		}
 	}
@@ -309,16 +318,6 @@ type hit struct {
 // set (an any-term match), each hit's Matched is the number of those
 // terms it has.
 func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
-	matched := fmt.Sprint(nTerms)
-	var countArgs []any
-	if len(count) > 0 {
-		parts := make([]string, len(count))
-		for i, t := range count {
-			parts[i] = "(rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) OR rowid IN (SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?))"
-			countArgs = append(countArgs, t.expr(), t.expr())
-		}
-		matched = strings.Join(parts, " + ")
-	}
 	filter, filterArgs, err := scopeFilter(q)
 	if err != nil {
 		return nil, err
@@ -327,6 +326,7 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 	if err != nil {
 		return nil, err
 	}
+	matched, countArgs := matchedCount(count, nTerms, anchored)
 	titleExpr := "{title cjktitle} : (" + expr + ")"
 	args := append([]any{}, q.Weights.bm25Args()...)
 	// A note matches in its own fields (fts) or in the anchor text of the
@@ -373,6 +373,29 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	return hits, nil
+}
+
+// matchedCount is the SQL expression (and its arguments) of the number
+// of the terms of count a ranked note has, in its own fields or, when
+// anchored, in the anchor text of the links to it: nTerms when count is
+// empty. One set of notes per term (both tables' matches in one): the
+// expression is evaluated for every note that has any term.
+func matchedCount(count []Term, nTerms int, anchored bool) (string, []any) {
+	if len(count) == 0 {
+		return fmt.Sprint(nTerms), nil
+	}
+	parts := make([]string, len(count))
+	var args []any
+	for i, t := range count {
+		parts[i] = "(rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?"
+		args = append(args, t.expr())
+		if anchored {
+			parts[i] += " UNION ALL SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?"
+			args = append(args, t.expr())
+		}
+		parts[i] += "))"
+	}
+	return strings.Join(parts, " + "), args
 }
 
 // anchorMatches reports whether the anchor text of a note that passes

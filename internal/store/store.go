@@ -313,8 +313,7 @@ func splitSchema(text string) []string {
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
 // fts_vocab lists the tokens of fts (markUnmarked looks the marked
-// tokens up there, markStems the stems), fts_anchor_vocab those of
-// fts_anchor.
+// tokens up there), fts_anchor_vocab those of fts_anchor.
 var schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,

@@ -35,16 +35,7 @@ func encodeVector(v []float32) []byte {
 			peak = a
 		}
 	}
-	e := 0
-	if peak > 0 {
-		// The smallest e with peak / 2^e <= vectorQMax.
-		_, exp := math.Frexp(peak / vectorQMax) // peak/127 = frac × 2^exp, frac in [0.5, 1)
-		e = exp
-		if math.Ldexp(peak, -(e-1)) <= vectorQMax {
-			e--
-		}
-		e = min(max(e, math.MinInt8), math.MaxInt8)
-	}
+	e := scaleExponent(peak, vectorQMax)
 	b := make([]byte, 1+len(v))
 	b[0] = byte(int8(e))
 	for i, f := range v {
@@ -58,6 +49,19 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
+// scaleExponent is the smallest e with peak / 2^e <= qmax (0 for a
+// peak of 0), within the range of an int8.
+func scaleExponent(peak, qmax float64) int {
+	if peak <= 0 {
+		return 0
+	}
+	_, e := math.Frexp(peak / qmax) // peak/qmax = frac × 2^e, frac in [0.5, 1)
+	if math.Ldexp(peak, -(e-1)) <= qmax {
+		e--
+	}
+	return min(max(e, math.MinInt8), math.MaxInt8)
+}
+
 // EncodeVector returns v in the form the index stores it (one byte per
 // dimension and one for the scale): what NoteVectors.Blobs hold.
 func EncodeVector(v []float32) []byte { return encodeVector(v) }
@@ -65,15 +69,11 @@ func EncodeVector(v []float32) []byte { return encodeVector(v) }
 // AsStored rounds v, in place, to the values the index keeps for it
 // (encodeVector, then decodeVector), so that a note searched in the
 // process that embedded it scores exactly as it will once read back.
-func AsStored(v []float32) {
-	if d, err := decodeVector(encodeVector(v), len(v)); err == nil {
-		copy(v, d)
-	}
-}
+func AsStored(v []float32) { Int8.Round(v) }
 
 // decodeVector reads a vector of dim components, stored by encodeVector
-// (dim+1 bytes) or, before schema 5, as little-endian float32s (4 × dim
-// bytes).
+// (dim+1 bytes), by encodeSparse (odd, at most 1 + 2 × SparseTerms
+// bytes) or, before schema 5, as little-endian float32s (4 × dim bytes).
 func decodeVector(b []byte, dim int) ([]float32, error) {
 	v := make([]float32, dim)
 	switch len(b) {
@@ -87,6 +87,9 @@ func decodeVector(b []byte, dim int) ([]float32, error) {
 			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 		}
 	default:
+		if isSparse(len(b), dim) && decodeSparse(b, v) {
+			return v, nil
+		}
 		return nil, fmt.Errorf("vector of %d bytes, want %d", len(b), dim+1)
 	}
 	return v, nil

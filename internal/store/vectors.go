@@ -12,10 +12,14 @@ type NoteVectors struct {
 	Note string
 	Hash string
 	Vecs [][]float32
-	// Blobs, when Vecs is nil, are the vectors already in their stored
-	// form (EncodeVector): a quarter of the memory, for a writer that
-	// holds many before it writes them.
+	// Blobs, when not nil, are the vectors already in their stored form
+	// (EncodeVector or a Codec's Encode), and what is written; without
+	// them Vecs are written as int8 (EncodeVector).
 	Blobs [][]byte
+	// Dense, as read by Vectors, says that some chunk is stored with
+	// every component (int8, or float32 before schema 5) rather than in
+	// the Sparse form.
+	Dense bool
 }
 
 // PutVectors replaces the stored vectors of each note for model, in one
@@ -71,7 +75,7 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 			}
 		}
 		blobs := nv.Blobs
-		if nv.Vecs != nil {
+		if blobs == nil {
 			blobs = make([][]byte, len(nv.Vecs))
 			for i, v := range nv.Vecs {
 				if len(v) != dim {
@@ -81,7 +85,7 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 			}
 		}
 		for i, b := range blobs {
-			if len(b) != dim+1 {
+			if len(b) != dim+1 && !isSparse(len(b), dim) {
 				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
 			}
 			// One INSERT per row (see writeLinks).
@@ -160,6 +164,9 @@ func (s *Store) Vectors(ctx context.Context, model string, dim int, fn func(Note
 		v, err := decodeVector(blob, dim)
 		if err != nil {
 			return fmt.Errorf("index vectors of %s: %w", note, err)
+		}
+		if !isSparse(len(blob), dim) {
+			cur.Dense = true
 		}
 		if chunk != len(cur.Vecs) || hash != cur.Hash {
 			cur.Hash = "" // chunks missing or of several versions: stale

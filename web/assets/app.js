@@ -22,8 +22,11 @@ function takeTokenFromAddress() {
 
 function authHeaders() { return token() ? { Authorization: "Bearer " + token() } : {}; }
 
+// api calls the API; params is an object (empty values left out) or
+// URLSearchParams (for a repeated parameter).
 async function api(path, params = {}) {
-  const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v != null));
+  const q = params instanceof URLSearchParams ? params
+    : new URLSearchParams(Object.entries(params).filter(([, v]) => v !== "" && v != null));
   const res = await fetch("/api/" + path + (q.size ? "?" + q : ""), { headers: authHeaders() });
   if (res.status === 401) {
     await askToken();
@@ -182,6 +185,7 @@ async function graphView(show) {
   const gg = new GlobalGraph(box, (id) => { location.hash = noteHref(id); });
   const filters = () => gg.filter({ tag: tagSel.value, folder: folderSel.value, orphans: orphans.checked, colorBy: colorSel.value }, legend);
   for (const el of [tagSel, folderSel, colorSel, orphans]) el.addEventListener("change", filters);
+  const counted = () => { stats.textContent = `${gg.graph.order} notes · ${gg.graph.size} links`; };
   const load = async () => {
     const t0 = performance.now();
     const data = await api("graph");
@@ -189,9 +193,28 @@ async function graphView(show) {
     filters();
     stats.textContent = `${data.nodes.length} notes · ${data.edges.length} links`;
   };
+  // A change patches the graph drawn (changes that come together in one);
+  // one too large to patch loads it anew.
+  let queued = null;
+  const patch = debounce(async () => {
+    const c = queued;
+    queued = null;
+    try {
+      await gg.patch(c, (ids) => api("around", new URLSearchParams(ids.map((id) => ["id", id]))));
+      await filters();
+      counted();
+    } catch {
+      await load();
+    }
+  }, 150);
+  const refresh = (c) => {
+    queued ||= { added: [], removed: [], edited: [] };
+    for (const k of Object.keys(queued)) queued[k].push(...(c?.[k] || []));
+    patch();
+  };
   await load();
   window.vgGraph = gg; // for the browser tests' measurements
-  return { refresh: debounce(load, 300), kill: () => gg.kill() };
+  return { refresh, kill: () => gg.kill() };
 }
 
 async function pathView(show, params) {
@@ -331,7 +354,7 @@ function onChange(c) {
     }
     return;
   }
-  current.refresh?.();
+  current.refresh?.(c);
 }
 
 // ---- start --------------------------------------------------------------------

@@ -7,9 +7,12 @@ const { Graph, Sigma, FA2Layout, forceAtlas2, EdgeLineProgram, NodePointProgram 
 // keeps 10,000 notes interactive in software rendering.
 const LARGE = 5000;
 
-// REST is how long the camera stays still before a moved picture is
-// drawn again.
+// REST is how long the camera stays still after a drag is released before
+// the moved picture is drawn again; WHEEL_REST the same after a wheel step
+// at least (a wheel gesture has no end to wait for: its steps may come
+// 300 ms apart), longer when the steps come slower or a drawing is slow.
 const REST = 150;
+const WHEEL_REST = 500;
 
 const PALETTE = ["#5b4bdb", "#e67e22", "#16a085", "#c0392b", "#2980b9", "#8e44ad", "#d4a017",
   "#27ae60", "#e84393", "#7f8c8d", "#00a8a8", "#a0522d"];
@@ -82,9 +85,9 @@ export class GlobalGraph {
     const t0 = performance.now();
     const old = this.graph;
     const g = new Graph({ type: "directed" });
-    let maxPR = 1e-9;
-    for (const x of data.nodes) maxPR = Math.max(maxPR, x.pagerank);
-    const big = data.nodes.length > 2000;
+    this.maxPR = 1e-9;
+    for (const x of data.nodes) this.maxPR = Math.max(this.maxPR, x.pagerank);
+    const big = (this.big = data.nodes.length > 2000);
     const groups = new Map();
     data.nodes.forEach((x) => { const k = topFolder(x.id); groups.set(k, (groups.get(k) || 0) + 1); });
     const centres = seedCentres(groups);
@@ -99,9 +102,7 @@ export class GlobalGraph {
       const r = Math.sqrt(i + 0.5) * 1.2, a = i * 2.39996;
       const keep = old.hasNode(x.id) ? old.getNodeAttributes(x.id) : null;
       g.addNode(x.id, {
-        label: x.title, x: keep ? keep.x : c.x + r * Math.cos(a), y: keep ? keep.y : c.y + r * Math.sin(a),
-        size: (big ? 1.5 : 3) + (big ? 14 : 16) * Math.sqrt(x.pagerank / maxPR), folder: k, tag: x.tags[0] || "(none)",
-        orphan: x.inDegree + x.outDegree === 0,
+        ...this.attrs(x), x: keep ? keep.x : c.x + r * Math.cos(a), y: keep ? keep.y : c.y + r * Math.sin(a),
       });
     }
     const fresh = data.nodes.filter((x) => !old.hasNode(x.id)).length;
@@ -137,6 +138,49 @@ export class GlobalGraph {
     if (!large) addEdges();
   }
 
+  // attrs are the attributes of note x (as the API gives it) but its
+  // place: sized by its PageRank against the largest of the data drawn.
+  attrs(x) {
+    const big = this.big;
+    return {
+      label: x.title, size: (big ? 1.5 : 3) + (big ? 14 : 16) * Math.sqrt(Math.min(x.pagerank / this.maxPR, 1)),
+      folder: topFolder(x.id), tag: x.tags[0] || "(none)", orphan: x.inDegree + x.outDegree === 0,
+    };
+  }
+
+  // patch brings the graph up to date after a change ({added, removed,
+  // edited} note IDs) in place, without loading it anew: around(ids) (the
+  // API's /api/around) gives the notes of the change and those that link
+  // to them, each with the notes it links to, and the ids gone; the notes
+  // that linked to a removed note are asked about too. Notes gone are
+  // dropped, new ones placed beside a note they link to or from, and the
+  // links of every note of the answer replaced. The camera and the other
+  // notes' places stay.
+  async patch(change, around) {
+    const g = this.graph;
+    const ids = new Set([...change.added, ...change.edited, ...change.removed]);
+    for (const id of change.removed) if (g.hasNode(id)) g.inNeighbors(id).forEach((n) => ids.add(n));
+    const res = await around([...ids]);
+    if (g !== this.graph) return; // drawn anew meanwhile
+    const touched = new Set();
+    for (const id of res.missing) {
+      if (!g.hasNode(id)) continue;
+      g.neighbors(id).forEach((n) => touched.add(n));
+      g.dropNode(id);
+    }
+    for (const x of res.notes) {
+      if (g.hasNode(x.id)) g.mergeNodeAttributes(x.id, this.attrs(x));
+      else g.addNode(x.id, { ...this.attrs(x), ...spot(g, x, res.notes) });
+    }
+    for (const x of res.notes) {
+      const want = new Set(x.out.filter((t) => t !== x.id && g.hasNode(t)));
+      for (const t of g.outNeighbors(x.id)) if (!want.has(t)) { g.dropEdge(x.id, t); touched.add(t); }
+      for (const t of want) if (!g.hasEdge(x.id, t)) { g.addEdge(x.id, t); touched.add(t); }
+    }
+    for (const id of touched) if (g.hasNode(id)) g.setNodeAttribute(id, "orphan", g.degree(id) === 0);
+    Object.assign(this.stats, { nodes: g.order, edges: g.size, patches: (this.stats.patches || 0) + 1 });
+  }
+
   render(large) {
     this.kill();
     this.large = large;
@@ -152,7 +196,7 @@ export class GlobalGraph {
       },
     });
     onClick(this.sigma, this.open);
-    if (large) glide(this.sigma);
+    this.glideCounts = large ? glide(this.sigma) : null;
   }
 
   // layout runs ForceAtlas2 in a worker for ms milliseconds. The worker
@@ -216,14 +260,18 @@ export class GlobalGraph {
   }
 
   // countFrames counts, until the function it returns is called, the
-  // frames the page presents and how many of them showed the view moved
-  // (the camera differs from the frame before): the tests drive a real
-  // drag and wheel meanwhile.
+  // frames the page presents, how many of them showed the view moved (the
+  // camera differs from the frame before), the longest time between two
+  // of them, and the graph's full drawings meanwhile (all, and while a
+  // button was held): the tests drive a real drag and wheel meanwhile.
   countFrames() {
-    let frames = 0, moved = 0, last = "", id = 0;
+    let frames = 0, moved = 0, last = "", id = 0, prev = 0, maxGapMs = 0;
     const t0 = performance.now();
-    const tick = () => {
+    const c0 = { ...this.glideCounts };
+    const tick = (t) => {
       frames++;
+      if (prev) maxGapMs = Math.max(maxGapMs, t - prev);
+      prev = t;
       const now = JSON.stringify(this.sigma.getCamera().getState());
       if (last && now !== last) moved++;
       last = now;
@@ -233,7 +281,9 @@ export class GlobalGraph {
     return () => {
       cancelAnimationFrame(id);
       const s = (performance.now() - t0) / 1000;
-      return { fps: frames / s, movedFps: moved / s, frames, moved };
+      const c = this.glideCounts || {};
+      return { fps: frames / s, movedFps: moved / s, frames, moved, maxGapMs,
+        renders: (c.renders || 0) - (c0.renders || 0), heldRenders: (c.heldRenders || 0) - (c0.heldRenders || 0) };
     };
   }
 
@@ -248,19 +298,48 @@ export class GlobalGraph {
 // of drawing the graph each frame (each WebGL frame of a large graph costs
 // more than a frame's time in software rendering): after each drawing it
 // copies its layers into one 2D canvas, which a CSS transform then moves
-// and scales in their place; it draws again once the camera has been still
-// for REST. The transform maps the camera drawn to the camera now, so the
-// picture drawn then matches the one shown.
+// and scales in their place. The transform maps the camera drawn to the
+// camera now, so the picture drawn then matches the one shown.
+//
+// The graph is drawn again (links included) only once a gesture has ended:
+// never while a mouse button or a finger is down (a drawing asked for
+// meanwhile waits for the release), REST after a drag's release (or its
+// inertia) and WHEEL_REST or more (wheelRest) after the last wheel step,
+// so that input that comes slowly (a loaded machine, a slow trackpad)
+// never draws the whole graph in the middle of a gesture. It returns
+// counts for the tests: drawings, and drawings while a button was held.
 function glide(sigma) {
   const cam = sigma.getCamera();
+  const mouse = sigma.getMouseCaptor(), touch = sigma.getTouchCaptor();
   const { edges, nodes, labels, hoverNodes } = sigma.getCanvases();
-  const layers = Object.values(sigma.getCanvases());
+  // The layers the picture replaces: all but the mouse layer, which stays
+  // on top to take the wheel, clicks and hovers while the picture moves.
+  const layers = Object.entries(sigma.getCanvases()).filter(([k]) => k !== "mouse").map(([, c]) => c);
   const snap = document.createElement("canvas");
   snap.className = "sigma-glide";
-  snap.style.cssText = "position:absolute;left:0;top:0;display:none";
+  snap.style.cssText = "position:absolute;left:0;top:0;display:none;pointer-events:none";
   hoverNodes.after(snap);
-  let drawn = null, timer = 0;
+  const counts = { renders: 0, heldRenders: 0 };
+  const held = () => mouse.isMouseDown || touch.startTouchesPositions.length > 0;
+  let drawn = null, timer = 0, pending = false, lastWheel = 0;
+  // Drawings asked for while held (a graph change, a setting) wait.
+  const draw = sigma.scheduleRender.bind(sigma);
+  sigma.scheduleRender = () => {
+    if (held()) pending = true;
+    else draw();
+    return sigma;
+  };
+  const settle = () => (cam.isAnimated() ? later(REST) : sigma.scheduleRender());
+  const later = (ms) => {
+    clearTimeout(timer);
+    if (!held()) timer = setTimeout(settle, ms);
+  };
+  let renderStart = 0, renderMs = 0;
+  sigma.on("beforeRender", () => { renderStart = performance.now(); });
   sigma.on("afterRender", () => {
+    counts.renders++;
+    if (held()) counts.heldRenders++;
+    pending = false;
     drawn = cam.getState();
     snap.width = edges.width; snap.height = edges.height;
     snap.style.width = edges.style.width; snap.style.height = edges.style.height;
@@ -268,12 +347,32 @@ function glide(sigma) {
     for (const c of [edges, nodes, labels]) ctx.drawImage(c, 0, 0);
     snap.style.display = "none";
     layers.forEach((c) => { c.style.visibility = ""; });
+    renderMs = performance.now() - renderStart; // with the copy
   });
+  // A wheel step waits WHEEL_REST from the step itself, whatever its
+  // zoom's frames do meanwhile; a drag REST from its last move.
+  const down = () => { lastWheel = 0; clearTimeout(timer); };
+  const release = () => { if (pending || !snap.style.display) later(REST); };
+  mouse.on("mousedown", down);
+  // A wheel gesture has no end: its steps may come slowly (a slow
+  // trackpad, a loaded machine, a costly drawing that delays the next
+  // step), so the wait grows to twice the last pause between two steps of
+  // a gesture and twice the last drawing's time.
+  let wheelGap = 0;
+  const wheelRest = () => Math.max(WHEEL_REST, 2 * wheelGap, 2 * renderMs);
+  mouse.on("wheel", () => {
+    const now = performance.now();
+    wheelGap = now - lastWheel < 4 * WHEEL_REST ? now - lastWheel : 0;
+    lastWheel = now;
+    later(wheelRest());
+  });
+  mouse.on("mouseup", release);
+  touch.on("touchdown", down);
+  touch.on("touchup", release);
   sigma.on("kill", () => clearTimeout(timer));
   sigma.unbindCameraHandlers();
   cam.on("updated", (now) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => sigma.scheduleRender(), REST);
+    if (performance.now() - lastWheel > wheelRest()) later(REST);
     if (!drawn || now.angle !== drawn.angle) { sigma.scheduleRender(); return; }
     // Where the centre of the drawn picture is now, and its scale.
     const { width, height } = sigma.getDimensions();
@@ -284,6 +383,16 @@ function glide(sigma) {
       layers.forEach((c) => { c.style.visibility = "hidden"; });
     }
   });
+  return counts;
+}
+
+// spot is where a new note x goes: beside a note of g it links to, or one
+// of notes (an answer of patch) that links to it; else at the centre.
+function spot(g, x, notes) {
+  const near = x.out.find((t) => g.hasNode(t)) || notes.find((n) => n.out.includes(x.id) && g.hasNode(n.id))?.id;
+  const at = near ? g.getNodeAttributes(near) : { x: 0, y: 0 };
+  const a = (x.id.length * 2.39996) % (2 * Math.PI);
+  return { x: at.x + 2 * Math.cos(a), y: at.y + 2 * Math.sin(a) };
 }
 
 // seedCentres puts each folder's spiral on a circle, the larger folders

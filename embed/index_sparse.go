@@ -1,0 +1,113 @@
+package embed
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// NewSparseIndex returns an empty index that keeps, of each vector of
+// dim floats, only its terms components of largest magnitude (their
+// dimension and value): 6 × terms bytes a row instead of 4 × dim, and a
+// scan that reads terms values a row instead of dim. Its scores are
+// partial dot products, lower than the cosine and good only to pick
+// candidates that are then scored exactly (the builtin embedder's
+// vectors, whose few largest components carry most of a match, are
+// stored so; see store.Sparse). Vectors that have at most terms non-zero
+// components (as read back from that form) are kept exactly.
+func NewSparseIndex(dim, terms int) *Index {
+	x := NewIndex(dim, false)
+	x.sp.terms = max(1, terms)
+	return x
+}
+
+// SearchChunks returns the k chunks most similar to query, best first
+// (ties by note ID, then chunk), several of one note if they are among
+// the best. keep filters notes as in Search.
+func (x *Index) SearchChunks(query []float32, k int, keep func(noteID string) bool) []Hit {
+	return x.search(query, k, keep, true)
+}
+
+// Sparse reports whether the index keeps only the largest components of
+// each vector (NewSparseIndex): its scores then only rank candidates.
+func (x *Index) Sparse() bool { return x.sp.terms > 0 }
+
+// sparseRows holds terms (dimension, value) pairs per row, padded with
+// value 0.
+type sparseRows struct {
+	terms int
+	dims  []uint16  // rows × terms
+	vals  []float32 // rows × terms
+}
+
+// add appends the row of v's largest components.
+func (s *sparseRows) add(v []float32) {
+	order := Largest(v, s.terms)
+	for _, i := range order {
+		s.dims = append(s.dims, uint16(i))
+		s.vals = append(s.vals, v[i])
+	}
+	for range s.terms - len(order) {
+		s.dims = append(s.dims, 0)
+		s.vals = append(s.vals, 0)
+	}
+}
+
+// Largest returns the dimensions of the n components of v of largest
+// magnitude (ties to the lower dimension), in dimension order; only
+// finite, non-zero components count.
+func Largest(v []float32, n int) []int {
+	var order []int
+	for i, f := range v {
+		if a := math.Abs(float64(f)); a != 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
+			order = append(order, i)
+		}
+	}
+	if len(order) <= n {
+		return order
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(math.Abs(float64(v[b])), math.Abs(float64(v[a])))
+	})
+	order = order[:max(n, 0)]
+	slices.Sort(order)
+	return order
+}
+
+// move copies row from into row to.
+func (s *sparseRows) move(from, to int32) {
+	t := s.terms
+	copy(s.dims[int(to)*t:int(to+1)*t], s.dims[int(from)*t:int(from+1)*t])
+	copy(s.vals[int(to)*t:int(to+1)*t], s.vals[int(from)*t:int(from+1)*t])
+}
+
+func (s *sparseRows) grow(rows int) {
+	s.dims = slices.Grow(s.dims, rows*s.terms)
+	s.vals = slices.Grow(s.vals, rows*s.terms)
+}
+
+func (s *sparseRows) truncate(rows int) {
+	s.dims, s.vals = s.dims[:rows*s.terms], s.vals[:rows*s.terms]
+}
+
+// dot is the dot product of row r with query (of the index's dimension).
+func (s *sparseRows) dot(r int, query []float32) float32 {
+	t := s.terms
+	dims, vals := s.dims[r*t:(r+1)*t], s.vals[r*t:(r+1)*t]
+	var sum float32
+	for i, d := range dims {
+		if int(d) < len(query) {
+			sum += vals[i] * query[d]
+		}
+	}
+	return sum
+}
+
+// Dot is the dot product of two vectors of the same length: their cosine
+// similarity when both are normalised.
+func Dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		return 0
+	}
+	return dot(a, b)
+}

@@ -1,0 +1,52 @@
+package embed
+
+import "testing"
+
+// TestSparseIndex checks that a sparse index keeps the largest components
+// of each row (ties to the lower dimension), scores a row by them only,
+// survives removals, and that SearchChunks returns the best chunks, of
+// one note several times when they are among the best.
+func TestSparseIndex(t *testing.T) {
+	x := NewSparseIndex(8, 2)
+	if !x.Sparse() || NewIndex(8, false).Sparse() {
+		t.Fatal("Sparse() does not say which index keeps only the largest components")
+	}
+	add := func(id string, vecs ...[]float32) {
+		t.Helper()
+		if err := x.Replace(id, vecs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("a", []float32{0.9, 0, 0, 0, 0, 0, 0.1, 0.3}, []float32{0, 0.8, 0, 0, 0, 0, 0, 0})
+	add("b", []float32{0.5, 0.5, 0.5, 0, 0, 0, 0, 0})
+	add("c", []float32{0, 0, 0, 0, 0, 0, 0, 0.2})
+	q := []float32{1, 1, 0, 0, 0, 0, 1, 1}
+	// a chunk 0 keeps 0.9 and 0.3 (not 0.1): 1.2; chunk 1: 0.8; b keeps
+	// dimensions 0 and 1 of three equal ones: 1.0; c: 0.2.
+	got := x.SearchChunks(q, 3, nil)
+	want := []Hit{{"a", 0, 1.2}, {"b", 0, 1.0}, {"a", 1, 0.8}}
+	if len(got) != len(want) {
+		t.Fatalf("SearchChunks = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i].NoteID != want[i].NoteID || got[i].Chunk != want[i].Chunk || !near(got[i].Score, want[i].Score) {
+			t.Errorf("SearchChunks = %v, want %v", got, want)
+			break
+		}
+	}
+	if notes := x.Search(q, 3, nil); len(notes) != 3 || notes[0].NoteID != "a" || notes[2].NoteID != "c" {
+		t.Errorf("Search = %v, want a, b, c by their best chunk", notes)
+	}
+	if got := x.SearchChunks(q, 5, func(id string) bool { return id != "a" }); len(got) != 2 {
+		t.Errorf("SearchChunks without a = %v, want b and c", got)
+	}
+	x.Remove("a")
+	if got := x.SearchChunks(q, 5, nil); len(got) != 2 || got[0].NoteID != "b" || !near(got[1].Score, 0.2) {
+		t.Errorf("after removing a: SearchChunks = %v, want b then c (0.2)", got)
+	}
+	if d := Dot([]float32{1, 2}, []float32{3, 4}); d != 11 || Dot([]float32{1}, []float32{1, 2}) != 0 {
+		t.Errorf("Dot = %v, want 11 (and 0 for vectors of different lengths)", d)
+	}
+}
+
+func near(a, b float32) bool { return a-b < 1e-6 && b-a < 1e-6 }
