@@ -248,64 +248,6 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	return out, nil
 }
 
-// dropCommon leaves out the common words of terms, or when all of them
-// are common, drops their prefix forms (see Keyword).
-func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
-	var words []int // indexes of the words
-	for i, t := range terms {
-		if !t.Phrase {
-			words = append(words, i)
-		}
-	}
-	if len(words) == 0 {
-		return terms, nil
-	}
-	var notes int64
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM notes").Scan(&notes); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	if notes < CommonWordMinNotes {
-		return terms, nil
-	}
-	// A word is common from half the notes: each count stops there, so
-	// that "the" costs half its posting list.
-	half := (notes + 1) / 2
-	query := "SELECT 0"
-	var args []any
-	for _, i := range words {
-		t := terms[i]
-		query += ", (SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?))"
-		args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr(), half)
-	}
-	counts := make([]int64, len(words)+1)
-	dest := make([]any, len(counts))
-	for i := range counts {
-		dest[i] = &counts[i]
-	}
-	if err := s.db.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	common := map[int]bool{}
-	for j, i := range words {
-		if counts[j+1] >= half {
-			common[i] = true
-		}
-	}
-	if len(common) == len(terms) {
-		for i := range terms {
-			terms[i].exact = true
-		}
-		return terms, nil
-	}
-	var kept []Term
-	for i, t := range terms {
-		if !common[i] {
-			kept = append(kept, t)
-		}
-	}
-	return kept, nil
-}
-
 // hit is a ranked note before its details are read.
 type hit struct {
 	rowid int64
