@@ -37,3 +37,20 @@ func TestSection(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSection: for any file and fragment, Section never panics, and a
+// range it reports lies within the file.
+func FuzzSection(f *testing.F) {
+	f.Add([]byte("# Top\n\n## Goals\n\nShip it. ^ship\n\n# Next\n"), "Goals")
+	f.Add([]byte("- one\n- two ^two\n  - nested\n"), "^two")
+	f.Add([]byte("```\ncode\n```\n^code\n"), "^code")
+	f.Add([]byte("\uFEFF# A\n## B\n### C\n"), "A#B#C")
+	f.Add([]byte("---\ntitle: [\n---\n# H\n"), "H#")
+	p := vault.NewParser()
+	f.Fuzz(func(t *testing.T, src []byte, fragment string) {
+		start, end, ok := p.Section("N.md", src, fragment)
+		if ok && (start < 0 || start > end || end > len(src)) {
+			t.Fatalf("Section(%q) = [%d, %d) in %d bytes", fragment, start, end, len(src))
+		}
+	})
+}
