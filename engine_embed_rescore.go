@@ -2,11 +2,8 @@ package vaultgraph
 
 import (
 	"context"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
@@ -60,22 +57,9 @@ func (e *Engine) rescore(ctx context.Context, provider embed.Embedder, query []f
 	}
 	best := make([]vectorHit, len(notes))
 	chars := e.chunkChars()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(notes)/4)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(notes) || ctx.Err() != nil {
-					return
-				}
-				best[i] = e.rescoreNote(ctx, provider, query, notes[i], chunks[notes[i]], chars)
-			}
-		}()
-	}
-	wg.Wait()
+	embed.Each(ctx, len(notes), 4, func(i int) {
+		best[i] = e.rescoreNote(ctx, provider, query, notes[i], chunks[notes[i]], chars)
+	})
 	out := slices.DeleteFunc(best, func(h vectorHit) bool { return h.ID == "" })
 	slices.SortFunc(out, func(a, b vectorHit) int {
 		switch {

@@ -59,25 +59,29 @@ func checkFinite(v []float32) bool {
 // early when ctx is cancelled.
 func embedLocal(ctx context.Context, texts []string, fn func(string) []float32) ([][]float32, error) {
 	out := make([][]float32, len(texts))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(texts)/8))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(texts) || ctx.Err() != nil {
-					return
-				}
-				out[i] = fn(texts[i])
-			}
-		}()
-	}
-	wg.Wait()
+	Each(ctx, len(texts), 8, func(i int) { out[i] = fn(texts[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Each calls fn(i) for every i in [0, n), on up to GOMAXPROCS goroutines
+// with at least perWorker items each, and returns when all calls are done.
+// Once ctx is cancelled no further call starts.
+func Each(ctx context.Context, n, perWorker int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), n/max(1, perWorker))) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
