@@ -91,28 +91,36 @@ func dropPartialWord(s string) string {
 	return s
 }
 
-// linkTargets returns the notes the links of source resolve to, other
-// than source itself.
-func (w *writer) linkTargets(source string) ([]string, error) {
-	st, err := w.prepare(`SELECT DISTINCT r.id FROM links l JOIN notes r ON r.doc = l.resolved
-		WHERE l.source = (SELECT doc FROM notes WHERE id = ?)`)
+// anchorLinks are the contexts that one note's links give the notes they
+// resolve to as anchor text: for each target other than the note itself,
+// the non-empty contexts of the links to it in link order. They are all
+// refreshAnchor reads of that note, so a target whose list is the same
+// before and after a write keeps its anchor text.
+type anchorLinks map[string][]string
+
+// anchorLinksOf reads the anchorLinks of the note doc as stored now (none
+// in a batch that defers the anchor text).
+func (w *writer) anchorLinksOf(doc int64) (anchorLinks, error) {
+	if w.deferAnchors {
+		return nil, nil
+	}
+	st, err := w.prepare(`SELECT r.id, l.context FROM links l JOIN notes r ON r.doc = l.resolved
+		WHERE l.source = ?1 AND l.resolved <> ?1 AND l.context <> '' ORDER BY l.seq`)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := st.QueryContext(w.ctx, source)
+	rows, err := st.QueryContext(w.ctx, doc)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("index anchor text: %w", err)
 	}
 	defer rows.Close()
-	var out []string
+	out := anchorLinks{}
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
+		var target, c string
+		if err := rows.Scan(&target, &c); err != nil {
+			return nil, fmt.Errorf("index anchor text: %w", err)
 		}
-		if t != source {
-			out = append(out, t)
-		}
+		out[target] = append(out[target], c)
 	}
 	return out, rows.Err()
 }
@@ -129,13 +137,26 @@ func (w *writer) touchAnchors(ids ...string) {
 	}
 }
 
-// touchLinkTargets records the notes source's links resolve to now.
-func (w *writer) touchLinkTargets(source string) error {
-	ts, err := w.linkTargets(source)
+// touchChangedAnchors records the notes whose anchor text the links of
+// the note doc changed: those whose anchorLinks differ from before, read
+// before the links were rewritten (nil for a note that had none). An edit
+// that leaves every link and the words after it as they were refreshes
+// nothing, however many notes link to its targets.
+func (w *writer) touchChangedAnchors(doc int64, before anchorLinks) error {
+	after, err := w.anchorLinksOf(doc)
 	if err != nil {
 		return err
 	}
-	w.touchAnchors(ts...)
+	for target, cs := range before {
+		if !slices.Equal(cs, after[target]) {
+			w.touchAnchors(target)
+		}
+	}
+	for target := range after {
+		if _, ok := before[target]; !ok {
+			w.touchAnchors(target)
+		}
+	}
 	return nil
 }
 
@@ -158,6 +179,7 @@ func (w *writer) refreshAnchors() error {
 // refreshAnchor rewrites the fts_anchor row of the note id from the
 // contexts of the links to it.
 func (w *writer) refreshAnchor(id string) error {
+	w.anchorRows++
 	st, err := w.prepare("SELECT doc FROM notes WHERE id = ?")
 	if err != nil {
 		return err

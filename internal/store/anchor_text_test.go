@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +125,94 @@ func TestDeferAnchors(t *testing.T) {
 		}
 		if metaHas(t, s, metaAnchorsStale) {
 			t.Errorf("restart %v: meta still has %s after the last batch", restart, metaAnchorsStale)
+		}
+	}
+}
+
+// linkedRecord is the record of note id whose body is given: each
+// [[Target|alias]] in it is a link, resolved to Target.md unless the
+// target is in broken.
+func linkedRecord(id, body string, broken ...string) *Record {
+	note := &vault.Note{ID: id, Title: strings.TrimSuffix(id, ".md")}
+	r := &Record{Note: note, Path: id, Body: body}
+	for at := 0; ; {
+		start := strings.Index(body[at:], "[[")
+		if start < 0 {
+			break
+		}
+		start += at
+		end := start + strings.Index(body[start:], "]]") + 2
+		target, alias, _ := strings.Cut(body[start+2:end-2], "|")
+		note.Links = append(note.Links, vault.Link{Kind: vault.KindWiki, Target: target, Alias: alias, Start: start, End: end})
+		if slices.Contains(broken, target) {
+			r.Resolved, r.Status = append(r.Resolved, ""), append(r.Status, vault.Broken)
+		} else {
+			r.Resolved, r.Status = append(r.Resolved, target+".md"), append(r.Status, vault.Resolved)
+		}
+		at = end
+	}
+	return r
+}
+
+// TestAnchorsAfterEdits: after each live write the anchor text of every
+// note is the one a fresh index of the same notes has, and a write
+// works out again only the anchor text of the notes whose incoming links
+// it changed: none for an edit that leaves every link and the words
+// after it as they were, however many notes link to its targets.
+func TestAnchorsAfterEdits(t *testing.T) {
+	ctx := context.Background()
+	notes := map[string]*Record{}
+	for _, r := range anchorVault(45) {
+		notes[r.Note.ID] = r
+	}
+	s, _ := openTemp(t)
+	if err := s.Apply(ctx, &Batch{Upserts: slices.Collect(maps.Values(notes))}); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		desc  string
+		give  Batch
+		wantN int64 // notes whose anchor text is worked out again
+	}{
+		{"words added after the links' sentences", Batch{Upserts: []*Record{
+			linkedRecord("N005.md", "Read [[Hub|centre 5]] before lunch. Then [[N038|step w5]] follows quickly. A new line.")}}, 0},
+		{"the words after a link to the hub", Batch{Upserts: []*Record{
+			linkedRecord("N005.md", "Read [[Hub|centre 5]] after dinner. Then [[N038|step w5]] follows quickly. A new line.")}}, 1},
+		{"a link's display text", Batch{Upserts: []*Record{
+			linkedRecord("N005.md", "Read [[Hub|middle 5]] after dinner. Then [[N038|step w5]] follows quickly. A new line.")}}, 1},
+		{"a link moved to another note", Batch{Upserts: []*Record{
+			linkedRecord("N005.md", "Read [[Hub|middle 5]] after dinner. Then [[N039|step w5]] follows quickly. A new line.")}}, 2},
+		{"a link no longer resolves", Batch{Relinks: []*Record{
+			linkedRecord("N005.md", "Read [[Hub|middle 5]] after dinner. Then [[N039|step w5]] follows quickly. A new line.", "N039")}}, 1},
+		{"a note linking to two notes deleted", Batch{Deletes: []string{"N006.md"}}, 2},
+		{"a linked note deleted, its link broken", Batch{Deletes: []string{"N013.md"}, Relinks: []*Record{
+			linkedRecord("N040.md", "Read [[Hub|centre 40]] before lunch. Then [[N013|step w40]] follows quickly.", "N013")}}, 2},
+		{"the linked note back", Batch{
+			Upserts: []*Record{linkedRecord("N013.md", "Back again, see [[Hub|the hub]]. Nothing else.")},
+			Relinks: []*Record{linkedRecord("N040.md", "Read [[Hub|centre 40]] before lunch. Then [[N013|step w40]] follows quickly.")}}, 2},
+		{"a note linking to a note written after it in the batch", Batch{Upserts: []*Record{
+			linkedRecord("N050.md", "Ahead of [[N051|the next one]] by far."), linkedRecord("N051.md", "Last.")}}, 2},
+	}
+	for _, step := range steps {
+		before := s.anchorRows.Load()
+		if err := s.Apply(ctx, &step.give); err != nil {
+			t.Fatalf("%s: %v", step.desc, err)
+		}
+		for _, r := range slices.Concat(step.give.Upserts, step.give.Relinks) {
+			notes[r.Note.ID] = r
+		}
+		for _, id := range step.give.Deletes {
+			delete(notes, id)
+		}
+		if got := s.anchorRows.Load() - before; got != step.wantN {
+			t.Errorf("%s: anchor text of %d notes worked out again, want %d", step.desc, got, step.wantN)
+		}
+		fresh, _ := openTemp(t)
+		if err := fresh.Apply(ctx, &Batch{Upserts: slices.Collect(maps.Values(notes))}); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := anchorDump(t, s), anchorDump(t, fresh); got != want {
+			t.Errorf("%s: anchor text differs from a fresh index's:\ngot  %.600s\nwant %.600s", step.desc, got, want)
 		}
 	}
 }

@@ -128,19 +128,20 @@ func (w *writer) doc(id string) (int64, error) {
 }
 
 // claimPending makes the links that resolve to the pending note id
-// resolve to its doc, now that it has one.
-func (w *writer) claimPending(id string, doc int64) error {
+// resolve to its doc, now that it has one; claimed says there was such a
+// pending note.
+func (w *writer) claimPending(id string, doc int64) (claimed bool, err error) {
 	var p int64
 	if err := w.queryRow("SELECT id FROM pending WHERE name = ?", id).Scan(&p); err == sql.ErrNoRows {
-		return nil
+		return false, nil
 	} else if err != nil {
-		return err
+		return false, err
 	}
 	if _, err := w.exec("UPDATE links SET resolved = ? WHERE resolved = ?", doc, -p); err != nil {
-		return err
+		return false, err
 	}
-	_, err := w.exec("DELETE FROM pending WHERE id = ?", p)
-	return err
+	_, err = w.exec("DELETE FROM pending WHERE id = ?", p)
+	return true, err
 }
 
 // dropPending deletes the pending notes nothing resolves to. Most often

@@ -69,6 +69,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	w := newWriter(ctx, tx)
 	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
+	w.deferAnchors = b.DeferAnchors
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -125,6 +126,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.writeFTS(b.DeferAnchors); err != nil {
 		return err
 	}
+	s.anchorRows.Add(int64(w.anchorRows))
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
@@ -149,6 +151,11 @@ type writer struct {
 	docs map[string]int64
 	// fileBodies is set when snippets read the bodies from the files.
 	fileBodies bool
+	// deferAnchors says the batch leaves the anchor text stale
+	// (Batch.DeferAnchors): no note's is worked out.
+	deferAnchors bool
+	// anchorRows counts the notes refreshAnchor worked out.
+	anchorRows int
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
@@ -241,22 +248,26 @@ func (w *writer) setProblems(ps []vault.Problem) error {
 }
 
 func (w *writer) delete(id string) error {
-	if err := w.touchLinkTargets(id); err != nil {
-		return err
-	}
-	if _, err := w.exec("DELETE FROM fts WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
-		return err
-	}
-	if _, err := w.exec("DELETE FROM note_body WHERE doc = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
-		return err
-	}
-	if _, err := w.exec("DELETE FROM fts_anchor WHERE rowid = (SELECT rowid FROM notes WHERE id = ?)", id); err != nil {
-		return err
-	}
 	delete(w.docs, id)
 	delete(w.fresh, id)
-	_, err := w.exec("DELETE FROM notes WHERE id = ?", id)
-	return err
+	var doc int64
+	if err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&doc); errors.Is(err, sql.ErrNoRows) {
+		return nil // not in the index: nothing to delete
+	} else if err != nil {
+		return fmt.Errorf("index delete %s: %w", id, err)
+	}
+	before, err := w.anchorLinksOf(doc)
+	if err != nil {
+		return err
+	}
+	for _, table := range []string{"fts WHERE rowid", "note_body WHERE doc", "fts_anchor WHERE rowid", "notes WHERE doc"} {
+		if _, err := w.exec("DELETE FROM "+table+" = ?", doc); err != nil {
+			return err
+		}
+	}
+	// Its links went with it (ON DELETE CASCADE): the notes they led to
+	// lose their anchor text.
+	return w.touchChangedAnchors(doc, before)
 }
 
 func (w *writer) upsert(r *Record) error {
@@ -298,10 +309,15 @@ func (w *writer) upsert(r *Record) error {
 			return err
 		}
 	}
-	// Links written before the note resolve to it as pending (layout.go).
+	// Links written before the note resolve to it as pending (layout.go):
+	// they give it anchor text.
 	if w.docs[n.ID] != doc {
-		if err := w.claimPending(n.ID, doc); err != nil {
+		claimed, err := w.claimPending(n.ID, doc)
+		if err != nil {
 			return err
+		}
+		if claimed || fresh {
+			w.touchAnchors(n.ID)
 		}
 		w.docs[n.ID] = doc
 	}
@@ -309,7 +325,6 @@ func (w *writer) upsert(r *Record) error {
 		return err
 	}
 	w.ftsRows = append(w.ftsRows, ftsRowArgs(doc, p.cols))
-	w.touchAnchors(n.ID)
 	return w.writeLinks(r, doc, p.contexts, fresh)
 }
 
@@ -342,8 +357,10 @@ func ftsTitle(title string, aliases []string) string {
 // whose links' contexts (linkContext) are given; fresh says the index
 // held no links of the note.
 func (w *writer) writeLinks(r *Record, doc int64, contexts []string, fresh bool) error {
+	var before anchorLinks
 	if !fresh {
-		if err := w.touchLinkTargets(r.Note.ID); err != nil {
+		var err error
+		if before, err = w.anchorLinksOf(doc); err != nil {
 			return err
 		}
 		if _, err := w.exec("DELETE FROM links WHERE source = ?", doc); err != nil {
@@ -368,16 +385,15 @@ func (w *writer) writeLinks(r *Record, doc int64, contexts []string, fresh bool)
 			return err
 		}
 	}
-	w.touchAnchors(r.Resolved...)
-	return nil
+	return w.touchChangedAnchors(doc, before)
 }
 
 func (w *writer) relink(r *Record) error {
-	if err := w.touchLinkTargets(r.Note.ID); err != nil {
+	doc, err := w.doc(r.Note.ID)
+	if err != nil {
 		return err
 	}
-	defer w.touchAnchors(r.Resolved...)
-	doc, err := w.doc(r.Note.ID)
+	before, err := w.anchorLinksOf(doc)
 	if err != nil {
 		return err
 	}
@@ -391,7 +407,7 @@ func (w *writer) relink(r *Record) error {
 			return err
 		}
 	}
-	return nil
+	return w.touchChangedAnchors(doc, before)
 }
 
 // resolution returns what the links table stores of the resolution of

@@ -61,6 +61,9 @@ type Store struct {
 	ckpt checkpointer
 	// vault is the vault's folder when WithVault gave it (fts_body.go).
 	vault atomic.Pointer[string]
+	// anchorRows counts the notes whose anchor text a live batch worked
+	// out again (refreshAnchor), for tests of what a write costs.
+	anchorRows atomic.Int64
 }
 
 // Open opens or creates the index at path, creating its folder. It
