@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"path"
@@ -83,29 +84,71 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	}
 	defer e.mu.RUnlock()
 
-	var tagged map[string]bool
-	if len(q.Tags) > 0 {
-		tagged = map[string]bool{}
-		for _, id := range e.graph.WithTags(q.Tags, q.TagMode == TagsAll) {
-			tagged[id] = true
-		}
-	}
-	// Filter and sort light rows; build full Nodes for the page only.
-	var rows []listRow
+	// Filter light rows and keep the first pages' in order; build full
+	// Nodes for the page only.
+	f := e.filter(q)
+	first := newFirstRows(page*limit, less)
+	degrees := needDegrees(keys)
+	total := 0
 	for id, ns := range e.notes {
-		if !e.keep(q, id, ns, tagged) {
+		if !e.keep(f, id, ns) {
 			continue
 		}
-		rows = append(rows, e.row(id, ns))
+		total++
+		first.offer(e.rowOf(id, ns, degrees))
 	}
-	sort.Slice(rows, func(i, j int) bool { return less(&rows[i], &rows[j]) })
-
-	from, to, pages := pageOf(len(rows), page, limit)
+	rows := first.sorted()
+	from, to, pages := pageOf(total, page, limit)
 	res := &ListResult{Nodes: []*Node{}, Pages: pages}
-	for _, r := range rows[from:to] {
+	for _, r := range rows[min(from, len(rows)):min(to, len(rows))] {
 		res.Nodes = append(res.Nodes, e.node(r.id))
 	}
 	return res, nil
+}
+
+// firstRows keeps the first n of the rows offered, in the order of less,
+// in a heap whose root is the last of them: a page of a list costs one
+// comparison for most notes, not a sort of them all.
+type firstRows struct {
+	n    int
+	less func(a, b *listRow) bool
+	rows []listRow
+	// next holds the row offered, so that comparing it allocates nothing.
+	next listRow
+}
+
+func newFirstRows(n int, less func(a, b *listRow) bool) *firstRows {
+	return &firstRows{n: n, less: less}
+}
+
+// Len, Less, Swap, Push and Pop implement heap.Interface, the last row
+// first.
+func (f *firstRows) Len() int           { return len(f.rows) }
+func (f *firstRows) Less(i, j int) bool { return f.less(&f.rows[j], &f.rows[i]) }
+func (f *firstRows) Swap(i, j int)      { f.rows[i], f.rows[j] = f.rows[j], f.rows[i] }
+func (f *firstRows) Push(x any)         { f.rows = append(f.rows, x.(listRow)) }
+func (f *firstRows) Pop() any {
+	r := f.rows[len(f.rows)-1]
+	f.rows = f.rows[:len(f.rows)-1]
+	return r
+}
+
+// offer keeps r if it is among the first n rows offered so far.
+func (f *firstRows) offer(r listRow) {
+	f.next = r
+	switch {
+	case len(f.rows) < f.n:
+		heap.Push(f, r)
+	case f.n > 0 && f.less(&f.next, &f.rows[0]):
+		f.rows[0] = r
+		heap.Fix(f, 0)
+	}
+}
+
+// sorted returns the rows kept, in order.
+func (f *firstRows) sorted() []listRow {
+	sort.Slice(f.rows, func(i, j int) bool { return f.less(&f.rows[i], &f.rows[j]) })
+	return f.rows
 }
 
 // checkFilter checks the tag mode and folder filters that ListQuery and
@@ -133,15 +176,41 @@ func checkFolder(folder string) error {
 	return nil
 }
 
-func (e *Engine) keep(q ListQuery, id string, ns *noteState, tagged map[string]bool) bool {
-	// "", "/" and "." are the vault root: every note is in it or below.
+// noteFilter is the filters of a ListQuery, worked out once for a pass
+// over the notes (keep).
+type noteFilter struct {
+	q ListQuery
+	// folder is the folded folder with a trailing "/", "" for the vault
+	// root ("", "/" and "."), which every note is in.
+	folder string
+	// tagged are the notes with the tags, nil when q names none.
+	tagged map[string]bool
+}
+
+// filter works out the filters of q (caller holds e.mu).
+func (e *Engine) filter(q ListQuery) *noteFilter {
+	f := &noteFilter{q: q}
 	if folder := strings.Trim(path.Clean("/"+q.Folder), "/"); folder != "" {
-		if !strings.HasPrefix(vault.Fold(id), vault.Fold(folder)+"/") {
-			return false
+		f.folder = vault.Fold(folder) + "/"
+	}
+	if len(q.Tags) > 0 {
+		f.tagged = map[string]bool{}
+		for _, id := range e.graph.WithTags(q.Tags, q.TagMode == TagsAll) {
+			f.tagged[id] = true
 		}
 	}
-	if tagged != nil {
-		if q.TagMode == TagsNone == tagged[id] {
+	return f
+}
+
+// keep reports whether the note id passes the filters f (caller holds
+// e.mu).
+func (e *Engine) keep(f *noteFilter, id string, ns *noteState) bool {
+	q := &f.q
+	if f.folder != "" && !strings.HasPrefix(vault.Fold(id), f.folder) {
+		return false
+	}
+	if f.tagged != nil {
+		if q.TagMode == TagsNone == f.tagged[id] {
 			return false
 		}
 	}

@@ -315,17 +315,10 @@ func (e *Engine) searchScope(q SearchQuery) map[string]bool {
 	if folder == "" && len(q.Tags) == 0 {
 		return nil
 	}
-	lq := ListQuery{Folder: folder, Tags: q.Tags, TagMode: q.TagMode}
-	var tagged map[string]bool
-	if len(q.Tags) > 0 {
-		tagged = map[string]bool{}
-		for _, id := range e.graph.WithTags(q.Tags, q.TagMode == TagsAll) {
-			tagged[id] = true
-		}
-	}
+	f := e.filter(ListQuery{Folder: folder, Tags: q.Tags, TagMode: q.TagMode})
 	out := map[string]bool{}
 	for id, ns := range e.notes {
-		if e.keep(lq, id, ns, tagged) {
+		if e.keep(f, id, ns) {
 			out[id] = true
 		}
 	}

@@ -23,10 +23,24 @@ type listRow struct {
 
 // row builds the sort row of the note id; the caller holds e.mu.
 func (e *Engine) row(id string, ns *noteState) listRow {
-	return listRow{
-		id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime,
-		in: e.graph.InDegree(id), out: e.graph.OutDegree(id),
+	return e.rowOf(id, ns, true)
+}
+
+// rowOf builds the sort row of the note id, with its degrees only if
+// degrees is set (they are looked up in the graph); the caller holds
+// e.mu.
+func (e *Engine) rowOf(id string, ns *noteState, degrees bool) listRow {
+	r := listRow{id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime}
+	if degrees {
+		r.in, r.out = e.graph.InDegree(id), e.graph.OutDegree(id)
 	}
+	return r
+}
+
+// needDegrees reports whether sorting by keys compares the degrees of
+// notes.
+func needDegrees(keys []sortKey) bool {
+	return slices.ContainsFunc(keys, func(k sortKey) bool { return k.field == "inDegree" || k.field == "outDegree" })
 }
 
 // sorter builds the comparison of note rows for sort keys; ties end on

@@ -312,6 +312,20 @@ func TestListNodesSortAndPages(t *testing.T) {
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("ListNodes(sortBy %q) =\n%q\nwant\n%q", tt.give, got, tt.want)
 			}
+			// Pages of any size cut the same order.
+			for _, limit := range []int{1, 3, 4} {
+				var paged []string
+				for page := 1; page <= (len(got)+limit-1)/limit+1; page++ {
+					res, err := e.ListNodes(context.Background(), vaultgraph.ListQuery{SortBy: tt.give, Page: page, Limit: limit})
+					if err != nil {
+						t.Fatalf("ListNodes(sortBy %q, page %d, limit %d) error = %v", tt.give, page, limit, err)
+					}
+					paged = append(paged, nodeIDs(res.Nodes)...)
+				}
+				if !slices.Equal(paged, got) {
+					t.Errorf("ListNodes(sortBy %q) in pages of %d =\n%q\nwant\n%q", tt.give, limit, paged, got)
+				}
+			}
 		})
 	}
 
