@@ -2,11 +2,13 @@ package vaultgraph
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // RescoreCandidates is how many notes the builtin model's vector search
@@ -73,47 +75,83 @@ func (e *Engine) rescore(ctx context.Context, provider embed.Embedder, query []f
 	return out[:min(k, len(out))]
 }
 
-// rescoreNote embeds the given chunks of note id again, from its file,
-// and returns the best of them scored against query (its ID "" when the
-// note or every chunk is gone).
+// rescoreNote scores the given chunks of note id against query, and
+// returns the best of them (its ID "" when the note or every chunk is
+// gone). A chunk's vector is taken from e.chunkVecs when kept there for
+// the note as the engine has it; the others are embedded again from the
+// note's file, and kept if the file is still that version.
 func (e *Engine) rescoreNote(ctx context.Context, provider embed.Embedder, query []float32, id string, chunks []int, chars int) vectorHit {
 	if err := e.readLock(); err != nil {
 		return vectorHit{}
 	}
 	ns, ok := e.notes[id]
-	var title string
-	var file noteFile
+	var title, path string
+	var key chunkKey
+	var bodyStart int
 	if ok {
-		title, file = ns.note.Title, noteFile{path: ns.path, bodyStart: ns.note.BodyStart}
+		title, path, bodyStart = ns.note.Title, ns.path, ns.note.BodyStart
+		key = chunkKey{model: provider.Model(), id: id, hash: ns.note.Hash, chars: chars}
 	}
 	e.mu.RUnlock()
 	if !ok {
 		return vectorHit{}
 	}
-	body, err := readBody(file.path, file.bodyStart)
-	if err != nil {
-		return vectorHit{}
-	}
-	cs := embed.Chunks(title, body, chars)
-	var texts []string
-	var nums []int
-	for _, c := range chunks {
-		if c >= 0 && c < len(cs) {
-			texts, nums = append(texts, cs[c].Text), append(nums, c)
+	vecs := make([][]float32, len(chunks))
+	var missing []int
+	for i, c := range chunks {
+		key.chunk = c
+		var kept bool
+		if vecs[i], kept = e.chunkVecs.get(key); !kept {
+			missing = append(missing, i)
 		}
 	}
-	if len(texts) == 0 {
-		return vectorHit{}
-	}
-	vecs, err := provider.Embed(ctx, texts)
-	if err != nil || len(vecs) != len(texts) {
+	if len(missing) > 0 && !e.embedChunks(ctx, provider, key, title, path, bodyStart, chunks, missing, vecs) {
 		return vectorHit{}
 	}
 	var hit vectorHit
 	for i, v := range vecs {
+		if v == nil {
+			continue
+		}
 		if s := float64(embed.Dot(query, v)); hit.ID == "" || s > hit.Similarity {
-			hit = vectorHit{ID: id, Chunk: nums[i], Similarity: s}
+			hit = vectorHit{ID: id, Chunk: chunks[i], Similarity: s}
 		}
 	}
 	return hit
+}
+
+// embedChunks embeds again, from the note's file, the chunks[i] for i in
+// missing, into vecs[i] (nil for a chunk the file no longer has), and
+// keeps them in e.chunkVecs under key when the file is the version key
+// names. It reports false when the file or the model fails.
+func (e *Engine) embedChunks(ctx context.Context, provider embed.Embedder, key chunkKey, title, path string, bodyStart int,
+	chunks, missing []int, vecs [][]float32) bool {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	cs := embed.Chunks(title, bodyOf(src, bodyStart), key.chars)
+	var texts []string
+	var at []int
+	for _, i := range missing {
+		if c := chunks[i]; c >= 0 && c < len(cs) {
+			texts, at = append(texts, cs[c].Text), append(at, i)
+		}
+	}
+	if len(texts) == 0 {
+		return true
+	}
+	made, err := provider.Embed(ctx, texts)
+	if err != nil || len(made) != len(texts) {
+		return false
+	}
+	same := vault.Hash(src) == key.hash
+	for j, i := range at {
+		vecs[i] = made[j]
+		if same {
+			key.chunk = chunks[i]
+			e.chunkVecs.put(key, made[j])
+		}
+	}
+	return true
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/embed"
@@ -93,5 +95,80 @@ func TestUpgradeSchema7Vectors(t *testing.T) {
 		if got[id] != s {
 			t.Errorf("%s scores %v after the upgrade, %v on a fresh index", id, got[id], s)
 		}
+	}
+}
+
+// TestRescoreChunkCache: a semantic search scores the chunks it scored
+// before from e.chunkVecs, without embedding them again, and with the
+// same scores; a note edited since is embedded again from its file; a
+// chunk embedded from a file that is not the version the engine has is
+// not kept.
+func TestRescoreChunkCache(t *testing.T) {
+	ctx := context.Background()
+	dir := copyVaultForEmbed(t)
+	e := openEmbedding(t, dir, filepath.Join(t.TempDir(), "index.db"), embed.NewBuiltin())
+	waitEmbeddings(t, e)
+	search := func() []SearchHit {
+		t.Helper()
+		res, err := e.SearchPage(ctx, SearchQuery{Query: "which note plans the project budget", Mode: SearchSemantic})
+		if err != nil || len(res.Hits) == 0 {
+			t.Fatalf("SearchPage = %v, %v; want hits", res, err)
+		}
+		return res.Hits
+	}
+	counts := func() (hits, misses int) {
+		e.chunkVecs.mu.Lock()
+		defer e.chunkVecs.mu.Unlock()
+		return e.chunkVecs.hits, e.chunkVecs.misses
+	}
+	first := search()
+	_, missed := counts()
+	if missed == 0 {
+		t.Fatal("the first search found its chunks' vectors kept already")
+	}
+	again := search()
+	if hits, misses := counts(); hits == 0 || misses != missed {
+		t.Errorf("the same search again: %d chunks kept, %d embedded again; want every chunk kept (%d)", hits, misses-missed, missed)
+	}
+	if !slices.Equal(again, first) {
+		t.Errorf("the same search again = %+v, want %+v", again, first)
+	}
+
+	// The best note rewritten: its score is that of its new text.
+	top := first[0]
+	path := filepath.Join(dir, filepath.FromSlash(top.ID))
+	if err := os.WriteFile(path, []byte("# Lunch\n\nSoup of the day and fresh bread.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Sync(ctx, top.ID); err != nil {
+		t.Fatal(err)
+	}
+	b := embed.NewBuiltin()
+	q := b.Vector("which note plans the project budget")
+	want := math.Inf(-1)
+	for _, c := range embed.Chunks(strings.TrimSuffix(filepath.Base(top.ID), ".md"), "# Lunch\n\nSoup of the day and fresh bread.\n", embed.DefaultChunkChars) {
+		want = math.Max(want, float64(embed.Dot(q, b.Vector(c.Text))))
+	}
+	for _, h := range search() {
+		if h.ID == top.ID && h.Score != math.Round(want*1e4)/1e4 {
+			t.Errorf("%s after its edit scores %v, want %v: the cosine of its new text", h.ID, h.Score, math.Round(want*1e4)/1e4)
+		}
+	}
+
+	// A file changed behind the engine's back: scored as it is, not kept
+	// under the version the engine has.
+	other := first[1].ID
+	e.mu.RLock()
+	key := chunkKey{model: b.Model(), id: other, hash: e.notes[other].note.Hash, chars: e.chunkChars()}
+	e.mu.RUnlock()
+	e.chunkVecs = chunkCache{}
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(other)), []byte("Nothing about plans here.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if h := e.rescoreNote(ctx, b, q, other, []int{0}, key.chars); h.ID != other {
+		t.Fatalf("rescoreNote(%s) = %+v, want a score", other, h)
+	}
+	if v, ok := e.chunkVecs.get(key); ok {
+		t.Errorf("the vector of %s as it is on disk is kept under the version the engine has (%v...)", other, v[:3])
 	}
 }

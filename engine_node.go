@@ -199,11 +199,17 @@ func readBody(p string, bodyStart int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read note: %w", err)
 	}
+	return bodyOf(src, bodyStart), nil
+}
+
+// bodyOf is the body of a note whose file holds src, as readBody reads
+// it.
+func bodyOf(src []byte, bodyStart int) string {
 	if bodyStart > len(src) {
 		bodyStart = 0
 	}
 	body := bytes.TrimLeft(src[bodyStart:], "\r\n")
-	return strings.ToValidUTF8(string(body), "\uFFFD"), nil
+	return strings.ToValidUTF8(string(body), "\uFFFD")
 }
 
 // node builds the Node for an existing ID; the caller holds e.mu.

@@ -154,6 +154,9 @@ type Engine struct {
 	// one per core at a time (see heavyRead).
 	heavy chan struct{}
 	emb   *embedder // nil without Options.Embedder
+	// chunkVecs keeps the chunk vectors that searches scored again
+	// (rescore).
+	chunkVecs chunkCache
 	// commitOpts are passed to every commit.Apply (tests set FailAt).
 	commitOpts commit.Options
 	watcher    string // "off" or "running"
