@@ -239,8 +239,8 @@ func (e *Engine) syncBatch(stand []*groupWrite, paths []string) {
 	}
 }
 
-// heavyRead waits until fewer CPU-bound reads (searches, list_nodes) run
-// than there are cores, and returns the function that ends this one.
+// heavyRead waits until fewer CPU-bound reads (searches) run than there
+// are cores, and returns the function that ends this one.
 // More of them at once would not finish sooner, and the write that a
 // group's leader commits for every writer of the group would get only
 // its share of the CPU among them all.

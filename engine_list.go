@@ -74,11 +74,8 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	if q.TagMode, err = checkFilter(q.TagMode, q.Folder); err != nil {
 		return nil, err
 	}
-	done, err := e.heavyRead(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list nodes: %w", err)
-	}
-	defer done()
+	// Not a heavy read: a page costs one pass over the notes, not a sort
+	// (firstRows), and waiting in line behind searches took longer.
 	if err := e.readLock(); err != nil {
 		return nil, err
 	}

@@ -150,8 +150,8 @@ type Engine struct {
 	// others (renames, moves, heading renames, deletes).
 	writeMu sync.RWMutex
 	group   writeGroup
-	// heavy admits the CPU-bound reads (searches, list_nodes), at most
-	// one per core at a time (see heavyRead).
+	// heavy admits the CPU-bound reads (searches), at most one per core
+	// at a time (see heavyRead).
 	heavy chan struct{}
 	emb   *embedder // nil without Options.Embedder
 	// chunkVecs keeps the chunk vectors that searches scored again
