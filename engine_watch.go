@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -44,6 +45,7 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 		case <-done:
 			return nil
 		case c := <-changes:
+			c = pending(c, changes)
 			if c.Rescan {
 				if _, err := e.Rescan(ctx); errors.Is(err, ErrClosed) {
 					return closed()
@@ -63,6 +65,22 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 				running = true
 				e.setWatcher("running")
 			}
+		}
+	}
+}
+
+// pending adds to c the changes already waiting in changes, so that the
+// paths that came due while the last sync ran (or waited for a group's)
+// are taken in by one sync, one index transaction.
+func pending(c vault.Change, changes <-chan vault.Change) vault.Change {
+	c.Paths = slices.Clone(c.Paths)
+	for {
+		select {
+		case more := <-changes:
+			c.Paths = append(c.Paths, more.Paths...)
+			c.Rescan = c.Rescan || more.Rescan
+		default:
+			return c
 		}
 	}
 }
