@@ -113,17 +113,18 @@ func (e *Engine) commitGrouped(op commit.Op, paths []string, what, during string
 	return w.err
 }
 
-// groupSync is a group whose files are written, waiting for the engine
-// to take them in.
+// groupSync is a group whose files are written, or paths the watcher
+// saw change (no stand), waiting for the engine to take them in.
 type groupSync struct {
 	stand []*groupWrite
 	paths []string
+	err   error // the error of the pass that took them in
 	turn
 }
 
 // syncGroup brings the engine up to date with a written group. Groups
-// that wait meanwhile (the engine was busy with the previous one, or with
-// the watcher) are taken in together, in one pass and one index
+// and watcher changes that wait meanwhile (the engine was busy with the
+// previous one) are taken in together, in one pass and one index
 // transaction, by the first of their leaders.
 func (e *Engine) syncGroup(s *groupSync) {
 	e.group.syncs.run(&e.group.mu, s, func(groups []*groupSync) {
@@ -133,8 +134,21 @@ func (e *Engine) syncGroup(s *groupSync) {
 			stand = append(stand, o.stand...)
 			paths = append(paths, o.paths...)
 		}
-		e.syncBatch(stand, paths)
+		err := e.syncBatch(stand, paths)
+		for _, o := range groups {
+			o.err = err
+		}
 	}, nil)
+}
+
+// syncChanged brings the engine up to date with paths changed outside
+// it (the watcher's) in the next pass of the group syncs: with the
+// groups written meanwhile, in one index transaction, rather than
+// alternating with them for e.syncMu.
+func (e *Engine) syncChanged(paths []string) error {
+	s := &groupSync{paths: paths, turn: newTurn()}
+	e.syncGroup(s)
+	return s.err
 }
 
 // turn is an item's place in a batchQueue.
@@ -222,21 +236,24 @@ func (e *Engine) writeBatch(batch []*groupWrite) (stand []*groupWrite, paths []s
 	return stand, paths
 }
 
-// syncBatch brings the engine up to date with the paths the writes stand
-// wrote, in one pass (one index transaction).
-func (e *Engine) syncBatch(stand []*groupWrite, paths []string) {
+// syncBatch brings the engine up to date with paths, those the writes
+// stand wrote and those the watcher saw change, in one pass (one index
+// transaction), and returns its error.
+func (e *Engine) syncBatch(stand []*groupWrite, paths []string) error {
 	if len(paths) == 0 {
-		return
+		return nil
 	}
 	// The files are written: the engine follows whatever the writers'
 	// contexts say now.
-	if err := e.Sync(context.Background(), paths...); err != nil {
+	err := e.Sync(context.Background(), paths...)
+	if err != nil {
 		for _, w := range stand {
 			if w.err == nil {
 				w.err = fmt.Errorf("index after write: %w", err)
 			}
 		}
 	}
+	return err
 }
 
 // heavyRead waits until fewer CPU-bound reads (searches) run than there

@@ -9,8 +9,9 @@ import (
 )
 
 // Watch follows the vault's changes with a file watcher until ctx ends:
-// each debounced burst of events is applied with Sync, lost events and
-// the periodic poll with Rescan. Status reports the watcher "running" once
+// each debounced burst of events is applied as Sync does, in the next
+// pass of the group commit's syncs (syncChanged), lost events and the
+// periodic poll with Rescan. Status reports the watcher "running" once
 // its watches are in place and what changed before (since Open, or since
 // the last Watch) is applied. It returns nil when ctx ends, and
 // ErrClosed when a change comes after the engine was closed.
@@ -54,7 +55,7 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 				}
 			}
 			if len(c.Paths) > 0 {
-				if err := e.Sync(ctx, c.Paths...); errors.Is(err, ErrClosed) {
+				if err := e.syncChanged(c.Paths); errors.Is(err, ErrClosed) {
 					return closed()
 				} else if err != nil && ctx.Err() == nil {
 					e.log.Error("sync", "paths", len(c.Paths), "err", err)
