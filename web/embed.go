@@ -56,9 +56,8 @@ type embedRef struct {
 	id       string // the note it finds; "" when broken
 }
 
-// renderPage renders the markdown body of note id to sanitised HTML, its
-// links resolved by links (from Engine.NoteLinks) and its tags (the
-// note's) linked to their pages, with its embeds of notes shown in frames.
+// renderPage renders note id's body as RenderNote does, with its embeds of
+// notes shown in frames.
 func renderPage(ctx context.Context, src noteSource, id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
 	p := &page{ctx: ctx, src: src}
 	return p.render(id, body, newLinkTable(id, links, tags), nil)
