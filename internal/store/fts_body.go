@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -95,40 +96,91 @@ func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) 
 	return n
 }
 
-// snipConn returns a connection whose temp.snip holds the full-text rows
-// of the notes rowids (those still in the index). The caller closes it.
-func (s *Store) snipConn(ctx context.Context, rowids []int64) (*sql.Conn, error) {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	if err := s.fillSnip(ctx, conn, rowids); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	return conn, nil
-}
-
-// fillSnip makes temp.snip hold the full-text rows of rowids, their
-// bodies from note_body or else from their files.
-func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
-	for _, stmt := range []string{"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING " + snipTable, "DELETE FROM temp.snip"} {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return err
+// snipConn returns the store's snippet connection, its temp.snip
+// holding the full-text rows of the notes rowids (those still in the
+// index). Searches make their snippets on it one at a time, so that the
+// rows it keeps (fillSnip) serve them all; the caller closes what
+// snipConn returns, which hands the connection to the next search.
+func (s *Store) snipConn(ctx context.Context, rowids []int64) (*snipConnection, error) {
+	s.snipMu.Lock()
+	for try := 0; ; try++ {
+		if s.snip == nil {
+			conn, err := s.db.Conn(ctx)
+			if err != nil {
+				s.snipMu.Unlock()
+				return nil, fmt.Errorf("keyword snippets: %w", err)
+			}
+			s.snip = conn
+		}
+		err := s.fillSnip(ctx, s.snip, rowids)
+		if err == nil {
+			var once sync.Once
+			return &snipConnection{Conn: s.snip, release: func() { once.Do(s.snipMu.Unlock) }}, nil
+		}
+		// The connection may be broken (a search cancelled on it): a
+		// new one is tried once.
+		s.snip.Close()
+		s.snip = nil
+		if try > 0 || ctx.Err() != nil {
+			s.snipMu.Unlock()
+			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
 	}
+}
+
+// snipConnection is the snippet connection lent to one search.
+type snipConnection struct {
+	*sql.Conn
+	release func()
+}
+
+// Close hands the connection to the next search; it stays open.
+func (c *snipConnection) Close() error {
+	c.release()
+	return nil
+}
+
+// closeSnip closes the snippet connection, if one is open.
+func (s *Store) closeSnip() {
+	s.snipMu.Lock()
+	defer s.snipMu.Unlock()
+	if s.snip != nil {
+		s.snip.Close()
+		s.snip = nil
+	}
+}
+
+// SnipRowsKept is how many full-text rows temp.snip keeps from one
+// search to the next (fillSnip): a note that is a hit again is not
+// tokenized again while its row and text stay the same.
+const SnipRowsKept = 1024
+
+// fillSnip makes temp.snip hold the full-text rows of rowids, their
+// bodies from note_body or else from their files. A row it holds already
+// is kept when the note's hash (temp.snip_hash) and body are the ones it
+// was made of; the others are made again. Rows of other notes may stay:
+// every query of temp.snip names the rowids it wants.
+func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
+	if err := s.startSnip(ctx, conn, len(rowids)); err != nil {
+		return err
+	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
-	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z
-		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z,
+			n.hash, coalesce(h.hash, ''), coalesce(s.body, '')
+		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc
+			LEFT JOIN temp.snip_hash h ON h.doc = n.doc LEFT JOIN temp.snip s ON s.rowid = n.doc
+		WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
 	type row struct {
 		doc                                   int64
 		id, path, title, aliases, tags, props string
 		bodyStart                             int
 		anchors                               sql.NullString
 		z                                     []byte
+		hash, keptHash, keptBody              string
 	}
 	got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
-		return rows.Scan(&r.doc, &r.id, &r.path, &r.bodyStart, &r.title, &r.aliases, &r.tags, &r.props, &r.anchors, &r.z)
+		return rows.Scan(&r.doc, &r.id, &r.path, &r.bodyStart, &r.title, &r.aliases, &r.tags, &r.props, &r.anchors, &r.z,
+			&r.hash, &r.keptHash, &r.keptBody)
 	})
 	if err != nil {
 		return err
@@ -141,6 +193,14 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 		} else {
 			body, ok = s.fileBody(r.id, r.path, r.bodyStart)
 		}
+		if ok && r.keptHash == r.hash && r.keptBody == body {
+			continue // the row as it would be made again
+		}
+		for _, stmt := range []string{"DELETE FROM temp.snip WHERE rowid = ?", "DELETE FROM temp.snip_hash WHERE doc = ?"} {
+			if _, err := conn.ExecContext(ctx, stmt, r.doc); err != nil {
+				return err
+			}
+		}
 		if !ok {
 			continue // a damaged row or a file gone: no snippet
 		}
@@ -149,8 +209,28 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, cols)...); err != nil {
 			return err
 		}
+		if _, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, hash) VALUES (?, ?)", r.doc, r.hash); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// startSnip makes the connection's temp.snip and temp.snip_hash, and
+// empties them when adding n rows could take them past SnipRowsKept.
+func (s *Store) startSnip(ctx context.Context, conn *sql.Conn, n int) error {
+	if err := execAll(ctx, conn, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING "+snipTable,
+		"CREATE TABLE IF NOT EXISTS temp.snip_hash (doc INTEGER PRIMARY KEY, hash TEXT NOT NULL)"); err != nil {
+		return err
+	}
+	var kept int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.snip_hash").Scan(&kept); err != nil {
+		return err
+	}
+	if kept+n <= SnipRowsKept {
+		return nil
+	}
+	return execAll(ctx, conn, "DELETE FROM temp.snip", "DELETE FROM temp.snip_hash")
 }
 
 // migrateContentless brings the full-text table of schema 7 (its content

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,111 @@ func TestSnippetsFromFiles(t *testing.T) {
 	got, err = files.Keyword(ctx, KeywordQuery{Text: "keeper"})
 	if err != nil || len(got) != 0 {
 		t.Errorf("Keyword(keeper) with the file gone = %+v, %v; want no hit", got, err)
+	}
+}
+
+// TestSnipRowsKept: the snippet connection's temp.snip keeps the rows it
+// made for the next search, as long as the note's hash and body are the
+// ones they were made of, and holds no more than SnipRowsKept rows from
+// one search to the next; searches share that connection.
+func TestSnipRowsKept(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), WithVault(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	write := func(id, body, hash string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, id), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := &Record{Note: &vault.Note{ID: id, Title: strings.TrimSuffix(id, ".md"), Hash: hash}, Path: id, Body: body}
+		if err := s.Apply(ctx, &Batch{Upserts: []*Record{r}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := func(id string) int64 {
+		t.Helper()
+		var d int64
+		if err := s.db.QueryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	write("A.md", "The harbour light is lit at dusk.\n", "a1")
+	write("B.md", "The keeper rows out at dawn.\n", "b1")
+	a, b := doc("A.md"), doc("B.md")
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fill := func(rowids ...int64) {
+		t.Helper()
+		if err := s.fillSnip(ctx, conn, rowids); err != nil {
+			t.Fatal(err)
+		}
+	}
+	row := func(rowid int64) (title, body string) {
+		t.Helper()
+		err := conn.QueryRowContext(ctx, "SELECT title, body FROM temp.snip WHERE rowid = ?", rowid).Scan(&title, &body)
+		if err != nil {
+			t.Fatalf("temp.snip row %d: %v", rowid, err)
+		}
+		return title, body
+	}
+	fill(a, b)
+	// Mark both rows: a row made again loses the mark.
+	if _, err := conn.ExecContext(ctx, "UPDATE temp.snip SET title = 'marked'"); err != nil {
+		t.Fatal(err)
+	}
+	fill(a, b)
+	if ta, _ := row(a); ta != "marked" {
+		t.Errorf("A's row after the same search again has title %q: made again, want it kept", ta)
+	}
+	write("B.md", "The keeper rows out at dawn.\n", "b2") // same text, new hash
+	if err := os.WriteFile(filepath.Join(root, "A.md"), []byte("Fog over the harbour.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fill(a, b)
+	if ta, body := row(a); ta == "marked" || body != "Fog over the harbour.\n" {
+		t.Errorf("A's row after its file changed = %q, %q; want it made again from the file", ta, body)
+	}
+	if tb, _ := row(b); tb != "B" {
+		t.Errorf("B's row after its hash changed has title %q, want it made again (B)", tb)
+	}
+
+	var many []int64
+	for i := range SnipRowsKept {
+		id := fmt.Sprintf("N%03d.md", i)
+		write(id, "Note number "+id+".\n", id)
+		many = append(many, doc(id))
+	}
+	fill(many...)
+	fill(a)
+	var n int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.snip_hash").Scan(&n); err != nil || n != 1 {
+		t.Errorf("temp.snip rows after a search past SnipRowsKept = %d, %v; want only that search's (1)", n, err)
+	}
+
+	// Searches make their snippets on one connection, lent in turn.
+	first, err := s.snipConn(ctx, []int64{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	second, err := s.snipConn(ctx, []int64{b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if first.Conn != second.Conn {
+		t.Error("two searches one after the other made their snippets on different connections")
+	}
+	var rows int
+	if err := second.QueryRowContext(ctx, "SELECT count(*) FROM temp.snip_hash WHERE doc IN (?, ?)", a, b).Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("the snippet connection holds %d, %v of the two searches' rows, want both", rows, err)
 	}
 }

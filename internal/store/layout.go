@@ -223,7 +223,9 @@ func migrateVectorRows(ctx context.Context, tx *sql.Tx, schema8 []string) error 
 }
 
 // execAll runs stmts in tx, one after the other.
-func execAll(ctx context.Context, tx *sql.Tx, stmts ...string) error {
+func execAll(ctx context.Context, tx interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, stmts ...string) error {
 	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err

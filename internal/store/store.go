@@ -61,6 +61,10 @@ type Store struct {
 	ckpt checkpointer
 	// vault is the vault's folder when WithVault gave it (fts_body.go).
 	vault atomic.Pointer[string]
+	// snip is the connection searches make snippets on, one at a time
+	// (snipConn); snipMu lends it.
+	snipMu sync.Mutex
+	snip   *sql.Conn
 	// anchorRows counts the notes whose anchor text a live batch worked
 	// out again (refreshAnchor), for tests of what a write costs.
 	anchorRows atomic.Int64
@@ -398,6 +402,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 // Close closes the database.
 func (s *Store) Close() error {
 	s.ckpt.wait()
+	s.closeSnip()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
