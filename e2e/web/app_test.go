@@ -271,10 +271,11 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 }
 
 // liveGraph creates a note on disk that links to Beta while the global
-// graph is open, then deletes it: its node and link appear and go in the
-// graph drawn, without a reload of the page (a marker set on window
-// survives) or of the graph (the camera, moved first, and the other notes
-// stay put).
+// graph is open, renames it, then deletes it: its node and link appear
+// and go in the graph drawn, without a reload of the page (a marker set
+// on window survives) or of the graph (the camera, moved first, and the
+// other notes stay put); the sizes follow the vault's highest PageRank
+// after the change, and the renamed note keeps its place.
 func liveGraph(t *testing.T, ctx context.Context, dir string) {
 	var before struct {
 		Order, Size int
@@ -303,10 +304,30 @@ func liveGraph(t *testing.T, ctx context.Context, dir string) {
 		t.Errorf("the graph was loaded anew: same page and graph %v, camera %s then %s, Beta at %s then %s", same, before.Camera, after.Camera, before.Beta, after.Beta)
 	}
 	waitJS(t, ctx, "counts shown", fmt.Sprintf(`document.getElementById("g-stats").textContent === "%d notes · %d links"`, before.Order+1, before.Size+1), 5*time.Second)
-	if err := os.Remove(note); err != nil {
+	var scale struct{ Drawn, Vault float64 }
+	run(t, ctx, "size scale", 10*time.Second, chromedp.Evaluate(`(async () => {
+		const res = await fetch("/api/hubs?metric=pagerank&limit=1", { headers: { Authorization: "Bearer " + sessionStorage.getItem("vg-token") } });
+		return { drawn: vgGraph.maxPR, vault: (await res.json()).hubs[0].score };
+	})()`, &scale, awaitPromise))
+	if scale.Drawn != scale.Vault {
+		t.Errorf("after a new note the sizes scale to PageRank %v, want the vault's highest now, %v", scale.Drawn, scale.Vault)
+	}
+	renamed := filepath.Join(dir, "Newcomer Renamed.md")
+	const place = `JSON.stringify([vgGraph.graph.getNodeAttribute(%q, "x"), vgGraph.graph.getNodeAttribute(%q, "y")])`
+	var was, is string
+	run(t, ctx, "place before the rename", 10*time.Second, chromedp.Evaluate(fmt.Sprintf(place, "Newcomer.md", "Newcomer.md"), &was))
+	if err := os.Rename(note, renamed); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "note gone from the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && !vgGraph.graph.hasNode("Newcomer.md") && window.vgMarker === "kept"`, before.Order, before.Size), 15*time.Second)
+	waitJS(t, ctx, "renamed in the graph", `vgGraph.graph.hasEdge("Newcomer Renamed.md", "Projects/Beta.md") && !vgGraph.graph.hasNode("Newcomer.md")`, 15*time.Second)
+	run(t, ctx, "place after the rename", 10*time.Second, chromedp.Evaluate(fmt.Sprintf(place, "Newcomer Renamed.md", "Newcomer Renamed.md"), &is))
+	if is != was {
+		t.Errorf("the renamed note moved from %s to %s, want it kept in place", was, is)
+	}
+	if err := os.Remove(renamed); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "note gone from the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && !vgGraph.graph.hasNode("Newcomer.md") && !vgGraph.graph.hasNode("Newcomer Renamed.md") && window.vgMarker === "kept"`, before.Order, before.Size), 15*time.Second)
 }
 
 // xss opens, searches and draws a note made of script: nothing runs.
