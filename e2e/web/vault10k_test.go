@@ -53,8 +53,9 @@ func inkedWithin(t *testing.T, ctx context.Context, sel string, want int, d time
 }
 
 // bigNotePage checks the page of note id of the 10,000-note vault, as
-// the click on the graph opened it: its title, its rendered body, its
-// backlinks and its local graph drawn.
+// the click on the graph opened it: its title, its rendered body (some
+// of the largest notes link to none), its backlinks and its local graph
+// drawn.
 func bigNotePage(t *testing.T, ctx context.Context, id string) string {
 	t.Helper()
 	waitJS(t, ctx, "10k note page", fmt.Sprintf(`document.getElementById("note-title") && document.querySelector("#note-body") && document.querySelector(".note-layout p.muted")?.textContent.startsWith(%q)`, id), settleWait)
@@ -62,17 +63,15 @@ func bigNotePage(t *testing.T, ctx context.Context, id string) string {
 		Title     string `json:"title"`
 		Body      int    `json:"body"`
 		Backlinks int    `json:"backlinks"`
-		Links     int    `json:"links"`
 	}
 	run(t, ctx, "10k note page", 30*time.Second, chromedp.Evaluate(`({
 		title: document.getElementById("note-title").textContent,
 		body: document.getElementById("note-body").textContent.length,
 		backlinks: document.querySelectorAll("#backlinks li").length,
-		links: document.querySelectorAll('#note-body a[href^="#/note/"]').length,
 	})`, &got))
 	// The note clicked is among the largest (PageRank): many notes link to it.
-	if got.Title == "" || got.Body < 100 || got.Backlinks < 2 || got.Links < 1 {
-		t.Errorf("10k note page of %s: %+v, want its title, body, links and backlinks", id, got)
+	if got.Title == "" || got.Body < 100 || got.Backlinks < 2 {
+		t.Errorf("10k note page of %s: %+v, want its title, body and backlinks", id, got)
 	}
 	waitJS(t, ctx, "10k local graph", `document.querySelector("#local-graph canvas")`, settleWait)
 	if n := inkedWithin(t, ctx, "#local-graph", 200, time.Minute); n < 200 {
