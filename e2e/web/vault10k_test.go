@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -81,12 +82,21 @@ func bigNotePage(t *testing.T, ctx context.Context, id string) string {
 }
 
 // bigSearch types the title of note id into the search box of the
-// 10,000-note vault: the note is among the results, the words marked.
+// 10,000-note vault and picks its folder in the folder filter: the note
+// is among the results, every result is in that folder, the words are
+// marked.
 func bigSearch(t *testing.T, ctx context.Context, s *server, id, title string) {
 	t.Helper()
 	run(t, ctx, "10k search page", 30*time.Second, chromedp.Navigate(s.url+"#/"), chromedp.WaitVisible("#q", chromedp.ByQuery),
 		chromedp.SendKeys("#q", title, chromedp.ByQuery))
-	waitJS(t, ctx, "10k search results", fmt.Sprintf(`document.querySelector('#results a[title=%q]') && document.querySelector("#results mark")`, id), settleWait)
+	within := ""
+	if dir := path.Dir(id); dir != "." {
+		waitJS(t, ctx, "10k folders listed", fmt.Sprintf(`document.querySelector('#folder-filter option[value=%q]')`, dir), settleWait)
+		run(t, ctx, "10k folder filter", 30*time.Second, chromedp.SetValue("#folder-filter", dir, chromedp.ByQuery),
+			chromedp.Evaluate(`document.getElementById("folder-filter").dispatchEvent(new Event("change"))`, nil))
+		within = fmt.Sprintf(` && [...document.querySelectorAll("#results li a[title]")].every(a => a.title.startsWith(%q))`, dir+"/")
+	}
+	waitJS(t, ctx, "10k search results", fmt.Sprintf(`document.querySelector('#results a[title=%q]') && document.querySelector("#results mark")`, id)+within, settleWait)
 }
 
 // bigPath finds a path on the 10,000-note vault between note from and a
