@@ -113,8 +113,7 @@ func TestWebApp(t *testing.T) {
 	waitJS(t, ctx, "broken link marked", `document.querySelector('#note-body a[href="#/missing/Missing%20Note"]')`, 5*time.Second)
 	waitJS(t, ctx, "image shown", `[...document.querySelectorAll("#note-body img")].some(i => i.complete && i.naturalWidth > 0)`, 10*time.Second)
 	waitJS(t, ctx, "local graph", `document.querySelector("#local-graph canvas")`, 10*time.Second)
-	time.Sleep(500 * time.Millisecond)
-	if n := shot(t, ctx, "#local-graph", ""); n < 200 {
+	if n := inkedWithin(t, ctx, "#local-graph", 200, 30*time.Second); n < 200 {
 		t.Errorf("local graph: %d drawn pixels, want nodes on the canvas", n)
 	}
 	run(t, ctx, "depth 2", 10*time.Second, chromedp.SetValue("#depth", "2", chromedp.ByQuery),
@@ -256,8 +255,7 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 	if got := text(t, ctx, "#p-list"); !strings.Contains(got, "Deep Note") || !strings.Contains(got, "東京 Trip") {
 		t.Errorf("path = %q", got)
 	}
-	time.Sleep(500 * time.Millisecond)
-	if n := shot(t, ctx, "#path-graph", ""); n < 200 {
+	if n := inkedWithin(t, ctx, "#path-graph", 200, 30*time.Second); n < 200 {
 		t.Errorf("path graph: %d drawn pixels", n)
 	}
 

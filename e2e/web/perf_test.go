@@ -138,7 +138,7 @@ func panZoom(t *testing.T, ctx context.Context, what string, d time.Duration) fp
 	run(t, ctx, what+": start", 10*time.Second, chromedp.Evaluate(`window.vgCamera = vgGraph.sigma.getCamera().getState(); window.vgStop = window.vgGraph.countFrames(); 0`, nil))
 	start := time.Now()
 	drag := d / 2
-	act := func(a chromedp.Action) { run(t, ctx, what, 10*time.Second, a) }
+	act := func(a chromedp.Action) { run(t, ctx, what, time.Minute, a) }
 	act(input.DispatchMouseEvent(input.MousePressed, cx, cy).WithButton(input.Left).WithClickCount(1))
 	for el := time.Since(start); el < drag; el = time.Since(start) {
 		a := el.Seconds() * 4
@@ -183,7 +183,7 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	run(t, ctx, "slow input: graph box", 10*time.Second, chromedp.Evaluate(
 		`(() => { const r = document.getElementById("global-graph").getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 	cx, cy := box[0]+box[2]/2, box[1]+box[3]/2
-	act := func(a chromedp.Action) { run(t, ctx, "slow input", 10*time.Second, a) }
+	act := func(a chromedp.Action) { run(t, ctx, "slow input", time.Minute, a) }
 	count := func() { act(chromedp.Evaluate(`window.vgStop = window.vgGraph.countFrames(); 0`, nil)) }
 	stop := func(f *fps) { act(chromedp.Evaluate(`window.vgStop()`, f)) }
 	// The camera comes back where it was at the end, for the checks after.
