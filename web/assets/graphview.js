@@ -235,8 +235,8 @@ export class GlobalGraph {
 
   // settled tells the browser tests that the graph is drawn, links
   // included, at the camera shown, and that nothing will draw it again
-  // unasked: no layout running, no drawing waiting, no moved picture
-  // shown, no camera animation.
+  // unasked: no layout running, no drawing waiting (sigma's renderFrame is
+  // the frame it asked for), no moved picture shown, no camera animation.
   settled() {
     const s = this.sigma;
     return !!s && this.stats.edgesMs !== undefined && !this.fa2 && !s.renderFrame &&
