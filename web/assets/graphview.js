@@ -381,11 +381,10 @@ function glide(sigma) {
   snap.className = "sigma-glide";
   snap.style.cssText = "position:absolute;left:0;top:0;display:none;pointer-events:none";
   hoverNodes.after(snap);
-  const counts = { renders: 0, heldRenders: 0 };
   const held = () => mouse.isMouseDown || touch.startTouchesPositions.length > 0;
   let drawn = null, timer = 0, pending = false, lastWheel = 0;
-  // At rest: the picture drawn is the one shown, and no drawing waits.
-  counts.atRest = () => !held() && !timer && !pending && snap.style.display === "none";
+  // atRest: the picture drawn is the one shown, and no drawing waits.
+  const counts = { renders: 0, heldRenders: 0, atRest: () => !held() && !timer && !pending && snap.style.display === "none" };
   // Drawings asked for while held (a graph change, a setting) wait.
   const draw = sigma.scheduleRender.bind(sigma);
   sigma.scheduleRender = () => {
@@ -393,15 +392,8 @@ function glide(sigma) {
     else draw();
     return sigma;
   };
-  const settle = () => {
-    timer = 0;
-    if (cam.isAnimated()) later(REST);
-    else sigma.scheduleRender();
-  };
-  const later = (ms) => {
-    clearTimeout(timer);
-    timer = held() ? 0 : setTimeout(settle, ms);
-  };
+  const settle = () => { timer = 0; return cam.isAnimated() ? later(REST) : sigma.scheduleRender(); };
+  const later = (ms) => { clearTimeout(timer); timer = held() ? 0 : setTimeout(settle, ms); };
   let renderStart = 0, renderMs = 0;
   sigma.on("beforeRender", () => { renderStart = performance.now(); });
   sigma.on("afterRender", () => {
