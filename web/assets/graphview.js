@@ -432,7 +432,9 @@ function glide(sigma) {
   sigma.on("kill", () => clearTimeout(timer));
   sigma.unbindCameraHandlers();
   cam.on("updated", (now) => {
-    if (performance.now() - lastWheel > wheelRest()) later(REST);
+    // No drawing waits (the wheel's has been done, its rest grown since
+    // with the drawing's time): one comes REST after this move.
+    if (!timer || performance.now() - lastWheel > wheelRest()) later(REST);
     if (!drawn || now.angle !== drawn.angle) { sigma.scheduleRender(); return; }
     // Where the centre of the drawn picture is now, and its scale.
     const { width, height } = sigma.getDimensions();
