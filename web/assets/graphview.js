@@ -20,6 +20,10 @@ const WHEEL_REST = 500;
 // place.
 const RENAME_MS = 3000;
 
+// RESCALE is how far (a share) the vault's highest PageRank moves before
+// every note is sized again (a size follows its square root: 1% at most).
+const RESCALE = 0.02;
+
 const PALETTE = ["#5b4bdb", "#e67e22", "#16a085", "#c0392b", "#2980b9", "#8e44ad", "#d4a017",
   "#27ae60", "#e84393", "#7f8c8d", "#00a8a8", "#a0522d"];
 const OTHER = "#b8bcc8";
@@ -94,6 +98,7 @@ export class GlobalGraph {
     const g = new Graph({ type: "directed" });
     this.maxPR = 1e-9;
     for (const x of data.nodes) this.maxPR = Math.max(this.maxPR, x.pagerank);
+    this.sizedPR = this.maxPR; // the scale every note is sized at
     const big = (this.big = data.nodes.length > 2000);
     const groups = new Map();
     data.nodes.forEach((x) => { const k = topFolder(x.id); groups.set(k, (groups.get(k) || 0) + 1); });
@@ -162,11 +167,16 @@ export class GlobalGraph {
   }
 
   // rescale sets the highest PageRank of the vault to maxPR after a
-  // change, and sizes every note again against it (the notes the change
-  // did not touch keep their PageRank of before: it moves little).
+  // change (the notes the change touches are sized against it), and sizes
+  // every note again when the scale every note has moved by more than
+  // RESCALE: on a large graph that makes sigma process every note again,
+  // for a change in size too small to see. The notes the change did not
+  // touch keep their PageRank of before: it moves little.
   rescale(maxPR) {
-    if (!(maxPR > 0) || maxPR === this.maxPR) return;
+    if (!(maxPR > 0)) return;
     this.maxPR = maxPR;
+    if (Math.abs(maxPR / this.sizedPR - 1) <= RESCALE) return;
+    this.sizedPR = maxPR;
     this.graph.updateEachNodeAttributes((n, a) => { a.size = this.sizeOf(a.pagerank); return a; }, { attributes: ["size"] });
   }
 
