@@ -183,10 +183,12 @@ func live(t *testing.T, ctx context.Context, s *server, dir string) {
 }
 
 // embeds writes a note that embeds a heading of Beta, the note made of
-// script and a missing note, and opens it: the section shows in a frame,
-// the missing note as a broken embed, and the script does not run.
+// script and a missing note, each alone on its line, and Beta inside a
+// line, and opens it: the section shows in a frame, the missing note as a
+// broken embed, the embed inside a line as a link within its paragraph
+// (the browser keeps the paragraph whole), and the script does not run.
 func embeds(t *testing.T, ctx context.Context, s *server, dir string) {
-	body := "# Embeds\n\n![[Beta#Goals]]\n\n![[Evil]]\n\n![[No Such Note]]\n"
+	body := "# Embeds\n\n![[Beta#Goals]]\n\n![[Evil]]\n\n![[No Such Note]]\n\nInline ![[Beta]] too.\n"
 	if err := os.WriteFile(filepath.Join(dir, "Embeds.md"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -199,15 +201,20 @@ func embeds(t *testing.T, ctx context.Context, s *server, dir string) {
 		Broken  string `json:"broken"`
 		Frame   bool   `json:"frame"`
 		XSS     any    `json:"xss"`
+		Inline  string `json:"inline"`
 	}
 	run(t, ctx, "inspect embeds", 10*time.Second, chromedp.Evaluate(`(() => {
 		const [beta, evil, broken] = document.querySelectorAll("#note-body .embed");
 		return { section: beta.textContent, source: beta.querySelector(".embed-source a").getAttribute("href"),
 			broken: broken.classList.contains("broken-embed") ? broken.textContent : "",
-			frame: getComputedStyle(beta).borderTopStyle !== "none", xss: window.__xss ?? null };
+			frame: getComputedStyle(beta).borderTopStyle !== "none", xss: window.__xss ?? null,
+			inline: document.querySelector("#note-body p .embed-inline")?.closest("p").textContent ?? "" };
 	})()`, &got))
 	if !strings.Contains(got.Section, "Ship the beta") || got.Source != "#/note/Projects%2FBeta.md" || !got.Frame {
 		t.Errorf("Beta#Goals embed = %q from %q (framed %v), want its section with a link to Beta in a frame", got.Section, got.Source, got.Frame)
+	}
+	if got.Inline != "Inline Beta too." {
+		t.Errorf("the paragraph with an embed inside = %q, want \"Inline Beta too.\" in one paragraph", got.Inline)
 	}
 	if !strings.Contains(got.Broken, "No Such Note") || got.XSS != nil {
 		t.Errorf("broken embed = %q, xss %v", got.Broken, got.XSS)
