@@ -61,9 +61,10 @@ type embedRef struct {
 }
 
 // embedPlace is where an embed stands, which decides how it shows: a
-// frame (a block) where it stands alone on its line, a link marked as an
-// embed (an inline element) inside a line, as HTML allows no block inside
-// a paragraph, a heading or a table cell.
+// frame (a block) where it stands alone on its line of a paragraph or a
+// list item, a link marked as an embed (an inline element) inside a line
+// of text, a heading or a table cell: HTML allows no block inside a
+// paragraph or a heading, and a frame would break a table's row.
 type embedPlace int
 
 const (
