@@ -161,14 +161,12 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	var hits []hit
 	var expr string
 	if !q.Any || len(terms) == 1 {
-		expr = matchExpr(terms, "AND")
-		if hits, err = s.rank(ctx, expr, nil, len(terms), q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "AND", q); err != nil {
 			return nil, err
 		}
 	}
 	if len(hits) == 0 && len(terms) > 1 {
-		expr = matchExpr(terms, "OR")
-		if hits, err = s.rank(ctx, expr, terms, len(terms), q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "OR", q); err != nil {
 			return nil, err
 		}
 	}
@@ -279,12 +277,14 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		FROM fts WHERE fts MATCH ? ` + filter
 	args = append(append(append(args, titleExpr), countArgs...), expr)
 	if anchored {
-		query = `WITH m(rowid, score) AS (
+		// The parts are named s, not score: ORDER BY's score must be
+		// their sum, and a column of m would hide the alias.
+		query = `WITH m(rowid, s) AS (
 			SELECT rowid, ` + bm25Call("fts") + ` FROM fts WHERE fts MATCH ?
 			UNION ALL
 			SELECT rowid, ` + bm25Call("fts_anchor") + ` FROM fts_anchor WHERE fts_anchor MATCH ?
 		)
-		SELECT rowid, sum(score) AS score,
+		SELECT rowid, sum(s) AS score,
 			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
 		FROM m
 		WHERE 1 ` + filter + `
