@@ -61,11 +61,6 @@ type Store struct {
 	ckpt checkpointer
 	// vault is the vault's folder when WithVault gave it (fts_body.go).
 	vault atomic.Pointer[string]
-	// ranks keeps what Keyword's ranking in Go reads of the full-text
-	// tables between searches; sqlRank turns that ranking off (tests
-	// compare the two). See search_topk.go.
-	ranks   rankCache
-	sqlRank bool
 }
 
 // Open opens or creates the index at path, creating its folder. It

@@ -1,5 +1,0 @@
-package store
-
-// SetSQLRank makes Keyword rank by SQL only (on) or in Go where it can
-// (off, the default): tests compare the two.
-func SetSQLRank(s *Store, on bool) { s.sqlRank = on }
