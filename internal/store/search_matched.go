@@ -1,0 +1,74 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+)
+
+// rankKey is the SQL of rank's order (ascending: bm25 is negative): the
+// score times the terms matched, times 1+TitleBoost when the title
+// matches. bestRanked is the same order in Go.
+var rankKey = "matched * score * (1 + " + fmt.Sprint(TitleBoost) + " * in_title)"
+
+// bestRanked orders hits as rankKey, then rowid, and keeps the first
+// limit: for an any-term search, whose Matched rank counts in Go. The
+// key is computed as SQL does (the factors are small integers).
+func bestRanked(hits []hit, limit int) []hit {
+	key := func(h hit) float64 {
+		t := 1.0
+		if h.Title {
+			t += TitleBoost
+		}
+		return float64(h.Matched) * h.BM25 * t
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rowid, b.rowid)
+	})
+	return hits[:min(limit, len(hits))]
+}
+
+// countMatched sets each hit's Matched to the number of terms it has in
+// its own fields or, when anchored, in the anchor text of the links to
+// it: one pass over each term's matches, where SQL built a set per term
+// and looked every hit up in each (about a third of an any-term search's
+// time at 100,000 notes).
+func (s *Store) countMatched(ctx context.Context, hits []hit, terms []Term, anchored bool) error {
+	at := make(map[int64]int, len(hits))
+	for i := range hits {
+		at[hits[i].rowid] = i
+		hits[i].Matched = 0
+	}
+	last := make([]int, len(hits)) // the last term counted for each hit, +1
+	for ti, t := range terms {
+		query, args := `SELECT rowid FROM fts WHERE fts MATCH ?`, []any{t.expr()}
+		if anchored {
+			query += ` UNION ALL SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?`
+			args = append(args, t.expr())
+		}
+		rows, err := s.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			return fmt.Errorf("keyword search: %w", err)
+		}
+		for rows.Next() {
+			var r int64
+			if err := rows.Scan(&r); err != nil {
+				rows.Close()
+				return fmt.Errorf("keyword search: %w", err)
+			}
+			if i, ok := at[r]; ok && last[i] != ti+1 {
+				last[i] = ti + 1
+				hits[i].Matched++
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("keyword search: %w", err)
+		}
+	}
+	return nil
+}
