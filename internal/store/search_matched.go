@@ -2,6 +2,7 @@ package store
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"fmt"
 	"slices"
@@ -12,9 +13,10 @@ import (
 // matches. bestRanked is the same order in Go.
 var rankKey = "matched * score * (1 + " + fmt.Sprint(TitleBoost) + " * in_title)"
 
-// bestRanked orders hits as rankKey, then rowid, and keeps the first
-// limit: for an any-term search, whose Matched rank counts in Go. The
-// key is computed as SQL does (the factors are small integers).
+// bestRanked returns the first limit of hits ordered as rankKey, then
+// rowid: for an any-term search, whose Matched rank counts in Go. The key
+// is computed as SQL does (the factors are small integers). Only the
+// best are sorted: a fallback has tens of thousands of hits.
 func bestRanked(hits []hit, limit int) []hit {
 	key := func(h hit) float64 {
 		t := 1.0
@@ -23,13 +25,42 @@ func bestRanked(hits []hit, limit int) []hit {
 		}
 		return float64(h.Matched) * h.BM25 * t
 	}
-	slices.SortFunc(hits, func(a, b hit) int {
+	less := func(a, b hit) int {
 		if c := cmp.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.rowid, b.rowid)
-	})
+	}
+	if len(hits) > 4*limit {
+		// Keep the best limit in a heap whose top is the worst kept.
+		h := &worstFirst{hits: slices.Clone(hits[:limit]), less: less}
+		heap.Init(h)
+		for _, x := range hits[limit:] {
+			if less(x, h.hits[0]) < 0 {
+				h.hits[0] = x
+				heap.Fix(h, 0)
+			}
+		}
+		hits = h.hits
+	}
+	slices.SortFunc(hits, less)
 	return hits[:min(limit, len(hits))]
+}
+
+// worstFirst is a heap of hits, the worst first.
+type worstFirst struct {
+	hits []hit
+	less func(a, b hit) int
+}
+
+func (h *worstFirst) Len() int           { return len(h.hits) }
+func (h *worstFirst) Less(i, j int) bool { return h.less(h.hits[i], h.hits[j]) > 0 }
+func (h *worstFirst) Swap(i, j int)      { h.hits[i], h.hits[j] = h.hits[j], h.hits[i] }
+func (h *worstFirst) Push(x any)         { h.hits = append(h.hits, x.(hit)) }
+func (h *worstFirst) Pop() any {
+	x := h.hits[len(h.hits)-1]
+	h.hits = h.hits[:len(h.hits)-1]
+	return x
 }
 
 // countMatched sets each hit's Matched to the number of terms it has in
