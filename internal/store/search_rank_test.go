@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/internal/vaultgen"
 )
 
@@ -32,7 +33,13 @@ func TestKeywordLimitKeepsTheBest(t *testing.T) {
 		t.Fatal(err)
 	}
 	index := indexVault(t, dir)
-	paths := notePathsOf(t, dir)
+	var paths []string
+	for rel := range testutil.Files(t, dir) {
+		if strings.HasSuffix(rel, ".md") {
+			paths = append(paths, filepath.Join(dir, filepath.FromSlash(rel)))
+		}
+	}
+	slices.Sort(paths)
 	// Edits and deletions while no engine runs: the next open applies them.
 	for i, p := range paths {
 		switch {
@@ -93,23 +100,6 @@ func rankKeys(hits []store.KeywordHit) []float64 {
 	for i, h := range hits {
 		out[i] = float64(h.Matched) * h.Relevance()
 	}
-	return out
-}
-
-// notePathsOf lists the notes of a vault, in path order.
-func notePathsOf(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
-			out = append(out, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
 	return out
 }
 
