@@ -31,7 +31,7 @@ func bestRanked(hits []hit, limit int) []hit {
 		}
 		return cmp.Compare(a.rowid, b.rowid)
 	}
-	if len(hits) > 4*limit {
+	if limit > 0 && len(hits) > 4*limit {
 		// Keep the best limit in a heap whose top is the worst kept.
 		h := &worstFirst{hits: slices.Clone(hits[:limit]), less: less}
 		heap.Init(h)
