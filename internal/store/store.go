@@ -68,6 +68,9 @@ type Store struct {
 	// anchorRows counts the notes whose anchor text a live batch worked
 	// out again (refreshAnchor), for tests of what a write costs.
 	anchorRows atomic.Int64
+	// common keeps the counts of Keyword's common-word test while the
+	// full-text index is unchanged (search_terms.go).
+	common commonCache
 }
 
 // Open opens or creates the index at path, creating its folder. It
