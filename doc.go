@@ -38,6 +38,7 @@
 //	engine_search_snippet.go  the snippets around matching words
 //	engine_embed.go         vector search, embedding status and WaitEmbeddings
 //	engine_embed_worker.go  the background embedder that keeps note vectors up to date
+//	engine_embed_cache.go   the chunk vectors searches scored again, kept by note version (rescore)
 //	engine_write.go         CreateNode, DeleteNode and what every write shares
 //	engine_update.go        UpdateNode: check, open (openForUpdate), prepare (new path, new text), commit
 //	engine_group.go         the group commit: one-file writes queued, written and indexed together (batchQueue)
