@@ -1,14 +1,13 @@
 package vaultgraph
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/internal/first"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -70,12 +69,12 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	if err != nil {
 		return nil, err
 	}
-	less := e.sorter(keys)
+	compare := e.sorter(keys)
 	if q.TagMode, err = checkFilter(q.TagMode, q.Folder); err != nil {
 		return nil, err
 	}
 	// Not a heavy read: a page costs one pass over the notes, not a sort
-	// (firstRows), and waiting in line behind searches took longer.
+	// (first.Keeper), and waiting in line behind searches took longer.
 	if err := e.readLock(); err != nil {
 		return nil, err
 	}
@@ -84,7 +83,7 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	// Filter light rows and keep the first pages' in order; build full
 	// Nodes for the page only.
 	f := e.filter(q)
-	first := newFirstRows(page*limit, less)
+	kept := first.New(page*limit, compare)
 	degrees := needDegrees(keys)
 	total := 0
 	for id, ns := range e.notes {
@@ -92,60 +91,15 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 			continue
 		}
 		total++
-		first.offer(e.rowOf(id, ns, degrees))
+		kept.Offer(e.rowOf(id, ns, degrees))
 	}
-	rows := first.sorted()
+	rows := kept.Sorted()
 	from, to, pages := pageOf(total, page, limit)
 	res := &ListResult{Nodes: []*Node{}, Pages: pages}
 	for _, r := range rows[min(from, len(rows)):min(to, len(rows))] {
 		res.Nodes = append(res.Nodes, e.node(r.id))
 	}
 	return res, nil
-}
-
-// firstRows keeps the first n of the rows offered, in the order of less,
-// in a heap whose root is the last of them: a page of a list costs one
-// comparison for most notes, not a sort of them all.
-type firstRows struct {
-	n    int
-	less func(a, b *listRow) bool
-	rows []listRow
-	// next holds the row offered, so that comparing it allocates nothing.
-	next listRow
-}
-
-func newFirstRows(n int, less func(a, b *listRow) bool) *firstRows {
-	return &firstRows{n: n, less: less}
-}
-
-// Len, Less, Swap, Push and Pop implement heap.Interface, the last row
-// first.
-func (f *firstRows) Len() int           { return len(f.rows) }
-func (f *firstRows) Less(i, j int) bool { return f.less(&f.rows[j], &f.rows[i]) }
-func (f *firstRows) Swap(i, j int)      { f.rows[i], f.rows[j] = f.rows[j], f.rows[i] }
-func (f *firstRows) Push(x any)         { f.rows = append(f.rows, x.(listRow)) }
-func (f *firstRows) Pop() any {
-	r := f.rows[len(f.rows)-1]
-	f.rows = f.rows[:len(f.rows)-1]
-	return r
-}
-
-// offer keeps r if it is among the first n rows offered so far.
-func (f *firstRows) offer(r listRow) {
-	f.next = r
-	switch {
-	case len(f.rows) < f.n:
-		heap.Push(f, r)
-	case f.n > 0 && f.less(&f.next, &f.rows[0]):
-		f.rows[0] = r
-		heap.Fix(f, 0)
-	}
-}
-
-// sorted returns the rows kept, in order.
-func (f *firstRows) sorted() []listRow {
-	sort.Slice(f.rows, func(i, j int) bool { return f.less(&f.rows[i], &f.rows[j]) })
-	return f.rows
 }
 
 // checkFilter checks the tag mode and folder filters that ListQuery and

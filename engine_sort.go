@@ -45,18 +45,18 @@ func needDegrees(keys []sortKey) bool {
 
 // sorter builds the comparison of note rows for sort keys; ties end on
 // the ID so pages are stable.
-func (e *Engine) sorter(keys []sortKey) func(a, b *listRow) bool {
-	return func(a, b *listRow) bool {
+func (e *Engine) sorter(keys []sortKey) func(a, b listRow) int {
+	return func(a, b listRow) int {
 		for _, k := range keys {
-			c := e.compareRows(k.field, a, b)
+			c := e.compareRows(k.field, &a, &b)
 			if k.desc {
 				c = -c
 			}
 			if c != 0 {
-				return c < 0
+				return c
 			}
 		}
-		return a.id < b.id
+		return strings.Compare(a.id, b.id)
 	}
 }
 
@@ -83,7 +83,7 @@ func (e *Engine) compareRows(field string, a, b *listRow) int {
 // sortNotes sorts items, each naming an existing note by id, by keys on
 // the notes' sort rows; the caller holds e.mu. Only light rows are built.
 func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
-	less := e.sorter(keys)
+	compare := e.sorter(keys)
 	type item struct {
 		row listRow
 		it  T
@@ -93,7 +93,7 @@ func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
 		nid := id(it)
 		rows[i] = item{row: e.row(nid, e.notes[nid]), it: it}
 	}
-	sort.Slice(rows, func(i, j int) bool { return less(&rows[i].row, &rows[j].row) })
+	sort.Slice(rows, func(i, j int) bool { return compare(rows[i].row, rows[j].row) < 0 })
 	for i := range rows {
 		items[i] = rows[i].it
 	}

@@ -2,10 +2,11 @@ package store
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/vaultgraph/vaultgraph/internal/first"
 )
 
 // rankKey is the SQL of rank's order (ascending: bm25 is negative): the
@@ -32,35 +33,14 @@ func bestRanked(hits []hit, limit int) []hit {
 		return cmp.Compare(a.rowid, b.rowid)
 	}
 	if limit > 0 && len(hits) > 4*limit {
-		// Keep the best limit in a heap whose top is the worst kept.
-		h := &worstFirst{hits: slices.Clone(hits[:limit]), less: less}
-		heap.Init(h)
-		for _, x := range hits[limit:] {
-			if less(x, h.hits[0]) < 0 {
-				h.hits[0] = x
-				heap.Fix(h, 0)
-			}
+		best := first.New(limit, less)
+		for _, x := range hits {
+			best.Offer(x)
 		}
-		hits = h.hits
+		return best.Sorted()
 	}
 	slices.SortFunc(hits, less)
 	return hits[:min(limit, len(hits))]
-}
-
-// worstFirst is a heap of hits, the worst first.
-type worstFirst struct {
-	hits []hit
-	less func(a, b hit) int
-}
-
-func (h *worstFirst) Len() int           { return len(h.hits) }
-func (h *worstFirst) Less(i, j int) bool { return h.less(h.hits[i], h.hits[j]) > 0 }
-func (h *worstFirst) Swap(i, j int)      { h.hits[i], h.hits[j] = h.hits[j], h.hits[i] }
-func (h *worstFirst) Push(x any)         { h.hits = append(h.hits, x.(hit)) }
-func (h *worstFirst) Pop() any {
-	x := h.hits[len(h.hits)-1]
-	h.hits = h.hits[:len(h.hits)-1]
-	return x
 }
 
 // countMatched sets each hit's Matched to the number of terms it has in
