@@ -117,6 +117,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if err := ctx.Err(); err != nil && how.start {
 		return p.rep, fmt.Errorf("index: %w", err)
 	}
+	p.look = nil // every chunk is in: a big pass's lookahead can go
 	if err := e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) }); err != nil {
 		return p.rep, err
 	}
