@@ -70,12 +70,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	w := newWriter(ctx, tx)
 	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
-	w.reserved = s.reserved
-	reserved, err := w.reserveDocs(b.Reserve)
-	if err != nil {
+	if err := w.reserve(s.reserved, b.Reserve); err != nil {
 		return err
 	}
-	w.reserved = mergeDocs(s.reserved, reserved)
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -135,10 +132,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
-	s.reserved = w.reserved
-	if b.Meta["consistent"] == "1" {
-		s.reserved = nil // the pass is over
-	}
+	s.reserved = w.reservedAfter(b)
 	return nil
 }
 

@@ -24,6 +24,28 @@ import (
 // resolves them again (a pass leaves the index marked inconsistent until
 // its end, and the next start resolves every link again).
 
+// reserve sets the reservations the transaction knows: those of the
+// store (held) and those it makes for ids.
+func (w *writer) reserve(held map[string]int64, ids []string) error {
+	w.reserved = held
+	more, err := w.reserveDocs(ids)
+	if err != nil {
+		return err
+	}
+	w.reserved = mergeDocs(held, more)
+	return nil
+}
+
+// reservedAfter returns the reservations the store keeps once the
+// transaction that wrote b commits: none after a batch that ends a pass
+// (meta consistent set to 1).
+func (w *writer) reservedAfter(b *Batch) map[string]int64 {
+	if b.Meta["consistent"] == "1" {
+		return nil
+	}
+	return w.reserved
+}
+
 // reserveDocs gives each of ids not in the index the next unused doc, in
 // order, and moves the notes' AUTOINCREMENT counter past them. It returns
 // the docs given (nil when none).
