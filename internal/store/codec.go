@@ -3,7 +3,9 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -133,4 +135,54 @@ func decodeProperties(s string) ([]vault.Property, error) {
 		out = append(out, vault.Property{Key: p.K, Value: fromTyped(p.V)})
 	}
 	return out, nil
+}
+
+func decodeJSON(s string, v any) error {
+	if s == "" || s == "null" {
+		return nil
+	}
+	if p, ok := v.(*[]string); ok {
+		if l, ok := plainStrings(s); ok {
+			*p = l // most lists need no decoder
+			return nil
+		}
+	}
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		return fmt.Errorf("index value %q: %w", s, err)
+	}
+	return nil
+}
+
+// plainStrings decodes a JSON list of strings without escapes (as
+// json.Marshal writes most tag and alias lists): ["a","b c"]. ok is false
+// for anything else, which the JSON decoder then reads.
+func plainStrings(s string) (l []string, ok bool) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || strings.IndexByte(s, '\\') >= 0 {
+		return nil, false
+	}
+	rest := s[1 : len(s)-1]
+	l = make([]string, 0, strings.Count(rest, ",")+1)
+	for rest != "" {
+		if len(rest) < 2 || rest[0] != '"' {
+			return nil, false
+		}
+		end := strings.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		item := rest[1 : 1+end]
+		if !utf8.ValidString(item) {
+			return nil, false
+		}
+		l = append(l, item)
+		rest = rest[2+end:]
+		if rest == "" {
+			break
+		}
+		if rest[0] != ',' || len(rest) == 1 {
+			return nil, false
+		}
+		rest = rest[1:]
+	}
+	return l, true
 }

@@ -3,12 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -39,6 +37,10 @@ type Batch struct {
 	Vectors     []NoteVectors
 	VectorModel string
 	VectorDim   int
+	// Reserve lists the notes a pass is about to write, in this batch or
+	// later ones: each not in the index gets its doc now (reserve.go).
+	// The reservation lasts until a batch sets meta consistent to 1.
+	Reserve []string
 	// DeferAnchors leaves the anchor text of the notes the batch touches
 	// as it is, marked stale in the same transaction, and the next batch
 	// without DeferAnchors rewrites the anchor text of every note: an
@@ -50,7 +52,7 @@ type Batch struct {
 // Empty reports whether the batch changes nothing.
 func (b *Batch) Empty() bool {
 	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 && len(b.Touches) == 0 &&
-		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0 && len(b.Vectors) == 0
+		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0 && len(b.Vectors) == 0 && len(b.Reserve) == 0
 }
 
 // Apply writes the batch in one transaction.
@@ -67,6 +69,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
 	w.deferAnchors = b.DeferAnchors
+	if err := w.reserve(s.reserved, b.Reserve); err != nil {
+		return err
+	}
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -127,6 +132,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
+	s.reserved = w.reservedAfter(b)
 	return nil
 }
 
@@ -153,6 +159,9 @@ type writer struct {
 	deferAnchors bool
 	// anchorRows counts the notes refreshAnchor worked out.
 	anchorRows int
+	// reserved are the docs reserved for notes not yet written
+	// (reserve.go).
+	reserved map[string]int64
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
@@ -287,13 +296,8 @@ func (w *writer) upsert(r *Record) error {
 	args := []any{n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		p.aliases, p.tags, p.props, p.warnings, p.anchors}
 	if fresh {
-		res, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-		if err != nil {
+		if doc, err = w.insertNote(n.ID, args); err != nil {
 			return err
-		}
-		if doc, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("index %s: %w", n.ID, err)
 		}
 		w.fresh[n.ID] = true
 	} else {
@@ -445,54 +449,4 @@ func (s *Store) Reset(ctx context.Context) error {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	return nil
-}
-
-func decodeJSON(s string, v any) error {
-	if s == "" || s == "null" {
-		return nil
-	}
-	if p, ok := v.(*[]string); ok {
-		if l, ok := plainStrings(s); ok {
-			*p = l // most lists need no decoder
-			return nil
-		}
-	}
-	if err := json.Unmarshal([]byte(s), v); err != nil {
-		return fmt.Errorf("index value %q: %w", s, err)
-	}
-	return nil
-}
-
-// plainStrings decodes a JSON list of strings without escapes (as
-// json.Marshal writes most tag and alias lists): ["a","b c"]. ok is false
-// for anything else, which the JSON decoder then reads.
-func plainStrings(s string) (l []string, ok bool) {
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' || strings.IndexByte(s, '\\') >= 0 {
-		return nil, false
-	}
-	rest := s[1 : len(s)-1]
-	l = make([]string, 0, strings.Count(rest, ",")+1)
-	for rest != "" {
-		if len(rest) < 2 || rest[0] != '"' {
-			return nil, false
-		}
-		end := strings.IndexByte(rest[1:], '"')
-		if end < 0 {
-			return nil, false
-		}
-		item := rest[1 : 1+end]
-		if !utf8.ValidString(item) {
-			return nil, false
-		}
-		l = append(l, item)
-		rest = rest[2+end:]
-		if rest == "" {
-			break
-		}
-		if rest[0] != ',' || len(rest) == 1 {
-			return nil, false
-		}
-		rest = rest[1:]
-	}
-	return l, true
 }
