@@ -63,12 +63,19 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		return res, fmt.Errorf("open vault %s: not a folder", root)
 	}
 	start := filepath.Join(realRoot, filepath.FromSlash(sub))
-	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, walkErr error) error {
-		rel, relErr := filepath.Rel(realRoot, p)
-		if relErr != nil {
+	relOf := func(p string) (string, bool) {
+		rel, err := filepath.Rel(realRoot, p)
+		return NFC(filepath.ToSlash(rel)), err == nil
+	}
+	descend := func(dir string) bool {
+		rel, ok := relOf(dir)
+		return ok && !ig.Skip(rel, true)
+	}
+	err = walkAhead(start, func(p string, d fs.DirEntry, walkErr error) error {
+		rel, ok := relOf(p)
+		if !ok {
 			return nil
 		}
-		rel = NFC(filepath.ToSlash(rel))
 		if walkErr != nil {
 			if rel == "." {
 				return walkErr
@@ -99,6 +106,10 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if !HasMD(rel) {
+			res.Attachments = append(res.Attachments, rel) // no metadata needed
+			return nil
+		}
 		fi, err := d.Info()
 		if err != nil {
 			res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
@@ -106,7 +117,7 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		}
 		res.add(rel, p, fi)
 		return nil
-	})
+	}, descend, HasMD)
 	if err != nil {
 		return res, fmt.Errorf("scan vault: %w", err)
 	}
