@@ -27,7 +27,7 @@ type brokenAnchor struct {
 // links are not anchors to check.
 func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
 	var out []brokenAnchor
-	for i, l := range ns.note.Links {
+	for i, l := range ns.eachLink() {
 		if l.Fragment == "" || l.Kind == vault.KindImage || i >= len(ns.status) {
 			continue
 		}

@@ -202,7 +202,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.scanProblems = nil
 	if snap != nil {
 		for _, r := range snap.Notes {
-			ns := &noteState{note: r.Note, path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
+			ns := &noteState{note: r.Note, lazy: newLazyLinks(r.LazyLinks), path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
 			e.notes[r.Note.ID] = ns
 			e.index.AddNote(r.Note.ID)
 		}

@@ -164,7 +164,10 @@ type Engine struct {
 
 // noteState is a parsed note with the resolution of each of its links.
 type noteState struct {
+	// note's Links are nil while lazy holds them: what reads them, or
+	// copies or hands on the note, goes through eachLink() or full().
 	note     *vault.Note
+	lazy     *lazyLinks     // a note taken from the snapshot cache, nil otherwise
 	path     string         // path on disk
 	resolved []string       // per link: target ID, "" when not a note
 	status   []vault.Status // per link

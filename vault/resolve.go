@@ -86,7 +86,9 @@ func (x *Index) AddNote(id string) {
 		return
 	}
 	x.notes[key] = id
-	name := Fold(BaseName(id))
+	// Fold(BaseName(id)), cut from key: folding keeps each "/" and works
+	// within the parts between them.
+	name := key[strings.LastIndexByte(key, '/')+1:]
 	x.byName[name] = insertSorted(x.byName[name], id)
 }
 

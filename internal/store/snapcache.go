@@ -32,7 +32,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 3\n"
+const cacheMagic = "vaultgraph snapshot 4\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -131,6 +131,7 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	d := &snapDecoder{b: body[len(cacheMagic):]}
+	d.all = d.b
 	got := cacheKey{id: d.str(), n: d.int(), schema: d.int()}
 	want, ok := s.cacheKey(ctx, s.db)
 	if d.err != nil || !ok || got != want || crc32.ChecksumIEEE(body) != sum {
@@ -181,8 +182,9 @@ func (s *Store) writeCacheFile(p string, b []byte) {
 // methods do nothing on a nil encoder (no cache is made).
 type snapEncoder struct {
 	buf bytes.Buffer
-	tmp [binary.MaxVarintLen64]byte
-	err error // a value the cache cannot hold: no cache is written
+	tmp    [binary.MaxVarintLen64]byte
+	detail []byte // a link's detail, while link writes it
+	err    error  // a value the cache cannot hold: no cache is written
 }
 
 func newSnapEncoder(k cacheKey) *snapEncoder {
@@ -209,17 +211,13 @@ func (e *snapEncoder) row() { e.buf.WriteByte(1) }
 func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 
 // link writes a link of the note at index source of the snapshot; its
-// resolution is the note at index target when isNote.
+// resolution is the note at index target when isNote. What a start needs
+// of every link (its resolution and status) comes first; the rest (its
+// text and place in the file: the detail) follows with its length, so
+// that a load can leave it undecoded (LinkText).
 func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	e.row()
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
-	e.symbol(l.kind, linkKinds)
-	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
-		e.str(v)
-	}
-	for _, v := range []int64{l.start, l.end, l.targetStart, l.targetEnd, l.line} {
-		e.int(v)
-	}
 	switch {
 	case l.resolved == "":
 		e.int(0)
@@ -230,6 +228,19 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 		e.str(l.resolved)
 	}
 	e.symbol(l.status, linkStatuses)
+	mark := e.buf.Len()
+	e.symbol(l.kind, linkKinds)
+	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
+		e.str(v)
+	}
+	for _, v := range []int64{l.start, l.end, l.targetStart, l.targetEnd, l.line} {
+		e.int(v)
+	}
+	detail := append(e.detail[:0], e.buf.Bytes()[mark:]...)
+	e.buf.Truncate(mark)
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
+	e.buf.Write(detail)
+	e.detail = detail
 }
 
 func (e *snapEncoder) strings(v ...string) {
@@ -262,7 +273,12 @@ var errCache = errors.New("snapshot cache unreadable")
 type snapDecoder struct {
 	b   []byte
 	err error
+	// all is every byte decoded from, so that pos can say where d is.
+	all []byte
 }
+
+// pos is the place of the next byte to decode in d.all.
+func (d *snapDecoder) pos() int { return len(d.all) - len(d.b) }
 
 func (d *snapDecoder) fail() {
 	d.err = errCache
@@ -322,8 +338,13 @@ func (d *snapDecoder) snapshot() (*Snapshot, error) {
 	for i, r := range rd.snap.Notes {
 		ids[i] = r.Note.ID
 	}
-	for d.next() {
-		d.link(rd, ids)
+	rd.lazy = d
+	for {
+		at := d.pos() // the row's tag: LinkText starts there
+		if !d.next() {
+			break
+		}
+		d.link(rd, ids, at)
 	}
 	rd.endNoteLinks()
 	for d.next() {
