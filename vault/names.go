@@ -22,7 +22,6 @@ func equalFold(a, b string) bool {
 	return Fold(a) == Fold(b)
 }
 
-
 // TrimMD removes a ".md" extension in any letter case.
 func TrimMD(p string) string {
 	if len(p) >= 3 && strings.EqualFold(p[len(p)-3:], ".md") {

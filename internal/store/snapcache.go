@@ -181,7 +181,7 @@ func (s *Store) writeCacheFile(p string, b []byte) {
 // snapEncoder copies the rows Load reads into a cache file's bytes. Its
 // methods do nothing on a nil encoder (no cache is made).
 type snapEncoder struct {
-	buf bytes.Buffer
+	buf    bytes.Buffer
 	tmp    [binary.MaxVarintLen64]byte
 	detail []byte // a link's detail, while link writes it
 	err    error  // a value the cache cannot hold: no cache is written
