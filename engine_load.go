@@ -201,14 +201,23 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.noteProblems = map[string]vault.Problem{}
 	e.scanProblems = nil
 	if snap != nil {
+		// The name index is built beside the notes: half the work.
+		built := make(chan *vault.Index, 1)
+		go func() {
+			x := vault.NewIndex()
+			for _, r := range snap.Notes {
+				x.AddNote(r.Note.ID)
+			}
+			for _, a := range snap.Attachments {
+				x.AddFile(a)
+			}
+			built <- x
+		}()
 		for _, r := range snap.Notes {
 			ns := &noteState{note: r.Note, lazy: newLazyLinks(r.LazyLinks), path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
 			e.notes[r.Note.ID] = ns
-			e.index.AddNote(r.Note.ID)
 		}
-		for _, a := range snap.Attachments {
-			e.index.AddFile(a)
-		}
+		e.index = <-built
 		consistent = snap.Meta[metaConsistent] == "1"
 		e.loadRepairs(snap.Meta)
 	}

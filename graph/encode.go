@@ -106,10 +106,15 @@ func Decode(b []byte) (*Graph, error) {
 // decoder reads AppendBinary's bytes; the first damage sets err and
 // every later read yields zero values.
 type decoder struct {
-	b    []byte
-	err  error
-	seen map[string]string // tags read so far
+	b     []byte
+	err   error
+	seen  map[string]string // tags read so far
+	arena []int32           // what slots cuts its lists from
 }
+
+// slotChunk is the number of slots in one chunk of decoder.arena: at
+// 100,000 notes one allocation instead of some 300,000.
+const slotChunk = 1 << 14
 
 func (d *decoder) fail() {
 	if d.err == nil {
@@ -158,15 +163,21 @@ func (d *decoder) tag() string {
 }
 
 // slots reads a list of slot numbers below max.
-func (d *decoder) slots(max int) []int32 {
+func (d *decoder) slots(bound int) []int32 {
 	k := d.count()
 	if k == 0 {
 		return nil
 	}
-	l := make([]int32, k)
+	if k > len(d.arena) {
+		d.arena = make([]int32, max(k, slotChunk))
+	}
+	// Cut from a shared chunk, capped: an append to one node's list
+	// never writes into another's.
+	l := d.arena[:k:k]
+	d.arena = d.arena[k:]
 	for i := range l {
 		v, n := binary.Uvarint(d.b)
-		if n <= 0 || v >= uint64(max) {
+		if n <= 0 || v >= uint64(bound) {
 			d.fail()
 			return nil
 		}

@@ -63,7 +63,14 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		return res, fmt.Errorf("open vault %s: not a folder", root)
 	}
 	start := filepath.Join(realRoot, filepath.FromSlash(sub))
+	prefix := realRoot + string(filepath.Separator)
 	relOf := func(p string) (string, bool) {
+		// The walk joins (and so cleans) every path from start, itself
+		// under realRoot (clean: EvalSymlinks): what follows the prefix
+		// is what filepath.Rel would give.
+		if rest, ok := strings.CutPrefix(p, prefix); ok && rest != "" {
+			return NFC(filepath.ToSlash(rest)), true
+		}
 		rel, err := filepath.Rel(realRoot, p)
 		return NFC(filepath.ToSlash(rel)), err == nil
 	}
