@@ -31,9 +31,9 @@ func newLazyLinks(text *store.LinkText) *lazyLinks {
 func (ns *noteState) full() *vault.Note {
 	if l := ns.lazy; l != nil {
 		l.once.Do(func() {
-			// The load checked every row of the cache (LinkText), so
-			// this cannot fail short of a fault in the decoder; the
-			// note then has no links rather than wrong ones.
+			// The cache's checksum held when it was loaded, so this
+			// cannot fail short of a fault in the decoder; the note
+			// then has no links rather than wrong ones.
 			links, err := l.text.Links()
 			if err == nil {
 				ns.note.Links = links

@@ -63,10 +63,10 @@ func Decode(b []byte) (*Graph, error) {
 		if n.id = d.str(); n.id == "" {
 			continue
 		}
-		if _, dup := g.index[n.id]; dup {
-			d.fail()
+		before := len(g.index)
+		if g.index[n.id] = int32(i); len(g.index) == before {
+			d.fail() // the ID was there already
 		}
-		g.index[n.id] = int32(i)
 		if k := d.count(); k > 0 {
 			n.tags = make([]string, k)
 			for j := range n.tags {

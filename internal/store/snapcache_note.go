@@ -155,20 +155,15 @@ func (d *snapDecoder) symbol(known []string) string {
 
 // link reads what snapEncoder.link wrote, the row's tag at at, and gives
 // its resolution and status to its note, and its detail as part of the
-// note's LinkText (checked, not decoded); ids are the IDs of rd's notes,
-// in order.
+// note's LinkText (not decoded: the file's checksum held); ids are the
+// IDs of rd's notes, in order.
 func (d *snapDecoder) link(rd *rowReader, ids []string, at int) {
 	notes := rd.snap.Notes
-	source, resolved, status, detail := d.linkHead(ids)
+	source, resolved, status, _ := d.linkHead(ids)
 	if d.err == nil && source >= len(notes) {
 		d.fail()
 	}
 	if d.err != nil {
-		return
-	}
-	var l vault.Link
-	if dd := (&snapDecoder{b: detail}); !dd.detail(&l) {
-		d.fail()
 		return
 	}
 	if !rd.addLazyLink(notes[source], resolved, status, at, d.pos()) {
@@ -226,8 +221,8 @@ type LinkText struct {
 // Len is the number of links.
 func (t *LinkText) Len() int { return t.n }
 
-// Links decodes the links, in order. The load checked every row, so an
-// error means a fault in this code, not damage.
+// Links decodes the links, in order. The cache's checksum held when it
+// was loaded, so an error means a fault in this code, not damage.
 func (t *LinkText) Links() ([]vault.Link, error) {
 	out := make([]vault.Link, 0, t.n)
 	for _, l := range t.All() {
