@@ -52,7 +52,7 @@ func appendSlots(b []byte, l []int32) []byte {
 // Damaged bytes give ErrEncoding, never a graph that breaks its own
 // invariants' bounds.
 func Decode(b []byte) (*Graph, error) {
-	d := &decoder{b: b, seen: map[string]string{}}
+	d := &decoder{b: b, seen: map[string]int32{}}
 	slots := d.count()
 	g := &Graph{tags: make(map[string]map[int32]struct{})}
 	g.edges = d.count()
@@ -70,17 +70,12 @@ func Decode(b []byte) (*Graph, error) {
 		if k := d.count(); k > 0 {
 			n.tags = make([]string, k)
 			for j := range n.tags {
-				n.tags[j] = d.tag()
-				set := g.tags[n.tags[j]]
-				if set == nil {
-					set = make(map[int32]struct{})
-					g.tags[n.tags[j]] = set
-				}
-				set[int32(i)] = struct{}{}
+				n.tags[j] = d.tag(int32(i))
 			}
 		}
 		n.out, n.outSorted, n.in = d.slots(slots), d.slots(slots), d.slots(slots)
 	}
+	d.tagSets(g)
 	g.live = d.slots(slots)
 	g.free = d.slots(slots)
 	if d.err == nil && (len(d.b) != 0 || len(g.live) != len(g.index) || len(g.live)+len(g.free) != slots) {
@@ -108,8 +103,14 @@ func Decode(b []byte) (*Graph, error) {
 type decoder struct {
 	b     []byte
 	err   error
-	seen  map[string]string // tags read so far
-	arena []int32           // what slots cuts its lists from
+	arena []int32 // what slots cuts its lists from
+	// The tags read so far (by their number in tags), how many nodes
+	// carry each, and which: the sets are made at the end, each at its
+	// size.
+	seen   map[string]int32
+	tags   []string
+	counts []int
+	tagged [][2]int32 // tag number, slot
 }
 
 // slotChunk is the number of slots in one chunk of decoder.arena: at
@@ -152,14 +153,31 @@ func (d *decoder) bytes() []byte {
 func (d *decoder) str() string { return string(d.bytes()) }
 
 // tag reads a string that many nodes share, keeping one copy of it.
-func (d *decoder) tag() string {
+// tag reads a tag of the node at slot u; each tag is kept once.
+func (d *decoder) tag(u int32) string {
 	b := d.bytes()
-	if t, ok := d.seen[string(b)]; ok {
-		return t
+	k, ok := d.seen[string(b)]
+	if !ok {
+		k = int32(len(d.tags))
+		d.seen[string(b)] = k
+		d.tags = append(d.tags, string(b))
+		d.counts = append(d.counts, 0)
 	}
-	t := string(b)
-	d.seen[t] = t
-	return t
+	d.counts[k]++
+	d.tagged = append(d.tagged, [2]int32{k, u})
+	return d.tags[k]
+}
+
+// tagSets fills g.tags with the tags read.
+func (d *decoder) tagSets(g *Graph) {
+	sets := make([]map[int32]struct{}, len(d.tags))
+	for k, t := range d.tags {
+		sets[k] = make(map[int32]struct{}, d.counts[k])
+		g.tags[t] = sets[k]
+	}
+	for _, p := range d.tagged {
+		sets[p[0]][p[1]] = struct{}{}
+	}
 }
 
 // slots reads a list of slot numbers below max.
