@@ -36,6 +36,12 @@ type ScanResult struct {
 	// rewrite their links (see ListExcluded).
 	ExcludedDirs  []string
 	ExcludedFiles []string
+	// Marked are the entries met whose names start with WritePrefix, and
+	// Unwalked the folders not walked (dot-folders and excluded ones),
+	// as paths on disk: together, where an interrupted write may have
+	// left files (commit.Interrupted).
+	Marked   []string
+	Unwalked []string
 }
 
 // Scan walks the vault at root and lists its notes and attachments,
@@ -96,9 +102,13 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		if rel == "." {
 			return nil
 		}
+		if strings.HasPrefix(d.Name(), WritePrefix) {
+			res.Marked = append(res.Marked, p)
+		}
 		if ig.Skip(rel, d.IsDir()) {
 			res.excluded(ig, rel, d.IsDir())
 			if d.IsDir() {
+				res.Unwalked = append(res.Unwalked, p)
 				return fs.SkipDir
 			}
 			return nil
