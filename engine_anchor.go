@@ -27,7 +27,7 @@ type brokenAnchor struct {
 // links are not anchors to check.
 func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
 	var out []brokenAnchor
-	for i, l := range ns.eachLink() {
+	for i, l := range ns.eachAnchor() {
 		if l.Fragment == "" || l.Kind == vault.KindImage || i >= len(ns.status) {
 			continue
 		}
@@ -44,7 +44,7 @@ func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
 			continue
 		}
 		if p := target.AnchorProblem(l.Fragment); p != "" {
-			out = append(out, brokenAnchor{link: l, name: name, problem: p})
+			out = append(out, brokenAnchor{link: ns.link(i), name: name, problem: p})
 		}
 	}
 	return out

@@ -52,6 +52,31 @@ func (ns *noteState) eachLink() iter.Seq2[int, vault.Link] {
 	return slices.All(ns.note.Links)
 }
 
+// eachAnchor yields each link's kind and fragment (what an anchor check
+// reads), without decoding the rest of a link the cache holds.
+func (ns *noteState) eachAnchor() iter.Seq2[int, store.LinkAnchor] {
+	if ns.lazy != nil {
+		return ns.lazy.text.Anchors()
+	}
+	return func(yield func(int, store.LinkAnchor) bool) {
+		for i, l := range ns.note.Links {
+			if !yield(i, store.LinkAnchor{Kind: l.Kind, Fragment: l.Fragment}) {
+				return
+			}
+		}
+	}
+}
+
+// link returns link i of the note, decoding that one alone from the
+// cache.
+func (ns *noteState) link(i int) vault.Link {
+	if ns.lazy != nil {
+		l, _ := ns.lazy.text.Link(i)
+		return l
+	}
+	return ns.note.Links[i]
+}
+
 // linkLen returns the number of the note's links, without decoding them.
 func (ns *noteState) linkLen() int {
 	if ns.lazy != nil {

@@ -252,6 +252,43 @@ func (t *LinkText) All() iter.Seq2[int, vault.Link] {
 	}
 }
 
+// LinkAnchor is what LinkText.Anchors gives of a link.
+type LinkAnchor struct {
+	Kind     vault.LinkKind
+	Fragment string
+}
+
+// Anchors yields each link's kind and fragment, in order, decoding
+// nothing more of it: what a check of every link's anchor reads.
+func (t *LinkText) Anchors() iter.Seq2[int, LinkAnchor] {
+	return func(yield func(int, LinkAnchor) bool) {
+		d := &snapDecoder{b: t.b}
+		for i := range t.n {
+			if !d.next() {
+				return
+			}
+			_, _, _, detail := d.linkHead(nil)
+			dd := &snapDecoder{b: detail}
+			a := LinkAnchor{Kind: vault.LinkKind(dd.symbol(linkKinds))}
+			dd.str() // the target
+			a.Fragment = dd.str()
+			if d.err != nil || dd.err != nil || !yield(i, a) {
+				return
+			}
+		}
+	}
+}
+
+// Link decodes link i alone; ok is false past the end.
+func (t *LinkText) Link(i int) (l vault.Link, ok bool) {
+	for j, x := range t.All() {
+		if j == i {
+			return x, true
+		}
+	}
+	return vault.Link{}, false
+}
+
 // noteRecord reads what snapEncoder.noteRecord wrote.
 func (d *snapDecoder) noteRecord() *Record {
 	n := &vault.Note{ID: d.str()}

@@ -79,6 +79,22 @@ func decodeLazyLinks(t *testing.T, snap *store.Snapshot) int {
 		if len(links) != r.LazyLinks.Len() || len(links) != len(r.Resolved) || !reflect.DeepEqual(each, links) {
 			t.Errorf("%s: Links gives %d, All %d, Len %d, resolutions %d", r.Note.ID, len(links), len(each), r.LazyLinks.Len(), len(r.Resolved))
 		}
+		var anchors []store.LinkAnchor
+		for _, a := range r.LazyLinks.Anchors() {
+			anchors = append(anchors, a)
+		}
+		for i, l := range links {
+			if want := (store.LinkAnchor{Kind: l.Kind, Fragment: l.Fragment}); i >= len(anchors) || anchors[i] != want {
+				t.Errorf("%s: Anchors() gives %d of %d links, link %d differs: want %+v", r.Note.ID, len(anchors), len(links), i, want)
+				break
+			}
+			if got, ok := r.LazyLinks.Link(i); !ok || got != l {
+				t.Errorf("%s: Link(%d) = %+v, %v, want %+v", r.Note.ID, i, got, ok, l)
+			}
+		}
+		if _, ok := r.LazyLinks.Link(len(links)); ok {
+			t.Errorf("%s: Link(%d) past the end is ok", r.Note.ID, len(links))
+		}
 		r.Note.Links, r.LazyLinks = links, nil
 	}
 	return n
