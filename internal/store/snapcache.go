@@ -32,7 +32,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 4\n"
+const cacheMagic = "vaultgraph snapshot 5\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -233,7 +233,8 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
 		e.str(v)
 	}
-	for _, v := range []int64{l.start, l.end, l.targetStart, l.targetEnd, l.line} {
+	// Offsets as distances: most fit in a byte.
+	for _, v := range []int64{l.start, l.end - l.start, l.targetStart - l.start, l.targetEnd - l.targetStart, l.line} {
 		e.int(v)
 	}
 	detail := append(e.detail[:0], e.buf.Bytes()[mark:]...)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -36,9 +37,10 @@ func (e *snapEncoder) noteRecord(r *Record) {
 	}
 	n := r.Note
 	e.row()
-	for _, v := range []string{n.ID, r.Path, n.Title, n.Hash} {
-		e.str(v)
-	}
+	e.str(n.ID)
+	e.strOr(r.Path, n.ID)
+	e.strOr(n.Title, vault.BaseName(n.ID))
+	e.str(n.Hash)
 	e.int(n.Size)
 	e.int(n.ModTime.UnixNano())
 	e.int(int64(n.BodyStart))
@@ -58,6 +60,37 @@ func (e *snapEncoder) noteRecord(r *Record) {
 		e.str(h.Text)
 	}
 	e.strList(n.BlockIDs)
+}
+
+// strOr writes v, or only a 0 when it is def (most notes' path is their
+// ID, and their title their file's name): the cache is smaller and its
+// strings fewer.
+func (e *snapEncoder) strOr(v, def string) {
+	if v == def {
+		e.buf.WriteByte(0)
+		return
+	}
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(v))+1))
+	e.buf.WriteString(v)
+}
+
+// strOr reads what snapEncoder.strOr wrote.
+func (d *snapDecoder) strOr(def string) string {
+	l, n := binary.Uvarint(d.b)
+	if n <= 0 || l > uint64(len(d.b)-n)+1 {
+		d.fail()
+		return ""
+	}
+	if l == 0 {
+		d.b = d.b[n:]
+		return def
+	}
+	s := d.b[n : n+int(l)-1]
+	d.b = d.b[n+int(l)-1:]
+	if len(s) == 0 {
+		return ""
+	}
+	return unsafe.String(&s[0], len(s))
 }
 
 // count writes a list's length, keeping nil apart from empty.
@@ -202,8 +235,13 @@ func (d *snapDecoder) linkHead(ids []string) (source int, resolved string, statu
 // detail decodes a link's detail into l; ok says it was whole, with no
 // byte left over.
 func (d *snapDecoder) detail(l *vault.Link) (ok bool) {
-	*l = vault.Link{Kind: vault.LinkKind(d.symbol(linkKinds)), Target: d.str(), Fragment: d.str(), Alias: d.str(), Property: d.str(),
-		Start: int(d.int()), End: int(d.int()), TargetStart: int(d.int()), TargetEnd: int(d.int()), Line: int(d.int())}
+	*l = vault.Link{Kind: vault.LinkKind(d.symbol(linkKinds)), Target: d.str(), Fragment: d.str(), Alias: d.str(), Property: d.str()}
+	// Each offset as its distance from the one before (snapEncoder.link).
+	l.Start = int(d.int())
+	l.End = l.Start + int(d.int())
+	l.TargetStart = l.Start + int(d.int())
+	l.TargetEnd = l.TargetStart + int(d.int())
+	l.Line = int(d.int())
 	return d.err == nil && len(d.b) == 0
 }
 
@@ -292,8 +330,9 @@ func (t *LinkText) Link(i int) (l vault.Link, ok bool) {
 // noteRecord reads what snapEncoder.noteRecord wrote.
 func (d *snapDecoder) noteRecord() *Record {
 	n := &vault.Note{ID: d.str()}
-	r := &Record{Note: n, Path: d.str()}
-	n.Title, n.Hash = d.str(), d.str()
+	r := &Record{Note: n, Path: d.strOr(n.ID)}
+	n.Title = d.strOr(vault.BaseName(n.ID))
+	n.Hash = d.str()
 	n.Size = d.int()
 	n.ModTime = time.Unix(0, d.int())
 	n.BodyStart = int(d.int())
