@@ -18,6 +18,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/internal/toon/toontest"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -199,7 +200,7 @@ func TestTOONAndJSONCarryHostileValues(t *testing.T) {
 		var v any
 		var err error
 		if format == mcp.FormatTOON {
-			v, err = toon.Decode(s, toon.DecodeOptions{})
+			v, err = toontest.Decode(s, toontest.DecodeOptions{})
 		} else {
 			err = json.Unmarshal([]byte(s), &v)
 		}

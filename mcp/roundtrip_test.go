@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/internal/toon/toontest"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -38,7 +39,7 @@ func TestTOONDecodesToJSON(t *testing.T) {
 					text := render(t, vt.tl, c, p)
 					p.Format = mcp.FormatJSON
 					js := render(t, vt.tl, c, p)
-					got, err := toon.Decode(text, toon.DecodeOptions{})
+					got, err := toontest.Decode(text, toontest.DecodeOptions{})
 					if err != nil {
 						t.Errorf("%s: TOON does not decode: %v\n%s", desc, err, text)
 						continue

@@ -2,8 +2,8 @@
 # Checks that imports flow one way (STYLE.md): graph uses the standard
 # library only; internal/textfold the standard library and x/text; no core package (root, vault, graph, embed, internal/...)
 # imports mcp or cmd; mcp and cmd never import internal/store directly
-# (they go through the Engine); internal/testutil is imported by _test.go
-# files only.
+# (they go through the Engine); internal/testutil and internal/toon/toontest
+# are imported by _test.go files only.
 set -euo pipefail
 mod=$(go list -m)
 fail=0
@@ -39,9 +39,10 @@ if [ -n "$bad" ]; then echo "mcp imports the store directly: $bad"; fail=1; fi
 bad=$(go list -f '{{join .Imports "\n"}}' ./web | grep -E "^$mod/(internal/store|mcp|cmd)(/|$)" || true)
 if [ -n "$bad" ]; then echo "web imports $bad"; fail=1; fi
 
-# internal/testutil is for tests: no non-test file imports it.
-bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./... | grep -E " $mod/internal/testutil( |$)" || true)
-if [ -n "$bad" ]; then echo "non-test code imports internal/testutil:"; echo "$bad"; fail=1; fi
+# internal/testutil and internal/toon/toontest are for tests: no non-test
+# file imports them.
+bad=$(go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./... | grep -E " $mod/internal/(testutil|toon/toontest)( |$)" || true)
+if [ -n "$bad" ]; then echo "non-test code imports a test-only package:"; echo "$bad"; fail=1; fi
 
 [ "$fail" = 0 ] && echo "deps: imports flow one way"
 exit $fail

@@ -21,7 +21,7 @@
 //	frontmatter.go     the YAML block: title, tags, aliases, properties, links in values
 //	refdef.go          ParseForRewrite: reference-style links with their definitions
 //	heading.go, anchor.go  headings, block IDs and whether a link's #fragment exists
-//	tags.go            the #tag inline parser, NormalizeTag, TagKey
+//	tags.go            the #tag inline parser, NormalizeTag
 //	names.go           NFC, Fold, TrimMD, Dir, BaseName: one home for name rules
 //	resolve.go         Index and Status: a link target resolved as Obsidian does
 //	attach.go          ResolveFile: the attachment a link points at

@@ -48,9 +48,6 @@ func NormalizeTag(tag string) string {
 	return NFC(strings.ToValidUTF8(tag, "\uFFFD"))
 }
 
-// TagKey is the case-folded form of a tag used for matching.
-func TagKey(tag string) string { return strings.ToLower(NormalizeTag(tag)) }
-
 // splitTagString splits a frontmatter tag string ("a, b c") into tags.
 func splitTagString(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })

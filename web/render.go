@@ -181,15 +181,6 @@ var (
 	_ parser.ASTTransformer = (*linkTable)(nil)
 )
 
-// RenderNote renders the markdown body of note id to sanitised HTML, its
-// links resolved by links (from Engine.NoteLinks) and its tags (the
-// note's) linked to their pages.
-// An embed of a note is a link to it here; the note page shows it in a
-// frame.
-func RenderNote(id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
-	return render(newLinkTable(id, links, tags), body)
-}
-
 // render renders body to sanitised HTML with the links of t.
 func render(t *linkTable, body string) (string, error) {
 	md := goldmark.New(

@@ -38,66 +38,12 @@ type benchOptions struct {
 
 func newBenchCmd(g *globals) *cobra.Command {
 	var o benchOptions
-	c := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure indexing and watcher latency on generated vaults",
-		Long: `Generate a vault (vaultgen, seed 1) for each --notes size and measure:
-
-  cold_index       'vaultgraph index --embed none' with an empty index (wall time)
-  warm_index       'vaultgraph index' again, nothing changed
-  touch1pct_index  'vaultgraph index' after appending a line to 1% of the
-                   notes (every 100th in path order; 'touched' says how many)
-  index_size       the index file on disk (database and WAL)
-  peak_rss_*       peak resident memory of each of those three runs; each
-                   runs as a child process, so each has its own figure
-                   ("n/a" where the OS does not report it)
-  watch_p50/p99    latency of an external edit: from writing a file to
-                   seeing it in a query (GetNode polled every 2 ms) on an
-                   engine watching the vault, over --edits edits, half of
-                   them new notes and half appends to existing notes
-
-Each vault prints one line on stdout, in this form (seconds, milliseconds
-and MiB, 2^20 bytes):
-
-  bench notes=10000 cold_index=4.12s warm_index=0.35s touch1pct_index=0.61s touched=100 index_size=52.3MiB peak_rss_cold=180.2MiB peak_rss_warm=90.1MiB peak_rss_touch=95.0MiB watch_p50=112ms watch_p99=160ms edits=200
-
-Then each vault prints a bench-graph line: an engine opened on the index
-times, for 200 notes picked at random, get_related (one note, a page of 10)
-and the lookup of its unlinked mentions, one call after another; p50 and
-p99 in milliseconds, and the mentions found in all:
-
-  bench-graph notes=10000 queries=200 related_p50=3.10ms related_p99=9.80ms mentions_p50=12.40ms mentions_p99=60.20ms mentions_found=1234
-
-With --search, each vault also prints a bench-search line: the vault is
-indexed again into a new index with the builtin embedder; embed_time is
-the wall time of embedding every note (from the end of Open until
-WaitEmbeddings returns), with notes and chunks per second; then 200
-queries derived from the notes (title words, a question, body words, a
-run of six words) are timed one after another in each mode:
-
-  bench-search notes=10000 embedded=10101 chunks=36986 embed_time=6.77s embed_notes_per_s=1493 embed_chunks_per_s=5466 queries=200 keyword_p50=24.34ms keyword_p99=112.00ms semantic_p50=10.70ms semantic_p99=28.68ms hybrid_p50=65.29ms hybrid_p99=260.23ms
-
-With --cold, each vault also prints a bench-cold line: the vault is
-indexed again, cold, into a new index with the default (builtin)
-embedder, as 'vaultgraph index' does: the markdown's size, the index
-file's size and their ratio, the wall time, markdown megabytes (10^6
-bytes) per second, peak RSS, and the bytes of each part of the index
-(SQLite dbstat: vectors, full-text, links, notes, tags, other):
-
-  bench-cold notes=10000 parsed=10100 embed=builtin markdown=17.1MiB index_size=52.0MiB index_ratio=3.04 cold_index=3.90s md_mb_per_s=4.60 peak_rss=300.0MiB vectors=29.4MiB fts=33.0MiB links=14.1MiB notes=4.6MiB other=0.1MiB
-
-Progress goes to stderr. Vaults and indexes are written under --dir (default
-a new temporary folder) and removed at the end unless --keep.`,
-		Example: `  vaultgraph bench
-  vaultgraph bench --notes 1000 --edits 50
-  vaultgraph bench --notes 100000 --dir /var/tmp/vgbench --keep`,
-		Args: args(),
-		RunE: func(c *cobra.Command, _ []string) error {
-			if c.Flags().Changed("vault") { // an existing vault (bench_vault.go)
-				return runBenchVault(c.Context(), o, g.vault, g.stdout, g.stderr)
-			}
-			return runBench(c.Context(), o, g.stdout, g.stderr)
-		},
+	c := command("bench", args())
+	c.RunE = func(c *cobra.Command, _ []string) error {
+		if c.Flags().Changed("vault") { // an existing vault (bench_vault.go)
+			return runBenchVault(c.Context(), o, g.vault, g.stdout, g.stderr)
+		}
+		return runBench(c.Context(), o, g.stdout, g.stderr)
 	}
 	f := c.Flags()
 	f.IntSliceVar(&o.notes, "notes", []int{10_000, 100_000}, "vault sizes to measure, comma-separated")

@@ -11,28 +11,18 @@ import (
 
 func newGenCmd(g *globals) *cobra.Command {
 	var cfg vaultgen.Config
-	c := &cobra.Command{
-		Use:   "gen DIR",
-		Short: "Generate a synthetic vault for benchmarks and demos",
-		Long: `Write a synthetic Obsidian vault into DIR (which must be empty or absent):
-folders, frontmatter, tags, wikilinks in every form, embeds, markdown links,
-duplicate names, non-ASCII titles and some broken links, with a power-law
-link graph. The same --seed always writes the same bytes.`,
-		Example: `  vaultgraph gen /tmp/vault10k --notes 10000
-  vaultgraph gen /tmp/big --notes 100000 --seed 7`,
-		Args: args("DIR"),
-		RunE: func(c *cobra.Command, a []string) error {
-			if cfg.Notes <= 0 {
-				return fmt.Errorf("%w: --notes must be at least 1", vaultgraph.ErrInvalid)
-			}
-			st, err := vaultgen.Generate(a[0], cfg)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(g.stderr, "wrote %d notes, %d links (%d broken), %d folders, %d bytes to %s\n",
-				st.Notes, st.Links, st.BrokenLinks, st.Folders, st.Bytes, a[0])
-			return nil
-		},
+	c := command("gen", args("DIR"))
+	c.RunE = func(c *cobra.Command, a []string) error {
+		if cfg.Notes <= 0 {
+			return fmt.Errorf("%w: --notes must be at least 1", vaultgraph.ErrInvalid)
+		}
+		st, err := vaultgen.Generate(a[0], cfg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stderr, "wrote %d notes, %d links (%d broken), %d folders, %d bytes to %s\n",
+			st.Notes, st.Links, st.BrokenLinks, st.Folders, st.Bytes, a[0])
+		return nil
 	}
 	f := c.Flags()
 	f.IntVar(&cfg.Notes, "notes", 1000, "number of notes")

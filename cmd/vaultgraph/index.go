@@ -63,70 +63,54 @@ func limitIndexMemory(getenv func(string) string) int64 {
 
 func newIndexCmd(g *globals) *cobra.Command {
 	var full bool
-	c := &cobra.Command{
-		Use:   "index [VAULT]",
-		Short: "Bring the vault's SQLite index up to date",
-		Long: `Bring the index (<vault>/.vaultgraph/index.db, or --index) up to date with
-the files: only notes whose size or modification time changed are parsed
-again, notes that are gone are dropped, each batch is one transaction.
---full empties the index first and parses every note. A corrupt, truncated
-or newer-schema index file is set aside and rebuilt, with a log line.
-
-Shows a progress bar when stderr is a terminal; ends with a summary line.`,
-		Example: `  vaultgraph index --vault ~/Notes
-  vaultgraph index ~/Notes --full`,
-		Args: maxArgs(1),
-		RunE: func(c *cobra.Command, a []string) error {
-			if len(a) == 1 {
-				g.vault = a[0]
+	c := command("index", maxArgs(1))
+	c.RunE = g.inVault(func(c *cobra.Command) error {
+		opts, err := g.engineOptions()
+		if err != nil {
+			return err
+		}
+		opts.Rebuild = full
+		if opts.Embedder, err = g.embedder(); err != nil {
+			return err
+		}
+		opts.StoreVectorsOnly = true // index embeds, it never searches
+		limitIndexMemory(os.Getenv)
+		var bar *progressbar.ProgressBar
+		if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			bar = progressbar.NewOptions(-1,
+				progressbar.OptionSetWriter(g.stderr),
+				progressbar.OptionSetDescription("parsing notes"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString("notes"),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+			opts.Progress = func(done, total int) {
+				bar.ChangeMax(total)
+				_ = bar.Set(done)
 			}
-			opts, err := g.engineOptions()
-			if err != nil {
-				return err
+		}
+		e := vaultgraph.New(opts)
+		err = e.Open(c.Context())
+		if bar != nil {
+			_ = bar.Finish()
+		}
+		if err != nil {
+			return err
+		}
+		defer e.Close()
+		if opts.Embedder != nil {
+			if err := g.waitEmbeddings(c.Context(), e); err != nil {
+				return fmt.Errorf("embeddings: %w", err)
 			}
-			opts.Rebuild = full
-			if opts.Embedder, err = g.embedder(); err != nil {
-				return err
-			}
-			opts.StoreVectorsOnly = true // index embeds, it never searches
-			limitIndexMemory(os.Getenv)
-			var bar *progressbar.ProgressBar
-			if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-				bar = progressbar.NewOptions(-1,
-					progressbar.OptionSetWriter(g.stderr),
-					progressbar.OptionSetDescription("parsing notes"),
-					progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(),
-					progressbar.OptionSetItsString("notes"),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish(),
-				)
-				opts.Progress = func(done, total int) {
-					bar.ChangeMax(total)
-					_ = bar.Set(done)
-				}
-			}
-			e := vaultgraph.New(opts)
-			err = e.Open(c.Context())
-			if bar != nil {
-				_ = bar.Finish()
-			}
-			if err != nil {
-				return err
-			}
-			defer e.Close()
-			if opts.Embedder != nil {
-				if err := g.waitEmbeddings(c.Context(), e); err != nil {
-					return fmt.Errorf("embeddings: %w", err)
-				}
-			}
-			r := e.Report()
-			fmt.Fprintf(g.stdout, "indexed %d notes (%d parsed, %d unchanged, %d removed), %d links, %d broken, %d problems in %s -> %s\n",
-				r.Notes, r.Parsed, r.Unchanged, r.Removed, r.Links, r.BrokenLinks, r.Problems,
-				r.Duration.Round(time.Millisecond), e.IndexPath())
-			return nil
-		},
-	}
+		}
+		r := e.Report()
+		fmt.Fprintf(g.stdout, "indexed %d notes (%d parsed, %d unchanged, %d removed), %d links, %d broken, %d problems in %s -> %s\n",
+			r.Notes, r.Parsed, r.Unchanged, r.Removed, r.Links, r.BrokenLinks, r.Problems,
+			r.Duration.Round(time.Millisecond), e.IndexPath())
+		return nil
+	})
 	c.Flags().BoolVar(&full, "full", false, "empty the index and parse every note again")
 	g.embedFlags(c)
 	return c

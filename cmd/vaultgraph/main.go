@@ -95,31 +95,21 @@ func runWith(ctx context.Context, args []string, o runOptions, stdout, stderr io
 }
 
 func newRootCmd(g *globals) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "vaultgraph",
-		Short: "A live link graph of an Obsidian vault, for agents and scripts",
-		Long: `vaultgraph parses every note of an Obsidian vault (frontmatter, tags,
-wikilinks, embeds, markdown links) into a graph and answers questions about
-it: notes, neighbours, paths, hubs, tags. Every MCP tool is also a command.
-
-The vault is --vault, else $` + EnvVault + `, else the current folder.`,
-		SilenceUsage:               true,
-		SilenceErrors:              true,
-		SuggestionsMinimumDistance: 2,
-		// Without these cobra reports an unknown command as a plain error,
-		// which would reach the user as PROVIDER_ERROR.
-		Args: func(c *cobra.Command, a []string) error {
-			if len(a) == 0 {
-				return nil
-			}
-			msg := fmt.Sprintf("unknown command %q", a[0])
-			if s := c.SuggestionsFor(a[0]); len(s) > 0 {
-				msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, ", "))
-			}
-			return fmt.Errorf("%w: %s (see %s --help)", vaultgraph.ErrInvalid, msg, c.CommandPath())
-		},
-		RunE: func(c *cobra.Command, _ []string) error { return c.Help() },
-	}
+	// Without this Args cobra reports an unknown command as a plain error,
+	// which would reach the user as PROVIDER_ERROR.
+	root := command("vaultgraph", func(c *cobra.Command, a []string) error {
+		if len(a) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q", a[0])
+		if s := c.SuggestionsFor(a[0]); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, ", "))
+		}
+		return fmt.Errorf("%w: %s (see %s --help)", vaultgraph.ErrInvalid, msg, c.CommandPath())
+	})
+	root.SilenceUsage, root.SilenceErrors = true, true
+	root.SuggestionsMinimumDistance = 2
+	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	def := os.Getenv(EnvVault)
 	if def == "" {
 		def = "."
@@ -157,6 +147,33 @@ func maxArgs(n int) cobra.PositionalArgs {
 		if len(a) > n {
 			return fmt.Errorf("%w: %s takes at most %d argument(s), got %d (quote a title with spaces)", vaultgraph.ErrInvalid, c.Name(), n, len(a))
 		}
+		return nil
+	}
+}
+
+// inVault is the RunE of a command whose one optional argument, VAULT,
+// names the vault as --vault does: it takes the argument, then runs run.
+func (g *globals) inVault(run func(c *cobra.Command) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, a []string) error {
+		if len(a) == 1 {
+			g.vault = a[0]
+		}
+		return run(c)
+	}
+}
+
+// firstArg binds a command's one argument to *dst.
+func firstArg(dst *string) func(a []string) error {
+	return func(a []string) error {
+		*dst = a[0]
+		return nil
+	}
+}
+
+// allArgs binds a command's arguments to *dst.
+func allArgs(dst *[]string) func(a []string) error {
+	return func(a []string) error {
+		*dst = a
 		return nil
 	}
 }

@@ -22,37 +22,23 @@ type openOptions struct {
 
 func newOpenCmd(g *globals) *cobra.Command {
 	var o openOptions
-	c := &cobra.Command{
-		Use:   "open [VAULT]",
-		Short: "Explore the vault in the browser: search, notes, backlinks, local and global graph, paths, hubs, tags",
-		Long: `Index the vault, watch it, and serve the web app on a free loopback port
-(read-only). Prints the app's address and, on a desktop, opens it in the
-browser. The address carries a token made for this run after '#' (the
-browser keeps it in the tab and never sends it in a URL); every API call
-must present it, as with serve --http --token. Stops on Ctrl-C.`,
-		Example: `  vaultgraph open ~/Notes
-  vaultgraph open ~/Notes --port 8766 --no-browser`,
-		Args: maxArgs(1),
-		RunE: func(c *cobra.Command, a []string) error {
-			if len(a) == 1 {
-				g.vault = a[0]
+	c := command("open", maxArgs(1))
+	c.RunE = g.inVault(func(c *cobra.Command) error {
+		token := o.token
+		if token == "" {
+			token = rand.Text()
+		}
+		so := serveOptions{http: fmt.Sprintf("127.0.0.1:%d", o.port), token: token, readOnly: true, noWatch: o.noWatch}
+		so.watch.Poll, so.watch.Quiet = vault.DefaultPoll, vault.DefaultQuiet
+		so.opened = func(url string) {
+			url += "#token=" + token
+			fmt.Fprintln(g.stdout, url)
+			if !o.noOpen {
+				openBrowser(url)
 			}
-			token := o.token
-			if token == "" {
-				token = rand.Text()
-			}
-			so := serveOptions{http: fmt.Sprintf("127.0.0.1:%d", o.port), token: token, readOnly: true, noWatch: o.noWatch}
-			so.watch.Poll, so.watch.Quiet = vault.DefaultPoll, vault.DefaultQuiet
-			so.opened = func(url string) {
-				url += "#token=" + token
-				fmt.Fprintln(g.stdout, url)
-				if !o.noOpen {
-					openBrowser(url)
-				}
-			}
-			return g.serve(c.Context(), so)
-		},
-	}
+		}
+		return g.serve(c.Context(), so)
+	})
 	f := c.Flags()
 	f.IntVar(&o.port, "port", 0, "loopback port to listen on (0: a free one)")
 	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "the token the app asks for (default $"+EnvToken+", else a new random one)")

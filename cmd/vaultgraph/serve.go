@@ -51,33 +51,10 @@ type serveOptions struct {
 
 func newServeCmd(g *globals) *cobra.Command {
 	var o serveOptions
-	c := &cobra.Command{
-		Use:   "serve [VAULT]",
-		Short: "Serve the vault over MCP (stdio or HTTP), keeping the index in step with its files",
-		Long: `Index the vault (incrementally), watch it, and serve its tools over MCP.
-
-By default MCP speaks over stdin/stdout, for Claude Desktop, Claude Code or
-Cursor; stdout carries only protocol messages and logs go to stderr. With
---http ADDR it serves streamable HTTP at http://ADDR/mcp instead, bound to
-loopback unless ADDR names another host; --token (or $` + EnvToken + `)
-then requires "Authorization: Bearer TOKEN". The same address serves the
-web app at / (search, notes, graphs; read-only; --no-web leaves it out),
-its API behind the same token.
-
-Every edit, rename, move or delete made by Obsidian or any editor reaches
-the graph and the SQLite index within a second. Commands run meanwhile read
-the served index instead of scanning the vault. Stops cleanly on Ctrl-C /
-SIGTERM (or when the stdio client goes away) with the index consistent.`,
-		Example: `  vaultgraph serve ~/Notes
-  vaultgraph serve --vault ~/Notes --http 127.0.0.1:8765 --token s3cret`,
-		Args: maxArgs(1),
-		RunE: func(c *cobra.Command, a []string) error {
-			if len(a) == 1 {
-				g.vault = a[0]
-			}
-			return g.serve(c.Context(), o)
-		},
-	}
+	c := command("serve", maxArgs(1))
+	c.RunE = g.inVault(func(c *cobra.Command) error {
+		return g.serve(c.Context(), o)
+	})
 	f := c.Flags()
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8765 or :8765, which means loopback) instead of stdio")
 	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "with --http: require this bearer token (default $"+EnvToken+")")

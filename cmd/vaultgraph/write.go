@@ -77,36 +77,24 @@ func optional(s string) *string {
 func newCreateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.CreateNodeParams
 	var w writeFlags
-	c := &cobra.Command{
-		Use:   "create-node [TITLE]",
-		Short: "Create a note",
-		Long: `Create a note: the file DIRECTORY/TITLE.md, with the characters Obsidian
-forbids in file names removed (the full title is then kept in the
-frontmatter), tags and properties in its frontmatter. Missing folders are
-created. An existing file is NODE_EXISTS. The write is atomic. --content
-that starts with a --- frontmatter block is the whole file; --tags and
---property go on top, and the warnings name each of its values they replace.`,
-		Example: `  vaultgraph create-node "Meeting 2026-11-22" --directory Meetings --tags meeting,draft
-  echo "Body text" | vaultgraph create-node Idea --content - --property status=draft`,
-		Args: maxArgs(1),
-		RunE: func(c *cobra.Command, a []string) error {
-			if len(a) == 1 {
-				if p.Title != "" {
-					return fmt.Errorf("%w: give the title once: as the argument or as --title", vaultgraph.ErrInvalid)
-				}
-				p.Title = a[0]
+	c := command("create-node", maxArgs(1))
+	c.RunE = func(c *cobra.Command, a []string) error {
+		if len(a) == 1 {
+			if p.Title != "" {
+				return fmt.Errorf("%w: give the title once: as the argument or as --title", vaultgraph.ErrInvalid)
 			}
-			var err error
-			if p.Content, err = g.contentText(w.content); err != nil {
-				return err
-			}
-			if p.Properties, err = propertiesJSON(w.props); err != nil {
-				return err
-			}
-			return g.withTools(c.Context(), "create_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.CreateNode(ctx, p)
-			})
-		},
+			p.Title = a[0]
+		}
+		var err error
+		if p.Content, err = g.contentText(w.content); err != nil {
+			return err
+		}
+		if p.Properties, err = propertiesJSON(w.props); err != nil {
+			return err
+		}
+		return g.withTools(c.Context(), "create_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return t.CreateNode(ctx, p)
+		})
 	}
 	f := c.Flags()
 	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
@@ -123,58 +111,34 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 	var w writeFlags
 	var title, dir, heading string
 	var tags []string
-	c := &cobra.Command{
-		Use:   "update-node ID",
-		Short: "Change, rename or move a note, rewriting every link to it",
-		Long: `Change a note; only the flags given change anything, and a flag set to
-"" is not given (but --tags "" removes every tag). --title renames and
---directory moves the file (--directory / to the vault root), and every
-link to it in other notes (wikilinks, embeds, markdown links, frontmatter
-links) is rewritten in its own style,
-changing no other byte. --content replaces the body and keeps the
-frontmatter, or, when it starts with a --- frontmatter block, is the whole
-file (--tags and --property go on top; the warnings name each of its values
-they replace); --tags replaces the frontmatter tags (inline #tags stay in
-the body, named in the warnings); --property merges properties
-(key=null removes one); when the new content drops a heading or block that
-other notes link to, the warnings name those links. --rename-heading
-OLD=NEW renames a heading of the note and rewrites every link to it, all or
-nothing (not with the other changes). --if-match HASH refuses the change
-(CONFLICT) if the file changed since a read returned HASH. --dry-run lists
-what would change.`,
-		Example: `  vaultgraph update-node "Alpha Plan" --title "Alpha Roadmap" --dry-run
-  vaultgraph update-node Projects/Beta.md --directory Archive
-  vaultgraph update-node Idea --property status=done --tags idea,done
-  vaultgraph update-node Beta --rename-heading "Goals=Objectives 2026"`,
-		Args: args("ID"),
-		RunE: func(c *cobra.Command, a []string) error {
-			p.ID = a[0]
-			p.Title, p.Directory = optional(title), optional(dir)
-			if c.Flags().Changed("tags") { // --tags "" is [], removing every tag
-				p.Tags = &tags
-			}
-			if content := optional(w.content); content != nil {
-				text, err := g.contentText(*content)
-				if err != nil {
-					return err
-				}
-				p.Content = &text
-			}
-			if heading != "" { // "" is not given
-				r, err := headingRename(heading)
-				if err != nil {
-					return err
-				}
-				p.RenameHeading = r
-			}
-			var err error
-			if p.Properties, err = propertiesJSON(w.props); err != nil {
+	c := command("update-node", args("ID"))
+	c.RunE = func(c *cobra.Command, a []string) error {
+		p.ID = a[0]
+		p.Title, p.Directory = optional(title), optional(dir)
+		if c.Flags().Changed("tags") { // --tags "" is [], removing every tag
+			p.Tags = &tags
+		}
+		if content := optional(w.content); content != nil {
+			text, err := g.contentText(*content)
+			if err != nil {
 				return err
 			}
-			return g.withTools(c.Context(), "update_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.UpdateNode(ctx, p)
-			})
-		},
+			p.Content = &text
+		}
+		if heading != "" { // "" is not given
+			r, err := headingRename(heading)
+			if err != nil {
+				return err
+			}
+			p.RenameHeading = r
+		}
+		var err error
+		if p.Properties, err = propertiesJSON(w.props); err != nil {
+			return err
+		}
+		return g.withTools(c.Context(), "update_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return t.UpdateNode(ctx, p)
+		})
 	}
 	f := c.Flags()
 	f.StringVar(&title, "title", "", "rename: the new title (file name)")
@@ -202,20 +166,12 @@ func headingRename(s string) (*vaultgraph.HeadingRename, error) {
 
 func newDeleteNodeCmd(g *globals) *cobra.Command {
 	var p mcp.DeleteNodeParams
-	c := &cobra.Command{
-		Use:   "delete-node ID",
-		Short: "Delete a note",
-		Long: `Delete a note's file. A missing note is not an error (deleted: false).
-Links to the note become broken links: they are listed as warnings and
-never rewritten.`,
-		Example: `  vaultgraph delete-node "Old Draft"`,
-		Args:    args("ID"),
-		RunE: func(c *cobra.Command, a []string) error {
-			p.ID = a[0]
-			return g.withTools(c.Context(), "delete_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-				return t.DeleteNode(ctx, p)
-			})
-		},
+	c := command("delete-node", args("ID"))
+	c.RunE = func(c *cobra.Command, a []string) error {
+		p.ID = a[0]
+		return g.withTools(c.Context(), "delete_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
+			return t.DeleteNode(ctx, p)
+		})
 	}
 	c.Flags().StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
 	c.Flags().StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -17,6 +19,24 @@ type checkpointer struct {
 	running bool
 	last    time.Time
 	wg      sync.WaitGroup
+}
+
+// beginWrite takes the writer's lock (wmu) and begins a write
+// transaction; what names the write in an error. The caller defers end,
+// which rolls back what was not committed, then runs afterWrite and
+// releases the lock.
+func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end func(), err error) {
+	s.wmu.Lock()
+	if tx, err = s.db.BeginTx(ctx, nil); err != nil {
+		s.afterWrite()
+		s.wmu.Unlock()
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return tx, func() {
+		_ = tx.Rollback() // after Commit it is a no-op
+		s.afterWrite()
+		s.wmu.Unlock()
+	}, nil
 }
 
 // afterWrite starts a passive checkpoint in the background when none ran

@@ -58,14 +58,11 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if b.Empty() {
 		return nil
 	}
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	defer s.afterWrite()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx, "index write")
 	if err != nil {
-		return fmt.Errorf("index write: %w", err)
+		return err
 	}
-	defer tx.Rollback()
+	defer end()
 	w := newWriter(ctx, tx)
 	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
@@ -412,14 +409,11 @@ func (w *writer) resolution(r *Record, i int) (resolved, status any, err error) 
 // Reset empties the index (for an index file that belongs to another
 // vault).
 func (s *Store) Reset(ctx context.Context) error {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	defer s.afterWrite()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx, "reset index")
 	if err != nil {
-		return fmt.Errorf("reset index: %w", err)
+		return err
 	}
-	defer tx.Rollback()
+	defer end()
 	// 'delete-all' empties fts without reading each row's old values.
 	for _, stmt := range []string{"INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"} {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {

@@ -62,15 +62,6 @@ func scaleExponent(peak, qmax float64) int {
 	return min(max(e, math.MinInt8), math.MaxInt8)
 }
 
-// EncodeVector returns v in the form the index stores it (one byte per
-// dimension and one for the scale): what NoteVectors.Blobs hold.
-func EncodeVector(v []float32) []byte { return encodeVector(v) }
-
-// AsStored rounds v, in place, to the values the index keeps for it
-// (encodeVector, then decodeVector), so that a note searched in the
-// process that embedded it scores exactly as it will once read back.
-func AsStored(v []float32) { Int8.Round(v) }
-
 // decodeVector reads a vector of dim components, stored by encodeVector
 // (dim+1 bytes), by encodeSparse (odd, at most 1 + 2 × SparseTerms
 // bytes) or, before schema 5, as little-endian float32s (4 × dim bytes).

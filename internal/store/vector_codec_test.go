@@ -282,7 +282,7 @@ func TestPutVectorBlobs(t *testing.T) {
 	if err := s.Apply(ctx, &Batch{Upserts: []*Record{sampleRecord("a.md")}}); err != nil {
 		t.Fatal(err)
 	}
-	blobs := [][]byte{EncodeVector([]float32{1, 0, 0}), EncodeVector([]float32{0, 0.5, -0.25})}
+	blobs := [][]byte{encodeVector([]float32{1, 0, 0}), encodeVector([]float32{0, 0.5, -0.25})}
 	if err := s.Apply(ctx, &Batch{VectorModel: "m", VectorDim: 3,
 		Vectors: []NoteVectors{{Note: "a.md", Hash: "h", Blobs: blobs}, {Note: "gone.md", Hash: "h", Blobs: blobs}}}); err != nil {
 		t.Fatal(err)

@@ -28,14 +28,11 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 	if len(notes) == 0 {
 		return nil
 	}
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	defer s.afterWrite()
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx, "index vectors")
 	if err != nil {
-		return fmt.Errorf("index vectors: %w", err)
+		return err
 	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
+	defer end()
 	w := newWriter(ctx, tx)
 	defer w.close()
 	if err := w.putVectors(model, dim, notes); err != nil {

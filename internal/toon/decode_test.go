@@ -1,4 +1,4 @@
-package toon
+package toon_test
 
 import (
 	"encoding/json"
@@ -9,13 +9,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/internal/toon/toontest"
 )
 
 // decodeFixtureOptions maps fixture options onto DecodeOptions; unknown
 // options fail the test instead of being silently ignored.
-func decodeFixtureOptions(t *testing.T, raw map[string]json.RawMessage) DecodeOptions {
+func decodeFixtureOptions(t *testing.T, raw map[string]json.RawMessage) toontest.DecodeOptions {
 	t.Helper()
-	var o DecodeOptions
+	var o toontest.DecodeOptions
 	for k, v := range raw {
 		switch k {
 		case "indentSize":
@@ -36,7 +39,7 @@ func decodeFixtureOptions(t *testing.T, raw map[string]json.RawMessage) DecodeOp
 }
 
 // readFixtures loads every fixture file matching pattern.
-func readFixtures(t testing.TB, pattern, category string) map[string]fixtureFile {
+func readFixtures(t testing.TB, pattern, category string) map[string]toon.FixtureFile {
 	t.Helper()
 	files, err := filepath.Glob(pattern)
 	if err != nil {
@@ -45,13 +48,13 @@ func readFixtures(t testing.TB, pattern, category string) map[string]fixtureFile
 	if len(files) == 0 {
 		t.Fatalf("no fixtures match %s", pattern)
 	}
-	out := make(map[string]fixtureFile, len(files))
+	out := make(map[string]toon.FixtureFile, len(files))
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ff fixtureFile
+		var ff toon.FixtureFile
 		if err := json.Unmarshal(data, &ff); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -76,12 +79,12 @@ func TestDecodeFixtures(t *testing.T) {
 					if err := json.Unmarshal(tc.Input, &in); err != nil {
 						t.Fatalf("input is not a string: %v", err)
 					}
-					got, err := Decode(in, decodeFixtureOptions(t, tc.Options))
+					got, err := toontest.Decode(in, decodeFixtureOptions(t, tc.Options))
 					if tc.ShouldError {
 						if err == nil {
 							t.Fatalf("Decode(%q) = %s, want an error", in, show(got))
 						}
-						if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), "line ") {
+						if !errors.Is(err, toontest.ErrSyntax) || !strings.Contains(err.Error(), "line ") {
 							t.Errorf("Decode(%q) error %q: want ErrSyntax with a line number", in, err)
 						}
 						passed++
@@ -90,7 +93,7 @@ func TestDecodeFixtures(t *testing.T) {
 					if err != nil {
 						t.Fatalf("Decode(%q): %v", in, err)
 					}
-					want, err := FromJSON(tc.Expected)
+					want, err := toon.FromJSON(tc.Expected)
 					if err != nil {
 						t.Fatalf("expected: %v", err)
 					}
@@ -109,26 +112,26 @@ func TestDecode(t *testing.T) {
 	cases := []struct {
 		desc string
 		give string
-		opts DecodeOptions
+		opts toontest.DecodeOptions
 		want string // JSON
 	}{
-		{"canonical numbers", "a[4]: 1.5000,-0,1e999,9007199254740993", DecodeOptions{}, `{"a":[1.5,0,1e+999,9007199254740993]}`},
-		{"key with space before bracket", "foo [2]: bar", DecodeOptions{}, `{"foo [2]":"bar"}`},
-		{"byte-order mark", "\ufeffa: 1", DecodeOptions{}, `{"a":1}`},
-		{"keyless header in object (lenient)", "a:\n  [2]: x,y", DecodeOptions{Lenient: true}, `{"a":{"[2]":"x,y"}}`},
-		{"depth jump (lenient)", "a:\n    b: 1\nc[1]:\n      - x", DecodeOptions{Lenient: true}, `{"a":{"b":1},"c":["x"]}`},
-		{"extra rows (lenient)", "t[1]{a}:\n  1\n  2", DecodeOptions{Lenient: true}, `{"t":[{"a":1},{"a":2}]}`},
-		{"indent 4", "a[1]:\n    - b:\n            c: 1\n        d[1]{x}:\n            y", DecodeOptions{Indent: 4}, `{"a":[{"b":{"c":1},"d":[{"x":"y"}]}]}`},
-		{"list item header after spaces", "a[1]:\n  -   [1]: x", DecodeOptions{}, `{"a":[["x"]]}`},
-		{"escapes", `"\\\"\n\r\t\u00e9\u0000"`, DecodeOptions{}, `"\\\"\n\r\t\u00e9\u0000"`},
+		{"canonical numbers", "a[4]: 1.5000,-0,1e999,9007199254740993", toontest.DecodeOptions{}, `{"a":[1.5,0,1e+999,9007199254740993]}`},
+		{"key with space before bracket", "foo [2]: bar", toontest.DecodeOptions{}, `{"foo [2]":"bar"}`},
+		{"byte-order mark", "\ufeffa: 1", toontest.DecodeOptions{}, `{"a":1}`},
+		{"keyless header in object (lenient)", "a:\n  [2]: x,y", toontest.DecodeOptions{Lenient: true}, `{"a":{"[2]":"x,y"}}`},
+		{"depth jump (lenient)", "a:\n    b: 1\nc[1]:\n      - x", toontest.DecodeOptions{Lenient: true}, `{"a":{"b":1},"c":["x"]}`},
+		{"extra rows (lenient)", "t[1]{a}:\n  1\n  2", toontest.DecodeOptions{Lenient: true}, `{"t":[{"a":1},{"a":2}]}`},
+		{"indent 4", "a[1]:\n    - b:\n            c: 1\n        d[1]{x}:\n            y", toontest.DecodeOptions{Indent: 4}, `{"a":[{"b":{"c":1},"d":[{"x":"y"}]}]}`},
+		{"list item header after spaces", "a[1]:\n  -   [1]: x", toontest.DecodeOptions{}, `{"a":[["x"]]}`},
+		{"escapes", `"\\\"\n\r\t\u00e9\u0000"`, toontest.DecodeOptions{}, `"\\\"\n\r\t\u00e9\u0000"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {
-			got, err := Decode(tc.give, tc.opts)
+			got, err := toontest.Decode(tc.give, tc.opts)
 			if err != nil {
 				t.Fatalf("Decode(%q): %v", tc.give, err)
 			}
-			want, err := FromJSON([]byte(tc.want))
+			want, err := toon.FromJSON([]byte(tc.want))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +140,7 @@ func TestDecode(t *testing.T) {
 			}
 		})
 	}
-	if got, _ := Decode("a: 1.50e1", DecodeOptions{}); got.(Object)[0].Value != json.Number("15") {
+	if got, _ := toontest.Decode("a: 1.50e1", toontest.DecodeOptions{}); got.(toon.Object)[0].Value != json.Number("15") {
 		t.Errorf("number not canonical: %#v", got)
 	}
 }
@@ -162,7 +165,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.desc, func(t *testing.T) {
-			got, err := Decode(tc.give, DecodeOptions{})
+			got, err := toontest.Decode(tc.give, toontest.DecodeOptions{})
 			if err == nil {
 				t.Fatalf("Decode(%.80q) = %.80s, want an error", tc.give, show(got))
 			}
@@ -171,7 +174,7 @@ func TestDecodeErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Decode("a: 1", DecodeOptions{Indent: -1}); err == nil {
+	if _, err := toontest.Decode("a: 1", toontest.DecodeOptions{Indent: -1}); err == nil {
 		t.Error("negative indent: want an error")
 	}
 }
@@ -194,11 +197,11 @@ func TestDecodeRoundTrip(t *testing.T) {
 			if tc.ShouldError {
 				continue
 			}
-			in, err := FromJSON(tc.Input)
+			in, err := toon.FromJSON(tc.Input)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", name, tc.Name, err)
 			}
-			checkRoundTrip(t, in, fixtureOptions(t, tc.Options))
+			checkRoundTrip(t, in, toon.FixtureOptions(t, tc.Options))
 		}
 	}
 }
@@ -212,22 +215,22 @@ func TestDecodeRoundTripRandom(t *testing.T) {
 		n = 300
 	}
 	for range n {
-		opts := Options{Indent: []int{1, 2, 4}[g.r.IntN(3)], Delimiter: ",\t|"[g.r.IntN(3)]}
+		opts := toon.Options{Indent: []int{1, 2, 4}[g.r.IntN(3)], Delimiter: ",\t|"[g.r.IntN(3)]}
 		checkRoundTrip(t, g.value(0), opts)
 	}
 }
 
-func checkRoundTrip(t *testing.T, v any, opts Options) {
+func checkRoundTrip(t *testing.T, v any, opts toon.Options) {
 	t.Helper()
-	text, err := Encode(v, opts)
+	text, err := toon.Encode(v, opts)
 	if err != nil {
 		t.Fatalf("Encode(%s): %v", show(v), err)
 	}
-	got, err := Decode(text, DecodeOptions{Indent: opts.Indent})
+	got, err := toontest.Decode(text, toontest.DecodeOptions{Indent: opts.Indent})
 	if err != nil {
 		t.Fatalf("Decode(Encode(%s)): %v\nTOON:\n%s", show(v), err, text)
 	}
-	if want := headerOrder(v, true); !equalJSON(got, want) {
+	if want := toon.HeaderOrder(v, true); !equalJSON(got, want) {
 		t.Fatalf("Decode(Encode(v)) = %s, want %s\nTOON:\n%s", show(got), show(want), text)
 	}
 }
@@ -250,20 +253,20 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, opts := range []DecodeOptions{{}, {Lenient: true}, {Indent: 1}} {
-			v, err := Decode(text, opts)
+		for _, opts := range []toontest.DecodeOptions{{}, {Lenient: true}, {Indent: 1}} {
+			v, err := toontest.Decode(text, opts)
 			if err != nil {
 				continue
 			}
-			out, err := Encode(v, Options{})
+			out, err := toon.Encode(v, toon.Options{})
 			if err != nil {
 				t.Fatalf("Encode(Decode(%q, %+v)): %v", text, opts, err)
 			}
-			again, err := Decode(out, DecodeOptions{})
+			again, err := toontest.Decode(out, toontest.DecodeOptions{})
 			if err != nil {
 				t.Fatalf("Decode(%q) of the re-encoded %q: %v", out, text, err)
 			}
-			if want := headerOrder(v, true); !equalJSON(again, want) {
+			if want := toon.HeaderOrder(v, true); !equalJSON(again, want) {
 				t.Fatalf("round trip of %q (%+v) via %q: got %s, want %s", text, opts, out, show(again), show(want))
 			}
 		}
@@ -274,8 +277,8 @@ func FuzzDecode(f *testing.F) {
 // numbers compare by value.
 func equalJSON(a, b any) bool {
 	switch x := a.(type) {
-	case Object:
-		y, ok := b.(Object)
+	case toon.Object:
+		y, ok := b.(toon.Object)
 		if !ok || len(x) != len(y) {
 			return false
 		}
@@ -301,65 +304,17 @@ func equalJSON(a, b any) bool {
 		if !ok {
 			return false
 		}
-		cx, okx := canonicalNumber(string(x))
-		cy, oky := canonicalNumber(string(y))
+		cx, okx := toon.CanonicalNumber(string(x))
+		cy, oky := toon.CanonicalNumber(string(y))
 		return okx && oky && cx == cy
 	}
 	return a == b
 }
 
-// headerOrder returns v with the keys of each object that Encode writes as
-// a table row or keyed entry in header order, the order Decode gives them
-// back in (spec §2). field is false for array elements, which are never in
-// keyed form, and whose arrays are never tables.
-func headerOrder(v any, field bool) any {
-	switch x := v.(type) {
-	case []any:
-		if rows, ok := asObjects(x); ok && field && len(x) > 0 {
-			if fields, ok := tabularFields(rows); ok {
-				out := make([]any, len(rows))
-				for i, r := range rows {
-					out[i] = reorder(r, fields)
-				}
-				return out
-			}
-		}
-		out := make([]any, len(x))
-		for i, el := range x {
-			out[i] = headerOrder(el, false)
-		}
-		return out
-	case Object:
-		fields, keyed := keyedFields(x)
-		keyed = keyed && field
-		out := make(Object, len(x))
-		for i, f := range x {
-			out[i] = Field{Key: f.Key, Value: headerOrder(f.Value, true)}
-			if keyed {
-				out[i].Value = reorder(f.Value.(Object), fields)
-			}
-		}
-		return out
-	}
-	return v
-}
-
-func reorder(o Object, fields []tfield) Object {
-	out := make(Object, len(fields))
-	for i, f := range fields {
-		v, _ := lookup(o, nil, f.name)
-		if f.sub != nil {
-			v = reorder(v.(Object), f.sub)
-		}
-		out[i] = Field{Key: f.name, Value: v}
-	}
-	return out
-}
-
 // show renders a decoded value for failure messages.
 func show(v any) string {
 	switch x := v.(type) {
-	case Object:
+	case toon.Object:
 		parts := make([]string, len(x))
 		for i, f := range x {
 			parts[i] = fmt.Sprintf("%q:%s", f.Key, show(f.Value))
@@ -421,9 +376,9 @@ func (g gen) value(depth int) any {
 	case 0, 1:
 		return g.prim()
 	case 2:
-		o := Object{}
+		o := toon.Object{}
 		for _, k := range g.keys(n) {
-			o = append(o, Field{Key: k, Value: g.value(depth + 1)})
+			o = append(o, toon.Field{Key: k, Value: g.value(depth + 1)})
 		}
 		return o
 	case 3:
@@ -441,9 +396,9 @@ func (g gen) value(depth int) any {
 		return arr
 	case 5: // entries for a keyed object
 		s := g.shape(depth)
-		o := Object{}
+		o := toon.Object{}
 		for _, k := range g.keys(n + 2) {
-			o = append(o, Field{Key: k, Value: g.fill(s)})
+			o = append(o, toon.Field{Key: k, Value: g.fill(s)})
 		}
 		return o
 	case 6:
@@ -457,7 +412,7 @@ func (g gen) value(depth int) any {
 		}
 		return arr
 	}
-	return []any{g.prim(), g.value(depth + 1), Object{}, []any{}}
+	return []any{g.prim(), g.value(depth + 1), toon.Object{}, []any{}}
 }
 
 // keys returns n distinct random keys.
@@ -492,14 +447,14 @@ func (g gen) shape(depth int) *shape {
 }
 
 // fill makes an object of shape s, its keys sometimes shuffled.
-func (g gen) fill(s *shape) Object {
-	o := make(Object, len(s.keys))
+func (g gen) fill(s *shape) toon.Object {
+	o := make(toon.Object, len(s.keys))
 	for i, k := range s.keys {
 		var v any = g.prim()
 		if s.subs[i] != nil {
 			v = g.fill(s.subs[i])
 		}
-		o[i] = Field{Key: k, Value: v}
+		o[i] = toon.Field{Key: k, Value: v}
 	}
 	if g.r.IntN(3) == 0 {
 		g.r.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })

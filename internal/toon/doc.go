@@ -1,8 +1,8 @@
 // Package toon encodes JSON-model values as TOON (Token-Oriented Object
 // Notation), conforming to the TOON specification v4.0 (toon-spec: 4.0,
-// https://github.com/toon-format/spec). Encode writes TOON; Decode reads it
-// back (strict by default), so tests can check that TOON answers carry the
-// same data as JSON ones.
+// https://github.com/toon-format/spec). Encode writes TOON; the test-only
+// package toontest reads it back (strict by default), so tests can check
+// that TOON answers carry the same data as JSON ones.
 //
 // # Input values (host-type normalization, spec §3)
 //

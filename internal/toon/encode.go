@@ -44,8 +44,8 @@ func Encode(v any, opts Options) (string, error) {
 // validate checks types, UTF-8, number syntax and key uniqueness up front,
 // so the writer below cannot fail half-way.
 func validate(v any, depth int) error {
-	if depth > maxDepth {
-		return fmt.Errorf("toon: value nested deeper than %d", maxDepth)
+	if depth > MaxDepth {
+		return fmt.Errorf("toon: value nested deeper than %d", MaxDepth)
 	}
 	switch x := v.(type) {
 	case nil, bool:

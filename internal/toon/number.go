@@ -16,14 +16,14 @@ func formatFloat(f float64, bits int) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "null"
 	}
-	s, _ := canonicalNumber(strconv.FormatFloat(f, 'g', -1, bits))
+	s, _ := CanonicalNumber(strconv.FormatFloat(f, 'g', -1, bits))
 	return s
 }
 
-// canonicalNumber rewrites a JSON number text (RFC 8259 grammar) into the
+// CanonicalNumber rewrites a JSON number text (RFC 8259 grammar) into the
 // canonical TOON form of spec §2 without losing any digit. ok is false when
 // s is not a JSON number.
-func canonicalNumber(s string) (out string, ok bool) {
+func CanonicalNumber(s string) (out string, ok bool) {
 	neg, intPart, frac, expText, ok := splitNumber(s)
 	if !ok {
 		return "", false
@@ -149,7 +149,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // is not numeric.
 func formatNumber(v any) (s string, ok bool, err error) {
 	if n, isNumber := v.(json.Number); isNumber {
-		c, valid := canonicalNumber(string(n))
+		c, valid := CanonicalNumber(string(n))
 		if !valid {
 			return "", true, fmt.Errorf("toon: invalid json.Number %q", string(n))
 		}

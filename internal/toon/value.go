@@ -17,8 +17,9 @@ type Field struct {
 	Value any
 }
 
-// maxDepth bounds the nesting FromJSON accepts.
-const maxDepth = 1000 // output grows with the square of the depth
+// MaxDepth bounds the nesting FromJSON and Encode accept (and the toontest
+// decoder).
+const MaxDepth = 1000 // output grows with the square of the depth
 
 // FromJSON decodes one JSON value into the types Encode accepts: nil, bool,
 // string, json.Number, []any and Object (keys in document order). Trailing
@@ -51,8 +52,8 @@ func readValue(dec *json.Decoder, depth int) (any, error) {
 	if !isDelim {
 		return tok, nil // nil, bool, string or json.Number
 	}
-	if depth >= maxDepth {
-		return nil, fmt.Errorf("toon: JSON nested deeper than %d", maxDepth)
+	if depth >= MaxDepth {
+		return nil, fmt.Errorf("toon: JSON nested deeper than %d", MaxDepth)
 	}
 	switch d {
 	case '[':

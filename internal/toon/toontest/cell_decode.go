@@ -1,4 +1,4 @@
-package toon
+package toontest
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
 // splitKey splits "key: rest" at the key's colon (spec §7.4).
@@ -77,7 +79,7 @@ func primitive(tok string) (any, error) {
 		}
 		return unescape(tok[1:end])
 	}
-	if n, ok := canonicalNumber(tok); ok {
+	if n, ok := toon.CanonicalNumber(tok); ok {
 		return json.Number(n), nil
 	}
 	return tok, nil

@@ -1,9 +1,11 @@
-package toon
+package toontest
+
+import "github.com/vaultgraph/vaultgraph/internal/toon"
 
 // object collects the fields of an Object; a repeated key keeps its first
 // position and takes the last value (spec §14.3).
 type object struct {
-	obj Object
+	obj toon.Object
 	idx map[string]int // built once the object grows wide
 }
 
@@ -33,13 +35,13 @@ func (o *object) set(key string, v any) bool {
 	if o.idx != nil {
 		o.idx[key] = len(o.obj)
 	}
-	o.obj = append(o.obj, Field{Key: key, Value: v})
+	o.obj = append(o.obj, toon.Field{Key: key, Value: v})
 	return false
 }
 
-func (o *object) value() Object {
+func (o *object) value() toon.Object {
 	if o.obj == nil {
-		return Object{}
+		return toon.Object{}
 	}
 	return o.obj
 }

@@ -1,11 +1,20 @@
-package toon
+package toontest
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
+
+// tfield is one entry of a header's field list: a leaf field, or a nested
+// field group when sub is non-nil (spec §9.3).
+type tfield struct {
+	name string
+	sub  []tfield
+}
 
 // header is a parsed array or keyed-object header (spec §6).
 type header struct {
@@ -104,8 +113,8 @@ func parseHeader(s string) (*header, error) {
 // parseFields parses the field entries of a fields segment from s[i:],
 // just past its "{", up to the matching "}"; it returns the index after it.
 func parseFields(s string, i int, delim byte, depth int) ([]tfield, int, error) {
-	if depth >= maxDepth {
-		return nil, 0, fmt.Errorf("field groups nested deeper than %d", maxDepth)
+	if depth >= toon.MaxDepth {
+		return nil, 0, fmt.Errorf("field groups nested deeper than %d", toon.MaxDepth)
 	}
 	var fields []tfield
 	for {
@@ -178,7 +187,7 @@ func leafCount(fields []tfield) int {
 
 // build materializes one row: leaf fields take the next cell, nested
 // groups become objects (spec §9.3).
-func build(fields []tfield, vals []any, next *int) Object {
+func build(fields []tfield, vals []any, next *int) toon.Object {
 	var o object
 	for _, f := range fields {
 		if f.sub != nil {

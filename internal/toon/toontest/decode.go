@@ -1,4 +1,4 @@
-package toon
+package toontest
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
 // ErrSyntax is wrapped by every error Decode returns for malformed input;
@@ -52,8 +54,8 @@ func Decode(text string, opts DecodeOptions) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if deeper(v, maxDepth) {
-		return nil, fmt.Errorf("toon: value nested deeper than %d", maxDepth)
+	if deeper(v, toon.MaxDepth) {
+		return nil, fmt.Errorf("toon: value nested deeper than %d", toon.MaxDepth)
 	}
 	return v, nil
 }
@@ -111,7 +113,7 @@ func (d *decoder) split(text string, indent int) error {
 // root decodes the whole document per the root-form rules of spec §5.
 func (d *decoder) root() (any, error) {
 	if len(d.lines) == 0 {
-		return Object{}, nil
+		return toon.Object{}, nil
 	}
 	first := d.lines[0]
 	if first.depth != 0 {
@@ -153,7 +155,7 @@ func (d *decoder) end(v any) (any, error) {
 }
 
 // object reads the fields at depth, up to the next shallower line.
-func (d *decoder) object(depth int) (Object, error) {
+func (d *decoder) object(depth int) (toon.Object, error) {
 	var o object
 	if err := d.fields(depth, &o); err != nil {
 		return nil, err
@@ -222,7 +224,7 @@ func (d *decoder) keyValue(ln line, content string, depth int) (string, any, err
 	switch rest {
 	case "":
 		if d.pos == len(d.lines) || d.lines[d.pos].depth <= depth {
-			return key, Object{}, nil
+			return key, toon.Object{}, nil
 		}
 		next := d.lines[d.pos]
 		if d.strict && next.depth > depth+1 {
@@ -338,7 +340,7 @@ func (d *decoder) table(h *header, hl line, base int) ([]any, error) {
 }
 
 // keyed reads the entry rows of a keyed tabular object (spec §9.5).
-func (d *decoder) keyed(h *header, hl line, base int) (Object, error) {
+func (d *decoder) keyed(h *header, hl line, base int) (toon.Object, error) {
 	var o object
 	all := func(string) bool { return true }
 	err := d.scope(h, hl, base, "entries", all, func(ln line) error {
@@ -367,7 +369,7 @@ func (d *decoder) list(h *header, hl line, base int) ([]any, error) {
 }
 
 // row decodes the delimited cells of text into an object shaped by h.
-func (d *decoder) row(ln line, text string, h *header) (Object, error) {
+func (d *decoder) row(ln line, text string, h *header) (toon.Object, error) {
 	var vals []any
 	if text != "" {
 		var err error
@@ -387,7 +389,7 @@ func isItem(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
 func (d *decoder) item(ln line) (any, error) {
 	depth := ln.depth
 	if ln.content == "-" {
-		return Object{}, nil
+		return toon.Object{}, nil
 	}
 	rest := strings.TrimLeft(ln.content[2:], " ")
 	if rest == "[]" {
@@ -444,7 +446,7 @@ func deeper(v any, max int) bool {
 				return true
 			}
 		}
-	case Object:
+	case toon.Object:
 		for _, f := range x {
 			if deeper(f.Value, max-1) {
 				return true
