@@ -55,8 +55,17 @@ func (r *readAhead) walk(path string, d fs.DirEntry, fn fs.WalkDirFunc) error {
 			return err
 		}
 	}
+	// filepath.Join cleans what it joins; a clean folder and an entry's
+	// name need only the separator between them (a Clean per file
+	// spared).
+	sep := string(filepath.Separator)
+	plain := filepath.Clean(path) == path && !strings.HasSuffix(path, sep)
 	for _, d1 := range dirs {
-		if err := r.walk(filepath.Join(path, d1.Name()), d1, fn); err != nil {
+		p := path + sep + d1.Name()
+		if !plain {
+			p = filepath.Join(path, d1.Name())
+		}
+		if err := r.walk(p, d1, fn); err != nil {
 			if errors.Is(err, filepath.SkipDir) {
 				break
 			}

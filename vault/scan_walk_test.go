@@ -107,6 +107,26 @@ func TestWalkAhead(t *testing.T) {
 	}
 }
 
+// TestWalkAheadUncleanRoot checks a root given with a trailing
+// separator and a dot: the paths fn gets are WalkDir's.
+func TestWalkAheadUncleanRoot(t *testing.T) {
+	root := walkTree(t)
+	for _, start := range []string{root + string(filepath.Separator), filepath.Join(root, "d01") + string(filepath.Separator) + "."} {
+		var want, got []string
+		rec := func(calls *[]string) fs.WalkDirFunc {
+			return func(p string, d fs.DirEntry, err error) error {
+				*calls = append(*calls, walkCall(p, d, err))
+				return nil
+			}
+		}
+		wantErr := filepath.WalkDir(start, rec(&want))
+		gotErr := walkAhead(start, rec(&got), func(string) bool { return true }, HasMD)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !slices.Equal(got, want) {
+			t.Errorf("walkAhead(%q) = %v %q, want %v %q", start, gotErr, got[:min(len(got), 3)], wantErr, want[:min(len(want), 3)])
+		}
+	}
+}
+
 // TestWalkAheadMissing checks a start that does not exist and a folder
 // that cannot be read, as WalkDir reports them.
 func TestWalkAheadMissing(t *testing.T) {
