@@ -209,7 +209,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 		// The name index is built beside the notes: half the work.
 		built := make(chan *vault.Index, 1)
 		go func() {
-			x := vault.NewIndex()
+			x := vault.NewIndexFor(len(snap.Notes), len(snap.Attachments))
 			for _, r := range snap.Notes {
 				x.AddNote(r.Note.ID)
 			}

@@ -110,7 +110,7 @@ type decoder struct {
 	seen   map[string]int32
 	tags   []string
 	counts []int
-	tagged [][2]int32 // tag number, slot
+	tagged [][][2]int32 // tag number and slot, in chunks of slotChunk
 }
 
 // slotChunk is the number of slots in one chunk of decoder.arena: at
@@ -164,7 +164,11 @@ func (d *decoder) tag(u int32) string {
 		d.counts = append(d.counts, 0)
 	}
 	d.counts[k]++
-	d.tagged = append(d.tagged, [2]int32{k, u})
+	if n := len(d.tagged); n == 0 || len(d.tagged[n-1]) == cap(d.tagged[n-1]) {
+		d.tagged = append(d.tagged, make([][2]int32, 0, slotChunk))
+	}
+	last := &d.tagged[len(d.tagged)-1]
+	*last = append(*last, [2]int32{k, u})
 	return d.tags[k]
 }
 
@@ -175,8 +179,10 @@ func (d *decoder) tagSets(g *Graph) {
 		sets[k] = make(map[int32]struct{}, d.counts[k])
 		g.tags[t] = sets[k]
 	}
-	for _, p := range d.tagged {
-		sets[p[0]][p[1]] = struct{}{}
+	for _, chunk := range d.tagged {
+		for _, p := range chunk {
+			sets[p[0]][p[1]] = struct{}{}
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -143,6 +144,11 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 
 func (res *ScanResult) add(rel, p string, fi fs.FileInfo) {
 	if HasMD(rel) {
+		if len(res.Notes) == cap(res.Notes) {
+			// Doubled: append grows a long slice by a quarter, which
+			// writes about five times its final size in all.
+			res.Notes = slices.Grow(res.Notes, max(len(res.Notes), 64))
+		}
 		res.Notes = append(res.Notes, File{ID: rel, Path: p, Size: fi.Size(), ModTime: fi.ModTime()})
 		return
 	}
