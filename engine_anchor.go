@@ -26,6 +26,9 @@ type brokenAnchor struct {
 // holds e.mu). Links to attachments (a PDF page, an image) and broken
 // links are not anchors to check.
 func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
+	if ns.lazy != nil && ns.lazy.text.Anchored() == 0 {
+		return nil // no link of the note names a heading or block
+	}
 	var out []brokenAnchor
 	for i, l := range ns.eachAnchor() {
 		if l.Fragment == "" || l.Kind == vault.KindImage || i >= len(ns.status) {

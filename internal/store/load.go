@@ -79,6 +79,7 @@ type rowReader struct {
 	// bytes (LinkText): the current note's rows are lazy.all[runStart:runEnd].
 	lazy             *snapDecoder
 	runStart, runEnd int
+	anchored         int // the current note's links with a fragment
 }
 
 // noteRow is one row of the notes table as stored.
@@ -242,7 +243,7 @@ func (rd *rowReader) endNoteLinks() {
 	}
 	end := len(rd.resolved)
 	if rd.lazy != nil {
-		rd.cur.LazyLinks = &LinkText{b: rd.lazy.all[rd.runStart:rd.runEnd:rd.runEnd], n: end - rd.start}
+		rd.cur.LazyLinks = &LinkText{b: rd.lazy.all[rd.runStart:rd.runEnd:rd.runEnd], n: end - rd.start, anchored: rd.anchored}
 	} else {
 		rd.cur.Note.Links = rd.links[rd.start:end:end]
 	}
@@ -252,15 +253,18 @@ func (rd *rowReader) endNoteLinks() {
 }
 
 // addLazyLink gives note r one more link read from the cache, whose row
-// is rd.lazy.all[from:to]. It is false when r's links do not come one
+// is rd.lazy.all[from:to]; anchored says it has a fragment. It is false when r's links do not come one
 // after another (the cache never writes them so).
-func (rd *rowReader) addLazyLink(r *Record, resolved string, status vault.Status, from, to int) bool {
+func (rd *rowReader) addLazyLink(r *Record, resolved string, status vault.Status, anchored bool, from, to int) bool {
 	if r != rd.cur {
 		rd.endNoteLinks()
 		if r.LazyLinks != nil {
 			return false
 		}
-		rd.cur, rd.start, rd.runStart = r, len(rd.resolved), from
+		rd.cur, rd.start, rd.runStart, rd.anchored = r, len(rd.resolved), from, 0
+	}
+	if anchored {
+		rd.anchored++
 	}
 	if len(rd.resolved) == cap(rd.resolved) { // a new chunk, with the note's rows so far
 		size := max(linkChunk, 2*(len(rd.resolved)-rd.start))

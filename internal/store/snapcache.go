@@ -11,6 +11,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"unsafe"
 )
 
@@ -32,7 +33,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 5\n"
+const cacheMagic = "vaultgraph snapshot 6\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -227,7 +228,18 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 		e.int(-1)
 		e.str(l.resolved)
 	}
-	e.symbol(l.status, linkStatuses)
+	// The status, and whether the link names a heading or block (the
+	// lowest bit): a check of every anchor skips the notes with none.
+	frag := int64(0)
+	if l.fragment != "" {
+		frag = 1
+	}
+	if i := slices.Index(linkStatuses, l.status); i >= 0 {
+		e.int(int64(i+1)<<1 | frag)
+	} else {
+		e.int(frag)
+		e.str(l.status)
+	}
 	mark := e.buf.Len()
 	e.symbol(l.kind, linkKinds)
 	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {

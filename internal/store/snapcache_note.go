@@ -192,21 +192,22 @@ func (d *snapDecoder) symbol(known []string) string {
 // IDs of rd's notes, in order.
 func (d *snapDecoder) link(rd *rowReader, ids []string, at int) {
 	notes := rd.snap.Notes
-	source, resolved, status, _ := d.linkHead(ids)
+	source, resolved, status, anchored, _ := d.linkHead(ids)
 	if d.err == nil && source >= len(notes) {
 		d.fail()
 	}
 	if d.err != nil {
 		return
 	}
-	if !rd.addLazyLink(notes[source], resolved, status, at, d.pos()) {
+	if !rd.addLazyLink(notes[source], resolved, status, anchored, at, d.pos()) {
 		d.fail() // a note's links are one after another, or it is damage
 	}
 }
 
-// linkHead reads a link row up to its detail, which it returns undecoded.
-// With ids nil the resolution is skipped (LinkText).
-func (d *snapDecoder) linkHead(ids []string) (source int, resolved string, status vault.Status, detail []byte) {
+// linkHead reads a link row up to its detail, which it returns undecoded;
+// anchored says the link has a fragment. With ids nil the resolution is
+// skipped (LinkText).
+func (d *snapDecoder) linkHead(ids []string) (source int, resolved string, status vault.Status, anchored bool, detail []byte) {
 	src, n := binary.Uvarint(d.b)
 	if n <= 0 || src > math.MaxInt32 {
 		d.fail()
@@ -221,7 +222,14 @@ func (d *snapDecoder) linkHead(ids []string) (source int, resolved string, statu
 	case t > 0 && ids != nil:
 		resolved = ids[t-1]
 	}
-	status = vault.Status(d.symbol(linkStatuses))
+	switch x := d.int(); {
+	case x < 0 || x>>1 > int64(len(linkStatuses)):
+		d.fail()
+	case x>>1 == 0:
+		anchored, status = x&1 == 1, vault.Status(d.str())
+	default:
+		anchored, status = x&1 == 1, vault.Status(linkStatuses[x>>1-1])
+	}
 	size, n := binary.Uvarint(d.b)
 	if n <= 0 || size > uint64(len(d.b)-n) {
 		d.fail()
@@ -229,7 +237,7 @@ func (d *snapDecoder) linkHead(ids []string) (source int, resolved string, statu
 	}
 	detail = d.b[n : n+int(size)]
 	d.b = d.b[n+int(size):]
-	return int(src), resolved, status, detail
+	return int(src), resolved, status, anchored, detail
 }
 
 // detail decodes a link's detail into l; ok says it was whole, with no
@@ -252,12 +260,17 @@ func (d *snapDecoder) detail(l *vault.Link) (ok bool) {
 // keeps about 90 MiB of link structs out of memory while nothing asks
 // for them.
 type LinkText struct {
-	b []byte // the note's link rows, each from its tag
-	n int
+	b        []byte // the note's link rows, each from its tag
+	n        int
+	anchored int // links with a fragment
 }
 
 // Len is the number of links.
 func (t *LinkText) Len() int { return t.n }
+
+// Anchored is the number of links with a fragment (a heading or block),
+// known without decoding them.
+func (t *LinkText) Anchored() int { return t.anchored }
 
 // Links decodes the links, in order. The cache's checksum held when it
 // was loaded, so an error means a fault in this code, not damage.
@@ -282,7 +295,7 @@ func (t *LinkText) All() iter.Seq2[int, vault.Link] {
 				return
 			}
 			var l vault.Link
-			_, _, _, detail := d.linkHead(nil)
+			_, _, _, _, detail := d.linkHead(nil)
 			if dd := (&snapDecoder{b: detail}); d.err != nil || !dd.detail(&l) || !yield(i, l) {
 				return
 			}
@@ -305,7 +318,7 @@ func (t *LinkText) Anchors() iter.Seq2[int, LinkAnchor] {
 			if !d.next() {
 				return
 			}
-			_, _, _, detail := d.linkHead(nil)
+			_, _, _, _, detail := d.linkHead(nil)
 			dd := &snapDecoder{b: detail}
 			a := LinkAnchor{Kind: vault.LinkKind(dd.symbol(linkKinds))}
 			dd.str() // the target

@@ -79,6 +79,15 @@ func decodeLazyLinks(t *testing.T, snap *store.Snapshot) int {
 		if len(links) != r.LazyLinks.Len() || len(links) != len(r.Resolved) || !reflect.DeepEqual(each, links) {
 			t.Errorf("%s: Links gives %d, All %d, Len %d, resolutions %d", r.Note.ID, len(links), len(each), r.LazyLinks.Len(), len(r.Resolved))
 		}
+		anchored := 0
+		for _, l := range links {
+			if l.Fragment != "" {
+				anchored++
+			}
+		}
+		if got := r.LazyLinks.Anchored(); got != anchored {
+			t.Errorf("%s: Anchored() = %d, want %d", r.Note.ID, got, anchored)
+		}
 		var anchors []store.LinkAnchor
 		for _, a := range r.LazyLinks.Anchors() {
 			anchors = append(anchors, a)
