@@ -54,6 +54,22 @@ func Scan(root string, ig *Ignore) (ScanResult, error) {
 	return ScanUnder(root, "", ig)
 }
 
+// relFunc returns the function that gives a walked path's vault path
+// (NFC, slashes) under realRoot, and false for one outside it.
+func relFunc(realRoot string) func(string) (string, bool) {
+	prefix := realRoot + string(filepath.Separator)
+	return func(p string) (string, bool) {
+		// The walk joins (and so cleans) every path from its start, under
+		// realRoot (clean: EvalSymlinks): what follows the prefix is what
+		// filepath.Rel would give.
+		if rest, ok := strings.CutPrefix(p, prefix); ok && rest != "" {
+			return NFC(filepath.ToSlash(rest)), true
+		}
+		rel, err := filepath.Rel(realRoot, p)
+		return NFC(filepath.ToSlash(rel)), err == nil
+	}
+}
+
 // ScanUnder is Scan limited to the folder sub of the vault (a
 // vault-relative path; "" is the whole vault). IDs stay relative to root.
 func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
@@ -70,17 +86,7 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		return res, fmt.Errorf("open vault %s: not a folder", root)
 	}
 	start := filepath.Join(realRoot, filepath.FromSlash(sub))
-	prefix := realRoot + string(filepath.Separator)
-	relOf := func(p string) (string, bool) {
-		// The walk joins (and so cleans) every path from start, itself
-		// under realRoot (clean: EvalSymlinks): what follows the prefix
-		// is what filepath.Rel would give.
-		if rest, ok := strings.CutPrefix(p, prefix); ok && rest != "" {
-			return NFC(filepath.ToSlash(rest)), true
-		}
-		rel, err := filepath.Rel(realRoot, p)
-		return NFC(filepath.ToSlash(rel)), err == nil
-	}
+	relOf := relFunc(realRoot)
 	descend := func(dir string) bool {
 		rel, ok := relOf(dir)
 		return ok && !ig.Skip(rel, true)
@@ -124,22 +130,28 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if !HasMD(rel) {
-			res.Attachments = append(res.Attachments, rel) // no metadata needed
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
-			return nil
-		}
-		res.add(rel, p, fi)
+		res.file(rel, p, d)
 		return nil
 	}, descend, HasMD)
 	if err != nil {
 		return res, fmt.Errorf("scan vault: %w", err)
 	}
 	return res, nil
+}
+
+// file records the regular file rel (at p): a note with its metadata,
+// taken when its folder was read; any other file needs none.
+func (res *ScanResult) file(rel, p string, d fs.DirEntry) {
+	if !HasMD(rel) {
+		res.Attachments = append(res.Attachments, rel)
+		return
+	}
+	fi, err := d.Info()
+	if err != nil {
+		res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
+		return
+	}
+	res.add(rel, p, fi)
 }
 
 func (res *ScanResult) add(rel, p string, fi fs.FileInfo) {
