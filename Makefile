@@ -87,11 +87,11 @@ e2e: build ## official clients: MCP Inspector CLI on the server, reference TOON 
 	BIN=$(BIN) ./e2e/toon-roundtrip.sh
 	$(MAKE) e2e-web
 
-e2e-web: build ## the web app in headless Chromium ($(CHROMIUM)): search, note, wikilink, backlinks, graph pixels, path, hubs, tags, a live edit, the XSS note; screenshots in e2e/out/
-	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 10m -run '^TestWebApp$$' -v .
+e2e-web: build ## the web app in headless Chromium ($(CHROMIUM)): search, note, wikilink, backlinks, graph pixels, path, hubs, tags, live edits, the XSS note on testvault; on a generated 10,000-note vault the global graph drawn, moved, held, hovered and clicked, a note page, a search and a path (timings reported, not checked); screenshots in e2e/out/
+	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 15m -run '^(TestWebApp|TestWebGraph10k)$$' -v .
 
-e2e-perf: build ## the global graph of a generated 10,000-note vault in headless Chromium: first drawing and pan/zoom frame rate (e2e/out/perf-10k.txt)
-	cd e2e/web && BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 20m -run '^TestWebGraph10k$$' -v .
+e2e-perf: build ## TestWebGraph10k with its timings checked: first drawing within 2 s, pan/zoom at 30 fps or more (run it on a quiet machine; e2e/out/perf-10k.txt)
+	cd e2e/web && E2E_PERF_LIMITS=1 BIN=$(abspath $(BIN)) CHROMIUM=$(CHROMIUM) $(GO) test -tags e2e -count=1 -timeout 20m -run '^TestWebGraph10k$$' -v .
 
 web-vendor: ## refresh web/assets/vendor/graph.js (sigma.js, graphology, ForceAtlas2) and its licences from npm at the versions web/vendor/package.json pins
 	./web/vendor/build.sh

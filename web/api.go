@@ -149,7 +149,9 @@ const maxAround = 500
 // around answers the page's patch of its global graph after a change:
 // the notes asked for (repeated id parameters, exact IDs) that exist and
 // the notes that link to them, each with the notes it links to, and the
-// ids no note has (Engine.GraphAround).
+// ids no note has (Engine.GraphAround); and the highest PageRank of the
+// vault now (maxPagerank), the scale of the nodes' sizes, which a change
+// moves for every note.
 func (s *Server) around(w http.ResponseWriter, r *http.Request) error {
 	ids := r.URL.Query()["id"]
 	if len(ids) == 0 || len(ids) > maxAround {
@@ -159,7 +161,15 @@ func (s *Server) around(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, map[string]any{"notes": notes, "missing": missing})
+	top, err := s.e.HubsPage(r.Context(), graph.PageRank, vaultgraph.PageQuery{Limit: 1})
+	if err != nil {
+		return err
+	}
+	maxPR := 0.0
+	if len(top.Hubs) > 0 {
+		maxPR = top.Hubs[0].Score
+	}
+	return writeJSON(w, map[string]any{"notes": notes, "missing": missing, "maxPagerank": maxPR})
 }
 
 // maxLocal bounds the notes of a local graph.

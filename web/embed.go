@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/yuin/goldmark/ast"
 	"go.abhg.dev/goldmark/wikilink"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -54,6 +55,44 @@ type embedRef struct {
 	target   string // as written
 	fragment string
 	id       string // the note it finds; "" when broken
+	// place is where it stands: alone on its line in a paragraph, alone
+	// on its line elsewhere (a list item), or inside a line of text.
+	place embedPlace
+}
+
+// embedPlace is where an embed stands, which decides how it shows: a
+// frame (a block) where it stands alone on its line of a paragraph or a
+// list item, a link marked as an embed (an inline element) inside a line
+// of text, a heading or a table cell: HTML allows no block inside a
+// paragraph or a heading, and a frame would break a table's row.
+type embedPlace int
+
+const (
+	inLine      embedPlace = iota // inside a line of text: an inline link
+	aloneInPara                   // alone on its line of a paragraph: the paragraph is split around its frame
+	aloneBlock                    // alone on its line of a tight list item: its frame
+)
+
+// placeOf tells where the embed n stands in its document.
+func placeOf(n *wikilink.Node) embedPlace {
+	lineEnd := func(s ast.Node) bool {
+		t, ok := s.(*ast.Text)
+		return ok && (t.SoftLineBreak() || t.HardLineBreak())
+	}
+	prev, next := n.PreviousSibling(), n.NextSibling()
+	if prev != nil && !lineEnd(prev) {
+		return inLine
+	}
+	if t, ok := next.(*ast.Text); next != nil && (!ok || !lineEnd(t) || t.Segment.Len() > 0) {
+		return inLine
+	}
+	switch n.Parent().(type) {
+	case *ast.Paragraph:
+		return aloneInPara
+	case *ast.TextBlock:
+		return aloneBlock
+	}
+	return inLine
 }
 
 // renderPage renders note id's body as RenderNote does, with its embeds of
@@ -77,7 +116,7 @@ func (p *page) render(id, body string, t *linkTable, chain []string) (string, er
 		if strings.TrimSpace(target) == "" || len(chain) > maxEmbedDepth || p.embeds >= maxEmbeds {
 			return ""
 		}
-		ref := embedRef{target: target, fragment: string(n.Fragment)}
+		ref := embedRef{target: target, fragment: string(n.Fragment), place: placeOf(n)}
 		l, ok := t.links[linkKey(false, target)]
 		switch {
 		case ok && l.Status == vault.Resolved && isNoteID(l.ID):
@@ -102,29 +141,32 @@ func (p *page) render(id, body string, t *linkTable, chain []string) (string, er
 		if frames[i], err = p.frame(ref, chain); err != nil {
 			return "", err
 		}
-	}
-	// A placeholder alone in its paragraph takes the paragraph's place.
-	re := regexp.MustCompile(`(?s)(<p>)?<a href="#/embed/` + nonce + `/(\d+)"[^>]*>.*?</a>(</p>)?`)
-	out = re.ReplaceAllStringFunc(out, func(m string) string {
-		sub := re.FindStringSubmatch(m)
-		i, _ := strconv.Atoi(sub[2])
-		if sub[1] != "" && sub[3] != "" {
-			return frames[i]
+		if ref.place == aloneInPara {
+			frames[i] = "</p>" + frames[i] + "<p>"
 		}
-		return sub[1] + frames[i] + sub[3]
+	}
+	re := regexp.MustCompile(`(?s)<a href="#/embed/` + nonce + `/(\d+)"[^>]*>.*?</a>`)
+	out = re.ReplaceAllStringFunc(out, func(m string) string {
+		i, _ := strconv.Atoi(re.FindStringSubmatch(m)[1])
+		return frames[i]
 	})
-	return Sanitize(out), nil
+	// A paragraph split around a frame may leave an empty one before or
+	// after it.
+	return Sanitize(emptyParaRE.ReplaceAllString(out, "")), nil
 }
 
+var emptyParaRE = regexp.MustCompile(`<p>\s*</p>`)
+
 // frame renders the frame of one embed: the embedded note or part with a
-// link to it, or a broken embed.
+// link to it, or a broken embed; an embed inside a line is a link to it
+// marked as an embed.
 func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	name := ref.target
 	if ref.fragment != "" {
 		name += "#" + ref.fragment
 	}
 	if ref.id == "" {
-		return brokenEmbed(missingPrefix+url.PathEscape(ref.target), name, "no such note"), nil
+		return brokenEmbed(missingPrefix+url.PathEscape(ref.target), name, "no such note", ref.place), nil
 	}
 	n, err := p.src.GetNode(p.ctx, ref.id, false)
 	if err != nil {
@@ -132,10 +174,18 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	}
 	body, err := p.src.Section(p.ctx, ref.id, ref.fragment)
 	if n == nil || errors.Is(err, vaultgraph.ErrNotFound) {
-		return brokenEmbed(NoteHref(ref.id), name, "no such heading or block"), nil
+		return brokenEmbed(NoteHref(ref.id), name, "no such heading or block", ref.place), nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("embed %s: %w", name, err)
+	}
+	title := n.Title
+	if ref.fragment != "" {
+		title += " › " + strings.TrimPrefix(strings.TrimSpace(ref.fragment), "#")
+	}
+	source := fmt.Sprintf(`<a href="%s">%s</a>`, html.EscapeString(NoteHref(ref.id)), html.EscapeString(title))
+	if ref.place == inLine {
+		return `<span class="embed-inline">` + source + `</span>`, nil
 	}
 	links, _, err := p.src.NoteLinks(p.ctx, ref.id)
 	if err != nil {
@@ -145,18 +195,18 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	title := n.Title
-	if ref.fragment != "" {
-		title += " › " + strings.TrimPrefix(strings.TrimSpace(ref.fragment), "#")
-	}
-	return fmt.Sprintf(`<div class="embed"><div class="embed-source"><a href="%s">%s</a></div>%s</div>`,
-		html.EscapeString(NoteHref(ref.id)), html.EscapeString(title), inner), nil
+	return `<div class="embed"><div class="embed-source">` + source + `</div>` + inner + `</div>`, nil
 }
 
-// brokenEmbed is the frame of an embed that finds nothing.
-func brokenEmbed(href, name, why string) string {
-	return fmt.Sprintf(`<div class="embed broken-embed"><a href="%s">%s</a> <span class="muted">(%s)</span></div>`,
-		html.EscapeString(href), html.EscapeString(name), why)
+// brokenEmbed is the frame of an embed that finds nothing (a link marked
+// broken inside a line).
+func brokenEmbed(href, name, why string, place embedPlace) string {
+	tag, class := "div", "embed broken-embed"
+	if place == inLine {
+		tag, class = "span", "embed-inline broken-embed"
+	}
+	return fmt.Sprintf(`<%s class="%s"><a href="%s">%s</a> <span class="muted">(%s)</span></%s>`,
+		tag, class, html.EscapeString(href), html.EscapeString(name), why, tag)
 }
 
 // isNoteID reports whether id is a markdown note (a canvas shows as a

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,6 +27,8 @@ var embedNotes = map[string]string{
 	"D2.md":         "D2-TEXT\n\n![[D3]]\n",
 	"D3.md":         "D3-TEXT\n\n![[D4]]\n",
 	"D4.md":         "D4-TEXT\n",
+	"Places.md": "# Places ![[Whole]]\n\nBefore\n![[Sections#Goals]]\nAfter\n\n![[Whole]]\n![[Sections#^blk]]\n\n" +
+		"- ![[Whole]]\n- an item with ![[Whole]] inside\n\n| cell |\n| --- |\n| ![[Whole]] |\n\nSee ![[Nowhere]] here.\n",
 }
 
 // embedPages returns a function that gives the rendered HTML of a note
@@ -72,12 +75,58 @@ func TestEmbeds(t *testing.T) {
 		{desc: "an embedded note's script stays sanitised", want: []string{"EVIL-TEXT"},
 			not: []string{"<script", "window.x", "onerror", `="javascript:`}},
 		{desc: "an image embed stays an image", want: []string{`<img src="/api/file?note=Emb.md&amp;path=Diagram.png"`}},
-		{desc: "an embed inside a paragraph", want: []string{"<p>Inline <div class=\"embed\">"}},
+		{desc: "an embed inside a line: a link marked as an embed, no frame inside the paragraph",
+			want: []string{`<p>Inline <span class="embed-inline"><a href="#/note/Whole.md" rel="nofollow noreferrer">Whole</a></span> too.</p>`}},
 		{desc: "no placeholder left", not: []string{"#/embed/"}},
 	}
 	for _, tt := range tests {
 		checkHTML(t, tt.desc+": Emb's HTML", emb, tt.want, tt.not)
 	}
+}
+
+// TestEmbedPlaces: an embed alone on its line shows in a frame (a block),
+// splitting its paragraph around it; one inside a line of text, a
+// heading or a table cell is an inline link marked as an embed: no block
+// ever opens inside a paragraph or a heading, which a browser would close
+// early.
+func TestEmbedPlaces(t *testing.T) {
+	got := embedPages(t)("Places")
+	if bad := blockInPhrasing(got); bad != "" {
+		t.Errorf("Places' HTML opens %s:\n%s", bad, got)
+	}
+	if n := strings.Count(got, `<div class="embed">`); n != 4 {
+		t.Errorf("Places' HTML has %d frames, want 4 (the lines alone, in paragraphs and a list item):\n%s", n, got)
+	}
+	if n := strings.Count(got, `class="embed-inline`); n != 4 {
+		t.Errorf("Places' HTML has %d inline embeds, want 4 (heading, list item text, table cell, missing note):\n%s", n, got)
+	}
+	checkHTML(t, "Places' HTML", got, []string{
+		"<p>Before\n</p><div class=\"embed\"><div class=\"embed-source\"><a href=\"#/note/Sections.md\"",
+		"</div><p>\nAfter</p>",
+		"<li><div class=\"embed\">",
+		`<span class="embed-inline broken-embed"><a href="#/missing/Nowhere" rel="nofollow noreferrer">Nowhere</a> <span class="muted">(no such note)</span></span> here.`,
+	}, []string{"<p></p>", "#/embed/"})
+}
+
+// blockTagRE finds the opening and closing tags of paragraphs, headings
+// and the blocks that may not open inside them.
+var blockTagRE = regexp.MustCompile(`<(/?)(p|h[1-6]|div|ul|ol|table|blockquote|pre)[ >]`)
+
+// blockInPhrasing returns the first block tag that opens inside a
+// paragraph or a heading of html, with what it opens in, or "".
+func blockInPhrasing(html string) string {
+	open := ""
+	for _, m := range blockTagRE.FindAllStringSubmatch(html, -1) {
+		switch closing, tag := m[1] == "/", m[2]; {
+		case closing && tag == open:
+			open = ""
+		case !closing && open != "":
+			return "<" + tag + "> inside <" + open + ">"
+		case !closing && (tag == "p" || tag[0] == 'h'):
+			open = tag
+		}
+	}
+	return ""
 }
 
 // checkHTML fails the test unless html holds every string of want and

@@ -279,7 +279,8 @@ func TestAround(t *testing.T) {
 			PageRank float64
 			Out      []string
 		}
-		Missing []string
+		Missing     []string
+		MaxPageRank float64
 	}
 	q := url.Values{"id": {"Newcomer.md", "Gone, with a comma.md"}}.Encode()
 	if res := get(t, srv, "/api/around?"+q, &a); res.StatusCode != http.StatusOK {
@@ -290,6 +291,17 @@ func TestAround(t *testing.T) {
 	}
 	if len(a.Missing) != 1 || a.Missing[0] != "Gone, with a comma.md" {
 		t.Errorf("missing = %v", a.Missing)
+	}
+	// The scale of the sizes: the highest PageRank the whole graph gives
+	// now, with the new note.
+	var whole struct{ Nodes []struct{ PageRank float64 } }
+	get(t, srv, "/api/graph", &whole)
+	maxPR := 0.0
+	for _, n := range whole.Nodes {
+		maxPR = max(maxPR, n.PageRank)
+	}
+	if a.MaxPageRank != maxPR || maxPR == 0 {
+		t.Errorf("around's maxPagerank = %v, want the graph's highest PageRank %v", a.MaxPageRank, maxPR)
 	}
 	if res := get(t, srv, "/api/around", nil); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("GET /api/around without ids = %d, want 400", res.StatusCode)

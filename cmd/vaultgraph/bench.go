@@ -40,6 +40,9 @@ func newBenchCmd(g *globals) *cobra.Command {
 	var o benchOptions
 	c := command("bench", args())
 	c.RunE = func(c *cobra.Command, _ []string) error {
+		if c.Flags().Changed("vault") && o.search && c.Flags().Changed("index") { // search only (bench_search.go)
+			return runBenchSearchOnly(c.Context(), g.vault, g.index, g.verbose, g.stdout, g.stderr)
+		}
 		if c.Flags().Changed("vault") { // an existing vault (bench_vault.go)
 			return runBenchVault(c.Context(), o, g.vault, g.stdout, g.stderr)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -30,19 +31,55 @@ type searchResult struct {
 	embedded int // notes in the vault when embedded (the watcher test adds some)
 	chunks   int64
 	embed    time.Duration
-	queries  int
-	lat      map[vaultgraph.SearchMode][]time.Duration
+	queries  []string
+	// lat holds each mode's latencies, in the order of queries.
+	lat map[vaultgraph.SearchMode][]time.Duration
 }
 
 // line is the result as printed.
 func (r searchResult) line() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bench-search notes=%d embedded=%d chunks=%d embed_time=%s embed_notes_per_s=%.0f embed_chunks_per_s=%.0f queries=%d",
-		r.notes, r.embedded, r.chunks, secs(r.embed), perSecond(r.embedded, r.embed), perSecond(int(r.chunks), r.embed), r.queries)
+		r.notes, r.embedded, r.chunks, secs(r.embed), perSecond(r.embedded, r.embed), perSecond(int(r.chunks), r.embed), len(r.queries))
 	for _, m := range benchSearchModes {
 		fmt.Fprintf(&b, " %s_p50=%s %s_p99=%s", m, fineMillis(percentile(r.lat[m], 0.50)), m, fineMillis(percentile(r.lat[m], 0.99)))
 	}
 	return b.String()
+}
+
+// slowest writes the n slowest queries of each mode to w, slowest
+// first, with their latency.
+func (r searchResult) slowest(w io.Writer, n int) {
+	for _, m := range benchSearchModes {
+		order := make([]int, len(r.lat[m]))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(r.lat[m][b], r.lat[m][a]) })
+		for _, i := range order[:min(n, len(order))] {
+			fmt.Fprintf(w, "bench: slow %s %s %q\n", m, fineMillis(r.lat[m][i]), r.queries[i])
+		}
+	}
+}
+
+// runBenchSearchOnly takes the bench-search line of an existing vault
+// with the index given (`bench --vault DIR --index FILE --search`): made
+// if missing, else reused, so that search can be timed again and again
+// without indexing anew. verbose adds the slowest queries on stderr.
+func runBenchSearchOnly(ctx context.Context, vaultDir, index string, verbose bool, stdout, stderr io.Writer) error {
+	notes, err := notePaths(vaultDir)
+	if err != nil {
+		return fmt.Errorf("bench --vault %s: %w", vaultDir, err)
+	}
+	r, err := benchSearch(ctx, len(notes), vaultDir, index, stderr)
+	if err != nil {
+		return fmt.Errorf("bench --vault %s: %w", vaultDir, err)
+	}
+	fmt.Fprintln(stdout, r.line())
+	if verbose {
+		r.slowest(stderr, 20)
+	}
+	return nil
 }
 
 func perSecond(n int, d time.Duration) float64 {
@@ -101,7 +138,7 @@ func benchSearch(ctx context.Context, n int, vaultDir, index string, stderr io.W
 	if err != nil {
 		return r, err
 	}
-	r.queries = len(queries)
+	r.queries = queries
 	search := func(q string, m vaultgraph.SearchMode) (time.Duration, error) {
 		start := time.Now()
 		_, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: q, Mode: m})

@@ -56,3 +56,32 @@ func benchVaultTree(t *testing.T, dir string) string {
 	}
 	return strings.Join(paths, "\n")
 }
+
+// TestBenchSearchOnly runs `bench --vault DIR --index FILE --search -v`
+// twice on a copy of testvault: one bench-search line each time, the
+// slowest queries of each mode on stderr, the index kept and reused.
+func TestBenchSearchOnly(t *testing.T) {
+	vault := filepath.Join(t.TempDir(), "tv")
+	if err := os.CopyFS(vault, os.DirFS("../../testvault")); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(t.TempDir(), "search.db")
+	re := regexp.MustCompile(`^bench-search notes=[1-9]\d* embedded=[1-9]\d* chunks=\d+ .*queries=[1-9]\d* keyword_p50=\d+\.\d\dms keyword_p99=\d+\.\d\dms semantic_p50=\S+ semantic_p99=\S+ hybrid_p50=\S+ hybrid_p99=\S+$`)
+	for run := range 2 {
+		out, errOut, code := runCLI(t, "bench", "--vault", vault, "--index", index, "--search", "-v")
+		if code != 0 {
+			t.Fatalf("run %d: bench --vault --index --search = exit %d, stderr %q", run, code, errOut)
+		}
+		if !re.MatchString(strings.TrimSuffix(out, "\n")) || strings.Count(out, "\n") != 1 {
+			t.Errorf("run %d: stdout = %q, want one line matching %s", run, out, re)
+		}
+		for _, mode := range []string{"keyword", "semantic", "hybrid"} {
+			if !strings.Contains(errOut, "bench: slow "+mode+" ") {
+				t.Errorf("run %d: stderr lists no slow %s query: %q", run, mode, errOut)
+			}
+		}
+		if _, err := os.Stat(index); err != nil {
+			t.Errorf("run %d: the index is not kept: %v", run, err)
+		}
+	}
+}

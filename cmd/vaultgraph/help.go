@@ -76,6 +76,12 @@ bytes) per second, peak RSS, and the bytes of each part of the index
 
   bench-cold notes=10000 parsed=10100 embed=builtin markdown=17.1MiB index_size=52.0MiB index_ratio=3.04 cold_index=3.90s md_mb_per_s=4.60 peak_rss=300.0MiB vectors=29.4MiB fts=33.0MiB links=14.1MiB notes=4.6MiB other=0.1MiB
 
+With --vault DIR --index FILE --search, only the bench-search line is
+taken, on that vault and index (made and kept if missing, reused
+otherwise: the embedding figures are then those of the vectors missing),
+so that search can be measured again without indexing anew. With -v it
+also prints the 20 slowest queries of each mode to stderr.
+
 Progress goes to stderr. Vaults and indexes are written under --dir (default
 a new temporary folder) and removed at the end unless --keep.`,
 		example: `  vaultgraph bench

@@ -113,8 +113,7 @@ func TestWebApp(t *testing.T) {
 	waitJS(t, ctx, "broken link marked", `document.querySelector('#note-body a[href="#/missing/Missing%20Note"]')`, 5*time.Second)
 	waitJS(t, ctx, "image shown", `[...document.querySelectorAll("#note-body img")].some(i => i.complete && i.naturalWidth > 0)`, 10*time.Second)
 	waitJS(t, ctx, "local graph", `document.querySelector("#local-graph canvas")`, 10*time.Second)
-	time.Sleep(500 * time.Millisecond)
-	if n := shot(t, ctx, "#local-graph", ""); n < 200 {
+	if n := inkedWithin(t, ctx, "#local-graph", 200, 30*time.Second); n < 200 {
 		t.Errorf("local graph: %d drawn pixels, want nodes on the canvas", n)
 	}
 	run(t, ctx, "depth 2", 10*time.Second, chromedp.SetValue("#depth", "2", chromedp.ByQuery),
@@ -184,10 +183,12 @@ func live(t *testing.T, ctx context.Context, s *server, dir string) {
 }
 
 // embeds writes a note that embeds a heading of Beta, the note made of
-// script and a missing note, and opens it: the section shows in a frame,
-// the missing note as a broken embed, and the script does not run.
+// script and a missing note, each alone on its line, and Beta inside a
+// line, and opens it: the section shows in a frame, the missing note as a
+// broken embed, the embed inside a line as a link within its paragraph
+// (the browser keeps the paragraph whole), and the script does not run.
 func embeds(t *testing.T, ctx context.Context, s *server, dir string) {
-	body := "# Embeds\n\n![[Beta#Goals]]\n\n![[Evil]]\n\n![[No Such Note]]\n"
+	body := "# Embeds\n\n![[Beta#Goals]]\n\n![[Evil]]\n\n![[No Such Note]]\n\nInline ![[Beta]] too.\n"
 	if err := os.WriteFile(filepath.Join(dir, "Embeds.md"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -200,15 +201,20 @@ func embeds(t *testing.T, ctx context.Context, s *server, dir string) {
 		Broken  string `json:"broken"`
 		Frame   bool   `json:"frame"`
 		XSS     any    `json:"xss"`
+		Inline  string `json:"inline"`
 	}
 	run(t, ctx, "inspect embeds", 10*time.Second, chromedp.Evaluate(`(() => {
 		const [beta, evil, broken] = document.querySelectorAll("#note-body .embed");
 		return { section: beta.textContent, source: beta.querySelector(".embed-source a").getAttribute("href"),
 			broken: broken.classList.contains("broken-embed") ? broken.textContent : "",
-			frame: getComputedStyle(beta).borderTopStyle !== "none", xss: window.__xss ?? null };
+			frame: getComputedStyle(beta).borderTopStyle !== "none", xss: window.__xss ?? null,
+			inline: document.querySelector("#note-body p .embed-inline")?.closest("p").textContent ?? "" };
 	})()`, &got))
 	if !strings.Contains(got.Section, "Ship the beta") || got.Source != "#/note/Projects%2FBeta.md" || !got.Frame {
 		t.Errorf("Beta#Goals embed = %q from %q (framed %v), want its section with a link to Beta in a frame", got.Section, got.Source, got.Frame)
+	}
+	if got.Inline != "Inline Beta too." {
+		t.Errorf("the paragraph with an embed inside = %q, want \"Inline Beta too.\" in one paragraph", got.Inline)
 	}
 	if !strings.Contains(got.Broken, "No Such Note") || got.XSS != nil {
 		t.Errorf("broken embed = %q, xss %v", got.Broken, got.XSS)
@@ -256,8 +262,7 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 	if got := text(t, ctx, "#p-list"); !strings.Contains(got, "Deep Note") || !strings.Contains(got, "東京 Trip") {
 		t.Errorf("path = %q", got)
 	}
-	time.Sleep(500 * time.Millisecond)
-	if n := shot(t, ctx, "#path-graph", ""); n < 200 {
+	if n := inkedWithin(t, ctx, "#path-graph", 200, 30*time.Second); n < 200 {
 		t.Errorf("path graph: %d drawn pixels", n)
 	}
 
@@ -271,10 +276,11 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 }
 
 // liveGraph creates a note on disk that links to Beta while the global
-// graph is open, then deletes it: its node and link appear and go in the
-// graph drawn, without a reload of the page (a marker set on window
-// survives) or of the graph (the camera, moved first, and the other notes
-// stay put).
+// graph is open, renames it, then deletes it: its node and link appear
+// and go in the graph drawn, without a reload of the page (a marker set
+// on window survives) or of the graph (the camera, moved first, and the
+// other notes stay put); the sizes follow the vault's highest PageRank
+// after the change, and the renamed note keeps its place.
 func liveGraph(t *testing.T, ctx context.Context, dir string) {
 	var before struct {
 		Order, Size int
@@ -303,10 +309,30 @@ func liveGraph(t *testing.T, ctx context.Context, dir string) {
 		t.Errorf("the graph was loaded anew: same page and graph %v, camera %s then %s, Beta at %s then %s", same, before.Camera, after.Camera, before.Beta, after.Beta)
 	}
 	waitJS(t, ctx, "counts shown", fmt.Sprintf(`document.getElementById("g-stats").textContent === "%d notes · %d links"`, before.Order+1, before.Size+1), 5*time.Second)
-	if err := os.Remove(note); err != nil {
+	var scale struct{ Drawn, Vault float64 }
+	run(t, ctx, "size scale", 10*time.Second, chromedp.Evaluate(`(async () => {
+		const res = await fetch("/api/hubs?metric=pagerank&limit=1", { headers: { Authorization: "Bearer " + sessionStorage.getItem("vg-token") } });
+		return { drawn: vgGraph.maxPR, vault: (await res.json()).hubs[0].score };
+	})()`, &scale, awaitPromise))
+	if scale.Drawn != scale.Vault {
+		t.Errorf("after a new note the sizes scale to PageRank %v, want the vault's highest now, %v", scale.Drawn, scale.Vault)
+	}
+	renamed := filepath.Join(dir, "Newcomer Renamed.md")
+	const place = `JSON.stringify([vgGraph.graph.getNodeAttribute(%q, "x"), vgGraph.graph.getNodeAttribute(%q, "y")])`
+	var was, is string
+	run(t, ctx, "place before the rename", 10*time.Second, chromedp.Evaluate(fmt.Sprintf(place, "Newcomer.md", "Newcomer.md"), &was))
+	if err := os.Rename(note, renamed); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "note gone from the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && !vgGraph.graph.hasNode("Newcomer.md") && window.vgMarker === "kept"`, before.Order, before.Size), 15*time.Second)
+	waitJS(t, ctx, "renamed in the graph", `vgGraph.graph.hasEdge("Newcomer Renamed.md", "Projects/Beta.md") && !vgGraph.graph.hasNode("Newcomer.md")`, 15*time.Second)
+	run(t, ctx, "place after the rename", 10*time.Second, chromedp.Evaluate(fmt.Sprintf(place, "Newcomer Renamed.md", "Newcomer Renamed.md"), &is))
+	if is != was {
+		t.Errorf("the renamed note moved from %s to %s, want it kept in place", was, is)
+	}
+	if err := os.Remove(renamed); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "note gone from the graph", fmt.Sprintf(`vgGraph.graph.order === %d && vgGraph.graph.size === %d && !vgGraph.graph.hasNode("Newcomer.md") && !vgGraph.graph.hasNode("Newcomer Renamed.md") && window.vgMarker === "kept"`, before.Order, before.Size), 15*time.Second)
 }
 
 // xss opens, searches and draws a note made of script: nothing runs.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -18,13 +19,24 @@ import (
 
 // The global graph of a 10,000-note vault must stay interactive in
 // software rendering (SwiftShader): pan and zoom at MinFPS frames a second
-// or more, first drawn within MaxFirstDraw of its data arriving.
+// or more, first drawn within MaxFirstDraw of its data arriving. Those
+// two are timings, so they are checked only when $E2E_PERF_LIMITS is 1
+// (make e2e-perf, on a quiet machine); make e2e runs the same test for
+// everything else and reports the timings.
 const (
 	MinFPS       = 30
 	MaxFirstDraw = 2 * time.Second
 	bigVault     = 10000
 )
 
+// TestWebGraph10k drives the web app on a generated 10,000-note vault:
+// the global graph drawn (pixels), moved in place by the mouse and the
+// wheel, never fully drawn while a button is held, a hover label and a
+// click that opens a note; that note's page, a search for it, and a path
+// from it. It reports the first drawing's time and the frame rates
+// (e2e/out/perf-10k.txt), and checks them only with $E2E_PERF_LIMITS=1.
+// Every wait is for the page's own state, never a fixed sleep, so that a
+// loaded machine is slower but does not fail it.
 func TestWebGraph10k(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "vault")
 	gen := exec.Command(binary(t), "gen", dir, "--notes", fmt.Sprint(bigVault), "--seed", "1")
@@ -35,9 +47,9 @@ func TestWebGraph10k(t *testing.T) {
 	// for the CPU while the frame rate is measured.
 	s := serve(t, dir, 5*time.Minute, "--embed", "none")
 	ctx := browser(t)
-	run(t, ctx, "open the graph", 30*time.Second, chromedp.Navigate(s.url+"#token="+token))
-	run(t, ctx, "go to the graph", 10*time.Second, chromedp.Navigate(s.url+"#/graph"))
-	waitJS(t, ctx, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, 60*time.Second)
+	run(t, ctx, "open the graph", time.Minute, chromedp.Navigate(s.url+"#token="+token))
+	run(t, ctx, "go to the graph", time.Minute, chromedp.Navigate(s.url+"#/graph"))
+	waitJS(t, ctx, "graph drawn", `window.vgGraph?.stats?.firstDrawMs > 0`, settleWait)
 	var st struct {
 		Nodes       int     `json:"nodes"`
 		Edges       int     `json:"edges"`
@@ -48,27 +60,25 @@ func TestWebGraph10k(t *testing.T) {
 		FirstDrawMs float64 `json:"firstDrawMs"`
 	}
 	run(t, ctx, "stats", time.Minute, chromedp.Evaluate(`window.vgGraph.stats`, &st))
-	waitJS(t, ctx, "links added", `window.vgGraph.stats.edges > 0`, 60*time.Second)
+	waitJS(t, ctx, "links added", `window.vgGraph.stats.edges > 0`, settleWait)
 	during := panZoom(t, ctx, "frame rate during the layout", 3*time.Second)
 	t.Logf("during the layout: %+v", during)
-	waitJS(t, ctx, "layout done", `window.vgGraph.stats.layoutRunning === false`, 60*time.Second)
-	time.Sleep(300 * time.Millisecond)
-	if n := shot(t, ctx, "#global-graph", "graph-10k.png"); n < 5000 {
+	waitJS(t, ctx, "layout done", `window.vgGraph.stats.layoutRunning === false`, settleWait)
+	if n := fittedInk(t, ctx, "10k graph", "graph-10k.png"); n < minGraphInk {
 		t.Errorf("10k graph: %d drawn pixels, want nodes on the canvas", n)
 	}
 	run(t, ctx, "stats", time.Minute, chromedp.Evaluate(`window.vgGraph.stats`, &st))
 	var base struct {
 		FPS float64 `json:"fps"`
 	}
-	run(t, ctx, "the machine's own frame rate", 20*time.Second, chromedp.Evaluate(baselineJS, &base, awaitPromise))
+	run(t, ctx, "the machine's own frame rate", time.Minute, chromedp.Evaluate(baselineJS, &base, awaitPromise))
 	after := panZoom(t, ctx, "frame rate", 5*time.Second)
-	time.Sleep(time.Second) // the picture drawn again at rest
-	if n := shot(t, ctx, "#global-graph", "graph-10k-moved.png"); n < 5000 {
+	if n := fittedInk(t, ctx, "10k graph after pan/zoom", "graph-10k-moved.png"); n < minGraphInk {
 		t.Errorf("10k graph after pan/zoom: %d drawn pixels, want nodes on the canvas", n)
 	}
 	slowDrag, slowWheel := slowPanZoom(t, ctx)
 	var off float64
-	run(t, ctx, "the moved picture", 10*time.Second, chromedp.Evaluate(glideJS, &off))
+	run(t, ctx, "the moved picture", time.Minute, chromedp.Evaluate(glideJS, &off))
 	if off > 1 {
 		t.Errorf("a note shown %.1f px away from where the camera puts it while moving, want under 1 px", off)
 	}
@@ -78,9 +88,18 @@ func TestWebGraph10k(t *testing.T) {
 		slowDrag.FPS, slowDrag.MaxGapMs, slowDrag.HeldRenders, slowWheel.FPS, slowWheel.MaxGapMs, slowWheel.Renders, slowWheel.MaxInputGapMs)
 	t.Log(report)
 	save(t, "perf-10k.txt", []byte(report))
-	hoverAndOpen(t, ctx)
 	if st.Nodes != bigVault {
 		t.Errorf("graph has %d notes, want %d", st.Nodes, bigVault)
+	}
+	id := hoverAndOpen(t, ctx)
+	title := bigNotePage(t, ctx, id)
+	bigSearch(t, ctx, s, id, title)
+	run(t, ctx, "back to the graph", time.Minute, chromedp.Navigate(s.url+"#/graph"))
+	waitJS(t, ctx, "graph loaded again", `window.vgGraph?.stats?.edges > 0`, settleWait)
+	bigPath(t, ctx, s, id)
+	if os.Getenv("E2E_PERF_LIMITS") != "1" {
+		t.Logf("timings reported, not checked (E2E_PERF_LIMITS=1, as make e2e-perf sets, checks %d fps and %s to the first drawing)", MinFPS, MaxFirstDraw)
+		return
 	}
 	if after.FPS < MinFPS {
 		t.Errorf("pan/zoom at %.1f fps, want at least %d", after.FPS, MinFPS)
@@ -119,7 +138,7 @@ func panZoom(t *testing.T, ctx context.Context, what string, d time.Duration) fp
 	run(t, ctx, what+": start", 10*time.Second, chromedp.Evaluate(`window.vgCamera = vgGraph.sigma.getCamera().getState(); window.vgStop = window.vgGraph.countFrames(); 0`, nil))
 	start := time.Now()
 	drag := d / 2
-	act := func(a chromedp.Action) { run(t, ctx, what, 10*time.Second, a) }
+	act := func(a chromedp.Action) { run(t, ctx, what, time.Minute, a) }
 	act(input.DispatchMouseEvent(input.MousePressed, cx, cy).WithButton(input.Left).WithClickCount(1))
 	for el := time.Since(start); el < drag; el = time.Since(start) {
 		a := el.Seconds() * 4
@@ -139,6 +158,9 @@ func panZoom(t *testing.T, ctx context.Context, what string, d time.Duration) fp
 	run(t, ctx, what+": stop", 10*time.Second, chromedp.Evaluate(`window.vgStop()`, &f))
 	// Back to the camera it started from: the wheel's steps in and out do
 	// not cancel out exactly, and the checks after want the graph in view.
+	// The last wheel step's zoom animation ends first (else it carries
+	// the camera on past the state set).
+	waitJS(t, ctx, what+": camera still", `!vgGraph.sigma.getCamera().isAnimated()`, settleWait)
 	run(t, ctx, what+": camera back", 10*time.Second, chromedp.Evaluate(`vgGraph.sigma.getCamera().setState(vgCamera); 0`, nil))
 	t.Logf("%s: %+v", what, f)
 	return f
@@ -161,7 +183,7 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	run(t, ctx, "slow input: graph box", 10*time.Second, chromedp.Evaluate(
 		`(() => { const r = document.getElementById("global-graph").getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 	cx, cy := box[0]+box[2]/2, box[1]+box[3]/2
-	act := func(a chromedp.Action) { run(t, ctx, "slow input", 10*time.Second, a) }
+	act := func(a chromedp.Action) { run(t, ctx, "slow input", time.Minute, a) }
 	count := func() { act(chromedp.Evaluate(`window.vgStop = window.vgGraph.countFrames(); 0`, nil)) }
 	stop := func(f *fps) { act(chromedp.Evaluate(`window.vgStop()`, f)) }
 	// The camera comes back where it was at the end, for the checks after.
@@ -176,7 +198,7 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	time.Sleep(slowGaps[0])
 	stop(&drag)
 	act(input.DispatchMouseEvent(input.MouseReleased, cx, cy).WithButton(input.Left).WithClickCount(1))
-	waitJS(t, ctx, "drawn again once the drag ended", drawnAgain, 30*time.Second)
+	waitJS(t, ctx, "drawn again once the drag ended", drawnAgain, settleWait)
 	// The pauses between wheel events as the page sees them (a loaded
 	// machine delays them further).
 	act(chromedp.Evaluate(`window.vgWheels = []; document.getElementById("global-graph").addEventListener("wheel", () => vgWheels.push(performance.now()), { capture: true }); 0`, nil))
@@ -198,9 +220,9 @@ func slowPanZoom(t *testing.T, ctx context.Context) (drag, wheel fps) {
 	if drag.Moved == 0 {
 		t.Errorf("slow drag: no frame showed the view moved (%+v)", drag)
 	}
-	waitJS(t, ctx, "drawn again once the wheel stopped", drawnAgain, 30*time.Second)
+	waitJS(t, ctx, "drawn again once the wheel stopped", `vgGraph.settled()`, settleWait)
 	act(chromedp.Evaluate(`vgGraph.sigma.getCamera().setState(vgCamera); 0`, nil))
-	waitJS(t, ctx, "drawn again where it was", drawnAgain, 30*time.Second)
+	waitJS(t, ctx, "drawn again where it was", `vgGraph.settled()`, settleWait)
 	return drag, wheel
 }
 
@@ -212,11 +234,12 @@ const drawnAgain = `document.querySelector("#global-graph .sigma-glide").style.d
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
 
 // hoverAndOpen points the mouse at the largest note once the graph is
-// still (the cursor turns to a pointer), then clicks it (the note opens);
-// a note that another drawn over it hides is passed over for the next.
-func hoverAndOpen(t *testing.T, ctx context.Context) {
+// drawn and at rest (the cursor turns to a pointer and its label shows),
+// then clicks it (the note opens), and returns its ID; a note that
+// another drawn over it hides is passed over for the next.
+func hoverAndOpen(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	time.Sleep(time.Second)
+	waitJS(t, ctx, "graph at rest", `vgGraph.settled()`, settleWait)
 	var n struct {
 		ID string  `json:"id"`
 		X  float64 `json:"x"`
@@ -235,9 +258,18 @@ func hoverAndOpen(t *testing.T, ctx context.Context) {
 	for _, d := range []float64{12, 6, 0} {
 		run(t, ctx, "hover", 10*time.Second, input.DispatchMouseEvent(input.MouseMoved, n.X+d, n.Y+d))
 	}
-	waitJS(t, ctx, "pointer over the note", `window.vgGraph.sigma.getContainer().style.cursor === "pointer"`, 10*time.Second)
-	run(t, ctx, "click", 10*time.Second, chromedp.MouseClickXY(n.X, n.Y))
-	waitJS(t, ctx, "note opened", fmt.Sprintf(`decodeURIComponent(location.hash).includes(%q)`, n.ID), 10*time.Second)
+	waitJS(t, ctx, "pointer over the note", `window.vgGraph.sigma.getContainer().style.cursor === "pointer"`, time.Minute)
+	// The label: pixels on sigma's hover layer, which only the hovered
+	// note draws on.
+	waitJS(t, ctx, "hover label drawn", `(() => {
+		const c = vgGraph.sigma.getCanvases().hovers, d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+		let n = 0;
+		for (let i = 3; i < d.length; i += 4) if (d[i]) n++;
+		return n > 50;
+	})()`, time.Minute)
+	run(t, ctx, "click", time.Minute, chromedp.MouseClickXY(n.X, n.Y))
+	waitJS(t, ctx, "note opened", fmt.Sprintf(`decodeURIComponent(location.hash).includes(%q)`, n.ID), settleWait)
+	return n.ID
 }
 
 // glideJS moves the camera of a still graph and returns how far (in

@@ -258,7 +258,7 @@ type hit struct {
 // rowid, without IDs and snippets: the notes table is joined for those
 // only, as joining every match costs a quarter of the time. With count
 // set (an any-term match), each hit's Matched is the number of those
-// terms it has.
+// terms it has, counted in Go (countMatched), which then ranks.
 func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	filter, filterArgs, err := scopeFilter(q)
 	if err != nil {
@@ -268,7 +268,7 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 	if err != nil {
 		return nil, err
 	}
-	matched, countArgs := matchedCount(count, nTerms, anchored)
+	matched := fmt.Sprint(nTerms)
 	titleExpr := "{title cjktitle} : (" + expr + ")"
 	args := append([]any{}, q.Weights.bm25Args()...)
 	// A note matches in its own fields (fts) or in the anchor text of the
@@ -277,14 +277,16 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 	query := `SELECT rowid, ` + bm25Call("fts") + ` AS score,
 			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
 		FROM fts WHERE fts MATCH ? ` + filter
-	args = append(append(append(args, titleExpr), countArgs...), expr)
+	args = append(append(args, titleExpr), expr)
 	if anchored {
-		query = `WITH m(rowid, score) AS (
+		// The parts are named s, not score: ORDER BY's score must be
+		// their sum, and a column of m would hide the alias.
+		query = `WITH m(rowid, s) AS (
 			SELECT rowid, ` + bm25Call("fts") + ` FROM fts WHERE fts MATCH ?
 			UNION ALL
 			SELECT rowid, ` + bm25Call("fts_anchor") + ` FROM fts_anchor WHERE fts_anchor MATCH ?
 		)
-		SELECT rowid, sum(score) AS score,
+		SELECT rowid, sum(s) AS score,
 			rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?) AS in_title, ` + matched + ` AS matched
 		FROM m
 		WHERE 1 ` + filter + `
@@ -293,12 +295,15 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		args = append(args, expr)
 		args = append(args, q.Weights.anchorBM25Args()...)
 		args = append(args, expr, titleExpr)
-		args = append(args, countArgs...)
 	}
-	args = append(append(args, filterArgs...), q.Limit)
-	rows, err := s.db.QueryContext(ctx, query+`
-		ORDER BY matched * score * (1 + `+fmt.Sprint(TitleBoost)+` * in_title), rowid
-		LIMIT ?`, args...)
+	args = append(args, filterArgs...)
+	if count == nil {
+		query += `
+		ORDER BY ` + rankKey + `, rowid
+		LIMIT ?`
+		args = append(args, q.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -314,30 +319,13 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
-	return hits, nil
-}
-
-// matchedCount is the SQL expression (and its arguments) of the number
-// of the terms of count a ranked note has, in its own fields or, when
-// anchored, in the anchor text of the links to it: nTerms when count is
-// empty. One set of notes per term (both tables' matches in one): the
-// expression is evaluated for every note that has any term.
-func matchedCount(count []Term, nTerms int, anchored bool) (string, []any) {
-	if len(count) == 0 {
-		return fmt.Sprint(nTerms), nil
-	}
-	parts := make([]string, len(count))
-	var args []any
-	for i, t := range count {
-		parts[i] = "(rowid IN (SELECT rowid FROM fts WHERE fts MATCH ?"
-		args = append(args, t.expr())
-		if anchored {
-			parts[i] += " UNION ALL SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?"
-			args = append(args, t.expr())
+	if count != nil {
+		if err := s.countMatched(ctx, hits, count, anchored); err != nil {
+			return nil, err
 		}
-		parts[i] += "))"
+		hits = bestRanked(hits, q.Limit)
 	}
-	return strings.Join(parts, " + "), args
+	return hits, nil
 }
 
 // anchorMatches reports whether the anchor text of a note that passes

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -180,34 +181,21 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 	if len(words) == 0 {
 		return terms, nil
 	}
-	var notes int64
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM notes").Scan(&notes); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	if notes < CommonWordMinNotes {
-		return terms, nil
-	}
-	// A word is common from half the notes: each count stops there, so
-	// that "the" costs half its posting list.
-	half := (notes + 1) / 2
-	query := "SELECT 0"
-	var args []any
-	for _, i := range words {
+	exprs := make([]string, len(words))
+	for j, i := range words {
 		t := terms[i]
-		query += ", (SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?))"
-		args = append(args, Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr(), half)
+		exprs[j] = Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr()
 	}
-	counts := make([]int64, len(words)+1)
-	dest := make([]any, len(counts))
-	for i := range counts {
-		dest[i] = &counts[i]
+	counts, half, err := s.commonCounts(ctx, exprs)
+	if err != nil {
+		return nil, err
 	}
-	if err := s.db.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+	if half < 0 {
+		return terms, nil
 	}
 	common := map[int]bool{}
 	for j, i := range words {
-		if counts[j+1] >= half {
+		if counts[j] >= half {
 			common[i] = true
 		}
 	}
@@ -224,4 +212,83 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 		}
 	}
 	return kept, nil
+}
+
+// commonCounts returns how many notes match each of exprs, counting to
+// half the notes at most, and that half; -1 when the vault has fewer
+// than CommonWordMinNotes notes. The counts are kept while the full-text
+// index is unchanged (commonCache): common words are in most queries.
+func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int64, error) {
+	var notes int64
+	var avg, structure []byte
+	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM notes),
+		(SELECT block FROM fts_data WHERE id = 1), (SELECT block FROM fts_data WHERE id = 10)`).Scan(&notes, &avg, &structure)
+	if err != nil {
+		return nil, 0, fmt.Errorf("keyword search: %w", err)
+	}
+	if notes < CommonWordMinNotes {
+		return nil, -1, nil
+	}
+	// A word is common from half the notes: each count stops there, so
+	// that "the" costs half its posting list.
+	half := (notes + 1) / 2
+	key := fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure)
+	counts := make([]int64, len(exprs))
+	query := "SELECT 0"
+	var args []any
+	var which []int
+	for i, e := range exprs {
+		if n, ok := s.common.get(key, e); ok {
+			counts[i] = n
+			continue
+		}
+		query += ", (SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?))"
+		args = append(args, e, half)
+		which = append(which, i)
+	}
+	if len(which) == 0 {
+		return counts, half, nil
+	}
+	got := make([]int64, len(which)+1)
+	dest := make([]any, len(got))
+	for i := range got {
+		dest[i] = &got[i]
+	}
+	if err := s.db.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
+		return nil, 0, fmt.Errorf("keyword search: %w", err)
+	}
+	for j, i := range which {
+		counts[i] = got[j+1]
+		s.common.put(key, exprs[i], counts[i])
+	}
+	return counts, half, nil
+}
+
+// commonCacheSize bounds the expressions commonCache keeps.
+const commonCacheSize = 4096
+
+// commonCache keeps the counts of commonCounts for one state of the
+// full-text index, named by key: the notes' count and FTS5's averages
+// and structure records, which every write to the index changes (a new
+// segment, a deletion mark, the rows' token totals).
+type commonCache struct {
+	mu     sync.Mutex
+	key    string
+	counts map[string]int64
+}
+
+func (c *commonCache) get(key, expr string) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.counts[expr]
+	return n, ok && c.key == key
+}
+
+func (c *commonCache) put(key, expr string, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key != key || c.counts == nil || len(c.counts) >= commonCacheSize {
+		c.key, c.counts = key, map[string]int64{}
+	}
+	c.counts[expr] = n
 }

@@ -61,6 +61,9 @@ type Store struct {
 	ckpt checkpointer
 	// vault is the vault's folder when WithVault gave it (fts_body.go).
 	vault atomic.Pointer[string]
+	// common keeps the counts of Keyword's common-word test while the
+	// full-text index is unchanged (search_terms.go).
+	common commonCache
 }
 
 // Open opens or creates the index at path, creating its folder. It

@@ -14,6 +14,16 @@ const LARGE = 5000;
 const REST = 150;
 const WHEEL_REST = 500;
 
+// RENAME_MS is how long a note removed from the global graph is
+// remembered, so that a note created meanwhile that it was before a
+// rename (a deletion and a creation, maybe in two changes) takes its
+// place.
+const RENAME_MS = 3000;
+
+// RESCALE is how far (a share) the vault's highest PageRank moves before
+// every note is sized again (a size follows its square root: 1% at most).
+const RESCALE = 0.02;
+
 const PALETTE = ["#5b4bdb", "#e67e22", "#16a085", "#c0392b", "#2980b9", "#8e44ad", "#d4a017",
   "#27ae60", "#e84393", "#7f8c8d", "#00a8a8", "#a0522d"];
 const OTHER = "#b8bcc8";
@@ -78,6 +88,7 @@ export class GlobalGraph {
     this.graph = new Graph({ type: "directed" });
     this.hidden = null; // Set of hidden node IDs, or null
     this.stats = {};
+    this.gone = new Map(); // notes removed lately: id -> {x, y, links, t}
   }
 
   // setData replaces the graph, keeping the positions of notes it had.
@@ -87,6 +98,7 @@ export class GlobalGraph {
     const g = new Graph({ type: "directed" });
     this.maxPR = 1e-9;
     for (const x of data.nodes) this.maxPR = Math.max(this.maxPR, x.pagerank);
+    this.sizedPR = this.maxPR; // the scale every note is sized at
     const big = (this.big = data.nodes.length > 2000);
     const groups = new Map();
     data.nodes.forEach((x) => { const k = topFolder(x.id); groups.set(k, (groups.get(k) || 0) + 1); });
@@ -139,13 +151,33 @@ export class GlobalGraph {
   }
 
   // attrs are the attributes of note x (as the API gives it) but its
-  // place: sized by its PageRank against the largest of the data drawn.
+  // place.
   attrs(x) {
-    const big = this.big;
     return {
-      label: x.title, size: (big ? 1.5 : 3) + (big ? 14 : 16) * Math.sqrt(Math.min(x.pagerank / this.maxPR, 1)),
+      label: x.title, pagerank: x.pagerank, size: this.sizeOf(x.pagerank),
       folder: topFolder(x.id), tag: x.tags[0] || "(none)", orphan: x.inDegree + x.outDegree === 0,
     };
+  }
+
+  // sizeOf is the size of a note of PageRank pr: its share of the
+  // highest PageRank of the vault (maxPR).
+  sizeOf(pr) {
+    const big = this.big;
+    return (big ? 1.5 : 3) + (big ? 14 : 16) * Math.sqrt(Math.min(pr / this.maxPR, 1));
+  }
+
+  // rescale sets the highest PageRank of the vault to maxPR after a
+  // change (the notes the change touches are sized against it), and sizes
+  // every note again when the scale every note has moved by more than
+  // RESCALE: on a large graph that makes sigma process every note again,
+  // for a change in size too small to see. The notes the change did not
+  // touch keep their PageRank of before: it moves little.
+  rescale(maxPR) {
+    if (!(maxPR > 0)) return;
+    this.maxPR = maxPR;
+    if (Math.abs(maxPR / this.sizedPR - 1) <= RESCALE) return;
+    this.sizedPR = maxPR;
+    this.graph.updateEachNodeAttributes((n, a) => { a.size = this.sizeOf(a.pagerank); return a; }, { attributes: ["size"] });
   }
 
   // patch brings the graph up to date after a change ({added, removed,
@@ -155,7 +187,8 @@ export class GlobalGraph {
   // that linked to a removed note are asked about too. Notes gone are
   // dropped, new ones placed beside a note they link to or from, and the
   // links of every note of the answer replaced. The camera and the other
-  // notes' places stay.
+  // notes' places stay; a renamed note keeps its place (renamed). Sizes
+  // follow the vault's highest PageRank now (the answer's maxPagerank).
   async patch(change, around) {
     const g = this.graph;
     const ids = new Set([...change.added, ...change.edited, ...change.removed]);
@@ -163,14 +196,20 @@ export class GlobalGraph {
     const res = await around([...ids]);
     if (g !== this.graph) return; // drawn anew meanwhile
     const touched = new Set();
+    const now = performance.now();
+    for (const [id, x] of this.gone) if (now - x.t > RENAME_MS) this.gone.delete(id);
     for (const id of res.missing) {
       if (!g.hasNode(id)) continue;
+      const { x, y } = g.getNodeAttributes(id);
+      this.gone.set(id, { x, y, links: linkKey(g.outNeighbors(id)), t: now });
       g.neighbors(id).forEach((n) => touched.add(n));
       g.dropNode(id);
     }
+    this.rescale(res.maxPagerank);
+    const fresh = res.notes.filter((x) => !g.hasNode(x.id)).length;
     for (const x of res.notes) {
       if (g.hasNode(x.id)) g.mergeNodeAttributes(x.id, this.attrs(x));
-      else g.addNode(x.id, { ...this.attrs(x), ...spot(g, x, res.notes) });
+      else g.addNode(x.id, { ...this.attrs(x), ...(this.renamed(x, fresh) || spot(g, x, res.notes)) });
     }
     for (const x of res.notes) {
       const want = new Set(x.out.filter((t) => t !== x.id && g.hasNode(t)));
@@ -179,6 +218,39 @@ export class GlobalGraph {
     }
     for (const id of touched) if (g.hasNode(id)) g.setNodeAttribute(id, "orphan", g.degree(id) === 0);
     Object.assign(this.stats, { nodes: g.order, edges: g.size, patches: (this.stats.patches || 0) + 1 });
+  }
+
+  // renamed is the place of the note that new note x was before a
+  // rename (a file renamed or moved arrives as a deletion and a creation),
+  // or null: x's own if it was removed lately (written anew), else that of
+  // the note removed lately if it is the only one and x the only new note
+  // of the answer (fresh counts them), else that of the one removed note
+  // that linked to the same notes x links to.
+  renamed(x, fresh) {
+    let from = null;
+    if (this.gone.has(x.id)) {
+      from = x.id;
+    } else if (this.gone.size === 1 && fresh === 1) {
+      from = this.gone.keys().next().value;
+    } else {
+      const want = linkKey(x.out.filter((t) => t !== x.id));
+      const same = [...this.gone].filter(([, v]) => want && v.links === want);
+      if (same.length === 1) from = same[0][0];
+    }
+    if (from === null) return null;
+    const { x: px, y: py } = this.gone.get(from);
+    this.gone.delete(from);
+    return { x: px, y: py };
+  }
+
+  // settled tells the browser tests that the graph is drawn, links
+  // included, at the camera shown, and that nothing will draw it again
+  // unasked: no layout running, no drawing waiting (sigma's renderFrame is
+  // the frame it asked for), no moved picture shown, no camera animation.
+  settled() {
+    const s = this.sigma;
+    return !!s && this.stats.edgesMs !== undefined && !this.fa2 && !s.renderFrame &&
+      !s.getCamera().isAnimated() && (this.glideCounts?.atRest() ?? true);
   }
 
   render(large) {
@@ -319,9 +391,10 @@ function glide(sigma) {
   snap.className = "sigma-glide";
   snap.style.cssText = "position:absolute;left:0;top:0;display:none;pointer-events:none";
   hoverNodes.after(snap);
-  const counts = { renders: 0, heldRenders: 0 };
   const held = () => mouse.isMouseDown || touch.startTouchesPositions.length > 0;
   let drawn = null, timer = 0, pending = false, lastWheel = 0;
+  // atRest: the picture drawn is the one shown, and no drawing waits.
+  const counts = { renders: 0, heldRenders: 0, atRest: () => !held() && !timer && !pending && snap.style.display === "none" };
   // Drawings asked for while held (a graph change, a setting) wait.
   const draw = sigma.scheduleRender.bind(sigma);
   sigma.scheduleRender = () => {
@@ -329,11 +402,8 @@ function glide(sigma) {
     else draw();
     return sigma;
   };
-  const settle = () => (cam.isAnimated() ? later(REST) : sigma.scheduleRender());
-  const later = (ms) => {
-    clearTimeout(timer);
-    if (!held()) timer = setTimeout(settle, ms);
-  };
+  const settle = () => { timer = 0; return cam.isAnimated() ? later(REST) : sigma.scheduleRender(); };
+  const later = (ms) => { clearTimeout(timer); timer = held() ? 0 : setTimeout(settle, ms); };
   let renderStart = 0, renderMs = 0;
   sigma.on("beforeRender", () => { renderStart = performance.now(); });
   sigma.on("afterRender", () => {
@@ -351,7 +421,7 @@ function glide(sigma) {
   });
   // A wheel step waits WHEEL_REST from the step itself, whatever its
   // zoom's frames do meanwhile; a drag REST from its last move.
-  const down = () => { lastWheel = 0; clearTimeout(timer); };
+  const down = () => { lastWheel = 0; clearTimeout(timer); timer = 0; };
   const release = () => { if (pending || !snap.style.display) later(REST); };
   mouse.on("mousedown", down);
   // A wheel gesture has no end: its steps may come slowly (a slow
@@ -372,7 +442,9 @@ function glide(sigma) {
   sigma.on("kill", () => clearTimeout(timer));
   sigma.unbindCameraHandlers();
   cam.on("updated", (now) => {
-    if (performance.now() - lastWheel > wheelRest()) later(REST);
+    // No drawing waits (the wheel's has been done, its rest grown since
+    // with the drawing's time): one comes REST after this move.
+    if (!timer || performance.now() - lastWheel > wheelRest()) later(REST);
     if (!drawn || now.angle !== drawn.angle) { sigma.scheduleRender(); return; }
     // Where the centre of the drawn picture is now, and its scale.
     const { width, height } = sigma.getDimensions();
@@ -385,6 +457,10 @@ function glide(sigma) {
   });
   return counts;
 }
+
+// linkKey is a set of link targets as one string, to compare two notes'
+// links.
+const linkKey = (ids) => [...new Set(ids)].sort().join("\n");
 
 // spot is where a new note x goes: beside a note of g it links to, or one
 // of notes (an answer of patch) that links to it; else at the centre.
