@@ -97,7 +97,8 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if how.start && d.changes() && e.store != nil {
 		// Chunks are written one at a time: until the last, the stored
 		// resolution is not to be trusted.
-		b := &store.Batch{Meta: map[string]string{metaConsistent: "0", metaVault: e.root}, DeferAnchors: p.deferAnchors}
+		b := &store.Batch{Meta: map[string]string{metaConsistent: "0", metaVault: e.root}, DeferAnchors: p.deferAnchors,
+			Reserve: e.newNotes(d.parse)}
 		if err := e.store.Apply(ctx, b); err != nil {
 			return p.rep, err
 		}
@@ -116,11 +117,28 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if err := ctx.Err(); err != nil && how.start {
 		return p.rep, fmt.Errorf("index: %w", err)
 	}
+	p.look = nil // every chunk is in: a big pass's lookahead can go
 	if err := e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) }); err != nil {
 		return p.rep, err
 	}
 	e.notify(p.change)
 	return p.rep, nil
+}
+
+// newNotes returns the IDs of the files in parse the engine does not hold
+// yet: a start-up pass reserves their keys in the index before it writes
+// them (store.Batch.Reserve), so that links to notes of later chunks are
+// written as they will stay.
+func (e *Engine) newNotes(parse []vault.File) []string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []string
+	for _, f := range parse {
+		if _, ok := e.notes[f.ID]; !ok {
+			out = append(out, f.ID)
+		}
+	}
+	return out
 }
 
 // changes reports whether d changes anything in the engine.

@@ -786,3 +786,64 @@ func lineDiff(a, b string) string {
 	sort.Strings(out)
 	return strings.Join(out, "")
 }
+
+// TestIndexReservedUnparsable: a cold index of several chunks reserves
+// the keys of every note it will write; a note linked to but never
+// written (binary content) leaves no link resolving to its key: the
+// index, read back, answers as the engine that wrote it, with those links
+// broken, and holds what a clean full index does.
+func TestIndexReservedUnparsable(t *testing.T) {
+	const chunk = 40
+	defer vaultgraph.SetIndexChunkSize(chunk)()
+	dir, _ := ixVault(t, 3*chunk, 3)
+	if err := os.WriteFile(filepath.Join(dir, "Zeta Binary.md"), []byte("\x00\x01\x02 not text"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := 0
+	for _, de := range entries {
+		if de.IsDir() || !strings.HasSuffix(de.Name(), ".md") || de.Name() == "Zeta Binary.md" || linked == 3 {
+			continue
+		}
+		f, err := os.OpenFile(filepath.Join(dir, de.Name()), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString("\nSee [[Zeta Binary]].\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		linked++
+	}
+	path := ixIndexPath(t)
+	cold := ixOpen(t, dir, vaultgraph.Options{Index: path})
+	if r := cold.Report(); r.Problems != 1 || r.BrokenLinks == 0 {
+		t.Fatalf("cold index: Report() problems %d, broken links %d; want the binary note as a problem and broken links to it", r.Problems, r.BrokenLinks)
+	}
+	want := ixAnswers(t, cold)
+	if err := cold.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var links, wrong int
+	if err := db.QueryRow(`SELECT count(*), count(*) FILTER (WHERE resolved IS NOT NULL OR status IS NOT 'broken')
+		FROM link_rows WHERE target = 'Zeta Binary'`).Scan(&links, &wrong); err != nil {
+		t.Fatal(err)
+	}
+	if links != linked || wrong != 0 {
+		t.Errorf("the index holds %d links to the unparsable note, %d of them not stored as broken; want %d, 0", links, wrong, linked)
+	}
+	warm := ixOpen(t, dir, vaultgraph.Options{Index: path})
+	ixCompare(t, "read back after a cold index with an unparsable note", ixAnswers(t, warm), want)
+	ixCheckIndex(t, "cold index with an unparsable note", warm)
+}

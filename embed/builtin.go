@@ -119,7 +119,10 @@ func (*Builtin) Vector(text string) []float32 {
 
 	var acc [numGroups][BuiltinDim]float64
 	for _, f := range st.feats {
-		v := (1 + math.Log(float64(f.n))) * float64(f.w)
+		v := float64(f.w) // most features occur once: 1 + log(1) is 1
+		if f.n > 1 {
+			v *= 1 + math.Log(float64(f.n))
+		}
 		m := mix64(f.h)
 		if m>>63 != 0 {
 			v = -v

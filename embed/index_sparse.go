@@ -1,7 +1,6 @@
 package embed
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -55,23 +54,67 @@ func (s *sparseRows) add(v []float32) {
 
 // Largest returns the dimensions of the n components of v of largest
 // magnitude (ties to the lower dimension), in dimension order; only
-// finite, non-zero components count.
+// finite, non-zero components count. It keeps the best n seen so far in
+// a heap whose root is the weakest of them, so it costs about len(v)
+// integer comparisons, not a sort of v (an index pass calls it for every
+// chunk).
 func Largest(v []float32, n int) []int {
-	var order []int
+	n = max(n, 0)
+	h := make([]uint64, 0, min(n, len(v)))
 	for i, f := range v {
-		if a := math.Abs(float64(f)); a != 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
-			order = append(order, i)
+		// The bits of a finite float's magnitude order as its value; a
+		// zero is 0, an infinity or NaN at least 0x7f800000.
+		m := math.Float32bits(f) &^ (1 << 31)
+		if m == 0 || m >= 0x7f800000 {
+			continue
+		}
+		// Larger keys are stronger: the magnitude, then the lower
+		// dimension.
+		key := uint64(m)<<32 | uint64(^uint32(i))
+		switch {
+		case len(h) < n:
+			h = append(h, key)
+			siftUp(h, len(h)-1)
+		case n > 0 && key > h[0]:
+			h[0] = key
+			siftDown(h, 0)
 		}
 	}
-	if len(order) <= n {
-		return order
+	out := make([]int, len(h))
+	for k, key := range h {
+		out[k] = int(^uint32(key))
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(math.Abs(float64(v[b])), math.Abs(float64(v[a])))
-	})
-	order = order[:max(n, 0)]
-	slices.Sort(order)
-	return order
+	slices.Sort(out)
+	return out
+}
+
+// siftUp and siftDown keep h a min-heap.
+func siftUp(h []uint64, k int) {
+	for k > 0 {
+		parent := (k - 1) / 2
+		if h[k] >= h[parent] {
+			return
+		}
+		h[k], h[parent] = h[parent], h[k]
+		k = parent
+	}
+}
+
+func siftDown(h []uint64, k int) {
+	for {
+		c := 2*k + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] < h[c] {
+			c++
+		}
+		if h[c] >= h[k] {
+			return
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
 }
 
 // move copies row from into row to.

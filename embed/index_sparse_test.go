@@ -1,6 +1,12 @@
 package embed
 
-import "testing"
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
 
 // TestSparseIndex checks that a sparse index keeps the largest components
 // of each row (ties to the lower dimension), scores a row by them only,
@@ -50,3 +56,52 @@ func TestSparseIndex(t *testing.T) {
 }
 
 func near(a, b float32) bool { return a-b < 1e-6 && b-a < 1e-6 }
+
+// TestLargest checks Largest against a full sort of the components by
+// magnitude (ties to the lower dimension), on vectors with ties, zeros,
+// infinities and NaNs, for n from 0 past the vector's length.
+func TestLargest(t *testing.T) {
+	sorted := func(v []float32, n int) []int {
+		var order []int
+		for i, f := range v {
+			if a := math.Abs(float64(f)); a != 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
+				order = append(order, i)
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			return cmp.Compare(math.Abs(float64(v[b])), math.Abs(float64(v[a])))
+		})
+		order = order[:min(max(n, 0), len(order))]
+		slices.Sort(order)
+		return order
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	specials := []float32{0, 0, 1, -1, 0.5, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
+	for trial := range 2000 {
+		v := make([]float32, rng.IntN(70))
+		for i := range v {
+			switch rng.IntN(4) {
+			case 0:
+				v[i] = specials[rng.IntN(len(specials))]
+			case 1:
+				v[i] = float32(rng.IntN(5) - 2) // many ties
+			default:
+				v[i] = float32(rng.NormFloat64())
+			}
+		}
+		n := rng.IntN(len(v)+3) - 1
+		if got, want := Largest(v, n), sorted(v, n); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: Largest(%v, %d) = %v, want %v", trial, v, n, got, want)
+		}
+	}
+}
+
+// BenchmarkLargest picks the 32 largest of a builtin vector's 512
+// components, as storing each chunk's vector does.
+func BenchmarkLargest(b *testing.B) {
+	v := NewBuiltin().Vector("the quick brown fox jumps over the lazy dog, twice, near the river bank")
+	b.ReportAllocs()
+	for b.Loop() {
+		Largest(v, 32)
+	}
+}

@@ -164,3 +164,25 @@ func TestLimitIndexMemory(t *testing.T) {
 		t.Errorf("with GOMEMLIMIT: limit %d, in force %d; want GOMEMLIMIT's %d", got, debug.SetMemoryLimit(-1), int64(1<<40))
 	}
 }
+
+// TestIndexGCPercent: an index run sets indexGCPercent, unless GOGC is
+// set.
+func TestIndexGCPercent(t *testing.T) {
+	oldLimit := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(oldLimit)
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	limitIndexMemory(func(string) string { return "" })
+	if got := debug.SetGCPercent(100); got != indexGCPercent {
+		t.Errorf("without GOGC: GC percent %d, want %d", got, indexGCPercent)
+	}
+	limitIndexMemory(func(k string) string {
+		if k == "GOGC" {
+			return "100"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC=100: GC percent %d, want GOGC's 100", got)
+	}
+}

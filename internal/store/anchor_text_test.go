@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,5 +125,35 @@ func TestDeferAnchors(t *testing.T) {
 		if metaHas(t, s, metaAnchorsStale) {
 			t.Errorf("restart %v: meta still has %s after the last batch", restart, metaAnchorsStale)
 		}
+	}
+}
+
+// TestRefreshAllAnchorsOrder: the anchor text rewritten whole takes a
+// hub's first MaxAnchorLinks links by source note ID, also when the
+// notes were written in another order (their docs then do not follow
+// their IDs) and when the links are read in several ranges of targets.
+func TestRefreshAllAnchorsOrder(t *testing.T) {
+	ctx := context.Background()
+	recs := anchorVault(45)
+	ref, _ := openTemp(t)
+	if err := ref.Apply(ctx, &Batch{Upserts: recs}); err != nil {
+		t.Fatal(err)
+	}
+	want := anchorDump(t, ref)
+	defer func(n int64) { anchorRowsPerScan = n }(anchorRowsPerScan)
+	anchorRowsPerScan = 7
+	s, _ := openTemp(t)
+	reversed := slices.Clone(recs)
+	slices.Reverse(reversed)
+	for i := 0; i < len(reversed); i += 10 {
+		if err := s.Apply(ctx, &Batch{Upserts: reversed[i:min(i+10, len(reversed))], DeferAnchors: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Apply(ctx, &Batch{Meta: map[string]string{"consistent": "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := anchorDump(t, s); got != want {
+		t.Errorf("anchor text rewritten whole after notes written in reverse differs from one written note by note:\ngot  %.400s\nwant %.400s", got, want)
 	}
 }

@@ -175,22 +175,25 @@ const stemMarker = foldMarker
 // written in its own column), marked (stemMarker), space-separated, in
 // first-seen order.
 func stemText(texts ...string) string {
-	seen := map[string]bool{}  // stems written
-	words := map[string]bool{} // words stemmed: a note repeats most
+	st := stemPool.Get().(*stemScratch)
+	defer st.put()
 	var b strings.Builder
 	for _, t := range texts {
 		for w := range strings.FieldsFuncSeq(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if words[w] {
+			if _, ok := st.words[w]; ok { // a note repeats most words
 				continue
 			}
-			words[w] = true
+			st.words[w] = struct{}{}
 			// Stem gives "" for a word that is not all ASCII letters, so
 			// the case-insensitive comparison is an ASCII one.
-			s := Stem(w)
-			if s == "" || strings.EqualFold(s, w) || seen[s] {
+			s := st.stem(w)
+			if s == "" || strings.EqualFold(s, w) {
 				continue
 			}
-			seen[s] = true
+			if _, ok := st.seen[s]; ok {
+				continue
+			}
+			st.seen[s] = struct{}{}
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}
@@ -198,6 +201,55 @@ func stemText(texts ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// stemScratch is the scratch space of one stemText call, pooled: the
+// sets of the words and stems of each note were a fifth of the bytes a
+// cold index allocated. stems caches Stem for the words this scratch
+// met, so that most words skip the shared cache (stemCache) too.
+type stemScratch struct {
+	words, seen map[string]struct{}
+	stems       map[string]string
+}
+
+// Bounds of a pooled stemScratch: a set grown past maxStemScratch by a
+// long note is dropped rather than kept, and the local cache is emptied
+// when it reaches maxStemLocal words.
+const (
+	maxStemScratch = 4096
+	maxStemLocal   = 20_000
+)
+
+var stemPool = sync.Pool{New: func() any {
+	return &stemScratch{words: map[string]struct{}{}, seen: map[string]struct{}{}, stems: map[string]string{}}
+}}
+
+// stem is Stem(w), cached.
+func (st *stemScratch) stem(w string) string {
+	if s, ok := st.stems[w]; ok {
+		return s
+	}
+	s := Stem(w)
+	if s == "" {
+		return s // not a word Stem stems: quick to tell again
+	}
+	if len(st.stems) >= maxStemLocal {
+		clear(st.stems)
+	}
+	st.stems[strings.Clone(w)] = s // w is part of a note's text
+	return s
+}
+
+// put empties the sets, which hold parts of the texts, and pools st.
+func (st *stemScratch) put() {
+	for _, m := range []*map[string]struct{}{&st.words, &st.seen} {
+		if len(*m) > maxStemScratch {
+			*m = map[string]struct{}{}
+		} else {
+			clear(*m)
+		}
+	}
+	stemPool.Put(st)
 }
 
 // markStems sets noStem on the terms whose stem token (stemMarker and

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -165,6 +166,36 @@ func TestOpenSchema4Fields(t *testing.T) {
 	for _, tt := range tests {
 		if got := keywordIDs(t, s, tt.give); !slices.Equal(slices.Sorted(slices.Values(got)), tt.want) {
 			t.Errorf("%s: Keyword(%q) = %q, want %q in any order", tt.desc, tt.give, got, tt.want)
+		}
+	}
+}
+
+// TestStemText: the stems column lists each stem once, in first-seen
+// order, leaves out words that are their own stem, and is the same on
+// every call: the pooled scratch of one call (a long text's included)
+// leaves nothing behind for the next.
+func TestStemText(t *testing.T) {
+	long := strings.Repeat("word ", 10) + func() string {
+		var b strings.Builder
+		for i := range 6000 { // more distinct words than a pooled set keeps
+			fmt.Fprintf(&b, "x%d ", i)
+		}
+		return b.String()
+	}()
+	tests := []struct {
+		give []string
+		want string
+	}{
+		{[]string{"Running runs", "the RUNNING runner ran", "connected"}, stemMarker + "run " + stemMarker + "connect"},
+		{[]string{"connections", "connected"}, stemMarker + "connect"},
+		{[]string{"go café 東京"}, ""},
+		{[]string{long, "connections"}, stemMarker + "connect"},
+	}
+	for round := range 3 {
+		for _, tt := range tests {
+			if got := stemText(tt.give...); got != tt.want {
+				t.Errorf("round %d: stemText(%.40q) = %q, want %q", round, tt.give, got, tt.want)
+			}
 		}
 	}
 }

@@ -112,6 +112,9 @@ func (w *writer) doc(id string) (int64, error) {
 	if d, ok := w.docs[id]; ok {
 		return d, nil
 	}
+	if d, ok := w.reserved[id]; ok {
+		return d, nil
+	}
 	var d int64
 	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&d)
 	if err == sql.ErrNoRows {
@@ -130,6 +133,12 @@ func (w *writer) doc(id string) (int64, error) {
 // claimPending makes the links that resolve to the pending note id
 // resolve to its doc, now that it has one.
 func (w *writer) claimPending(id string, doc int64) error {
+	if r, ok := w.reserved[id]; ok && r != doc {
+		// Another process wrote the note first, under another doc.
+		if _, err := w.exec("UPDATE links SET resolved = ? WHERE resolved = ?", doc, r); err != nil {
+			return err
+		}
+	}
 	var p int64
 	if err := w.queryRow("SELECT id FROM pending WHERE name = ?", id).Scan(&p); err == sql.ErrNoRows {
 		return nil

@@ -39,6 +39,10 @@ type Batch struct {
 	Vectors     []NoteVectors
 	VectorModel string
 	VectorDim   int
+	// Reserve lists the notes a pass is about to write, in this batch or
+	// later ones: each not in the index gets its doc now (reserve.go).
+	// The reservation lasts until a batch sets meta consistent to 1.
+	Reserve []string
 	// DeferAnchors leaves the anchor text of the notes the batch touches
 	// as it is, marked stale in the same transaction, and the next batch
 	// without DeferAnchors rewrites the anchor text of every note: an
@@ -50,7 +54,7 @@ type Batch struct {
 // Empty reports whether the batch changes nothing.
 func (b *Batch) Empty() bool {
 	return len(b.Upserts) == 0 && len(b.Relinks) == 0 && len(b.Deletes) == 0 && len(b.Touches) == 0 &&
-		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0 && len(b.Vectors) == 0
+		len(b.AddFiles) == 0 && len(b.RemoveFiles) == 0 && b.Problems == nil && len(b.Meta) == 0 && len(b.Vectors) == 0 && len(b.Reserve) == 0
 }
 
 // Apply writes the batch in one transaction.
@@ -66,6 +70,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	w := newWriter(ctx, tx)
 	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
+	if err := w.reserve(s.reserved, b.Reserve); err != nil {
+		return err
+	}
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -125,6 +132,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
+	s.reserved = w.reservedAfter(b)
 	return nil
 }
 
@@ -146,6 +154,9 @@ type writer struct {
 	docs map[string]int64
 	// fileBodies is set when snippets read the bodies from the files.
 	fileBodies bool
+	// reserved are the docs reserved for notes not yet written
+	// (reserve.go).
+	reserved map[string]int64
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
@@ -276,13 +287,8 @@ func (w *writer) upsert(r *Record) error {
 	args := []any{n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		p.aliases, p.tags, p.props, p.warnings, p.anchors}
 	if fresh {
-		res, err := w.exec(`INSERT INTO notes(id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-		if err != nil {
+		if doc, err = w.insertNote(n.ID, args); err != nil {
 			return err
-		}
-		if doc, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("index %s: %w", n.ID, err)
 		}
 		w.fresh[n.ID] = true
 	} else {

@@ -57,6 +57,9 @@ type Store struct {
 	// for the other rather than in SQLite's busy handler, which sleeps in
 	// steps of up to 100 ms.
 	wmu sync.Mutex
+	// reserved are the docs a pass under way reserved (reserve.go),
+	// guarded by wmu.
+	reserved map[string]int64
 	// ckpt runs WAL checkpoints in the background (see afterWrite).
 	ckpt checkpointer
 	// vault is the vault's folder when WithVault gave it (fts_body.go).

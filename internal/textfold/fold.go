@@ -160,6 +160,9 @@ func FoldsMarks(r rune) bool {
 // without a combining mark, so that no decomposition removes it: ß is ss,
 // ø is o…; ok is false for other runes.
 func SpecialFold(r rune) (s string, ok bool) {
+	if r < 'ß' { // the first of specialFold: most text is ASCII
+		return "", false
+	}
 	s, ok = specialFold[r]
 	return s, ok
 }

@@ -69,3 +69,19 @@ func TestFoldRunes(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecialFold: SpecialFold answers every letter of its table, and its
+// quick answer for the runes before the table's first agrees with it.
+func TestSpecialFold(t *testing.T) {
+	for r, want := range specialFold {
+		if got, ok := SpecialFold(r); !ok || got != want {
+			t.Errorf("SpecialFold(%q) = %q, %v; want %q, true", r, got, ok, want)
+		}
+	}
+	for r := rune(0); r < 0x250; r++ {
+		_, inTable := specialFold[r]
+		if _, ok := SpecialFold(r); ok != inTable {
+			t.Errorf("SpecialFold(%q) ok = %v, want %v", r, ok, inTable)
+		}
+	}
+}
