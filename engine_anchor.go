@@ -26,8 +26,11 @@ type brokenAnchor struct {
 // holds e.mu). Links to attachments (a PDF page, an image) and broken
 // links are not anchors to check.
 func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
+	if ns.lazy != nil && ns.lazy.text.Anchored() == 0 {
+		return nil // no link of the note names a heading or block
+	}
 	var out []brokenAnchor
-	for i, l := range ns.note.Links {
+	for i, l := range ns.eachAnchor() {
 		if l.Fragment == "" || l.Kind == vault.KindImage || i >= len(ns.status) {
 			continue
 		}
@@ -44,7 +47,7 @@ func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
 			continue
 		}
 		if p := target.AnchorProblem(l.Fragment); p != "" {
-			out = append(out, brokenAnchor{link: l, name: name, problem: p})
+			out = append(out, brokenAnchor{link: ns.link(i), name: name, problem: p})
 		}
 	}
 	return out

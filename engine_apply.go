@@ -318,7 +318,7 @@ func (e *Engine) relink(p *pass) {
 			if ns == nil {
 				continue
 			}
-			if p.resolveAll || len(ns.resolved) != len(ns.note.Links) {
+			if p.resolveAll || len(ns.resolved) != ns.linkLen() {
 				ids, status := ns.resolved, ns.status
 				resolveLinks(e.index, ns)
 				if !ns.resolvedAs(ids, status) {
@@ -337,7 +337,7 @@ func (e *Engine) relink(p *pass) {
 // of its links, which relink then keeps.
 func allResolved(notes map[string]*noteState) bool {
 	for _, ns := range notes {
-		if len(ns.resolved) != len(ns.note.Links) {
+		if len(ns.resolved) != ns.linkLen() {
 			return false
 		}
 	}
@@ -422,7 +422,7 @@ func (e *Engine) record(ns *noteState, body string) *store.Record {
 	if err != nil {
 		rel = ns.note.ID
 	}
-	return &store.Record{Note: ns.note, Path: filepath.ToSlash(rel), Resolved: ns.resolved, Status: ns.status, Body: body}
+	return &store.Record{Note: ns.full(), Path: filepath.ToSlash(rel), Resolved: ns.resolved, Status: ns.status, Body: body}
 }
 
 // problemList returns every problem, sorted by path (caller holds e.mu).

@@ -82,7 +82,7 @@ func (e *Engine) linkSpots(target string, sources []string) map[string]linkSpot 
 		if !ok || src == target {
 			continue
 		}
-		for i, l := range ns.note.Links {
+		for i, l := range ns.eachLink() {
 			if i >= len(ns.resolved) || ns.resolved[i] != target {
 				continue
 			}

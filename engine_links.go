@@ -1,18 +1,95 @@
 package vaultgraph
 
 import (
+	"iter"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
+// lazyLinks holds the links of a note taken from the snapshot cache
+// until something reads them: most starts never do, and at 100,000 notes
+// they are about 90 MiB.
+type lazyLinks struct {
+	once sync.Once
+	text *store.LinkText
+}
+
+// newLazyLinks returns the holder of text, nil when there is none.
+func newLazyLinks(text *store.LinkText) *lazyLinks {
+	if text == nil {
+		return nil
+	}
+	return &lazyLinks{text: text}
+}
+
+// full returns the note with its links, decoding them the first time
+// (safe under the engine's read lock: once).
+func (ns *noteState) full() *vault.Note {
+	if l := ns.lazy; l != nil {
+		l.once.Do(func() {
+			// The cache's checksum held when it was loaded, so this
+			// cannot fail short of a fault in the decoder; the note
+			// then has no links rather than wrong ones.
+			links, err := l.text.Links()
+			if err == nil {
+				ns.note.Links = links
+			}
+		})
+	}
+	return ns.note
+}
+
+// eachLink yields the note's links without decoding them into the note
+// (nothing is kept): for what only reads them once.
+func (ns *noteState) eachLink() iter.Seq2[int, vault.Link] {
+	if ns.lazy != nil {
+		return ns.lazy.text.All()
+	}
+	return slices.All(ns.note.Links)
+}
+
+// eachAnchor yields each link's kind and fragment (what an anchor check
+// reads), without decoding the rest of a link the cache holds.
+func (ns *noteState) eachAnchor() iter.Seq2[int, store.LinkAnchor] {
+	if ns.lazy != nil {
+		return ns.lazy.text.Anchors()
+	}
+	return func(yield func(int, store.LinkAnchor) bool) {
+		for i, l := range ns.note.Links {
+			if !yield(i, store.LinkAnchor{Kind: l.Kind, Fragment: l.Fragment}) {
+				return
+			}
+		}
+	}
+}
+
+// link returns link i of the note, decoding that one alone from the
+// cache.
+func (ns *noteState) link(i int) vault.Link {
+	if ns.lazy != nil {
+		l, _ := ns.lazy.text.Link(i)
+		return l
+	}
+	return ns.note.Links[i]
+}
+
+// linkLen returns the number of the note's links, without decoding them.
+func (ns *noteState) linkLen() int {
+	if ns.lazy != nil {
+		return ns.lazy.text.Len()
+	}
+	return len(ns.note.Links)
+}
+
 // resolveLinks resolves every link of ns against index.
 func resolveLinks(index *vault.Index, ns *noteState) {
-	links := ns.note.Links
-	ns.resolved = make([]string, len(links))
-	ns.status = make([]vault.Status, len(links))
-	for i, l := range links {
+	ns.resolved = make([]string, ns.linkLen())
+	ns.status = make([]vault.Status, ns.linkLen())
+	for i, l := range ns.eachLink() {
 		ns.resolved[i], ns.status[i] = index.Resolve(ns.note.ID, l)
 	}
 }
@@ -53,7 +130,7 @@ func (e *Engine) warmRefs() {
 }
 
 func addRefs(refs map[string]map[string]struct{}, ns *noteState) {
-	for _, l := range ns.note.Links {
+	for _, l := range ns.eachLink() {
 		if l.IsSelf() {
 			continue
 		}
@@ -66,7 +143,7 @@ func addRefs(refs map[string]map[string]struct{}, ns *noteState) {
 }
 
 func dropRefs(refs map[string]map[string]struct{}, ns *noteState) {
-	for _, l := range ns.note.Links {
+	for _, l := range ns.eachLink() {
 		k := refKey(l.Target)
 		delete(refs[k], ns.note.ID)
 		if len(refs[k]) == 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/graph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
+	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // Meta keys: metaConsistent says the stored link resolution matches the
@@ -46,17 +47,21 @@ func (e *Engine) load(ctx context.Context) error {
 	if err != nil {
 		e.log.Warn("ignore filters", "err", err)
 	}
-	// The vault is cleaned up after a crash and scanned while the index
-	// is read: the scan is mostly system calls, the read mostly decoding
-	// (the clean-up touches only the files).
+	// The vault is scanned (and cleaned up after a crash) while the
+	// index is read: the scan is mostly system calls, the read mostly
+	// decoding (the clean-up touches only the files).
 	var scanned chan scanOutcome
 	if !e.opts.TrustIndex {
 		scanned = make(chan scanOutcome, 1)
 		go func() {
-			if !e.opts.ReadOnly {
-				e.recoverWrites()
-			}
 			s, err := vault.Scan(e.root, ig)
+			// The scan met what an interrupted write leaves, if it is
+			// there: only then is the vault put in order, and scanned
+			// again.
+			if err == nil && !e.opts.ReadOnly && commit.Interrupted(e.root, s.Marked, s.Unwalked) {
+				e.recoverWrites()
+				s, err = vault.Scan(e.root, ig)
+			}
 			scanned <- scanOutcome{s, err}
 		}()
 	}
@@ -201,14 +206,23 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.noteProblems = map[string]vault.Problem{}
 	e.scanProblems = nil
 	if snap != nil {
+		// The name index is built beside the notes: half the work.
+		built := make(chan *vault.Index, 1)
+		go func() {
+			x := vault.NewIndexFor(len(snap.Notes), len(snap.Attachments))
+			for _, r := range snap.Notes {
+				x.AddNote(r.Note.ID)
+			}
+			for _, a := range snap.Attachments {
+				x.AddFile(a)
+			}
+			built <- x
+		}()
 		for _, r := range snap.Notes {
-			ns := &noteState{note: r.Note, path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
+			ns := &noteState{note: r.Note, lazy: newLazyLinks(r.LazyLinks), path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
 			e.notes[r.Note.ID] = ns
-			e.index.AddNote(r.Note.ID)
 		}
-		for _, a := range snap.Attachments {
-			e.index.AddFile(a)
-		}
+		e.index = <-built
 		consistent = snap.Meta[metaConsistent] == "1"
 		e.loadRepairs(snap.Meta)
 	}

@@ -121,7 +121,7 @@ func (e *Engine) mentionNames(raw string) (string, []string, []string, *store.St
 	if err != nil || id == "" {
 		return "", warnings, nil, nil, err
 	}
-	n := e.notes[id].note
+	n := e.notes[id].full()
 	var names []string
 	for _, name := range slices.Concat([]string{n.Title, vault.BaseName(id)}, n.Aliases) {
 		name = strings.Join(strings.Fields(name), " ")

@@ -215,7 +215,7 @@ func bodyOf(src []byte, bodyStart int) string {
 // node builds the Node for an existing ID; the caller holds e.mu.
 func (e *Engine) node(id string) *Node {
 	ns := e.notes[id]
-	n := ns.note
+	n := ns.full()
 	out := &Node{
 		ID:         id,
 		Title:      n.Title,

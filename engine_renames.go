@@ -104,12 +104,12 @@ func (e *Engine) seeGone(p *pass, ns *noteState) {
 			}
 		}
 	}
-	p.seen.gone = append(p.seen.gone, seenNote{note: ns.note, incoming: incoming})
+	p.seen.gone = append(p.seen.gone, seenNote{note: ns.full(), incoming: incoming})
 }
 
 // seeAdded records that a note appeared (caller holds e.mu).
 func (p *pass) seeAdded(ns *noteState) {
-	p.seen.added = append(p.seen.added, seenNote{note: ns.note})
+	p.seen.added = append(p.seen.added, seenNote{note: ns.full()})
 }
 
 // trackRenames pairs the notes that went with those that appeared, in
@@ -172,7 +172,7 @@ func (e *Engine) trackLive(p *pass, now time.Time) {
 				continue
 			}
 			if ok {
-				n.note = ns.note
+				n.note = ns.full()
 			}
 			out = append(out, n)
 		}
@@ -253,7 +253,7 @@ func (e *Engine) countRepairLinks(r *RenameRepair) int {
 		if !ok || src == r.To {
 			continue
 		}
-		for _, l := range ns.note.Links {
+		for _, l := range ns.eachLink() {
 			if to, st := e.index.Resolve(src, l); !l.IsSelf() && st == vault.Resolved && to == r.From {
 				meant = append(meant, link{src, l})
 			}

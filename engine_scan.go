@@ -69,25 +69,35 @@ func (e *Engine) diffScan(scan vault.ScanResult) diff {
 func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
 	d := diff{scanProblems: scan.Problems}
 	d.exclAdd.add(scan.ExcludedDirs, scan.ExcludedFiles)
-	seen := make(map[string]bool, len(scan.Notes))
+	// The notes scanned are marked (e.scanMark, under e.syncMu: no
+	// reader looks at it), the other files found kept in a set: at
+	// 100,000 notes, a set of every ID cost a twentieth of a start.
+	e.scanMark++
+	mark := e.scanMark
+	others := map[string]bool{}
 	for _, f := range scan.Notes {
-		seen[f.ID] = true
 		ns, ok := e.notes[f.ID]
+		if !ok {
+			others[f.ID] = true
+		} else {
+			ns.scanned = mark
+		}
 		if ok && !e.reparseAll && ns.note.Size == f.Size && ns.note.ModTime.Equal(f.ModTime) {
 			d.unchanged++
 			continue
 		}
 		d.addParse(f, ns)
 	}
-	for id := range e.notes {
-		if !seen[id] && strings.HasPrefix(id, prefix) {
+	for id, ns := range e.notes {
+		if ns.scanned != mark && strings.HasPrefix(id, prefix) {
 			d.gone = append(d.gone, id)
 		}
 	}
 	// Files that failed to parse are not notes, so they are tried again
 	// (above); drop the problems of those that are gone.
 	for p := range e.noteProblems {
-		if !seen[p] && strings.HasPrefix(p, prefix) {
+		ns := e.notes[p]
+		if !others[p] && (ns == nil || ns.scanned != mark) && strings.HasPrefix(p, prefix) {
 			d.goneProblems = append(d.goneProblems, p)
 		}
 	}

@@ -76,12 +76,21 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 
 		RenameRepairs: e.renames.count(),
 	}
-	byName := map[string][]string{}
+	// The anchors, the longest count, are checked beside the rest (both
+	// only read, under the read lock).
+	anchors := make(chan int, 1)
+	go func() {
+		n := 0
+		for _, ns := range e.notes {
+			n += len(e.brokenAnchors(ns))
+		}
+		anchors <- n
+	}()
+	byName := make(map[string][]string, len(e.notes))
 	for id, ns := range e.notes {
 		links, broken, attachments := ns.linkCounts()
 		s.Links += links
 		s.BrokenLinks += broken
-		s.BrokenAnchors += len(e.brokenAnchors(ns))
 		s.AttachmentLinks += attachments
 		if len(ns.note.Warnings) > 0 {
 			s.NotesWithWarnings++
@@ -89,6 +98,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		name := vault.Fold(vault.BaseName(id))
 		byName[name] = append(byName[name], id)
 	}
+	s.BrokenAnchors = <-anchors
 	s.Attachments = e.index.FileCount()
 	s.Problems = e.problemList()
 	s.DuplicateNames = []DuplicateName{}

@@ -136,8 +136,8 @@ func (e *Engine) NoteLinks(ctx context.Context, id string) ([]NoteLink, string, 
 		return nil, "", err
 	}
 	ns := e.notes[found]
-	out := make([]NoteLink, 0, len(ns.note.Links))
-	for i, l := range ns.note.Links {
+	out := make([]NoteLink, 0, ns.linkLen())
+	for i, l := range ns.eachLink() {
 		nl := NoteLink{Kind: l.Kind, Target: l.Target, Fragment: l.Fragment, Line: l.Line,
 			Status: ns.status[i], ID: ns.resolved[i]}
 		if nl.Status == vault.Attachment {

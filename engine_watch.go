@@ -21,7 +21,11 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 	}
 	root, ig := e.root, e.ignore
 	e.mu.RUnlock()
-	go e.warmRefs()
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		e.warmRefs()
+	}()
 	if opts.Logger == nil {
 		opts.Logger = e.log
 	}
@@ -65,6 +69,7 @@ func (e *Engine) Watch(ctx context.Context, opts vault.WatchOptions) error {
 			if !running { // the first Change is Run's initial Rescan
 				running = true
 				e.setWatcher("running")
+				e.announceRunning(ctx, warmed, opts.Running)
 			}
 		}
 	}
@@ -84,6 +89,21 @@ func pending(c vault.Change, changes <-chan vault.Change) vault.Change {
 			return c
 		}
 	}
+}
+
+// announceRunning calls running, if set, once the rename index is built
+// (warmed closed), without holding up the watch loop.
+func (e *Engine) announceRunning(ctx context.Context, warmed <-chan struct{}, running func()) {
+	if running == nil {
+		return
+	}
+	go func() {
+		select {
+		case <-warmed:
+			running()
+		case <-ctx.Done():
+		}
+	}()
 }
 
 func (e *Engine) setWatcher(state string) {

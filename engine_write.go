@@ -446,7 +446,7 @@ func (e *Engine) incomingLinks(id string) []incoming {
 	var out []incoming
 	for _, src := range e.refSources(id) {
 		ns := e.notes[src]
-		for i, l := range ns.note.Links {
+		for i, l := range ns.eachLink() {
 			if i < len(ns.resolved) && ns.resolved[i] == id && src != id {
 				out = append(out, incoming{source: src, line: l.Line, text: linkText(l), link: l})
 			}

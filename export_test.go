@@ -174,3 +174,17 @@ func SetGraphPrior(w float64) float64 {
 
 // OutOfStep is outOfStep: the paths a Sync still has work for.
 func (e *Engine) OutOfStep(paths ...string) []string { return e.outOfStep(paths) }
+
+// LazyLinkNotes counts the notes whose links Open left undecoded in the
+// snapshot cache's bytes.
+func (e *Engine) LazyLinkNotes() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	n := 0
+	for _, ns := range e.notes {
+		if ns.lazy != nil {
+			n++
+		}
+	}
+	return n
+}

@@ -144,7 +144,10 @@ type Engine struct {
 
 	store  *store.Store // nil with Options.NoIndex
 	syncMu sync.Mutex   // serialises index passes and syncs
-	refsMu sync.Mutex   // guards refIndex's build of refs under the read lock
+	// scanMark numbers the scans compared with the notes (diffScanLocked,
+	// under syncMu).
+	scanMark uint64
+	refsMu   sync.Mutex // guards refIndex's build of refs under the read lock
 	// writeMu is held for reading by the writes that go through the
 	// group commit (one file each: see engine_group.go) and alone by the
 	// others (renames, moves, heading renames, deletes).
@@ -167,11 +170,15 @@ type Engine struct {
 
 // noteState is a parsed note with the resolution of each of its links.
 type noteState struct {
+	// note's Links are nil while lazy holds them: what reads them, or
+	// copies or hands on the note, goes through eachLink() or full().
 	note     *vault.Note
+	lazy     *lazyLinks     // a note taken from the snapshot cache, nil otherwise
 	path     string         // path on disk
 	resolved []string       // per link: target ID, "" when not a note
 	status   []vault.Status // per link
 	created  time.Time      // see created()
+	scanned  uint64         // Engine.scanMark of the last scan that found it
 }
 
 // New returns an Engine for the vault in opts. It does no I/O; call Open.

@@ -90,3 +90,22 @@ func BenchmarkUpdateOne(b *testing.B) {
 		g.Update(func(tx *Tx) { tx.SetOut(links[i].id, fresh[i].out) })
 	}
 }
+
+// BenchmarkDecode decodes the graph cache's bytes of the bench graph,
+// each node carrying three of 50 tags.
+func BenchmarkDecode(b *testing.B) {
+	g, links := benchGraph(b)
+	g.Update(func(tx *Tx) {
+		for i, l := range links {
+			tx.PutNode(l.id, []string{fmt.Sprint("tag", i%50), fmt.Sprint("tag", i%7), fmt.Sprint("t", i%3)})
+		}
+	})
+	enc := g.AppendBinary(nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Decode(enc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -52,7 +52,7 @@ func appendSlots(b []byte, l []int32) []byte {
 // Damaged bytes give ErrEncoding, never a graph that breaks its own
 // invariants' bounds.
 func Decode(b []byte) (*Graph, error) {
-	d := &decoder{b: b, seen: map[string]string{}}
+	d := &decoder{b: b, seen: map[string]int32{}}
 	slots := d.count()
 	g := &Graph{tags: make(map[string]map[int32]struct{})}
 	g.edges = d.count()
@@ -63,24 +63,19 @@ func Decode(b []byte) (*Graph, error) {
 		if n.id = d.str(); n.id == "" {
 			continue
 		}
-		if _, dup := g.index[n.id]; dup {
-			d.fail()
+		before := len(g.index)
+		if g.index[n.id] = int32(i); len(g.index) == before {
+			d.fail() // the ID was there already
 		}
-		g.index[n.id] = int32(i)
 		if k := d.count(); k > 0 {
 			n.tags = make([]string, k)
 			for j := range n.tags {
-				n.tags[j] = d.tag()
-				set := g.tags[n.tags[j]]
-				if set == nil {
-					set = make(map[int32]struct{})
-					g.tags[n.tags[j]] = set
-				}
-				set[int32(i)] = struct{}{}
+				n.tags[j] = d.tag(int32(i))
 			}
 		}
 		n.out, n.outSorted, n.in = d.slots(slots), d.slots(slots), d.slots(slots)
 	}
+	d.tagSets(g)
 	g.live = d.slots(slots)
 	g.free = d.slots(slots)
 	if d.err == nil && (len(d.b) != 0 || len(g.live) != len(g.index) || len(g.live)+len(g.free) != slots) {
@@ -106,10 +101,21 @@ func Decode(b []byte) (*Graph, error) {
 // decoder reads AppendBinary's bytes; the first damage sets err and
 // every later read yields zero values.
 type decoder struct {
-	b    []byte
-	err  error
-	seen map[string]string // tags read so far
+	b     []byte
+	err   error
+	arena []int32 // what slots cuts its lists from
+	// The tags read so far (by their number in tags), how many nodes
+	// carry each, and which: the sets are made at the end, each at its
+	// size.
+	seen   map[string]int32
+	tags   []string
+	counts []int
+	tagged [][][2]int32 // tag number and slot, in chunks of slotChunk
 }
+
+// slotChunk is the number of slots in one chunk of decoder.arena: at
+// 100,000 notes one allocation instead of some 300,000.
+const slotChunk = 1 << 14
 
 func (d *decoder) fail() {
 	if d.err == nil {
@@ -147,26 +153,55 @@ func (d *decoder) bytes() []byte {
 func (d *decoder) str() string { return string(d.bytes()) }
 
 // tag reads a string that many nodes share, keeping one copy of it.
-func (d *decoder) tag() string {
+// tag reads a tag of the node at slot u; each tag is kept once.
+func (d *decoder) tag(u int32) string {
 	b := d.bytes()
-	if t, ok := d.seen[string(b)]; ok {
-		return t
+	k, ok := d.seen[string(b)]
+	if !ok {
+		k = int32(len(d.tags))
+		d.seen[string(b)] = k
+		d.tags = append(d.tags, string(b))
+		d.counts = append(d.counts, 0)
 	}
-	t := string(b)
-	d.seen[t] = t
-	return t
+	d.counts[k]++
+	if n := len(d.tagged); n == 0 || len(d.tagged[n-1]) == cap(d.tagged[n-1]) {
+		d.tagged = append(d.tagged, make([][2]int32, 0, slotChunk))
+	}
+	last := &d.tagged[len(d.tagged)-1]
+	*last = append(*last, [2]int32{k, u})
+	return d.tags[k]
+}
+
+// tagSets fills g.tags with the tags read.
+func (d *decoder) tagSets(g *Graph) {
+	sets := make([]map[int32]struct{}, len(d.tags))
+	for k, t := range d.tags {
+		sets[k] = make(map[int32]struct{}, d.counts[k])
+		g.tags[t] = sets[k]
+	}
+	for _, chunk := range d.tagged {
+		for _, p := range chunk {
+			sets[p[0]][p[1]] = struct{}{}
+		}
+	}
 }
 
 // slots reads a list of slot numbers below max.
-func (d *decoder) slots(max int) []int32 {
+func (d *decoder) slots(bound int) []int32 {
 	k := d.count()
 	if k == 0 {
 		return nil
 	}
-	l := make([]int32, k)
+	if k > len(d.arena) {
+		d.arena = make([]int32, max(k, slotChunk))
+	}
+	// Cut from a shared chunk, capped: an append to one node's list
+	// never writes into another's.
+	l := d.arena[:k:k]
+	d.arena = d.arena[k:]
 	for i := range l {
 		v, n := binary.Uvarint(d.b)
-		if n <= 0 || v >= uint64(max) {
+		if n <= 0 || v >= uint64(bound) {
 			d.fail()
 			return nil
 		}

@@ -26,6 +26,8 @@
 //	resolve.go         Index and Status: a link target resolved as Obsidian does
 //	attach.go          ResolveFile: the attachment a link points at
 //	scan.go, ignore.go Scan and ScanUnder (notes, attachments, problems), Ignore (app.json filters)
+//	scan_walk.go       walkAhead: filepath.WalkDir with folders and file metadata read
+//	                   ahead on several goroutines (scan_stat_*.go: fstatat per folder)
 //	excluded.go        the excluded notes and canvases a rename still rewrites
 //	watch.go           Watcher: the fsnotify backend, one goroutine; polling when it cannot watch
 //	debounce.go        Debouncer: the pure per-path debounce policy the Watcher uses
@@ -36,7 +38,7 @@
 //	fm*.go, yaml*.go   writing frontmatter and content back: SetFrontmatter,
 //	                   ReplaceContent, EditFrontmatter, with YAML bounds and quoting
 //	filename.go, safepath.go  file names from titles; paths that stay in the vault
-//	statedir.go        StateDir, the folder vaultgraph keeps in a vault
+//	statedir.go        StateDir, the folder vaultgraph keeps in a vault; WritePrefix
 //	context.go         LinkContext: the sentence or list item around a byte range
 //	mention.go         FindMentions: names written as plain text (not code, links, URLs)
 //

@@ -97,12 +97,8 @@ func (ig *Ignore) Skip(rel string, isDir bool) bool {
 // or is a dot-file (.obsidian, .trash, .git, .vaultgraph): outside the
 // vault for Obsidian too, which never rewrites a link there.
 func Hidden(rel string) bool {
-	for _, part := range strings.Split(rel, "/") {
-		if strings.HasPrefix(part, ".") {
-			return true
-		}
-	}
-	return false
+	// A part starts with a dot: the first, or one after a slash.
+	return strings.HasPrefix(rel, ".") || strings.Contains(rel, "/.")
 }
 
 // Filtered reports whether the vault-relative path rel is one of the

@@ -15,7 +15,12 @@ func NFC(s string) string { return textfold.NFC(s) }
 // lower case, as Obsidian matches link targets case-insensitively.
 func Fold(s string) string { return strings.ToLower(NFC(s)) }
 
-func equalFold(a, b string) bool { return Fold(a) == Fold(b) }
+func equalFold(a, b string) bool {
+	if textfold.IsASCII(a) && textfold.IsASCII(b) {
+		return strings.EqualFold(a, b) // what Fold gives ASCII, without a copy
+	}
+	return Fold(a) == Fold(b)
+}
 
 // TrimMD removes a ".md" extension in any letter case.
 func TrimMD(p string) string {

@@ -52,12 +52,16 @@ type Index struct {
 }
 
 // NewIndex returns an empty Index.
-func NewIndex() *Index {
+func NewIndex() *Index { return NewIndexFor(0, 0) }
+
+// NewIndexFor returns an empty Index with room for the given numbers of
+// notes and attachments: filled at once, it need not grow.
+func NewIndexFor(notes, files int) *Index {
 	return &Index{
-		notes:  map[string]string{},
-		byName: map[string][]string{},
-		files:  map[string]string{},
-		fnames: map[string][]string{},
+		notes:  make(map[string]string, notes),
+		byName: make(map[string][]string, notes),
+		files:  make(map[string]string, files),
+		fnames: make(map[string][]string, files),
 	}
 }
 
@@ -86,7 +90,9 @@ func (x *Index) AddNote(id string) {
 		return
 	}
 	x.notes[key] = id
-	name := Fold(BaseName(id))
+	// Fold(BaseName(id)), cut from key: folding keeps each "/" and works
+	// within the parts between them.
+	name := key[strings.LastIndexByte(key, '/')+1:]
 	x.byName[name] = insertSorted(x.byName[name], id)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -36,6 +37,12 @@ type ScanResult struct {
 	// rewrite their links (see ListExcluded).
 	ExcludedDirs  []string
 	ExcludedFiles []string
+	// Marked are the entries met whose names start with WritePrefix, and
+	// Unwalked the folders not walked (dot-folders and excluded ones),
+	// as paths on disk: together, where an interrupted write may have
+	// left files (commit.Interrupted).
+	Marked   []string
+	Unwalked []string
 }
 
 // Scan walks the vault at root and lists its notes and attachments,
@@ -45,6 +52,22 @@ type ScanResult struct {
 // root itself cannot be read.
 func Scan(root string, ig *Ignore) (ScanResult, error) {
 	return ScanUnder(root, "", ig)
+}
+
+// relFunc returns the function that gives a walked path's vault path
+// (NFC, slashes) under realRoot, and false for one outside it.
+func relFunc(realRoot string) func(string) (string, bool) {
+	prefix := realRoot + string(filepath.Separator)
+	return func(p string) (string, bool) {
+		// The walk joins (and so cleans) every path from its start, under
+		// realRoot (clean: EvalSymlinks): what follows the prefix is what
+		// filepath.Rel would give.
+		if rest, ok := strings.CutPrefix(p, prefix); ok && rest != "" {
+			return NFC(filepath.ToSlash(rest)), true
+		}
+		rel, err := filepath.Rel(realRoot, p)
+		return NFC(filepath.ToSlash(rel)), err == nil
+	}
 }
 
 // ScanUnder is Scan limited to the folder sub of the vault (a
@@ -63,12 +86,16 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		return res, fmt.Errorf("open vault %s: not a folder", root)
 	}
 	start := filepath.Join(realRoot, filepath.FromSlash(sub))
-	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, walkErr error) error {
-		rel, relErr := filepath.Rel(realRoot, p)
-		if relErr != nil {
+	relOf := relFunc(realRoot)
+	descend := func(dir string) bool {
+		rel, ok := relOf(dir)
+		return ok && !ig.Skip(rel, true)
+	}
+	err = walkAhead(start, func(p string, d fs.DirEntry, walkErr error) error {
+		rel, ok := relOf(p)
+		if !ok {
 			return nil
 		}
-		rel = NFC(filepath.ToSlash(rel))
 		if walkErr != nil {
 			if rel == "." {
 				return walkErr
@@ -82,9 +109,13 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		if rel == "." {
 			return nil
 		}
+		if strings.HasPrefix(d.Name(), WritePrefix) {
+			res.Marked = append(res.Marked, p)
+		}
 		if ig.Skip(rel, d.IsDir()) {
 			res.excluded(ig, rel, d.IsDir())
 			if d.IsDir() {
+				res.Unwalked = append(res.Unwalked, p)
 				return fs.SkipDir
 			}
 			return nil
@@ -99,22 +130,37 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		fi, err := d.Info()
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
-			return nil
-		}
-		res.add(rel, p, fi)
+		res.file(rel, p, d)
 		return nil
-	})
+	}, descend, HasMD)
 	if err != nil {
 		return res, fmt.Errorf("scan vault: %w", err)
 	}
 	return res, nil
 }
 
+// file records the regular file rel (at p): a note with its metadata,
+// taken when its folder was read; any other file needs none.
+func (res *ScanResult) file(rel, p string, d fs.DirEntry) {
+	if !HasMD(rel) {
+		res.Attachments = append(res.Attachments, rel)
+		return
+	}
+	fi, err := d.Info()
+	if err != nil {
+		res.Problems = append(res.Problems, Problem{Path: rel, Reason: err.Error()})
+		return
+	}
+	res.add(rel, p, fi)
+}
+
 func (res *ScanResult) add(rel, p string, fi fs.FileInfo) {
 	if HasMD(rel) {
+		if len(res.Notes) == cap(res.Notes) {
+			// Doubled: append grows a long slice by a quarter, which
+			// writes about five times its final size in all.
+			res.Notes = slices.Grow(res.Notes, max(len(res.Notes), 64))
+		}
 		res.Notes = append(res.Notes, File{ID: rel, Path: p, Size: fi.Size(), ModTime: fi.ModTime()})
 		return
 	}

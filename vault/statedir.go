@@ -5,3 +5,9 @@ package vault
 // and, by default, the index. Its name starts with a dot, so the scanner
 // and the watcher skip it.
 const StateDir = ".vaultgraph"
+
+// WritePrefix starts the name of every file a write keeps beside a note
+// while it works (its temporary files and backups: vault/commit). Scan
+// lists the ones it meets (ScanResult.Marked), so that a start can tell
+// whether a write was interrupted without walking the vault again.
+const WritePrefix = StateDir + "-"

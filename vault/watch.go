@@ -30,6 +30,11 @@ type WatchOptions struct {
 	Poll time.Duration
 	// Logger receives problems; nil discards them.
 	Logger *slog.Logger
+	// Running, if set, is called once when the watcher is running: its
+	// watches are in place and what changed before is applied (the
+	// Engine also waits for its rename index). A server uses it to give
+	// back the memory that start-up left behind.
+	Running func()
 }
 
 // Change is a debounced batch of changes seen by a Watcher.

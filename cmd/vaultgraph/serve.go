@@ -110,6 +110,9 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 		watchDone <- nil
 	} else {
 		o.watch.Logger = log
+		// The watcher's first rescan and the rename index make garbage
+		// too: give it back once they are done (see below).
+		o.watch.Running = debug.FreeOSMemory
 		go func() { watchDone <- e.Watch(ctx, o.watch) }()
 	}
 	tools := &mcp.Tools{Engine: e}

@@ -75,6 +75,11 @@ type rowReader struct {
 	status   []vault.Status
 	cur      *Record
 	start    int
+	// lazy is the cache being read, whose link details are left in its
+	// bytes (LinkText): the current note's rows are lazy.all[runStart:runEnd].
+	lazy             *snapDecoder
+	runStart, runEnd int
+	anchored         int // the current note's links with a fragment
 }
 
 // noteRow is one row of the notes table as stored.
@@ -236,11 +241,41 @@ func (rd *rowReader) endNoteLinks() {
 	if rd.cur == nil {
 		return
 	}
-	end := len(rd.links)
-	rd.cur.Note.Links = rd.links[rd.start:end:end]
+	end := len(rd.resolved)
+	if rd.lazy != nil {
+		rd.cur.LazyLinks = &LinkText{b: rd.lazy.all[rd.runStart:rd.runEnd:rd.runEnd], n: end - rd.start, anchored: rd.anchored}
+	} else {
+		rd.cur.Note.Links = rd.links[rd.start:end:end]
+	}
 	rd.cur.Resolved = rd.resolved[rd.start:end:end]
 	rd.cur.Status = rd.status[rd.start:end:end]
 	rd.cur = nil
+}
+
+// addLazyLink gives note r one more link read from the cache, whose row
+// is rd.lazy.all[from:to]; anchored says it has a fragment. It is false when r's links do not come one
+// after another (the cache never writes them so).
+func (rd *rowReader) addLazyLink(r *Record, resolved string, status vault.Status, anchored bool, from, to int) bool {
+	if r != rd.cur {
+		rd.endNoteLinks()
+		if r.LazyLinks != nil {
+			return false
+		}
+		rd.cur, rd.start, rd.runStart, rd.anchored = r, len(rd.resolved), from, 0
+	}
+	if anchored {
+		rd.anchored++
+	}
+	if len(rd.resolved) == cap(rd.resolved) { // a new chunk, with the note's rows so far
+		size := max(linkChunk, 2*(len(rd.resolved)-rd.start))
+		rd.resolved = append(make([]string, 0, size), rd.resolved[rd.start:]...)
+		rd.status = append(make([]vault.Status, 0, size), rd.status[rd.start:]...)
+		rd.start = 0
+	}
+	rd.resolved = append(rd.resolved, resolved)
+	rd.status = append(rd.status, status)
+	rd.runEnd = to
+	return true
 }
 
 func (rd *rowReader) readRest(ctx context.Context, q querier) error {

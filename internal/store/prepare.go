@@ -17,6 +17,10 @@ type Record struct {
 	// none) and the outcome of resolution.
 	Resolved []string
 	Status   []vault.Status
+	// LazyLinks, when not nil, holds the note's links, and Note.Links is
+	// nil: a load from the snapshot cache leaves them undecoded until
+	// asked for (LinkText.Links). Writes need Note.Links.
+	LazyLinks *LinkText
 	// Body is the note's text for the full-text index. Only writes use it.
 	Body string
 	// Prepared, when not nil, is Prepare(Note, Body), made by the caller

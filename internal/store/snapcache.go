@@ -11,6 +11,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"unsafe"
 )
 
@@ -32,7 +33,7 @@ import (
 // PRAGMA schema_version; all three must match.
 
 // cacheMagic opens every cache file; a new layout gets a new magic.
-const cacheMagic = "vaultgraph snapshot 3\n"
+const cacheMagic = "vaultgraph snapshot 6\n"
 
 // snapgenTriggers is the number of triggers snapgenSchema creates.
 const snapgenTriggers = 12
@@ -131,6 +132,7 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	d := &snapDecoder{b: body[len(cacheMagic):]}
+	d.all = d.b
 	got := cacheKey{id: d.str(), n: d.int(), schema: d.int()}
 	want, ok := s.cacheKey(ctx, s.db)
 	if d.err != nil || !ok || got != want || crc32.ChecksumIEEE(body) != sum {
@@ -180,9 +182,10 @@ func (s *Store) writeCacheFile(p string, b []byte) {
 // snapEncoder copies the rows Load reads into a cache file's bytes. Its
 // methods do nothing on a nil encoder (no cache is made).
 type snapEncoder struct {
-	buf bytes.Buffer
-	tmp [binary.MaxVarintLen64]byte
-	err error // a value the cache cannot hold: no cache is written
+	buf    bytes.Buffer
+	tmp    [binary.MaxVarintLen64]byte
+	detail []byte // a link's detail, while link writes it
+	err    error  // a value the cache cannot hold: no cache is written
 }
 
 func newSnapEncoder(k cacheKey) *snapEncoder {
@@ -209,17 +212,13 @@ func (e *snapEncoder) row() { e.buf.WriteByte(1) }
 func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 
 // link writes a link of the note at index source of the snapshot; its
-// resolution is the note at index target when isNote.
+// resolution is the note at index target when isNote. What a start needs
+// of every link (its resolution and status) comes first; the rest (its
+// text and place in the file: the detail) follows with its length, so
+// that a load can leave it undecoded (LinkText).
 func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	e.row()
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
-	e.symbol(l.kind, linkKinds)
-	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
-		e.str(v)
-	}
-	for _, v := range []int64{l.start, l.end, l.targetStart, l.targetEnd, l.line} {
-		e.int(v)
-	}
 	switch {
 	case l.resolved == "":
 		e.int(0)
@@ -229,7 +228,32 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 		e.int(-1)
 		e.str(l.resolved)
 	}
-	e.symbol(l.status, linkStatuses)
+	// The status, and whether the link names a heading or block (the
+	// lowest bit): a check of every anchor skips the notes with none.
+	frag := int64(0)
+	if l.fragment != "" {
+		frag = 1
+	}
+	if i := slices.Index(linkStatuses, l.status); i >= 0 {
+		e.int(int64(i+1)<<1 | frag)
+	} else {
+		e.int(frag)
+		e.str(l.status)
+	}
+	mark := e.buf.Len()
+	e.symbol(l.kind, linkKinds)
+	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
+		e.str(v)
+	}
+	// Offsets as distances: most fit in a byte.
+	for _, v := range []int64{l.start, l.end - l.start, l.targetStart - l.start, l.targetEnd - l.targetStart, l.line} {
+		e.int(v)
+	}
+	detail := append(e.detail[:0], e.buf.Bytes()[mark:]...)
+	e.buf.Truncate(mark)
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
+	e.buf.Write(detail)
+	e.detail = detail
 }
 
 func (e *snapEncoder) strings(v ...string) {
@@ -262,7 +286,12 @@ var errCache = errors.New("snapshot cache unreadable")
 type snapDecoder struct {
 	b   []byte
 	err error
+	// all is every byte decoded from, so that pos can say where d is.
+	all []byte
 }
+
+// pos is the place of the next byte to decode in d.all.
+func (d *snapDecoder) pos() int { return len(d.all) - len(d.b) }
 
 func (d *snapDecoder) fail() {
 	d.err = errCache
@@ -322,8 +351,13 @@ func (d *snapDecoder) snapshot() (*Snapshot, error) {
 	for i, r := range rd.snap.Notes {
 		ids[i] = r.Note.ID
 	}
-	for d.next() {
-		d.link(rd, ids)
+	rd.lazy = d
+	for {
+		at := d.pos() // the row's tag: LinkText starts there
+		if !d.next() {
+			break
+		}
+		d.link(rd, ids, at)
 	}
 	rd.endNoteLinks()
 	for d.next() {

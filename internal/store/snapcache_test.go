@@ -47,7 +47,76 @@ func load(t *testing.T, index string) (*store.Snapshot, bool) {
 	if err != nil {
 		t.Fatalf("no snapshot cache after Load: %v", err)
 	}
-	return snap, before != nil && os.SameFile(before, after)
+	cached := before != nil && os.SameFile(before, after)
+	if lazy := decodeLazyLinks(t, snap); cached != (lazy > 0) && hasLinks(snap) {
+		t.Errorf("Load left %d notes' links undecoded; from the cache: %v", lazy, cached)
+	}
+	return snap, cached
+}
+
+// decodeLazyLinks decodes the links a load from the cache left in its
+// bytes (Record.LazyLinks) into the notes, as the tables give them, and
+// returns how many notes had them. Links and All must agree.
+func decodeLazyLinks(t *testing.T, snap *store.Snapshot) int {
+	t.Helper()
+	n := 0
+	for _, r := range snap.Notes {
+		if r.LazyLinks == nil {
+			continue
+		}
+		n++
+		if r.Note.Links != nil {
+			t.Errorf("%s: links both decoded and not", r.Note.ID)
+		}
+		links, err := r.LazyLinks.Links()
+		if err != nil {
+			t.Fatalf("%s: %v", r.Note.ID, err)
+		}
+		var each []vault.Link
+		for _, l := range r.LazyLinks.All() {
+			each = append(each, l)
+		}
+		if len(links) != r.LazyLinks.Len() || len(links) != len(r.Resolved) || !reflect.DeepEqual(each, links) {
+			t.Errorf("%s: Links gives %d, All %d, Len %d, resolutions %d", r.Note.ID, len(links), len(each), r.LazyLinks.Len(), len(r.Resolved))
+		}
+		anchored := 0
+		for _, l := range links {
+			if l.Fragment != "" {
+				anchored++
+			}
+		}
+		if got := r.LazyLinks.Anchored(); got != anchored {
+			t.Errorf("%s: Anchored() = %d, want %d", r.Note.ID, got, anchored)
+		}
+		var anchors []store.LinkAnchor
+		for _, a := range r.LazyLinks.Anchors() {
+			anchors = append(anchors, a)
+		}
+		for i, l := range links {
+			if want := (store.LinkAnchor{Kind: l.Kind, Fragment: l.Fragment}); i >= len(anchors) || anchors[i] != want {
+				t.Errorf("%s: Anchors() gives %d of %d links, link %d differs: want %+v", r.Note.ID, len(anchors), len(links), i, want)
+				break
+			}
+			if got, ok := r.LazyLinks.Link(i); !ok || got != l {
+				t.Errorf("%s: Link(%d) = %+v, %v, want %+v", r.Note.ID, i, got, ok, l)
+			}
+		}
+		if _, ok := r.LazyLinks.Link(len(links)); ok {
+			t.Errorf("%s: Link(%d) past the end is ok", r.Note.ID, len(links))
+		}
+		r.Note.Links, r.LazyLinks = links, nil
+	}
+	return n
+}
+
+// hasLinks reports whether a note of snap has a link.
+func hasLinks(snap *store.Snapshot) bool {
+	for _, r := range snap.Notes {
+		if len(r.Resolved) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkCacheSame loads index from its tables and then from the cache, and

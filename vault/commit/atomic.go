@@ -6,18 +6,20 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // The names of the files the writer keeps beside a note while it works.
 // Both start with a dot, so the scanner never takes them for notes.
 const (
 	// TempPrefix starts the name of a new version being written.
-	TempPrefix = ".vaultgraph-tmp-"
+	TempPrefix = vault.WritePrefix + "tmp-"
 	// BackupPrefix starts the name of the old version kept during a
 	// commit: ".vaultgraph-bak-<8 hex>-<name of the file>", or, when that
 	// is too long for a file name, ".vaultgraph-bak-<8 hex>~<the start of
 	// the name>" (the commit's journal then names the file).
-	BackupPrefix = ".vaultgraph-bak-"
+	BackupPrefix = vault.WritePrefix + "bak-"
 )
 
 // DefaultFilePerm is the mode of a new file written with perm 0.

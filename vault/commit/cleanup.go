@@ -86,15 +86,61 @@ func findLeftovers(root string) (temps, baks []string, err error) {
 			}
 			return nil
 		}
-		switch name := d.Name(); {
-		case strings.HasPrefix(name, TempPrefix) && d.Type().IsRegular():
+		switch leftover(d.Name(), d.Type()) {
+		case isTemp:
 			temps = append(temps, p)
-		case backupTarget(name) != "":
+		case isBackup:
 			baks = append(baks, p)
 		}
 		return nil
 	})
 	return temps, baks, err
+}
+
+// What a file left by a write is.
+const (
+	notLeftover = iota
+	isTemp
+	isBackup
+)
+
+// leftover says what the file named name, of type typ, is to Recover.
+func leftover(name string, typ fs.FileMode) int {
+	switch {
+	case strings.HasPrefix(name, TempPrefix) && typ.IsRegular():
+		return isTemp
+	case backupTarget(name) != "":
+		return isBackup
+	}
+	return notLeftover
+}
+
+// Interrupted reports whether Recover has anything to do in the vault at
+// root, from what a scan met (vault.ScanResult): the entries named with
+// vault.WritePrefix in the folders it walked (marked), and the folders it
+// did not walk (unwalked), which are walked here as Recover would (.git
+// skipped). So a start that scans the vault anyway learns it without a
+// second walk of the whole vault. Both lists hold paths on disk. An
+// error reading the journal says true: Recover then reports it.
+func Interrupted(root string, marked, unwalked []string) bool {
+	if ok, err := exists(journalPath(root)); ok || err != nil {
+		return true
+	}
+	for _, p := range marked {
+		if fi, err := os.Lstat(p); err == nil && leftover(fi.Name(), fi.Mode().Type()) != notLeftover {
+			return true
+		}
+	}
+	for _, dir := range unwalked {
+		if filepath.Base(dir) == ".git" {
+			continue
+		}
+		// An unreadable folder holds nothing of ours, as for Recover.
+		if temps, baks, err := findLeftovers(dir); err == nil && len(temps)+len(baks) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // cleanLeftovers rolls back the leftovers under root that no journal
