@@ -1,5 +1,8 @@
 package main
 
+// The collector settings of the commands: loadGC for loading an index
+// (a one-shot read, serve), limitIndexMemory for building one (index).
+
 import (
 	"os"
 	"runtime/debug"
@@ -27,4 +30,33 @@ func loadGC() (restore func()) {
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// indexMemoryLimit is the soft limit of the Go heap an index run sets
+// when $GOMEMLIMIT does not set one. A cold index holds every note it
+// parses, and the garbage collector would otherwise let the heap grow to
+// twice that: at 100,000 notes the peak RSS went from 1,165 MiB to 690
+// MiB for 12% more CPU time. A smaller vault never reaches it.
+const indexMemoryLimit = 600 << 20
+
+// indexGCPercent is the GOGC an index run sets when $GOGC does not: the
+// collector runs half as often while the heap is small (the memory limit
+// still bounds it). At 10,000 notes a cold index took 8 to 10% less CPU
+// time for a peak RSS of 230 to 250 MiB instead of 185; at 100,000 notes,
+// where the limit rules, the CPU time was 1 to 7% lower and the peak the
+// same.
+const indexGCPercent = 200
+
+// limitIndexMemory sets indexMemoryLimit unless getenv("GOMEMLIMIT")
+// sets a limit, and indexGCPercent unless getenv("GOGC") sets one; it
+// returns the limit in force.
+func limitIndexMemory(getenv func(string) string) int64 {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(indexGCPercent)
+	}
+	if getenv("GOMEMLIMIT") != "" {
+		return debug.SetMemoryLimit(-1)
+	}
+	debug.SetMemoryLimit(indexMemoryLimit)
+	return indexMemoryLimit
 }

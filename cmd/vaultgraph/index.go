@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -42,35 +41,6 @@ func (g *globals) waitEmbeddings(ctx context.Context, e *vaultgraph.Engine) erro
 			}
 		}
 	}
-}
-
-// indexMemoryLimit is the soft limit of the Go heap an index run sets
-// when $GOMEMLIMIT does not set one. A cold index holds every note it
-// parses, and the garbage collector would otherwise let the heap grow to
-// twice that: at 100,000 notes the peak RSS went from 1,165 MiB to 690
-// MiB for 12% more CPU time. A smaller vault never reaches it.
-const indexMemoryLimit = 600 << 20
-
-// indexGCPercent is the GOGC an index run sets when $GOGC does not: the
-// collector runs half as often while the heap is small (the memory limit
-// still bounds it). At 10,000 notes a cold index took 8 to 10% less CPU
-// time for a peak RSS of 230 to 250 MiB instead of 185; at 100,000 notes,
-// where the limit rules, the CPU time was 1 to 7% lower and the peak the
-// same.
-const indexGCPercent = 200
-
-// limitIndexMemory sets indexMemoryLimit unless getenv("GOMEMLIMIT")
-// sets a limit, and indexGCPercent unless getenv("GOGC") sets one; it
-// returns the limit in force.
-func limitIndexMemory(getenv func(string) string) int64 {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(indexGCPercent)
-	}
-	if getenv("GOMEMLIMIT") != "" {
-		return debug.SetMemoryLimit(-1)
-	}
-	debug.SetMemoryLimit(indexMemoryLimit)
-	return indexMemoryLimit
 }
 
 func newIndexCmd(g *globals) *cobra.Command {
