@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 )
 
 // A pass that writes many notes in several batches (a cold index) links
@@ -97,12 +98,8 @@ func mergeDocs(a, b map[string]int64) map[string]int64 {
 		return a
 	}
 	out := make(map[string]int64, len(a)+len(b))
-	for id, d := range a {
-		out[id] = d
-	}
-	for id, d := range b {
-		out[id] = d
-	}
+	maps.Copy(out, a)
+	maps.Copy(out, b)
 	return out
 }
 
