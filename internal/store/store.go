@@ -74,6 +74,9 @@ type Store struct {
 	// common keeps the counts of Keyword's common-word test while the
 	// full-text index is unchanged (search_terms.go).
 	common commonCache
+	// anchorRowsPerScan, when not 0, replaces anchorRowsPerScan in the
+	// batches Apply writes: tests make it small.
+	anchorRowsPerScan int64
 }
 
 // Open opens or creates the index at path, creating its folder. It
