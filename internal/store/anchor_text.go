@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -197,20 +198,16 @@ func (w *writer) refreshAnchor(id string) error {
 		return err
 	}
 	rows, err := st.QueryContext(w.ctx, rowid, MaxAnchorLinks)
-	if err != nil {
-		return err
-	}
 	var a anchorText
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var c string
 		if err := rows.Scan(&c); err != nil {
-			rows.Close()
 			return err
 		}
 		a.add(c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return w.insertAnchor(rowid, &a)

@@ -15,14 +15,8 @@ import (
 // (refreshAllAnchors). Notes, links and vectors stay, so nothing is
 // parsed or embedded again.
 func migrateFields(ctx context.Context, tx *sql.Tx) error {
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('links') WHERE name = 'context'").Scan(&has); err != nil {
+	if err := addColumn(ctx, tx, "links", "context", "TEXT NOT NULL DEFAULT ''"); err != nil {
 		return err
-	}
-	if has == 0 {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE links ADD COLUMN context TEXT NOT NULL DEFAULT ''"); err != nil {
-			return err
-		}
 	}
 	// A full-text table of schema 8 (a file whose version was set back)
 	// has these columns, and keeps no text to make them from.
@@ -67,19 +61,15 @@ func refreshAllAnchors(ctx context.Context, tx *sql.Tx) error {
 	w := newWriter(ctx, tx)
 	defer w.close()
 	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM link_rows WHERE resolved IS NOT NULL")
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
 			return err
 		}
 		w.touchAnchors(id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	return w.refreshAnchors()

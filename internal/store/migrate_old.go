@@ -71,14 +71,8 @@ func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
 // index is no longer consistent, so that even a reader that trusts it
 // compares it with the files.
 func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('notes') WHERE name = 'anchors'").Scan(&has); err != nil {
+	if err := addColumn(ctx, tx, "notes", "anchors", "TEXT"); err != nil {
 		return err
-	}
-	if has == 0 {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE notes ADD COLUMN anchors TEXT"); err != nil {
-			return err
-		}
 	}
 	_, err := tx.ExecContext(ctx, "UPDATE meta SET value = '0' WHERE key = 'consistent'")
 	return err
@@ -95,9 +89,25 @@ func migrateCompact(ctx context.Context, tx *sql.Tx) error {
 	}
 	// Vectors of the layout of schema 8 (a file whose version was set
 	// back) have no column dim, and are encoded already.
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('vectors') WHERE name = 'dim'").Scan(&has); err != nil || has == 0 {
+	if has, err := hasColumn(ctx, tx, "vectors", "dim"); err != nil || !has {
 		return err
 	}
 	return migrateVectorsInt8(ctx, tx)
+}
+
+// hasColumn reports whether table has the column.
+func hasColumn(ctx context.Context, tx *sql.Tx, table, column string) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, column).Scan(&n)
+	return n > 0, err
+}
+
+// addColumn adds column, declared as decl, to table unless it has it.
+func addColumn(ctx context.Context, tx *sql.Tx, table, column, decl string) error {
+	has, err := hasColumn(ctx, tx, table, column)
+	if err != nil || has {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN "+column+" "+decl)
+	return err
 }

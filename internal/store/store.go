@@ -206,6 +206,53 @@ func (s *Store) check(ctx context.Context) error {
 	return nil
 }
 
+// migration is one step of migrate.
+type migration struct {
+	// upTo is the newest schema the step applies to: it runs on an index
+	// of schema 1 to upTo.
+	upTo int
+	// afterSchema runs the step once the current schema's tables and
+	// indexes exist, rather than before.
+	afterSchema bool
+	// vacuum gives back the pages the step freed, after the commit.
+	vacuum bool
+	run    func(ctx context.Context, tx *sql.Tx) error
+}
+
+// migrations are the steps that bring an index of schema version to
+// SchemaVersion, in the order they run. A new schema appends its steps
+// with upTo set to the schema before it.
+func (s *Store) migrations(version int) []migration {
+	return []migration{
+		{upTo: 2, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFTS(ctx, tx, version) }},
+		{upTo: 3, run: migrateAnchors},
+		{upTo: 4, run: migrateCompact},
+		{upTo: 5, run: migrateFields},
+		{upTo: 6, run: migrateNoteText},
+		{upTo: 7, run: migrateDocs, vacuum: true},
+		{upTo: 7, run: func(ctx context.Context, tx *sql.Tx) error {
+			return migrateContentless(ctx, tx, s.vault.Load() == nil)
+		}},
+		{upTo: 5, afterSchema: true, run: refreshAllAnchors},
+	}
+}
+
+// runMigrations runs the steps that apply to an index of schema version,
+// those with afterSchema equal to after, and says whether one of them
+// asks for a VACUUM.
+func runMigrations(ctx context.Context, tx *sql.Tx, version int, steps []migration, after bool) (vacuum bool, err error) {
+	for _, m := range steps {
+		if m.afterSchema != after || version < 1 || version > m.upTo {
+			continue
+		}
+		if err := m.run(ctx, tx); err != nil {
+			return false, fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+		vacuum = vacuum || m.vacuum
+	}
+	return vacuum, nil
+}
+
 func (s *Store) migrate(ctx context.Context) error {
 	var version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
@@ -219,48 +266,18 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if version == 1 || version == 2 {
-		if err := migrateFTS(ctx, tx, version); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 3 {
-		if err := migrateAnchors(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 4 {
-		if err := migrateCompact(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 5 {
-		if err := migrateFields(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 6 {
-		if err := migrateNoteText(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 7 {
-		if err := migrateDocs(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-		if err := migrateContentless(ctx, tx, s.vault.Load() == nil); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
+	steps := s.migrations(version)
+	vacuum, err := runMigrations(ctx, tx, version, steps, false)
+	if err != nil {
+		return err
 	}
 	for _, stmt := range splitSchema(schema) {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
 		}
 	}
-	if version >= 1 && version <= 5 {
-		if err := refreshAllAnchors(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
+	if _, err := runMigrations(ctx, tx, version, steps, true); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
 		return fmt.Errorf("set schema version: %w", err)
@@ -268,7 +285,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	if version >= 1 && version <= 7 {
+	if vacuum {
 		// The old tables' pages are free now: a third of the file or
 		// more. VACUUM gives them back (about a second at 10,000
 		// notes); when it fails the index is as good, only bigger.
