@@ -1,7 +1,6 @@
 package store
 
 import (
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -199,15 +198,7 @@ func (w *writer) refreshAnchor(id string) error {
 	}
 	rows, err := st.QueryContext(w.ctx, rowid, MaxAnchorLinks)
 	var a anchorText
-	err = eachRow(rows, err, func(rows *sql.Rows) error {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			return err
-		}
-		a.add(c)
-		return nil
-	})
-	if err != nil {
+	if err := eachString(rows, err, a.add); err != nil {
 		return err
 	}
 	return w.insertAnchor(rowid, &a)

@@ -61,15 +61,7 @@ func refreshAllAnchors(ctx context.Context, tx *sql.Tx) error {
 	w := newWriter(ctx, tx)
 	defer w.close()
 	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM link_rows WHERE resolved IS NOT NULL")
-	err = eachRow(rows, err, func(rows *sql.Rows) error {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		w.touchAnchors(id)
-		return nil
-	})
-	if err != nil {
+	if err := eachString(rows, err, func(id string) { w.touchAnchors(id) }); err != nil {
 		return err
 	}
 	return w.refreshAnchors()

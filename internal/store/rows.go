@@ -34,3 +34,16 @@ func scanRows[T any](rows *sql.Rows, err error, scan func(*sql.Rows, *T) error) 
 	}
 	return out, nil
 }
+
+// eachString calls fn with every row of rows, a query of one text column
+// that failed with err or not, and closes it.
+func eachString(rows *sql.Rows, err error, fn func(string)) error {
+	return eachRow(rows, err, func(rows *sql.Rows) error {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return err
+		}
+		fn(v)
+		return nil
+	})
+}

@@ -317,13 +317,9 @@ const ftsTableV7 = `fts5(
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
 
-// ftsAnchorTable is fts_anchor's: the same columns (anchor_text.go),
-// without content, as nothing reads them back.
-const ftsAnchorTable = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	content = '', contentless_delete = 1,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
+// ftsAnchorTable is fts_anchor's: the same columns as fts (anchor_text.go,
+// bm25Call) and no content either, as nothing reads them back.
+const ftsAnchorTable = ftsTable
 
 // ftsTableV6 is the full-text table of schema 2 to 6, with FTS5's own
 // copy of every column: the migrations up to schema 6 write it.
