@@ -22,29 +22,22 @@ func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
 		rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, coalesce(notes.aliases, '[]')
 			FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
 			WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, last, batch)
-		if err != nil {
-			return err
-		}
 		type row struct {
 			id          int64
 			title, body string
 		}
-		var got []row
-		for rows.Next() {
-			var r row
+		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
 			var aliases string
 			if err := rows.Scan(&r.id, &r.title, &r.body, &aliases); err != nil {
-				rows.Close()
 				return err
 			}
 			var names []string
 			if from == 1 && decodeJSON(aliases, &names) == nil {
 				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
 			}
-			got = append(got, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		for _, r := range got {

@@ -236,32 +236,25 @@ func migrateNoteTextRows(ctx context.Context, tx *sql.Tx) error {
 	for {
 		rows, err := tx.QueryContext(ctx, `SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems
 			FROM fts_v6 WHERE rowid > ? ORDER BY rowid LIMIT ?`, last, batch)
-		if err != nil {
-			return err
-		}
 		type row struct {
 			rowid int64
 			cols  [len(ftsColumns)]string
 		}
-		var got []row
-		for rows.Next() {
-			var r row
+		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
 			var cols [len(ftsColumns)]sql.NullString
 			dest := []any{&r.rowid}
 			for i := range cols {
 				dest = append(dest, &cols[i])
 			}
 			if err := rows.Scan(dest...); err != nil {
-				rows.Close()
 				return err
 			}
 			for i, c := range cols {
 				r.cols[i] = c.String
 			}
-			got = append(got, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		for _, r := range got {
