@@ -120,11 +120,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	if err := s.check(ctx); err != nil {
+	version, err := s.check(ctx)
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, version); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -187,23 +188,24 @@ func setAside(ctx context.Context, path string, cause error, opts []Option) (*St
 	return s, fmt.Sprintf("%v; moved it to %s and rebuilt the index from the files", err, aside), nil
 }
 
-// check fails with ErrUnusable when the file is not a healthy database
-// of a schema this package can read.
-func (s *Store) check(ctx context.Context) error {
+// check returns the file's schema version, or fails with ErrUnusable
+// when the file is not a healthy database of a schema this package can
+// read.
+func (s *Store) check(ctx context.Context) (int, error) {
 	var version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUnusable, s.path, err)
+		return 0, fmt.Errorf("%w: %s: %v", ErrUnusable, s.path, err)
 	}
 	if version > SchemaVersion {
-		return fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
+		return 0, fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
 	}
 	if version < 0 {
-		return fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
+		return 0, fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
 	}
 	// No PRAGMA quick_check here: it reads the whole file on every start
 	// (half of a warm start). Damage shows when OpenAndLoad reads the
 	// tables back, and the file is rebuilt then.
-	return nil
+	return version, nil
 }
 
 // migration is one step of migrate.
@@ -253,11 +255,8 @@ func runMigrations(ctx context.Context, tx *sql.Tx, version int, steps []migrati
 	return vacuum, nil
 }
 
-func (s *Store) migrate(ctx context.Context) error {
-	var version int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
-	}
+// migrate brings the file, of schema version, to SchemaVersion.
+func (s *Store) migrate(ctx context.Context, version int) error {
 	if version == SchemaVersion {
 		return nil
 	}
