@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -330,13 +331,7 @@ const ftsTableV6 = `fts5(
 // splitSchema returns the statements of a schema text, which are
 // separated by ";\n".
 func splitSchema(text string) []string {
-	var out []string
-	for _, stmt := range strings.Split(text, ";\n") {
-		if strings.TrimSpace(stmt) != "" {
-			out = append(out, stmt)
-		}
-	}
-	return out
+	return slices.DeleteFunc(strings.Split(text, ";\n"), func(stmt string) bool { return strings.TrimSpace(stmt) == "" })
 }
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".
