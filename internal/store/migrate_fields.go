@@ -119,25 +119,19 @@ func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 		key = r.rowid
 	}
 	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", key)
-	if err != nil {
-		return err
-	}
 	type ctxRow struct {
 		seq  int
 		text string
 	}
-	var out []ctxRow
-	for rows.Next() {
-		var seq int
+	out, err := scanRows(rows, err, func(rows *sql.Rows, c *ctxRow) error {
 		var l vault.Link
-		if err := rows.Scan(&seq, &l.Start, &l.End, &l.Alias, &l.Target, &l.Property); err != nil {
-			rows.Close()
+		if err := rows.Scan(&c.seq, &l.Start, &l.End, &l.Alias, &l.Target, &l.Property); err != nil {
 			return err
 		}
-		out = append(out, ctxRow{seq, linkContext(l, r.body, r.bodyStart)})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		c.text = linkContext(l, r.body, r.bodyStart)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for _, c := range out {
