@@ -188,7 +188,7 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 	core := strings.TrimRightFunc(afterLead, unicode.IsSpace)
 	lead, trail := raw[:len(raw)-len(afterLead)], afterLead[len(core):]
 
-	markdown := l.Kind == KindMarkdown || l.Kind == KindImage
+	markdown := l.Kind.Markdown()
 	var cands []string
 	switch {
 	case ctx.file != nil:
@@ -229,7 +229,7 @@ func unwritable(kind LinkKind, text, raw string, ctx linkContext) string {
 	if strings.ContainsAny(text, "\r\n\x00") {
 		return "a line break or NUL cannot be written in a link"
 	}
-	if kind == KindMarkdown || kind == KindImage {
+	if kind.Markdown() {
 		if strings.Contains(text, "#") {
 			return "'#' cannot be written in a markdown link target"
 		}
