@@ -42,17 +42,12 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 			break
 		}
 	}
-	for _, stmt := range []string{
+	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
 		"DROP TABLE fts",
 		"ALTER TABLE fts_fields RENAME TO fts",
-		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING " + ftsTableV6,
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING "+ftsTableV6,
+	)
 }
 
 // refreshAllAnchors writes the fts_anchor row of every note a link

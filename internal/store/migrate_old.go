@@ -75,10 +75,8 @@ func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
 // vectors are rewritten as bytes (migrateVectorsInt8), and the indexes
 // links_resolved and tags_tag, which no query used, are dropped.
 func migrateCompact(ctx context.Context, tx *sql.Tx) error {
-	for _, stmt := range []string{"DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
+	if err := execAll(ctx, tx, "DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"); err != nil {
+		return err
 	}
 	// Vectors of the layout of schema 8 (a file whose version was set
 	// back) have no column dim, and are encoded already.

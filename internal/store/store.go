@@ -271,10 +271,8 @@ func (s *Store) migrate(ctx context.Context, version int) error {
 	if err != nil {
 		return err
 	}
-	for _, stmt := range splitSchema(schema) {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
-		}
+	if err := execAll(ctx, tx, splitSchema(schema)...); err != nil {
+		return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
 	}
 	if _, err := runMigrations(ctx, tx, version, steps, true); err != nil {
 		return err
