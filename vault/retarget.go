@@ -291,11 +291,7 @@ func resolvesTo(idx *Index, source string, l Link, text, want string, ctx linkCo
 		if !ctx.fragmentKnown && l.Fragment != "" {
 			frag = "#" + l.Fragment
 		}
-		decoded := decodeDestination(unescapeDestination(text + frag))
-		if h := strings.IndexByte(decoded, '#'); h >= 0 {
-			decoded = decoded[:h]
-		}
-		nl.Target = cleanTarget(decoded)
+		nl.Target, _ = splitDestination(text + frag)
 	default:
 		nl.Target = cleanTarget(text)
 	}
