@@ -276,6 +276,9 @@ func ixCompareDumps(t testing.TB, what string, got, want ixDump) {
 // incremental index must equal.
 func ixFull(t testing.TB, dir string, set ...func(*vaultgraph.Options)) (ixState, ixDump) {
 	t.Helper()
+	if len(set) > 0 {
+		return ixFullIndex(t, dir, set...) // the memo is of default options
+	}
 	key := ixFingerprint(t, dir)
 	ixFullMu.Lock()
 	ref, ok := ixFullMemo[key]
@@ -336,8 +339,9 @@ func ixFingerprint(t testing.TB, dir string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ixFullIndex does ixFull's work without the memo.
-func ixFullIndex(t testing.TB, dir string) (ixState, ixDump) {
+// ixFullIndex does ixFull's work without the memo, with the options set
+// changes.
+func ixFullIndex(t testing.TB, dir string, set ...func(*vaultgraph.Options)) (ixState, ixDump) {
 	t.Helper()
 	path := ixIndexPath(t)
 	opts := vaultgraph.Options{Index: path, Rebuild: true}
