@@ -10,11 +10,7 @@ import (
 // them (the hits' full-text rows are already in temp.snip after the first
 // round, as for repeated searches under load).
 func BenchmarkKeywordSnippets(b *testing.B) {
-	s, _ := openTemp(b)
-	ctx := context.Background()
-	if err := s.Apply(ctx, &Batch{Upserts: benchNotes(10000)}); err != nil {
-		b.Fatal(err)
-	}
+	s, ctx := generatedStore(b, 10000)
 	var pages [][]KeywordHit
 	for _, q := range []string{"project meeting", "plan garden", "music travel", "budget review", "invo customer"} {
 		hits, err := s.Keyword(ctx, KeywordQuery{Text: q, Limit: 10})
@@ -29,4 +25,15 @@ func BenchmarkKeywordSnippets(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// generatedStore is a new index of n generated notes (benchNotes).
+func generatedStore(t testing.TB, n int) (*Store, context.Context) {
+	t.Helper()
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	if err := s.Apply(ctx, &Batch{Upserts: benchNotes(n)}); err != nil {
+		t.Fatal(err)
+	}
+	return s, ctx
 }

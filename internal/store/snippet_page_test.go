@@ -1,9 +1,6 @@
 package store
 
-import (
-	"context"
-	"testing"
-)
+import "testing"
 
 // TestKeywordSnippetsPage checks that KeywordSnippets of a whole page of
 // hits, made in one statement over their rows, gives each hit the
@@ -11,11 +8,7 @@ import (
 // index, for words, prefixes, phrases, folded words and a query no note
 // fully matches.
 func TestKeywordSnippetsPage(t *testing.T) {
-	s, _ := openTemp(t)
-	ctx := context.Background()
-	if err := s.Apply(ctx, &Batch{Upserts: benchNotes(600)}); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := generatedStore(t, 600)
 	for _, q := range []string{"invoice customer", "invo", `"budget review"`, "strasse", "invoice zebra", "project meeting"} {
 		want, err := s.Keyword(ctx, KeywordQuery{Text: q, Limit: 20})
 		if err != nil || len(want) < 2 {
