@@ -171,13 +171,6 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 	return links, broken, attachments
 }
 
-// resolvedAs reports whether ns's links resolve to the targets ids with
-// the statuses status. Both count: a link to a file that appears goes
-// from broken to attachment without a target either way.
-func (ns *noteState) resolvedAs(ids []string, status []vault.Status) bool {
-	return slices.Equal(ids, ns.resolved) && slices.Equal(status, ns.status)
-}
-
 // packLinks keeps the links of the notes of results, written to the
 // index, packed (store.PackLinks) instead of as link structs, as a start
 // from the snapshot cache holds them: what reads them later goes through
@@ -215,10 +208,7 @@ func (e *Engine) resolveAgain(touched map[string]*noteState, all bool) []*noteSt
 	}
 	changed := make([]bool, len(todo))
 	embed.Each(context.Background(), len(todo), resolvePerWorker, func(i int) {
-		ns := todo[i]
-		ids, status := ns.resolved, ns.status
-		resolveLinks(e.index, ns)
-		changed[i] = !ns.resolvedAs(ids, status)
+		changed[i] = resolveChanged(e.index, todo[i])
 	})
 	var out []*noteState
 	for i, ns := range todo {
@@ -227,6 +217,38 @@ func (e *Engine) resolveAgain(touched map[string]*noteState, all bool) []*noteSt
 		}
 	}
 	return out
+}
+
+// resolveChanged resolves every link of ns against index again and
+// reports whether the resolution changed: the target or the status (a
+// link to a file that appears goes from broken to attachment without a
+// target either way). Unchanged, the note keeps its
+// slices (nothing is allocated: at start most notes resolve as stored);
+// changed, it gets new ones.
+func resolveChanged(index *vault.Index, ns *noteState) bool {
+	n := ns.linkLen()
+	ids, status := ns.resolved, ns.status
+	same := len(ids) == n && len(status) == n
+	if !same {
+		ids, status = make([]string, n), make([]vault.Status, n)
+	}
+	for i, l := range ns.eachLink() {
+		id, st := index.Resolve(ns.note.ID, l)
+		if same {
+			if ids[i] == id && status[i] == st {
+				continue
+			}
+			// The first difference: the note gets new slices.
+			ids, status = slices.Clone(ids), slices.Clone(status)
+			same = false
+		}
+		ids[i], status[i] = id, st
+	}
+	if same {
+		return false
+	}
+	ns.resolved, ns.status = ids, status
+	return true
 }
 
 // resolvePerWorker is the fewest notes resolveAgain gives a goroutine.
