@@ -150,10 +150,11 @@ func treeFiles(t *testing.T, dir string) map[string]string {
 // does, and the engine answers as one that parsed every file without an
 // index, a rename included.
 func TestColdIndexPacksLinks(t *testing.T) {
-	defer vaultgraph.SetIndexChunkSize(40)()
 	dir, _ := ixVault(t, 300, 12)
 	twin := testutil.CopyDir(t, dir)
-	e := ixOpen(t, dir, vaultgraph.Options{Index: ixIndexPath(t)})
+	opts := vaultgraph.Options{Index: ixIndexPath(t)}
+	vaultgraph.WithIndexChunkSize(&opts, 40)
+	e := ixOpen(t, dir, opts)
 	ids := ixNoteFiles(t, dir)
 	if n := e.LazyLinkNotes(); n < len(ids)/2 {
 		t.Fatalf("LazyLinkNotes() = %d of %d notes after a cold index: links not packed", n, len(ids))

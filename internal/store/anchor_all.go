@@ -11,9 +11,9 @@ import (
 // once: past it, the targets are taken in several ranges of docs, one
 // scan of the links each (in stored order, a scan that returns a quarter
 // of the rows costs little more than the quarter). The contexts are held
-// in one buffer, about 45 bytes a link. A variable so that tests can make
-// it small.
-var anchorRowsPerScan int64 = 250_000
+// in one buffer, about 45 bytes a link. Tests make it small
+// (Store.anchorRowsPerScan).
+const anchorRowsPerScan int64 = 250_000
 
 // anchorLink is one link that may give its target anchor text: the rank
 // of its source note's ID among all IDs, its place in the source, and
@@ -47,7 +47,7 @@ func (w *writer) refreshAllAnchors() error {
 	if err := w.queryRow("SELECT count(*) FROM links WHERE context <> ''").Scan(&links); err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
-	scans := 1 + links/anchorRowsPerScan
+	scans := 1 + links/cmp.Or(w.anchorRowsPerScan, anchorRowsPerScan)
 	step := maxDoc/scans + 1
 	for lo := int64(1); lo <= maxDoc; lo += step {
 		if err := w.refreshAnchorRange(ranks, lo, lo+step-1); err != nil {
