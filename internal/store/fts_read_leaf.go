@@ -1,0 +1,252 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+)
+
+// The leaf pages of an FTS5 segment (fts_read.go). A page starts with
+// two big-endian 16-bit fields: the offset of its first rowid when one
+// comes before its first term (else 0), and where its footer starts;
+// the footer lists the offsets of the terms that start on the page. A
+// term is a key (the index's prefix byte, '0' for the main index, then
+// the token) written in full when first on its page, else as the bytes
+// it shares with the one before and the rest; its doclist follows: the
+// first rowid, then deltas, each with its position list (its size
+// times two, plus one for a delete marker, then per column the
+// positions, a column after the first marked by 0x01 and its number). A
+// doclist, and a position list, may go on over the next pages.
+
+// mainKeyPrefix starts the keys of FTS5's main index.
+const mainKeyPrefix = '0'
+
+// leafPage is a leaf page split into its parts.
+type leafPage struct {
+	p      []byte
+	rowid  int   // offset of the first rowid before the first term, or 0
+	size   int   // where the footer starts
+	terms  []int // offsets of the terms that start on the page
+	broken bool
+}
+
+func parseLeaf(p []byte) leafPage {
+	lp := leafPage{p: p}
+	if len(p) < 4 {
+		lp.broken = true
+		return lp
+	}
+	lp.rowid, lp.size = int(binary.BigEndian.Uint16(p)), int(binary.BigEndian.Uint16(p[2:]))
+	if lp.size < 4 || lp.size > len(p) || lp.rowid != 0 && (lp.rowid < 4 || lp.rowid >= lp.size) {
+		lp.broken = true
+		return lp
+	}
+	at := 0
+	for r := (varintReader{b: p[lp.size:]}); r.i < len(r.b); {
+		at += int(r.next())
+		if r.bad || at < 4 || at >= lp.size {
+			lp.broken = true
+			return lp
+		}
+		lp.terms = append(lp.terms, at)
+	}
+	return lp
+}
+
+// end is where the doclist data that starts on the page before its
+// term k (k = -1: before its first term) ends.
+func (lp leafPage) end(k int) int {
+	if k+1 < len(lp.terms) {
+		return lp.terms[k+1]
+	}
+	return lp.size
+}
+
+// doclistReader decodes a doclist given in parts, page by page.
+type doclistReader struct {
+	rowid int64
+	pl    []byte // the position list read so far
+	need  int    // its bytes still to come
+	open  bool   // a position list is being read
+	bad   bool
+	emit  func(ftsPosting) bool // false: not expected, give up
+}
+
+// feed decodes b: the rest of the open position list, then entries, the
+// first rowid absolute when abs is set.
+func (d *doclistReader) feed(b []byte, abs bool) {
+	i := 0
+	if d.open {
+		take := min(d.need, len(b))
+		d.pl = append(d.pl, b[:take]...)
+		d.need -= take
+		i = take
+		if d.need == 0 {
+			d.done()
+		}
+	}
+	first := true
+	for i < len(b) && !d.bad {
+		v, n := getVarint(b[i:])
+		if n == 0 {
+			d.bad = true
+			return
+		}
+		if first && abs {
+			d.rowid = int64(v)
+		} else {
+			d.rowid += int64(v)
+		}
+		first = false
+		i += n
+		sz, n := getVarint(b[i:])
+		if n == 0 || sz&1 == 1 { // cut short, or a delete marker
+			d.bad = true
+			return
+		}
+		i += n
+		size := int(sz >> 1)
+		take := min(size, len(b)-i)
+		d.pl, d.need, d.open = append(d.pl[:0], b[i:i+take]...), size-take, true
+		i += take
+		if d.need == 0 {
+			d.done()
+		}
+	}
+}
+
+// done counts the instances per column of the position list read.
+func (d *doclistReader) done() {
+	d.open = false
+	p := ftsPosting{rowid: d.rowid}
+	col := 0
+	for j := 0; j < len(d.pl); {
+		if d.pl[j] == 0x01 {
+			c, n := getVarint(d.pl[j+1:])
+			if n == 0 || c >= uint64(len(p.counts)) {
+				d.bad = true
+				return
+			}
+			col, j = int(c), j+1+n
+			continue
+		}
+		_, n := getVarint(d.pl[j:])
+		if n == 0 {
+			d.bad = true
+			return
+		}
+		p.counts[col]++
+		j += n
+	}
+	if !d.emit(p) {
+		d.bad = true
+	}
+}
+
+// scanSegment reads the doclists of the tokens of one segment that are
+// token or, with prefix, start with it, and hands their rows to found
+// (false: not expected, give up); ok is false when it gives up.
+func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string, prefix bool, found func(string, ftsPosting) bool) (bool, error) {
+	lo := append([]byte{mainKeyPrefix}, token...)
+	start := sg.first
+	var pgno int64
+	err := f.conn.QueryRowContext(ctx, "SELECT pgno FROM "+f.table+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", sg.id, lo).Scan(&pgno)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return false, err
+	default:
+		start = max(pgno>>1, sg.first)
+	}
+	rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, start), segRowid(sg.id, sg.last))
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	var key []byte
+	var d *doclistReader // the doclist being read, across pages
+	want := int64(start)
+	for rows.Next() {
+		var id int64
+		var p []byte
+		if err := rows.Scan(&id, &p); err != nil {
+			return false, err
+		}
+		if id != segRowid(sg.id, want) {
+			return false, nil // a page missing
+		}
+		want++
+		lp := parseLeaf(p)
+		if lp.broken {
+			return false, nil
+		}
+		if d != nil { // the doclist goes on over this page
+			end := lp.end(-1)
+			if lp.rowid == 0 {
+				if !d.open && end > 4 {
+					return false, nil
+				}
+				d.feed(p[4:end], false)
+			} else {
+				if d.need != lp.rowid-4 {
+					return false, nil
+				}
+				d.feed(p[4:lp.rowid], false)
+				d.feed(p[lp.rowid:end], true)
+			}
+			if d.bad {
+				return false, nil
+			}
+			if len(lp.terms) == 0 {
+				continue
+			}
+			if d.open {
+				return false, nil
+			}
+			d = nil
+		}
+		for k, at := range lp.terms {
+			r := varintReader{b: p[:lp.end(k)], i: at}
+			if k == 0 {
+				n := int(r.next())
+				if r.bad || r.i+n > len(r.b) {
+					return false, nil
+				}
+				key = append(key[:0], p[r.i:r.i+n]...)
+				r.i += n
+			} else {
+				shared, n := int(r.next()), int(r.next())
+				if r.bad || shared > len(key) || r.i+n > len(r.b) {
+					return false, nil
+				}
+				key = append(key[:shared], p[r.i:r.i+n]...)
+				r.i += n
+			}
+			c := bytes.Compare(key, lo)
+			in := c == 0 || prefix && bytes.HasPrefix(key, lo)
+			if !in {
+				if c > 0 {
+					return true, nil // past the tokens asked for
+				}
+				continue
+			}
+			tok := string(key[1:])
+			d = &doclistReader{emit: func(p ftsPosting) bool { return found(tok, p) }}
+			d.feed(p[r.i:lp.end(k)], true)
+			if d.bad {
+				return false, nil
+			}
+			if k+1 < len(lp.terms) {
+				if d.open {
+					return false, nil
+				}
+				d = nil
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	return d == nil || !d.open, nil
+}

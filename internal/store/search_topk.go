@@ -1,0 +1,343 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Keyword's ranking in Go. FTS5 ranks a query by calling bm25() for every
+// note that matches it, then sorts them all: at 100,000 notes a common
+// word matches tens of thousands, at about 2 µs each, and counting each
+// term of the any-term fallback costs as much again. rankTopK computes
+// the same scores from the index's postings instead: it reads each
+// phrase's instances once through fts5vocab ('instance': term, note,
+// column), sums the column weights per note and phrase as bm25() does,
+// takes the phrases' document counts and each note's length in tokens
+// from the same tables FTS5 reads them from (the averages record and
+// the docsize table, kept per index state), and computes bm25 with
+// FTS5's own formula and operation order, so that the scores, and with
+// them the order of the hits, are the same to the last bit. It serves
+// expressions whose every phrase is one plain token (nearly every
+// query); the others (quoted phrases, CJK text, folded letters) are
+// ranked by SQL as before.
+
+// bm25 constants, as FTS5 has them (variables: computed at run time in
+// float64, as C does, not folded exactly).
+var bm25K1, bm25B = 1.2, 0.75
+
+// ftsStats are what bm25 needs of a full-text table besides the
+// phrases: the rows, their average length, each row's length.
+type ftsStats struct {
+	key   string // the table's averages and structure records
+	rows  int64
+	avgdl float64
+	size  []int32 // tokens of each row, by rowid
+}
+
+// rankCache keeps the tables' ftsStats between searches.
+type rankCache struct {
+	mu    sync.Mutex
+	stats map[string]*ftsStats
+}
+
+// maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index
+// with larger ones is ranked by SQL.
+const maxStatsRowid = 1 << 24
+
+// stats returns table's ftsStats as of conn's transaction: the cached
+// ones while the table's averages and structure records are unchanged.
+func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsStats, bool, error) {
+	var avg, structure []byte
+	err := conn.QueryRowContext(ctx, `SELECT (SELECT block FROM `+table+`_data WHERE id = 1), (SELECT block FROM `+table+`_data WHERE id = 10)`).Scan(&avg, &structure)
+	if err != nil {
+		return nil, false, err
+	}
+	key := string(avg) + "\x00" + string(structure)
+	s.ranks.mu.Lock()
+	st := s.ranks.stats[table]
+	s.ranks.mu.Unlock()
+	if st != nil && st.key == key {
+		return st, true, nil
+	}
+	st = &ftsStats{key: key}
+	var tokens int64
+	for i := 0; len(avg) > 0 && i <= len(ftsColumns); i++ {
+		v, n := getVarint(avg)
+		if n == 0 {
+			return nil, false, nil
+		}
+		if i == 0 {
+			st.rows = int64(v)
+		} else {
+			tokens += int64(v)
+		}
+		avg = avg[n:]
+	}
+	if st.rows > 0 {
+		st.avgdl = float64(tokens) / float64(st.rows)
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT id, sz FROM `+table+`_docsize`)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var sz sql.RawBytes
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &sz); err != nil {
+			return nil, false, err
+		}
+		if id < 0 || id >= maxStatsRowid {
+			return nil, false, nil
+		}
+		if int(id) >= len(st.size) {
+			st.size = slices.Grow(st.size, int(id)+1-len(st.size))[:int(id)+1]
+		}
+		var d int64
+		for b := []byte(sz); len(b) > 0; {
+			v, n := getVarint(b)
+			if n == 0 {
+				return nil, false, nil
+			}
+			d, b = d+int64(v), b[n:]
+		}
+		st.size[id] = int32(d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	s.ranks.mu.Lock()
+	if s.ranks.stats == nil {
+		s.ranks.stats = map[string]*ftsStats{}
+	}
+	s.ranks.stats[table] = st
+	s.ranks.mu.Unlock()
+	return st, true, nil
+}
+
+// tableHits are the rows of a table that have a phrase of a query: for
+// each, per phrase, the sum of the column weights of its instances
+// (bm25's frequency) and flags (hasPhrase, inTitle).
+type tableHits struct {
+	row    map[int64]int32 // rowid → index in docs
+	docs   []int64
+	freq   []float64 // len(docs) × phrases
+	flags  []uint8   // len(docs) × phrases
+	docHit []int64   // per phrase, the rows that have it (bm25's nHit)
+	n      int       // phrases
+}
+
+const (
+	hasPhrase = 1 << iota // an instance in the phrase's columns
+	inTitle               // one in the title columns too
+)
+
+// phraseScan is one read of the index: the rows of token, or of every
+// token it starts (prefix), for the phrases of serves.
+type phraseScan struct {
+	token  string
+	prefix bool
+	serves []int
+}
+
+// covers reports whether the scan reads the rows of phrase p.
+func (sc phraseScan) covers(p matchPhrase) bool {
+	if sc.prefix {
+		return strings.HasPrefix(p.token, sc.token)
+	}
+	return !p.prefix && p.token == sc.token
+}
+
+// planScans groups phrases into the fewest reads: a prefix read serves
+// every phrase whose token it starts.
+func planScans(phrases []matchPhrase) []phraseScan {
+	order := make([]int, len(phrases))
+	for i := range order {
+		order[i] = i
+	}
+	// Prefixes first, shortest first: each then serves all it can.
+	slices.SortStableFunc(order, func(a, b int) int {
+		pa, pb := phrases[a], phrases[b]
+		if pa.prefix != pb.prefix {
+			if pa.prefix {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(len(pa.token), len(pb.token))
+	})
+	var scans []phraseScan
+	for _, i := range order {
+		p := phrases[i]
+		j := slices.IndexFunc(scans, func(sc phraseScan) bool { return sc.covers(p) })
+		if j < 0 {
+			scans = append(scans, phraseScan{token: p.token, prefix: p.prefix})
+			j = len(scans) - 1
+		}
+		scans[j].serves = append(scans[j].serves, i)
+	}
+	return scans
+}
+
+// scanPhrases reads the rows of the phrases' tokens from the index (r),
+// weighting each instance by its column's weight; ok is false when the
+// reader gives up.
+func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64) (*tableHits, bool, error) {
+	h := &tableHits{row: map[int64]int32{}, docHit: make([]int64, len(phrases)), n: len(phrases)}
+	for _, sc := range planScans(phrases) {
+		ok, err := r.scan(ctx, sc.token, sc.prefix, func(token string, posts []ftsPosting) {
+			h.addToken(token, posts, sc.serves, phrases, weights)
+		})
+		if err != nil || !ok {
+			return nil, false, err
+		}
+	}
+	return h, true, nil
+}
+
+// addToken counts the instances of token (in posts) for the phrases of
+// serves it matches.
+func (h *tableHits) addToken(token string, posts []ftsPosting, serves []int, phrases []matchPhrase, weights []float64) {
+	var which []int
+	for _, i := range serves {
+		if p := phrases[i]; token == p.token || p.prefix && strings.HasPrefix(token, p.token) {
+			which = append(which, i)
+		}
+	}
+	if len(which) == 0 {
+		return
+	}
+	for _, p := range posts {
+		for c, n := range p.counts {
+			for _, i := range which {
+				if phrases[i].cols&(1<<c) == 0 {
+					continue
+				}
+				for range n {
+					h.add(p.rowid, i, c, weights[c])
+				}
+			}
+		}
+	}
+}
+
+// add counts an instance of phrase i in column c of row doc.
+func (h *tableHits) add(doc int64, i, c int, w float64) {
+	r, ok := h.row[doc]
+	if !ok {
+		r = int32(len(h.docs))
+		h.row[doc] = r
+		h.docs = append(h.docs, doc)
+		h.freq = append(h.freq, make([]float64, h.n)...)
+		h.flags = append(h.flags, make([]uint8, h.n)...)
+	}
+	k := int(r)*h.n + i
+	if h.flags[k]&hasPhrase == 0 {
+		h.docHit[i]++
+	}
+	h.flags[k] |= hasPhrase
+	if titleColumnBits&(1<<c) != 0 {
+		h.flags[k] |= inTitle
+	}
+	h.freq[k] += w
+}
+
+// has returns whether row r has each phrase, with flag.
+func (h *tableHits) has(r int32, flag uint8) func(int) bool {
+	return func(i int) bool { return h.flags[int(r)*h.n+i]&flag != 0 }
+}
+
+// idf returns the phrases' inverse document frequencies as bm25 has them,
+// computed by SQLite (its ln() is the log() FTS5 calls).
+func idf(ctx context.Context, conn *sql.Conn, st *ftsStats, docHit []int64) ([]float64, error) {
+	out := make([]float64, len(docHit))
+	if len(docHit) == 0 {
+		return out, nil
+	}
+	cols := make([]string, len(docHit))
+	args := make([]any, len(docHit))
+	dest := make([]any, len(docHit))
+	for i, n := range docHit {
+		cols[i] = "ln(?)"
+		args[i] = (float64(st.rows-n) + 0.5) / (float64(n) + 0.5)
+		dest[i] = &out[i]
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return nil, err
+	}
+	for i, v := range out {
+		if v <= 0 {
+			out[i] = 1e-6
+		}
+	}
+	return out, nil
+}
+
+// bm25 is FTS5's bm25() of row r, written as fts5Bm25Function computes it.
+func (h *tableHits) bm25(r int32, st *ftsStats, idf []float64) float64 {
+	k1, b := bm25K1, bm25B
+	k1p := k1 + 1.0
+	d := 0.0
+	if doc := h.docs[r]; doc < int64(len(st.size)) {
+		d = float64(st.size[doc])
+	}
+	norm := float64(k1 * (float64(1-b) + float64(b*d)/st.avgdl))
+	score := 0.0
+	for i, f := range h.freq[int(r)*h.n : int(r+1)*h.n] {
+		if f == 0 {
+			continue // adds +0
+		}
+		score += float64(idf[i] * (float64(f*k1p) / (f + norm)))
+	}
+	return -1.0 * score
+}
+
+// scopeDocs returns the rowids of the notes of ids, as a set.
+func scopeDocs(ctx context.Context, conn *sql.Conn, ids []string) (map[int64]bool, error) {
+	if ids == nil {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT doc FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	out := map[int64]bool{}
+	got, err := scanRows(rows, err, func(rows *sql.Rows, d *int64) error { return rows.Scan(d) })
+	for _, d := range got {
+		out[d] = true
+	}
+	return out, err
+}
+
+// topkScope is the notes a search may return (Keyword's IDs and
+// Exclude, as rowid sets).
+type topkScope struct{ in, out map[int64]bool }
+
+func (sc topkScope) keeps(doc int64) bool {
+	return (sc.in == nil || sc.in[doc]) && !sc.out[doc]
+}
+
+// sortHits orders hits as rank's SQL does (its ORDER BY key, then rowid)
+// and keeps the first limit.
+func sortHits(hits []hit, limit int) []hit {
+	key := func(h hit) float64 {
+		t := 1.0
+		if h.Title {
+			t = 1 + TitleBoost
+		}
+		return float64(h.Matched) * h.BM25 * t
+	}
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(key(a), key(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rowid, b.rowid)
+	})
+	return hits[:min(limit, len(hits))]
+}

@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// rankTerms runs rank for terms joined by op (AND, or OR with each hit's
+// Matched counted): in Go (rankTopK) when it can read every phrase, else
+// by SQL. It returns the match expression too.
+func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery) ([]hit, string, error) {
+	expr := matchExpr(terms, op)
+	if !s.sqlRank {
+		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q)
+		if err != nil || ok {
+			return hits, expr, err
+		}
+	}
+	var count []Term
+	if op == "OR" {
+		count = terms
+	}
+	hits, err := s.rank(ctx, expr, count, len(terms), q)
+	return hits, expr, err
+}
+
+// rankTopK is rank computed in Go (search_topk.go) for terms joined by
+// AND, or by OR with each hit's Matched counted; ok is false when a
+// phrase is not one plain token, or the index's rowids are out of
+// bounds, and the caller ranks by SQL.
+func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery) (hits []hit, ok bool, err error) {
+	var p matchParser
+	nodes := make([]*matchNode, len(terms))
+	for i, t := range terms {
+		if nodes[i] = p.parse(t.expr()); !p.ok {
+			return nil, false, nil
+		}
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("keyword search: %w", err)
+	}
+	defer conn.Close()
+	// One read transaction: the pages of every table as of one state.
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return nil, false, fmt.Errorf("keyword search: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
+	var scope topkScope
+	if scope.in, err = scopeDocs(ctx, conn, q.IDs); err == nil {
+		scope.out, err = scopeDocs(ctx, conn, q.Exclude)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("keyword search: %w", err)
+	}
+	var tables [2]rankedTable
+	for i, t := range []struct {
+		name    string
+		weights []any
+	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}} {
+		if ok, err = tables[i].read(ctx, s, conn, t.name, p.phrases, t.weights); err != nil || !ok {
+			return nil, ok, err
+		}
+	}
+	s.goRanked.Add(1)
+	return combine(tables, nodes, or, scope, q.Limit), true, nil
+}
+
+// rankedTable is what rankTopK reads of one full-text table.
+type rankedTable struct {
+	hits *tableHits
+	st   *ftsStats
+	idf  []float64
+}
+
+// read reads table's stats and the phrases' postings, weighted.
+func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any) (bool, error) {
+	st, ok, err := s.stats(ctx, conn, table)
+	if err != nil || !ok {
+		return false, wrapKeyword(err)
+	}
+	w := make([]float64, len(ftsColumns))
+	for i := range w {
+		w[i], _ = weights[i].(float64)
+	}
+	r, ok, err := newFTSReader(ctx, conn, table)
+	if err != nil || !ok {
+		return false, wrapKeyword(err)
+	}
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w); err != nil || !ok {
+		return false, wrapKeyword(err)
+	}
+	t.st = st
+	if t.idf, err = idf(ctx, conn, st, t.hits.docHit); err != nil {
+		return false, wrapKeyword(err)
+	}
+	return true, nil
+}
+
+func wrapKeyword(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("keyword search: %w", err)
+}
+
+// combine turns the two tables' postings into rank's hits: the notes
+// in scope that match the terms' nodes (all of them, or with or any) in
+// fts, or in fts_anchor when a note in scope matches there, scored by
+// the sum of the two bm25, best limit first.
+func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope, limit int) []hit {
+	root := &matchNode{and: !or, kids: nodes}
+	ft, an := tables[0], tables[1]
+	anchored := false
+	for r, doc := range an.hits.docs {
+		if scope.keeps(doc) && root.match(an.hits.has(int32(r), hasPhrase)) {
+			anchored = true
+			break
+		}
+	}
+	matched := func(doc int64) int {
+		if !or {
+			return len(nodes)
+		}
+		n := 0
+		for _, k := range nodes {
+			if r, ok := ft.hits.row[doc]; ok && k.match(ft.hits.has(r, hasPhrase)) {
+				n++
+			} else if r, ok := an.hits.row[doc]; anchored && ok && k.match(an.hits.has(r, hasPhrase)) {
+				n++
+			}
+		}
+		return n
+	}
+	var hits []hit
+	at := map[int64]int{}
+	for r, doc := range ft.hits.docs {
+		if !scope.keeps(doc) || !root.match(ft.hits.has(int32(r), hasPhrase)) {
+			continue
+		}
+		at[doc] = len(hits)
+		hits = append(hits, hit{rowid: doc, KeywordHit: KeywordHit{
+			BM25: ft.hits.bm25(int32(r), ft.st, ft.idf), Title: root.match(ft.hits.has(int32(r), inTitle)),
+			Matched: matched(doc), Terms: len(nodes),
+		}})
+	}
+	if anchored {
+		for r, doc := range an.hits.docs {
+			if !scope.keeps(doc) || !root.match(an.hits.has(int32(r), hasPhrase)) {
+				continue
+			}
+			score := an.hits.bm25(int32(r), an.st, an.idf)
+			if i, ok := at[doc]; ok {
+				hits[i].BM25 += score
+				continue
+			}
+			hits = append(hits, hit{rowid: doc, KeywordHit: KeywordHit{BM25: score, Matched: matched(doc), Terms: len(nodes)}})
+		}
+	}
+	return sortHits(hits, limit)
+}
