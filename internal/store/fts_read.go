@@ -2,12 +2,10 @@ package store
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"fmt"
-	"slices"
 )
 
 // A reader of FTS5's own index (its %_data and %_idx tables), so that
@@ -139,6 +137,10 @@ type ftsReader struct {
 	table string
 	segs  ftsStructure
 	tombs []map[int64]bool // per segment, nil until read
+	// owner is, per rowid, the serial of the last token scan found it
+	// in: a token's row found twice is not expected.
+	owner  []uint32
+	serial uint32
 }
 
 // newFTSReader reads table's structure; ok is false when the reader
@@ -159,45 +161,48 @@ func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader
 	return &ftsReader{conn: conn, table: table, segs: segs, tombs: make([]map[int64]bool, len(segs))}, true, nil
 }
 
-// scan calls found for each token of the index that starts with
-// prefix (prefix set) or is token, with the rows it is in (rowid order);
-// ok is false when the index holds what the reader does not expect.
-func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, found func(tok string, posts []ftsPosting)) (bool, error) {
-	byTerm := map[string][]ftsPosting{}
-	var order []string
-	seen := map[string]map[int64]bool{}
+// scan hands found each row (with its instances) of each token of the
+// index that is token or, with prefix, starts with it; ok is false when
+// the index holds what the reader does not expect. Rows come segment by
+// segment, not in rowid order. Rowids must be below rows.
+func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows int64, found func(tok string, p *ftsPosting)) (bool, error) {
+	if int64(len(f.owner)) < rows {
+		f.owner = make([]uint32, rows)
+	}
+	serials := map[string]uint32{}
 	for i, sg := range f.segs {
 		dead, err := f.tombstones(ctx, i)
 		if err != nil {
 			return false, err
 		}
-		ok, err := f.scanSegment(ctx, sg, token, prefix, func(tok string, p ftsPosting) bool {
+		var last string
+		var serial uint32
+		ok, err := f.scanSegment(ctx, sg, token, prefix, func(tok string, p *ftsPosting) bool {
 			if dead[p.rowid] {
 				return true
 			}
-			s := seen[tok]
-			if s == nil {
-				s = map[int64]bool{}
-				seen[tok] = s
-				order = append(order, tok)
+			if p.rowid < 0 || p.rowid >= rows {
+				return false
 			}
-			if s[p.rowid] {
-				return false // in two live segments: not expected
+			if tok != last || serial == 0 {
+				last = tok
+				if serial = serials[tok]; serial == 0 {
+					f.serial++
+					serial = f.serial
+					serials[tok] = serial
+				}
 			}
-			s[p.rowid] = true
-			byTerm[tok] = append(byTerm[tok], p)
+			// A row of a token in two live segments is not expected.
+			if f.owner[p.rowid] == serial {
+				return false
+			}
+			f.owner[p.rowid] = serial
+			found(tok, p)
 			return true
 		})
 		if err != nil || !ok {
 			return false, err
 		}
-	}
-	for _, tok := range order {
-		posts := byTerm[tok]
-		if len(f.segs) > 1 {
-			sortPostings(posts)
-		}
-		found(tok, posts)
 	}
 	return true, nil
 }
@@ -244,9 +249,4 @@ func (f *ftsReader) tombstones(ctx context.Context, i int) (map[int64]bool, erro
 	}
 	f.tombs[i] = dead
 	return dead, nil
-}
-
-// sortPostings orders posts by rowid.
-func sortPostings(posts []ftsPosting) {
-	slices.SortFunc(posts, func(a, b ftsPosting) int { return cmp.Compare(a.rowid, b.rowid) })
 }

@@ -70,7 +70,7 @@ type doclistReader struct {
 	need  int    // its bytes still to come
 	open  bool   // a position list is being read
 	bad   bool
-	emit  func(ftsPosting) bool // false: not expected, give up
+	emit  func(*ftsPosting) bool // false: not expected, give up
 }
 
 // feed decodes b: the rest of the open position list, then entries, the
@@ -83,7 +83,8 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 		d.need -= take
 		i = take
 		if d.need == 0 {
-			d.done()
+			d.open = false
+			d.done(d.pl)
 		}
 	}
 	first := true
@@ -107,39 +108,42 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 		}
 		i += n
 		size := int(sz >> 1)
-		take := min(size, len(b)-i)
-		d.pl, d.need, d.open = append(d.pl[:0], b[i:i+take]...), size-take, true
-		i += take
-		if d.need == 0 {
-			d.done()
+		if i+size <= len(b) {
+			d.done(b[i : i+size])
+			i += size
+			continue
 		}
+		// The position list goes on over the next page.
+		d.pl, d.need, d.open = append(d.pl[:0], b[i:]...), size-(len(b)-i), true
+		i = len(b)
 	}
 }
 
-// done counts the instances per column of the position list read.
-func (d *doclistReader) done() {
-	d.open = false
+// done counts the instances per column of the position list pl: its
+// varints, but for the column markers (0x01 and a column number).
+func (d *doclistReader) done(pl []byte) {
 	p := ftsPosting{rowid: d.rowid}
-	col := 0
-	for j := 0; j < len(d.pl); {
-		if d.pl[j] == 0x01 {
-			c, n := getVarint(d.pl[j+1:])
-			if n == 0 || c >= uint64(len(p.counts)) {
+	col, run := 0, 0
+	for j := 0; j < len(pl); j++ {
+		c := pl[j]
+		if run == 0 && c == 0x01 {
+			v, n := getVarint(pl[j+1:])
+			if n == 0 || v >= uint64(len(p.counts)) {
 				d.bad = true
 				return
 			}
-			col, j = int(c), j+1+n
+			col, j = int(v), j+n
 			continue
 		}
-		_, n := getVarint(d.pl[j:])
-		if n == 0 {
-			d.bad = true
+		if c < 0x80 {
+			p.counts[col]++
+			run = 0
+		} else if run++; run >= 8 {
+			d.bad = true // a position that large is not expected
 			return
 		}
-		p.counts[col]++
-		j += n
 	}
-	if !d.emit(p) {
+	if run != 0 || !d.emit(&p) {
 		d.bad = true
 	}
 }
@@ -147,7 +151,7 @@ func (d *doclistReader) done() {
 // scanSegment reads the doclists of the tokens of one segment that are
 // token or, with prefix, start with it, and hands their rows to found
 // (false: not expected, give up); ok is false when it gives up.
-func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string, prefix bool, found func(string, ftsPosting) bool) (bool, error) {
+func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
 	lo := append([]byte{mainKeyPrefix}, token...)
 	start := sg.first
 	var pgno int64
@@ -232,7 +236,7 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string
 				continue
 			}
 			tok := string(key[1:])
-			d = &doclistReader{emit: func(p ftsPosting) bool { return found(tok, p) }}
+			d = &doclistReader{emit: func(p *ftsPosting) bool { return found(tok, p) }}
 			d.feed(p[r.i:lp.end(k)], true)
 			if d.bad {
 				return false, nil

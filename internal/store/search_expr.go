@@ -33,13 +33,14 @@ type matchNode struct {
 	kids   []*matchNode
 }
 
-// match reports whether a row with the phrases has matches the node.
-func (n *matchNode) match(has func(int) bool) bool {
+// match reports whether a row matches the node: flags are the row's,
+// per phrase (tableHits), and flag the one a phrase must have.
+func (n *matchNode) match(flags []uint8, flag uint8) bool {
 	if n.kids == nil {
-		return has(n.phrase)
+		return flags[n.phrase]&flag != 0
 	}
 	for _, k := range n.kids {
-		if k.match(has) != n.and {
+		if k.match(flags, flag) != n.and {
 			return !n.and
 		}
 	}

@@ -124,7 +124,7 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 // each, per phrase, the sum of the column weights of its instances
 // (bm25's frequency) and flags (hasPhrase, inTitle).
 type tableHits struct {
-	row    map[int64]int32 // rowid → index in docs
+	idx    []int32 // rowid → 1 + index in docs, 0 for none
 	docs   []int64
 	freq   []float64 // len(docs) × phrases
 	flags  []uint8   // len(docs) × phrases
@@ -185,13 +185,18 @@ func planScans(phrases []matchPhrase) []phraseScan {
 }
 
 // scanPhrases reads the rows of the phrases' tokens from the index (r),
-// weighting each instance by its column's weight; ok is false when the
-// reader gives up.
-func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64) (*tableHits, bool, error) {
-	h := &tableHits{row: map[int64]int32{}, docHit: make([]int64, len(phrases)), n: len(phrases)}
+// weighting each instance by its column's weight; rows bounds the
+// rowids. ok is false when the reader gives up.
+func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64) (*tableHits, bool, error) {
+	h := &tableHits{idx: make([]int32, rows), docHit: make([]int64, len(phrases)), n: len(phrases)}
 	for _, sc := range planScans(phrases) {
-		ok, err := r.scan(ctx, sc.token, sc.prefix, func(token string, posts []ftsPosting) {
-			h.addToken(token, posts, sc.serves, phrases, weights)
+		var last string
+		var by *[len(ftsColumns)][]int
+		ok, err := r.scan(ctx, sc.token, sc.prefix, rows, func(token string, p *ftsPosting) {
+			if token != last || by == nil {
+				last, by = token, servedBy(token, sc.serves, phrases)
+			}
+			h.add(p, by, weights)
 		})
 		if err != nil || !ok {
 			return nil, false, err
@@ -200,57 +205,94 @@ func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weigh
 	return h, true, nil
 }
 
-// addToken counts the instances of token (in posts) for the phrases of
-// serves it matches.
-func (h *tableHits) addToken(token string, posts []ftsPosting, serves []int, phrases []matchPhrase, weights []float64) {
-	var which []int
+// servedBy returns, per column, the phrases of serves that token
+// matches in that column.
+func servedBy(token string, serves []int, phrases []matchPhrase) *[len(ftsColumns)][]int {
+	var by [len(ftsColumns)][]int
 	for _, i := range serves {
-		if p := phrases[i]; token == p.token || p.prefix && strings.HasPrefix(token, p.token) {
-			which = append(which, i)
+		p := phrases[i]
+		if token != p.token && !(p.prefix && strings.HasPrefix(token, p.token)) {
+			continue
 		}
-	}
-	if len(which) == 0 {
-		return
-	}
-	for _, p := range posts {
-		for c, n := range p.counts {
-			for _, i := range which {
-				if phrases[i].cols&(1<<c) == 0 {
-					continue
-				}
-				for range n {
-					h.add(p.rowid, i, c, weights[c])
-				}
+		for c := range by {
+			if p.cols&(1<<c) != 0 {
+				by[c] = append(by[c], i)
 			}
 		}
 	}
+	return &by
 }
 
-// add counts an instance of phrase i in column c of row doc.
-func (h *tableHits) add(doc int64, i, c int, w float64) {
-	r, ok := h.row[doc]
-	if !ok {
-		r = int32(len(h.docs))
-		h.row[doc] = r
-		h.docs = append(h.docs, doc)
-		h.freq = append(h.freq, make([]float64, h.n)...)
-		h.flags = append(h.flags, make([]uint8, h.n)...)
+// add counts the instances of a token in a row (p) for the phrases it
+// matches in each column (by): per phrase, the weights of the columns
+// they are in, summed by column (exact for weights that are multiples of
+// a small power of two, see exactWeights), as bm25 sums them by
+// instance.
+func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64) {
+	r := int32(-1)
+	for c, n := range p.counts {
+		if n == 0 || len(by[c]) == 0 {
+			continue
+		}
+		if r < 0 {
+			if r = h.idx[p.rowid] - 1; r < 0 {
+				r = int32(len(h.docs))
+				h.idx[p.rowid] = r + 1
+				h.docs = append(h.docs, p.rowid)
+				h.freq, h.flags = extend(h.freq, h.n), extend(h.flags, h.n)
+			}
+		}
+		w := weights[c] * float64(n)
+		flag := uint8(hasPhrase)
+		if titleColumnBits&(1<<c) != 0 {
+			flag |= inTitle
+		}
+		base := int(r) * h.n
+		for _, i := range by[c] {
+			if h.flags[base+i]&hasPhrase == 0 {
+				h.docHit[i]++
+			}
+			h.flags[base+i] |= flag
+			h.freq[base+i] += w
+		}
 	}
-	k := int(r)*h.n + i
-	if h.flags[k]&hasPhrase == 0 {
-		h.docHit[i]++
-	}
-	h.flags[k] |= hasPhrase
-	if titleColumnBits&(1<<c) != 0 {
-		h.flags[k] |= inTitle
-	}
-	h.freq[k] += w
 }
 
-// has returns whether row r has each phrase, with flag.
-func (h *tableHits) has(r int32, flag uint8) func(int) bool {
-	return func(i int) bool { return h.flags[int(r)*h.n+i]&flag != 0 }
+// extend returns s with n more zero values, doubling its capacity when
+// it must grow (append grows large slices by a quarter: tens of copies
+// of a megabyte table).
+func extend[T any](s []T, n int) []T {
+	if len(s)+n > cap(s) {
+		t := make([]T, len(s), 2*cap(s)+64*n)
+		copy(t, s)
+		s = t
+	}
+	return s[:len(s)+n]
 }
+
+// row returns the index in docs of rowid doc.
+func (h *tableHits) row(doc int64) (int32, bool) {
+	if doc < 0 || doc >= int64(len(h.idx)) || h.idx[doc] == 0 {
+		return 0, false
+	}
+	return h.idx[doc] - 1, true
+}
+
+// exactWeights reports whether every weight is a multiple of 1/1024 and
+// below 2^20: the sum of such weights over any number of instances is
+// exact in float64, in any order, so that summing by column gives the
+// same bits as bm25's sum by instance.
+func exactWeights(weights []float64) bool {
+	for _, w := range weights {
+		if w < 0 || w >= 1<<20 || w*1024 != float64(int64(w*1024)) {
+			return false
+		}
+	}
+	return true
+}
+
+// flagsOf returns the flags of row r, per phrase.
+func (h *tableHits) flagsOf(r int32) []uint8 { return h.flags[int(r)*h.n : int(r+1)*h.n] }
 
 // idf returns the phrases' inverse document frequencies as bm25 has them,
 // computed by SQLite (its ln() is the log() FTS5 calls).
@@ -321,23 +363,4 @@ type topkScope struct{ in, out map[int64]bool }
 
 func (sc topkScope) keeps(doc int64) bool {
 	return (sc.in == nil || sc.in[doc]) && !sc.out[doc]
-}
-
-// sortHits orders hits as rank's SQL does (its ORDER BY key, then rowid)
-// and keeps the first limit.
-func sortHits(hits []hit, limit int) []hit {
-	key := func(h hit) float64 {
-		t := 1.0
-		if h.Title {
-			t = 1 + TitleBoost
-		}
-		return float64(h.Matched) * h.BM25 * t
-	}
-	slices.SortFunc(hits, func(a, b hit) int {
-		if c := cmp.Compare(key(a), key(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.rowid, b.rowid)
-	})
-	return hits[:min(limit, len(hits))]
 }

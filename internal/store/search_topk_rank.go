@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/vaultgraph/vaultgraph/internal/first"
 )
 
 // rankTerms runs rank for terms joined by op (AND, or OR with each hit's
@@ -84,11 +86,14 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 	for i := range w {
 		w[i], _ = weights[i].(float64)
 	}
+	if !exactWeights(w) {
+		return false, nil
+	}
 	r, ok, err := newFTSReader(ctx, conn, table)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
-	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w); err != nil || !ok {
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, int64(len(st.size))); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
 	t.st = st
@@ -112,9 +117,14 @@ func wrapKeyword(err error) error {
 func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope, limit int) []hit {
 	root := &matchNode{and: !or, kids: nodes}
 	ft, an := tables[0], tables[1]
+	// matches reports whether row doc of t matches node n.
+	matches := func(t rankedTable, n *matchNode, doc int64) (int32, bool) {
+		r, ok := t.hits.row(doc)
+		return r, ok && n.match(t.hits.flagsOf(r), hasPhrase)
+	}
 	anchored := false
-	for r, doc := range an.hits.docs {
-		if scope.keeps(doc) && root.match(an.hits.has(int32(r), hasPhrase)) {
+	for _, doc := range an.hits.docs {
+		if _, ok := matches(an, root, doc); ok && scope.keeps(doc) {
 			anchored = true
 			break
 		}
@@ -125,38 +135,38 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 		}
 		n := 0
 		for _, k := range nodes {
-			if r, ok := ft.hits.row[doc]; ok && k.match(ft.hits.has(r, hasPhrase)) {
+			if _, ok := matches(ft, k, doc); ok {
 				n++
-			} else if r, ok := an.hits.row[doc]; anchored && ok && k.match(an.hits.has(r, hasPhrase)) {
+			} else if _, ok := matches(an, k, doc); anchored && ok {
 				n++
 			}
 		}
 		return n
 	}
-	var hits []hit
-	at := map[int64]int{}
+	best := first.New(limit, rankedOrder)
 	for r, doc := range ft.hits.docs {
-		if !scope.keeps(doc) || !root.match(ft.hits.has(int32(r), hasPhrase)) {
+		if !scope.keeps(doc) || !root.match(ft.hits.flagsOf(int32(r)), hasPhrase) {
 			continue
 		}
-		at[doc] = len(hits)
-		hits = append(hits, hit{rowid: doc, KeywordHit: KeywordHit{
-			BM25: ft.hits.bm25(int32(r), ft.st, ft.idf), Title: root.match(ft.hits.has(int32(r), inTitle)),
+		h := hit{rowid: doc, KeywordHit: KeywordHit{
+			BM25: ft.hits.bm25(int32(r), ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
 			Matched: matched(doc), Terms: len(nodes),
-		}})
+		}}
+		if ar, ok := matches(an, root, doc); anchored && ok {
+			h.BM25 += an.hits.bm25(ar, an.st, an.idf)
+		}
+		best.Offer(h)
 	}
 	if anchored {
 		for r, doc := range an.hits.docs {
-			if !scope.keeps(doc) || !root.match(an.hits.has(int32(r), hasPhrase)) {
+			if !scope.keeps(doc) || !root.match(an.hits.flagsOf(int32(r)), hasPhrase) {
 				continue
 			}
-			score := an.hits.bm25(int32(r), an.st, an.idf)
-			if i, ok := at[doc]; ok {
-				hits[i].BM25 += score
-				continue
+			if _, ok := matches(ft, root, doc); ok {
+				continue // scored with its own text above
 			}
-			hits = append(hits, hit{rowid: doc, KeywordHit: KeywordHit{BM25: score, Matched: matched(doc), Terms: len(nodes)}})
+			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})
 		}
 	}
-	return sortHits(hits, limit)
+	return best.Sorted()
 }
