@@ -126,10 +126,10 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 type tableHits struct {
 	idx    []int32 // rowid → 1 + index in docs, 0 for none
 	docs   []int64
-	freq   []float64 // len(docs) × phrases
-	flags  []uint8   // len(docs) × phrases
-	docHit []int64   // per phrase, the rows that have it (bm25's nHit)
-	n      int       // phrases
+	freq   [][]float64 // per rowChunk docs, rowChunk × phrases
+	flags  [][]uint8   // the same
+	docHit []int64     // per phrase, the rows that have it (bm25's nHit)
+	n      int         // phrases
 }
 
 const (
@@ -230,6 +230,8 @@ func servedBy(token string, serves []int, phrases []matchPhrase) *[len(ftsColumn
 // instance.
 func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64) {
 	r := int32(-1)
+	var freq []float64
+	var flags []uint8
 	for c, n := range p.counts {
 		if n == 0 || len(by[c]) == 0 {
 			continue
@@ -239,36 +241,31 @@ func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []flo
 				r = int32(len(h.docs))
 				h.idx[p.rowid] = r + 1
 				h.docs = append(h.docs, p.rowid)
-				h.freq, h.flags = extend(h.freq, h.n), extend(h.flags, h.n)
+				if r%rowChunk == 0 {
+					h.freq = append(h.freq, make([]float64, rowChunk*h.n))
+					h.flags = append(h.flags, make([]uint8, rowChunk*h.n))
+				}
 			}
+			freq, flags = h.freqOf(r), h.flagsOf(r)
 		}
 		w := weights[c] * float64(n)
 		flag := uint8(hasPhrase)
 		if titleColumnBits&(1<<c) != 0 {
 			flag |= inTitle
 		}
-		base := int(r) * h.n
 		for _, i := range by[c] {
-			if h.flags[base+i]&hasPhrase == 0 {
+			if flags[i]&hasPhrase == 0 {
 				h.docHit[i]++
 			}
-			h.flags[base+i] |= flag
-			h.freq[base+i] += w
+			flags[i] |= flag
+			freq[i] += w
 		}
 	}
 }
 
-// extend returns s with n more zero values, doubling its capacity when
-// it must grow (append grows large slices by a quarter: tens of copies
-// of a megabyte table).
-func extend[T any](s []T, n int) []T {
-	if len(s)+n > cap(s) {
-		t := make([]T, len(s), 2*cap(s)+64*n)
-		copy(t, s)
-		s = t
-	}
-	return s[:len(s)+n]
-}
+// rowChunk is how many rows' counts tableHits allocates at a time: a
+// table grown by copying would copy megabytes many times over.
+const rowChunk = 1024
 
 // row returns the index in docs of rowid doc.
 func (h *tableHits) row(doc int64) (int32, bool) {
@@ -292,7 +289,16 @@ func exactWeights(weights []float64) bool {
 }
 
 // flagsOf returns the flags of row r, per phrase.
-func (h *tableHits) flagsOf(r int32) []uint8 { return h.flags[int(r)*h.n : int(r+1)*h.n] }
+func (h *tableHits) flagsOf(r int32) []uint8 {
+	at := int(r%rowChunk) * h.n
+	return h.flags[r/rowChunk][at : at+h.n]
+}
+
+// freqOf returns the frequencies of row r, per phrase.
+func (h *tableHits) freqOf(r int32) []float64 {
+	at := int(r%rowChunk) * h.n
+	return h.freq[r/rowChunk][at : at+h.n]
+}
 
 // idf returns the phrases' inverse document frequencies as bm25 has them,
 // computed by SQLite (its ln() is the log() FTS5 calls).
@@ -330,7 +336,7 @@ func (h *tableHits) bm25(r int32, st *ftsStats, idf []float64) float64 {
 	}
 	norm := float64(k1 * (float64(1-b) + float64(b*d)/st.avgdl))
 	score := 0.0
-	for i, f := range h.freq[int(r)*h.n : int(r+1)*h.n] {
+	for i, f := range h.freqOf(r) {
 		if f == 0 {
 			continue // adds +0
 		}

@@ -39,16 +39,11 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 			return nil, false, nil
 		}
 	}
-	conn, err := s.db.Conn(ctx)
+	conn, done, err := s.readConn(ctx)
 	if err != nil {
-		return nil, false, fmt.Errorf("keyword search: %w", err)
+		return nil, false, err
 	}
-	defer conn.Close()
-	// One read transaction: the pages of every table as of one state.
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return nil, false, fmt.Errorf("keyword search: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
+	defer done()
 	var scope topkScope
 	if scope.in, err = scopeDocs(ctx, conn, q.IDs); err == nil {
 		scope.out, err = scopeDocs(ctx, conn, q.Exclude)
@@ -67,6 +62,71 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 	}
 	s.goRanked.Add(1)
 	return combine(tables, nodes, or, scope, q.Limit), true, nil
+}
+
+// readConn returns a connection in a read transaction, so that every
+// page read is of one state of the index, and the function that ends
+// it.
+func (s *Store) readConn(ctx context.Context) (*sql.Conn, func(), error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		conn.Close()
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return conn, func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
+		conn.Close()
+	}, nil
+}
+
+// countTopK is commonCounts' count of the notes each of exprs matches
+// in fts, at most limit, computed in Go from the index's pages; ok is
+// false when a phrase is not one plain token or the reader gives up, and
+// the caller counts by SQL.
+func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (counts []int64, ok bool, err error) {
+	var p matchParser
+	nodes := make([]*matchNode, len(exprs))
+	for i, e := range exprs {
+		if nodes[i] = p.parse(e); !p.ok {
+			return nil, false, nil
+		}
+	}
+	conn, done, err := s.readConn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer done()
+	st, ok, err := s.stats(ctx, conn, "fts")
+	if err != nil || !ok {
+		return nil, false, wrapKeyword(err)
+	}
+	r, ok, err := newFTSReader(ctx, conn, "fts")
+	if err != nil || !ok {
+		return nil, false, wrapKeyword(err)
+	}
+	ones := make([]float64, len(ftsColumns))
+	for i := range ones {
+		ones[i] = 1
+	}
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, int64(len(st.size)))
+	if err != nil || !ok {
+		return nil, false, wrapKeyword(err)
+	}
+	counts = make([]int64, len(exprs))
+	for row := range h.docs {
+		for i, n := range nodes {
+			if n.match(h.flagsOf(int32(row)), hasPhrase) {
+				counts[i]++
+			}
+		}
+	}
+	for i := range counts {
+		counts[i] = min(counts[i], limit)
+	}
+	return counts, true, nil
 }
 
 // rankedTable is what rankTopK reads of one full-text table.

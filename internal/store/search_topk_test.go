@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/internal/store"
@@ -56,5 +57,27 @@ func TestRankTopKSameAsSQL(t *testing.T) {
 	}
 	if compared < len(queries)*3/4 {
 		t.Errorf("only %d of %d queries found notes", compared, len(queries))
+	}
+}
+
+// TestCommonCountsSameAsSQL checks that the common-word counts made in
+// Go from the index's pages are SQL's, on a vault after edits and
+// deletions, for words of every frequency.
+func TestCommonCountsSameAsSQL(t *testing.T) {
+	s, _, _ := editedIndex(t)
+	words := []string{"the", "of", "and", "meeting", "garden", "outline", "rewritten", "home", "zzzz", "a", "project", "notes"}
+	got, half, err := store.CommonCounts(s, words, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantHalf, err := store.CommonCounts(s, words, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || half != wantHalf {
+		t.Errorf("common counts in Go = %v (half %d), by SQL %v (half %d)", got, half, want, wantHalf)
+	}
+	if slices.Max(want) < half {
+		t.Errorf("no word of %v is common (counts %v, half %d): the test needs one", words, want, half)
 	}
 }
