@@ -31,12 +31,14 @@ import (
 var bm25K1, bm25B = 1.2, 0.75
 
 // ftsStats are what bm25 needs of a full-text table besides the
-// phrases: the rows, their average length, each row's length.
+// phrases: the rows, their average length, the largest rowid, and once
+// read, each row's length (size, which a searches' writes make stale).
 type ftsStats struct {
 	key   string // the table's averages and structure records
 	rows  int64
 	avgdl float64
-	size  []int32 // tokens of each row, by rowid
+	ids   int64   // the largest rowid + 1
+	size  []int32 // tokens of each row, by rowid; nil until read
 }
 
 // rankCache keeps the tables' ftsStats between searches.
@@ -53,7 +55,9 @@ const maxStatsRowid = 1 << 24
 // ones while the table's averages and structure records are unchanged.
 func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsStats, bool, error) {
 	var avg, structure []byte
-	err := conn.QueryRowContext(ctx, `SELECT (SELECT block FROM `+table+`_data WHERE id = 1), (SELECT block FROM `+table+`_data WHERE id = 10)`).Scan(&avg, &structure)
+	var ids int64
+	err := conn.QueryRowContext(ctx, `SELECT (SELECT block FROM `+table+`_data WHERE id = 1), (SELECT block FROM `+table+`_data WHERE id = 10),
+		(SELECT coalesce(max(id), 0) + 1 FROM `+table+`_docsize)`).Scan(&avg, &structure, &ids)
 	if err != nil {
 		return nil, false, err
 	}
@@ -61,10 +65,13 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 	s.ranks.mu.Lock()
 	st := s.ranks.stats[table]
 	s.ranks.mu.Unlock()
-	if st != nil && st.key == key {
+	if st != nil && st.key == key && st.ids == ids {
 		return st, true, nil
 	}
-	st = &ftsStats{key: key}
+	if ids < 1 || ids > maxStatsRowid {
+		return nil, false, nil
+	}
+	st = &ftsStats{key: key, ids: ids}
 	var tokens int64
 	for i := 0; len(avg) > 0 && i <= len(ftsColumns); i++ {
 		v, n := getVarint(avg)
@@ -81,7 +88,35 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 	if st.rows > 0 {
 		st.avgdl = float64(tokens) / float64(st.rows)
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT id, sz FROM `+table+`_docsize`)
+	s.ranks.mu.Lock()
+	if s.ranks.stats == nil {
+		s.ranks.stats = map[string]*ftsStats{}
+	}
+	s.ranks.stats[table] = st
+	s.ranks.mu.Unlock()
+	return st, true, nil
+}
+
+// docSizes returns the length in tokens of the rows of table (of
+// ftsStats st) as a slice by rowid: every row's, read once per state of
+// the table and kept, when docs (the rows needed) are many or every
+// row's is kept already; else only those of docs, read for this search
+// alone (after a write, a search that matches few notes reads few).
+func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs []int64) ([]int32, bool, error) {
+	s.ranks.mu.Lock()
+	size := st.size
+	s.ranks.mu.Unlock()
+	if size != nil {
+		return size, true, nil
+	}
+	query, args := `SELECT id, sz FROM `+table+`_docsize`, []any(nil)
+	all := int64(len(docs)) > st.rows/8
+	if !all {
+		list, _ := json.Marshal(docs) // numbers always marshal
+		query, args = query+` WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)}
+	}
+	size = make([]int32, st.ids)
+	rows, err := conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, false, err
 	}
@@ -92,11 +127,8 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 		if err := rows.Scan(&id, &sz); err != nil {
 			return nil, false, err
 		}
-		if id < 0 || id >= maxStatsRowid {
+		if id < 0 || id >= st.ids {
 			return nil, false, nil
-		}
-		if int(id) >= len(st.size) {
-			st.size = slices.Grow(st.size, int(id)+1-len(st.size))[:int(id)+1]
 		}
 		var d int64
 		for b := []byte(sz); len(b) > 0; {
@@ -106,18 +138,17 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 			}
 			d, b = d+int64(v), b[n:]
 		}
-		st.size[id] = int32(d)
+		size[id] = int32(d)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
-	s.ranks.mu.Lock()
-	if s.ranks.stats == nil {
-		s.ranks.stats = map[string]*ftsStats{}
+	if all {
+		s.ranks.mu.Lock()
+		st.size = size
+		s.ranks.mu.Unlock()
 	}
-	s.ranks.stats[table] = st
-	s.ranks.mu.Unlock()
-	return st, true, nil
+	return size, true, nil
 }
 
 // tableHits are the rows of a table that have a phrase of a query: for
@@ -327,12 +358,12 @@ func idf(ctx context.Context, conn *sql.Conn, st *ftsStats, docHit []int64) ([]f
 }
 
 // bm25 is FTS5's bm25() of row r, written as fts5Bm25Function computes it.
-func (h *tableHits) bm25(r int32, st *ftsStats, idf []float64) float64 {
+func (h *tableHits) bm25(r int32, size []int32, st *ftsStats, idf []float64) float64 {
 	k1, b := bm25K1, bm25B
 	k1p := k1 + 1.0
 	d := 0.0
-	if doc := h.docs[r]; doc < int64(len(st.size)) {
-		d = float64(st.size[doc])
+	if doc := h.docs[r]; doc < int64(len(size)) {
+		d = float64(size[doc])
 	}
 	norm := float64(k1 * (float64(1-b) + float64(b*d)/st.avgdl))
 	score := 0.0

@@ -60,6 +60,18 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 			return nil, ok, err
 		}
 	}
+	root := &matchNode{and: !or, kids: nodes}
+	for i, t := range tables {
+		var docs []int64
+		for r, doc := range t.hits.docs {
+			if scope.keeps(doc) && root.match(t.hits.flagsOf(int32(r)), hasPhrase) {
+				docs = append(docs, doc)
+			}
+		}
+		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs); err != nil || !ok {
+			return nil, ok, wrapKeyword(err)
+		}
+	}
 	s.goRanked.Add(1)
 	return combine(tables, nodes, or, scope, q.Limit), true, nil
 }
@@ -111,7 +123,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	for i := range ones {
 		ones[i] = 1
 	}
-	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, int64(len(st.size)))
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids)
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
@@ -131,9 +143,11 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 
 // rankedTable is what rankTopK reads of one full-text table.
 type rankedTable struct {
+	name string
 	hits *tableHits
 	st   *ftsStats
 	idf  []float64
+	size []int32 // the rows' lengths, by rowid: those of the matches at least
 }
 
 // read reads table's stats and the phrases' postings, weighted.
@@ -153,10 +167,10 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
-	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, int64(len(st.size))); err != nil || !ok {
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
-	t.st = st
+	t.name, t.st = table, st
 	if t.idf, err = idf(ctx, conn, st, t.hits.docHit); err != nil {
 		return false, wrapKeyword(err)
 	}
@@ -209,11 +223,11 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 			continue
 		}
 		h := hit{rowid: doc, KeywordHit: KeywordHit{
-			BM25: ft.hits.bm25(int32(r), ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
+			BM25: ft.hits.bm25(int32(r), ft.size, ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
 			Matched: matched(doc), Terms: len(nodes),
 		}}
 		if ar, ok := matches(an, root, doc); anchored && ok {
-			h.BM25 += an.hits.bm25(ar, an.st, an.idf)
+			h.BM25 += an.hits.bm25(ar, an.size, an.st, an.idf)
 		}
 		best.Offer(h)
 	}
@@ -225,7 +239,7 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 			if _, ok := matches(ft, root, doc); ok {
 				continue // scored with its own text above
 			}
-			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})
+			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.size, an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})
 		}
 	}
 	return best.Sorted()
