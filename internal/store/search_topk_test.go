@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -19,22 +18,9 @@ import (
 // filters.
 func TestRankTopKSameAsSQL(t *testing.T) {
 	ctx := context.Background()
-	s, dir, paths := editedIndex(t)
-	queries := rankQueries(t, paths)
-	var ids []string
-	for _, p := range paths[:200] {
-		rel, _ := filepath.Rel(dir, p)
-		ids = append(ids, filepath.ToSlash(rel))
-	}
+	s, queries := rankCases(t)
 	compared := 0
-	for i, text := range queries {
-		q := store.KeywordQuery{Text: text, Limit: 251, NoSnippets: true, Any: i%5 == 4}
-		switch i % 7 {
-		case 3:
-			q.IDs = ids
-		case 5:
-			q.Exclude = ids
-		}
+	for _, q := range queries {
 		store.SetSQLRank(s, false)
 		got, err := s.Keyword(ctx, q)
 		if err != nil {
