@@ -167,7 +167,7 @@ func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader
 // segment, not in rowid order. Rowids must be below rows.
 func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows int64, found func(tok string, p *ftsPosting)) (bool, error) {
 	if int64(len(f.owner)) < rows {
-		f.owner = make([]uint32, rows)
+		f.owner = pooled[uint32](&ownerPool, int(rows))
 	}
 	serials := map[string]uint32{}
 	for i, sg := range f.segs {
@@ -205,6 +205,15 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 		}
 	}
 	return true, nil
+}
+
+// release gives the reader's table back to its pool; f is not used
+// after.
+func (f *ftsReader) release() {
+	if f.owner != nil {
+		ownerPool.Put(&f.owner)
+		f.owner = nil
+	}
 }
 
 // tombstones returns the rowids deleted from segment i.

@@ -219,7 +219,7 @@ func planScans(phrases []matchPhrase) []phraseScan {
 // weighting each instance by its column's weight; rows bounds the
 // rowids. ok is false when the reader gives up.
 func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64) (*tableHits, bool, error) {
-	h := &tableHits{idx: make([]int32, rows), docHit: make([]int64, len(phrases)), n: len(phrases)}
+	h := &tableHits{idx: pooled[int32](&idxPool, int(rows)), docHit: make([]int64, len(phrases)), n: len(phrases)}
 	for _, sc := range planScans(phrases) {
 		var last string
 		var by *[len(ftsColumns)][]int
@@ -273,8 +273,8 @@ func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []flo
 				h.idx[p.rowid] = r + 1
 				h.docs = append(h.docs, p.rowid)
 				if r%rowChunk == 0 {
-					h.freq = append(h.freq, make([]float64, rowChunk*h.n))
-					h.flags = append(h.flags, make([]uint8, rowChunk*h.n))
+					h.freq = append(h.freq, pooled[float64](&freqPool, rowChunk*h.n))
+					h.flags = append(h.flags, pooled[uint8](&flagsPool, rowChunk*h.n))
 				}
 			}
 			freq, flags = h.freqOf(r), h.flagsOf(r)
@@ -292,6 +292,35 @@ func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []flo
 			freq[i] += w
 		}
 	}
+}
+
+// Pools of the large slices a search allocates (pooled, release): a
+// fallback search at 100,000 notes fills megabytes, which would
+// otherwise be garbage for the collector to pace the heap by.
+var idxPool, ownerPool, freqPool, flagsPool sync.Pool
+
+// pooled returns n zero values from pool, or new ones.
+func pooled[T any](pool *sync.Pool, n int) []T {
+	if p, ok := pool.Get().(*[]T); ok && cap(*p) >= n {
+		s := (*p)[:n]
+		clear(s)
+		return s
+	}
+	return make([]T, n)
+}
+
+// release gives the tables of h back to their pools; h is not used
+// after.
+func (h *tableHits) release() {
+	if h == nil {
+		return
+	}
+	idxPool.Put(&h.idx)
+	for i := range h.freq {
+		freqPool.Put(&h.freq[i])
+		flagsPool.Put(&h.flags[i])
+	}
+	h.idx, h.freq, h.flags = nil, nil, nil
 }
 
 // rowChunk is how many rows' counts tableHits allocates at a time: a

@@ -52,6 +52,11 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 		return nil, false, fmt.Errorf("keyword search: %w", err)
 	}
 	var tables [2]rankedTable
+	defer func() {
+		for _, t := range tables {
+			t.hits.release()
+		}
+	}()
 	for i, t := range []struct {
 		name    string
 		weights []any
@@ -119,6 +124,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
+	defer r.release()
 	ones := make([]float64, len(ftsColumns))
 	for i := range ones {
 		ones[i] = 1
@@ -127,6 +133,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
+	defer h.release()
 	counts = make([]int64, len(exprs))
 	for row := range h.docs {
 		for i, n := range nodes {
@@ -167,6 +174,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
+	defer r.release()
 	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
