@@ -210,8 +210,8 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 // release gives the reader's table back to its pool; f is not used
 // after.
 func (f *ftsReader) release() {
-	if f.owner != nil {
-		ownerPool.Put(&f.owner)
+	if owner := f.owner; owner != nil {
+		ownerPool.Put(&owner)
 		f.owner = nil
 	}
 }

@@ -3,8 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -57,5 +60,72 @@ func TestFTSReaderBadPages(t *testing.T) {
 	}
 	if got := s.goRanked.Load(); got == 0 {
 		t.Errorf("no search was ranked in Go")
+	}
+}
+
+// TestKeywordInGoConcurrent checks that searches ranked in Go at the
+// same time (sharing the cached lengths and the pooled tables) answer
+// as each does alone, and run beside writes.
+func TestKeywordInGoConcurrent(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	notes := benchNotes(400)
+	if err := s.Apply(ctx, &Batch{Upserts: notes}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"invoice", "plan budget", "re", "the zebra", "meeting notes", "kitchen garden music"}
+	want := map[string][]KeywordHit{}
+	for _, q := range queries {
+		hits, err := s.Keyword(ctx, KeywordQuery{Text: q, Limit: 50, NoSnippets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[q] = hits
+	}
+	before := s.goRanked.Load()
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 30 {
+				q := queries[(g+i)%len(queries)]
+				got, err := s.Keyword(ctx, KeywordQuery{Text: q, Limit: 50, NoSnippets: true})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !reflect.DeepEqual(got, want[q]) {
+					errs <- fmt.Errorf("Keyword(%q) at the same time as others differs from alone", q)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if s.goRanked.Load() == before {
+		t.Fatal("no search was ranked in Go")
+	}
+	// Beside writes: answers change, errors must not come.
+	done := make(chan error, 1)
+	go func() {
+		for i := range 20 {
+			if err := s.Apply(ctx, &Batch{Upserts: notes[i*5 : i*5+5]}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := range 60 {
+		if _, err := s.Keyword(ctx, KeywordQuery{Text: queries[i%len(queries)], Limit: 50, NoSnippets: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

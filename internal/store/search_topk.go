@@ -315,10 +315,12 @@ func (h *tableHits) release() {
 	if h == nil {
 		return
 	}
-	idxPool.Put(&h.idx)
+	idx := h.idx
+	idxPool.Put(&idx)
 	for i := range h.freq {
-		freqPool.Put(&h.freq[i])
-		flagsPool.Put(&h.flags[i])
+		freq, flags := h.freq[i], h.flags[i]
+		freqPool.Put(&freq)
+		flagsPool.Put(&flags)
 	}
 	h.idx, h.freq, h.flags = nil, nil, nil
 }
