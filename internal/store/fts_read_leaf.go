@@ -152,10 +152,10 @@ func (d *doclistReader) done(pl []byte) {
 // token or, with prefix, start with it, and hands their rows to found
 // (false: not expected, give up); ok is false when it gives up.
 func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
-	lo := append([]byte{mainKeyPrefix}, token...)
+	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix, found: found}
 	start := sg.first
 	var pgno int64
-	err := f.conn.QueryRowContext(ctx, "SELECT pgno FROM "+f.table+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", sg.id, lo).Scan(&pgno)
+	err := f.conn.QueryRowContext(ctx, "SELECT pgno FROM "+f.table+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", sg.id, sc.lo).Scan(&pgno)
 	switch {
 	case err == sql.ErrNoRows:
 	case err != nil:
@@ -168,10 +168,7 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string
 		return false, err
 	}
 	defer rows.Close()
-	var key []byte
-	var d *doclistReader // the doclist being read, across pages
-	want := int64(start)
-	for rows.Next() {
+	for want := start; rows.Next(); want++ {
 		var id int64
 		var p []byte
 		if err := rows.Scan(&id, &p); err != nil {
@@ -180,77 +177,82 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string
 		if id != segRowid(sg.id, want) {
 			return false, nil // a page missing
 		}
-		want++
-		lp := parseLeaf(p)
-		if lp.broken {
-			return false, nil
-		}
-		if d != nil { // the doclist goes on over this page
-			end := lp.end(-1)
-			if lp.rowid == 0 {
-				if !d.open && end > 4 {
-					return false, nil
-				}
-				d.feed(p[4:end], false)
-			} else {
-				if d.need != lp.rowid-4 {
-					return false, nil
-				}
-				d.feed(p[4:lp.rowid], false)
-				d.feed(p[lp.rowid:end], true)
-			}
-			if d.bad {
-				return false, nil
-			}
-			if len(lp.terms) == 0 {
-				continue
-			}
-			if d.open {
-				return false, nil
-			}
-			d = nil
-		}
-		for k, at := range lp.terms {
-			r := varintReader{b: p[:lp.end(k)], i: at}
-			if k == 0 {
-				n := int(r.next())
-				if r.bad || r.i+n > len(r.b) {
-					return false, nil
-				}
-				key = append(key[:0], p[r.i:r.i+n]...)
-				r.i += n
-			} else {
-				shared, n := int(r.next()), int(r.next())
-				if r.bad || shared > len(key) || r.i+n > len(r.b) {
-					return false, nil
-				}
-				key = append(key[:shared], p[r.i:r.i+n]...)
-				r.i += n
-			}
-			c := bytes.Compare(key, lo)
-			in := c == 0 || prefix && bytes.HasPrefix(key, lo)
-			if !in {
-				if c > 0 {
-					return true, nil // past the tokens asked for
-				}
-				continue
-			}
-			tok := string(key[1:])
-			d = &doclistReader{emit: func(p *ftsPosting) bool { return found(tok, p) }}
-			d.feed(p[r.i:lp.end(k)], true)
-			if d.bad {
-				return false, nil
-			}
-			if k+1 < len(lp.terms) {
-				if d.open {
-					return false, nil
-				}
-				d = nil
-			}
+		if past, ok := sc.page(p); !ok || past {
+			return ok, nil
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return false, err
 	}
-	return d == nil || !d.open, nil
+	return sc.d == nil || !sc.d.open, nil
+}
+
+// segmentScan is scanSegment's state between pages.
+type segmentScan struct {
+	lo     []byte // the key of the token
+	prefix bool
+	found  func(string, *ftsPosting) bool
+	key    []byte         // the last term's key
+	d      *doclistReader // the doclist being read, across pages
+}
+
+// page reads one leaf page: past is set once a term after the tokens
+// asked for is seen, ok cleared when the page is not as expected.
+func (sc *segmentScan) page(p []byte) (past, ok bool) {
+	lp := parseLeaf(p)
+	if lp.broken {
+		return false, false
+	}
+	if d := sc.d; d != nil { // the doclist goes on over this page
+		end := lp.end(-1)
+		if lp.rowid == 0 {
+			if !d.open && end > 4 {
+				return false, false
+			}
+			d.feed(p[4:end], false)
+		} else {
+			if d.need != lp.rowid-4 {
+				return false, false
+			}
+			d.feed(p[4:lp.rowid], false)
+			d.feed(p[lp.rowid:end], true)
+		}
+		if d.bad || len(lp.terms) > 0 && d.open {
+			return false, false
+		}
+		if len(lp.terms) == 0 {
+			return false, true
+		}
+		sc.d = nil
+	}
+	for k, at := range lp.terms {
+		r := varintReader{b: p[:lp.end(k)], i: at}
+		shared := 0
+		if k > 0 {
+			shared = int(r.next())
+		}
+		n := int(r.next())
+		if r.bad || shared > len(sc.key) || r.i+n > len(r.b) {
+			return false, false
+		}
+		sc.key = append(sc.key[:shared], p[r.i:r.i+n]...)
+		r.i += n
+		c := bytes.Compare(sc.key, sc.lo)
+		if c != 0 && !(sc.prefix && bytes.HasPrefix(sc.key, sc.lo)) {
+			if c > 0 {
+				return true, true // past the tokens asked for
+			}
+			continue
+		}
+		tok, found := string(sc.key[1:]), sc.found
+		sc.d = &doclistReader{emit: func(p *ftsPosting) bool { return found(tok, p) }}
+		sc.d.feed(p[r.i:lp.end(k)], true)
+		if sc.d.bad || k+1 < len(lp.terms) && sc.d.open {
+			return false, false
+		}
+		if k+1 < len(lp.terms) {
+			sc.d = nil
+		}
+	}
+	return false, true
 }
