@@ -15,11 +15,12 @@ import (
 // word matches tens of thousands, at about 2 µs each, and counting each
 // term of the any-term fallback costs as much again. rankTopK computes
 // the same scores from the index's postings instead: it reads each
-// phrase's instances once through fts5vocab ('instance': term, note,
-// column), sums the column weights per note and phrase as bm25() does,
-// takes the phrases' document counts and each note's length in tokens
-// from the same tables FTS5 reads them from (the averages record and
-// the docsize table, kept per index state), and computes bm25 with
+// phrase's tokens' rows once from FTS5's own pages (fts_read.go), sums
+// the column weights per note and phrase as bm25() does, takes the
+// phrases' document counts and each note's length in tokens from the
+// same records FTS5 reads them from (the averages record and the
+// docsize table, the matching notes' rows only unless they are many),
+// and computes bm25 with
 // FTS5's own formula and operation order, so that the scores, and with
 // them the order of the hits, are the same to the last bit. It serves
 // expressions whose every phrase is one plain token (nearly every
@@ -32,7 +33,7 @@ var bm25K1, bm25B = 1.2, 0.75
 
 // ftsStats are what bm25 needs of a full-text table besides the
 // phrases: the rows, their average length, the largest rowid, and once
-// read, each row's length (size, which a searches' writes make stale).
+// read, each row's length (size, kept until a write changes the table).
 type ftsStats struct {
 	key   string // the table's averages and structure records
 	rows  int64
