@@ -159,14 +159,12 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	var hits []hit
 	var expr string
 	if !q.Any || len(terms) == 1 {
-		expr = matchExpr(terms, "AND")
-		if hits, err = s.rank(ctx, expr, nil, len(terms), q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "AND", q); err != nil {
 			return nil, err
 		}
 	}
 	if len(hits) == 0 && len(terms) > 1 {
-		expr = matchExpr(terms, "OR")
-		if hits, err = s.rank(ctx, expr, terms, len(terms), q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "OR", q); err != nil {
 			return nil, err
 		}
 	}
