@@ -32,6 +32,10 @@ type ftsSegment struct {
 // several (deleted and written again) counts from the newest.
 type ftsStructure []ftsSegment
 
+// ftsMaxLevels is the most levels an FTS5 structure record has
+// (FTS5_MAX_LEVEL).
+const ftsMaxLevels = 64
+
 // ftsStructureV2 starts the rest of a structure record that lists each
 // segment's origins and tombstones (contentless_delete tables).
 var ftsStructureV2 = []byte{0xff, 0x00, 0x00, 0x01}
@@ -49,10 +53,15 @@ func parseStructure(b []byte) (ftsStructure, bool) {
 	}
 	r := varintReader{b: b}
 	levels, _, _ := r.next(), r.next(), r.next() // levels, segments, write counter
+	if levels > ftsMaxLevels {
+		return nil, false
+	}
 	var byLevel [][]ftsSegment
 	for range levels {
 		merge, n := r.next(), r.next()
-		if merge != 0 {
+		// A segment takes at least three bytes: a damaged count must not
+		// make the loop below run on past the record's end.
+		if merge != 0 || r.bad || n > uint64(len(r.b)-r.i)/3 {
 			return nil, false
 		}
 		var segs []ftsSegment
