@@ -19,6 +19,10 @@ import (
 // positions, a column after the first marked by 0x01 and its number). A
 // doclist, and a position list, may go on over the next pages.
 
+// maxPositionList is more bytes than any position list takes: a longer
+// one is a damaged page.
+const maxPositionList = 1 << 30
+
 // mainKeyPrefix starts the keys of FTS5's main index.
 const mainKeyPrefix = '0'
 
@@ -107,8 +111,12 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 			return
 		}
 		i += n
+		if sz>>1 > maxPositionList {
+			d.bad = true // longer than any position list
+			return
+		}
 		size := int(sz >> 1)
-		if i+size <= len(b) {
+		if size <= len(b)-i {
 			d.done(b[i : i+size])
 			i += size
 			continue
@@ -227,16 +235,16 @@ func (sc *segmentScan) page(p []byte) (past, ok bool) {
 	}
 	for k, at := range lp.terms {
 		r := varintReader{b: p[:lp.end(k)], i: at}
-		shared := 0
+		var shared uint64
 		if k > 0 {
-			shared = int(r.next())
+			shared = r.next()
 		}
-		n := int(r.next())
-		if r.bad || shared > len(sc.key) || r.i+n > len(r.b) {
+		n := r.next()
+		if r.bad || shared > uint64(len(sc.key)) || n > uint64(len(r.b)-r.i) {
 			return false, false
 		}
-		sc.key = append(sc.key[:shared], p[r.i:r.i+n]...)
-		r.i += n
+		sc.key = append(sc.key[:shared], p[r.i:r.i+int(n)]...)
+		r.i += int(n)
 		c := bytes.Compare(sc.key, sc.lo)
 		if c != 0 && !(sc.prefix && bytes.HasPrefix(sc.key, sc.lo)) {
 			if c > 0 {
