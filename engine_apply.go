@@ -211,6 +211,7 @@ func (e *Engine) dropGone(p *pass) {
 		}
 		e.seeGone(p, ns)
 		dropRefs(e.refs, ns)
+		e.titles.drop(ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
 		p.names[refKey(id)] = struct{}{}
@@ -394,6 +395,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	id := r.file.ID
 	if old, ok := e.notes[id]; ok {
 		dropRefs(e.refs, old)
+		e.titles.drop(old)
 	}
 	if r.err != nil {
 		delete(e.notes, id)
@@ -403,6 +405,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	}
 	delete(e.noteProblems, id)
 	e.notes[id] = &noteState{note: r.note, path: r.file.Path, created: created(r.note)}
+	e.titles.add(e.notes[id])
 	e.index.AddNote(id)
 	return true
 }
