@@ -9,10 +9,13 @@ package vaultgraph_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path"
@@ -21,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -192,13 +196,33 @@ func ixDumpIndex(t testing.TB, path string) ixDump {
 	for _, r := range rows("SELECT id, path, title, hash, size, mtime, body_start, aliases, tags, properties, warnings FROM notes") {
 		d.Notes[r[0]] = "note" + r[1]
 	}
-	for _, q := range []string{
-		"SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq",
-		vaultgraph.FTSNoteTokens,
-	} {
-		for _, r := range rows(q) {
-			d.Notes[r[0]] += "\n" + strings.Fields(q)[len(strings.Fields(q))-1] + r[1]
+	const links = "SELECT source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status FROM link_rows ORDER BY source, seq"
+	for _, r := range rows(links) {
+		d.Notes[r[0]] += "\nlink_rows" + r[1]
+	}
+	tokens, err := vaultgraph.FTSTokensByDoc(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, err := db.Query("SELECT id, title, doc FROM notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for nr.Next() {
+		var id, title string
+		var doc int64
+		if err := nr.Scan(&id, &title, &doc); err != nil {
+			t.Fatal(err)
 		}
+		tok, ok := tokens[doc]
+		if !ok {
+			tok = "<nil>"
+		}
+		d.Notes[id] += fmt.Sprintf("\nfts %q %q", title, tok)
+	}
+	nr.Close() // the one connection is needed below
+	if err := nr.Err(); err != nil {
+		t.Fatal(err)
 	}
 	for _, r := range rows("SELECT count(*), 0 FROM fts") {
 		d.FTSRows, _ = strconv.Atoi(r[0])
@@ -251,6 +275,69 @@ func ixCompareDumps(t testing.TB, what string, got, want ixDump) {
 // returns the answers and the index file's content: the reference an
 // incremental index must equal.
 func ixFull(t testing.TB, dir string) (ixState, ixDump) {
+	t.Helper()
+	key := ixFingerprint(t, dir)
+	ixFullMu.Lock()
+	ref, ok := ixFullMemo[key]
+	ixFullMu.Unlock()
+	if ok {
+		return ref.state, ref.dump
+	}
+	st, dump := ixFullIndex(t, dir)
+	ixFullMu.Lock()
+	ixFullMemo[key] = ixRef{st, dump}
+	ixFullMu.Unlock()
+	return st, dump
+}
+
+// ixRef is a clean full index's answers and dump, kept by ixFull.
+type ixRef struct {
+	state ixState
+	dump  ixDump
+}
+
+// ixFullMemo keeps the reference of each vault state already indexed from
+// scratch: a test that checks the same unchanged files several times (and
+// the full index plus its full-text dump is most of such a test's time
+// under -race) computes the reference once.
+var (
+	ixFullMu   sync.Mutex
+	ixFullMemo = map[string]ixRef{}
+)
+
+// ixFingerprint names the exact state of every file under dir: path, size,
+// modification time and content. Two calls give the same text only when a
+// full index of dir would read the same files.
+func ixFingerprint(t testing.TB, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", dir)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%v\x00%d\x00%d\x00", p, info.Mode(), info.Size(), info.ModTime().UnixNano())
+		if info.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ixFullIndex does ixFull's work without the memo.
+func ixFullIndex(t testing.TB, dir string) (ixState, ixDump) {
 	t.Helper()
 	path := ixIndexPath(t)
 	e := ixOpen(t, dir, vaultgraph.Options{Index: path, Rebuild: true})

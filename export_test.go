@@ -1,13 +1,16 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/internal/store"
@@ -81,16 +84,56 @@ func (e *Engine) DumpState() string {
 // Since schema 8 the full-text table keeps no text: a dump compares what
 // it indexes, each note's tokens with their column and offset (fts5vocab
 // 'instance' reads them from the index).
-const (
-	ftsInstances   = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, fts, 'instance')"
-	ftsTokensByDoc = `SELECT doc, group_concat(col || ':' || term || '@' || offset, ' ' ORDER BY col, offset, term) AS tokens
-		FROM temp.fts_instances GROUP BY doc`
-	// FTSNoteTokens gives, per note, its title and tokens.
-	FTSNoteTokens = "SELECT n.id, n.title, t.tokens FROM notes n LEFT JOIN (" + ftsTokensByDoc + ") t ON t.doc = n.doc"
-)
+const ftsInstances = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, fts, 'instance')"
 
-// FTSInstances creates the table FTSNoteTokens reads, on one connection.
+// FTSInstances creates the table FTSTokensByDoc reads, on one connection.
 const FTSInstances = ftsInstances
+
+// FTSTokensByDoc reads temp.fts_instances (FTSInstances) and gives, per
+// full-text row, its tokens as "col:term@offset" joined by spaces, ordered
+// by column, offset and term. The grouping is done here, not in SQL: a
+// GROUP BY with an ordered group_concat over every token of the index is
+// most of an index dump's time, and many times more under -race.
+func FTSTokensByDoc(q interface {
+	Query(string, ...any) (*sql.Rows, error)
+}) (map[int64]string, error) {
+	rows, err := q.Query("SELECT doc, col, term, offset FROM temp.fts_instances")
+	if err != nil {
+		return nil, fmt.Errorf("fts instances: %w", err)
+	}
+	defer rows.Close()
+	type instance struct {
+		col, term string
+		offset    int64
+	}
+	byDoc := map[int64][]instance{}
+	for rows.Next() {
+		var doc int64
+		var in instance
+		if err := rows.Scan(&doc, &in.col, &in.term, &in.offset); err != nil {
+			return nil, fmt.Errorf("fts instances: %w", err)
+		}
+		byDoc[doc] = append(byDoc[doc], in)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("fts instances: %w", err)
+	}
+	out := make(map[int64]string, len(byDoc))
+	for doc, ins := range byDoc {
+		slices.SortFunc(ins, func(a, b instance) int {
+			return cmp.Or(strings.Compare(a.col, b.col), cmp.Compare(a.offset, b.offset), strings.Compare(a.term, b.term))
+		})
+		var b strings.Builder
+		for i, in := range ins {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%s:%s@%d", in.col, in.term, in.offset)
+		}
+		out[doc] = b.String()
+	}
+	return out, nil
+}
 
 // DumpIndexFile reads the SQLite index at path over a connection of its
 // own and returns every table as sorted lines of text: rowids are replaced
@@ -113,6 +156,10 @@ func DumpIndexFile(path string) (string, error) {
 	if _, err := tx.Exec(ftsInstances); err != nil {
 		return "", err
 	}
+	tokens, err := FTSTokensByDoc(tx)
+	if err != nil {
+		return "", err
+	}
 	var lines []string
 	queries := []struct{ name, query string }{
 		{"meta", `SELECT key, value FROM meta WHERE key IN ('consistent', 'vault')`},
@@ -121,8 +168,7 @@ func DumpIndexFile(path string) (string, error) {
 			target_start, target_end, line, COALESCE(resolved, '<null>'), COALESCE(status, '<null>') FROM link_rows`},
 		{"attachment", `SELECT path FROM attachments`},
 		{"problem", `SELECT path, reason FROM problems`},
-		{"fts", `SELECT COALESCE(n.id, '<no note>'), n.title, t.tokens FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid
-			LEFT JOIN (` + ftsTokensByDoc + `) t ON t.doc = f.rowid`},
+		{"fts", `SELECT COALESCE(n.id, '<no note>'), n.title, f.rowid FROM fts f LEFT JOIN notes n ON n.rowid = f.rowid`},
 		{"fts-missing", `SELECT n.id FROM notes n WHERE n.rowid NOT IN (SELECT rowid FROM fts)`},
 		{"vector", `SELECT note, chunk, model, dim, hash FROM vector_rows`},
 	}
@@ -146,7 +192,8 @@ func DumpIndexFile(path string) (string, error) {
 			for i, v := range vals {
 				s := v.String
 				if tq.name == "fts" && i == 2 {
-					s = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(s)))
+					doc, _ := strconv.ParseInt(s, 10, 64)
+					s = fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(tokens[doc])))
 				}
 				parts = append(parts, fmt.Sprintf("%q", s))
 			}
