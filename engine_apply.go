@@ -297,7 +297,7 @@ func (e *Engine) relink(p *pass) {
 			touched[id] = e.notes[id]
 		}
 		for name := range p.names {
-			for id := range e.refIndex()[name] {
+			for _, id := range e.refIndex()[name] {
 				touched[id] = e.notes[id]
 			}
 		}
@@ -326,9 +326,7 @@ func (e *Engine) relink(p *pass) {
 					p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
 				}
 			}
-			if e.refs != nil {
-				addRefs(e.refs, ns)
-			}
+			addRefs(e.refs, ns)
 			tx.SetOut(id, ns.resolved)
 		}
 	})

@@ -83,7 +83,7 @@ func pastedLink(s string) (string, bool) {
 // the first lookup that needs it and kept up to date by putParsed and
 // dropGone (under the write lock); its methods do nothing on a nil index.
 type titleIndex struct {
-	title, alias map[string][]string // Fold(title), Fold(alias) -> note IDs
+	title, alias idLists // Fold(title), Fold(alias) -> note IDs
 }
 
 // titleIndexOf returns e.titles, building it the first time (caller holds
@@ -92,7 +92,7 @@ func (e *Engine) titleIndexOf() *titleIndex {
 	e.titlesMu.Lock()
 	defer e.titlesMu.Unlock()
 	if e.titles == nil {
-		x := &titleIndex{title: make(map[string][]string, len(e.notes)), alias: map[string][]string{}}
+		x := &titleIndex{title: make(idLists, len(e.notes)), alias: idLists{}}
 		for _, ns := range e.notes {
 			x.add(ns)
 		}
@@ -101,20 +101,14 @@ func (e *Engine) titleIndexOf() *titleIndex {
 	return e.titles
 }
 
-// add files a note under its title and each of its aliases (once, when
-// two of them fold alike).
+// add files a note under its title and each of its aliases.
 func (x *titleIndex) add(ns *noteState) {
 	if x == nil {
 		return
 	}
-	id := ns.note.ID
-	k := vault.Fold(ns.note.Title)
-	x.title[k] = append(x.title[k], id)
+	x.title.add(vault.Fold(ns.note.Title), ns.note.ID)
 	for _, a := range ns.note.Aliases {
-		k := vault.Fold(a)
-		if ids := x.alias[k]; len(ids) == 0 || ids[len(ids)-1] != id {
-			x.alias[k] = append(ids, id)
-		}
+		x.alias.add(vault.Fold(a), ns.note.ID)
 	}
 }
 
@@ -123,19 +117,8 @@ func (x *titleIndex) drop(ns *noteState) {
 	if x == nil {
 		return
 	}
-	id := ns.note.ID
-	dropID(x.title, vault.Fold(ns.note.Title), id)
+	x.title.drop(vault.Fold(ns.note.Title), ns.note.ID)
 	for _, a := range ns.note.Aliases {
-		dropID(x.alias, vault.Fold(a), id)
+		x.alias.drop(vault.Fold(a), ns.note.ID)
 	}
-}
-
-// dropID removes id from the IDs filed under k.
-func dropID(m map[string][]string, k, id string) {
-	ids := slices.DeleteFunc(m[k], func(s string) bool { return s == id })
-	if len(ids) == 0 {
-		delete(m, k)
-		return
-	}
-	m[k] = ids
 }

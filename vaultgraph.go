@@ -118,8 +118,8 @@ type Engine struct {
 	graph *graph.Graph
 	// graphCached says the start took the graph from the graph cache.
 	graphCached bool
-	refs        map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
-	titles      *titleIndex                    // notes by folded title and alias; nil until a lookup needs it (titleIndexOf)
+	refs        idLists     // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
+	titles      *titleIndex // notes by folded title and alias; nil until a lookup needs it (titleIndexOf)
 	ignore      *vault.Ignore
 	// excluded is what scans found of the user's excluded folders and
 	// files, whose links a rename still rewrites; nil until a full scan
