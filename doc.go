@@ -51,6 +51,7 @@
 //	engine_related.go       RelatedPage: notes near some notes by personalized PageRank, and why
 //	engine_mention.go       Mentions: unlinked mentions, candidates from the full-text index
 //	engine_mention_link.go  LinkMentions: chosen mentions made links, checked, all or nothing
+//	engine_testopts.go      the settings only tests change (chunk size, retry wait, search tuning), per Engine
 //
 // What happens when a file changes: the watcher (vault.Watcher, run by
 // Watch) reports the paths, Sync turns them into a diff (engine_scan.go),

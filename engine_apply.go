@@ -81,7 +81,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	// A start-up pass that parses several chunks and at least half the
 	// vault (a cold index) rewrites the anchor text once at its end:
 	// each chunk's links touch most notes.
-	p.deferAnchors = how.start && len(d.parse) > chunkSize && len(d.parse) >= d.unchanged
+	p.deferAnchors = how.start && len(d.parse) > e.chunkSize() && len(d.parse) >= d.unchanged
 	p.rep.Unchanged = d.unchanged
 	defer func() {
 		if p.locked {
@@ -233,7 +233,7 @@ func (e *Engine) dropGone(p *pass) {
 		p.batch.RemoveFiles = append(p.batch.RemoveFiles, f)
 	}
 	p.look = e.index
-	if p.start && len(d.parse) > chunkSize {
+	if p.start && len(d.parse) > e.chunkSize() {
 		p.look = e.lookahead(d.parse)
 	}
 }

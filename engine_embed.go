@@ -52,31 +52,6 @@ func modelOf(key string) string { return key[:max(0, strings.LastIndex(key, "/")
 // 1.5× slower. Below it, float32.
 const QuantizeAboveChunks = 100_000
 
-// testOptions are settings only tests change. They live in an Engine's
-// Options, not in package variables, so tests that change them can run in
-// parallel.
-type testOptions struct {
-	// embedRetry is the wait before trying again after the embedding
-	// provider failed (defaultEmbedRetry).
-	embedRetry time.Duration
-	// quantizeAbove is the number of stored chunk vectors above which the
-	// vector index holds them as int8 (QuantizeAboveChunks).
-	quantizeAbove int
-}
-
-// defaultTestOptions are the settings of an Engine whose Options set none.
-func defaultTestOptions() testOptions {
-	return testOptions{embedRetry: defaultEmbedRetry, quantizeAbove: QuantizeAboveChunks}
-}
-
-// testOpts returns e's test settings, or the defaults.
-func (e *Engine) testOpts() testOptions {
-	if e.opts.test != nil {
-		return *e.opts.test
-	}
-	return defaultTestOptions()
-}
-
 // newVectorIndex returns an empty vector index with room for the vectors
 // stored for model and dim, int8 when there are more than
 // QuantizeAboveChunks of them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -203,22 +204,13 @@ func (e *Engine) keep(f *noteFilter, id string, ns *noteState) bool {
 	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {
 		return false
 	}
-	if q.BrokenLinks && !hasStatus(ns, vault.Broken) {
+	if q.BrokenLinks && !slices.Contains(ns.status, vault.Broken) {
 		return false
 	}
 	if q.BrokenAnchors && !e.hasBrokenAnchor(ns) {
 		return false
 	}
 	return true
-}
-
-func hasStatus(ns *noteState, st vault.Status) bool {
-	for _, s := range ns.status {
-		if s == st {
-			return true
-		}
-	}
-	return false
 }
 
 func inRange(t, after, before time.Time) bool {

@@ -274,8 +274,11 @@ func ixCompareDumps(t testing.TB, what string, got, want ixDump) {
 // ixFull indexes dir from scratch (Rebuild, into a new index file) and
 // returns the answers and the index file's content: the reference an
 // incremental index must equal.
-func ixFull(t testing.TB, dir string) (ixState, ixDump) {
+func ixFull(t testing.TB, dir string, set ...func(*vaultgraph.Options)) (ixState, ixDump) {
 	t.Helper()
+	if len(set) > 0 {
+		return ixFullIndex(t, dir, set...) // the memo is of default options
+	}
 	key := ixFingerprint(t, dir)
 	ixFullMu.Lock()
 	ref, ok := ixFullMemo[key]
@@ -336,11 +339,16 @@ func ixFingerprint(t testing.TB, dir string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// ixFullIndex does ixFull's work without the memo.
-func ixFullIndex(t testing.TB, dir string) (ixState, ixDump) {
+// ixFullIndex does ixFull's work without the memo, with the options set
+// changes.
+func ixFullIndex(t testing.TB, dir string, set ...func(*vaultgraph.Options)) (ixState, ixDump) {
 	t.Helper()
 	path := ixIndexPath(t)
-	e := ixOpen(t, dir, vaultgraph.Options{Index: path, Rebuild: true})
+	opts := vaultgraph.Options{Index: path, Rebuild: true}
+	for _, f := range set {
+		f(&opts)
+	}
+	e := ixOpen(t, dir, opts)
 	r := e.Report()
 	if r.Parsed != r.Notes+r.Problems || r.Unchanged != 0 {
 		t.Errorf("full index: Report() parsed %d, unchanged %d, want %d, 0", r.Parsed, r.Unchanged, r.Notes+r.Problems)
@@ -353,15 +361,16 @@ func ixFullIndex(t testing.TB, dir string) (ixState, ixDump) {
 }
 
 // ixCheckIndex closes e and checks that it answers, and that its index
-// file holds, what a clean full index of the same vault does.
-func ixCheckIndex(t testing.TB, what string, e *vaultgraph.Engine) {
+// file holds, what a clean full index of the same vault does (opened with
+// the options set changes).
+func ixCheckIndex(t testing.TB, what string, e *vaultgraph.Engine, set ...func(*vaultgraph.Options)) {
 	t.Helper()
 	got := ixAnswers(t, e)
 	path := e.IndexPath()
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want, wantDump := ixFull(t, e.Root())
+	want, wantDump := ixFull(t, e.Root(), set...)
 	ixCompare(t, what, got, want)
 	ixCompareDumps(t, what, ixDumpIndex(t, path), wantDump)
 }
@@ -562,17 +571,19 @@ func TestIndexSameBytesNewMtime(t *testing.T) {
 func TestIndexKillAndRestart(t *testing.T) {
 	const chunk = 60
 	notes := 3 * chunk
-	defer vaultgraph.SetIndexChunkSize(chunk)()
+	chunked := func(o *vaultgraph.Options) { vaultgraph.WithIndexChunkSize(o, chunk) }
 	dir, _ := ixVault(t, notes, 4)
 	path := ixIndexPath(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: path, Progress: func(done, total int) {
+	opts := vaultgraph.Options{Vault: dir, Index: path, Progress: func(done, total int) {
 		if done >= chunk+chunk/4 {
 			cancel()
 		}
-	}})
+	}}
+	chunked(&opts)
+	e := vaultgraph.New(opts)
 	err := e.Open(ctx)
 	if !errors.Is(err, context.Canceled) {
 		e.Close()
@@ -589,13 +600,15 @@ func TestIndexKillAndRestart(t *testing.T) {
 		t.Errorf("the interrupted index is marked consistent")
 	}
 
-	e = ixOpen(t, dir, vaultgraph.Options{Index: path})
+	opts = vaultgraph.Options{Index: path}
+	chunked(&opts)
+	e = ixOpen(t, dir, opts)
 	r := e.Report()
 	if r.Unchanged != len(kept.Notes) || r.Parsed != notes-r.Unchanged || r.Notes != notes || r.Removed != 0 {
 		t.Errorf("restart: Report() notes %d, parsed %d, unchanged %d, removed %d; want %d, %d, %d, 0",
 			r.Notes, r.Parsed, r.Unchanged, r.Removed, notes, notes-len(kept.Notes), len(kept.Notes))
 	}
-	ixCheckIndex(t, "restarted index", e)
+	ixCheckIndex(t, "restarted index", e, chunked)
 }
 
 // TestIndexUnusable: a corrupt, truncated or newer-schema index file is set
@@ -881,7 +894,7 @@ func lineDiff(a, b string) string {
 // broken, and holds what a clean full index does.
 func TestIndexReservedUnparsable(t *testing.T) {
 	const chunk = 40
-	defer vaultgraph.SetIndexChunkSize(chunk)()
+	chunked := func(o *vaultgraph.Options) { vaultgraph.WithIndexChunkSize(o, chunk) }
 	dir, _ := ixVault(t, 3*chunk, 3)
 	if err := os.WriteFile(filepath.Join(dir, "Zeta Binary.md"), []byte("\x00\x01\x02 not text"), 0o644); err != nil {
 		t.Fatal(err)
@@ -909,7 +922,9 @@ func TestIndexReservedUnparsable(t *testing.T) {
 		linked++
 	}
 	path := ixIndexPath(t)
-	cold := ixOpen(t, dir, vaultgraph.Options{Index: path})
+	opts := vaultgraph.Options{Index: path}
+	chunked(&opts)
+	cold := ixOpen(t, dir, opts)
 	if r := cold.Report(); r.Problems != 1 || r.BrokenLinks == 0 {
 		t.Fatalf("cold index: Report() problems %d, broken links %d; want the binary note as a problem and broken links to it", r.Problems, r.BrokenLinks)
 	}
@@ -930,7 +945,7 @@ func TestIndexReservedUnparsable(t *testing.T) {
 	if links != linked || wrong != 0 {
 		t.Errorf("the index holds %d links to the unparsable note, %d of them not stored as broken; want %d, 0", links, wrong, linked)
 	}
-	warm := ixOpen(t, dir, vaultgraph.Options{Index: path})
+	warm := ixOpen(t, dir, opts)
 	ixCompare(t, "read back after a cold index with an unparsable note", ixAnswers(t, warm), want)
-	ixCheckIndex(t, "cold index with an unparsable note", warm)
+	ixCheckIndex(t, "cold index with an unparsable note", warm, chunked)
 }

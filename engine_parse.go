@@ -11,10 +11,10 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// chunkSize is how many notes a cold index parses and writes per
-// transaction, so that an interrupted index keeps most of its work. A
-// variable so that tests can make it small.
-var chunkSize = 2000
+// indexChunkNotes is how many notes a cold index parses and writes per
+// transaction, so that an interrupted index keeps most of its work
+// (testOptions.chunkSize in tests).
+const indexChunkNotes = 2000
 
 // parsed is the outcome of reading and parsing one file.
 type parsed struct {
@@ -49,8 +49,9 @@ func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
 		defer close(out)
 		var done atomic.Int64
 		ie := e.inlineEmbedder()
-		for from := 0; from < len(d.parse); from += chunkSize {
-			files := d.parse[from:min(from+chunkSize, len(d.parse))]
+		size := e.chunkSize()
+		for from := 0; from < len(d.parse); from += size {
+			files := d.parse[from:min(from+size, len(d.parse))]
 			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse), ie)
 			select {
 			case out <- chunk{parsed: results, err: err}:

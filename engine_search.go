@@ -268,13 +268,14 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 func (e *Engine) keywordSearch(ctx context.Context, st *store.Store, query string, ids, exclude []string) ([]store.KeywordHit, []string, error) {
 	// One more than counted tells whether more match. Snippets are made
 	// for the page's notes only (keywordSnippets).
-	kq := store.KeywordQuery{Text: query, Limit: MaxSearchTotal + 1, IDs: ids, Exclude: exclude, NoSnippets: true}
+	weights, prior := e.searchTuning()
+	kq := store.KeywordQuery{Text: query, Limit: MaxSearchTotal + 1, IDs: ids, Exclude: exclude, NoSnippets: true, Weights: weights}
 	kw, err := st.Keyword(ctx, kq)
 	if err != nil {
 		return nil, nil, fmt.Errorf("search %q: %w", query, err)
 	}
 	if g := e.Graph(); g != nil {
-		withPrior(kw, g.InDegree)
+		withPrior(kw, g.InDegree, prior)
 	}
 	var warnings []string
 	if len(kw) > 0 && kw[0].Matched < kw[0].Terms {

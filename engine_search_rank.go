@@ -27,22 +27,22 @@ func rank(mode SearchMode, kw []store.KeywordHit, vec []vectorHit, builtin bool)
 	return fuse(kw, vec, strong), vec
 }
 
-// graphPrior is the weight of a note's in-degree in keyword ranking: a
-// note's relevance is multiplied by 1 + GraphPrior × ln(1 + in-degree),
+// defaultGraphPrior is the weight of a note's in-degree in keyword
+// ranking: a note's relevance is multiplied by 1 + prior × ln(1 + in-degree),
 // so that of two notes that match alike the one more notes link to (the
 // canonical note on a topic) comes first, while a hub that matches
 // weakly does not beat a specific answer. Chosen on the tuning halves of
 // the evaluation sets (search_eval_test.go).
-var graphPrior = 0.1
+const defaultGraphPrior = 0.1
 
-// withPrior sets each keyword hit's prior from its in-degree in g and
-// orders the hits again.
-func withPrior(kw []store.KeywordHit, inDegree func(string) int) {
-	if graphPrior == 0 || len(kw) == 0 {
+// withPrior sets each keyword hit's prior from its in-degree in g, with
+// weight prior, and orders the hits again.
+func withPrior(kw []store.KeywordHit, inDegree func(string) int, prior float64) {
+	if prior == 0 || len(kw) == 0 {
 		return
 	}
 	for i := range kw {
-		kw[i].Prior = graphPrior * math.Log1p(float64(inDegree(kw[i].ID)))
+		kw[i].Prior = prior * math.Log1p(float64(inDegree(kw[i].ID)))
 	}
 	store.SortByRelevance(kw)
 }

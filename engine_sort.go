@@ -43,8 +43,24 @@ func needDegrees(keys []sortKey) bool {
 	return slices.ContainsFunc(keys, func(k sortKey) bool { return k.field == "inDegree" || k.field == "outDegree" })
 }
 
+// byKeys compares a and b by each of keys in turn, with compare for the
+// key's field, reversed for a descending key: 0 when all are equal.
+func byKeys[T any](keys []sortKey, a, b T, compare func(field string, a, b T) int) int {
+	for _, k := range keys {
+		c := compare(k.field, a, b)
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
 // sorter builds the comparison of note rows for sort keys; ties end on
-// the ID so pages are stable.
+// the ID so pages are stable. It is byKeys written out: through byKeys's
+// function argument, the rows of every comparison would move to the heap.
 func (e *Engine) sorter(keys []sortKey) func(a, b listRow) int {
 	return func(a, b listRow) int {
 		for _, k := range keys {
@@ -102,18 +118,15 @@ func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
 // tagSorter builds the comparison of tags for sort keys of TagList; ties
 // end on the tag so pages are stable.
 func tagSorter(keys []sortKey) func(a, b graph.TagCount) int {
+	compare := func(field string, a, b graph.TagCount) int {
+		if field == "count" {
+			return cmp.Compare(a.Count, b.Count)
+		}
+		return strings.Compare(a.Tag, b.Tag)
+	}
 	return func(a, b graph.TagCount) int {
-		for _, k := range keys {
-			c := strings.Compare(a.Tag, b.Tag)
-			if k.field == "count" {
-				c = cmp.Compare(a.Count, b.Count)
-			}
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
+		if c := byKeys(keys, a, b, compare); c != 0 {
+			return c
 		}
 		return strings.Compare(a.Tag, b.Tag)
 	}
@@ -146,18 +159,7 @@ func (e *Engine) sortHits(hits []SearchHit, keys []sortKey) error {
 		}
 		return e.compareRows(field, &a.row, &b.row)
 	}
-	slices.SortStableFunc(items, func(a, b item) int {
-		for _, k := range keys {
-			c := compare(k.field, &a, &b)
-			if k.desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
+	slices.SortStableFunc(items, func(a, b item) int { return byKeys(keys, &a, &b, compare) })
 	for i := range items {
 		hits[i] = items[i].hit
 	}

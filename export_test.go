@@ -208,12 +208,21 @@ func DumpIndexFile(path string) (string, error) {
 // the store package registers the "sqlite" driver DumpIndexFile uses.
 var _ = store.SchemaVersion
 
-// SetGraphPrior sets the weight of the graph prior (for the tuning of
-// search_eval_tune_test.go) and returns the previous one.
-func SetGraphPrior(w float64) float64 {
-	old := graphPrior
-	graphPrior = w
-	return old
+// SearchTuning holds the field weights and the graph prior of keyword
+// ranking (for the tuning of search_eval_tune_test.go).
+type SearchTuning = searchTuning
+
+// DefaultSearchTuning returns the weights searches use by default.
+func DefaultSearchTuning() *SearchTuning {
+	return &SearchTuning{Weights: store.DefaultFieldWeights, Prior: defaultGraphPrior}
+}
+
+// WithSearchTuning makes o's searches rank with t, read at each search,
+// so that a test may change it between searches.
+func WithSearchTuning(o *Options, t *SearchTuning) {
+	test := o.testOptions()
+	test.tuning = t
+	o.test = &test
 }
 
 // OutOfStep is outOfStep: the paths a Sync still has work for.

@@ -277,14 +277,19 @@ func evalMetrics(hits []vaultgraph.SearchHit, want []string) (recall, rr float64
 }
 
 // evalEngine opens dir with its index in a temporary folder and the
-// builtin embedder, and waits for every vector.
-func evalEngine(t testing.TB, dir string) *vaultgraph.Engine {
+// builtin embedder (and the options set changes), and waits for every
+// vector.
+func evalEngine(t testing.TB, dir string, set ...func(*vaultgraph.Options)) *vaultgraph.Engine {
 	t.Helper()
 	em, err := embed.New("builtin", embed.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := vaultgraph.New(vaultgraph.Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db"), Embedder: em})
+	opts := vaultgraph.Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db"), Embedder: em}
+	for _, f := range set {
+		f(&opts)
+	}
+	e := vaultgraph.New(opts)
 	if err := e.Open(context.Background()); err != nil {
 		t.Fatalf("Open(%s) = %v", dir, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph"
-	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/internal/vaultgen"
 )
 
@@ -49,8 +48,8 @@ func tuneObjective(ctx context.Context, t *testing.T, runs []evalRun) float64 {
 // TestSearchEvalTune chooses the field weights and the graph prior by
 // coordinate ascent on the tuning halves of the evaluation sets (never
 // the test halves), and logs the best. Run with -eval-tune; the chosen
-// values are then written into store.DefaultFieldWeights and graphPrior
-// by hand.
+// values are then written into store.DefaultFieldWeights and
+// defaultGraphPrior by hand.
 func TestSearchEvalTune(t *testing.T) {
 	if !*evalTune {
 		t.Skip("run with -eval-tune")
@@ -63,16 +62,15 @@ func TestSearchEvalTune(t *testing.T) {
 	}
 	gs := readEvalSet(t, "vaultgen.json")
 	ks := readEvalSet(t, "kepano.json")
+	tuning := vaultgraph.DefaultSearchTuning()
+	tuned := func(o *vaultgraph.Options) { vaultgraph.WithSearchTuning(o, tuning) }
 	runs := []evalRun{
-		{tuneHalf(tv), evalEngine(t, "testvault")},
-		{tuneHalf(gs), evalEngine(t, dir)},
-		{tuneHalf(ks), evalEngine(t, filepath.Join(evalDir, ks.Vault))},
+		{tuneHalf(tv), evalEngine(t, "testvault", tuned)},
+		{tuneHalf(gs), evalEngine(t, dir, tuned)},
+		{tuneHalf(ks), evalEngine(t, filepath.Join(evalDir, ks.Vault), tuned)},
 	}
-	w := &store.DefaultFieldWeights
-	saved, savedPrior := *w, vaultgraph.SetGraphPrior(0)
-	vaultgraph.SetGraphPrior(savedPrior)
-	defer func() { *w = saved; vaultgraph.SetGraphPrior(savedPrior) }()
-	prior := savedPrior
+	w := &tuning.Weights
+	prior := tuning.Prior
 	params := []struct {
 		name string
 		p    *float64
@@ -88,7 +86,7 @@ func TestSearchEvalTune(t *testing.T) {
 		{"prior", &prior, []float64{0, 0.05, 0.1, 0.2, 0.4}},
 	}
 	eval := func() float64 {
-		vaultgraph.SetGraphPrior(prior)
+		tuning.Prior = prior
 		return tuneObjective(ctx, t, runs)
 	}
 	best := eval()
@@ -107,14 +105,14 @@ func TestSearchEvalTune(t *testing.T) {
 		}
 	}
 	t.Logf("chosen %+v prior=%.2f objective=%.4f", *w, prior, best)
-	logPriorChanges(ctx, t, runs, prior)
+	logPriorChanges(ctx, t, runs, tuning, prior)
 }
 
 // logPriorChanges logs the queries of runs whose first expected note
 // moves in hybrid mode when the graph prior goes from 0 to prior, with
 // the first hit's in-degree: a hub that crowds out a specific answer
 // shows as a query whose expected note moves down.
-func logPriorChanges(ctx context.Context, t *testing.T, runs []evalRun, prior float64) {
+func logPriorChanges(ctx context.Context, t *testing.T, runs []evalRun, tuning *vaultgraph.SearchTuning, prior float64) {
 	t.Helper()
 	firstRank := func(e *vaultgraph.Engine, q evalQuery) (int, string) {
 		hits, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: q.Query, Mode: vaultgraph.SearchHybrid, Limit: evalLimit})
@@ -134,9 +132,9 @@ func logPriorChanges(ctx context.Context, t *testing.T, runs []evalRun, prior fl
 	}
 	for _, r := range runs {
 		for _, q := range r.set.Queries {
-			vaultgraph.SetGraphPrior(0)
+			tuning.Prior = 0
 			r0, top0 := firstRank(r.e, q)
-			vaultgraph.SetGraphPrior(prior)
+			tuning.Prior = prior
 			r1, top1 := firstRank(r.e, q)
 			if r0 != r1 {
 				g := r.e.Graph()

@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -118,11 +119,11 @@ func New(spec string, opts Options) (Embedder, error) {
 	case "none":
 		return nil, nil
 	case "ollama":
-		return newOllama(orDefault(arg, DefaultOllama), opts), nil
+		return newOllama(cmp.Or(arg, DefaultOllama), opts), nil
 	case "openai":
-		return newOpenAI(orDefault(arg, DefaultOpenAI), opts), nil
+		return newOpenAI(cmp.Or(arg, DefaultOpenAI), opts), nil
 	case "model2vec":
-		dir, err := ResolveModel2Vec(orDefault(arg, DefaultModel2Vec), opts.CacheDir)
+		dir, err := ResolveModel2Vec(cmp.Or(arg, DefaultModel2Vec), opts.CacheDir)
 		if err != nil {
 			return nil, err
 		}
@@ -130,13 +131,6 @@ func New(spec string, opts Options) (Embedder, error) {
 	}
 	return nil, fmt.Errorf("embed spec %q (want builtin, ollama:MODEL, openai:MODEL, model2vec:PATH or none): %w",
 		spec, ErrUnknownProvider)
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // remoteConfig is Options with defaults and environment applied.
@@ -151,20 +145,13 @@ type remoteConfig struct {
 
 func (o Options) remote(defaultURL string, keyEnvs ...string) remoteConfig {
 	c := remoteConfig{
-		base:    o.BaseURL,
+		base:    strings.TrimRight(cmp.Or(o.BaseURL, os.Getenv(EnvEmbedURL), defaultURL), "/"),
 		key:     o.APIKey,
 		batch:   o.BatchSize,
 		timeout: o.Timeout,
 		retries: o.Retries,
 		client:  o.HTTPClient,
 	}
-	if c.base == "" {
-		c.base = os.Getenv(EnvEmbedURL)
-	}
-	if c.base == "" {
-		c.base = defaultURL
-	}
-	c.base = strings.TrimRight(c.base, "/")
 	for _, env := range keyEnvs {
 		if c.key != "" {
 			break

@@ -41,6 +41,18 @@ func invalid(param, format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s", vaultgraph.ErrInvalid, param, fmt.Sprintf(format, args...))
 }
 
+// required is the error of the required parameter param left blank, with
+// hint, when not empty, saying what it takes; nil when value is given.
+func required(param, value, hint string) error {
+	switch {
+	case strings.TrimSpace(value) != "":
+		return nil
+	case hint == "":
+		return invalid(param, "required")
+	}
+	return invalid(param, "required: %s", hint)
+}
+
 // Message is err's text without the generic prefix its code already says
 // ("invalid parameters: ...").
 func Message(err error) string {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,34 +87,33 @@ func shapePath(d *toolDef, r *PathResponse, p Presentation) *answer {
 func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindStatus, warnings: warnings, keep: d.fields.minimal}
+	status := reflect.ValueOf(s).Elem()
 	for _, name := range names {
 		if value, ok := statusValues[name]; ok {
 			a.head = append(a.head, toon.Field{Key: name, Value: value(s)})
+		} else if index, ok := statusIndex[name]; ok {
+			a.head = append(a.head, toon.Field{Key: name, Value: status.FieldByIndex(index).Interface()})
 		}
 	}
 	return a
 }
 
-// statusValues give each field of vault_status its value.
+// statusIndex maps the JSON name of each field of vaultgraph.Status to
+// its index: a field of vault_status is the Status field of its name, as
+// it is, unless statusValues gives it another value.
+var statusIndex = func() map[string][]int {
+	fields := reflect.VisibleFields(reflect.TypeFor[vaultgraph.Status]())
+	m := make(map[string][]int, len(fields))
+	for _, f := range fields {
+		m[strings.Split(f.Tag.Get("json"), ",")[0]] = f.Index
+	}
+	return m
+}()
+
+// statusValues give the fields of vault_status that are not a Status
+// field as it is their value.
 var statusValues = map[string]func(s *vaultgraph.Status) any{
-	"vault":              func(s *vaultgraph.Status) any { return s.Vault },
-	"notes":              func(s *vaultgraph.Status) any { return s.Notes },
-	"links":              func(s *vaultgraph.Status) any { return s.Links },
-	"brokenLinks":        func(s *vaultgraph.Status) any { return s.BrokenLinks },
-	"brokenAnchors":      func(s *vaultgraph.Status) any { return s.BrokenAnchors },
-	"attachmentLinks":    func(s *vaultgraph.Status) any { return s.AttachmentLinks },
-	"attachments":        func(s *vaultgraph.Status) any { return s.Attachments },
-	"tags":               func(s *vaultgraph.Status) any { return s.Tags },
-	"edges":              func(s *vaultgraph.Status) any { return s.Edges },
 	"embeddingCoverage":  func(s *vaultgraph.Status) any { return roundScore(s.Embeddings) },
-	"embeddingModel":     func(s *vaultgraph.Status) any { return s.EmbeddingModel },
-	"embedding":          func(s *vaultgraph.Status) any { return s.Embedding },
-	"index":              func(s *vaultgraph.Status) any { return s.Index },
-	"indexBytes":         func(s *vaultgraph.Status) any { return s.IndexBytes },
-	"watcher":            func(s *vaultgraph.Status) any { return s.Watcher },
-	"loadTimeMs":         func(s *vaultgraph.Status) any { return s.LoadTimeMs },
-	"notesWithWarnings":  func(s *vaultgraph.Status) any { return s.NotesWithWarnings },
-	"renameRepairs":      func(s *vaultgraph.Status) any { return s.RenameRepairs },
 	"problemCount":       func(s *vaultgraph.Status) any { return len(s.Problems) },
 	"duplicateNameCount": func(s *vaultgraph.Status) any { return len(s.DuplicateNames) },
 	"lastSync": func(s *vaultgraph.Status) any {

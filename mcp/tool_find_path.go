@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
@@ -48,11 +47,11 @@ type PathResponse struct {
 
 // FindPath returns the shortest path between two notes, or nil.
 func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
-	if strings.TrimSpace(p.Source) == "" {
-		return nil, invalid("source", "required")
+	if err := required("source", p.Source, ""); err != nil {
+		return nil, err
 	}
-	if strings.TrimSpace(p.Target) == "" {
-		return nil, invalid("target", "required")
+	if err := required("target", p.Target, ""); err != nil {
+		return nil, err
 	}
 	path, warnings, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
 	if err != nil {

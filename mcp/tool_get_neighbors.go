@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -39,8 +38,8 @@ type GetNeighborsParams struct {
 // GetNeighbors lists the notes linked with a note; nil when the note does
 // not exist.
 func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, error) {
-	if strings.TrimSpace(p.ID) == "" {
-		return nil, invalid("id", "required")
+	if err := required("id", p.ID, ""); err != nil {
+		return nil, err
 	}
 	q, err := p.query(vaultgraph.NeighborList)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/vaultgraph/vaultgraph/graph"
@@ -45,8 +44,8 @@ type GetNodeParams struct {
 // GetNode returns one note with its content, and with depth 1 its
 // neighbours and link counts; nil when no note matches.
 func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
-	if strings.TrimSpace(p.ID) == "" {
-		return nil, invalid("id", "required: a note path, path without .md, or note name")
+	if err := required("id", p.ID, "a note path, path without .md, or note name"); err != nil {
+		return nil, err
 	}
 	if p.Depth != 0 && p.Depth != 1 {
 		return nil, invalid("depth", "%d: use 0 (the note) or 1 (the note and its neighbours)", p.Depth)

@@ -32,8 +32,8 @@ type LinkMentionsParams struct {
 
 // LinkMentions links the chosen unlinked mentions of a note.
 func (t *Tools) LinkMentions(ctx context.Context, p LinkMentionsParams) (any, error) {
-	if strings.TrimSpace(p.ID) == "" {
-		return nil, invalid("id", "required: the note whose mentions to link")
+	if err := required("id", p.ID, "the note whose mentions to link"); err != nil {
+		return nil, err
 	}
 	var sources []string
 	for _, s := range p.Sources {

@@ -25,8 +25,8 @@ type SearchParams struct {
 // a page at a time: total is the number of matching notes found, at most
 // vaultgraph.MaxSearchTotal (the hint says "at least" when more match).
 func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
-	if strings.TrimSpace(p.Query) == "" {
-		return nil, invalid("query", `required: words, a "quoted phrase" or a question`)
+	if err := required("query", p.Query, `words, a "quoted phrase" or a question`); err != nil {
+		return nil, err
 	}
 	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{

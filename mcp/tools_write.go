@@ -55,8 +55,8 @@ type WriteResponse struct {
 
 // CreateNode writes a new note.
 func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error) {
-	if strings.TrimSpace(p.Title) == "" {
-		return nil, invalid("title", "required: the note's title, which names its file")
+	if err := required("title", p.Title, "the note's title, which names its file"); err != nil {
+		return nil, err
 	}
 	props, err := properties(p.Properties)
 	if err != nil {
@@ -69,8 +69,8 @@ func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error)
 
 // UpdateNode changes, renames or moves a note, rewriting links to it.
 func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error) {
-	if strings.TrimSpace(p.ID) == "" {
-		return nil, invalid("id", "required: the note to update")
+	if err := required("id", p.ID, "the note to update"); err != nil {
+		return nil, err
 	}
 	props, err := properties(p.Properties)
 	if err != nil {
@@ -87,8 +87,8 @@ func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error)
 
 // DeleteNode removes a note; a missing one is not an error.
 func (t *Tools) DeleteNode(ctx context.Context, p DeleteNodeParams) (any, error) {
-	if strings.TrimSpace(p.ID) == "" {
-		return nil, invalid("id", "required: the note to delete")
+	if err := required("id", p.ID, "the note to delete"); err != nil {
+		return nil, err
 	}
 	res, err := t.Engine.DeleteNode(ctx, p.ID, p.IfMatch)
 	if err == nil && !res.Deleted {

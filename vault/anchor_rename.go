@@ -201,11 +201,8 @@ func fragmentRange(src []byte, l Link) (start, end int, ok bool) {
 // markdownFragment is the fragment the parser reads from a markdown
 // destination written as target, '#', frag.
 func markdownFragment(target, frag string) string {
-	decoded := decodeDestination(unescapeDestination(target + "#" + frag))
-	if h := strings.IndexByte(decoded, '#'); h >= 0 {
-		return validUTF8(decoded[h+1:])
-	}
-	return ""
+	_, fragment := splitDestination(target + "#" + frag)
+	return fragment
 }
 
 // frontmatterFragment writes fragment for the frontmatter link l, whose

@@ -36,13 +36,13 @@ func (x *Index) ResolveFile(source string, l Link) (f FileTarget, ok bool) {
 		return FileTarget{}, false
 	}
 	t := strings.TrimSpace(l.Target)
-	if (l.Kind == KindMarkdown || l.Kind == KindImage) && !strings.HasPrefix(t, "/") {
+	if l.Kind.Markdown() && !strings.HasPrefix(t, "/") {
 		if f, ok := x.fileAt(source, path.Join(Dir(source), t)); ok {
 			return f, true
 		}
 	}
 	t = strings.TrimPrefix(t, "/")
-	missing, relative := "", strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../")
+	missing, relative := "", dotRelative(t)
 	if relative {
 		joined := path.Join(Dir(source), t)
 		if f, ok := x.fileAt(source, joined); ok {

@@ -137,14 +137,20 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string
 			l.TargetEnd = l.TargetStart + h
 		}
 	}
-	// Backslash escapes and entities mean what CommonMark says ("a\_b.md"
-	// is "a_b.md"); goldmark leaves them for its renderer to resolve.
+	l.Target, l.Fragment = splitDestination(dest)
+	c.note.Links = append(c.note.Links, l)
+}
+
+// splitDestination reads a markdown link's destination: its target,
+// cleaned, and its fragment (after '#'). Backslash escapes and entities
+// mean what CommonMark says ("a\_b.md" is "a_b.md"); goldmark leaves them
+// for its renderer to resolve.
+func splitDestination(dest string) (target, fragment string) {
 	decoded := decodeDestination(unescapeDestination(dest))
 	if h := strings.IndexByte(decoded, '#'); h >= 0 {
-		decoded, l.Fragment = decoded[:h], validUTF8(decoded[h+1:])
+		decoded, fragment = decoded[:h], validUTF8(decoded[h+1:])
 	}
-	l.Target = cleanTarget(decoded)
-	c.note.Links = append(c.note.Links, l)
+	return cleanTarget(decoded), fragment
 }
 
 // refLabel is the normalised label of a reference link, or "".

@@ -12,6 +12,14 @@ import (
 // bom is the UTF-8 byte-order mark a note may start with.
 const bom = "\uFEFF"
 
+// bomLen is the length of the byte-order mark src starts with, or 0.
+func bomLen(src []byte) int {
+	if bytes.HasPrefix(src, []byte(bom)) {
+		return len(bom)
+	}
+	return 0
+}
+
 // ReplaceContent returns the note src with content written into it, and
 // whether content was its whole text.
 //

@@ -38,10 +38,7 @@ type fmBlock struct {
 // false when src has none. Only the lines up to the first closing "---"
 // are parsed: the frontmatter block closes there or nowhere.
 func locateFrontmatter(src []byte) (blk fmBlock, ok bool) {
-	off := 0
-	if bytes.HasPrefix(src, []byte("\uFEFF")) {
-		off = 3
-	}
+	off := bomLen(src)
 	body := src[off:]
 	if len(src) > MaxParseBytes {
 		body = body[:frontmatterEnd(body, MaxParseBytes)]
@@ -95,10 +92,7 @@ func fileEOL(src []byte) string {
 // closing "---" is the file's last line without a line ending, one is
 // added before a non-empty body.
 func ReplaceBody(src []byte, body string) []byte {
-	keep := 0
-	if bytes.HasPrefix(src, []byte("\uFEFF")) {
-		keep = 3
-	}
+	keep := bomLen(src)
 	blk, hasFM := locateFrontmatter(src)
 	if hasFM {
 		keep = blk.end
@@ -200,10 +194,7 @@ func setFrontmatter(src []byte, tags []string, setTags bool, props []Property) (
 		out = append(out, newRaw...)
 		out = append(out, src[blk.rawEnd:]...)
 	} else {
-		off := 0
-		if bytes.HasPrefix(src, []byte("\uFEFF")) {
-			off = 3
-		}
+		off := bomLen(src)
 		out = make([]byte, 0, len(src)+len(newRaw)+10)
 		out = append(out, src[:off]...)
 		out = append(out, "---"+eol...)

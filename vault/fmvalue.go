@@ -24,9 +24,7 @@ func checkPropertyKey(key string) error {
 		return fmt.Errorf("%w: empty key", ErrBadProperty)
 	case !utf8.ValidString(key):
 		return fmt.Errorf("%w: key %q is not valid UTF-8", ErrBadProperty, key)
-	case strings.ContainsFunc(key, func(r rune) bool {
-		return unicode.IsControl(r) || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\uFEFF'
-	}):
+	case strings.ContainsFunc(key, isBreakOrControl):
 		return fmt.Errorf("%w: key %q holds a line break or control character", ErrBadProperty, key)
 	}
 	return nil
@@ -129,15 +127,19 @@ func formatFloat(f float64) string {
 	return s
 }
 
+// isBreakOrControl reports whether r is a control character, a line
+// break YAML knows (U+0085, U+2028, U+2029) or a byte-order mark.
+func isBreakOrControl(r rune) bool {
+	return unicode.IsControl(r) || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\uFEFF'
+}
+
 // needsDoubleQuotes reports whether a string is written double-quoted:
 // when YAML would quote it anyway (Obsidian uses double quotes), and when
 // it holds line breaks, control characters or edge spaces, which only the
 // double-quoted style writes exactly (the encoder's block styles lose
 // some of them).
 func needsDoubleQuotes(s string) bool {
-	if s != strings.TrimSpace(s) || strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == '\uFEFF'
-	}) {
+	if s != strings.TrimSpace(s) || strings.ContainsFunc(s, isBreakOrControl) {
 		return true
 	}
 	out, err := encodeYAML(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s})

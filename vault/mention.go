@@ -82,10 +82,7 @@ func mentionNames(names []string) []string {
 // text: the body's text nodes outside code, links, tags and HTML,
 // adjacent ones joined.
 func (p *Parser) textRanges(src []byte) [][2]int {
-	off := 0
-	if bytes.HasPrefix(src, []byte("\uFEFF")) {
-		off = 3
-	}
+	off := bomLen(src)
 	doc, _ := p.parseMarkdown(src[off:])
 	var out [][2]int
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -19,6 +19,10 @@ const (
 	KindFrontmatter LinkKind = "frontmatter"
 )
 
+// Markdown reports whether k is one of the markdown syntaxes (a link or an
+// image), whose target is a path rather than a note name.
+func (k LinkKind) Markdown() bool { return k == KindMarkdown || k == KindImage }
+
 // Link is one link written in a note, with the exact bytes it occupies in
 // the file so that a rename can rewrite those bytes and nothing else.
 type Link struct {

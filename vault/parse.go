@@ -112,10 +112,7 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 		n.Warnings = append(n.Warnings, "file is not valid UTF-8; invalid bytes are shown as U+FFFD")
 	}
 
-	off := 0
-	if bytes.HasPrefix(src, []byte("\uFEFF")) {
-		off = 3 // a byte-order mark hides the frontmatter from the block parser
-	}
+	off := bomLen(src) // a byte-order mark hides the frontmatter from the block parser
 	body := src[off:]
 	tooBig := len(src) > MaxParseBytes
 	if tooBig {

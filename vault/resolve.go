@@ -161,7 +161,7 @@ func (x *Index) Resolve(source string, l Link) (string, Status) {
 	if l.IsSelf() {
 		return "", Self
 	}
-	if l.Kind == KindMarkdown || l.Kind == KindImage {
+	if l.Kind.Markdown() {
 		return x.resolveMarkdown(source, l.Target)
 	}
 	return x.ResolveName(source, l.Target)
@@ -184,7 +184,7 @@ func (x *Index) ResolveName(source, target string) (string, Status) {
 	if t == "" {
 		return "", Self
 	}
-	if strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") {
+	if dotRelative(t) {
 		joined := path.Join(Dir(source), t)
 		if id, ok := x.Note(joined); ok {
 			return id, Resolved
@@ -299,3 +299,7 @@ func remove(list []string, id string) []string {
 	}
 	return list
 }
+
+// dotRelative reports whether the link target t starts with "./" or
+// "../": a path from the linking note's folder.
+func dotRelative(t string) bool { return strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") }

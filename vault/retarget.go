@@ -188,7 +188,7 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 	core := strings.TrimRightFunc(afterLead, unicode.IsSpace)
 	lead, trail := raw[:len(raw)-len(afterLead)], afterLead[len(core):]
 
-	markdown := l.Kind == KindMarkdown || l.Kind == KindImage
+	markdown := l.Kind.Markdown()
 	var cands []string
 	switch {
 	case ctx.file != nil:
@@ -229,7 +229,7 @@ func unwritable(kind LinkKind, text, raw string, ctx linkContext) string {
 	if strings.ContainsAny(text, "\r\n\x00") {
 		return "a line break or NUL cannot be written in a link"
 	}
-	if kind == KindMarkdown || kind == KindImage {
+	if kind.Markdown() {
 		if strings.Contains(text, "#") {
 			return "'#' cannot be written in a markdown link target"
 		}
@@ -291,11 +291,7 @@ func resolvesTo(idx *Index, source string, l Link, text, want string, ctx linkCo
 		if !ctx.fragmentKnown && l.Fragment != "" {
 			frag = "#" + l.Fragment
 		}
-		decoded := decodeDestination(unescapeDestination(text + frag))
-		if h := strings.IndexByte(decoded, '#'); h >= 0 {
-			decoded = decoded[:h]
-		}
-		nl.Target = cleanTarget(decoded)
+		nl.Target, _ = splitDestination(text + frag)
 	default:
 		nl.Target = cleanTarget(text)
 	}

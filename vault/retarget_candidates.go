@@ -65,15 +65,15 @@ func uniqueTarget(idx *Index, p, want string) bool {
 // of the link: see RetargetFileEdit.
 func fileCandidates(idx *Index, source string, l Link, core string, want FileTarget) []string {
 	t := l.Target
-	if l.Kind != KindMarkdown && l.Kind != KindImage {
+	if !l.Kind.Markdown() {
 		t = core
 	}
 	dir := Dir(source)
 	switch {
 	case strings.HasPrefix(t, "/"):
 		return []string{"/" + want.Path}
-	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
-		if l.Kind != KindMarkdown && l.Kind != KindImage {
+	case dotRelative(t):
+		if !l.Kind.Markdown() {
 			return []string{relativeTo(dir, want.Path, true)}
 		}
 		rel := relativeTo(dir, want.Path, false)
@@ -86,7 +86,7 @@ func fileCandidates(idx *Index, source string, l Link, core string, want FileTar
 	if want.ByName && !strings.Contains(t, "/") {
 		out = append(out, path.Base(want.Path))
 	}
-	if l.Kind == KindMarkdown || l.Kind == KindImage {
+	if l.Kind.Markdown() {
 		return append(out, relativeTo(dir, want.Path, false), want.Path)
 	}
 	return append(out, want.Path)
@@ -104,7 +104,7 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string, by
 	switch {
 	case strings.HasPrefix(t, "/"):
 		paths = []string{"/" + noExt}
-	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
+	case dotRelative(t):
 		if strings.HasPrefix(t, "./") && !strings.HasPrefix(rel, "../") {
 			rel = "./" + rel
 		}

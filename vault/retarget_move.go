@@ -203,7 +203,7 @@ func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed
 	switch {
 	case file != nil:
 		ed, err = RetargetFileEdit(m.New, newSource, src, l, *file)
-	case (l.Kind == KindMarkdown || l.Kind == KindImage) && !strings.Contains(l.Target, "/") && !pathOK(oldSource, l, was):
+	case l.Kind.Markdown() && !strings.Contains(l.Target, "/") && !pathOK(oldSource, l, was):
 		ed, err = RetargetEditByName(m.New, newSource, src, l, want) // Obsidian's shortest-path style
 	default:
 		ed, err = RetargetEdit(m.New, newSource, src, l, want)
@@ -224,7 +224,7 @@ func pathOK(source string, l Link, id string) bool {
 	t := l.Target
 	same := func(p string) bool { return Fold(TrimMD(p)) == Fold(TrimMD(id)) }
 	switch {
-	case l.Kind == KindMarkdown || l.Kind == KindImage:
+	case l.Kind.Markdown():
 		if strings.HasPrefix(t, "/") {
 			return same(t[1:])
 		}

@@ -45,10 +45,7 @@ func (p *Parser) Section(id string, src []byte, fragment string) (start, end int
 // regard to case, as Note.HasAnchor matches it) the way the parser's
 // collector records block IDs.
 func (p *Parser) blockSection(src []byte, id string) (start, end int, ok bool) {
-	off := 0
-	if bytes.HasPrefix(src, []byte("\uFEFF")) {
-		off = 3
-	}
+	off := bomLen(src)
 	body := src[off:]
 	if len(body) > MaxParseBytes {
 		return 0, 0, false

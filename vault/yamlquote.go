@@ -218,10 +218,7 @@ const (
 // quotePlain; ok is false when src has no frontmatter that parses or no
 // scalar there.
 func frontmatterQuoteAt(src []byte, start, end int) (quote byte, ok bool) {
-	off := 0
-	if bytes.HasPrefix(src, []byte("\uFEFF")) {
-		off = 3
-	}
+	off := bomLen(src)
 	rawStart, rawEnd, found := frontmatterRaw(src[off:])
 	if !found {
 		return 0, false

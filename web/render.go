@@ -73,15 +73,13 @@ func linkKey(markdown bool, target string) string {
 	return k + strings.ToLower(norm.NFC.String(strings.TrimSpace(target)))
 }
 
-func isMarkdownKind(k vault.LinkKind) bool { return k == vault.KindMarkdown || k == vault.KindImage }
-
 func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTable {
 	t := &linkTable{id: id, links: make(map[string]vaultgraph.NoteLink, len(links)), tags: map[string]bool{}}
 	for _, tag := range tags {
 		t.tags[strings.ToLower(tag)] = true
 	}
 	for _, l := range links {
-		k := linkKey(isMarkdownKind(l.Kind), l.Target)
+		k := linkKey(l.Kind.Markdown(), l.Target)
 		if _, ok := t.links[k]; !ok {
 			t.links[k] = l
 		}

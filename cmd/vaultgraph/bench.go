@@ -244,22 +244,35 @@ var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, (\d+) unc
 // Embedding is left out: it is measured on its own (bench --search), and
 // would make these figures depend on the embedder.
 func runIndexChild(ctx context.Context, exe, vaultDir, index string) (childRun, error) {
-	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index, "--embed", "none")
+	run, out, err := indexChild(ctx, exe, vaultDir, index, "none")
+	if err != nil {
+		return run, err
+	}
+	m := summary.FindStringSubmatch(out)
+	if m == nil {
+		return run, fmt.Errorf("%s index printed %q, not its summary line", exe, out)
+	}
+	run.parsed, _ = strconv.Atoi(m[2])
+	return run, nil
+}
+
+// indexChild runs `exe index VAULT --index INDEX --embed EMBED` in a child
+// process and returns its wall and CPU time, its peak RSS and what it
+// printed; an error holds what it printed to stderr.
+func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childRun, string, error) {
+	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index, "--embed", embed)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
-	run := childRun{wall: time.Since(start), rssKiB: -1}
+	run := childRun{wall: time.Since(start), rssKiB: maxRSS(cmd.ProcessState)}
+	if ps := cmd.ProcessState; ps != nil {
+		run.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if err != nil {
-		return run, fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(stderr.String()))
+		return run, "", fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(stderr.String()))
 	}
-	run.rssKiB = maxRSS(cmd.ProcessState)
-	m := summary.FindStringSubmatch(stdout.String())
-	if m == nil {
-		return run, fmt.Errorf("%s index printed %q, not its summary line", exe, stdout.String())
-	}
-	run.parsed, _ = strconv.Atoi(m[2])
-	return run, nil
+	return run, stdout.String(), nil
 }
 
 // maxRSS is the peak resident set of a finished process in KiB, or -1

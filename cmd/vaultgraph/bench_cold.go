@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -63,21 +61,13 @@ func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, s
 		}
 	}
 	fmt.Fprintf(stderr, "bench: cold index with the builtin embedder (%s of markdown)\n", mib(r.markdownBytes))
-	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index, "--embed", "builtin")
-	var stdout, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &errOut
-	start := time.Now()
-	err = cmd.Run()
-	r.run = childRun{wall: time.Since(start), rssKiB: maxRSS(cmd.ProcessState)}
-	if ps := cmd.ProcessState; ps != nil {
-		r.run.cpu = ps.UserTime() + ps.SystemTime()
+	var out string
+	if r.run, out, err = indexChild(ctx, exe, vaultDir, index, "builtin"); err != nil {
+		return r, err
 	}
-	if err != nil {
-		return r, fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(errOut.String()))
-	}
-	m := summary.FindStringSubmatch(stdout.String())
+	m := summary.FindStringSubmatch(out)
 	if m == nil || m[1] != m[2] {
-		return r, fmt.Errorf("%s index printed %q, not the summary of a cold index", exe, stdout.String())
+		return r, fmt.Errorf("%s index printed %q, not the summary of a cold index", exe, out)
 	}
 	r.parsed, _ = strconv.Atoi(m[2]) // the watcher bench may have added notes
 	for _, suffix := range []string{"", "-wal"} {

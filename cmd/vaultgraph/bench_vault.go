@@ -7,12 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -78,18 +75,14 @@ func runBenchVault(ctx context.Context, o benchOptions, vaultDir string, stdout,
 		out   *childRun
 	}{{"none", &r.index}, {"builtin", &r.indexEmbed}} {
 		fmt.Fprintf(stderr, "bench: indexing %s (--embed %s)\n", abs, run.embed)
-		cmd := exec.CommandContext(ctx, o.exe, "index", abs, "--index", filepath.Join(indexDir, run.embed, "index.db"), "--embed", run.embed)
-		var out, errOut strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		start := time.Now()
-		err := cmd.Run()
-		*run.out = childRun{wall: time.Since(start), rssKiB: maxRSS(cmd.ProcessState)}
+		child, out, err := indexChild(ctx, o.exe, abs, filepath.Join(indexDir, run.embed, "index.db"), run.embed)
+		*run.out = child
 		if err != nil {
-			return fmt.Errorf("bench --vault %s: %s index: %w: %s", vaultDir, o.exe, err, strings.TrimSpace(errOut.String()))
+			return fmt.Errorf("bench --vault %s: %w", vaultDir, err)
 		}
-		m := indexSummaryFull.FindStringSubmatch(out.String())
+		m := indexSummaryFull.FindStringSubmatch(out)
 		if m == nil {
-			return fmt.Errorf("bench --vault %s: %s index printed %q, not its summary line", vaultDir, o.exe, out.String())
+			return fmt.Errorf("bench --vault %s: %s index printed %q, not its summary line", vaultDir, o.exe, out)
 		}
 		n := make([]int, len(m))
 		for i := 1; i < len(m); i++ {

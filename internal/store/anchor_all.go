@@ -8,8 +8,8 @@ import (
 
 // anchorRowsPerScan bounds the link contexts refreshAllAnchors holds at
 // once: past it, the targets are taken in several ranges of docs, one
-// scan of the links each. A variable so that tests can make it small.
-var anchorRowsPerScan int64 = 250_000
+// scan of the links each. Tests make it small (Store.anchorRowsPerScan).
+const anchorRowsPerScan int64 = 250_000
 
 // anchorLink is one link that may give its target anchor text: the rank
 // of its source note's ID among all IDs, its place in the source, and
@@ -43,7 +43,7 @@ func (w *writer) refreshAllAnchors() error {
 	if err := w.queryRow("SELECT count(*) FROM links WHERE context <> ''").Scan(&links); err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
-	scans := 1 + links/anchorRowsPerScan
+	scans := 1 + links/cmp.Or(w.anchorRowsPerScan, anchorRowsPerScan)
 	step := maxDoc/scans + 1
 	for lo := int64(1); lo <= maxDoc; lo += step {
 		if err := w.refreshAnchorRange(ranks, lo, lo+step-1); err != nil {

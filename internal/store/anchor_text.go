@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -110,19 +111,19 @@ func (w *writer) anchorLinksOf(doc int64) (anchorLinks, error) {
 		return nil, err
 	}
 	rows, err := st.QueryContext(w.ctx, doc)
+	out := anchorLinks{}
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
+		var target, c string
+		if err := rows.Scan(&target, &c); err != nil {
+			return err
+		}
+		out[target] = append(out[target], c)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("index anchor text: %w", err)
 	}
-	defer rows.Close()
-	out := anchorLinks{}
-	for rows.Next() {
-		var target, c string
-		if err := rows.Scan(&target, &c); err != nil {
-			return nil, fmt.Errorf("index anchor text: %w", err)
-		}
-		out[target] = append(out[target], c)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // touchAnchors records that the anchor text of ids may have changed.
@@ -197,20 +198,8 @@ func (w *writer) refreshAnchor(id string) error {
 		return err
 	}
 	rows, err := st.QueryContext(w.ctx, rowid, MaxAnchorLinks)
-	if err != nil {
-		return err
-	}
 	var a anchorText
-	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
-			rows.Close()
-			return err
-		}
-		a.add(c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := eachString(rows, err, a.add); err != nil {
 		return err
 	}
 	return w.insertAnchor(rowid, &a)

@@ -229,9 +229,8 @@ func TestRefreshAllAnchorsOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := anchorDump(t, ref)
-	defer func(n int64) { anchorRowsPerScan = n }(anchorRowsPerScan)
-	anchorRowsPerScan = 7
 	s, _ := openTemp(t)
+	s.anchorRowsPerScan = 7
 	reversed := slices.Clone(recs)
 	slices.Reverse(reversed)
 	for i := 0; i < len(reversed); i += 10 {

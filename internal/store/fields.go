@@ -273,9 +273,6 @@ func (s *Store) markStems(ctx context.Context, terms []Term) error {
 		cols = append(cols, exists, exists)
 		args = append(args, stemMarker+st, stemMarker+st, st, st)
 	}
-	if len(which) == 0 {
-		return nil
-	}
 	found, err := s.selectFlags(ctx, cols, args)
 	if err != nil {
 		return err

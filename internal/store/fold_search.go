@@ -109,9 +109,6 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 		which = append(which, i)
 		cols = append(cols, "("+strings.Join(all, " AND ")+")")
 	}
-	if len(which) == 0 {
-		return nil
-	}
 	found, err := s.selectFlags(ctx, cols, args)
 	if err != nil {
 		return err
@@ -145,8 +142,11 @@ func uniqueWords(ws []string) []string {
 }
 
 // selectFlags evaluates boolean SQL expressions (cols, with their args)
-// in one query.
+// in one query; with none it runs no query.
 func (s *Store) selectFlags(ctx context.Context, cols []string, args []any) ([]bool, error) {
+	if len(cols) == 0 {
+		return nil, nil
+	}
 	found := make([]bool, len(cols))
 	dest := make([]any, len(found))
 	for i := range found {

@@ -244,24 +244,6 @@ func execAll(ctx context.Context, tx interface {
 	return nil
 }
 
-// scanRows reads every row of rows, the result of a query that failed
-// with err or not, with scan, and closes it.
-func scanRows[T any](rows *sql.Rows, err error, scan func(*sql.Rows, *T) error) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var v T
-		if err := scan(rows, &v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
 // createOf returns the statement of stmts that creates table.
 func createOf(stmts []string, table string) string {
 	for _, s := range stmts {

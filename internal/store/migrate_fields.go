@@ -15,14 +15,8 @@ import (
 // (refreshAllAnchors). Notes, links and vectors stay, so nothing is
 // parsed or embedded again.
 func migrateFields(ctx context.Context, tx *sql.Tx) error {
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('links') WHERE name = 'context'").Scan(&has); err != nil {
+	if err := addColumn(ctx, tx, "links", "context", "TEXT NOT NULL DEFAULT ''"); err != nil {
 		return err
-	}
-	if has == 0 {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE links ADD COLUMN context TEXT NOT NULL DEFAULT ''"); err != nil {
-			return err
-		}
 	}
 	// A full-text table of schema 8 (a file whose version was set back)
 	// has these columns, and keeps no text to make them from.
@@ -48,17 +42,12 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 			break
 		}
 	}
-	for _, stmt := range []string{
+	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
 		"DROP TABLE fts",
 		"ALTER TABLE fts_fields RENAME TO fts",
-		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING " + ftsTableV6,
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+		"CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING "+ftsTableV6,
+	)
 }
 
 // refreshAllAnchors writes the fts_anchor row of every note a link
@@ -67,19 +56,7 @@ func refreshAllAnchors(ctx context.Context, tx *sql.Tx) error {
 	w := newWriter(ctx, tx)
 	defer w.close()
 	rows, err := tx.QueryContext(ctx, "SELECT DISTINCT resolved FROM link_rows WHERE resolved IS NOT NULL")
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		w.touchAnchors(id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := eachString(rows, err, func(id string) { w.touchAnchors(id) }); err != nil {
 		return err
 	}
 	return w.refreshAnchors()
@@ -137,25 +114,19 @@ func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 		key = r.rowid
 	}
 	rows, err := w.tx.QueryContext(ctx, "SELECT seq, start, end, alias, target, property FROM links WHERE source = ?", key)
-	if err != nil {
-		return err
-	}
 	type ctxRow struct {
 		seq  int
 		text string
 	}
-	var out []ctxRow
-	for rows.Next() {
-		var seq int
+	out, err := scanRows(rows, err, func(rows *sql.Rows, c *ctxRow) error {
 		var l vault.Link
-		if err := rows.Scan(&seq, &l.Start, &l.End, &l.Alias, &l.Target, &l.Property); err != nil {
-			rows.Close()
+		if err := rows.Scan(&c.seq, &l.Start, &l.End, &l.Alias, &l.Target, &l.Property); err != nil {
 			return err
 		}
-		out = append(out, ctxRow{seq, linkContext(l, r.body, r.bodyStart)})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		c.text = linkContext(l, r.body, r.bodyStart)
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for _, c := range out {

@@ -22,29 +22,22 @@ func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
 		rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, coalesce(notes.aliases, '[]')
 			FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
 			WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, last, batch)
-		if err != nil {
-			return err
-		}
 		type row struct {
 			id          int64
 			title, body string
 		}
-		var got []row
-		for rows.Next() {
-			var r row
+		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
 			var aliases string
 			if err := rows.Scan(&r.id, &r.title, &r.body, &aliases); err != nil {
-				rows.Close()
 				return err
 			}
 			var names []string
 			if from == 1 && decodeJSON(aliases, &names) == nil {
 				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
 			}
-			got = append(got, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		for _, r := range got {
@@ -71,14 +64,8 @@ func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
 // index is no longer consistent, so that even a reader that trusts it
 // compares it with the files.
 func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('notes') WHERE name = 'anchors'").Scan(&has); err != nil {
+	if err := addColumn(ctx, tx, "notes", "anchors", "TEXT"); err != nil {
 		return err
-	}
-	if has == 0 {
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE notes ADD COLUMN anchors TEXT"); err != nil {
-			return err
-		}
 	}
 	_, err := tx.ExecContext(ctx, "UPDATE meta SET value = '0' WHERE key = 'consistent'")
 	return err
@@ -88,16 +75,30 @@ func migrateAnchors(ctx context.Context, tx *sql.Tx) error {
 // vectors are rewritten as bytes (migrateVectorsInt8), and the indexes
 // links_resolved and tags_tag, which no query used, are dropped.
 func migrateCompact(ctx context.Context, tx *sql.Tx) error {
-	for _, stmt := range []string{"DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
+	if err := execAll(ctx, tx, "DROP INDEX IF EXISTS links_resolved", "DROP INDEX IF EXISTS tags_tag"); err != nil {
+		return err
 	}
 	// Vectors of the layout of schema 8 (a file whose version was set
 	// back) have no column dim, and are encoded already.
-	var has int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info('vectors') WHERE name = 'dim'").Scan(&has); err != nil || has == 0 {
+	if has, err := hasColumn(ctx, tx, "vectors", "dim"); err != nil || !has {
 		return err
 	}
 	return migrateVectorsInt8(ctx, tx)
+}
+
+// hasColumn reports whether table has the column.
+func hasColumn(ctx context.Context, tx *sql.Tx, table, column string) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, "SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, column).Scan(&n)
+	return n > 0, err
+}
+
+// addColumn adds column, declared as decl, to table unless it has it.
+func addColumn(ctx context.Context, tx *sql.Tx, table, column, decl string) error {
+	has, err := hasColumn(ctx, tx, table, column)
+	if err != nil || has {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "ALTER TABLE "+table+" ADD COLUMN "+column+" "+decl)
+	return err
 }

@@ -184,10 +184,8 @@ func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
-	for _, stmt := range splitSchema(noteTextSchema) {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
+	if err := execAll(ctx, tx, splitSchema(noteTextSchema)...); err != nil {
+		return err
 	}
 	if !ftsDone {
 		if err := migrateNoteTextRows(ctx, tx); err != nil {
@@ -197,19 +195,14 @@ func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
 	if anchorDone {
 		return nil
 	}
-	for _, stmt := range []string{
+	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_anchor_vocab",
 		"ALTER TABLE fts_anchor RENAME TO fts_anchor_v6",
-		"CREATE VIRTUAL TABLE fts_anchor USING " + ftsAnchorTable,
+		"CREATE VIRTUAL TABLE fts_anchor USING "+ftsAnchorTable,
 		`INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems FROM fts_anchor_v6`,
 		"DROP TABLE fts_anchor_v6",
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+	)
 }
 
 // tableSQLHas reports whether the CREATE statement of table has text.
@@ -222,46 +215,37 @@ func tableSQLHas(ctx context.Context, tx *sql.Tx, table, text string) (bool, err
 // migrateNoteTextRows moves each row of the full-text table of schema 6
 // to note_text and a new fts, a batch at a time.
 func migrateNoteTextRows(ctx context.Context, tx *sql.Tx) error {
-	for _, stmt := range []string{
+	if err := execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
 		"ALTER TABLE fts RENAME TO fts_v6",
-		"CREATE VIRTUAL TABLE fts USING " + ftsTableV7,
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
+		"CREATE VIRTUAL TABLE fts USING "+ftsTableV7,
+	); err != nil {
+		return err
 	}
 	const batch = 500
 	last := int64(-1 << 63)
 	for {
 		rows, err := tx.QueryContext(ctx, `SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems
 			FROM fts_v6 WHERE rowid > ? ORDER BY rowid LIMIT ?`, last, batch)
-		if err != nil {
-			return err
-		}
 		type row struct {
 			rowid int64
 			cols  [len(ftsColumns)]string
 		}
-		var got []row
-		for rows.Next() {
-			var r row
+		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
 			var cols [len(ftsColumns)]sql.NullString
 			dest := []any{&r.rowid}
 			for i := range cols {
 				dest = append(dest, &cols[i])
 			}
 			if err := rows.Scan(dest...); err != nil {
-				rows.Close()
 				return err
 			}
 			for i, c := range cols {
 				r.cols[i] = c.String
 			}
-			got = append(got, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 		for _, r := range got {
@@ -281,13 +265,8 @@ func migrateNoteTextRows(ctx context.Context, tx *sql.Tx) error {
 	}
 	// Rows of note_text with no row in the old table (a file whose
 	// version was set back) are dropped: fts has no row of them.
-	for _, stmt := range []string{
+	return execAll(ctx, tx,
 		"DELETE FROM note_text WHERE doc NOT IN (SELECT rowid FROM fts_v6)",
 		"DROP TABLE fts_v6",
-	} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return err
-		}
-	}
-	return nil
+	)
 }

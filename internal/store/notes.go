@@ -69,6 +69,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
 	w.deferAnchors = b.DeferAnchors
+	w.anchorRowsPerScan = s.anchorRowsPerScan
 	if err := w.reserve(s.reserved, b.Reserve); err != nil {
 		return err
 	}
@@ -159,6 +160,8 @@ type writer struct {
 	deferAnchors bool
 	// anchorRows counts the notes refreshAnchor worked out.
 	anchorRows int
+	// anchorRowsPerScan replaces anchorRowsPerScan when not 0.
+	anchorRowsPerScan int64
 	// reserved are the docs reserved for notes not yet written
 	// (reserve.go).
 	reserved map[string]int64

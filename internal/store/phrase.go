@@ -34,21 +34,13 @@ func (s *Store) NotesWithPhrase(ctx context.Context, phrase string, limit int, e
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id FROM notes WHERE rowid IN (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?) ORDER BY rowid`,
 		terms[0].expr(), limit+len(exclude))
-	if err != nil {
-		return nil, fmt.Errorf("notes with %q: %w", phrase, err)
-	}
-	defer rows.Close()
 	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("notes with %q: %w", phrase, err)
-		}
+	err = eachString(rows, err, func(id string) {
 		if !slices.Contains(exclude, id) && len(ids) < limit {
 			ids = append(ids, id)
 		}
-	}
-	if err := rows.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("notes with %q: %w", phrase, err)
 	}
 	return ids, nil

@@ -27,22 +27,19 @@ func TableBytes(ctx context.Context, path string) (map[string]int64, error) {
 	}
 	defer db.Close()
 	rows, err := db.QueryContext(ctx, "SELECT name, sum(pgsize) FROM dbstat GROUP BY name")
-	if err != nil {
-		return nil, fmt.Errorf("index size %s: %w", path, err)
-	}
-	defer rows.Close()
 	out := map[string]int64{}
 	var total int64
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var name string
 		var n int64
 		if err := rows.Scan(&name, &n); err != nil {
-			return nil, fmt.Errorf("index size %s: %w", path, err)
+			return err
 		}
 		out[tablePart(name)] += n
 		total += n
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("index size %s: %w", path, err)
 	}
 	var pages, size int64

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -74,6 +75,9 @@ type Store struct {
 	// common keeps the counts of Keyword's common-word test while the
 	// full-text index is unchanged (search_terms.go).
 	common commonCache
+	// anchorRowsPerScan, when not 0, replaces anchorRowsPerScan in the
+	// batches Apply writes: tests make it small.
+	anchorRowsPerScan int64
 }
 
 // Open opens or creates the index at path, creating its folder. It
@@ -117,11 +121,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
-	if err := s.check(ctx); err != nil {
+	version, err := s.check(ctx)
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, version); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -184,30 +189,75 @@ func setAside(ctx context.Context, path string, cause error, opts []Option) (*St
 	return s, fmt.Sprintf("%v; moved it to %s and rebuilt the index from the files", err, aside), nil
 }
 
-// check fails with ErrUnusable when the file is not a healthy database
-// of a schema this package can read.
-func (s *Store) check(ctx context.Context) error {
+// check returns the file's schema version, or fails with ErrUnusable
+// when the file is not a healthy database of a schema this package can
+// read.
+func (s *Store) check(ctx context.Context) (int, error) {
 	var version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUnusable, s.path, err)
+		return 0, fmt.Errorf("%w: %s: %v", ErrUnusable, s.path, err)
 	}
 	if version > SchemaVersion {
-		return fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
+		return 0, fmt.Errorf("%w: %s has schema %d, newer than this vaultgraph's %d", ErrUnusable, s.path, version, SchemaVersion)
 	}
 	if version < 0 {
-		return fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
+		return 0, fmt.Errorf("%w: %s has old schema %d", ErrUnusable, s.path, version)
 	}
 	// No PRAGMA quick_check here: it reads the whole file on every start
 	// (half of a warm start). Damage shows when OpenAndLoad reads the
 	// tables back, and the file is rebuilt then.
-	return nil
+	return version, nil
 }
 
-func (s *Store) migrate(ctx context.Context) error {
-	var version int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+// migration is one step of migrate.
+type migration struct {
+	// upTo is the newest schema the step applies to: it runs on an index
+	// of schema 1 to upTo.
+	upTo int
+	// afterSchema runs the step once the current schema's tables and
+	// indexes exist, rather than before.
+	afterSchema bool
+	// vacuum gives back the pages the step freed, after the commit.
+	vacuum bool
+	run    func(ctx context.Context, tx *sql.Tx) error
+}
+
+// migrations are the steps that bring an index of schema version to
+// SchemaVersion, in the order they run. A new schema appends its steps
+// with upTo set to the schema before it.
+func (s *Store) migrations(version int) []migration {
+	return []migration{
+		{upTo: 2, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFTS(ctx, tx, version) }},
+		{upTo: 3, run: migrateAnchors},
+		{upTo: 4, run: migrateCompact},
+		{upTo: 5, run: migrateFields},
+		{upTo: 6, run: migrateNoteText},
+		{upTo: 7, run: migrateDocs, vacuum: true},
+		{upTo: 7, run: func(ctx context.Context, tx *sql.Tx) error {
+			return migrateContentless(ctx, tx, s.vault.Load() == nil)
+		}},
+		{upTo: 5, afterSchema: true, run: refreshAllAnchors},
 	}
+}
+
+// runMigrations runs the steps that apply to an index of schema version,
+// those with afterSchema equal to after, and says whether one of them
+// asks for a VACUUM.
+func runMigrations(ctx context.Context, tx *sql.Tx, version int, steps []migration, after bool) (vacuum bool, err error) {
+	for _, m := range steps {
+		if m.afterSchema != after || version < 1 || version > m.upTo {
+			continue
+		}
+		if err := m.run(ctx, tx); err != nil {
+			return false, fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
+		}
+		vacuum = vacuum || m.vacuum
+	}
+	return vacuum, nil
+}
+
+// migrate brings the file, of schema version, to SchemaVersion.
+func (s *Store) migrate(ctx context.Context, version int) error {
 	if version == SchemaVersion {
 		return nil
 	}
@@ -216,48 +266,16 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if version == 1 || version == 2 {
-		if err := migrateFTS(ctx, tx, version); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
+	steps := s.migrations(version)
+	vacuum, err := runMigrations(ctx, tx, version, steps, false)
+	if err != nil {
+		return err
 	}
-	if version >= 1 && version <= 3 {
-		if err := migrateAnchors(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
+	if err := execAll(ctx, tx, splitSchema(schema)...); err != nil {
+		return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
 	}
-	if version >= 1 && version <= 4 {
-		if err := migrateCompact(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 5 {
-		if err := migrateFields(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 6 {
-		if err := migrateNoteText(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	if version >= 1 && version <= 7 {
-		if err := migrateDocs(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-		if err := migrateContentless(ctx, tx, s.vault.Load() == nil); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
-	}
-	for _, stmt := range splitSchema(schema) {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("%w: create schema: %v", ErrUnusable, err)
-		}
-	}
-	if version >= 1 && version <= 5 {
-		if err := refreshAllAnchors(ctx, tx); err != nil {
-			return fmt.Errorf("%w: migrate schema %d: %v", ErrUnusable, version, err)
-		}
+	if _, err := runMigrations(ctx, tx, version, steps, true); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
 		return fmt.Errorf("set schema version: %w", err)
@@ -265,7 +283,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	if version >= 1 && version <= 7 {
+	if vacuum {
 		// The old tables' pages are free now: a third of the file or
 		// more. VACUUM gives them back (about a second at 10,000
 		// notes); when it fails the index is as good, only bigger.
@@ -297,13 +315,9 @@ const ftsTableV7 = `fts5(
 	tokenize = 'unicode61 remove_diacritics 2'
 )`
 
-// ftsAnchorTable is fts_anchor's: the same columns (anchor_text.go),
-// without content, as nothing reads them back.
-const ftsAnchorTable = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	content = '', contentless_delete = 1,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
+// ftsAnchorTable is fts_anchor's: the same columns as fts (anchor_text.go,
+// bm25Call) and no content either, as nothing reads them back.
+const ftsAnchorTable = ftsTable
 
 // ftsTableV6 is the full-text table of schema 2 to 6, with FTS5's own
 // copy of every column: the migrations up to schema 6 write it.
@@ -315,13 +329,7 @@ const ftsTableV6 = `fts5(
 // splitSchema returns the statements of a schema text, which are
 // separated by ";\n".
 func splitSchema(text string) []string {
-	var out []string
-	for _, stmt := range strings.Split(text, ";\n") {
-		if strings.TrimSpace(stmt) != "" {
-			out = append(out, stmt)
-		}
-	}
-	return out
+	return slices.DeleteFunc(strings.Split(text, ";\n"), func(stmt string) bool { return strings.TrimSpace(stmt) == "" })
 }
 
 // schema creates version SchemaVersion. Statements are separated by ";\n".

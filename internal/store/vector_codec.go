@@ -100,20 +100,10 @@ func migrateVectorsInt8(ctx context.Context, tx *sql.Tx) error {
 	for {
 		rows, err := tx.QueryContext(ctx, `SELECT note, chunk, model, dim, vec FROM vectors
 			WHERE length(vec) = 4 * dim AND dim > 0 LIMIT ?`, batch)
+		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
+			return rows.Scan(&r.note, &r.chunk, &r.model, &r.dim, &r.vec)
+		})
 		if err != nil {
-			return err
-		}
-		var got []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.note, &r.chunk, &r.model, &r.dim, &r.vec); err != nil {
-				rows.Close()
-				return err
-			}
-			got = append(got, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, r := range got {

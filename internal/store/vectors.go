@@ -196,19 +196,16 @@ func (s *Store) VectorHashes(ctx context.Context, model string, dim int) (map[st
 		WHERE vn.model = (SELECT model FROM vector_models WHERE name = ? AND dim = ?) AND vn.hash <> ''
 			AND vn.chunks = (SELECT count(*) FROM vectors v WHERE v.note = vn.note AND v.model = vn.model)`,
 		model, dim)
-	if err != nil {
-		return nil, fmt.Errorf("index vectors: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]string{}
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var note, hash string
 		if err := rows.Scan(&note, &hash); err != nil {
-			return nil, fmt.Errorf("index vectors: %w", err)
+			return err
 		}
 		out[note] = hash
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("index vectors: %w", err)
 	}
 	return out, nil
@@ -219,20 +216,20 @@ func (s *Store) VectorHashes(ctx context.Context, model string, dim int) (map[st
 func (s *Store) VectorModels(ctx context.Context) (map[string]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT m.name, m.dim, COUNT(*) FROM vector_notes vn
 		JOIN vector_models m ON m.model = vn.model GROUP BY m.model`)
-	if err != nil {
-		return nil, fmt.Errorf("index vectors: %w", err)
-	}
-	defer rows.Close()
 	out := map[string]int{}
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var model string
 		var dim, n int
 		if err := rows.Scan(&model, &dim, &n); err != nil {
-			return nil, fmt.Errorf("index vectors: %w", err)
+			return err
 		}
 		out[fmt.Sprintf("%s/%d", model, dim)] = n
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("index vectors: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DropOtherVectors removes the vectors of every model but model and dim:
