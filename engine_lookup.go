@@ -102,23 +102,19 @@ func (e *Engine) titleIndexOf() *titleIndex {
 }
 
 // add files a note under its title and each of its aliases.
-func (x *titleIndex) add(ns *noteState) {
-	if x == nil {
-		return
-	}
-	x.title.add(vault.Fold(ns.note.Title), ns.note.ID)
-	for _, a := range ns.note.Aliases {
-		x.alias.add(vault.Fold(a), ns.note.ID)
-	}
-}
+func (x *titleIndex) add(ns *noteState) { x.each(ns, idLists.add) }
 
 // drop removes what add filed of a note.
-func (x *titleIndex) drop(ns *noteState) {
+func (x *titleIndex) drop(ns *noteState) { x.each(ns, idLists.drop) }
+
+// each calls do with the list and key of the note's title and of each of
+// its aliases.
+func (x *titleIndex) each(ns *noteState, do func(m idLists, k, id string)) {
 	if x == nil {
 		return
 	}
-	x.title.drop(vault.Fold(ns.note.Title), ns.note.ID)
+	do(x.title, vault.Fold(ns.note.Title), ns.note.ID)
 	for _, a := range ns.note.Aliases {
-		x.alias.drop(vault.Fold(a), ns.note.ID)
+		do(x.alias, vault.Fold(a), ns.note.ID)
 	}
 }
