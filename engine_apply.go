@@ -62,6 +62,9 @@ type pass struct {
 	// deferAnchors says the pass leaves the anchor text for its last
 	// batch to rewrite whole (store.Batch.DeferAnchors).
 	deferAnchors bool
+	// packLinks says the links of each chunk's notes are packed once the
+	// chunk is written (packLinks).
+	packLinks bool
 }
 
 // applyDiff applies the set of changes d to the engine, its graph and its
@@ -82,6 +85,10 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	// vault (a cold index) rewrites the anchor text once at its end:
 	// each chunk's links touch most notes.
 	p.deferAnchors = how.start && len(d.parse) > e.chunkSize() && len(d.parse) >= d.unchanged
+	// Such a pass keeps its notes' links packed, as a start from the
+	// snapshot cache does, unless notes went: pairing them with the new
+	// ones as renames reads the new notes' links (vault.NoteFeatures).
+	p.packLinks = p.deferAnchors && len(d.gone) == 0
 	p.rep.Unchanged = d.unchanged
 	defer func() {
 		if p.locked {
@@ -112,6 +119,9 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 		}
 		if err := e.step(ctx, p, false, func() { e.install(p, c.parsed) }); err != nil {
 			return p.rep, err
+		}
+		if p.packLinks {
+			e.packLinks(c.parsed)
 		}
 	}
 	if err := ctx.Err(); err != nil && how.start {
@@ -302,6 +312,9 @@ func (e *Engine) relink(p *pass) {
 			}
 		}
 	}
+	for _, ns := range e.resolveAgain(touched, p.resolveAll) {
+		p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
+	}
 	update := e.graph.Update
 	if p.start {
 		update = e.graph.Build // every node into the empty graph
@@ -319,14 +332,9 @@ func (e *Engine) relink(p *pass) {
 			if ns == nil {
 				continue
 			}
-			if p.resolveAll || len(ns.resolved) != ns.linkLen() {
-				ids, status := ns.resolved, ns.status
-				resolveLinks(e.index, ns)
-				if !ns.resolvedAs(ids, status) {
-					p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
-				}
+			if e.refs != nil {
+				addRefs(e.refs, ns)
 			}
-			addRefs(e.refs, ns)
 			tx.SetOut(id, ns.resolved)
 		}
 	})

@@ -1,11 +1,13 @@
 package vaultgraph
 
 import (
+	"context"
 	"iter"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -209,9 +211,85 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 	return links, broken, attachments
 }
 
-// resolvedAs reports whether ns's links resolve to the targets ids with
-// the statuses status. Both count: a link to a file that appears goes
-// from broken to attachment without a target either way.
-func (ns *noteState) resolvedAs(ids []string, status []vault.Status) bool {
-	return slices.Equal(ids, ns.resolved) && slices.Equal(status, ns.status)
+// packLinks keeps the links of the notes of results, written to the
+// index, packed (store.PackLinks) instead of as link structs, as a start
+// from the snapshot cache holds them: what reads them later goes through
+// eachLink or full. The caller holds e.syncMu, so no other pass changes
+// the notes meanwhile; they are packed outside e.mu and swapped in under
+// it.
+func (e *Engine) packLinks(results []parsed) {
+	packed := make([]*store.LinkText, len(results))
+	for i, r := range results {
+		if r.note != nil && len(r.note.Links) > 0 {
+			packed[i] = store.PackLinks(r.note.Links)
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, r := range results {
+		if ns := e.notes[r.file.ID]; packed[i] != nil && ns != nil && ns.note == r.note && ns.lazy == nil {
+			ns.lazy = newLazyLinks(packed[i])
+			ns.note.Links = nil
+		}
+	}
 }
+
+// resolveAgain resolves again the links of the notes of touched (nil
+// entries skipped) that have no stored resolution of every link, or of
+// all of them with all, and returns those whose resolution changed
+// (caller holds e.mu). The notes are shared among the cores: a start
+// resolves every note's links again, 2.4 s of CPU at 100,000 notes.
+func (e *Engine) resolveAgain(touched map[string]*noteState, all bool) []*noteState {
+	var todo []*noteState
+	for _, ns := range touched {
+		if ns != nil && (all || len(ns.resolved) != ns.linkLen()) {
+			todo = append(todo, ns)
+		}
+	}
+	changed := make([]bool, len(todo))
+	embed.Each(context.Background(), len(todo), resolvePerWorker, func(i int) {
+		changed[i] = resolveChanged(e.index, todo[i])
+	})
+	var out []*noteState
+	for i, ns := range todo {
+		if changed[i] {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// resolveChanged resolves every link of ns against index again and
+// reports whether the resolution changed: the target or the status (a
+// link to a file that appears goes from broken to attachment without a
+// target either way). Unchanged, the note keeps its
+// slices (nothing is allocated: at start most notes resolve as stored);
+// changed, it gets new ones.
+func resolveChanged(index *vault.Index, ns *noteState) bool {
+	n := ns.linkLen()
+	ids, status := ns.resolved, ns.status
+	same := len(ids) == n && len(status) == n
+	if !same {
+		ids, status = make([]string, n), make([]vault.Status, n)
+	}
+	for i, l := range ns.eachLink() {
+		id, st := index.Resolve(ns.note.ID, l)
+		if same {
+			if ids[i] == id && status[i] == st {
+				continue
+			}
+			// The first difference: the note gets new slices.
+			ids, status = slices.Clone(ids), slices.Clone(status)
+			same = false
+		}
+		ids[i], status[i] = id, st
+	}
+	if same {
+		return false
+	}
+	ns.resolved, ns.status = ids, status
+	return true
+}
+
+// resolvePerWorker is the fewest notes resolveAgain gives a goroutine.
+const resolvePerWorker = 500

@@ -3,7 +3,42 @@ package vaultgraph
 import (
 	"slices"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
+
+// TestResolveChanged: resolving a note's links again reports a change,
+// keeps the note's slices when nothing changed and gives it new ones
+// when something did, the same on packed links.
+func TestResolveChanged(t *testing.T) {
+	links := []vault.Link{{Kind: vault.KindWiki, Target: "B"}, {Kind: vault.KindEmbed, Target: "pic.png"}, {Kind: vault.KindWiki, Target: "Gone"}}
+	x := vault.NewIndex()
+	x.AddNote("A.md")
+	x.AddNote("B.md")
+	for _, packed := range []bool{false, true} {
+		ns := &noteState{note: &vault.Note{ID: "A.md", Links: slices.Clone(links)}}
+		if packed {
+			ns.lazy, ns.note.Links = newLazyLinks(store.PackLinks(links)), nil
+		}
+		if !resolveChanged(x, ns) {
+			t.Errorf("packed=%v: first resolution: resolveChanged = false, want true", packed)
+		}
+		want := []string{"B.md", "", ""}
+		if !slices.Equal(ns.resolved, want) || !slices.Equal(ns.status, []vault.Status{vault.Resolved, vault.Attachment, vault.Broken}) {
+			t.Errorf("packed=%v: resolved %q %q, want %q and resolved, attachment, broken", packed, ns.resolved, ns.status, want)
+		}
+		before := ns.resolved
+		if resolveChanged(x, ns) || &ns.resolved[0] != &before[0] {
+			t.Errorf("packed=%v: nothing changed: resolveChanged = true or new slices", packed)
+		}
+		x.AddNote("Gone.md")
+		if !resolveChanged(x, ns) || ns.resolved[2] != "Gone.md" || ns.status[2] != vault.Resolved || before[2] != "" {
+			t.Errorf("packed=%v: after the note appeared: %q %q, and the old slices %q must stay as they were", packed, ns.resolved, ns.status, before)
+		}
+		x.RemoveNote("Gone.md")
+	}
+}
 
 // TestIDLists files IDs under keys in any order, twice, and drops them:
 // each key's IDs stay sorted and unique, and a key with none left goes.

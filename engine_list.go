@@ -85,14 +85,14 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	// Nodes for the page only.
 	f := e.filter(q)
 	kept := first.New(page*limit, compare)
-	degrees := needDegrees(keys)
+	needs := rowNeedsOf(keys)
 	total := 0
 	for id, ns := range e.notes {
 		if !e.keep(f, id, ns) {
 			continue
 		}
 		total++
-		kept.Offer(e.rowOf(id, ns, degrees))
+		kept.Offer(e.rowOf(id, ns, needs))
 	}
 	rows := kept.Sorted()
 	from, to, pages := pageOf(total, page, limit)
@@ -197,8 +197,12 @@ func (e *Engine) keep(f *noteFilter, id string, ns *noteState) bool {
 			return false
 		}
 	}
-	c, m := ns.created, ns.note.ModTime
-	if !inRange(c, q.CreatedAfter, q.CreatedBefore) || !inRange(m, q.ModifiedAfter, q.ModifiedBefore) {
+	if !inRange(ns.created, q.CreatedAfter, q.CreatedBefore) {
+		return false
+	}
+	// The modification time is in the note, another cache line: read it
+	// only for a modified range.
+	if (!q.ModifiedAfter.IsZero() || !q.ModifiedBefore.IsZero()) && !inRange(ns.note.ModTime, q.ModifiedAfter, q.ModifiedBefore) {
 		return false
 	}
 	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {

@@ -144,3 +144,36 @@ func treeFiles(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// TestColdIndexPacksLinks: a cold index pass of several chunks keeps the
+// links of the notes it wrote packed, as a start from the snapshot cache
+// does, and the engine answers as one that parsed every file without an
+// index, a rename included.
+func TestColdIndexPacksLinks(t *testing.T) {
+	dir, _ := ixVault(t, 300, 12)
+	twin := testutil.CopyDir(t, dir)
+	opts := vaultgraph.Options{Index: ixIndexPath(t)}
+	vaultgraph.WithIndexChunkSize(&opts, 40)
+	e := ixOpen(t, dir, opts)
+	ids := ixNoteFiles(t, dir)
+	if n := e.LazyLinkNotes(); n < len(ids)/2 {
+		t.Fatalf("LazyLinkNotes() = %d of %d notes after a cold index: links not packed", n, len(ids))
+	}
+	full := ixOpen(t, dir, vaultgraph.Options{NoIndex: true})
+	if got, want := statusJSON(t, e), statusJSON(t, full); got != want {
+		t.Errorf("Status() after a cold index:\n%s\nwant\n%s", got, want)
+	}
+	ixCompare(t, "cold index", ixAnswers(t, e), ixAnswers(t, full))
+	if err := full.Close(); err != nil {
+		t.Fatal(err)
+	}
+	target := mostLinked(t, dir)
+	for _, eng := range []*vaultgraph.Engine{e, ixOpen(t, twin, vaultgraph.Options{NoIndex: true})} {
+		if _, err := eng.UpdateNode(context.Background(), vaultgraph.NoteUpdate{ID: target, Title: strp("Renamed Target")}); err != nil {
+			t.Fatalf("rename %s: %v", target, err)
+		}
+	}
+	if got, want := treeFiles(t, dir), treeFiles(t, twin); !maps.Equal(got, want) {
+		t.Errorf("after the rename, the files differ from those an engine without an index wrote")
+	}
+}

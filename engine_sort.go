@@ -23,24 +23,45 @@ type listRow struct {
 
 // row builds the sort row of the note id; the caller holds e.mu.
 func (e *Engine) row(id string, ns *noteState) listRow {
-	return e.rowOf(id, ns, true)
+	return e.rowOf(id, ns, rowNeeds{title: true, modified: true, degrees: true})
 }
 
-// rowOf builds the sort row of the note id, with its degrees only if
-// degrees is set (they are looked up in the graph); the caller holds
-// e.mu.
-func (e *Engine) rowOf(id string, ns *noteState, degrees bool) listRow {
-	r := listRow{id: id, title: ns.note.Title, created: ns.created, modified: ns.note.ModTime}
-	if degrees {
+// rowNeeds says which sort keys a row needs beyond its ID and creation
+// time: each costs a look-up (the note's title and modification time
+// are in the note, the degrees in the graph), and a list_nodes pass
+// builds a row for every note.
+type rowNeeds struct{ title, modified, degrees bool }
+
+// rowNeedsOf returns what sorting by keys compares.
+func rowNeedsOf(keys []sortKey) rowNeeds {
+	var n rowNeeds
+	for _, k := range keys {
+		switch k.field {
+		case "title":
+			n.title = true
+		case "modified":
+			n.modified = true
+		case "inDegree", "outDegree":
+			n.degrees = true
+		}
+	}
+	return n
+}
+
+// rowOf builds the sort row of the note id with the keys needs names
+// (the others are zero); the caller holds e.mu.
+func (e *Engine) rowOf(id string, ns *noteState, needs rowNeeds) listRow {
+	r := listRow{id: id, created: ns.created}
+	if needs.title {
+		r.title = ns.note.Title
+	}
+	if needs.modified {
+		r.modified = ns.note.ModTime
+	}
+	if needs.degrees {
 		r.in, r.out = e.graph.InDegree(id), e.graph.OutDegree(id)
 	}
 	return r
-}
-
-// needDegrees reports whether sorting by keys compares the degrees of
-// notes.
-func needDegrees(keys []sortKey) bool {
-	return slices.ContainsFunc(keys, func(k sortKey) bool { return k.field == "inDegree" || k.field == "outDegree" })
 }
 
 // byKeys compares a and b by each of keys in turn, with compare for the

@@ -172,6 +172,9 @@ type Engine struct {
 
 // noteState is a parsed note with the resolution of each of its links.
 type noteState struct {
+	// created and note come first, in the first cache line: a list_nodes
+	// pass over every note reads only them (keep, rowOf).
+	created time.Time // see created()
 	// note's Links are nil while lazy holds them: what reads them, or
 	// copies or hands on the note, goes through eachLink() or full().
 	note     *vault.Note
@@ -179,7 +182,6 @@ type noteState struct {
 	path     string         // path on disk
 	resolved []string       // per link: target ID, "" when not a note
 	status   []vault.Status // per link
-	created  time.Time      // see created()
 	scanned  uint64         // Engine.scanMark of the last scan that found it
 }
 

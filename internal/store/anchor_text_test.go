@@ -245,3 +245,30 @@ func TestRefreshAllAnchorsOrder(t *testing.T) {
 		t.Errorf("anchor text rewritten whole after notes written in reverse differs from one written note by note:\ngot  %.400s\nwant %.400s", got, want)
 	}
 }
+
+// TestAnchorScanPlan: the links are read for the anchor text in the order
+// they are stored, not through links_to (a random read of the table per
+// link).
+func TestAnchorScanPlan(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.Apply(context.Background(), &Batch{Upserts: anchorVault(45)}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.db.Query("EXPLAIN QUERY PLAN "+anchorScan, 1, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if got := strings.Join(plan, "; "); got != "SCAN links" {
+		t.Errorf("plan of anchorScan = %q, want %q", got, "SCAN links")
+	}
+}

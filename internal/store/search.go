@@ -3,9 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -161,14 +159,12 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	var hits []hit
 	var expr string
 	if !q.Any || len(terms) == 1 {
-		expr = matchExpr(terms, "AND")
-		if hits, err = s.rank(ctx, expr, nil, len(terms), q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "AND", q); err != nil {
 			return nil, err
 		}
 	}
 	if len(hits) == 0 && len(terms) > 1 {
-		expr = matchExpr(terms, "OR")
-		if hits, err = s.rank(ctx, expr, terms, len(terms), q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "OR", q); err != nil {
 			return nil, err
 		}
 	}
@@ -214,36 +210,19 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		return nil, err
 	}
 	defer conn.Close()
-	// One note at a time: FTS5 tests the expression on that row only
-	// (rowid =), where "rowid IN" would evaluate it over every note.
-	stmt, err := conn.PrepareContext(ctx, `SELECT notes.id, notes.title, snippet(snip, 1, ?, ?, ?, ?), `+bodyColumns(terms)+`
-		FROM snip JOIN notes ON notes.rowid = snip.rowid
-		WHERE snip MATCH ? AND snip.rowid = ?`)
+	out, missing, err := matchedSnippets(ctx, conn, rowids, terms)
 	if err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
+		return nil, err
 	}
-	defer stmt.Close()
-	expr := matchExpr(terms, "OR")
-	out := make(map[string]string, len(ids))
-	for _, r := range rowids {
-		var id, title, snip, body string
-		var inGo bool
-		err := stmt.QueryRowContext(ctx, MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, r).Scan(&id, &title, &snip, &body, &inGo)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			// Found by the anchor text of the links to it only (or gone).
-			found, err := anchorOnlySnippets(ctx, conn, []int64{r}, terms)
-			if err != nil {
-				return nil, err
-			}
-			if d, ok := found[r]; ok {
-				out[d[0]] = d[1]
-			}
-			continue
-		case err != nil:
-			return nil, fmt.Errorf("keyword snippets: %w", err)
+	if len(missing) > 0 {
+		// Found by the anchor text of the links to them only (or gone).
+		found, err := anchorOnlySnippets(ctx, conn, missing, terms)
+		if err != nil {
+			return nil, err
 		}
-		out[id] = snippet(snip, body, title, inGo, terms)
+		for _, d := range found {
+			out[d[0]] = d[1]
+		}
 	}
 	return out, nil
 }

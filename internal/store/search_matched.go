@@ -15,32 +15,36 @@ import (
 var rankKey = "matched * score * (1 + " + fmt.Sprint(TitleBoost) + " * in_title)"
 
 // bestRanked returns the first limit of hits ordered as rankKey, then
-// rowid: for an any-term search, whose Matched rank counts in Go. The key
-// is computed as SQL does (the factors are small integers). Only the
-// best are sorted: a fallback has tens of thousands of hits.
+// rowid: for an any-term search, whose Matched rank counts in Go. Only
+// the best are sorted: a fallback has tens of thousands of hits.
 func bestRanked(hits []hit, limit int) []hit {
-	key := func(h hit) float64 {
-		t := 1.0
-		if h.Title {
-			t += TitleBoost
-		}
-		return float64(h.Matched) * h.BM25 * t
-	}
-	less := func(a, b hit) int {
-		if c := cmp.Compare(key(a), key(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.rowid, b.rowid)
-	}
 	if limit > 0 && len(hits) > 4*limit {
-		best := first.New(limit, less)
+		best := first.New(limit, rankedOrder)
 		for _, x := range hits {
 			best.Offer(x)
 		}
 		return best.Sorted()
 	}
-	slices.SortFunc(hits, less)
+	slices.SortFunc(hits, rankedOrder)
 	return hits[:min(limit, len(hits))]
+}
+
+// rankedOrder orders hits as rankKey, then rowid. The key is computed
+// as SQL does (the factors are small integers).
+func rankedOrder(a, b hit) int {
+	if c := cmp.Compare(rankedKey(a), rankedKey(b)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.rowid, b.rowid)
+}
+
+// rankedKey is rankKey of h.
+func rankedKey(h hit) float64 {
+	t := 1.0
+	if h.Title {
+		t += TitleBoost
+	}
+	return float64(h.Matched) * h.BM25 * t
 }
 
 // countMatched sets each hit's Matched to the number of terms it has in

@@ -28,6 +28,56 @@ import (
 // their sum, and such a note could be cut from the top.
 func TestKeywordLimitKeepsTheBest(t *testing.T) {
 	ctx := context.Background()
+	s, queries := rankCases(t)
+	for _, q := range queries {
+		q.Limit = 1000 // more than the vault has notes: every match
+		all, err := s.Keyword(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.Limit = 5
+		top, err := s.Keyword(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := rankKeys(top), rankKeys(all[:min(5, len(all))]); !reflect.DeepEqual(got, want) {
+			t.Errorf("Keyword(%+v) = %s,\nthe best of all: %s", q, hitsText(top), hitsText(all))
+		}
+	}
+}
+
+// rankCases returns the index of editedIndex and searches of every kind
+// the bench asks (rankQueries), with all terms and any term, some with
+// filters (IDs or Exclude), limit 251 (the engine's).
+func rankCases(t *testing.T) (*store.Store, []store.KeywordQuery) {
+	t.Helper()
+	s, dir, paths := editedIndex(t)
+	var ids []string
+	for _, p := range paths[:200] {
+		rel, _ := filepath.Rel(dir, p)
+		ids = append(ids, filepath.ToSlash(rel))
+	}
+	var out []store.KeywordQuery
+	for i, text := range rankQueries(t, paths) {
+		q := store.KeywordQuery{Text: text, Limit: 251, NoSnippets: true, Any: i%5 == 4}
+		switch i % 7 {
+		case 3:
+			q.IDs = ids
+		case 5:
+			q.Exclude = ids
+		}
+		out = append(out, q)
+	}
+	return s, out
+}
+
+// editedIndex indexes a generated vault of 600 notes, then deletes and
+// rewrites some while no engine runs and opens the vault again, so that
+// the full-text tables hold deleted rows; it returns the index, open,
+// the vault's folder and its notes' paths as generated (path order).
+func editedIndex(t *testing.T) (*store.Store, string, []string) {
+	t.Helper()
+	ctx := context.Background()
 	dir := t.TempDir()
 	if _, err := vaultgen.Generate(dir, vaultgen.Config{Notes: 600, Seed: 7}); err != nil {
 		t.Fatal(err)
@@ -64,33 +114,8 @@ func TestKeywordLimitKeepsTheBest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	var ids []string
-	for _, p := range paths[:200] {
-		rel, _ := filepath.Rel(dir, p)
-		ids = append(ids, filepath.ToSlash(rel))
-	}
-	for i, text := range rankQueries(t, paths) {
-		q := store.KeywordQuery{Text: text, Limit: len(paths), NoSnippets: true, Any: i%5 == 4}
-		switch i % 7 {
-		case 3:
-			q.IDs = ids
-		case 5:
-			q.Exclude = ids
-		}
-		all, err := s.Keyword(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q.Limit = 5
-		top, err := s.Keyword(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := rankKeys(top), rankKeys(all[:min(5, len(all))]); !reflect.DeepEqual(got, want) {
-			t.Errorf("Keyword(%+v) = %s,\nthe best of all: %s", q, hitsText(top), hitsText(all))
-		}
-	}
+	t.Cleanup(func() { s.Close() })
+	return s, dir, paths
 }
 
 // rankKeys are the hits' ranking keys (Matched × Relevance), which a

@@ -249,6 +249,23 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	if len(which) == 0 {
 		return counts, half, nil
 	}
+	if !s.sqlRank {
+		todo := make([]string, len(which))
+		for j, i := range which {
+			todo[j] = exprs[i]
+		}
+		got, ok, err := s.countTopK(ctx, todo, half)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			for j, i := range which {
+				counts[i] = got[j]
+				s.common.put(key, exprs[i], counts[i])
+			}
+			return counts, half, nil
+		}
+	}
 	got := make([]int64, len(which)+1)
 	dest := make([]any, len(got))
 	for i := range got {

@@ -233,3 +233,29 @@ func TestOpenOrRebuild(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitSynced checks that every connection of the index syncs its
+// commits (synchronous=FULL): the index transaction of a group commit is
+// on disk before the group's writers are answered.
+func TestCommitSynced(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	var conns []*sql.Conn
+	for range 3 { // several connections of the pool, each set up by the DSN
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	for i, c := range conns {
+		var mode int
+		if err := c.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		if mode != 2 {
+			t.Errorf("connection %d: PRAGMA synchronous = %d, want 2 (FULL)", i, mode)
+		}
+	}
+}

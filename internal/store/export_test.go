@@ -1,0 +1,24 @@
+package store
+
+import "context"
+
+// SetSQLRank makes Keyword rank by SQL only (on) or in Go where it can
+// (off, the default): tests compare the two.
+func SetSQLRank(s *Store, on bool) { s.sqlRank = on }
+
+// GoRanked is how many searches s ranked in Go.
+func GoRanked(s *Store) int64 { return s.goRanked.Load() }
+
+// CommonCounts returns commonCounts of the exact forms of words (as
+// dropCommon asks them), counted by SQL (sql) or in Go, with an empty
+// cache.
+func CommonCounts(s *Store, words []string, sql bool) ([]int64, int64, error) {
+	exprs := make([]string, len(words))
+	for i, w := range words {
+		exprs[i] = Term{Text: w, exact: true}.expr()
+	}
+	s.common = commonCache{}
+	s.sqlRank = sql
+	defer func() { s.sqlRank = false }()
+	return s.commonCounts(context.Background(), exprs)
+}

@@ -1,0 +1,261 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+)
+
+// A reader of FTS5's own index (its %_data and %_idx tables), so that
+// Keyword's ranking in Go (search_topk.go) reads a token's postings a
+// page (about 4 KB, hundreds of notes) per row, where fts5vocab hands
+// them over one instance per row, at about 1 µs each through
+// database/sql. The format is FTS5's file format (fts5_index.c, which
+// SQLite keeps compatible): a structure record listing the segments,
+// each a run of leaf pages holding terms (prefix-compressed) and their
+// doclists (rowid deltas and position lists), a b-tree (%_idx) of each
+// leaf's first term, and per segment the rowids deleted from it since
+// (tombstones, for contentless_delete tables). Anything the reader does
+// not expect (an incremental merge under way, a delete marker, a page
+// cut short) makes it give up, and the search is ranked by SQL.
+
+// ftsSegment is a segment of an FTS5 index, as the structure record
+// lists it.
+type ftsSegment struct {
+	id, first, last int64
+	tombPages       int64
+}
+
+// ftsStructure are an index's segments, newest first: a rowid found in
+// several (deleted and written again) counts from the newest.
+type ftsStructure []ftsSegment
+
+// ftsStructureV2 starts the rest of a structure record that lists each
+// segment's origins and tombstones (contentless_delete tables).
+var ftsStructureV2 = []byte{0xff, 0x00, 0x00, 0x01}
+
+// parseStructure reads a structure record; ok is false for one it does
+// not expect, or while segments are being merged.
+func parseStructure(b []byte) (ftsStructure, bool) {
+	if len(b) < 4 {
+		return nil, false
+	}
+	b = b[4:] // the configuration cookie
+	v2 := bytes.HasPrefix(b, ftsStructureV2)
+	if v2 {
+		b = b[4:]
+	}
+	r := varintReader{b: b}
+	levels, _, _ := r.next(), r.next(), r.next() // levels, segments, write counter
+	var byLevel [][]ftsSegment
+	for range levels {
+		merge, n := r.next(), r.next()
+		if merge != 0 {
+			return nil, false
+		}
+		var segs []ftsSegment
+		for range n {
+			sg := ftsSegment{id: int64(r.next()), first: int64(r.next()), last: int64(r.next())}
+			if v2 {
+				r.next() // origin1
+				r.next() // origin2
+				sg.tombPages = int64(r.next())
+				r.next() // tombstone entries
+				r.next() // entries
+			}
+			if sg.first != 1 || sg.last < sg.first {
+				return nil, false
+			}
+			segs = append(segs, sg)
+		}
+		byLevel = append(byLevel, segs)
+	}
+	if r.bad || r.i != len(r.b) {
+		return nil, false
+	}
+	var out ftsStructure
+	for _, segs := range byLevel { // level 0 is the newest
+		for i := len(segs) - 1; i >= 0; i-- { // the last of a level is its newest
+			out = append(out, segs[i])
+		}
+	}
+	return out, true
+}
+
+// varintReader reads SQLite varints off b; bad is set when b ends
+// inside one.
+type varintReader struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+func (r *varintReader) next() uint64 {
+	v, n := getVarint(r.b[r.i:])
+	if n == 0 {
+		r.bad = true
+		return 0
+	}
+	r.i += n
+	return v
+}
+
+// getVarint decodes the SQLite varint at the start of b and returns it
+// and its length; 0, 0 when b ends inside it.
+func getVarint(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < 9 && i < len(b); i++ {
+		if i == 8 {
+			return v<<8 | uint64(b[i]), 9
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
+}
+
+// segRowid is the %_data rowid of page pgno of segment seg, and
+// tombRowid that of page pgno of its tombstones (FTS5_SEGMENT_ROWID,
+// FTS5_TOMBSTONE_ROWID).
+func segRowid(seg, pgno int64) int64  { return seg<<37 + pgno }
+func tombRowid(seg, pgno int64) int64 { return (seg+1<<16)<<37 + pgno }
+
+// ftsPosting is a row a token is in, with its instances per column.
+type ftsPosting struct {
+	rowid  int64
+	counts [len(ftsColumns)]int32
+}
+
+// ftsReader reads the postings of one full-text table within a read
+// transaction on conn.
+type ftsReader struct {
+	conn  *sql.Conn
+	table string
+	segs  ftsStructure
+	tombs []map[int64]bool // per segment, nil until read
+	// owner is, per rowid, the serial of the last token scan found it
+	// in: a token's row found twice is not expected.
+	owner  []uint32
+	serial uint32
+}
+
+// newFTSReader reads table's structure; ok is false when the reader
+// cannot serve it.
+func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader, bool, error) {
+	var b []byte
+	err := conn.QueryRowContext(ctx, "SELECT block FROM "+table+"_data WHERE id = 10").Scan(&b)
+	if err == sql.ErrNoRows {
+		return &ftsReader{conn: conn, table: table}, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	segs, ok := parseStructure(b)
+	if !ok {
+		return nil, false, nil
+	}
+	return &ftsReader{conn: conn, table: table, segs: segs, tombs: make([]map[int64]bool, len(segs))}, true, nil
+}
+
+// scan hands found each row (with its instances) of each token of the
+// index that is token or, with prefix, starts with it; ok is false when
+// the index holds what the reader does not expect. Rows come segment by
+// segment, not in rowid order. Rowids must be below rows.
+func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows int64, found func(tok string, p *ftsPosting)) (bool, error) {
+	if int64(len(f.owner)) < rows {
+		f.owner = pooled[uint32](&ownerPool, int(rows))
+	}
+	serials := map[string]uint32{}
+	for i, sg := range f.segs {
+		dead, err := f.tombstones(ctx, i)
+		if err != nil {
+			return false, err
+		}
+		var last string
+		var serial uint32
+		ok, err := f.scanSegment(ctx, sg, token, prefix, func(tok string, p *ftsPosting) bool {
+			if dead[p.rowid] {
+				return true
+			}
+			if p.rowid < 0 || p.rowid >= rows {
+				return false
+			}
+			if tok != last || serial == 0 {
+				last = tok
+				if serial = serials[tok]; serial == 0 {
+					f.serial++
+					serial = f.serial
+					serials[tok] = serial
+				}
+			}
+			// A row of a token in two live segments is not expected.
+			if f.owner[p.rowid] == serial {
+				return false
+			}
+			f.owner[p.rowid] = serial
+			found(tok, p)
+			return true
+		})
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// release gives the reader's table back to its pool; f is not used
+// after.
+func (f *ftsReader) release() {
+	if owner := f.owner; owner != nil {
+		ownerPool.Put(&owner)
+		f.owner = nil
+	}
+}
+
+// tombstones returns the rowids deleted from segment i.
+func (f *ftsReader) tombstones(ctx context.Context, i int) (map[int64]bool, error) {
+	sg := f.segs[i]
+	if sg.tombPages == 0 || f.tombs[i] != nil {
+		return f.tombs[i], nil
+	}
+	dead := map[int64]bool{}
+	rows, err := f.conn.QueryContext(ctx, "SELECT block FROM "+f.table+"_data WHERE id >= ? AND id < ?",
+		tombRowid(sg.id, 0), tombRowid(sg.id, sg.tombPages))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p []byte
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		if len(p) < 8 || (p[0] != 4 && p[0] != 8) {
+			return nil, fmt.Errorf("%s: tombstone page of %d bytes", f.table, len(p))
+		}
+		if p[1] != 0 {
+			dead[0] = true
+		}
+		size := int(p[0])
+		for at := 8; at+size <= len(p); at += size {
+			var v uint64
+			if size == 4 {
+				v = uint64(binary.BigEndian.Uint32(p[at:]))
+			} else {
+				v = binary.BigEndian.Uint64(p[at:])
+			}
+			if v != 0 {
+				dead[int64(v)] = true
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	f.tombs[i] = dead
+	return dead, nil
+}

@@ -1,0 +1,258 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+)
+
+// The leaf pages of an FTS5 segment (fts_read.go). A page starts with
+// two big-endian 16-bit fields: the offset of its first rowid when one
+// comes before its first term (else 0), and where its footer starts;
+// the footer lists the offsets of the terms that start on the page. A
+// term is a key (the index's prefix byte, '0' for the main index, then
+// the token) written in full when first on its page, else as the bytes
+// it shares with the one before and the rest; its doclist follows: the
+// first rowid, then deltas, each with its position list (its size
+// times two, plus one for a delete marker, then per column the
+// positions, a column after the first marked by 0x01 and its number). A
+// doclist, and a position list, may go on over the next pages.
+
+// mainKeyPrefix starts the keys of FTS5's main index.
+const mainKeyPrefix = '0'
+
+// leafPage is a leaf page split into its parts.
+type leafPage struct {
+	p      []byte
+	rowid  int   // offset of the first rowid before the first term, or 0
+	size   int   // where the footer starts
+	terms  []int // offsets of the terms that start on the page
+	broken bool
+}
+
+func parseLeaf(p []byte) leafPage {
+	lp := leafPage{p: p}
+	if len(p) < 4 {
+		lp.broken = true
+		return lp
+	}
+	lp.rowid, lp.size = int(binary.BigEndian.Uint16(p)), int(binary.BigEndian.Uint16(p[2:]))
+	if lp.size < 4 || lp.size > len(p) || lp.rowid != 0 && (lp.rowid < 4 || lp.rowid >= lp.size) {
+		lp.broken = true
+		return lp
+	}
+	at := 0
+	for r := (varintReader{b: p[lp.size:]}); r.i < len(r.b); {
+		at += int(r.next())
+		if r.bad || at < 4 || at >= lp.size {
+			lp.broken = true
+			return lp
+		}
+		lp.terms = append(lp.terms, at)
+	}
+	return lp
+}
+
+// end is where the doclist data that starts on the page before its
+// term k (k = -1: before its first term) ends.
+func (lp leafPage) end(k int) int {
+	if k+1 < len(lp.terms) {
+		return lp.terms[k+1]
+	}
+	return lp.size
+}
+
+// doclistReader decodes a doclist given in parts, page by page.
+type doclistReader struct {
+	rowid int64
+	pl    []byte // the position list read so far
+	need  int    // its bytes still to come
+	open  bool   // a position list is being read
+	bad   bool
+	emit  func(*ftsPosting) bool // false: not expected, give up
+}
+
+// feed decodes b: the rest of the open position list, then entries, the
+// first rowid absolute when abs is set.
+func (d *doclistReader) feed(b []byte, abs bool) {
+	i := 0
+	if d.open {
+		take := min(d.need, len(b))
+		d.pl = append(d.pl, b[:take]...)
+		d.need -= take
+		i = take
+		if d.need == 0 {
+			d.open = false
+			d.done(d.pl)
+		}
+	}
+	first := true
+	for i < len(b) && !d.bad {
+		v, n := getVarint(b[i:])
+		if n == 0 {
+			d.bad = true
+			return
+		}
+		if first && abs {
+			d.rowid = int64(v)
+		} else {
+			d.rowid += int64(v)
+		}
+		first = false
+		i += n
+		sz, n := getVarint(b[i:])
+		if n == 0 || sz&1 == 1 { // cut short, or a delete marker
+			d.bad = true
+			return
+		}
+		i += n
+		size := int(sz >> 1)
+		if i+size <= len(b) {
+			d.done(b[i : i+size])
+			i += size
+			continue
+		}
+		// The position list goes on over the next page.
+		d.pl, d.need, d.open = append(d.pl[:0], b[i:]...), size-(len(b)-i), true
+		i = len(b)
+	}
+}
+
+// done counts the instances per column of the position list pl: its
+// varints, but for the column markers (0x01 and a column number).
+func (d *doclistReader) done(pl []byte) {
+	p := ftsPosting{rowid: d.rowid}
+	col, run := 0, 0
+	for j := 0; j < len(pl); j++ {
+		c := pl[j]
+		if run == 0 && c == 0x01 {
+			v, n := getVarint(pl[j+1:])
+			if n == 0 || v >= uint64(len(p.counts)) {
+				d.bad = true
+				return
+			}
+			col, j = int(v), j+n
+			continue
+		}
+		if c < 0x80 {
+			p.counts[col]++
+			run = 0
+		} else if run++; run >= 8 {
+			d.bad = true // a position that large is not expected
+			return
+		}
+	}
+	if run != 0 || !d.emit(&p) {
+		d.bad = true
+	}
+}
+
+// scanSegment reads the doclists of the tokens of one segment that are
+// token or, with prefix, start with it, and hands their rows to found
+// (false: not expected, give up); ok is false when it gives up.
+func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
+	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix, found: found}
+	start := sg.first
+	var pgno int64
+	err := f.conn.QueryRowContext(ctx, "SELECT pgno FROM "+f.table+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", sg.id, sc.lo).Scan(&pgno)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return false, err
+	default:
+		start = max(pgno>>1, sg.first)
+	}
+	rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, start), segRowid(sg.id, sg.last))
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	for want := start; rows.Next(); want++ {
+		var id int64
+		var p []byte
+		if err := rows.Scan(&id, &p); err != nil {
+			return false, err
+		}
+		if id != segRowid(sg.id, want) {
+			return false, nil // a page missing
+		}
+		if past, ok := sc.page(p); !ok || past {
+			return ok, nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	return sc.d == nil || !sc.d.open, nil
+}
+
+// segmentScan is scanSegment's state between pages.
+type segmentScan struct {
+	lo     []byte // the key of the token
+	prefix bool
+	found  func(string, *ftsPosting) bool
+	key    []byte         // the last term's key
+	d      *doclistReader // the doclist being read, across pages
+}
+
+// page reads one leaf page: past is set once a term after the tokens
+// asked for is seen, ok cleared when the page is not as expected.
+func (sc *segmentScan) page(p []byte) (past, ok bool) {
+	lp := parseLeaf(p)
+	if lp.broken {
+		return false, false
+	}
+	if d := sc.d; d != nil { // the doclist goes on over this page
+		end := lp.end(-1)
+		if lp.rowid == 0 {
+			if !d.open && end > 4 {
+				return false, false
+			}
+			d.feed(p[4:end], false)
+		} else {
+			if d.need != lp.rowid-4 {
+				return false, false
+			}
+			d.feed(p[4:lp.rowid], false)
+			d.feed(p[lp.rowid:end], true)
+		}
+		if d.bad || len(lp.terms) > 0 && d.open {
+			return false, false
+		}
+		if len(lp.terms) == 0 {
+			return false, true
+		}
+		sc.d = nil
+	}
+	for k, at := range lp.terms {
+		r := varintReader{b: p[:lp.end(k)], i: at}
+		shared := 0
+		if k > 0 {
+			shared = int(r.next())
+		}
+		n := int(r.next())
+		if r.bad || shared > len(sc.key) || r.i+n > len(r.b) {
+			return false, false
+		}
+		sc.key = append(sc.key[:shared], p[r.i:r.i+n]...)
+		r.i += n
+		c := bytes.Compare(sc.key, sc.lo)
+		if c != 0 && !(sc.prefix && bytes.HasPrefix(sc.key, sc.lo)) {
+			if c > 0 {
+				return true, true // past the tokens asked for
+			}
+			continue
+		}
+		tok, found := string(sc.key[1:]), sc.found
+		sc.d = &doclistReader{emit: func(p *ftsPosting) bool { return found(tok, p) }}
+		sc.d.feed(p[r.i:lp.end(k)], true)
+		if sc.d.bad || k+1 < len(lp.terms) && sc.d.open {
+			return false, false
+		}
+		if k+1 < len(lp.terms) {
+			sc.d = nil
+		}
+	}
+	return false, true
+}

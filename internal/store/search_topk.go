@@ -1,0 +1,435 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Keyword's ranking in Go. FTS5 ranks a query by calling bm25() for every
+// note that matches it, then sorts them all: at 100,000 notes a common
+// word matches tens of thousands, at about 2 µs each, and counting each
+// term of the any-term fallback costs as much again. rankTopK computes
+// the same scores from the index's postings instead: it reads each
+// phrase's tokens' rows once from FTS5's own pages (fts_read.go), sums
+// the column weights per note and phrase as bm25() does, takes the
+// phrases' document counts and each note's length in tokens from the
+// same records FTS5 reads them from (the averages record and the
+// docsize table, the matching notes' rows only unless they are many),
+// and computes bm25 with
+// FTS5's own formula and operation order, so that the scores, and with
+// them the order of the hits, are the same to the last bit. It serves
+// expressions whose every phrase is one plain token (nearly every
+// query); the others (quoted phrases, CJK text, folded letters) are
+// ranked by SQL as before.
+
+// bm25 constants, as FTS5 has them (variables: computed at run time in
+// float64, as C does, not folded exactly).
+var bm25K1, bm25B = 1.2, 0.75
+
+// ftsStats are what bm25 needs of a full-text table besides the
+// phrases: the rows, their average length, the largest rowid, and once
+// read, each row's length (size, kept until a write changes the table).
+type ftsStats struct {
+	key   string // the table's averages and structure records
+	rows  int64
+	avgdl float64
+	ids   int64   // the largest rowid + 1
+	size  []int32 // tokens of each row, by rowid; nil until read
+}
+
+// rankCache keeps the tables' ftsStats between searches.
+type rankCache struct {
+	mu    sync.Mutex
+	stats map[string]*ftsStats
+}
+
+// maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index
+// with larger ones is ranked by SQL.
+const maxStatsRowid = 1 << 24
+
+// stats returns table's ftsStats as of conn's transaction: the cached
+// ones while the table's averages and structure records are unchanged.
+func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsStats, bool, error) {
+	var avg, structure []byte
+	var ids int64
+	err := conn.QueryRowContext(ctx, `SELECT (SELECT block FROM `+table+`_data WHERE id = 1), (SELECT block FROM `+table+`_data WHERE id = 10),
+		(SELECT coalesce(max(id), 0) + 1 FROM `+table+`_docsize)`).Scan(&avg, &structure, &ids)
+	if err != nil {
+		return nil, false, err
+	}
+	key := string(avg) + "\x00" + string(structure)
+	s.ranks.mu.Lock()
+	st := s.ranks.stats[table]
+	s.ranks.mu.Unlock()
+	if st != nil && st.key == key && st.ids == ids {
+		return st, true, nil
+	}
+	if ids < 1 || ids > maxStatsRowid {
+		return nil, false, nil
+	}
+	st = &ftsStats{key: key, ids: ids}
+	var tokens int64
+	for i := 0; len(avg) > 0 && i <= len(ftsColumns); i++ {
+		v, n := getVarint(avg)
+		if n == 0 {
+			return nil, false, nil
+		}
+		if i == 0 {
+			st.rows = int64(v)
+		} else {
+			tokens += int64(v)
+		}
+		avg = avg[n:]
+	}
+	if st.rows > 0 {
+		st.avgdl = float64(tokens) / float64(st.rows)
+	}
+	s.ranks.mu.Lock()
+	if s.ranks.stats == nil {
+		s.ranks.stats = map[string]*ftsStats{}
+	}
+	s.ranks.stats[table] = st
+	s.ranks.mu.Unlock()
+	return st, true, nil
+}
+
+// docSizes returns the length in tokens of the rows of table (of
+// ftsStats st) as a slice by rowid: every row's, read once per state of
+// the table and kept, when docs (the rows needed) are many or every
+// row's is kept already; else only those of docs, read for this search
+// alone (after a write, a search that matches few notes reads few).
+func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs []int64) ([]int32, bool, error) {
+	s.ranks.mu.Lock()
+	size := st.size
+	s.ranks.mu.Unlock()
+	if size != nil {
+		return size, true, nil
+	}
+	query, args := `SELECT id, sz FROM `+table+`_docsize`, []any(nil)
+	all := int64(len(docs)) > st.rows/8
+	if !all {
+		list, _ := json.Marshal(docs) // numbers always marshal
+		query, args = query+` WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)}
+	}
+	size = make([]int32, st.ids)
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var sz sql.RawBytes
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &sz); err != nil {
+			return nil, false, err
+		}
+		if id < 0 || id >= st.ids {
+			return nil, false, nil
+		}
+		var d int64
+		for b := []byte(sz); len(b) > 0; {
+			v, n := getVarint(b)
+			if n == 0 {
+				return nil, false, nil
+			}
+			d, b = d+int64(v), b[n:]
+		}
+		size[id] = int32(d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	if all {
+		s.ranks.mu.Lock()
+		st.size = size
+		s.ranks.mu.Unlock()
+	}
+	return size, true, nil
+}
+
+// tableHits are the rows of a table that have a phrase of a query: for
+// each, per phrase, the sum of the column weights of its instances
+// (bm25's frequency) and flags (hasPhrase, inTitle).
+type tableHits struct {
+	idx    []int32 // rowid → 1 + index in docs, 0 for none
+	docs   []int64
+	freq   [][]float64 // per rowChunk docs, rowChunk × phrases
+	flags  [][]uint8   // the same
+	docHit []int64     // per phrase, the rows that have it (bm25's nHit)
+	n      int         // phrases
+}
+
+const (
+	hasPhrase = 1 << iota // an instance in the phrase's columns
+	inTitle               // one in the title columns too
+)
+
+// phraseScan is one read of the index: the rows of token, or of every
+// token it starts (prefix), for the phrases of serves.
+type phraseScan struct {
+	token  string
+	prefix bool
+	serves []int
+}
+
+// covers reports whether the scan reads the rows of phrase p.
+func (sc phraseScan) covers(p matchPhrase) bool {
+	if sc.prefix {
+		return strings.HasPrefix(p.token, sc.token)
+	}
+	return !p.prefix && p.token == sc.token
+}
+
+// planScans groups phrases into the fewest reads: a prefix read serves
+// every phrase whose token it starts.
+func planScans(phrases []matchPhrase) []phraseScan {
+	order := make([]int, len(phrases))
+	for i := range order {
+		order[i] = i
+	}
+	// Prefixes first, shortest first: each then serves all it can.
+	slices.SortStableFunc(order, func(a, b int) int {
+		pa, pb := phrases[a], phrases[b]
+		if pa.prefix != pb.prefix {
+			if pa.prefix {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(len(pa.token), len(pb.token))
+	})
+	var scans []phraseScan
+	for _, i := range order {
+		p := phrases[i]
+		j := slices.IndexFunc(scans, func(sc phraseScan) bool { return sc.covers(p) })
+		if j < 0 {
+			scans = append(scans, phraseScan{token: p.token, prefix: p.prefix})
+			j = len(scans) - 1
+		}
+		scans[j].serves = append(scans[j].serves, i)
+	}
+	return scans
+}
+
+// scanPhrases reads the rows of the phrases' tokens from the index (r),
+// weighting each instance by its column's weight; rows bounds the
+// rowids. ok is false when the reader gives up.
+func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64) (*tableHits, bool, error) {
+	h := &tableHits{idx: pooled[int32](&idxPool, int(rows)), docHit: make([]int64, len(phrases)), n: len(phrases)}
+	for _, sc := range planScans(phrases) {
+		var last string
+		var by *[len(ftsColumns)][]int
+		ok, err := r.scan(ctx, sc.token, sc.prefix, rows, func(token string, p *ftsPosting) {
+			if token != last || by == nil {
+				last, by = token, servedBy(token, sc.serves, phrases)
+			}
+			h.add(p, by, weights)
+		})
+		if err != nil || !ok {
+			return nil, false, err
+		}
+	}
+	return h, true, nil
+}
+
+// servedBy returns, per column, the phrases of serves that token
+// matches in that column.
+func servedBy(token string, serves []int, phrases []matchPhrase) *[len(ftsColumns)][]int {
+	var by [len(ftsColumns)][]int
+	for _, i := range serves {
+		p := phrases[i]
+		if token != p.token && !(p.prefix && strings.HasPrefix(token, p.token)) {
+			continue
+		}
+		for c := range by {
+			if p.cols&(1<<c) != 0 {
+				by[c] = append(by[c], i)
+			}
+		}
+	}
+	return &by
+}
+
+// add counts the instances of a token in a row (p) for the phrases it
+// matches in each column (by): per phrase, the weights of the columns
+// they are in, summed by column (exact for weights that are multiples of
+// a small power of two, see exactWeights), as bm25 sums them by
+// instance.
+func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64) {
+	r := int32(-1)
+	var freq []float64
+	var flags []uint8
+	for c, n := range p.counts {
+		if n == 0 || len(by[c]) == 0 {
+			continue
+		}
+		if r < 0 {
+			if r = h.idx[p.rowid] - 1; r < 0 {
+				r = int32(len(h.docs))
+				h.idx[p.rowid] = r + 1
+				h.docs = append(h.docs, p.rowid)
+				if r%rowChunk == 0 {
+					h.freq = append(h.freq, pooled[float64](&freqPool, rowChunk*h.n))
+					h.flags = append(h.flags, pooled[uint8](&flagsPool, rowChunk*h.n))
+				}
+			}
+			freq, flags = h.freqOf(r), h.flagsOf(r)
+		}
+		w := weights[c] * float64(n)
+		flag := uint8(hasPhrase)
+		if titleColumnBits&(1<<c) != 0 {
+			flag |= inTitle
+		}
+		for _, i := range by[c] {
+			if flags[i]&hasPhrase == 0 {
+				h.docHit[i]++
+			}
+			flags[i] |= flag
+			freq[i] += w
+		}
+	}
+}
+
+// Pools of the large slices a search allocates (pooled, release): a
+// fallback search at 100,000 notes fills megabytes, which would
+// otherwise be garbage for the collector to pace the heap by.
+var idxPool, ownerPool, freqPool, flagsPool sync.Pool
+
+// pooled returns n zero values from pool, or new ones.
+func pooled[T any](pool *sync.Pool, n int) []T {
+	if p, ok := pool.Get().(*[]T); ok && cap(*p) >= n {
+		s := (*p)[:n]
+		clear(s)
+		return s
+	}
+	return make([]T, n)
+}
+
+// release gives the tables of h back to their pools; h is not used
+// after.
+func (h *tableHits) release() {
+	if h == nil {
+		return
+	}
+	idx := h.idx
+	idxPool.Put(&idx)
+	for i := range h.freq {
+		freq, flags := h.freq[i], h.flags[i]
+		freqPool.Put(&freq)
+		flagsPool.Put(&flags)
+	}
+	h.idx, h.freq, h.flags = nil, nil, nil
+}
+
+// rowChunk is how many rows' counts tableHits allocates at a time: a
+// table grown by copying would copy megabytes many times over.
+const rowChunk = 1024
+
+// row returns the index in docs of rowid doc.
+func (h *tableHits) row(doc int64) (int32, bool) {
+	if doc < 0 || doc >= int64(len(h.idx)) || h.idx[doc] == 0 {
+		return 0, false
+	}
+	return h.idx[doc] - 1, true
+}
+
+// exactWeights reports whether every weight is a multiple of 1/1024 and
+// below 2^20: the sum of such weights over any number of instances is
+// exact in float64, in any order, so that summing by column gives the
+// same bits as bm25's sum by instance.
+func exactWeights(weights []float64) bool {
+	for _, w := range weights {
+		if w < 0 || w >= 1<<20 || w*1024 != float64(int64(w*1024)) {
+			return false
+		}
+	}
+	return true
+}
+
+// flagsOf returns the flags of row r, per phrase.
+func (h *tableHits) flagsOf(r int32) []uint8 {
+	at := int(r%rowChunk) * h.n
+	return h.flags[r/rowChunk][at : at+h.n]
+}
+
+// freqOf returns the frequencies of row r, per phrase.
+func (h *tableHits) freqOf(r int32) []float64 {
+	at := int(r%rowChunk) * h.n
+	return h.freq[r/rowChunk][at : at+h.n]
+}
+
+// idf returns the phrases' inverse document frequencies as bm25 has them,
+// computed by SQLite (its ln() is the log() FTS5 calls).
+func idf(ctx context.Context, conn *sql.Conn, st *ftsStats, docHit []int64) ([]float64, error) {
+	out := make([]float64, len(docHit))
+	if len(docHit) == 0 {
+		return out, nil
+	}
+	cols := make([]string, len(docHit))
+	args := make([]any, len(docHit))
+	dest := make([]any, len(docHit))
+	for i, n := range docHit {
+		cols[i] = "ln(?)"
+		args[i] = (float64(st.rows-n) + 0.5) / (float64(n) + 0.5)
+		dest[i] = &out[i]
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+		return nil, err
+	}
+	for i, v := range out {
+		if v <= 0 {
+			out[i] = 1e-6
+		}
+	}
+	return out, nil
+}
+
+// bm25 is FTS5's bm25() of row r, written as fts5Bm25Function computes it.
+func (h *tableHits) bm25(r int32, size []int32, st *ftsStats, idf []float64) float64 {
+	k1, b := bm25K1, bm25B
+	k1p := k1 + 1.0
+	d := 0.0
+	if doc := h.docs[r]; doc < int64(len(size)) {
+		d = float64(size[doc])
+	}
+	norm := float64(k1 * (float64(1-b) + float64(b*d)/st.avgdl))
+	score := 0.0
+	for i, f := range h.freqOf(r) {
+		if f == 0 {
+			continue // adds +0
+		}
+		score += float64(idf[i] * (float64(f*k1p) / (f + norm)))
+	}
+	return -1.0 * score
+}
+
+// scopeDocs returns the rowids of the notes of ids, as a set.
+func scopeDocs(ctx context.Context, conn *sql.Conn, ids []string) (map[int64]bool, error) {
+	if ids == nil {
+		return nil, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT doc FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	out := map[int64]bool{}
+	got, err := scanRows(rows, err, func(rows *sql.Rows, d *int64) error { return rows.Scan(d) })
+	for _, d := range got {
+		out[d] = true
+	}
+	return out, err
+}
+
+// topkScope is the notes a search may return (Keyword's IDs and
+// Exclude, as rowid sets).
+type topkScope struct{ in, out map[int64]bool }
+
+func (sc topkScope) keeps(doc int64) bool {
+	return (sc.in == nil || sc.in[doc]) && !sc.out[doc]
+}

@@ -1,0 +1,254 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/vaultgraph/vaultgraph/internal/first"
+)
+
+// rankTerms runs rank for terms joined by op (AND, or OR with each hit's
+// Matched counted): in Go (rankTopK) when it can read every phrase, else
+// by SQL. It returns the match expression too.
+func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery) ([]hit, string, error) {
+	expr := matchExpr(terms, op)
+	if !s.sqlRank {
+		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q)
+		if err != nil || ok {
+			return hits, expr, err
+		}
+	}
+	var count []Term
+	if op == "OR" {
+		count = terms
+	}
+	hits, err := s.rank(ctx, expr, count, len(terms), q)
+	return hits, expr, err
+}
+
+// rankTopK is rank computed in Go (search_topk.go) for terms joined by
+// AND, or by OR with each hit's Matched counted; ok is false when a
+// phrase is not one plain token, or the index's rowids are out of
+// bounds, and the caller ranks by SQL.
+func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery) (hits []hit, ok bool, err error) {
+	var p matchParser
+	nodes := make([]*matchNode, len(terms))
+	for i, t := range terms {
+		if nodes[i] = p.parse(t.expr()); !p.ok {
+			return nil, false, nil
+		}
+	}
+	conn, done, err := s.readConn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer done()
+	var scope topkScope
+	if scope.in, err = scopeDocs(ctx, conn, q.IDs); err == nil {
+		scope.out, err = scopeDocs(ctx, conn, q.Exclude)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("keyword search: %w", err)
+	}
+	var tables [2]rankedTable
+	defer func() {
+		for _, t := range tables {
+			t.hits.release()
+		}
+	}()
+	for i, t := range []struct {
+		name    string
+		weights []any
+	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}} {
+		if ok, err = tables[i].read(ctx, s, conn, t.name, p.phrases, t.weights); err != nil || !ok {
+			return nil, ok, err
+		}
+	}
+	root := &matchNode{and: !or, kids: nodes}
+	for i, t := range tables {
+		var docs []int64
+		for r, doc := range t.hits.docs {
+			if scope.keeps(doc) && root.match(t.hits.flagsOf(int32(r)), hasPhrase) {
+				docs = append(docs, doc)
+			}
+		}
+		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs); err != nil || !ok {
+			return nil, ok, wrapKeyword(err)
+		}
+	}
+	s.goRanked.Add(1)
+	return combine(tables, nodes, or, scope, q.Limit), true, nil
+}
+
+// readConn returns a connection in a read transaction, so that every
+// page read is of one state of the index, and the function that ends
+// it.
+func (s *Store) readConn(ctx context.Context) (*sql.Conn, func(), error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		conn.Close()
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return conn, func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
+		conn.Close()
+	}, nil
+}
+
+// countTopK is commonCounts' count of the notes each of exprs matches
+// in fts, at most limit, computed in Go from the index's pages; ok is
+// false when a phrase is not one plain token or the reader gives up, and
+// the caller counts by SQL.
+func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (counts []int64, ok bool, err error) {
+	var p matchParser
+	nodes := make([]*matchNode, len(exprs))
+	for i, e := range exprs {
+		if nodes[i] = p.parse(e); !p.ok {
+			return nil, false, nil
+		}
+	}
+	conn, done, err := s.readConn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer done()
+	st, ok, err := s.stats(ctx, conn, "fts")
+	if err != nil || !ok {
+		return nil, false, wrapKeyword(err)
+	}
+	r, ok, err := newFTSReader(ctx, conn, "fts")
+	if err != nil || !ok {
+		return nil, false, wrapKeyword(err)
+	}
+	defer r.release()
+	ones := make([]float64, len(ftsColumns))
+	for i := range ones {
+		ones[i] = 1
+	}
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids)
+	if err != nil || !ok {
+		return nil, false, wrapKeyword(err)
+	}
+	defer h.release()
+	counts = make([]int64, len(exprs))
+	for row := range h.docs {
+		for i, n := range nodes {
+			if n.match(h.flagsOf(int32(row)), hasPhrase) {
+				counts[i]++
+			}
+		}
+	}
+	for i := range counts {
+		counts[i] = min(counts[i], limit)
+	}
+	return counts, true, nil
+}
+
+// rankedTable is what rankTopK reads of one full-text table.
+type rankedTable struct {
+	name string
+	hits *tableHits
+	st   *ftsStats
+	idf  []float64
+	size []int32 // the rows' lengths, by rowid: those of the matches at least
+}
+
+// read reads table's stats and the phrases' postings, weighted.
+func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any) (bool, error) {
+	st, ok, err := s.stats(ctx, conn, table)
+	if err != nil || !ok {
+		return false, wrapKeyword(err)
+	}
+	w := make([]float64, len(ftsColumns))
+	for i := range w {
+		w[i], _ = weights[i].(float64)
+	}
+	if !exactWeights(w) {
+		return false, nil
+	}
+	r, ok, err := newFTSReader(ctx, conn, table)
+	if err != nil || !ok {
+		return false, wrapKeyword(err)
+	}
+	defer r.release()
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids); err != nil || !ok {
+		return false, wrapKeyword(err)
+	}
+	t.name, t.st = table, st
+	if t.idf, err = idf(ctx, conn, st, t.hits.docHit); err != nil {
+		return false, wrapKeyword(err)
+	}
+	return true, nil
+}
+
+func wrapKeyword(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("keyword search: %w", err)
+}
+
+// combine turns the two tables' postings into rank's hits: the notes
+// in scope that match the terms' nodes (all of them, or with or any) in
+// fts, or in fts_anchor when a note in scope matches there, scored by
+// the sum of the two bm25, best limit first.
+func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope, limit int) []hit {
+	root := &matchNode{and: !or, kids: nodes}
+	ft, an := tables[0], tables[1]
+	// matches reports whether row doc of t matches node n.
+	matches := func(t rankedTable, n *matchNode, doc int64) (int32, bool) {
+		r, ok := t.hits.row(doc)
+		return r, ok && n.match(t.hits.flagsOf(r), hasPhrase)
+	}
+	anchored := false
+	for _, doc := range an.hits.docs {
+		if _, ok := matches(an, root, doc); ok && scope.keeps(doc) {
+			anchored = true
+			break
+		}
+	}
+	matched := func(doc int64) int {
+		if !or {
+			return len(nodes)
+		}
+		n := 0
+		for _, k := range nodes {
+			if _, ok := matches(ft, k, doc); ok {
+				n++
+			} else if _, ok := matches(an, k, doc); anchored && ok {
+				n++
+			}
+		}
+		return n
+	}
+	best := first.New(limit, rankedOrder)
+	for r, doc := range ft.hits.docs {
+		if !scope.keeps(doc) || !root.match(ft.hits.flagsOf(int32(r)), hasPhrase) {
+			continue
+		}
+		h := hit{rowid: doc, KeywordHit: KeywordHit{
+			BM25: ft.hits.bm25(int32(r), ft.size, ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
+			Matched: matched(doc), Terms: len(nodes),
+		}}
+		if ar, ok := matches(an, root, doc); anchored && ok {
+			h.BM25 += an.hits.bm25(ar, an.size, an.st, an.idf)
+		}
+		best.Offer(h)
+	}
+	if anchored {
+		for r, doc := range an.hits.docs {
+			if !scope.keeps(doc) || !root.match(an.hits.flagsOf(int32(r)), hasPhrase) {
+				continue
+			}
+			if _, ok := matches(ft, root, doc); ok {
+				continue // scored with its own text above
+			}
+			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.size, an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})
+		}
+	}
+	return best.Sorted()
+}

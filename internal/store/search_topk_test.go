@@ -1,0 +1,69 @@
+package store_test
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/store"
+)
+
+// TestRankTopKSameAsSQL checks that Keyword ranked in Go finds the same
+// hits as ranked by SQL, in the same order, with the same scores to the
+// bit: on a generated vault after edits and deletions (so that the
+// full-text tables hold deleted rows), for queries of every kind the
+// bench asks (title words, questions with common words, body words, runs
+// of words, short prefixes), with all terms and any term, and with
+// filters.
+func TestRankTopKSameAsSQL(t *testing.T) {
+	ctx := context.Background()
+	s, queries := rankCases(t)
+	compared := 0
+	for _, q := range queries {
+		store.SetSQLRank(s, false)
+		got, err := s.Keyword(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		store.SetSQLRank(s, true)
+		want, err := s.Keyword(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Keyword(%+v) in Go differs from SQL:\n got %s\nwant %s", q, hitsText(got), hitsText(want))
+		}
+		if len(want) > 0 {
+			compared++
+		}
+	}
+	if n := store.GoRanked(s); n < int64(len(queries))*3/4 {
+		t.Errorf("only %d of %d searches were ranked in Go", n, len(queries))
+	}
+	if compared < len(queries)*3/4 {
+		t.Errorf("only %d of %d queries found notes", compared, len(queries))
+	}
+}
+
+// TestCommonCountsSameAsSQL checks that the common-word counts made in
+// Go from the index's pages are SQL's, on a vault after edits and
+// deletions, for words of every frequency.
+func TestCommonCountsSameAsSQL(t *testing.T) {
+	s, _, _ := editedIndex(t)
+	words := []string{"the", "of", "and", "meeting", "garden", "outline", "rewritten", "home", "zzzz", "a", "project", "notes"}
+	got, half, err := store.CommonCounts(s, words, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantHalf, err := store.CommonCounts(s, words, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || half != wantHalf {
+		t.Errorf("common counts in Go = %v (half %d), by SQL %v (half %d)", got, half, want, wantHalf)
+	}
+	if slices.Max(want) < half {
+		t.Errorf("no word of %v is common (counts %v, half %d): the test needs one", words, want, half)
+	}
+}
