@@ -193,6 +193,22 @@ func BenchmarkGetNode10k(b *testing.B) {
 	}
 }
 
+// BenchmarkGetNodeMissing10k looks up an ID that no note has, which
+// tries every note's title and aliases (what a client polling for a note
+// not yet written pays).
+func BenchmarkGetNodeMissing10k(b *testing.B) {
+	e, _ := benchEngine(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		id := fmt.Sprintf("Inbox/No Such Note %d.md", i%100)
+		if n, err := e.GetNode(ctx, id, false); err != nil || n != nil {
+			b.Fatal(fmt.Sprintf("GetNode(%q) = %v, %v", id, n, err))
+		}
+	}
+}
+
 // BenchmarkRelated10k ranks the notes related to a random note (one
 // seed, a page of 10, with why each is related).
 func BenchmarkRelated10k(b *testing.B) {

@@ -221,6 +221,7 @@ func (e *Engine) dropGone(p *pass) {
 		}
 		e.seeGone(p, ns)
 		dropRefs(e.refs, ns)
+		e.titles.drop(ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
 		p.names[refKey(id)] = struct{}{}
@@ -306,7 +307,7 @@ func (e *Engine) relink(p *pass) {
 			touched[id] = e.notes[id]
 		}
 		for name := range p.names {
-			for id := range e.refIndex()[name] {
+			for _, id := range e.refIndex()[name] {
 				touched[id] = e.notes[id]
 			}
 		}
@@ -400,6 +401,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	id := r.file.ID
 	if old, ok := e.notes[id]; ok {
 		dropRefs(e.refs, old)
+		e.titles.drop(old)
 	}
 	if r.err != nil {
 		delete(e.notes, id)
@@ -409,6 +411,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	}
 	delete(e.noteProblems, id)
 	e.notes[id] = &noteState{note: r.note, path: r.file.Path, created: created(r.note)}
+	e.titles.add(e.notes[id])
 	e.index.AddNote(id)
 	return true
 }

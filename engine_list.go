@@ -103,6 +103,31 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	return res, nil
 }
 
+// NoteIDs returns the IDs of up to limit notes that sort after after (by
+// bytes; "" starts at the first), in order, and whether more follow: a
+// page of every note, as resources/list serves them, for one pass over
+// the notes and no sort of them all.
+func (e *Engine) NoteIDs(after string, limit int) ([]string, bool, error) {
+	if limit < 1 {
+		return nil, false, fmt.Errorf("%w: limit %d: use 1 or more", ErrInvalid, limit)
+	}
+	if err := e.readLock(); err != nil {
+		return nil, false, err
+	}
+	defer e.mu.RUnlock()
+	kept := first.New(limit+1, strings.Compare)
+	for id := range e.notes {
+		if id > after {
+			kept.Offer(id)
+		}
+	}
+	ids := kept.Sorted()
+	if len(ids) > limit {
+		return ids[:limit], true, nil
+	}
+	return ids, false, nil
+}
+
 // checkFilter checks the tag mode and folder filters that ListQuery and
 // SearchQuery share, and returns the mode ("" read as TagsAny).
 func checkFilter(mode TagMode, folder string) (TagMode, error) {

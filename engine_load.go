@@ -202,7 +202,8 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
 	e.graphCached = false
-	e.refs = nil // built when first needed (refIndex)
+	e.refs = nil   // built when first needed (refIndex)
+	e.titles = nil // the same (titleIndexOf)
 	e.noteProblems = map[string]vault.Problem{}
 	e.scanProblems = nil
 	if snap != nil {

@@ -42,7 +42,7 @@ func (e *Engine) planMove(m *vault.Move, self []byte) (*writePlan, error) {
 	// Every note that names the old or the new base name in a link.
 	cands := map[string]bool{}
 	for _, key := range []string{refKey(m.From), refKey(m.To)} {
-		for src := range e.refIndex()[key] {
+		for _, src := range e.refIndex()[key] {
 			if src != m.From && src != m.To {
 				cands[src] = true
 			}

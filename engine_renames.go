@@ -94,7 +94,7 @@ func (e *Engine) seeGone(p *pass, ns *noteState) {
 	id := ns.note.ID
 	incoming := p.start // the links are not known yet: pairRenames counts them
 	if !incoming {
-		for src := range e.refIndex()[refKey(id)] {
+		for _, src := range e.refIndex()[refKey(id)] {
 			if src == id {
 				continue
 			}
@@ -248,7 +248,7 @@ func (e *Engine) countRepairLinks(r *RenameRepair) int {
 	var meant []link
 	e.index.RemoveNote(r.To)
 	e.index.AddNote(r.From)
-	for src := range e.refIndex()[refKey(r.From)] {
+	for _, src := range e.refIndex()[refKey(r.From)] {
 		ns, ok := e.notes[src]
 		if !ok || src == r.To {
 			continue

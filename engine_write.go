@@ -465,7 +465,7 @@ func (e *Engine) incomingLinks(id string) []incoming {
 // target has id's base name (caller holds e.mu).
 func (e *Engine) refSources(id string) []string {
 	var out []string
-	for src := range e.refIndex()[refKey(id)] {
+	for _, src := range e.refIndex()[refKey(id)] {
 		if _, ok := e.notes[src]; ok {
 			out = append(out, src)
 		}

@@ -70,10 +70,7 @@ func (e *Engine) DumpState() string {
 		if len(ids) == 0 {
 			continue
 		}
-		list := make([]string, 0, len(ids))
-		for id := range ids {
-			list = append(list, id)
-		}
+		list := slices.Clone(ids)
 		sort.Strings(list)
 		add("refs %q <- %q", key, list)
 	}

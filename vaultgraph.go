@@ -118,7 +118,8 @@ type Engine struct {
 	graph *graph.Graph
 	// graphCached says the start took the graph from the graph cache.
 	graphCached bool
-	refs        map[string]map[string]struct{} // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
+	refs        idLists     // Fold(target base name) -> IDs of notes linking to it; nil until refIndex
+	titles      *titleIndex // notes by folded title and alias; nil until a lookup needs it (titleIndexOf)
 	ignore      *vault.Ignore
 	// excluded is what scans found of the user's excluded folders and
 	// files, whose links a rename still rewrites; nil until a full scan
@@ -148,6 +149,7 @@ type Engine struct {
 	// under syncMu).
 	scanMark uint64
 	refsMu   sync.Mutex // guards refIndex's build of refs under the read lock
+	titlesMu sync.Mutex // guards titleIndexOf's build of titles under the read lock
 	// writeMu is held for reading by the writes that go through the
 	// group commit (one file each: see engine_group.go) and alone by the
 	// others (renames, moves, heading renames, deletes).

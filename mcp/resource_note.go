@@ -2,12 +2,12 @@ package mcp
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"net/url"
 	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -26,16 +26,27 @@ func noteTemplate() mcpgo.ResourceTemplate {
 	)
 }
 
-// noteResources returns the resources of the notes ids.
-func (t *Tools) noteResources(ids []string) []server.ServerResource {
-	out := make([]server.ServerResource, len(ids))
-	for i, id := range ids {
-		out[i] = server.ServerResource{
-			Resource: mcpgo.NewResource(NoteURI(id), id, mcpgo.WithMIMEType("text/markdown")),
-			Handler:  t.readNoteResource,
-		}
+// listNotes fills a resources/list answer with a page of notes, in the
+// order and with the cursor mcp-go gives its own resources: by name (the
+// note ID), ResourcePageSize a page, the cursor the base64 of the page's
+// last name. mcp-go has already refused a cursor that is not base64.
+func (t *Tools) listNotes(_ context.Context, _ any, req *mcpgo.ListResourcesRequest, res *mcpgo.ListResourcesResult) {
+	after, err := base64.StdEncoding.DecodeString(string(req.Params.Cursor))
+	if err != nil {
+		return
 	}
-	return out
+	ids, more, err := t.Engine.NoteIDs(string(after), ResourcePageSize)
+	if err != nil {
+		return // the engine is closed: an empty page
+	}
+	res.Resources = make([]mcpgo.Resource, len(ids))
+	for i, id := range ids {
+		res.Resources[i] = mcpgo.NewResource(NoteURI(id), id, mcpgo.WithMIMEType("text/markdown"))
+	}
+	res.NextCursor = ""
+	if more {
+		res.NextCursor = mcpgo.Cursor(base64.StdEncoding.EncodeToString([]byte(ids[len(ids)-1])))
+	}
 }
 
 // readNoteResource answers resources/read for a note URI with the whole

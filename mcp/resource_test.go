@@ -5,6 +5,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -169,5 +170,70 @@ func TestResourcesListed(t *testing.T) {
 	}
 	if text, ok := res.Contents[0].(mcpgo.TextResourceContents); !ok || !strings.Contains(text.Text, "# Beta") {
 		t.Errorf("resources/read of a listed note = %+v, want Beta's file", res.Contents[0])
+	}
+}
+
+// TestResourcesPaged lists more notes than a page holds: every note once,
+// in order, ResourcePageSize a page, served from the Engine with nothing
+// registered in mcp-go (which would keep a copy of every note).
+func TestResourcesPaged(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	const added = 2*ResourcePageSize + 37
+	dir := filepath.Join(ts.dir, "Many")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range added {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("Note %03d.md", i)), []byte("Links to [[Home]].\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ts.engine.Sync(ctx, "Many"); err != nil {
+		t.Fatal(err)
+	}
+	var uris, names []string
+	var sizes []int
+	req := mcpgo.ListResourcesRequest{}
+	for {
+		res, err := ts.client.ListResourcesByPage(ctx, req)
+		if err != nil {
+			t.Fatalf("resources/list = %v", err)
+		}
+		sizes = append(sizes, len(res.Resources))
+		for _, r := range res.Resources {
+			uris, names = append(uris, r.URI), append(names, r.Name)
+			if r.URI != NoteURI(r.Name) || r.MIMEType != "text/markdown" {
+				t.Errorf("resource %s (%s) named %q, want the URI of its name, text/markdown", r.URI, r.MIMEType, r.Name)
+			}
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		req.Params.Cursor = res.NextCursor
+	}
+	if want := []int{ResourcePageSize, ResourcePageSize, added + 13 - 2*ResourcePageSize}; !slices.Equal(sizes, want) {
+		t.Errorf("page sizes = %v, want %v", sizes, want)
+	}
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("resources/list names are not sorted and unique: %v", names)
+	}
+	for _, id := range []string{"Home.md", "Many/Note 000.md", fmt.Sprintf("Many/Note %03d.md", added-1), "Notes/東京 Trip.md"} {
+		if !slices.Contains(uris, NoteURI(id)) {
+			t.Errorf("resources/list has no %s", id)
+		}
+	}
+	if n := len(ts.server.ListResources()); n != 0 {
+		t.Errorf("mcp-go holds %d registered resources, want none (notes are listed from the Engine)", n)
+	}
+	last := mcpgo.ReadResourceRequest{}
+	last.Params.URI = uris[len(uris)-1]
+	if res, err := ts.client.ReadResource(ctx, last); err != nil || len(res.Contents) != 1 {
+		t.Errorf("resources/read %s = %v, %v", last.Params.URI, res, err)
+	}
+	bad := mcpgo.ListResourcesRequest{}
+	bad.Params.Cursor = "not base64!"
+	if res, err := ts.client.ListResourcesByPage(ctx, bad); err == nil {
+		t.Errorf("resources/list with a bad cursor = %v, want an error", res)
 	}
 }

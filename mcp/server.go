@@ -66,12 +66,20 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 	if version == "" {
 		version = "dev"
 	}
+	hooks := &server.Hooks{}
+	// Notes are listed from the Engine, a page at a time (listNotes),
+	// not registered one by one: mcp-go would keep a copy of every note
+	// and sort them all for each page (31 MB and half a second a page at
+	// 100,000 notes). Its own list stays empty, so it only checks the
+	// cursor; resources/read goes through the template.
+	hooks.AddAfterListResources(t.listNotes)
 	s := server.NewMCPServer(ServerName, version,
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, true),
 		server.WithInstructions(instructions),
 		server.WithResourceRecovery(),
 		server.WithPaginationLimit(ResourcePageSize),
+		server.WithHooks(hooks),
 	)
 	for _, st := range t.ServerTools(log) {
 		s.AddTool(st.Tool, st.Handler)
@@ -82,21 +90,11 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 		}
 	}
 	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
-	// Every note is also listed as a resource. mcp-go sends
-	// notifications/resources/list_changed when the list changes.
 	t.Engine.OnChange(func(c vaultgraph.Change) {
-		if len(c.Added) > 0 {
-			s.AddResources(t.noteResources(c.Added)...)
-		}
-		if len(c.Removed) > 0 {
-			uris := make([]string, len(c.Removed))
-			for i, id := range c.Removed {
-				uris[i] = NoteURI(id)
-			}
-			s.DeleteResources(uris...)
+		if len(c.Added)+len(c.Removed) > 0 {
+			s.SendNotificationToAllClients(mcpgo.MethodNotificationResourcesListChanged, nil)
 		}
 	})
-	s.AddResources(t.noteResources(t.Engine.Graph().IDs())...)
 	return s
 }
 

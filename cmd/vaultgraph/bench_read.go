@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,12 +26,13 @@ type readBench struct {
 	serveInit  time.Duration // serve started to `initialize` answered
 	serveReady time.Duration // serve started to the first get_node answered
 	idleRSS    int64         // the server's RSS one second after that, KiB
+	watchRSS   int64         // the same with the watcher on, once it runs, KiB
 }
 
 // fields are the figures as printed at the end of the bench line.
 func (r readBench) fields() string {
-	return fmt.Sprintf("read_oneshot=%s peak_rss_read=%s read_served=%s serve_init=%s serve_ready=%s idle_rss_serve=%s",
-		secs(r.oneShot), kib(r.oneShotRSS), secs(r.served), secs(r.serveInit), secs(r.serveReady), kib(r.idleRSS))
+	return fmt.Sprintf("read_oneshot=%s peak_rss_read=%s read_served=%s serve_init=%s serve_ready=%s idle_rss_serve=%s idle_rss_watch=%s",
+		secs(r.oneShot), kib(r.oneShotRSS), secs(r.served), secs(r.serveInit), secs(r.serveReady), kib(r.idleRSS), kib(r.watchRSS))
 }
 
 // oneShotRuns is how many times each one-shot read is timed (the median
@@ -39,7 +42,8 @@ const oneShotRuns = 3
 // benchReads times reads of vaultDir's index: `get-node` of the first
 // note as a command with no server, then `serve --embed none --no-watch`
 // started, initialized and asked get_node over stdio, its RSS once idle,
-// and `get-node` again while it runs.
+// and `get-node` again while it runs; last a server with the watcher on,
+// its RSS one second after the watcher runs.
 func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, error) {
 	var r readBench
 	notes, err := notePaths(vaultDir)
@@ -54,43 +58,115 @@ func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, er
 	if r.oneShot, r.oneShotRSS, err = timeGetNode(ctx, exe, vaultDir, index, id); err != nil {
 		return r, err
 	}
-	cmd := exec.CommandContext(ctx, exe, "serve", vaultDir, "--index", index, "--embed", "none", "--no-watch")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return r, fmt.Errorf("serve: %w", err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return r, fmt.Errorf("serve: %w", err)
-	}
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return r, fmt.Errorf("serve: %w", err)
-	}
-	defer func() {
-		in.Close()
-		_ = cmd.Wait()
-	}()
-	rd := bufio.NewReader(out)
-	if err := rpc(in, rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
+	if err := r.serveIdle(ctx, exe, vaultDir, index, id); err != nil {
 		return r, err
 	}
-	r.serveInit = time.Since(start)
-	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	if err := rpc(in, rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
+	s, err := startServe(ctx, exe, vaultDir, index, id, true)
+	if err != nil {
 		return r, err
 	}
-	r.serveReady = time.Since(start)
+	defer s.close()
+	select {
+	case <-s.watching:
+	case <-time.After(5 * time.Minute):
+		return r, errors.New("serve: the watcher did not start in 5 minutes")
+	}
 	time.Sleep(time.Second)
-	r.idleRSS = processRSS(cmd.Process.Pid)
+	r.watchRSS = processRSS(s.cmd.Process.Pid)
+	return r, nil
+}
+
+// serveIdle times a server's start without the watcher, takes its idle
+// RSS, and times `get-node` while it runs.
+func (r *readBench) serveIdle(ctx context.Context, exe, vaultDir, index, id string) error {
+	s, err := startServe(ctx, exe, vaultDir, index, id, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	r.serveInit, r.serveReady = s.init, s.ready
+	time.Sleep(time.Second)
+	r.idleRSS = processRSS(s.cmd.Process.Pid)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if _, err := os.Stat(socketPath(index)); err == nil || time.Now().After(deadline) {
 			break
 		}
 	}
 	r.served, _, err = timeGetNode(ctx, exe, vaultDir, index, id)
-	return r, err
+	return err
+}
+
+// benchServer is a `serve --embed none` child over stdio, initialized and
+// asked get_node once.
+type benchServer struct {
+	cmd         *exec.Cmd
+	in          io.WriteCloser
+	init, ready time.Duration // from the start to initialize and get_node answered
+	watching    chan struct{} // closed when serve logs that its watcher runs (markWriter)
+}
+
+// startServe starts serve on index (with the watcher when watch is set),
+// initializes it and asks get_node id.
+func startServe(ctx context.Context, exe, vaultDir, index, id string, watch bool) (*benchServer, error) {
+	args := []string{"serve", vaultDir, "--index", index, "--embed", "none"}
+	if !watch {
+		args = append(args, "--no-watch")
+	}
+	s := &benchServer{cmd: exec.CommandContext(ctx, exe, args...), watching: make(chan struct{})}
+	var err error
+	if s.in, err = s.cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	s.cmd.Stderr = &markWriter{mark: []byte("msg=watching"), seen: s.watching}
+	start := time.Now()
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	rd := bufio.NewReader(out)
+	if err := rpc(s.in, rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
+		s.close()
+		return nil, err
+	}
+	s.init = time.Since(start)
+	fmt.Fprintln(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if err := rpc(s.in, rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
+		s.close()
+		return nil, err
+	}
+	s.ready = time.Since(start)
+	return s, nil
+}
+
+// markWriter takes serve's log and closes seen once mark was written.
+type markWriter struct {
+	mark []byte
+	tail []byte // the end of what was written, up to the mark's length
+	seen chan struct{}
+}
+
+func (w *markWriter) Write(p []byte) (int, error) {
+	if w.mark == nil {
+		return len(p), nil
+	}
+	w.tail = append(w.tail, p...)
+	if bytes.Contains(w.tail, w.mark) {
+		close(w.seen)
+		w.mark, w.tail = nil, nil
+		return len(p), nil
+	}
+	w.tail = w.tail[max(0, len(w.tail)-len(w.mark)):]
+	return len(p), nil
+}
+
+// close ends the server (its stdin closed) and waits for it.
+func (s *benchServer) close() {
+	s.in.Close()
+	_ = s.cmd.Wait()
 }
 
 // timeGetNode runs `get-node ID` oneShotRuns times and returns the median

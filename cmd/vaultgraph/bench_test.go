@@ -23,7 +23,7 @@ func benchLine(notes, touched, edits, rss string) *regexp.Regexp {
 		` peak_rss_cold=` + rss + ` peak_rss_warm=` + rss + ` peak_rss_touch=` + rss +
 		` watch_p50=\d+ms watch_p99=\d+ms edits=` + edits + ` markdown=` + mib +
 		` read_oneshot=` + sec + ` peak_rss_read=` + rss + ` read_served=` + sec + ` serve_init=` + sec +
-		` serve_ready=` + sec + ` idle_rss_serve=(\d+\.\dMiB|n/a)$`)
+		` serve_ready=` + sec + ` idle_rss_serve=(\d+\.\dMiB|n/a) idle_rss_watch=(\d+\.\dMiB|n/a)$`)
 }
 
 // graphLine matches a bench-graph line of a vault of notes.

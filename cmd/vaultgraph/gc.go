@@ -10,7 +10,16 @@ import (
 
 // loadHeapLimit bounds the heap while the collector is off (loadGC): past
 // it the collector runs again, so a huge vault is read in bounded memory.
-const loadHeapLimit = 1 << 30
+// A read whose snapshot cache is fresh never reaches it (378 MB peak RSS
+// at 100,000 notes); the first read after the index changed reads the
+// tables and rewrites the caches, and is the one it bounds. That read at
+// 100,000 notes, CPU time (user) and peak RSS by limit, back to back on
+// copies of one index: 1 GiB 4.9-5.2 s, 1,045 MB; 768 MiB 5.0-5.5 s, 830
+// MB; 640 MiB 5.4-5.7 s, 695 MB; 512 MiB 9.7-10.1 s, 660 MB; 384 MiB 12-13
+// s; 256 MiB 15 s (below about 600 MiB the live heap is near the limit
+// and the collector runs again and again). The collector on at GOGC=100
+// throughout: 5.4-5.7 s, 725 MB.
+const loadHeapLimit = 640 << 20
 
 // loadGC turns the garbage collector off while the engine loads the
 // index, up to loadHeapLimit: almost everything the load allocates stays

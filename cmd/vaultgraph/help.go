@@ -45,6 +45,14 @@ var helps = map[string]help{
                    seeing it in a query (GetNode polled every 2 ms) on an
                    engine watching the vault, over --edits edits, half of
                    them new notes and half appends to existing notes
+  read_oneshot     'vaultgraph get-node' with no server, median of 3 runs;
+                   peak_rss_read the largest peak RSS of them (the first
+                   reads the tables after 'index' and rewrites the caches)
+  serve_init/ready 'serve --embed none --no-watch' started to 'initialize'
+                   and to the first get_node answered; read_served
+                   get-node while it runs; idle_rss_serve its RSS a
+                   second later; idle_rss_watch the RSS of a server with
+                   the watcher on, a second after the watcher runs
 
 Each vault prints one line on stdout, in this form (seconds, milliseconds
 and MiB, 2^20 bytes):

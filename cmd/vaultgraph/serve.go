@@ -111,8 +111,12 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	} else {
 		o.watch.Logger = log
 		// The watcher's first rescan and the rename index make garbage
-		// too: give it back once they are done (see below).
-		o.watch.Running = debug.FreeOSMemory
+		// too: give it back once they are done (see below), and say
+		// that the watcher is in place (bench waits for it).
+		o.watch.Running = func() {
+			debug.FreeOSMemory()
+			log.Info("watching", "vault", e.Root())
+		}
 		go func() { watchDone <- e.Watch(ctx, o.watch) }()
 	}
 	tools := &mcp.Tools{Engine: e}

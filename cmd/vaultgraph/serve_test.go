@@ -420,6 +420,10 @@ func testServeExternalEdit(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	poll("a deleted note", "Fresh Note", `no note matches \"Fresh Note\"`)
+	// bench waits for this line to take the RSS of a watching server.
+	if logs := stderr.String(); !strings.Contains(logs, "msg=watching") {
+		t.Errorf("stderr = %q, want the line saying the watcher runs (msg=watching)", logs)
+	}
 }
 
 // freeAddr returns a loopback address with a port nothing listens on.
