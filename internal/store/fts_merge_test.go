@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+// TestBulkPassFinishesMerges: a bulk pass (batches that defer the anchor
+// text, then one that does not) leaves no FTS5 merge under way, so that
+// keyword ranking reads the index's pages in Go (a merge under way makes
+// it rank in SQL).
+func TestBulkPassFinishesMerges(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	notes := benchNotes(240)
+	for i := 0; i < len(notes); i += 30 { // eight transactions: eight level-0 segments
+		if err := s.Apply(ctx, &Batch{Upserts: notes[i : i+30], DeferAnchors: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Start a merge and leave it half done, as FTS5's automerge does
+	// during a big build.
+	for _, table := range []string{"fts", "fts_anchor"} {
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+table+"("+table+", rank) VALUES('merge', 1)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := ftsStructureOf(t, s, "fts"); ok {
+		t.Fatal("no merge under way before the last batch: the test does not test")
+	}
+	if err := s.Apply(ctx, &Batch{Upserts: notes[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"fts", "fts_anchor"} {
+		if segs, ok := ftsStructureOf(t, s, table); !ok {
+			t.Errorf("%s: a merge is under way after the bulk pass (%d segments read)", table, len(segs))
+		}
+	}
+	before := s.goRanked.Load()
+	if _, err := s.Keyword(ctx, KeywordQuery{Text: "invoice", Limit: 5, NoSnippets: true}); err != nil {
+		t.Fatal(err)
+	}
+	if s.goRanked.Load() == before {
+		t.Error("the search after the bulk pass was not ranked in Go")
+	}
+}
+
+// ftsStructureOf reads table's structure record as the page reader does.
+func ftsStructureOf(t *testing.T, s *Store, table string) (ftsStructure, bool) {
+	t.Helper()
+	var b []byte
+	if err := s.db.QueryRow("SELECT block FROM " + table + "_data WHERE id = 10").Scan(&b); err != nil {
+		t.Fatal(err)
+	}
+	return parseStructure(b)
+}
