@@ -244,68 +244,27 @@ const metaAnchorsStale = "anchors_stale"
 // refreshAnchorsAfter brings the anchor text up to date at the end of a
 // batch: with deferred set it only marks it stale (the notes touched are
 // not refreshed); otherwise it refreshes the notes touched, or every note
-// when an earlier batch left it stale.
-func (w *writer) refreshAnchorsAfter(deferred bool) error {
+// when an earlier batch left it stale. all reports the latter: the end of
+// a bulk pass.
+func (w *writer) refreshAnchorsAfter(deferred bool) (all bool, err error) {
 	if deferred {
 		w.anchors = nil
 		_, err := w.exec("INSERT OR IGNORE INTO meta(key, value) VALUES (?, '1')", metaAnchorsStale)
-		return err
+		return false, err
 	}
 	var stale int
 	if err := w.queryRow("SELECT count(*) FROM meta WHERE key = ?", metaAnchorsStale).Scan(&stale); err != nil {
-		return fmt.Errorf("index anchor text: %w", err)
+		return false, fmt.Errorf("index anchor text: %w", err)
 	}
 	if stale == 0 {
-		return w.refreshAnchors()
+		return false, w.refreshAnchors()
 	}
 	w.anchors = nil
 	if err := w.refreshAllAnchors(); err != nil {
-		return err
+		return false, err
 	}
 	if _, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
-		return err
+		return false, err
 	}
-	// The end of a bulk pass: finish the merges FTS5 started on its own.
-	for _, table := range []string{"fts", "fts_anchor"} {
-		if err := w.finishMerges(table); err != nil {
-			return err
-		}
-	}
-	return nil
+	return true, nil
 }
-
-// finishMerges completes the segment merges under way in the full-text
-// table (FTS5 merges a little with each write, so a bulk build leaves one
-// or more half done). Keyword ranking reads the index's pages itself
-// only when no merge is under way (fts_read.go), else it ranks in SQL,
-// several times slower at 100,000 notes. A 'merge' with a positive
-// count goes on with merges started and starts only those FTS5 would
-// (a level holding 'usermerge' segments); it did work when
-// total_changes() grew by 2 or more.
-func (w *writer) finishMerges(table string) error {
-	changes := func() (n int64, err error) {
-		err = w.queryRow("SELECT total_changes()").Scan(&n)
-		return n, err
-	}
-	for range maxMergeRounds {
-		before, err := changes()
-		if err != nil {
-			return fmt.Errorf("merge %s: %w", table, err)
-		}
-		if _, err := w.exec("INSERT INTO " + table + "(" + table + ", rank) VALUES('merge', 2000)"); err != nil {
-			return fmt.Errorf("merge %s: %w", table, err)
-		}
-		after, err := changes()
-		if err != nil {
-			return fmt.Errorf("merge %s: %w", table, err)
-		}
-		if after-before < 2 {
-			return nil
-		}
-	}
-	return nil
-}
-
-// maxMergeRounds bounds finishMerges: 2,000 pages a round, far more than a
-// bulk build leaves to merge.
-const maxMergeRounds = 1000

@@ -168,7 +168,8 @@ type writer struct {
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
-// up to date (refreshAnchorsAfter). It runs last in a transaction: FTS5 keeps
+// up to date (refreshAnchorsAfter); at the end of a bulk pass it finishes
+// the full-text merges under way. It runs last in a transaction: FTS5 keeps
 // the rows it is given in memory until the next savepoint, and every
 // statement that may change several rows (a row with triggers, an
 // upsert, a cascade) opens one. Written between such statements, each
@@ -182,8 +183,16 @@ func (w *writer) writeFTS(deferAnchors bool) error {
 		}
 	}
 	w.ftsRows = nil
-	if err := w.refreshAnchorsAfter(deferAnchors); err != nil {
+	bulkEnd, err := w.refreshAnchorsAfter(deferAnchors)
+	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
+	}
+	if bulkEnd { // finish the merges FTS5 started on its own (fts_merge.go)
+		for _, table := range []string{"fts", "fts_anchor"} {
+			if err := w.finishMerges(table); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
