@@ -54,3 +54,49 @@ func ftsStructureOf(t *testing.T, s *Store, table string) (ftsStructure, bool) {
 	}
 	return parseStructure(b)
 }
+
+// TestLiveWriteFinishesMerges: a small transaction, as a group commit or
+// the watcher writes one, finishes the FTS5 merge under way, so that the
+// searches after it are ranked in Go. FTS5's automerge works in steps of
+// 64 pages written, so at 10,000 notes small writes left a merge under
+// way most of the time, and searches were ranked in SQL.
+func TestLiveWriteFinishesMerges(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	notes := benchNotes(241)
+	// Eight transactions make segments to merge. They defer the anchor
+	// text only so that they leave their merges as FTS5 does; the anchor
+	// text is then taken as up to date, so that the next batch is a live
+	// write, not the end of a bulk pass.
+	for i := 0; i < 240; i += 30 {
+		if err := s.Apply(ctx, &Batch{Upserts: notes[i : i+30], DeferAnchors: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"fts", "fts_anchor"} {
+		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+table+"("+table+", rank) VALUES('merge', 1)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := ftsStructureOf(t, s, "fts"); ok {
+		t.Fatal("no merge under way before the live write: the test does not test")
+	}
+	if err := s.Apply(ctx, &Batch{Upserts: notes[240:]}); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"fts", "fts_anchor"} {
+		if segs, ok := ftsStructureOf(t, s, table); !ok {
+			t.Errorf("%s: a merge is under way after a live write (%d segments read)", table, len(segs))
+		}
+	}
+	before := s.goRanked.Load()
+	if _, err := s.Keyword(ctx, KeywordQuery{Text: "invoice", Limit: 5, NoSnippets: true}); err != nil {
+		t.Fatal(err)
+	}
+	if s.goRanked.Load() == before {
+		t.Error("the search after a live write was not ranked in Go")
+	}
+}
