@@ -129,6 +129,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	// collection here costs less than the several the load would have
 	// made.
 	debug.FreeOSMemory()
+	serveGC(os.Getenv, liveHeap())
 	if o.http != "" {
 		var site http.Handler
 		if !o.noWeb {
