@@ -410,7 +410,9 @@ func (e *Engine) putParsed(r parsed) bool {
 		return false
 	}
 	delete(e.noteProblems, id)
-	e.notes[id] = &noteState{note: r.note, path: r.file.Path, created: created(r.note)}
+	ns := &noteState{note: r.note, path: r.file.Path}
+	ns.setTimes()
+	e.notes[id] = ns
 	e.titles.add(e.notes[id])
 	e.index.AddNote(id)
 	return true
@@ -421,7 +423,7 @@ func (e *Engine) putParsed(r parsed) bool {
 func (e *Engine) touch(f vault.File) *store.Record {
 	ns := e.notes[f.ID]
 	ns.note.Size, ns.note.ModTime = f.Size, f.ModTime
-	ns.created = created(ns.note) // may fall back to the modification time
+	ns.setTimes() // created may fall back to the modification time
 	return e.record(ns, "")
 }
 

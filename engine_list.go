@@ -200,9 +200,7 @@ func (e *Engine) keep(f *noteFilter, id string, ns *noteState) bool {
 	if !inRange(ns.created, q.CreatedAfter, q.CreatedBefore) {
 		return false
 	}
-	// The modification time is in the note, another cache line: read it
-	// only for a modified range.
-	if (!q.ModifiedAfter.IsZero() || !q.ModifiedBefore.IsZero()) && !inRange(ns.note.ModTime, q.ModifiedAfter, q.ModifiedBefore) {
+	if !inRange(ns.modified, q.ModifiedAfter, q.ModifiedBefore) {
 		return false
 	}
 	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {

@@ -1,9 +1,11 @@
 package vaultgraph_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -40,5 +42,26 @@ func TestNoteIDs(t *testing.T) {
 	}
 	if _, _, err := e.NoteIDs("", 0); !errors.Is(err, vaultgraph.ErrInvalid) {
 		t.Errorf("NoteIDs(\"\", 0) = %v, want ErrInvalid", err)
+	}
+}
+
+// TestListNodesAfterTouch: a note whose file only got a new modification
+// time (same content) sorts and filters by the new time at once.
+func TestListNodesAfterTouch(t *testing.T) {
+	dir := copyTestVault(t)
+	e := openVault(t, dir)
+	ctx := context.Background()
+	later := time.Now().Add(48 * time.Hour).Truncate(time.Second)
+	touch(t, dir, "Home.md", later)
+	if err := e.Sync(ctx, "Home.md"); err != nil {
+		t.Fatal(err)
+	}
+	first, err := e.ListNodes(ctx, vaultgraph.ListQuery{SortBy: []string{"-modified"}, Limit: 1})
+	if err != nil || len(first.Nodes) != 1 || first.Nodes[0].ID != "Home.md" {
+		t.Errorf("ListNodes(-modified) after a touch = %v, %v, want Home.md first", first, err)
+	}
+	after, err := e.ListNodes(ctx, vaultgraph.ListQuery{ModifiedAfter: later.Add(-time.Second)})
+	if err != nil || len(after.Nodes) != 1 || after.Nodes[0].ID != "Home.md" {
+		t.Errorf("ListNodes(modified after the touch) = %v, %v, want Home.md alone", after, err)
 	}
 }

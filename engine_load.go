@@ -220,7 +220,8 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 			built <- x
 		}()
 		for _, r := range snap.Notes {
-			ns := &noteState{note: r.Note, lazy: newLazyLinks(r.LazyLinks), path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status, created: created(r.Note)}
+			ns := &noteState{note: r.Note, lazy: newLazyLinks(r.LazyLinks), path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status}
+			ns.setTimes()
 			e.notes[r.Note.ID] = ns
 		}
 		e.index = <-built

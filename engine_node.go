@@ -260,6 +260,12 @@ func (e *Engine) node(id string) *Node {
 	return out
 }
 
+// setTimes sets the note's creation date and modification time from
+// its note, which a change of the note or of its file's time replaces.
+func (ns *noteState) setTimes() {
+	ns.created, ns.modified = created(ns.note), ns.note.ModTime
+}
+
 // created is the note's creation date: the frontmatter "created" (or
 // "date created", "date") property when it is a date, else the file's
 // modification time.

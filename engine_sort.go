@@ -56,7 +56,7 @@ func (e *Engine) rowOf(id string, ns *noteState, needs rowNeeds) listRow {
 		r.title = ns.note.Title
 	}
 	if needs.modified {
-		r.modified = ns.note.ModTime
+		r.modified = ns.modified
 	}
 	if needs.degrees {
 		r.in, r.out = e.graph.InDegree(id), e.graph.OutDegree(id)

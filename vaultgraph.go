@@ -172,9 +172,11 @@ type Engine struct {
 
 // noteState is a parsed note with the resolution of each of its links.
 type noteState struct {
-	// created and note come first, in the first cache line: a list_nodes
-	// pass over every note reads only them (keep, rowOf).
-	created time.Time // see created()
+	// created, modified and note come first, in the first cache line: a
+	// list_nodes pass over every note reads only them (keep, rowOf).
+	// setTimes sets created and modified from note.
+	created  time.Time // see created()
+	modified time.Time // note.ModTime, read here: one cache miss a note, not two
 	// note's Links are nil while lazy holds them: what reads them, or
 	// copies or hands on the note, goes through eachLink() or full().
 	note     *vault.Note
