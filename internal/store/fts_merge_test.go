@@ -56,10 +56,11 @@ func ftsStructureOf(t *testing.T, s *Store, table string) (ftsStructure, bool) {
 }
 
 // TestLiveWriteFinishesMerges: a small transaction, as a group commit or
-// the watcher writes one, finishes the FTS5 merge under way, so that the
-// searches after it are ranked in Go. FTS5's automerge works in steps of
-// 64 pages written, so at 10,000 notes small writes left a merge under
-// way most of the time, and searches were ranked in SQL.
+// the watcher writes one, moves the FTS5 merge under way on (stepMerges)
+// and finishes a small one, so that the searches after it are ranked in
+// Go. FTS5's automerge works in steps so small that at 10,000 notes small
+// writes left a merge under way most of the time, and searches were
+// ranked in SQL.
 func TestLiveWriteFinishesMerges(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)

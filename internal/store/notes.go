@@ -168,14 +168,10 @@ type writer struct {
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
-// up to date (refreshAnchorsAfter); unless the batch defers the anchor
-// text (a bulk pass's batches but its last), it finishes the full-text
-// merges under way. Live writes (a group commit, the watcher's changes)
-// commit many small transactions, each a new segment: FTS5's automerge
-// then leaves a merge under way most of the time, and every search
-// meanwhile was ranked in SQL, about three times the CPU of the ranking
-// in Go. Finishing a merge does the work automerge would spread over the
-// next writes, at once. It runs last in a transaction: FTS5 keeps
+// up to date (refreshAnchorsAfter); at the end of a bulk pass it finishes
+// the full-text merges under way, and a batch that is not part of a bulk
+// pass (a group commit, the watcher's changes) moves them on by a bounded
+// step (stepMerges). It runs last in a transaction: FTS5 keeps
 // the rows it is given in memory until the next savepoint, and every
 // statement that may change several rows (a row with triggers, an
 // upsert, a cascade) opens one. Written between such statements, each
@@ -189,14 +185,19 @@ func (w *writer) writeFTS(deferAnchors bool) error {
 		}
 	}
 	w.ftsRows = nil
-	if _, err := w.refreshAnchorsAfter(deferAnchors); err != nil {
+	bulkEnd, err := w.refreshAnchorsAfter(deferAnchors)
+	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
-	if !deferAnchors { // finish the merges FTS5 started on its own (fts_merge.go)
-		for _, table := range []string{"fts", "fts_anchor"} {
-			if err := w.finishMerges(table); err != nil {
-				return err
-			}
+	for _, table := range []string{"fts", "fts_anchor"} {
+		switch { // the merges FTS5 started on its own (fts_merge.go)
+		case bulkEnd:
+			err = w.finishMerges(table)
+		case !deferAnchors:
+			err = w.stepMerges(table)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
