@@ -29,6 +29,7 @@
 //	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
+//	engine_list_rows.go     every note's ID and times in one slice, for passes over all notes
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
 //	engine_view.go          for the web app: WholeGraph, NoteLinks (a note's links as resolved), Backlinks (with the sentence of each link, from engine_backlink.go)
 //	engine_anchor.go        links to a heading or block that does not exist

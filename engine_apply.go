@@ -222,6 +222,7 @@ func (e *Engine) dropGone(p *pass) {
 		e.seeGone(p, ns)
 		dropRefs(e.refs, ns)
 		e.titles.drop(ns)
+		e.rows.drop(ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
 		p.names[refKey(id)] = struct{}{}
@@ -403,7 +404,11 @@ func (e *Engine) putParsed(r parsed) bool {
 		dropRefs(e.refs, old)
 		e.titles.drop(old)
 	}
+	old := e.notes[id]
 	if r.err != nil {
+		if old != nil {
+			e.rows.drop(old)
+		}
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
 		e.noteProblems[id] = vault.Problem{Path: id, Reason: r.err.Error()}
@@ -411,7 +416,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	}
 	delete(e.noteProblems, id)
 	ns := &noteState{note: r.note, path: r.file.Path}
-	ns.setTimes()
+	e.rows.put(id, old, ns)
 	e.notes[id] = ns
 	e.titles.add(e.notes[id])
 	e.index.AddNote(id)
@@ -423,7 +428,7 @@ func (e *Engine) putParsed(r parsed) bool {
 func (e *Engine) touch(f vault.File) *store.Record {
 	ns := e.notes[f.ID]
 	ns.note.Size, ns.note.ModTime = f.Size, f.ModTime
-	ns.setTimes() // created may fall back to the modification time
+	e.rows.put(f.ID, ns, ns) // created may fall back to the modification time
 	return e.record(ns, "")
 }
 

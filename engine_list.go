@@ -87,12 +87,13 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	kept := first.New(page*limit, compare)
 	needs := rowNeedsOf(keys)
 	total := 0
-	for id, ns := range e.notes {
-		if !e.keep(f, id, ns) {
+	for i := range e.rows {
+		r := &e.rows[i]
+		if !e.keep(f, r) {
 			continue
 		}
 		total++
-		kept.Offer(e.rowOf(id, ns, needs))
+		kept.Offer(e.rowOf(r, needs))
 	}
 	rows := kept.Sorted()
 	from, to, pages := pageOf(total, page, limit)
@@ -179,10 +180,10 @@ func (e *Engine) filter(q ListQuery) *noteFilter {
 	return f
 }
 
-// keep reports whether the note id passes the filters f (caller holds
+// keep reports whether the note of r passes the filters f (caller holds
 // e.mu).
-func (e *Engine) keep(f *noteFilter, id string, ns *noteState) bool {
-	q := &f.q
+func (e *Engine) keep(f *noteFilter, r *noteRow) bool {
+	q, id, ns := &f.q, r.id, r.ns
 	if f.folder != "" && !strings.HasPrefix(vault.Fold(id), f.folder) {
 		return false
 	}
@@ -197,10 +198,10 @@ func (e *Engine) keep(f *noteFilter, id string, ns *noteState) bool {
 			return false
 		}
 	}
-	if !inRange(ns.created, q.CreatedAfter, q.CreatedBefore) {
+	if !inRange(r.created, q.CreatedAfter, q.CreatedBefore) {
 		return false
 	}
-	if !inRange(ns.modified, q.ModifiedAfter, q.ModifiedBefore) {
+	if !inRange(r.modified, q.ModifiedAfter, q.ModifiedBefore) {
 		return false
 	}
 	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {

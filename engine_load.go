@@ -199,6 +199,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	defer e.mu.Unlock()
 	e.ignore = ig
 	e.notes = make(map[string]*noteState, len(snapNotes(snap)))
+	e.rows = make(noteRows, 0, len(snapNotes(snap)))
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
 	e.graphCached = false
@@ -221,7 +222,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 		}()
 		for _, r := range snap.Notes {
 			ns := &noteState{note: r.Note, lazy: newLazyLinks(r.LazyLinks), path: filepath.Join(e.root, filepath.FromSlash(r.Path)), resolved: r.Resolved, status: r.Status}
-			ns.setTimes()
+			e.rows.put(r.Note.ID, nil, ns)
 			e.notes[r.Note.ID] = ns
 		}
 		e.index = <-built

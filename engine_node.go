@@ -225,7 +225,7 @@ func (e *Engine) node(id string) *Node {
 		Links:      []LinkInfo{},
 		InDegree:   e.graph.InDegree(id),
 		OutDegree:  e.graph.OutDegree(id),
-		Created:    ns.created,
+		Created:    e.rows.of(ns).created,
 		Modified:   n.ModTime,
 		Size:       n.Size,
 		Hash:       n.Hash,
@@ -258,12 +258,6 @@ func (e *Engine) node(id string) *Node {
 		out.Warnings = append(out.Warnings, b.warning())
 	}
 	return out
-}
-
-// setTimes sets the note's creation date and modification time from
-// its note, which a change of the note or of its file's time replaces.
-func (ns *noteState) setTimes() {
-	ns.created, ns.modified = created(ns.note), ns.note.ModTime
 }
 
 // created is the note's creation date: the frontmatter "created" (or

@@ -318,9 +318,9 @@ func (e *Engine) searchScope(q SearchQuery) map[string]bool {
 	}
 	f := e.filter(ListQuery{Folder: folder, Tags: q.Tags, TagMode: q.TagMode})
 	out := map[string]bool{}
-	for id, ns := range e.notes {
-		if e.keep(f, id, ns) {
-			out[id] = true
+	for i := range e.rows {
+		if r := &e.rows[i]; e.keep(f, r) {
+			out[r.id] = true
 		}
 	}
 	return out

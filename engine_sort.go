@@ -21,16 +21,16 @@ type listRow struct {
 	in, out           int
 }
 
-// row builds the sort row of the note id; the caller holds e.mu.
-func (e *Engine) row(id string, ns *noteState) listRow {
-	return e.rowOf(id, ns, rowNeeds{title: true, modified: true, degrees: true})
+// row builds the sort row of the note of ns; the caller holds e.mu.
+func (e *Engine) row(ns *noteState) listRow {
+	return e.rowOf(e.rows.of(ns), rowNeeds{title: true, degrees: true})
 }
 
-// rowNeeds says which sort keys a row needs beyond its ID and creation
-// time: each costs a look-up (the note's title and modification time
-// are in the note, the degrees in the graph), and a list_nodes pass
-// builds a row for every note.
-type rowNeeds struct{ title, modified, degrees bool }
+// rowNeeds says which sort keys a row needs beyond its ID and times
+// (in the note's noteRow): each costs a look-up (the title is in the
+// note, the degrees in the graph), and a list_nodes pass builds a row
+// for every note.
+type rowNeeds struct{ title, degrees bool }
 
 // rowNeedsOf returns what sorting by keys compares.
 func rowNeedsOf(keys []sortKey) rowNeeds {
@@ -39,8 +39,6 @@ func rowNeedsOf(keys []sortKey) rowNeeds {
 		switch k.field {
 		case "title":
 			n.title = true
-		case "modified":
-			n.modified = true
 		case "inDegree", "outDegree":
 			n.degrees = true
 		}
@@ -48,18 +46,15 @@ func rowNeedsOf(keys []sortKey) rowNeeds {
 	return n
 }
 
-// rowOf builds the sort row of the note id with the keys needs names
+// rowOf builds the sort row of the note of nr with the keys needs names
 // (the others are zero); the caller holds e.mu.
-func (e *Engine) rowOf(id string, ns *noteState, needs rowNeeds) listRow {
-	r := listRow{id: id, created: ns.created}
+func (e *Engine) rowOf(nr *noteRow, needs rowNeeds) listRow {
+	r := listRow{id: nr.id, created: nr.created, modified: nr.modified}
 	if needs.title {
-		r.title = ns.note.Title
-	}
-	if needs.modified {
-		r.modified = ns.modified
+		r.title = nr.ns.note.Title
 	}
 	if needs.degrees {
-		r.in, r.out = e.graph.InDegree(id), e.graph.OutDegree(id)
+		r.in, r.out = e.graph.InDegree(nr.id), e.graph.OutDegree(nr.id)
 	}
 	return r
 }
@@ -128,7 +123,7 @@ func sortNotes[T any](e *Engine, items []T, id func(T) string, keys []sortKey) {
 	rows := make([]item, len(items))
 	for i, it := range items {
 		nid := id(it)
-		rows[i] = item{row: e.row(nid, e.notes[nid]), it: it}
+		rows[i] = item{row: e.row(e.notes[nid]), it: it}
 	}
 	sort.Slice(rows, func(i, j int) bool { return compare(rows[i].row, rows[j].row) < 0 })
 	for i := range rows {
@@ -171,7 +166,7 @@ func (e *Engine) sortHits(hits []SearchHit, keys []sortKey) error {
 	for i, h := range hits {
 		items[i] = item{hit: h, row: listRow{id: h.ID}}
 		if ns := e.notes[h.ID]; ns != nil {
-			items[i].row = e.row(h.ID, ns)
+			items[i].row = e.row(ns)
 		}
 	}
 	compare := func(field string, a, b *item) int {

@@ -114,6 +114,7 @@ type Engine struct {
 	mu    sync.RWMutex
 	open  bool
 	notes map[string]*noteState // by ID
+	rows  noteRows              // every note's ID and times, for passes over all notes
 	index *vault.Index
 	graph *graph.Graph
 	// graphCached says the start took the graph from the graph cache.
@@ -172,11 +173,8 @@ type Engine struct {
 
 // noteState is a parsed note with the resolution of each of its links.
 type noteState struct {
-	// created, modified and note come first, in the first cache line: a
-	// list_nodes pass over every note reads only them (keep, rowOf).
-	// setTimes sets created and modified from note.
-	created  time.Time // see created()
-	modified time.Time // note.ModTime, read here: one cache miss a note, not two
+	// row is the note's place in Engine.rows, which holds its times.
+	row int32
 	// note's Links are nil while lazy holds them: what reads them, or
 	// copies or hands on the note, goes through eachLink() or full().
 	note     *vault.Note
