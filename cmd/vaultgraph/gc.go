@@ -75,11 +75,11 @@ func limitIndexMemory(getenv func(string) string) int64 {
 // serveHeadroom is how much a server's heap may grow between two
 // collections, at least: GOGC=100 lets it grow by what is live, and a
 // server's live heap at 10,000 notes (graph, caches, vector index) is
-// about 60 MB, while a search allocates about 1 MB. Under `make load` at
-// 10,000 notes the collector then took 8 to 10% of serve's CPU; with
-// 256 MiB of headroom (GOGC about 500 there) it took 2.5%. A vault whose
-// live heap is larger than the headroom keeps GOGC=100, so the heap
-// stays within twice what is live, as before.
+// about 70 MB (a heap profile under `make load`). There the collector
+// took 8 to 10% of serve's CPU at GOGC=100, and 2 to 2.5% at GOGC=500
+// and with this headroom (GOGC about 370). A vault whose live heap is
+// larger than the headroom keeps GOGC=100, so the heap stays within
+// twice what is live, as before.
 const serveHeadroom = 256 << 20
 
 // serveGC sets the GOGC of a loaded server so that its heap may grow by
