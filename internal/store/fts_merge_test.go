@@ -20,28 +20,42 @@ func TestBulkPassFinishesMerges(t *testing.T) {
 	}
 	// Start a merge and leave it half done, as FTS5's automerge does
 	// during a big build.
+	startMerge(t, s, "the last batch")
+	if err := s.Apply(ctx, &Batch{Upserts: notes[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	checkMerged(t, s, "the bulk pass")
+}
+
+// startMerge starts a merge in fts and fts_anchor and leaves it half
+// done; before names what comes next, for the message when none is.
+func startMerge(t *testing.T, s *Store, before string) {
+	t.Helper()
 	for _, table := range []string{"fts", "fts_anchor"} {
-		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+table+"("+table+", rank) VALUES('merge', 1)"); err != nil {
+		if _, err := s.db.Exec("INSERT INTO " + table + "(" + table + ", rank) VALUES('merge', 1)"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, ok := ftsStructureOf(t, s, "fts"); ok {
-		t.Fatal("no merge under way before the last batch: the test does not test")
+		t.Fatalf("no merge under way before %s: the test does not test", before)
 	}
-	if err := s.Apply(ctx, &Batch{Upserts: notes[:1]}); err != nil {
-		t.Fatal(err)
-	}
+}
+
+// checkMerged checks that no merge is under way in fts and fts_anchor,
+// and that a search is ranked in Go; after names what ran before.
+func checkMerged(t *testing.T, s *Store, after string) {
+	t.Helper()
 	for _, table := range []string{"fts", "fts_anchor"} {
 		if segs, ok := ftsStructureOf(t, s, table); !ok {
-			t.Errorf("%s: a merge is under way after the bulk pass (%d segments read)", table, len(segs))
+			t.Errorf("%s: a merge is under way after %s (%d segments read)", table, after, len(segs))
 		}
 	}
 	before := s.goRanked.Load()
-	if _, err := s.Keyword(ctx, KeywordQuery{Text: "invoice", Limit: 5, NoSnippets: true}); err != nil {
+	if _, err := s.Keyword(context.Background(), KeywordQuery{Text: "invoice", Limit: 5, NoSnippets: true}); err != nil {
 		t.Fatal(err)
 	}
 	if s.goRanked.Load() == before {
-		t.Error("the search after the bulk pass was not ranked in Go")
+		t.Errorf("the search after %s was not ranked in Go", after)
 	}
 }
 
@@ -77,27 +91,9 @@ func TestLiveWriteFinishesMerges(t *testing.T) {
 	if _, err := s.db.ExecContext(ctx, "DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range []string{"fts", "fts_anchor"} {
-		if _, err := s.db.ExecContext(ctx, "INSERT INTO "+table+"("+table+", rank) VALUES('merge', 1)"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, ok := ftsStructureOf(t, s, "fts"); ok {
-		t.Fatal("no merge under way before the live write: the test does not test")
-	}
+	startMerge(t, s, "the live write")
 	if err := s.Apply(ctx, &Batch{Upserts: notes[240:]}); err != nil {
 		t.Fatal(err)
 	}
-	for _, table := range []string{"fts", "fts_anchor"} {
-		if segs, ok := ftsStructureOf(t, s, table); !ok {
-			t.Errorf("%s: a merge is under way after a live write (%d segments read)", table, len(segs))
-		}
-	}
-	before := s.goRanked.Load()
-	if _, err := s.Keyword(ctx, KeywordQuery{Text: "invoice", Limit: 5, NoSnippets: true}); err != nil {
-		t.Fatal(err)
-	}
-	if s.goRanked.Load() == before {
-		t.Error("the search after a live write was not ranked in Go")
-	}
+	checkMerged(t, s, "a live write")
 }
