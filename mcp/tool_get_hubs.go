@@ -21,15 +21,11 @@ var getHubsFields = func() *fieldSet {
 }()
 
 func getHubsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("get_hubs", vaultgraph.HubList,
+	return def((*Tools).GetHubs, FormatTOON, getHubsFields,
+		pagedTool("get_hubs", vaultgraph.HubList,
 			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
 			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
-		),
-		run:    bind((*Tools).GetHubs),
-		format: FormatTOON,
-		fields: getHubsFields,
-	}
+		))
 }
 
 // GetHubsParams are get_hubs' parameters.

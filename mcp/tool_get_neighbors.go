@@ -15,16 +15,12 @@ import (
 var getNeighborsFields = rowFields("direction", "context").withStandard("id", "title", "tags", "context", "content")
 
 func getNeighborsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("get_neighbors", vaultgraph.NeighborList,
+	return def((*Tools).GetNeighbors, FormatTOON, getNeighborsFields,
+		pagedTool("get_neighbors", vaultgraph.NeighborList,
 			mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
-		),
-		run:    bind((*Tools).GetNeighbors),
-		format: FormatTOON,
-		fields: getNeighborsFields,
-	}
+		))
 }
 
 // GetNeighborsParams are get_neighbors' parameters.

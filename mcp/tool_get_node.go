@@ -22,16 +22,12 @@ var getNodeFields = func() *fieldSet {
 }()
 
 func getNodeTool() *toolDef {
-	return &toolDef{
-		Tool: readTool("get_node",
+	return def((*Tools).GetNode, FormatMarkdown, getNodeFields,
+		readTool("get_node",
 			mcpgo.WithDescription("Read a note: content, tags, hash (for ifMatch); depth 1 adds linked notes."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithInteger("depth", mcpgo.Min(0), mcpgo.Max(1), mcpgo.Description("1 adds linked notes")),
-		),
-		run:    bind((*Tools).GetNode),
-		format: FormatMarkdown,
-		fields: getNodeFields,
-	}
+		))
 }
 
 // GetNodeParams are get_node's parameters.

@@ -19,17 +19,13 @@ var getRelatedFields = func() *fieldSet {
 }()
 
 func getRelatedTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("get_related", vaultgraph.RelatedList,
+	return def((*Tools).GetRelated, FormatTOON, getRelatedFields,
+		pagedTool("get_related", vaultgraph.RelatedList,
 			mcpgo.WithDescription("Notes closest to given notes by links (personalized PageRank)."),
 			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes")),
 			mcpgo.WithString("query", mcpgo.Description("Or start from its top hits")),
 			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked to a start")),
-		),
-		run:    bind((*Tools).GetRelated),
-		format: FormatTOON,
-		fields: getRelatedFields,
-	}
+		))
 }
 
 // GetRelatedParams are get_related's parameters.

@@ -14,16 +14,12 @@ import (
 var searchByTagsFields = rowFields()
 
 func searchByTagsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("search_by_tags", vaultgraph.TaggedList,
+	return def((*Tools).SearchByTags, FormatTOON, searchByTagsFields,
+		pagedTool("search_by_tags", vaultgraph.TaggedList,
 			mcpgo.WithDescription(`Notes with any or all of the tags; "a" also matches "a/b".`),
 			mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags, without #")),
 			mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.Description(descTagMode)),
-		),
-		run:    bind((*Tools).SearchByTags),
-		format: FormatTOON,
-		fields: searchByTagsFields,
-	}
+		))
 }
 
 // SearchByTagsParams are search_by_tags' parameters.
