@@ -25,7 +25,7 @@
 //	engine_excluded.go      the user-excluded files whose links a rename still rewrites
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
-//	engine_graph.go         Neighbors, FindPath, HubsPage, SearchByTags, ListTags, RandomNode
+//	engine_graph.go         Neighbors, FindPath, Hubs, SearchByTags, ListTags, RandomNode
 //	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters

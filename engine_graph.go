@@ -69,6 +69,25 @@ type Hub struct {
 	Score float64 `json:"score"`
 }
 
+// Hubs returns the limit most central notes by metric: in_degree (most
+// linked to), out_degree (most links) or pagerank.
+func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
+	metric, err := checkMetric(metric)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	hubs := e.graph.Hubs(metric, limit)
+	out := make([]Hub, 0, len(hubs))
+	for _, h := range hubs {
+		out = append(out, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
+	}
+	return out, nil
+}
+
 // HubPage is one page of the ranking of notes by a centrality metric.
 type HubPage struct {
 	// Metric is the metric that ranks the notes ("" asked is DefaultMetric).

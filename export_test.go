@@ -2,7 +2,6 @@ package vaultgraph
 
 import (
 	"cmp"
-	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
@@ -14,30 +13,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vaultgraph/vaultgraph/graph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 )
 
 // Test-only accessors for the external tests (package vaultgraph_test).
-
-// Hubs returns (for the tests; the tools page through HubsPage) the limit most central notes by metric: in_degree (most
-// linked to), out_degree (most links) or pagerank.
-func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
-	metric, err := checkMetric(metric)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.readLock(); err != nil {
-		return nil, err
-	}
-	defer e.mu.RUnlock()
-	hubs := e.graph.Hubs(metric, limit)
-	out := make([]Hub, 0, len(hubs))
-	for _, h := range hubs {
-		out = append(out, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
-	}
-	return out, nil
-}
 
 // GraphFromCache reports whether Open took the graph from the graph cache
 // instead of building it.
