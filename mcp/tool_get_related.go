@@ -62,24 +62,18 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	out.Seeds = res.Seeds
-	withContent := p.wants(getRelatedFields, "content")
-	for _, r := range res.Notes {
-		n, err := t.Engine.GetNode(ctx, r.ID, withContent)
-		if err != nil {
-			return nil, err
-		}
-		if n == nil { // removed since the ranking
-			continue
-		}
-		item := listItem(n)
-		score, dist, shared := r.Score, r.Distance, r.Shared
-		item.Score, item.Distance, item.Shared = &score, &dist, &shared
-		via := make([]string, len(r.Via))
-		for i, id := range r.Via {
-			via[i] = t.title(ctx, id)
-		}
-		item.Via = strings.Join(via, "; ")
-		out.Nodes = append(out.Nodes, item)
+	err = addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
+		func(r vaultgraph.RelatedNote) string { return r.ID },
+		func(r vaultgraph.RelatedNote, item *NodeResponse) {
+			item.Score, item.Distance, item.Shared = &r.Score, &r.Distance, &r.Shared
+			via := make([]string, len(r.Via))
+			for i, id := range r.Via {
+				via[i] = t.title(ctx, id)
+			}
+			item.Via = strings.Join(via, "; ")
+		})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

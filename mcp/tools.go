@@ -74,6 +74,25 @@ func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.
 	return out, nil
 }
 
+// addRanked adds to out the row of each note of a ranking: the note read
+// afresh (with content when withContent), then what fill sets (its score,
+// why it ranks). A note removed since the ranking is skipped.
+func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) error {
+	for _, r := range ranked {
+		n, err := t.Engine.GetNode(ctx, id(r), withContent)
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			continue
+		}
+		item := listItem(n)
+		fill(r, &item)
+		out.Nodes = append(out.Nodes, item)
+	}
+	return nil
+}
+
 // nodePage is the answer for a page of notes before its notes are added:
 // the total, the page numbers and the hint to see more.
 func nodePage(total, page, totalPages int, warnings []string) *ListResponse {
