@@ -28,17 +28,15 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 	if len(notes) == 0 {
 		return nil
 	}
-	tx, end, err := s.beginWrite(ctx, "index vectors")
+	w, end, err := s.beginWriter(ctx, "index vectors")
 	if err != nil {
 		return err
 	}
 	defer end()
-	w := newWriter(ctx, tx)
-	defer w.close()
 	if err := w.putVectors(model, dim, notes); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := w.tx.Commit(); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
