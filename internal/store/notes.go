@@ -128,7 +128,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		return err
 	}
 	s.anchorRows.Add(int64(w.anchorRows))
-	if err := w.tx.Commit(); err != nil {
+	if err := s.commitWrite(ctx, w.tx); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
 	s.reserved = w.reservedAfter(b)
@@ -455,7 +455,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			return fmt.Errorf("reset index: %w", err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commitWrite(ctx, tx); err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	return nil
