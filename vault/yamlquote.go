@@ -218,8 +218,8 @@ const (
 // scalar there.
 func frontmatterQuoteAt(src []byte, start, end int) (quote byte, ok bool) {
 	off := bomLen(src)
-	rawStart, rawEnd, found := findFrontmatter(src[off:], len(src))
-	if found == 0 {
+	rawStart, rawEnd, blockEnd := findFrontmatter(src[off:], len(src))
+	if blockEnd == 0 {
 		return 0, false
 	}
 	rawStart += off
