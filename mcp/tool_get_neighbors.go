@@ -49,21 +49,10 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return missing(p.ID), nil
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
-	withContent := p.wants(getNeighborsFields, "content")
-	contexts, err := t.contexts(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "context"))
+	rows, err := t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem)
 	if err != nil {
 		return nil, err
 	}
-	for _, nb := range res.Neighbors {
-		if withContent {
-			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-				return nil, err
-			}
-		}
-		nr := listItem(nb.Node)
-		nr.Direction = string(nb.Direction)
-		nr.Context = contexts[nb.ID]
-		out.Nodes = append(out.Nodes, nr)
-	}
+	out.Nodes = append(out.Nodes, rows...)
 	return out, nil
 }
