@@ -40,12 +40,7 @@ type GetRelatedParams struct {
 // GetRelated lists the notes closest to the given notes (or to a query's
 // best hits) in the link graph; nil when the notes given do not exist.
 func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error) {
-	var ids []string
-	for _, id := range p.IDs {
-		if strings.TrimSpace(id) != "" {
-			ids = append(ids, id)
-		}
-	}
+	ids := nonBlank(p.IDs)
 	if len(ids) == 0 && strings.TrimSpace(p.Query) == "" {
 		return nil, invalid("ids", "give one or more notes, or a query")
 	}

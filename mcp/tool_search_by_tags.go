@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -32,7 +30,7 @@ type SearchByTagsParams struct {
 
 // SearchByTags lists notes with any or all of the tags.
 func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, error) {
-	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
+	tags := nonBlank(p.Tags)
 	if len(tags) == 0 {
 		return nil, invalid("tags", "give at least one tag")
 	}

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -28,7 +27,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err := required("query", p.Query, `words, a "quoted phrase" or a question`); err != nil {
 		return nil, err
 	}
-	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
+	tags := nonBlank(p.Tags)
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
 		Query: p.Query, Mode: vaultgraph.SearchMode(p.Mode), Limit: p.Limit, Page: p.Page, SortBy: p.SortBy,
 		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
