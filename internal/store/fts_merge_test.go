@@ -92,6 +92,14 @@ func TestLiveWriteFinishesMerges(t *testing.T) {
 		t.Fatal(err)
 	}
 	startMerge(t, s, "the live write")
+	// A batch that changes no note (meta keys, a file's time, vectors:
+	// a one-shot read writes such) leaves the merge for a write.
+	if err := s.Apply(ctx, &Batch{Meta: map[string]string{"test": "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ftsStructureOf(t, s, "fts"); ok {
+		t.Error("a batch of meta keys alone moved the merges on")
+	}
 	if err := s.Apply(ctx, &Batch{Upserts: notes[240:]}); err != nil {
 		t.Fatal(err)
 	}

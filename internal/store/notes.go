@@ -124,7 +124,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 			return err
 		}
 	}
-	if err := w.writeFTS(b.DeferAnchors); err != nil {
+	if err := w.writeFTS(b.DeferAnchors, len(b.Upserts)+len(b.Relinks)+len(b.Deletes) > 0); err != nil {
 		return err
 	}
 	s.anchorRows.Add(int64(w.anchorRows))
@@ -168,14 +168,16 @@ type writer struct {
 // writeFTS inserts the queued full-text rows and brings the anchor text
 // up to date (refreshAnchorsAfter); at the end of a bulk pass it finishes
 // the full-text merges under way, and a batch that is not part of a bulk
-// pass (a group commit, the watcher's changes) moves them on by a bounded
-// step (stepMerges). It runs last in a transaction: FTS5 keeps
+// pass but changed notes (notes says so: a group commit, the watcher's
+// changes) moves them on by a bounded step (stepMerges); one that only
+// touched files' times, meta keys or vectors leaves them. It runs last in
+// a transaction: FTS5 keeps
 // the rows it is given in memory until the next savepoint, and every
 // statement that may change several rows (a row with triggers, an
 // upsert, a cascade) opens one. Written between such statements, each
 // note made a small segment of its own for FTS5 to merge again; written
 // together, a batch makes one.
-func (w *writer) writeFTS(deferAnchors bool) error {
+func (w *writer) writeFTS(deferAnchors, notes bool) error {
 	for _, args := range w.ftsRows {
 		if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
@@ -191,7 +193,7 @@ func (w *writer) writeFTS(deferAnchors bool) error {
 		switch { // the merges FTS5 started on its own (fts_merge.go)
 		case bulkEnd:
 			err = w.finishMerges(table)
-		case !deferAnchors:
+		case !deferAnchors && notes:
 			err = w.stepMerges(table)
 		}
 		if err != nil {
