@@ -57,11 +57,15 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 			t.hits.release()
 		}
 	}()
+	var and []*matchNode // the terms all must match (scanPhrases)
+	if !or {
+		and = nodes
+	}
 	for i, t := range []struct {
 		name    string
 		weights []any
 	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}} {
-		if ok, err = tables[i].read(ctx, s, conn, t.name, p.phrases, t.weights); err != nil || !ok {
+		if ok, err = tables[i].read(ctx, s, conn, t.name, p.phrases, t.weights, and); err != nil || !ok {
 			return nil, ok, err
 		}
 	}
@@ -129,7 +133,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	for i := range ones {
 		ones[i] = 1
 	}
-	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids)
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, nil)
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
@@ -157,8 +161,9 @@ type rankedTable struct {
 	size []int32 // the rows' lengths, by rowid: those of the matches at least
 }
 
-// read reads table's stats and the phrases' postings, weighted.
-func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any) (bool, error) {
+// read reads table's stats and the phrases' postings, weighted (and:
+// see scanPhrases).
+func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any, and []*matchNode) (bool, error) {
 	st, ok, err := s.stats(ctx, conn, table)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
@@ -175,7 +180,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 		return false, wrapKeyword(err)
 	}
 	defer r.release()
-	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids); err != nil || !ok {
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, and); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
 	t.name, t.st = table, st
