@@ -133,21 +133,17 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	for i := range ones {
 		ones[i] = 1
 	}
-	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, nil)
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, nil, true)
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
 	defer h.release()
 	counts = make([]int64, len(exprs))
-	for row := range h.docs {
-		for i, n := range nodes {
-			if n.match(h.flagsOf(int32(row)), hasPhrase) {
-				counts[i]++
-			}
-		}
+	if h.seen == nil {
+		return counts, true, nil // no row has any of them
 	}
-	for i := range counts {
-		counts[i] = min(counts[i], limit)
+	for i, n := range nodes {
+		counts[i] = min(n.ones(h.seen, int(st.ids+63)/64), limit)
 	}
 	return counts, true, nil
 }
@@ -180,7 +176,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 		return false, wrapKeyword(err)
 	}
 	defer r.release()
-	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, and); err != nil || !ok {
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, and, false); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
 	t.name, t.st = table, st

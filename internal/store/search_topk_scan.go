@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -68,7 +69,8 @@ func planScans(phrases []matchPhrase) []phraseScan {
 // (bm25's document counts, count), without summing their instances, nor
 // reading them when every phrase a read serves is in every column. A
 // rare word then spares the decoding of a common one's long lists.
-func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64, and []*matchNode) (*tableHits, bool, error) {
+// With countOnly, every row is only counted so (matchNode.ones).
+func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64, and []*matchNode, countOnly bool) (*tableHits, bool, error) {
 	h := &tableHits{idx: pooled[int32](&idxPool, int(rows)), docHit: make([]int64, len(phrases)), n: len(phrases)}
 	scans := planScans(phrases)
 	if len(and) > 1 && len(scans) > 1 {
@@ -77,7 +79,7 @@ func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weigh
 		}
 	}
 	read := make([]bool, len(phrases))
-	narrow := false // only the rows in h can match
+	narrow := countOnly // only the rows in h can match
 	for _, sc := range scans {
 		var skip func(int64) bool
 		if narrow && sc.everyColumn(phrases) {
@@ -228,4 +230,36 @@ func (f *ftsReader) order(ctx context.Context, scans []phraseScan) error {
 	}
 	slices.SortStableFunc(scans, func(a, b phraseScan) int { return cmp.Compare(pages[key(a)], pages[key(b)]) })
 	return nil
+}
+
+// ones counts the rows that match n, from the rows count counted (h.seen,
+// words bits per phrase).
+func (n *matchNode) ones(seen [][]uint64, words int) int64 {
+	var sum int64
+	for w := range words {
+		sum += int64(bits.OnesCount64(n.word(seen, w)))
+	}
+	return sum
+}
+
+// word is word w of the rows that match n.
+func (n *matchNode) word(seen [][]uint64, w int) uint64 {
+	if n.kids == nil {
+		if s := seen[n.phrase]; s != nil {
+			return s[w]
+		}
+		return 0
+	}
+	var v uint64
+	if n.and {
+		v = ^v
+	}
+	for _, k := range n.kids {
+		if n.and {
+			v &= k.word(seen, w)
+		} else {
+			v |= k.word(seen, w)
+		}
+	}
+	return v
 }
