@@ -159,6 +159,7 @@ type tableHits struct {
 	freq   [][]float64 // per rowChunk docs, rowChunk × phrases
 	flags  [][]uint8   // the same
 	docHit []int64     // per phrase, the rows that have it (bm25's nHit)
+	ok     []bool      // per row of docs, whether it matches the query
 	n      int         // phrases
 	// seen are, per phrase, the rows counted in docHit that are not in
 	// docs (a bit per rowid; see count).

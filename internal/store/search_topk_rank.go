@@ -72,8 +72,10 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 	root := &matchNode{and: !or, kids: nodes}
 	for i, t := range tables {
 		var docs []int64
+		t.hits.ok = make([]bool, len(t.hits.docs))
 		for r, doc := range t.hits.docs {
-			if scope.keeps(doc) && root.match(t.hits.flagsOf(int32(r)), hasPhrase) {
+			t.hits.ok[r] = root.match(t.hits.flagsOf(int32(r)), hasPhrase)
+			if t.hits.ok[r] && scope.keeps(doc) {
 				docs = append(docs, doc)
 			}
 		}
@@ -200,14 +202,17 @@ func wrapKeyword(err error) error {
 func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope, limit int) []hit {
 	root := &matchNode{and: !or, kids: nodes}
 	ft, an := tables[0], tables[1]
-	// matches reports whether row doc of t matches node n.
+	// matches reports whether row doc of t matches node n (nil: root).
 	matches := func(t rankedTable, n *matchNode, doc int64) (int32, bool) {
 		r, ok := t.hits.row(doc)
+		if n == nil {
+			return r, ok && t.hits.ok[r]
+		}
 		return r, ok && n.match(t.hits.flagsOf(r), hasPhrase)
 	}
 	anchored := false
-	for _, doc := range an.hits.docs {
-		if _, ok := matches(an, root, doc); ok && scope.keeps(doc) {
+	for r, doc := range an.hits.docs {
+		if an.hits.ok[r] && scope.keeps(doc) {
 			anchored = true
 			break
 		}
@@ -228,24 +233,24 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 	}
 	best := first.New(limit, rankedOrder)
 	for r, doc := range ft.hits.docs {
-		if !scope.keeps(doc) || !root.match(ft.hits.flagsOf(int32(r)), hasPhrase) {
+		if !ft.hits.ok[r] || !scope.keeps(doc) {
 			continue
 		}
 		h := hit{rowid: doc, KeywordHit: KeywordHit{
 			BM25: ft.hits.bm25(int32(r), ft.size, ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
 			Matched: matched(doc), Terms: len(nodes),
 		}}
-		if ar, ok := matches(an, root, doc); anchored && ok {
+		if ar, ok := matches(an, nil, doc); anchored && ok {
 			h.BM25 += an.hits.bm25(ar, an.size, an.st, an.idf)
 		}
 		best.Offer(h)
 	}
 	if anchored {
 		for r, doc := range an.hits.docs {
-			if !scope.keeps(doc) || !root.match(an.hits.flagsOf(int32(r)), hasPhrase) {
+			if !an.hits.ok[r] || !scope.keeps(doc) {
 				continue
 			}
-			if _, ok := matches(ft, root, doc); ok {
+			if _, ok := matches(ft, nil, doc); ok {
 				continue // scored with its own text above
 			}
 			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.size, an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})
