@@ -160,7 +160,9 @@ type tableHits struct {
 	flags  [][]uint8   // the same
 	docHit []int64     // per phrase, the rows that have it (bm25's nHit)
 	ok     []bool      // per row of docs, whether it matches the query
-	n      int         // phrases
+	// narrowed is set when the reads left out rows (scanPhrases).
+	narrowed bool
+	n        int // phrases
 	// seen are, per phrase, the rows counted in docHit that are not in
 	// docs (a bit per rowid; see count).
 	seen [][]uint64

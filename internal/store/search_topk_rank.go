@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/vaultgraph/vaultgraph/internal/first"
 )
@@ -11,10 +12,10 @@ import (
 // rankTerms runs rank for terms joined by op (AND, or OR with each hit's
 // Matched counted): in Go (rankTopK) when it can read every phrase, else
 // by SQL. It returns the match expression too.
-func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery) ([]hit, string, error) {
+func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery, memo *rankMemo) ([]hit, string, error) {
 	expr := matchExpr(terms, op)
 	if !s.sqlRank {
-		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q)
+		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q, memo)
 		if err != nil || ok {
 			return hits, expr, err
 		}
@@ -30,8 +31,9 @@ func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q Keywor
 // rankTopK is rank computed in Go (search_topk.go) for terms joined by
 // AND, or by OR with each hit's Matched counted; ok is false when a
 // phrase is not one plain token, or the index's rowids are out of
-// bounds, and the caller ranks by SQL.
-func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery) (hits []hit, ok bool, err error) {
+// bounds, and the caller ranks by SQL. An AND search leaves in memo
+// what narrows the OR search of the same terms after it (orBound).
+func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery, memo *rankMemo) (hits []hit, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(terms))
 	for i, t := range terms {
@@ -57,17 +59,33 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 			t.hits.release()
 		}
 	}()
-	var and []*matchNode // the terms all must match (scanPhrases)
+	var nw narrowing
 	if !or {
-		and = nodes
+		nw = andTerms(nodes)
 	}
-	for i, t := range []struct {
+	specs := [2]struct {
 		name    string
 		weights []any
-	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}} {
-		if ok, err = tables[i].read(ctx, s, conn, t.name, p.phrases, t.weights, and); err != nil || !ok {
+	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}}
+	for _, i := range []int{1, 0} { // fts_anchor first: orBound keeps its rows
+		if i == 0 && or {
+			if nw, err = s.newOrBound(ctx, conn, nodes, p.phrases, memo, q.Limit, scope, tables[1].hits); err != nil {
+				return nil, false, err
+			}
+		}
+		if ok, err = tables[i].read(ctx, s, conn, specs[i].name, p.phrases, specs[i].weights, nw); err != nil || !ok {
 			return nil, ok, err
 		}
+	}
+	if tables[0].hits.narrowed {
+		kind := 0
+		if or {
+			kind = 1
+		}
+		s.narrowed[kind].Add(1)
+	}
+	if !or && memo != nil {
+		*memo = rankMemo{st: tables[0].st, docHit: slices.Clone(tables[0].hits.docHit)}
 	}
 	root := &matchNode{and: !or, kids: nodes}
 	for i, t := range tables {
@@ -135,7 +153,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	for i := range ones {
 		ones[i] = 1
 	}
-	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, nil, true)
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, countAll{})
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
@@ -159,9 +177,9 @@ type rankedTable struct {
 	size []int32 // the rows' lengths, by rowid: those of the matches at least
 }
 
-// read reads table's stats and the phrases' postings, weighted (and:
+// read reads table's stats and the phrases' postings, weighted (nw:
 // see scanPhrases).
-func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any, and []*matchNode) (bool, error) {
+func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any, nw narrowing) (bool, error) {
 	st, ok, err := s.stats(ctx, conn, table)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
@@ -178,7 +196,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 		return false, wrapKeyword(err)
 	}
 	defer r.release()
-	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, and, false); err != nil || !ok {
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, nw); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
 	t.name, t.st = table, st

@@ -63,27 +63,27 @@ func planScans(phrases []matchPhrase) []phraseScan {
 // weighting each instance by its column's weight; rows bounds the
 // rowids. ok is false when the reader gives up.
 //
-// With and, the terms of an AND search (two or more), the reads go from
-// the fewest pages up, and once every phrase of one term is read, a row
-// not read so far cannot match: the later reads only count such rows
+// nw (nil: none) may narrow the reads: once it says a row not read so
+// far (nor kept) cannot be a hit, the later reads only count such rows
 // (bm25's document counts, count), without summing their instances, nor
 // reading them when every phrase a read serves is in every column. A
 // rare word then spares the decoding of a common one's long lists.
-// With countOnly, every row is only counted so (matchNode.ones).
-func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64, and []*matchNode, countOnly bool) (*tableHits, bool, error) {
+func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64, nw narrowing) (*tableHits, bool, error) {
 	h := &tableHits{idx: pooled[int32](&idxPool, int(rows)), docHit: make([]int64, len(phrases)), n: len(phrases)}
+	if nw == nil {
+		nw = andTerms(nil)
+	}
 	scans := planScans(phrases)
-	if len(and) > 1 && len(scans) > 1 {
-		if err := r.order(ctx, scans); err != nil {
-			return nil, false, err
-		}
+	if err := nw.order(ctx, r, scans, phrases); err != nil {
+		return nil, false, err
 	}
 	read := make([]bool, len(phrases))
-	narrow := countOnly // only the rows in h can match
+	narrow := nw.narrow(h, read) // only the rows in h (or kept) can be hits
+	out := func(rowid int64) bool { return h.idx[rowid] == 0 && !nw.keep(rowid) }
 	for _, sc := range scans {
 		var skip func(int64) bool
 		if narrow && sc.everyColumn(phrases) {
-			skip = func(rowid int64) bool { return rowid >= 0 && rowid < int64(len(h.idx)) && h.idx[rowid] == 0 }
+			skip = func(rowid int64) bool { return rowid >= 0 && rowid < int64(len(h.idx)) && out(rowid) }
 		}
 		var last string
 		var by *[len(ftsColumns)][]int
@@ -91,7 +91,7 @@ func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weigh
 			if token != last || by == nil {
 				last, by = token, servedBy(token, sc.serves, phrases)
 			}
-			if narrow && h.idx[p.rowid] == 0 {
+			if narrow && out(p.rowid) {
 				h.count(p, by)
 				return
 			}
@@ -103,10 +103,49 @@ func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weigh
 		for _, i := range sc.serves {
 			read[i] = true
 		}
-		narrow = narrow || slices.ContainsFunc(and, func(n *matchNode) bool { return n.read(read) })
+		if !narrow && nw.narrow(h, read) {
+			narrow, h.narrowed = true, true
+		}
 	}
 	return h, true, nil
 }
+
+// narrowing decides when scanPhrases may leave out the rows not in its
+// hits so far.
+type narrowing interface {
+	// order sorts the reads.
+	order(ctx context.Context, r *ftsReader, scans []phraseScan, phrases []matchPhrase) error
+	// narrow reports whether, with the phrases of read read into h, a
+	// row not in h (nor kept) can no longer be a hit.
+	narrow(h *tableHits, read []bool) bool
+	// keep reports whether a row not in h is read in full all the same.
+	keep(rowid int64) bool
+}
+
+// andTerms narrows the reads of an AND search (of these terms, two or
+// more): they go from the fewest pages up, and once every phrase of one
+// term is read, a row not read so far cannot match.
+type andTerms []*matchNode
+
+func (a andTerms) order(ctx context.Context, r *ftsReader, scans []phraseScan, _ []matchPhrase) error {
+	if len(a) < 2 || len(scans) < 2 {
+		return nil
+	}
+	return r.order(ctx, scans)
+}
+
+func (a andTerms) narrow(_ *tableHits, read []bool) bool {
+	return slices.ContainsFunc(a, func(n *matchNode) bool { return n.read(read) })
+}
+
+func (a andTerms) keep(int64) bool { return false }
+
+// countAll narrows every read: rows are only counted (countTopK).
+type countAll struct{}
+
+func (countAll) order(context.Context, *ftsReader, []phraseScan, []matchPhrase) error { return nil }
+func (countAll) narrow(*tableHits, []bool) bool                                       { return true }
+func (countAll) keep(int64) bool                                                      { return false }
 
 // everyColumn reports whether every phrase the scan serves is matched in
 // every column: whether a row has one then needs no instance read.

@@ -46,6 +46,39 @@ func TestRankTopKSameAsSQL(t *testing.T) {
 	}
 }
 
+// TestNarrowedReadsSameAsSQL checks, against SQL's, the rankings in Go
+// whose reads leave out the rows that cannot be hits: an all-term
+// search's once one term's rows are read, the any-term fallback's once
+// the terms left cannot score as well as the best rows read. Small
+// limits make the second happen on a small vault.
+func TestNarrowedReadsSameAsSQL(t *testing.T) {
+	ctx := context.Background()
+	s, queries := rankCases(t)
+	for _, q := range queries {
+		for _, limit := range []int{1, 10} {
+			q.Limit = limit
+			store.SetSQLRank(s, false)
+			got, err := s.Keyword(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			store.SetSQLRank(s, true)
+			want, err := s.Keyword(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Keyword(%+v) in Go differs from SQL:\n got %s\nwant %s", q, hitsText(got), hitsText(want))
+			}
+		}
+	}
+	and, or := store.Narrowed(s)
+	t.Logf("%d queries at two limits: narrowed reads in %d all-term and %d any-term searches", len(queries), and, or)
+	if and == 0 || or == 0 {
+		t.Errorf("narrowed reads: %d all-term and %d any-term searches; the test needs both", and, or)
+	}
+}
+
 // TestCommonCountsSameAsSQL checks that the common-word counts made in
 // Go from the index's pages are SQL's, on a vault after edits and
 // deletions, for words of every frequency.

@@ -80,8 +80,11 @@ type Store struct {
 	// compare the two). See search_topk.go.
 	ranks   rankCache
 	sqlRank bool
-	// goRanked counts the searches ranked in Go, for tests.
+	// goRanked counts the searches ranked in Go, for tests; narrowed
+	// those whose reads of fts were narrowed (scanPhrases), all-term
+	// searches first, then any-term ones.
 	goRanked atomic.Int64
+	narrowed [2]atomic.Int64
 	// anchorRowsPerScan, when not 0, replaces anchorRowsPerScan in the
 	// batches Apply writes: tests make it small.
 	anchorRowsPerScan int64
