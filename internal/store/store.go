@@ -75,6 +75,9 @@ type Store struct {
 	// common keeps the counts of Keyword's common-word test while the
 	// full-text index is unchanged (search_terms.go).
 	common commonCache
+	// flags keeps selectFlags' answers (which marked and stem tokens the
+	// full-text tables have) the same way.
+	flags commonCache
 	// ranks keeps what Keyword's ranking in Go reads of the full-text
 	// tables between searches; sqlRank turns that ranking off (tests
 	// compare the two). See search_topk.go.
