@@ -44,8 +44,11 @@ const maxMergeRounds = 1000
 // liveMergePages is how many pages (about 4 KB each) of merged segments
 // stepMerges writes at most: a live write waits for a bounded step, not
 // for a whole merge, which can rewrite most of the index when it takes
-// in the segment a bulk build left.
-const liveMergePages = 400
+// in the segment a bulk build left. Under `make load` (load average 3 to
+// 4, back to back) 400 pages gave write p99 583 / 388 ms, 100 pages 179 /
+// 166 ms for the same throughput, with 11% of the keyword ranking's CPU
+// still in SQL.
+const liveMergePages = 100
 
 // stepMerges moves the segment merges under way in the full-text table
 // on by at most liveMergePages, as one live write's step. Group commits
@@ -53,9 +56,10 @@ const liveMergePages = 400
 // and FTS5's own automerge works in steps so small that a merge was
 // under way after most of them (281 of 500 four-note transactions over
 // 10,000 notes): keyword ranking then falls back to SQL (fts_read.go),
-// which under `make load` was 38% of the search CPU. With this step, 6
-// of 500 (finishing every merge instead left none, but a transaction
-// that finished a large one took 100 ms and more).
+// which under `make load` was 38% of the search CPU. With a step of 100
+// pages, 21 of 500 (400 pages: 6; finishing every merge instead left
+// none, but a transaction that finished a large one took 100 ms and
+// more).
 func (w *writer) stepMerges(table string) error {
 	if _, err := w.exec("INSERT INTO " + table + "(" + table + ", rank) VALUES('merge', " + strconv.Itoa(liveMergePages) + ")"); err != nil {
 		return fmt.Errorf("merge %s: %w", table, err)
