@@ -135,6 +135,14 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	return p.rep, nil
 }
 
+// nameChanged records that notes or files of the refKey name appeared or
+// went. Only a live pass reads them (relink): a start relinks every note.
+func (p *pass) nameChanged(name string) {
+	if !p.start {
+		p.names[name] = struct{}{}
+	}
+}
+
 // newNotes returns the IDs of the files in parse the engine does not hold
 // yet: a start-up pass reserves their keys in the index before it writes
 // them (store.Batch.Reserve), so that links to notes of later chunks are
@@ -224,7 +232,7 @@ func (e *Engine) dropGone(p *pass) {
 		e.titles.drop(ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
-		p.names[refKey(id)] = struct{}{}
+		p.nameChanged(refKey(id))
 		p.change.Removed = append(p.change.Removed, id)
 		p.batch.Deletes = append(p.batch.Deletes, id)
 		p.rep.Removed++
@@ -234,17 +242,17 @@ func (e *Engine) dropGone(p *pass) {
 	}
 	for _, f := range d.addFiles {
 		e.index.AddFile(f)
-		p.names[refKey(f)] = struct{}{}
+		p.nameChanged(refKey(f))
 		p.batch.AddFiles = append(p.batch.AddFiles, f)
 	}
 	for _, f := range d.removeFiles {
 		e.index.RemoveFile(f)
-		p.names[refKey(f)] = struct{}{}
+		p.nameChanged(refKey(f))
 		p.batch.RemoveFiles = append(p.batch.RemoveFiles, f)
 	}
 	p.look = e.index
 	if p.start && len(d.parse) > e.chunkSize() {
-		p.look = e.lookahead(d.parse)
+		p.look = e.lookahead(p)
 	}
 }
 
@@ -267,12 +275,12 @@ func (e *Engine) install(p *pass, results []parsed) {
 			if existed {
 				p.change.Edited = append(p.change.Edited, id)
 			} else {
-				p.names[refKey(id)] = struct{}{}
+				p.nameChanged(refKey(id))
 				p.change.Added = append(p.change.Added, id)
 				p.seeAdded(e.notes[id])
 			}
 		case existed:
-			p.names[refKey(id)] = struct{}{}
+			p.nameChanged(refKey(id))
 			p.change.Removed = append(p.change.Removed, id)
 			p.batch.Deletes = append(p.batch.Deletes, id)
 		}
@@ -375,23 +383,6 @@ func (e *Engine) finishPass(p *pass) {
 		p.rep.Links += links
 		p.rep.BrokenLinks += broken
 	}
-}
-
-// lookahead returns an index of the notes and attachments the engine
-// knows plus the notes in parse, for resolving links while a big index
-// pass is under way (caller holds e.mu).
-func (e *Engine) lookahead(parse []vault.File) *vault.Index {
-	x := vault.NewIndex()
-	for id := range e.notes {
-		x.AddNote(id)
-	}
-	for _, f := range parse {
-		x.AddNote(f.ID)
-	}
-	for _, a := range e.index.Files() {
-		x.AddFile(a)
-	}
-	return x
 }
 
 // putParsed installs a parse result in the engine's maps (caller holds
