@@ -12,10 +12,12 @@ import "github.com/vaultgraph/vaultgraph/vault"
 // would: putParsed adds each note it installs (a no-op by then) and
 // takes out each that could not be parsed, in the order the notes were
 // added, so of notes whose paths fold alike the first installed holds
-// the path.
+// the path. Until a note cannot be parsed, the index is then the one the
+// pass ends with (p.exactLook): a link resolved against it stays so.
 func (e *Engine) lookahead(p *pass) *vault.Index {
 	x := e.index
-	if len(e.notes) > 0 {
+	p.exactLook = len(e.notes) == 0
+	if !p.exactLook {
 		x = vault.NewIndex()
 		for id := range e.notes {
 			x.AddNote(id)
