@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // BuiltinDim is the dimension of the builtin embedder's vectors.
@@ -101,7 +102,10 @@ func (*Builtin) VectorTo(dst []float32, text string) []float32 {
 		builtinPool.Put(st)
 	}()
 
-	st.words = appendWords(st.words, foldText(text))
+	// The folded text is read only during this call: st.reset drops
+	// every string cut from it.
+	folded := st.fold.fold(text)
+	st.words = appendWords(st.words, unsafe.String(unsafe.SliceData(folded), len(folded)))
 	// Words and their trigrams are counted once per distinct word.
 	for i, w := range st.words {
 		if j, ok := st.seen[w.text]; ok {
@@ -164,6 +168,7 @@ type builtinState struct {
 	uniq  []wordCount
 	buf   []byte
 	offs  []int
+	fold  folder
 }
 
 type wordCount struct {

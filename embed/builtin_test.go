@@ -64,6 +64,27 @@ func TestBuiltinVectorTo(t *testing.T) {
 	}
 }
 
+// TestFolderReuse: one folder folds text after text as foldText folds
+// each alone, whatever the texts before left in its buffers.
+func TestFolderReuse(t *testing.T) {
+	texts := []string{
+		"Ｃａｆé DÉJÀ vu: ﬁne Straße, ΣΟΦΙΑ, 東京の旅行 が ｶﾞ and a long tail of words",
+		"Short É",
+		"PLAIN ASCII Text",
+		"e\u0301 o\u0308",
+		"",
+		"ok",
+	}
+	var f folder
+	for round := range 2 {
+		for _, s := range texts {
+			if got, want := string(f.fold(s)), foldText(s); got != want {
+				t.Errorf("round %d: fold(%q) = %q, want %q", round, s, got, want)
+			}
+		}
+	}
+}
+
 // TestBuiltinGolden pins a few components, so that a change to the
 // features, weights or hash (which would invalidate stored vectors) fails
 // here and reminds to bump BuiltinModel.
