@@ -82,6 +82,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if err := ctx.Err(); err != nil {
 		return IndexReport{}, err
 	}
+	e.indexed = false
 	p := &pass{applyHow: how, d: d, batch: &store.Batch{}, names: map[string]struct{}{}}
 	p.resolveAll = !how.start || !how.consistent || d.changes()
 	// A start-up pass that parses several chunks and at least half the
@@ -137,6 +138,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	if err := e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) }); err != nil {
 		return p.rep, err
 	}
+	e.indexed = !how.start || how.full // step wrote the last batch
 	e.notify(p.change)
 	return p.rep, nil
 }

@@ -150,6 +150,34 @@ func (e *Engine) keepGraph(ctx context.Context, snap *store.Snapshot, cached *gr
 	st.WriteGraphCache(snap.Key, g.AppendBinary(nil))
 }
 
+// keepCaches writes the snapshot and graph caches for the index as this
+// engine's writes left it, so that the next start (a one-shot read after
+// an index, say) need not read every table or build the graph again. The
+// store writes nothing unless the index is still as this engine's last
+// write left it (store.KeepCache), and only when the last pass ended
+// with its last batch written (e.indexed): a pass cut short holds notes
+// in memory that the index does not. The caller holds e.syncMu and e.mu,
+// so that no write is under way.
+func (e *Engine) keepCaches(ctx context.Context) {
+	if e.store == nil || !e.open || !e.indexed {
+		return
+	}
+	key, err := e.store.KeepCache(ctx, func(id string) (store.NoteLinks, bool) {
+		ns := e.notes[id]
+		if ns == nil {
+			return store.NoteLinks{}, false
+		}
+		return store.NoteLinks{Links: ns.eachLink(), Resolved: ns.resolved, Status: ns.status}, true
+	})
+	if err != nil {
+		e.log.Warn("snapshot cache not written", "err", err)
+		return
+	}
+	if key != "" && e.graph != nil {
+		e.store.WriteGraphCache(key, e.graph.AppendBinary(nil))
+	}
+}
+
 // scanOutcome is a scan made in the background.
 type scanOutcome struct {
 	scan vault.ScanResult

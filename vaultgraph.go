@@ -153,6 +153,10 @@ type Engine struct {
 
 	store  *store.Store // nil with Options.NoIndex
 	syncMu sync.Mutex   // serialises index passes and syncs
+	// indexed says the notes in memory are what the index holds: the
+	// last pass ended and wrote its last batch (guarded by syncMu; see
+	// keepCaches).
+	indexed bool
 	// scanMark numbers the scans compared with the notes (diffScanLocked,
 	// under syncMu).
 	scanMark uint64
@@ -267,6 +271,7 @@ func (e *Engine) Close() error {
 	defer e.syncMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.keepCaches(context.Background())
 	e.open = false
 	if e.store != nil {
 		err := e.store.Close()

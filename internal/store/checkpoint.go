@@ -28,12 +28,17 @@ type checkpointer struct {
 func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end func(), err error) {
 	s.wmu.Lock()
 	if tx, err = s.db.BeginTx(ctx, nil); err != nil {
+		s.keep.failed = true // see KeepCache
 		s.afterWrite()
 		s.wmu.Unlock()
 		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
+	s.keep.committed = false
 	return tx, func() {
 		_ = tx.Rollback() // after Commit it is a no-op
+		if !s.keep.committed {
+			s.keep.failed = true // see KeepCache
+		}
 		s.afterWrite()
 		s.wmu.Unlock()
 	}, nil

@@ -20,10 +20,16 @@ func PackLinks(links []vault.Link) *LinkText {
 		if l.Fragment != "" {
 			t.anchored++
 		}
-		e.link(&linkRow{kind: string(l.Kind), target: l.Target, fragment: l.Fragment, alias: l.Alias, property: l.Property,
-			start: int64(l.Start), end: int64(l.End), targetStart: int64(l.TargetStart), targetEnd: int64(l.TargetEnd),
-			line: int64(l.Line)}, 0, 0, false)
+		row := linkRowOf(l)
+		e.link(&row, 0, 0, false)
 	}
 	t.b = bytes.Clone(e.buf.Bytes())
 	return t
+}
+
+// linkRowOf is link l as a links row without its source and resolution.
+func linkRowOf(l *vault.Link) linkRow {
+	return linkRow{kind: string(l.Kind), target: l.Target, fragment: l.Fragment, alias: l.Alias, property: l.Property,
+		start: int64(l.Start), end: int64(l.End), targetStart: int64(l.TargetStart), targetEnd: int64(l.TargetEnd),
+		line: int64(l.Line)}
 }

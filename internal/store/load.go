@@ -45,7 +45,8 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}}
-	if key, ok := s.cacheKey(ctx, conn); ok {
+	key, ok := s.cacheKey(ctx, conn)
+	if ok {
 		rd.enc = newSnapEncoder(key)
 		rd.snap.Key = key.String()
 	}
@@ -53,7 +54,7 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		return nil, err
 	}
 	if rd.enc != nil {
-		s.writeCache(rd.enc)
+		s.writeCache(key, rd.enc)
 	}
 	return rd.snap, nil
 }
@@ -68,7 +69,10 @@ type querier interface {
 type rowReader struct {
 	snap *Snapshot
 	byID map[string]int // index in snap.Notes; nil reading the cache
-	enc  *snapEncoder
+	// ids, when not nil, makes the reader encode the notes rows without
+	// keeping them (KeepCache): their IDs in order, indexed by byID.
+	ids []string
+	enc *snapEncoder
 	// The chunk link cuts the links from, and the note being read.
 	links    []vault.Link
 	resolved []string
@@ -99,6 +103,17 @@ type linkRow struct {
 
 // readTables reads every table Load returns.
 func (rd *rowReader) readTables(ctx context.Context, q querier) error {
+	if err := rd.readNotes(ctx, q); err != nil {
+		return err
+	}
+	if err := rd.readLinks(ctx, q); err != nil {
+		return err
+	}
+	return rd.readRest(ctx, q)
+}
+
+// readNotes reads the notes table.
+func (rd *rowReader) readNotes(ctx context.Context, q querier) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, `+notePath+`, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
 		FROM notes`)
 	if err != nil {
@@ -122,10 +137,7 @@ func (rd *rowReader) readTables(ctx context.Context, q querier) error {
 		return fmt.Errorf("load notes: %w", err)
 	}
 	rd.enc.endNotes()
-	if err := rd.readLinks(ctx, q); err != nil {
-		return err
-	}
-	return rd.readRest(ctx, q)
+	return nil
 }
 
 // note adds one notes row.
@@ -157,6 +169,11 @@ func (rd *rowReader) note(r noteRow) error {
 
 // add adds one note, from its row or from the cache.
 func (rd *rowReader) add(rec *Record) {
+	if rd.ids != nil { // encoding only: the note is not kept
+		rd.byID[rec.Note.ID] = len(rd.ids)
+		rd.ids = append(rd.ids, rec.Note.ID)
+		return
+	}
 	if rd.byID != nil {
 		rd.byID[rec.Note.ID] = len(rd.snap.Notes)
 	}

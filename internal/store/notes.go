@@ -130,7 +130,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		return err
 	}
 	s.anchorRows.Add(int64(w.anchorRows))
-	if err := tx.Commit(); err != nil {
+	if err := s.commitWrite(ctx, tx); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
 	s.reserved = w.reservedAfter(b)
@@ -457,7 +457,7 @@ func (s *Store) Reset(ctx context.Context) error {
 			return fmt.Errorf("reset index: %w", err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commitWrite(ctx, tx); err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	return nil

@@ -143,26 +143,29 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 		return nil
 	}
 	snap.Key = got.String()
+	s.cachedKey.Store(&got)
 	return snap
 }
 
-// writeCache writes the cache enc holds, atomically. A failure leaves no
-// cache: Load reads the tables next time.
-func (s *Store) writeCache(enc *snapEncoder) {
+// writeCache writes the cache enc holds, for key k, atomically. A failure
+// leaves no cache: Load reads the tables next time.
+func (s *Store) writeCache(k cacheKey, enc *snapEncoder) {
 	if enc.err != nil {
 		return
 	}
 	b := enc.buf.Bytes()
-	s.writeCacheFile(s.CachePath(), binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)))
+	if s.writeCacheFile(s.CachePath(), binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))) {
+		s.cachedKey.Store(&k)
+	}
 }
 
 // writeCacheFile writes a cache file (b) atomically, a temporary file
-// renamed over the old one, readable by whoever may read the index. A
-// failure leaves no new file.
-func (s *Store) writeCacheFile(p string, b []byte) {
+// renamed over the old one, readable by whoever may read the index, and
+// reports whether it did. A failure leaves no new file.
+func (s *Store) writeCacheFile(p string, b []byte) bool {
 	f, err := os.CreateTemp(filepath.Dir(p), ".index-snap-*")
 	if err != nil {
-		return
+		return false
 	}
 	_, err = f.Write(b)
 	if fi, serr := os.Stat(s.path); serr == nil && err == nil {
@@ -177,6 +180,7 @@ func (s *Store) writeCacheFile(p string, b []byte) {
 	if err != nil {
 		os.Remove(f.Name())
 	}
+	return err == nil
 }
 
 // snapEncoder copies the rows Load reads into a cache file's bytes. Its

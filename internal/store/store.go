@@ -85,6 +85,11 @@ type Store struct {
 	// anchorRowsPerScan, when not 0, replaces anchorRowsPerScan in the
 	// batches Apply writes: tests make it small.
 	anchorRowsPerScan int64
+	// keep is what KeepCache knows of this store's writes, guarded by wmu.
+	keep keepState
+	// cachedKey is the key of the snapshot cache this store last read or
+	// wrote, nil before.
+	cachedKey atomic.Pointer[cacheKey]
 }
 
 // Open opens or creates the index at path, creating its folder. It

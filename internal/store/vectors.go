@@ -38,7 +38,7 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 	if err := w.putVectors(model, dim, notes); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.commitWrite(ctx, tx); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
