@@ -33,11 +33,11 @@ type MentionLinks struct {
 // checked unchanged since it was read. A choice that matches no mention
 // is ErrInvalid and nothing is written.
 func (e *Engine) LinkMentions(ctx context.Context, m MentionLinks) (*WriteResult, error) {
-	if err := e.writable(); err != nil {
+	unlock, err := e.lockWrite(true)
+	if err != nil {
 		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	defer unlock()
 	id, _, err := e.find(m.ID)
 	if err != nil {
 		return nil, err

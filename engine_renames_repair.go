@@ -47,13 +47,11 @@ type RepairResult struct {
 // every repair skips the ambiguous ones (with a warning); an ambiguous
 // one is applied by naming it with From and To.
 func (e *Engine) RepairLinks(ctx context.Context, req RepairRequest) (*RepairResult, error) {
-	if req.Apply {
-		if err := e.writable(); err != nil {
-			return nil, err
-		}
+	unlock, err := e.lockWrite(req.Apply)
+	if err != nil {
+		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	defer unlock()
 	picked, err := e.pickRepairs(req)
 	if err != nil {
 		return nil, err

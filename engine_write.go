@@ -124,6 +124,20 @@ func (e *Engine) writable() error {
 	return nil
 }
 
+// lockWrite takes e.writeMu alone, for a change that may touch several
+// files, after checking that the engine may write (writable) when check
+// is set (a dry run of repair_links may run read-only). The caller defers
+// the unlock it returns.
+func (e *Engine) lockWrite(check bool) (unlock func(), err error) {
+	if check {
+		if err := e.writable(); err != nil {
+			return nil, err
+		}
+	}
+	e.writeMu.Lock()
+	return e.writeMu.Unlock, nil
+}
+
 // checkTitle refuses a title with NUL or other control characters.
 func checkTitle(title string) error {
 	if strings.TrimSpace(title) == "" {
@@ -371,11 +385,11 @@ func (e *Engine) find(raw string) (string, []string, error) {
 // result says Deleted false. Links to the note become broken links,
 // listed in the warnings; they are never rewritten.
 func (e *Engine) DeleteNode(ctx context.Context, raw, ifMatch string) (*WriteResult, error) {
-	if err := e.writable(); err != nil {
+	unlock, err := e.lockWrite(true)
+	if err != nil {
 		return nil, err
 	}
-	e.writeMu.Lock()
-	defer e.writeMu.Unlock()
+	defer unlock()
 	id, warnings, err := e.find(raw)
 	if errors.Is(err, ErrNotFound) {
 		return &WriteResult{Files: []FileChange{}}, nil

@@ -1,6 +1,10 @@
 package mcp
 
-import "maps"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // Many MCP clients send "" for every optional parameter they do not use,
 // and {} for objects. This file is the one home of the rule that such a
@@ -32,4 +36,10 @@ func withoutNotGiven(args map[string]any) map[string]any {
 	out := maps.Clone(args)
 	maps.DeleteFunc(out, func(_ string, v any) bool { return NotGiven(v) })
 	return out
+}
+
+// nonBlank returns the items of list that are not blank (white space
+// only): a blank item of a list parameter names nothing.
+func nonBlank(list []string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return strings.TrimSpace(s) == "" })
 }

@@ -99,6 +99,13 @@ func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTo
 // present it.
 type runner func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error)
 
+// def is the descriptor of tool t, which method answers, in format by
+// default; fields are a read tool's fields and presets (nil for a write
+// tool).
+func def[P any](method func(*Tools, context.Context, P) (any, error), format string, fields *fieldSet, t mcpgo.Tool) *toolDef {
+	return &toolDef{Tool: t, run: bind(method), format: format, fields: fields}
+}
+
 // bind makes the runner of a Tools method: a wrong argument type is
 // INVALID_PARAMS naming the parameter.
 func bind[P any](method func(*Tools, context.Context, P) (any, error)) runner {

@@ -5,14 +5,12 @@ import (
 )
 
 func deleteNodeTool() *toolDef {
-	return &toolDef{
-		Tool: writeTool("delete_node", true, true,
+	d := def((*Tools).DeleteNode, FormatTOON, nil,
+		writeTool("delete_node", true, true,
 			mcpgo.WithDescription("Delete a note; warnings list the links to it that become broken."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("ifMatch", mcpgo.Description(descIfMatch)),
-		),
-		run:     bind((*Tools).DeleteNode),
-		format:  FormatTOON,
-		deleted: true,
-	}
+		))
+	d.deleted = true
+	return d
 }

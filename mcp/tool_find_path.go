@@ -14,17 +14,13 @@ var pathFields = &fieldSet{
 }
 
 func findPathTool() *toolDef {
-	return &toolDef{
-		Tool: readTool("find_path",
+	return def((*Tools).FindPath, FormatMarkdown, pathFields,
+		readTool("find_path",
 			mcpgo.WithDescription("Shortest chain of links between two notes; null when none."),
 			mcpgo.WithString("source", mcpgo.Required(), mcpgo.Description("Start note")),
 			mcpgo.WithString("target", mcpgo.Required(), mcpgo.Description("End note")),
 			mcpgo.WithBoolean("directed", mcpgo.Description("Follow links one way only")),
-		),
-		run:    bind((*Tools).FindPath),
-		format: FormatMarkdown,
-		fields: pathFields,
-	}
+		))
 }
 
 // FindPathParams are find_path's parameters.

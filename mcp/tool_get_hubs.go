@@ -21,15 +21,11 @@ var getHubsFields = func() *fieldSet {
 }()
 
 func getHubsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("get_hubs", vaultgraph.HubList,
+	return def((*Tools).GetHubs, FormatTOON, getHubsFields,
+		pagedTool("get_hubs", vaultgraph.HubList,
 			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
 			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
-		),
-		run:    bind((*Tools).GetHubs),
-		format: FormatTOON,
-		fields: getHubsFields,
-	}
+		))
 }
 
 // GetHubsParams are get_hubs' parameters.
@@ -59,19 +55,11 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 		// than list notes that score 0.
 		out.Hint = fmt.Sprintf("the %s ranking ends here; the %d unranked notes score 0", res.Metric, res.Unranked)
 	}
-	withContent := p.wants(getHubsFields, "content")
-	for _, h := range res.Hubs {
-		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
-		if err != nil {
-			return nil, err
-		}
-		if n == nil { // removed since the ranking: skip it
-			continue
-		}
-		item := listItem(n)
-		score := h.Score
-		item.Score = &score
-		out.Nodes = append(out.Nodes, item)
+	err = addRanked(ctx, t, out, res.Hubs, p.wants(getHubsFields, "content"),
+		func(h vaultgraph.Hub) string { return h.ID },
+		func(h vaultgraph.Hub, item *NodeResponse) { item.Score = &h.Score })
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

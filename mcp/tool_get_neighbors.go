@@ -15,16 +15,12 @@ import (
 var getNeighborsFields = rowFields("direction", "context").withStandard("id", "title", "tags", "context", "content")
 
 func getNeighborsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("get_neighbors", vaultgraph.NeighborList,
+	return def((*Tools).GetNeighbors, FormatTOON, getNeighborsFields,
+		pagedTool("get_neighbors", vaultgraph.NeighborList,
 			mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
-		),
-		run:    bind((*Tools).GetNeighbors),
-		format: FormatTOON,
-		fields: getNeighborsFields,
-	}
+		))
 }
 
 // GetNeighborsParams are get_neighbors' parameters.
@@ -53,21 +49,10 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return missing(p.ID), nil
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
-	withContent := p.wants(getNeighborsFields, "content")
-	contexts, err := t.contexts(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "context"))
+	rows, err := t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem)
 	if err != nil {
 		return nil, err
 	}
-	for _, nb := range res.Neighbors {
-		if withContent {
-			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-				return nil, err
-			}
-		}
-		nr := listItem(nb.Node)
-		nr.Direction = string(nb.Direction)
-		nr.Context = contexts[nb.ID]
-		out.Nodes = append(out.Nodes, nr)
-	}
+	out.Nodes = append(out.Nodes, rows...)
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/graph"
 )
 
@@ -22,16 +23,12 @@ var getNodeFields = func() *fieldSet {
 }()
 
 func getNodeTool() *toolDef {
-	return &toolDef{
-		Tool: readTool("get_node",
+	return def((*Tools).GetNode, FormatMarkdown, getNodeFields,
+		readTool("get_node",
 			mcpgo.WithDescription("Read a note: content, tags, hash (for ifMatch); depth 1 adds linked notes."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithInteger("depth", mcpgo.Min(0), mcpgo.Max(1), mcpgo.Description("1 adds linked notes")),
-		),
-		run:    bind((*Tools).GetNode),
-		format: FormatMarkdown,
-		fields: getNodeFields,
-	}
+		))
 }
 
 // GetNodeParams are get_node's parameters.
@@ -71,23 +68,14 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		if total > len(nbs) {
 			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), total)
 		}
-		r.Neighbors = []NodeResponse{}
-		withContent := p.wantsRow(getNodeFields, "content")
-		contexts, err := t.contexts(ctx, n.ID, nbs, p.wantsRow(getNodeFields, "context"))
+		r.Neighbors, err = t.neighborRows(ctx, n.ID, nbs, p.wantsRow(getNodeFields, "content"), p.wantsRow(getNodeFields, "context"),
+			func(nb *vaultgraph.Node) NodeResponse {
+				nr := nodeResponse(nb, NeighborContentChars)
+				nr.Warnings = nil
+				return nr
+			})
 		if err != nil {
 			return nil, err
-		}
-		for _, nb := range nbs {
-			if withContent {
-				if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-					return nil, err
-				}
-			}
-			nr := nodeResponse(nb.Node, NeighborContentChars)
-			nr.Direction = string(nb.Direction)
-			nr.Context = contexts[nb.ID]
-			nr.Warnings = nil
-			r.Neighbors = append(r.Neighbors, nr)
 		}
 	}
 	return &r, nil

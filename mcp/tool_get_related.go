@@ -19,17 +19,13 @@ var getRelatedFields = func() *fieldSet {
 }()
 
 func getRelatedTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("get_related", vaultgraph.RelatedList,
+	return def((*Tools).GetRelated, FormatTOON, getRelatedFields,
+		pagedTool("get_related", vaultgraph.RelatedList,
 			mcpgo.WithDescription("Notes closest to given notes by links (personalized PageRank)."),
 			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes")),
 			mcpgo.WithString("query", mcpgo.Description("Or start from its top hits")),
 			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked to a start")),
-		),
-		run:    bind((*Tools).GetRelated),
-		format: FormatTOON,
-		fields: getRelatedFields,
-	}
+		))
 }
 
 // GetRelatedParams are get_related's parameters.
@@ -44,12 +40,7 @@ type GetRelatedParams struct {
 // GetRelated lists the notes closest to the given notes (or to a query's
 // best hits) in the link graph; nil when the notes given do not exist.
 func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error) {
-	var ids []string
-	for _, id := range p.IDs {
-		if strings.TrimSpace(id) != "" {
-			ids = append(ids, id)
-		}
-	}
+	ids := nonBlank(p.IDs)
 	if len(ids) == 0 && strings.TrimSpace(p.Query) == "" {
 		return nil, invalid("ids", "give one or more notes, or a query")
 	}
@@ -66,24 +57,18 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
 	out.Seeds = res.Seeds
-	withContent := p.wants(getRelatedFields, "content")
-	for _, r := range res.Notes {
-		n, err := t.Engine.GetNode(ctx, r.ID, withContent)
-		if err != nil {
-			return nil, err
-		}
-		if n == nil { // removed since the ranking
-			continue
-		}
-		item := listItem(n)
-		score, dist, shared := r.Score, r.Distance, r.Shared
-		item.Score, item.Distance, item.Shared = &score, &dist, &shared
-		via := make([]string, len(r.Via))
-		for i, id := range r.Via {
-			via[i] = t.title(ctx, id)
-		}
-		item.Via = strings.Join(via, "; ")
-		out.Nodes = append(out.Nodes, item)
+	err = addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
+		func(r vaultgraph.RelatedNote) string { return r.ID },
+		func(r vaultgraph.RelatedNote, item *NodeResponse) {
+			item.Score, item.Distance, item.Shared = &r.Score, &r.Distance, &r.Shared
+			via := make([]string, len(r.Via))
+			for i, id := range r.Via {
+				via[i] = t.title(ctx, id)
+			}
+			item.Via = strings.Join(via, "; ")
+		})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

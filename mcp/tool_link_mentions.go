@@ -10,16 +10,13 @@ import (
 )
 
 func linkMentionsTool() *toolDef {
-	return &toolDef{
-		Tool: writeTool("link_mentions", false, false,
+	return def((*Tools).LinkMentions, FormatTOON, nil,
+		writeTool("link_mentions", false, false,
 			mcpgo.WithDescription("Link a note's unlinked mentions (get_node mentions) as [[Title]] or [[Title|text]], all or nothing."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithArray("sources", mcpgo.WithStringItems(), mcpgo.Description(`"ID" or "ID:LINE" to link in; none = all`)),
 			mcpgo.WithBoolean("dryRun", mcpgo.Description("List the changes, write nothing")),
-		),
-		run:    bind((*Tools).LinkMentions),
-		format: FormatTOON,
-	}
+		))
 }
 
 // LinkMentionsParams are link_mentions' parameters.

@@ -18,8 +18,8 @@ var listNodesFields = rowFields()
 
 func listNodesTool() *toolDef {
 	date := "Date, YYYY-MM-DD"
-	return &toolDef{
-		Tool: pagedTool("list_nodes", vaultgraph.NoteList,
+	return def((*Tools).ListNodes, FormatTOON, listNodesFields,
+		pagedTool("list_nodes", vaultgraph.NoteList,
 			mcpgo.WithDescription("Browse notes by folder, tags, properties, dates, link problems."),
 			mcpgo.WithString("folder", mcpgo.Description(descFolder)),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description(descTags)),
@@ -32,11 +32,7 @@ func listNodesTool() *toolDef {
 			mcpgo.WithBoolean("orphans", mcpgo.Description("No links in or out")),
 			mcpgo.WithBoolean("brokenLinks", mcpgo.Description("Links to no note")),
 			mcpgo.WithBoolean("brokenAnchors", mcpgo.Description("Links to a missing heading or ^block")),
-		),
-		run:    bind((*Tools).ListNodes),
-		format: FormatTOON,
-		fields: listNodesFields,
-	}
+		))
 }
 
 // ListNodesParams are list_nodes' parameters.

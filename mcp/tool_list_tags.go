@@ -16,14 +16,10 @@ var tagFields = &fieldSet{
 }
 
 func listTagsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("list_tags", vaultgraph.TagList,
+	return def((*Tools).ListTags, FormatTOON, tagFields,
+		pagedTool("list_tags", vaultgraph.TagList,
 			mcpgo.WithDescription("Every tag with its note count, most used first."),
-		),
-		run:    bind((*Tools).ListTags),
-		format: FormatTOON,
-		fields: tagFields,
-	}
+		))
 }
 
 // ListTagsParams are list_tags' parameters.

@@ -7,15 +7,11 @@ import (
 )
 
 func randomNodeTool() *toolDef {
-	return &toolDef{
-		Tool: readTool("random_node",
+	return def((*Tools).RandomNode, FormatMarkdown, noteFields,
+		readTool("random_node",
 			mcpgo.WithDescription("A random note, as get_node reads it, for discovery."),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description("Only notes with any of these")),
-		),
-		run:    bind((*Tools).RandomNode),
-		format: FormatMarkdown,
-		fields: noteFields,
-	}
+		))
 }
 
 // RandomNodeParams are random_node's parameters.

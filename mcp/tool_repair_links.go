@@ -11,16 +11,13 @@ import (
 )
 
 func repairLinksTool() *toolDef {
-	return &toolDef{
-		Tool: writeTool("repair_links", true, false,
+	return def((*Tools).RepairLinks, FormatTOON, nil,
+		writeTool("repair_links", true, false,
 			mcpgo.WithDescription("Fix links left at a note's old path by a rename made outside vaultgraph (mv, git mv, sync): lists the repairs and link changes, or applies them as update_node renames. An ambiguous repair needs from and to."),
 			mcpgo.WithString("from", mcpgo.Description("Old path or name; none = all")),
 			mcpgo.WithString("to", mcpgo.Description("New path")),
 			mcpgo.WithBoolean("apply", mcpgo.Description("Write; else a dry run")),
-		),
-		run:    bind((*Tools).RepairLinks),
-		format: FormatTOON,
-	}
+		))
 }
 
 // RepairLinksParams are repair_links' parameters.

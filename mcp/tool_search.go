@@ -11,18 +11,15 @@ import (
 var searchFields = rowFields("score", "snippet").withStandard("id", "title", "tags", "snippet")
 
 func searchTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("search", vaultgraph.SearchList,
+	d := def((*Tools).Search, FormatTOON, searchFields,
+		pagedTool("search", vaultgraph.SearchList,
 			mcpgo.WithDescription("Find notes on a topic by words and meaning, best first. Start here."),
 			mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description(`Words, "phrases" or a question`)),
 			mcpgo.WithString("mode", enum(vaultgraph.SearchModes, vaultgraph.SearchHybrid, "Text, vectors or both")...),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description(descTags)),
 			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, vaultgraph.TagsAny, descTagMode)...),
 			mcpgo.WithString("folder", mcpgo.Description(descFolder)),
-		),
-		run:       bind((*Tools).Search),
-		format:    FormatTOON,
-		fields:    searchFields,
-		relevance: true,
-	}
+		))
+	d.relevance = true
+	return d
 }

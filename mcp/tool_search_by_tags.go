@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -14,16 +12,12 @@ import (
 var searchByTagsFields = rowFields()
 
 func searchByTagsTool() *toolDef {
-	return &toolDef{
-		Tool: pagedTool("search_by_tags", vaultgraph.TaggedList,
+	return def((*Tools).SearchByTags, FormatTOON, searchByTagsFields,
+		pagedTool("search_by_tags", vaultgraph.TaggedList,
 			mcpgo.WithDescription(`Notes with any or all of the tags; "a" also matches "a/b".`),
 			mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags, without #")),
 			mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.Description(descTagMode)),
-		),
-		run:    bind((*Tools).SearchByTags),
-		format: FormatTOON,
-		fields: searchByTagsFields,
-	}
+		))
 }
 
 // SearchByTagsParams are search_by_tags' parameters.
@@ -36,7 +30,7 @@ type SearchByTagsParams struct {
 
 // SearchByTags lists notes with any or all of the tags.
 func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, error) {
-	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
+	tags := nonBlank(p.Tags)
 	if len(tags) == 0 {
 		return nil, invalid("tags", "give at least one tag")
 	}

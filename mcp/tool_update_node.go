@@ -5,8 +5,8 @@ import (
 )
 
 func updateNodeTool() *toolDef {
-	return &toolDef{
-		Tool: writeTool("update_node", true, false,
+	return def((*Tools).UpdateNode, FormatTOON, nil,
+		writeTool("update_node", true, false,
 			mcpgo.WithDescription("Change a note, giving only what changes; a rename or move rewrites every link to it."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
 			mcpgo.WithString("title", mcpgo.Description("Rename")),
@@ -17,10 +17,7 @@ func updateNodeTool() *toolDef {
 			mcpgo.WithObject("renameHeading", mcpgo.Description(renameHeadingDescription), noProperties),
 			mcpgo.WithString("ifMatch", mcpgo.Description(descIfMatch)),
 			mcpgo.WithBoolean("dryRun", mcpgo.Description("Only list the changes")),
-		),
-		run:    bind((*Tools).UpdateNode),
-		format: FormatTOON,
-	}
+		))
 }
 
 // renameHeadingDescription says what update_node's renameHeading does.

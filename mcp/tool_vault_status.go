@@ -17,14 +17,10 @@ var statusFields = &fieldSet{
 }
 
 func vaultStatusTool() *toolDef {
-	return &toolDef{
-		Tool: readTool("vault_status",
+	return def((*Tools).VaultStatus, FormatTOON, statusFields,
+		readTool("vault_status",
 			mcpgo.WithDescription("Vault counts, index and watcher state, files with problems."),
-		),
-		run:    bind((*Tools).VaultStatus),
-		format: FormatTOON,
-		fields: statusFields,
-	}
+		))
 }
 
 // VaultStatusParams are vault_status' parameters.

@@ -23,6 +23,28 @@ type Tools struct {
 // paged tools' sizes are their vaultgraph.ListKind's (SPEC.md, seed 004).
 const MaxNodeNeighbors = 20
 
+// neighborRows are the rows of id's neighbours nbs, made by row, with
+// their direction: with content when withContent, and the sentence
+// holding each incoming link when withContext.
+func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Neighbor, withContent, withContext bool, row func(*vaultgraph.Node) NodeResponse) ([]NodeResponse, error) {
+	contexts, err := t.contexts(ctx, id, nbs, withContext)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]NodeResponse, 0, len(nbs))
+	for _, nb := range nbs {
+		if withContent {
+			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
+				return nil, err
+			}
+		}
+		nr := row(nb.Node)
+		nr.Direction, nr.Context = string(nb.Direction), contexts[nb.ID]
+		rows = append(rows, nr)
+	}
+	return rows, nil
+}
+
 // contexts are the sentences holding the links of id's incoming
 // neighbours among nbs to id, by neighbour; nil unless want.
 func (t *Tools) contexts(ctx context.Context, id string, nbs []vaultgraph.Neighbor, want bool) (map[string]string, error) {
@@ -72,6 +94,25 @@ func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.
 		out.Nodes = append(out.Nodes, listItem(n))
 	}
 	return out, nil
+}
+
+// addRanked adds to out the row of each note of a ranking: the note read
+// afresh (with content when withContent), then what fill sets (its score,
+// why it ranks). A note removed since the ranking is skipped.
+func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) error {
+	for _, r := range ranked {
+		n, err := t.Engine.GetNode(ctx, id(r), withContent)
+		if err != nil {
+			return err
+		}
+		if n == nil {
+			continue
+		}
+		item := listItem(n)
+		fill(r, &item)
+		out.Nodes = append(out.Nodes, item)
+	}
+	return nil
 }
 
 // nodePage is the answer for a page of notes before its notes are added:

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph"
@@ -28,7 +27,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err := required("query", p.Query, `words, a "quoted phrase" or a question`); err != nil {
 		return nil, err
 	}
-	tags := slices.DeleteFunc(slices.Clone(p.Tags), func(s string) bool { return strings.TrimSpace(s) == "" })
+	tags := nonBlank(p.Tags)
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
 		Query: p.Query, Mode: vaultgraph.SearchMode(p.Mode), Limit: p.Limit, Page: p.Page, SortBy: p.SortBy,
 		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
@@ -37,20 +36,10 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 		return nil, err
 	}
 	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
-	withContent := p.wants(searchFields, "content")
-	for _, h := range res.Hits {
-		n, err := t.Engine.GetNode(ctx, h.ID, withContent)
-		if err != nil {
-			return nil, err
-		}
-		if n == nil { // removed since it was found: skip it
-			continue
-		}
-		item := listItem(n)
-		score := h.Score
-		item.Score = &score
-		item.Snippet = h.Snippet
-		out.Nodes = append(out.Nodes, item)
+	if err := addRanked(ctx, t, out, res.Hits, p.wants(searchFields, "content"),
+		func(h vaultgraph.SearchHit) string { return h.ID },
+		func(h vaultgraph.SearchHit, item *NodeResponse) { item.Score, item.Snippet = &h.Score, h.Snippet }); err != nil {
+		return nil, err
 	}
 	out.Hint = searchHint(res)
 	if res.Total == 0 {

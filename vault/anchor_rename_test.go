@@ -68,6 +68,7 @@ func TestFragmentEdit(t *testing.T) {
 		{"reference definition", "[x][r]\n\n[r]: N.md#Old\n", "New", "[x][r]\n\n[r]: N.md#New\n", false},
 		{"double quotes", "---\na: \"[[N#Old]]\"\n---\n", `a "b" \c`, "---\na: \"[[N#a \\\"b\\\" \\\\c]]\"\n---\n", false},
 		{"single quotes", "---\na: '[[N#Old]]'\n---\n", "it's", "---\na: '[[N#it''s]]'\n---\n", false},
+		{"four dashes inside the block", "---\na: [\"[[N#Old]]\",\n----\n]\n---\n", `x "y"`, "---\na: [\"[[N#x \\\"y\\\"]]\",\n----\n]\n---\n", false},
 		{"plain scalar", "---\na: x [[N#Old]]\n---\n", "b: c", "cannot be written in a frontmatter value without quotes", true},
 		{"a pipe", "[[N#Old]]", "a|b", "'|' would start the alias", true},
 		{"closing brackets", "[[N#Old]]", "a]]b", "would open or close a link", true},

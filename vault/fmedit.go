@@ -35,32 +35,17 @@ type fmBlock struct {
 }
 
 // locateFrontmatter finds the frontmatter of src the way Parse does; ok is
-// false when src has none. Only the lines up to the first closing "---"
-// are parsed: the frontmatter block closes there or nowhere.
+// false when src has none. Only the lines up to the closing "---" are
+// parsed.
 func locateFrontmatter(src []byte) (blk fmBlock, ok bool) {
 	off := bomLen(src)
 	body := src[off:]
+	limit := len(body)
 	if len(src) > MaxParseBytes {
-		body = body[:frontmatterEnd(body, MaxParseBytes)]
+		limit = MaxParseBytes
 	}
-	first := bytes.IndexByte(body, '\n')
-	if first < 0 || string(bytes.TrimSuffix(body[:first], []byte("\r"))) != "---" {
-		return blk, false
-	}
-	cut := -1
-	for at := first + 1; at < len(body); {
-		line := body[at:]
-		next := len(body)
-		if i := bytes.IndexByte(line, '\n'); i >= 0 {
-			line, next = line[:i], at+i+1
-		}
-		if string(bytes.TrimSuffix(line, []byte("\r"))) == "---" {
-			cut = next
-			break
-		}
-		at = next
-	}
-	if cut < 0 {
+	_, _, cut := findFrontmatter(body, limit)
+	if cut == 0 {
 		return blk, false
 	}
 	_, fm := editParser().parseMarkdown(body[:cut])

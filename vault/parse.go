@@ -117,7 +117,8 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 	tooBig := len(src) > MaxParseBytes
 	if tooBig {
 		// Keep the frontmatter (if it is of sane size) and skip the body.
-		body = body[:frontmatterEnd(body, MaxParseBytes)]
+		_, _, end := findFrontmatter(body, MaxParseBytes)
+		body = body[:end]
 		n.Warnings = append(n.Warnings, fmt.Sprintf("note is %d bytes, over the %d byte limit: only its frontmatter was parsed", len(src), MaxParseBytes))
 	}
 
@@ -140,7 +141,8 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 // parseMarkdown parses body and returns its AST with the raw frontmatter
 // (nil when there is none or it is never closed).
 func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter) {
-	body = defuseLongDestinations(body, frontmatterEnd(body, len(body)))
+	_, _, fmEnd := findFrontmatter(body, len(body))
+	body = defuseLongDestinations(body, fmEnd)
 	pc := parser.NewContext()
 	doc := p.withFM.Parse(text.NewReader(body), parser.WithContext(pc))
 	d := frontmatter.Get(pc)
@@ -174,52 +176,53 @@ type rawFrontmatter struct {
 // goldmark extension also accepts a delimiter after blank lines.
 func opensFrontmatter(body []byte, start int) bool {
 	first := bytes.IndexByte(body, '\n')
-	if first < 0 || first+1 != start {
-		return false
-	}
-	return string(bytes.TrimSuffix(body[:first], []byte("\r"))) == "---"
+	return first >= 0 && first+1 == start && isDelimiter(body[:first])
+}
+
+// isDelimiter reports whether line, without its "\n", is a frontmatter
+// delimiter line: exactly "---", or "---\r". The goldmark extension closes
+// a block only on a line of as many dashes as the one that opened it, and
+// Obsidian's frontmatter opens with exactly "---", so a line of four
+// dashes closes nothing.
+func isDelimiter(line []byte) bool {
+	return string(bytes.TrimSuffix(line, []byte("\r"))) == "---"
 }
 
 // closingDelimiter checks that a "---" line starts at offset at and returns
-// the offset after it.
+// the offset just after it.
 func closingDelimiter(body []byte, at int) (int, bool) {
 	if at < 0 || at > len(body) {
 		return 0, false
 	}
-	rest := body[at:]
-	line := rest
-	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-		line = rest[:i+1]
+	line, next := body[at:], len(body)
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line, next = line[:i], at+i+1
 	}
-	trimmed := bytes.TrimRight(line, "\r\n")
-	if len(trimmed) < 3 || strings.Trim(string(trimmed), "-") != "" {
-		return 0, false
-	}
-	return at + len(line), true
+	return next, isDelimiter(line)
 }
 
-// frontmatterEnd returns the end of a leading frontmatter block of body, if
-// one closes within limit bytes, else 0.
-func frontmatterEnd(body []byte, limit int) int {
-	if !bytes.HasPrefix(body, []byte("---")) {
-		return 0
-	}
+// findFrontmatter finds the frontmatter block at the start of body by the
+// rule Parse follows: an opening "---" line and the next "---" line, which
+// starts before limit. The YAML text is body[rawStart:rawEnd] and the
+// block ends at end, just after its closing line; end is 0 when body has
+// no such block. This is the one place the delimiter lines are looked
+// for: Parse, the frontmatter editor and the link rewriter all ask here.
+func findFrontmatter(body []byte, limit int) (rawStart, rawEnd, end int) {
 	first := bytes.IndexByte(body, '\n')
-	if first < 0 {
-		return 0
+	if first < 0 || !isDelimiter(body[:first]) {
+		return 0, 0, 0
 	}
-	at := first + 1
-	for at < len(body) && at < limit {
+	for at := first + 1; at < len(body) && at < limit; {
 		if end, ok := closingDelimiter(body, at); ok {
-			return end
+			return first + 1, at, end
 		}
 		next := bytes.IndexByte(body[at:], '\n')
 		if next < 0 {
-			return 0
+			break
 		}
 		at += next + 1
 	}
-	return 0
+	return 0, 0, 0
 }
 
 // maxDestinationBytes is the longest inline link destination that is

@@ -279,6 +279,13 @@ func TestParseHugeNote(t *testing.T) {
 			size:      MaxParseBytes + 1,
 		},
 		{
+			desc:      "a four-dash line inside the frontmatter",
+			head:      "---\ntitle: Big Log\ntags: [log]\nseen: [a,\n----\n]\n---\n",
+			wantTitle: "Big Log",
+			wantTags:  []string{"log"},
+			size:      MaxParseBytes + 1,
+		},
+		{
 			desc:      "unclosed frontmatter",
 			head:      "---\ntitle: Never Closed\n",
 			wantTitle: "Huge",

@@ -192,7 +192,7 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 	var cands []string
 	switch {
 	case ctx.file != nil:
-		cands = fileCandidates(idx, source, l, core, *ctx.file)
+		cands = fileCandidates(source, l, core, *ctx.file)
 	case markdown:
 		cands = markdownCandidates(idx, source, l, core, want, ctx.byName)
 	default:

@@ -63,7 +63,7 @@ func uniqueTarget(idx *Index, p, want string) bool {
 // fileCandidates lists the targets (markdown ones not yet encoded) a link
 // could take to point at the attachment want, best first, in the style
 // of the link: see RetargetFileEdit.
-func fileCandidates(idx *Index, source string, l Link, core string, want FileTarget) []string {
+func fileCandidates(source string, l Link, core string, want FileTarget) []string {
 	t := l.Target
 	if !l.Kind.Markdown() {
 		t = core

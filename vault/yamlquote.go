@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -219,8 +218,8 @@ const (
 // scalar there.
 func frontmatterQuoteAt(src []byte, start, end int) (quote byte, ok bool) {
 	off := bomLen(src)
-	rawStart, rawEnd, found := frontmatterRaw(src[off:])
-	if !found {
+	rawStart, rawEnd, blockEnd := findFrontmatter(src[off:], len(src))
+	if blockEnd == 0 {
 		return 0, false
 	}
 	rawStart += off
@@ -270,25 +269,4 @@ func frontmatterQuoteAt(src []byte, start, end int) (quote byte, ok bool) {
 		return quoteBlock, true
 	}
 	return quotePlain, true
-}
-
-// frontmatterRaw returns where the YAML text of a frontmatter block at the
-// start of body is: after the opening "---" line, up to the closing one.
-func frontmatterRaw(body []byte) (start, end int, ok bool) {
-	first := bytes.IndexByte(body, '\n')
-	if first < 0 || string(bytes.TrimSuffix(body[:first], []byte("\r"))) != "---" {
-		return 0, 0, false
-	}
-	at := first + 1
-	for at < len(body) {
-		if _, closed := closingDelimiter(body, at); closed {
-			return first + 1, at, true
-		}
-		next := bytes.IndexByte(body[at:], '\n')
-		if next < 0 {
-			break
-		}
-		at += next + 1
-	}
-	return 0, 0, false
 }

@@ -327,24 +327,47 @@ func (g *globals) embedKey() string {
 // withTools (a running server answers it when it can); c takes the
 // presentation flags.
 func readTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
+	presentationFlags(c, tool, pres)
+	return runTool(g, c, tool, p, pres, run, bind, true)
+}
+
+// writeTool is readTool for a write tool: c takes --format only, and the
+// write is never handed to a running server.
+func writeTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
+	formatFlag(c, tool, pres)
+	return runTool(g, c, tool, p, pres, run, bind, false)
+}
+
+// runTool makes c take its arguments into p (bind, when not nil) and run
+// the tool with p through withTools; a read may be answered by a running
+// server (handOff).
+func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error, read bool) *cobra.Command {
 	c.RunE = func(c *cobra.Command, a []string) error {
 		if bind != nil {
 			if err := bind(a); err != nil {
 				return err
 			}
 		}
-		return g.withTools(c.Context(), tool, *p, pres, func(ctx context.Context, t *mcp.Tools) (any, error) {
+		var params any
+		if read {
+			params = *p
+		}
+		return g.withTools(c.Context(), tool, params, pres, func(ctx context.Context, t *mcp.Tools) (any, error) {
 			return run(t, ctx, *p)
 		})
 	}
-	presentationFlags(c, tool, pres)
 	return c
+}
+
+// formatFlag adds --format, the output format of tool's answer.
+func formatFlag(c *cobra.Command, tool string, p *mcp.Presentation) {
+	c.Flags().StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormat(tool)+")")
 }
 
 // presentationFlags adds the flags that shape a read command's answer.
 func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
+	formatFlag(c, tool, p)
 	f := c.Flags()
-	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormat(tool)+")")
 	f.StringVar(&p.Detail, "detail", "standard", "field preset: minimal, standard or full")
 	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
 	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -78,7 +77,13 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.CreateNodeParams
 	var w writeFlags
 	c := command("create-node", maxArgs(1))
-	c.RunE = func(c *cobra.Command, a []string) error {
+	f := c.Flags()
+	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
+	f.StringVar(&w.content, "content", "", "the body; - reads it from standard input")
+	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
+	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root, also /)")
+	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
+	return writeTool(g, c, "create_node", &p, &p.Presentation, (*mcp.Tools).CreateNode, func(a []string) error {
 		if len(a) == 1 {
 			if p.Title != "" {
 				return fmt.Errorf("%w: give the title once: as the argument or as --title", vaultgraph.ErrInvalid)
@@ -89,21 +94,9 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 		if p.Content, err = g.contentText(w.content); err != nil {
 			return err
 		}
-		if p.Properties, err = propertiesJSON(w.props); err != nil {
-			return err
-		}
-		return g.withTools(c.Context(), "create_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-			return t.CreateNode(ctx, p)
-		})
-	}
-	f := c.Flags()
-	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
-	f.StringVar(&w.content, "content", "", "the body; - reads it from standard input")
-	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
-	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root, also /)")
-	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
-	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
-	return c
+		p.Properties, err = propertiesJSON(w.props)
+		return err
+	})
 }
 
 func newUpdateNodeCmd(g *globals) *cobra.Command {
@@ -112,10 +105,19 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 	var title, dir, heading string
 	var tags []string
 	c := command("update-node", args("ID"))
-	c.RunE = func(c *cobra.Command, a []string) error {
+	f := c.Flags()
+	f.StringVar(&title, "title", "", "rename: the new title (file name)")
+	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (/ = the root)")
+	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
+	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
+	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
+	f.StringVar(&heading, "rename-heading", "", "OLD=NEW: rename the heading OLD (split at the first '=') and rewrite the links to it")
+	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
+	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
+	return writeTool(g, c, "update_node", &p, &p.Presentation, (*mcp.Tools).UpdateNode, func(a []string) error {
 		p.ID = a[0]
 		p.Title, p.Directory = optional(title), optional(dir)
-		if c.Flags().Changed("tags") { // --tags "" is [], removing every tag
+		if f.Changed("tags") { // --tags "" is [], removing every tag
 			p.Tags = &tags
 		}
 		if content := optional(w.content); content != nil {
@@ -133,24 +135,9 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 			p.RenameHeading = r
 		}
 		var err error
-		if p.Properties, err = propertiesJSON(w.props); err != nil {
-			return err
-		}
-		return g.withTools(c.Context(), "update_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-			return t.UpdateNode(ctx, p)
-		})
-	}
-	f := c.Flags()
-	f.StringVar(&title, "title", "", "rename: the new title (file name)")
-	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (/ = the root)")
-	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
-	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
-	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
-	f.StringVar(&heading, "rename-heading", "", "OLD=NEW: rename the heading OLD (split at the first '=') and rewrite the links to it")
-	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
-	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
-	f.StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
-	return c
+		p.Properties, err = propertiesJSON(w.props)
+		return err
+	})
 }
 
 // headingRename reads --rename-heading OLD=NEW, split at the first '='.
@@ -167,13 +154,6 @@ func headingRename(s string) (*vaultgraph.HeadingRename, error) {
 func newDeleteNodeCmd(g *globals) *cobra.Command {
 	var p mcp.DeleteNodeParams
 	c := command("delete-node", args("ID"))
-	c.RunE = func(c *cobra.Command, a []string) error {
-		p.ID = a[0]
-		return g.withTools(c.Context(), "delete_node", nil, &p.Presentation, func(ctx context.Context, t *mcp.Tools) (any, error) {
-			return t.DeleteNode(ctx, p)
-		})
-	}
 	c.Flags().StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
-	c.Flags().StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default toon)")
-	return c
+	return writeTool(g, c, "delete_node", &p, &p.Presentation, (*mcp.Tools).DeleteNode, firstArg(&p.ID))
 }

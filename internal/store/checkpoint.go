@@ -44,6 +44,21 @@ func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end fu
 	}, nil
 }
 
+// beginWriter is beginWrite with a writer over the transaction, for the
+// writes that go through one (Apply, PutVectors). The caller defers end,
+// which closes the writer's statements, then ends the transaction.
+func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end func(), err error) {
+	tx, endTx, err := s.beginWrite(ctx, what)
+	if err != nil {
+		return nil, nil, err
+	}
+	w = newWriter(ctx, tx)
+	return w, func() {
+		w.close()
+		endTx()
+	}, nil
+}
+
 // afterWrite starts a passive checkpoint in the background when none ran
 // for CheckpointEvery. Passive: it copies what no reader still needs into
 // the database file and never waits for a reader or a writer, so neither

@@ -60,13 +60,11 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if b.Empty() {
 		return nil
 	}
-	tx, end, err := s.beginWrite(ctx, "index write")
+	w, end, err := s.beginWriter(ctx, "index write")
 	if err != nil {
 		return err
 	}
 	defer end()
-	w := newWriter(ctx, tx)
-	defer w.close()
 	w.fileBodies = s.vault.Load() != nil
 	w.deferAnchors = b.DeferAnchors
 	w.anchorRowsPerScan = s.anchorRowsPerScan
@@ -130,7 +128,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		return err
 	}
 	s.anchorRows.Add(int64(w.anchorRows))
-	if err := s.commitWrite(ctx, tx); err != nil {
+	if err := s.commitWrite(ctx, w.tx); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
 	s.reserved = w.reservedAfter(b)

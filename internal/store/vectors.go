@@ -28,17 +28,15 @@ func (s *Store) PutVectors(ctx context.Context, model string, dim int, notes []N
 	if len(notes) == 0 {
 		return nil
 	}
-	tx, end, err := s.beginWrite(ctx, "index vectors")
+	w, end, err := s.beginWriter(ctx, "index vectors")
 	if err != nil {
 		return err
 	}
 	defer end()
-	w := newWriter(ctx, tx)
-	defer w.close()
 	if err := w.putVectors(model, dim, notes); err != nil {
 		return err
 	}
-	if err := s.commitWrite(ctx, tx); err != nil {
+	if err := s.commitWrite(ctx, w.tx); err != nil {
 		return fmt.Errorf("index vectors: %w", err)
 	}
 	return nil
