@@ -175,7 +175,7 @@ func (s *Store) writeCache(k cacheKey, enc *snapEncoder) {
 // renamed over the old one, readable by whoever may read the index, and
 // reports whether it did. A failure leaves no new file.
 func (s *Store) writeCacheFile(p string, b []byte) bool {
-	f, err := os.CreateTemp(filepath.Dir(p), ".index-snap-*")
+	f, err := os.CreateTemp(filepath.Dir(p), cacheTempPrefix+"*")
 	if err != nil {
 		return false
 	}

@@ -5,6 +5,8 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // A snapshot cache is written to its file as it is encoded, not made
@@ -14,7 +16,9 @@ import (
 // that heap past the index's memory limit. The encoder writes what it
 // holds whenever a row begins and it holds cacheFlushBytes; writeCache
 // writes the rest and the checksum and renames the file into place, and
-// discard removes a file that is not to be kept.
+// discard removes a file that is not to be kept. A process killed while
+// it encodes leaves its file: the next encoder removes those not written
+// for staleCacheTemp.
 
 // cacheFlushBytes is how many bytes an encoder writing to a file holds
 // before it writes them.
@@ -26,10 +30,37 @@ const cacheFlushBytes = 1 << 20
 // fails as it would have). The caller defers discard.
 func (s *Store) newCacheEncoder(k cacheKey) *snapEncoder {
 	e := newSnapEncoder(k)
-	if f, err := os.CreateTemp(filepath.Dir(s.CachePath()), ".index-snap-*"); err == nil {
+	dir := filepath.Dir(s.CachePath())
+	removeStaleCacheTemps(dir)
+	if f, err := os.CreateTemp(dir, cacheTempPrefix+"*"); err == nil {
 		e.out = f
 	}
 	return e
+}
+
+// cacheTempPrefix begins the name of every temporary cache file.
+const cacheTempPrefix = ".index-snap-"
+
+// staleCacheTemp is how long a temporary cache file goes unwritten before
+// it is taken for one a killed process left (a writer writes to it at
+// least every cacheFlushBytes).
+const staleCacheTemp = 10 * time.Minute
+
+// removeStaleCacheTemps removes the temporary cache files in dir not
+// written for staleCacheTemp.
+func removeStaleCacheTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, de := range entries {
+		if !strings.HasPrefix(de.Name(), cacheTempPrefix) {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleCacheTemp {
+			os.Remove(filepath.Join(dir, de.Name()))
+		}
+	}
 }
 
 // flush writes what e holds to its file, if it has one and holds at

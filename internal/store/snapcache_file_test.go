@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -58,5 +59,30 @@ func TestCacheWrittenAsEncoded(t *testing.T) {
 	}
 	if len(entries) != 1 {
 		t.Errorf("the folder holds %d files, want only the cache: %v", len(entries), entries)
+	}
+}
+
+// TestStaleCacheTempsRemoved: a new encoder removes the temporary cache
+// files a killed process left (not written for staleCacheTemp), and
+// leaves those another process is writing.
+func TestStaleCacheTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	s := &Store{path: filepath.Join(dir, "index.db")}
+	stale, fresh := filepath.Join(dir, cacheTempPrefix+"1"), filepath.Join(dir, cacheTempPrefix+"2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleCacheTemp)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s.newCacheEncoder(cacheKey{}).discard()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("the temporary file being written is gone: %v", err)
 	}
 }
