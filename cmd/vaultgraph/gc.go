@@ -46,12 +46,15 @@ func loadGC() (restore func()) {
 // parses, and the garbage collector would otherwise let the heap grow to
 // twice that: at 100,000 notes the peak RSS went from 1,165 MiB to 690
 // MiB with a 600 MiB limit for 12% more CPU time. Since an index run
-// keeps less of each note (Options.IndexOnly) and makes less garbage, its
-// live heap ends near 260 MB, and 384 MiB gives a peak RSS of about 480
-// MiB (the rest is SQLite's page caches and the program's text) for the
-// CPU time 600 MiB cost before (86 s against 85 s, back to back; the old
-// build took 99 s at 384 MiB). A smaller vault never reaches it.
-const indexMemoryLimit = 384 << 20
+// keeps less of each note (Options.IndexOnly), makes less garbage and
+// writes the snapshot cache as it encodes it, its live heap ends near
+// 230 MB. At 100,000 notes, back to back on the shared machine: 600 MiB
+// 68.5 s of CPU and 686 MiB peak RSS (the build before: 74.9 s, 689
+// MiB), 384 MiB 80.3 s and 479 MiB, 352 MiB 83.0 s and 448 MiB (470 MB,
+// under the 500 MB target) with the same wall time (51 s) as the build
+// before; the rest of the RSS is SQLite's page caches and the program's
+// text. A smaller vault never reaches it.
+const indexMemoryLimit = 352 << 20
 
 // indexGCPercent is the GOGC an index run sets when $GOGC does not: the
 // collector runs half as often while the heap is small (the memory limit
