@@ -15,7 +15,7 @@ build: ## build bin/vaultgraph (pure Go, CGO_ENABLED=0)
 
 # Single-threaded tests that run thousands of SQLite queries: -race slows
 # them tenfold and finds nothing in them, so they run without it.
-NORACE := ^(TestHostile|TestCrash|TestSearchEval|TestKeywordLimitKeepsTheBest|TestRankTopKSameAsSQL)
+NORACE := ^(TestHostile|TestCrash|TestSearchEval|TestKeywordLimitKeepsTheBest|TestRankTopKSameAsSQL|TestNarrowedReadsSameAsSQL)
 
 test: lint deps ## vet, gofmt, import rules, all tests with -race (the hostile-input, crash, search-evaluation and ranking tests without it: they are single-threaded and slow under it); every fuzz target runs its seed corpus (testdata/fuzz), no random fuzzing
 	$(GO) test -race -count=1 -timeout 20m -skip '$(NORACE)' ./...

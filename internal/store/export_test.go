@@ -22,3 +22,7 @@ func CommonCounts(s *Store, words []string, sql bool) ([]int64, int64, error) {
 	defer func() { s.sqlRank = false }()
 	return s.commonCounts(context.Background(), exprs)
 }
+
+// Narrowed is how many all-term and any-term searches s ranked in Go
+// with narrowed reads of fts (scanPhrases).
+func Narrowed(s *Store) (and, or int64) { return s.narrowed[0].Load(), s.narrowed[1].Load() }

@@ -142,18 +142,45 @@ func uniqueWords(ws []string) []string {
 }
 
 // selectFlags evaluates boolean SQL expressions (cols, with their args)
-// in one query; with none it runs no query.
+// over the full-text tables in one query; with none it runs no query.
+// The answers are kept while both tables are unchanged (s.flags): the
+// same words come back in query after query.
 func (s *Store) selectFlags(ctx context.Context, cols []string, args []any) ([]bool, error) {
 	if len(cols) == 0 {
 		return nil, nil
 	}
-	found := make([]bool, len(cols))
-	dest := make([]any, len(found))
-	for i := range found {
-		dest[i] = &found[i]
-	}
-	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
+	var state string // both tables' averages and structure records
+	err := s.db.QueryRowContext(ctx, `SELECT hex((SELECT block FROM fts_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_data WHERE id = 10))
+		|| ',' || hex((SELECT block FROM fts_anchor_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_anchor_data WHERE id = 10))`).Scan(&state)
+	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	found := make([]bool, len(cols))
+	keys := make([]string, len(cols))
+	var dest, todoArgs []any
+	var todo []string
+	for i, c := range cols {
+		n := strings.Count(c, "?")
+		keys[i] = fmt.Sprintf("%s%q", c, args[:n])
+		if v, ok := s.flags.get(state, keys[i]); ok {
+			found[i] = v != 0
+		} else {
+			todo, todoArgs, dest = append(todo, c), append(todoArgs, args[:n]...), append(dest, &found[i])
+		}
+		args = args[n:]
+	}
+	if len(todo) == 0 {
+		return found, nil
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(todo, ", "), todoArgs...).Scan(dest...); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	for i, f := range found {
+		v := int64(0)
+		if f {
+			v = 1
+		}
+		s.flags.put(state, keys[i], v)
 	}
 	return found, nil
 }

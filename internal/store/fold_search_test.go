@@ -245,3 +245,38 @@ func TestMarkUnmarkedLongTerm(t *testing.T) {
 		t.Fatalf("Keyword(long term) = %v", err)
 	}
 }
+
+// TestMarksFollowWrites: the answers of the marked-token and stem
+// look-ups are kept between searches only while the full-text tables
+// are unchanged: a note written in between that brings a word's marked
+// form or its stem is found by the next search.
+func TestMarksFollowWrites(t *testing.T) {
+	s := foldStore(t)
+	ctx := context.Background()
+	ids := func(text string) []string {
+		hits, err := s.Keyword(ctx, KeywordQuery{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	for _, q := range []string{"bialystok", "gardening"} { // kept: neither has a marked form or stem yet
+		if got := ids(q); got != nil {
+			t.Fatalf("Keyword(%q) = %v before the write, want none", q, got)
+		}
+	}
+	if err := s.Apply(ctx, &Batch{Upserts: []*Record{
+		{Note: &vault.Note{ID: "Trip2.md", Title: "Trip2"}, Path: "Trip2.md", Body: "Back in Białystok, gardens everywhere."},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]string{"bialystok": "Trip2.md", "gardening": "Trip2.md"} {
+		if got := ids(q); !slices.Contains(got, want) {
+			t.Errorf("Keyword(%q) = %v after the write, want %s among them", q, got, want)
+		}
+	}
+}

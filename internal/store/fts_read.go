@@ -133,10 +133,14 @@ func getVarint(b []byte) (uint64, int) {
 func segRowid(seg, pgno int64) int64  { return seg<<37 + pgno }
 func tombRowid(seg, pgno int64) int64 { return (seg+1<<16)<<37 + pgno }
 
-// ftsPosting is a row a token is in, with its instances per column.
+// ftsPosting is a row a token is in, with its instances per column;
+// skipped when its position list was not read (doclistReader.skip):
+// the counts are then zero. The reader reuses it: found must not keep
+// it.
 type ftsPosting struct {
-	rowid  int64
-	counts [len(ftsColumns)]int32
+	rowid   int64
+	counts  [len(ftsColumns)]int32
+	skipped bool
 }
 
 // ftsReader reads the postings of one full-text table within a read
@@ -173,8 +177,9 @@ func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader
 // scan hands found each row (with its instances) of each token of the
 // index that is token or, with prefix, starts with it; ok is false when
 // the index holds what the reader does not expect. Rows come segment by
-// segment, not in rowid order. Rowids must be below rows.
-func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows int64, found func(tok string, p *ftsPosting)) (bool, error) {
+// segment, not in rowid order. Rowids must be below rows. The rows
+// skip reports (when not nil) come without their instances (skipped).
+func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows int64, skip func(int64) bool, found func(tok string, p *ftsPosting)) (bool, error) {
 	if int64(len(f.owner)) < rows {
 		f.owner = pooled[uint32](&ownerPool, int(rows))
 	}
@@ -186,7 +191,7 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 		}
 		var last string
 		var serial uint32
-		ok, err := f.scanSegment(ctx, sg, token, prefix, func(tok string, p *ftsPosting) bool {
+		ok, err := f.scanSegment(ctx, sg, segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix, skip: skip}, func(tok string, p *ftsPosting) bool {
 			if dead[p.rowid] {
 				return true
 			}

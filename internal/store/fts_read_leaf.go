@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"slices"
 )
 
 // The leaf pages of an FTS5 segment (fts_read.go). A page starts with
@@ -75,6 +76,11 @@ type doclistReader struct {
 	open  bool   // a position list is being read
 	bad   bool
 	emit  func(*ftsPosting) bool // false: not expected, give up
+	// skip, when set, reports the rows whose position lists are not
+	// needed: they are emitted with skipped set, their counts zero.
+	skip    func(rowid int64) bool
+	passing bool       // the open position list is skipped, not read
+	p       ftsPosting // the posting emitted, reused
 }
 
 // feed decodes b: the rest of the open position list, then entries, the
@@ -83,12 +89,16 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 	i := 0
 	if d.open {
 		take := min(d.need, len(b))
-		d.pl = append(d.pl, b[:take]...)
+		if !d.passing {
+			d.pl = append(d.pl, b[:take]...)
+		}
 		d.need -= take
 		i = take
 		if d.need == 0 {
 			d.open = false
-			d.done(d.pl)
+			if !d.passing {
+				d.done(d.pl)
+			}
 		}
 	}
 	first := true
@@ -116,13 +126,26 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 			return
 		}
 		size := int(sz >> 1)
+		d.passing = d.skip != nil && d.skip(d.rowid)
+		if d.passing {
+			d.p = ftsPosting{rowid: d.rowid, skipped: true}
+			if !d.emit(&d.p) {
+				d.bad = true
+				return
+			}
+		}
 		if size <= len(b)-i {
-			d.done(b[i : i+size])
+			if !d.passing {
+				d.done(b[i : i+size])
+			}
 			i += size
 			continue
 		}
 		// The position list goes on over the next page.
-		d.pl, d.need, d.open = append(d.pl[:0], b[i:]...), size-(len(b)-i), true
+		d.need, d.open = size-(len(b)-i), true
+		if !d.passing {
+			d.pl = append(d.pl[:0], b[i:]...)
+		}
 		i = len(b)
 	}
 }
@@ -130,7 +153,8 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 // done counts the instances per column of the position list pl: its
 // varints, but for the column markers (0x01 and a column number).
 func (d *doclistReader) done(pl []byte) {
-	p := ftsPosting{rowid: d.rowid}
+	d.p = ftsPosting{rowid: d.rowid}
+	p := &d.p
 	col, run := 0, 0
 	for j := 0; j < len(pl); j++ {
 		c := pl[j]
@@ -151,16 +175,16 @@ func (d *doclistReader) done(pl []byte) {
 			return
 		}
 	}
-	if run != 0 || !d.emit(&p) {
+	if run != 0 || !d.emit(p) {
 		d.bad = true
 	}
 }
 
 // scanSegment reads the doclists of the tokens of one segment that are
-// token or, with prefix, start with it, and hands their rows to found
-// (false: not expected, give up); ok is false when it gives up.
-func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
-	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix, found: found}
+// sc's token or, with its prefix, start with it, and hands their rows to
+// found (false: not expected, give up); ok is false when it gives up.
+func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
+	sc.found = found
 	start := sg.first
 	var pgno int64
 	err := f.conn.QueryRowContext(ctx, "SELECT pgno FROM "+f.table+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", sg.id, sc.lo).Scan(&pgno)
@@ -200,8 +224,9 @@ type segmentScan struct {
 	lo     []byte // the key of the token
 	prefix bool
 	found  func(string, *ftsPosting) bool
-	key    []byte         // the last term's key
-	d      *doclistReader // the doclist being read, across pages
+	skip   func(int64) bool // see doclistReader
+	key    []byte           // the last term's key
+	d      *doclistReader   // the doclist being read, across pages
 }
 
 // page reads one leaf page: past is set once a term after the tokens
@@ -253,7 +278,7 @@ func (sc *segmentScan) page(p []byte) (past, ok bool) {
 			continue
 		}
 		tok, found := string(sc.key[1:]), sc.found
-		sc.d = &doclistReader{emit: func(p *ftsPosting) bool { return found(tok, p) }}
+		sc.d = &doclistReader{emit: func(p *ftsPosting) bool { return found(tok, p) }, skip: sc.skip}
 		sc.d.feed(p[r.i:lp.end(k)], true)
 		if sc.d.bad || k+1 < len(lp.terms) && sc.d.open {
 			return false, false
@@ -263,4 +288,35 @@ func (sc *segmentScan) page(p []byte) (past, ok bool) {
 		}
 	}
 	return false, true
+}
+
+// pages returns about how many leaf pages the rows of token (or, with
+// prefix, of the tokens it starts) take in the index: per segment, from
+// the page its page index gives for the first key to the one it gives
+// for the first key after them.
+func (f *ftsReader) pages(ctx context.Context, token string, prefix bool) (int64, error) {
+	lo := append([]byte{mainKeyPrefix}, token...)
+	hi := append(slices.Clone(lo), 0) // the first key after lo
+	if prefix && len(token) > 0 && token[len(token)-1] < 0xff {
+		hi = slices.Clone(lo)
+		hi[len(hi)-1]++ // the first key lo does not start
+	}
+	var total int64
+	for _, sg := range f.segs {
+		var from, to sql.NullInt64
+		err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
+			(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
+		if err != nil {
+			return 0, err
+		}
+		start, end := sg.first, sg.last+1
+		if from.Valid {
+			start = max(from.Int64>>1, sg.first)
+		}
+		if to.Valid {
+			end = to.Int64 >> 1
+		}
+		total += max(end-start, 0) + 1
+	}
+	return total, nil
 }

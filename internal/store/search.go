@@ -158,13 +158,14 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	}
 	var hits []hit
 	var expr string
+	var memo rankMemo
 	if !q.Any || len(terms) == 1 {
-		if hits, expr, err = s.rankTerms(ctx, terms, "AND", q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "AND", q, &memo); err != nil {
 			return nil, err
 		}
 	}
 	if len(hits) == 0 && len(terms) > 1 {
-		if hits, expr, err = s.rankTerms(ctx, terms, "OR", q); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, terms, "OR", q, &memo); err != nil {
 			return nil, err
 		}
 	}

@@ -1,11 +1,9 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
-	"slices"
 	"strings"
 	"sync"
 )
@@ -161,139 +159,19 @@ type tableHits struct {
 	freq   [][]float64 // per rowChunk docs, rowChunk × phrases
 	flags  [][]uint8   // the same
 	docHit []int64     // per phrase, the rows that have it (bm25's nHit)
-	n      int         // phrases
+	ok     []bool      // per row of docs, whether it matches the query
+	// narrowed is set when the reads left out rows (scanPhrases).
+	narrowed bool
+	n        int // phrases
+	// seen are, per phrase, the rows counted in docHit that are not in
+	// docs (a bit per rowid; see count).
+	seen [][]uint64
 }
 
 const (
 	hasPhrase = 1 << iota // an instance in the phrase's columns
 	inTitle               // one in the title columns too
 )
-
-// phraseScan is one read of the index: the rows of token, or of every
-// token it starts (prefix), for the phrases of serves.
-type phraseScan struct {
-	token  string
-	prefix bool
-	serves []int
-}
-
-// covers reports whether the scan reads the rows of phrase p.
-func (sc phraseScan) covers(p matchPhrase) bool {
-	if sc.prefix {
-		return strings.HasPrefix(p.token, sc.token)
-	}
-	return !p.prefix && p.token == sc.token
-}
-
-// planScans groups phrases into the fewest reads: a prefix read serves
-// every phrase whose token it starts.
-func planScans(phrases []matchPhrase) []phraseScan {
-	order := make([]int, len(phrases))
-	for i := range order {
-		order[i] = i
-	}
-	// Prefixes first, shortest first: each then serves all it can.
-	slices.SortStableFunc(order, func(a, b int) int {
-		pa, pb := phrases[a], phrases[b]
-		if pa.prefix != pb.prefix {
-			if pa.prefix {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(len(pa.token), len(pb.token))
-	})
-	var scans []phraseScan
-	for _, i := range order {
-		p := phrases[i]
-		j := slices.IndexFunc(scans, func(sc phraseScan) bool { return sc.covers(p) })
-		if j < 0 {
-			scans = append(scans, phraseScan{token: p.token, prefix: p.prefix})
-			j = len(scans) - 1
-		}
-		scans[j].serves = append(scans[j].serves, i)
-	}
-	return scans
-}
-
-// scanPhrases reads the rows of the phrases' tokens from the index (r),
-// weighting each instance by its column's weight; rows bounds the
-// rowids. ok is false when the reader gives up.
-func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64) (*tableHits, bool, error) {
-	h := &tableHits{idx: pooled[int32](&idxPool, int(rows)), docHit: make([]int64, len(phrases)), n: len(phrases)}
-	for _, sc := range planScans(phrases) {
-		var last string
-		var by *[len(ftsColumns)][]int
-		ok, err := r.scan(ctx, sc.token, sc.prefix, rows, func(token string, p *ftsPosting) {
-			if token != last || by == nil {
-				last, by = token, servedBy(token, sc.serves, phrases)
-			}
-			h.add(p, by, weights)
-		})
-		if err != nil || !ok {
-			return nil, false, err
-		}
-	}
-	return h, true, nil
-}
-
-// servedBy returns, per column, the phrases of serves that token
-// matches in that column.
-func servedBy(token string, serves []int, phrases []matchPhrase) *[len(ftsColumns)][]int {
-	var by [len(ftsColumns)][]int
-	for _, i := range serves {
-		p := phrases[i]
-		if token != p.token && !(p.prefix && strings.HasPrefix(token, p.token)) {
-			continue
-		}
-		for c := range by {
-			if p.cols&(1<<c) != 0 {
-				by[c] = append(by[c], i)
-			}
-		}
-	}
-	return &by
-}
-
-// add counts the instances of a token in a row (p) for the phrases it
-// matches in each column (by): per phrase, the weights of the columns
-// they are in, summed by column (exact for weights that are multiples of
-// a small power of two, see exactWeights), as bm25 sums them by
-// instance.
-func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64) {
-	r := int32(-1)
-	var freq []float64
-	var flags []uint8
-	for c, n := range p.counts {
-		if n == 0 || len(by[c]) == 0 {
-			continue
-		}
-		if r < 0 {
-			if r = h.idx[p.rowid] - 1; r < 0 {
-				r = int32(len(h.docs))
-				h.idx[p.rowid] = r + 1
-				h.docs = append(h.docs, p.rowid)
-				if r%rowChunk == 0 {
-					h.freq = append(h.freq, pooled[float64](&freqPool, rowChunk*h.n))
-					h.flags = append(h.flags, pooled[uint8](&flagsPool, rowChunk*h.n))
-				}
-			}
-			freq, flags = h.freqOf(r), h.flagsOf(r)
-		}
-		w := weights[c] * float64(n)
-		flag := uint8(hasPhrase)
-		if titleColumnBits&(1<<c) != 0 {
-			flag |= inTitle
-		}
-		for _, i := range by[c] {
-			if flags[i]&hasPhrase == 0 {
-				h.docHit[i]++
-			}
-			flags[i] |= flag
-			freq[i] += w
-		}
-	}
-}
 
 // Pools of the large slices a search allocates (pooled, release): a
 // fallback search at 100,000 notes fills megabytes, which would

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/vaultgraph/vaultgraph/internal/first"
 )
@@ -11,10 +12,10 @@ import (
 // rankTerms runs rank for terms joined by op (AND, or OR with each hit's
 // Matched counted): in Go (rankTopK) when it can read every phrase, else
 // by SQL. It returns the match expression too.
-func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery) ([]hit, string, error) {
+func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery, memo *rankMemo) ([]hit, string, error) {
 	expr := matchExpr(terms, op)
 	if !s.sqlRank {
-		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q)
+		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q, memo)
 		if err != nil || ok {
 			return hits, expr, err
 		}
@@ -30,8 +31,9 @@ func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q Keywor
 // rankTopK is rank computed in Go (search_topk.go) for terms joined by
 // AND, or by OR with each hit's Matched counted; ok is false when a
 // phrase is not one plain token, or the index's rowids are out of
-// bounds, and the caller ranks by SQL.
-func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery) (hits []hit, ok bool, err error) {
+// bounds, and the caller ranks by SQL. An AND search leaves in memo
+// what narrows the OR search of the same terms after it (orBound).
+func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery, memo *rankMemo) (hits []hit, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(terms))
 	for i, t := range terms {
@@ -57,19 +59,41 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 			t.hits.release()
 		}
 	}()
-	for i, t := range []struct {
+	var nw narrowing
+	if !or {
+		nw = andTerms(nodes)
+	}
+	specs := [2]struct {
 		name    string
 		weights []any
-	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}} {
-		if ok, err = tables[i].read(ctx, s, conn, t.name, p.phrases, t.weights); err != nil || !ok {
+	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}}
+	for _, i := range []int{1, 0} { // fts_anchor first: orBound keeps its rows
+		if i == 0 && or {
+			if nw, err = s.newOrBound(ctx, conn, nodes, p.phrases, memo, q.Limit, scope, tables[1].hits); err != nil {
+				return nil, false, err
+			}
+		}
+		if ok, err = tables[i].read(ctx, s, conn, specs[i].name, p.phrases, specs[i].weights, nw); err != nil || !ok {
 			return nil, ok, err
 		}
+	}
+	if tables[0].hits.narrowed {
+		kind := 0
+		if or {
+			kind = 1
+		}
+		s.narrowed[kind].Add(1)
+	}
+	if !or && memo != nil {
+		*memo = rankMemo{st: tables[0].st, docHit: slices.Clone(tables[0].hits.docHit)}
 	}
 	root := &matchNode{and: !or, kids: nodes}
 	for i, t := range tables {
 		var docs []int64
+		t.hits.ok = make([]bool, len(t.hits.docs))
 		for r, doc := range t.hits.docs {
-			if scope.keeps(doc) && root.match(t.hits.flagsOf(int32(r)), hasPhrase) {
+			t.hits.ok[r] = root.match(t.hits.flagsOf(int32(r)), hasPhrase)
+			if t.hits.ok[r] && scope.keeps(doc) {
 				docs = append(docs, doc)
 			}
 		}
@@ -129,21 +153,17 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 	for i := range ones {
 		ones[i] = 1
 	}
-	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids)
+	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, countAll{})
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
 	defer h.release()
 	counts = make([]int64, len(exprs))
-	for row := range h.docs {
-		for i, n := range nodes {
-			if n.match(h.flagsOf(int32(row)), hasPhrase) {
-				counts[i]++
-			}
-		}
+	if h.seen == nil {
+		return counts, true, nil // no row has any of them
 	}
-	for i := range counts {
-		counts[i] = min(counts[i], limit)
+	for i, n := range nodes {
+		counts[i] = min(n.ones(h.seen, int(st.ids+63)/64), limit)
 	}
 	return counts, true, nil
 }
@@ -157,8 +177,9 @@ type rankedTable struct {
 	size []int32 // the rows' lengths, by rowid: those of the matches at least
 }
 
-// read reads table's stats and the phrases' postings, weighted.
-func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any) (bool, error) {
+// read reads table's stats and the phrases' postings, weighted (nw:
+// see scanPhrases).
+func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any, nw narrowing) (bool, error) {
 	st, ok, err := s.stats(ctx, conn, table)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
@@ -175,7 +196,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 		return false, wrapKeyword(err)
 	}
 	defer r.release()
-	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids); err != nil || !ok {
+	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, nw); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
 	t.name, t.st = table, st
@@ -199,14 +220,17 @@ func wrapKeyword(err error) error {
 func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope, limit int) []hit {
 	root := &matchNode{and: !or, kids: nodes}
 	ft, an := tables[0], tables[1]
-	// matches reports whether row doc of t matches node n.
+	// matches reports whether row doc of t matches node n (nil: root).
 	matches := func(t rankedTable, n *matchNode, doc int64) (int32, bool) {
 		r, ok := t.hits.row(doc)
+		if n == nil {
+			return r, ok && t.hits.ok[r]
+		}
 		return r, ok && n.match(t.hits.flagsOf(r), hasPhrase)
 	}
 	anchored := false
-	for _, doc := range an.hits.docs {
-		if _, ok := matches(an, root, doc); ok && scope.keeps(doc) {
+	for r, doc := range an.hits.docs {
+		if an.hits.ok[r] && scope.keeps(doc) {
 			anchored = true
 			break
 		}
@@ -227,24 +251,24 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 	}
 	best := first.New(limit, rankedOrder)
 	for r, doc := range ft.hits.docs {
-		if !scope.keeps(doc) || !root.match(ft.hits.flagsOf(int32(r)), hasPhrase) {
+		if !ft.hits.ok[r] || !scope.keeps(doc) {
 			continue
 		}
 		h := hit{rowid: doc, KeywordHit: KeywordHit{
 			BM25: ft.hits.bm25(int32(r), ft.size, ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
 			Matched: matched(doc), Terms: len(nodes),
 		}}
-		if ar, ok := matches(an, root, doc); anchored && ok {
+		if ar, ok := matches(an, nil, doc); anchored && ok {
 			h.BM25 += an.hits.bm25(ar, an.size, an.st, an.idf)
 		}
 		best.Offer(h)
 	}
 	if anchored {
 		for r, doc := range an.hits.docs {
-			if !scope.keeps(doc) || !root.match(an.hits.flagsOf(int32(r)), hasPhrase) {
+			if !an.hits.ok[r] || !scope.keeps(doc) {
 				continue
 			}
-			if _, ok := matches(ft, root, doc); ok {
+			if _, ok := matches(ft, nil, doc); ok {
 				continue // scored with its own text above
 			}
 			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.size, an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})

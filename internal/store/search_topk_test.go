@@ -21,20 +21,7 @@ func TestRankTopKSameAsSQL(t *testing.T) {
 	s, queries := rankCases(t)
 	compared := 0
 	for _, q := range queries {
-		store.SetSQLRank(s, false)
-		got, err := s.Keyword(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		store.SetSQLRank(s, true)
-		want, err := s.Keyword(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("Keyword(%+v) in Go differs from SQL:\n got %s\nwant %s", q, hitsText(got), hitsText(want))
-		}
-		if len(want) > 0 {
+		if len(sameAsSQL(ctx, t, s, q)) > 0 {
 			compared++
 		}
 	}
@@ -44,6 +31,47 @@ func TestRankTopKSameAsSQL(t *testing.T) {
 	if compared < len(queries)*3/4 {
 		t.Errorf("only %d of %d queries found notes", compared, len(queries))
 	}
+}
+
+// TestNarrowedReadsSameAsSQL checks, against SQL's, the rankings in Go
+// whose reads leave out the rows that cannot be hits: an all-term
+// search's once one term's rows are read, the any-term fallback's once
+// the terms left cannot score as well as the best rows read. Small
+// limits make the second happen on a small vault.
+func TestNarrowedReadsSameAsSQL(t *testing.T) {
+	ctx := context.Background()
+	s, queries := rankCases(t)
+	for _, q := range queries {
+		for _, limit := range []int{1, 10} {
+			q.Limit = limit
+			sameAsSQL(ctx, t, s, q)
+		}
+	}
+	and, or := store.Narrowed(s)
+	t.Logf("%d queries at two limits: narrowed reads in %d all-term and %d any-term searches", len(queries), and, or)
+	if and == 0 || or == 0 {
+		t.Errorf("narrowed reads: %d all-term and %d any-term searches; the test needs both", and, or)
+	}
+}
+
+// sameAsSQL checks that Keyword ranks q in Go as SQL does, and returns
+// SQL's hits.
+func sameAsSQL(ctx context.Context, t *testing.T, s *store.Store, q store.KeywordQuery) []store.KeywordHit {
+	t.Helper()
+	store.SetSQLRank(s, false)
+	got, err := s.Keyword(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.SetSQLRank(s, true)
+	want, err := s.Keyword(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Keyword(%+v) in Go differs from SQL:\n got %s\nwant %s", q, hitsText(got), hitsText(want))
+	}
+	return want
 }
 
 // TestCommonCountsSameAsSQL checks that the common-word counts made in

@@ -75,13 +75,19 @@ type Store struct {
 	// common keeps the counts of Keyword's common-word test while the
 	// full-text index is unchanged (search_terms.go).
 	common commonCache
+	// flags keeps selectFlags' answers (which marked and stem tokens the
+	// full-text tables have) the same way.
+	flags commonCache
 	// ranks keeps what Keyword's ranking in Go reads of the full-text
 	// tables between searches; sqlRank turns that ranking off (tests
 	// compare the two). See search_topk.go.
 	ranks   rankCache
 	sqlRank bool
-	// goRanked counts the searches ranked in Go, for tests.
+	// goRanked counts the searches ranked in Go, for tests; narrowed
+	// those whose reads of fts were narrowed (scanPhrases), all-term
+	// searches first, then any-term ones.
 	goRanked atomic.Int64
+	narrowed [2]atomic.Int64
 	// anchorRowsPerScan, when not 0, replaces anchorRowsPerScan in the
 	// batches Apply writes: tests make it small.
 	anchorRowsPerScan int64
