@@ -65,6 +65,9 @@ type pass struct {
 	// packLinks says the links of each chunk's notes are packed once the
 	// chunk is written (packLinks).
 	packLinks bool
+	// exactLook says p.look is e.index and holds what it holds at the
+	// end of the pass (lookahead): every link was resolved as it stays.
+	exactLook bool
 }
 
 // applyDiff applies the set of changes d to the engine, its graph and its
@@ -129,12 +132,23 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 		return p.rep, fmt.Errorf("index: %w", err)
 	}
 	p.look = nil // every chunk is in: a big pass's lookahead can go
+	// Links resolved against the index the pass ends with need no second
+	// resolution (2.4 s of CPU at 100,000 notes).
+	p.resolveAll = p.resolveAll && !p.exactLook
 	if err := e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) }); err != nil {
 		return p.rep, err
 	}
 	e.indexed = !how.start || how.full // step wrote the last batch
 	e.notify(p.change)
 	return p.rep, nil
+}
+
+// nameChanged records that notes or files of the refKey name appeared or
+// went. Only a live pass reads them (relink): a start relinks every note.
+func (p *pass) nameChanged(name string) {
+	if !p.start {
+		p.names[name] = struct{}{}
+	}
 }
 
 // newNotes returns the IDs of the files in parse the engine does not hold
@@ -227,7 +241,7 @@ func (e *Engine) dropGone(p *pass) {
 		e.rows.drop(ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
-		p.names[refKey(id)] = struct{}{}
+		p.nameChanged(refKey(id))
 		p.change.Removed = append(p.change.Removed, id)
 		p.batch.Deletes = append(p.batch.Deletes, id)
 		p.rep.Removed++
@@ -237,17 +251,17 @@ func (e *Engine) dropGone(p *pass) {
 	}
 	for _, f := range d.addFiles {
 		e.index.AddFile(f)
-		p.names[refKey(f)] = struct{}{}
+		p.nameChanged(refKey(f))
 		p.batch.AddFiles = append(p.batch.AddFiles, f)
 	}
 	for _, f := range d.removeFiles {
 		e.index.RemoveFile(f)
-		p.names[refKey(f)] = struct{}{}
+		p.nameChanged(refKey(f))
 		p.batch.RemoveFiles = append(p.batch.RemoveFiles, f)
 	}
 	p.look = e.index
 	if p.start && len(d.parse) > e.chunkSize() {
-		p.look = e.lookahead(d.parse)
+		p.look = e.lookahead(p)
 	}
 }
 
@@ -270,14 +284,17 @@ func (e *Engine) install(p *pass, results []parsed) {
 			if existed {
 				p.change.Edited = append(p.change.Edited, id)
 			} else {
-				p.names[refKey(id)] = struct{}{}
+				p.nameChanged(refKey(id))
 				p.change.Added = append(p.change.Added, id)
 				p.seeAdded(e.notes[id])
 			}
-		case existed:
-			p.names[refKey(id)] = struct{}{}
-			p.change.Removed = append(p.change.Removed, id)
-			p.batch.Deletes = append(p.batch.Deletes, id)
+		default:
+			p.exactLook = false // links may have resolved to it: resolve all again
+			if existed {
+				p.nameChanged(refKey(id))
+				p.change.Removed = append(p.change.Removed, id)
+				p.batch.Deletes = append(p.batch.Deletes, id)
+			}
 		}
 		p.rep.Parsed++
 	}
@@ -378,23 +395,6 @@ func (e *Engine) finishPass(p *pass) {
 		p.rep.Links += links
 		p.rep.BrokenLinks += broken
 	}
-}
-
-// lookahead returns an index of the notes and attachments the engine
-// knows plus the notes in parse, for resolving links while a big index
-// pass is under way (caller holds e.mu).
-func (e *Engine) lookahead(parse []vault.File) *vault.Index {
-	x := vault.NewIndex()
-	for id := range e.notes {
-		x.AddNote(id)
-	}
-	for _, f := range parse {
-		x.AddNote(f.ID)
-	}
-	for _, a := range e.index.Files() {
-		x.AddFile(a)
-	}
-	return x
 }
 
 // putParsed installs a parse result in the engine's maps (caller holds

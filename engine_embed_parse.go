@@ -56,6 +56,17 @@ func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bo
 	}
 	content := strings.ToValidUTF8(string(bytes.TrimLeft(src[bodyStart:], "\r\n")), "\uFFFD")
 	chunks := embed.Chunks(title, content, ie.chars)
+	out := make([][]byte, len(chunks))
+	if w, ok := ie.provider.(vectorWriter); ok {
+		buf := make([]float32, ie.dim) // each vector is encoded before the next
+		for i, c := range chunks {
+			if ctx.Err() != nil {
+				return nil
+			}
+			out[i] = vectorCodec(ie.model).Encode(w.VectorTo(buf, c.Text))
+		}
+		return out
+	}
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.Text
@@ -64,7 +75,6 @@ func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bo
 	if err != nil || len(vecs) != len(texts) {
 		return nil
 	}
-	out := make([][]byte, len(vecs))
 	for i, v := range vecs {
 		if len(v) != ie.dim {
 			return nil
@@ -73,6 +83,14 @@ func (ie *inlineEmbed) vectors(ctx context.Context, title string, src []byte, bo
 	}
 	return out
 }
+
+// vectorWriter is a local model that writes a vector into a buffer of
+// its dimension (embed.Builtin).
+type vectorWriter interface {
+	VectorTo(dst []float32, text string) []float32
+}
+
+var _ vectorWriter = (*embed.Builtin)(nil)
 
 // batchVectors adds the vectors made while parsing to the batch that
 // stores the notes.

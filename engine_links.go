@@ -216,7 +216,8 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 // from the snapshot cache holds them: what reads them later goes through
 // eachLink or full. The caller holds e.syncMu, so no other pass changes
 // the notes meanwhile; they are packed outside e.mu and swapped in under
-// it.
+// it. With Options.IndexOnly the notes' headings, properties and block
+// IDs go too (slim).
 func (e *Engine) packLinks(results []parsed) {
 	packed := make([]*store.LinkText, len(results))
 	for i, r := range results {
@@ -227,11 +228,26 @@ func (e *Engine) packLinks(results []parsed) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, r := range results {
-		if ns := e.notes[r.file.ID]; packed[i] != nil && ns != nil && ns.note == r.note && ns.lazy == nil {
+		ns := e.notes[r.file.ID]
+		if ns == nil || ns.note != r.note || ns.lazy != nil {
+			continue
+		}
+		if packed[i] != nil {
 			ns.lazy = newLazyLinks(packed[i])
 			ns.note.Links = nil
 		}
+		if e.opts.IndexOnly {
+			slim(ns.note)
+		}
 	}
+}
+
+// slim drops what an index-only run (Options.IndexOnly) no longer needs
+// of a note written to the index: its headings, properties and block IDs.
+// What resolving links, building the graph and counting (Report, Status)
+// read stays: the ID, title, aliases, tags, links, hash and warnings.
+func slim(n *vault.Note) {
+	n.Headings, n.Properties, n.BlockIDs = nil, nil, nil
 }
 
 // resolveAgain resolves again the links of the notes of touched (nil

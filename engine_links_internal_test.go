@@ -1,10 +1,13 @@
 package vaultgraph
 
 import (
+	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -60,5 +63,58 @@ func TestIDLists(t *testing.T) {
 	m.drop("other", "z.md")
 	if _, ok := m["other"]; ok || len(m) != 1 {
 		t.Errorf("after dropping its only ID, other is still there: %q", m)
+	}
+}
+
+// TestIndexOnlySlim: a cold index of several chunks with
+// Options.IndexOnly keeps no note's headings, properties or block IDs
+// once written, and writes the same index file as a run without it,
+// which keeps them.
+func TestIndexOnlySlim(t *testing.T) {
+	dir := testutil.CopyTestVault(t)
+	open := func(indexOnly bool) (*Engine, string) {
+		opts := Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db"), IndexOnly: indexOnly}
+		WithIndexChunkSize(&opts, 3)
+		e := New(opts)
+		if err := e.Open(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e, opts.Index
+	}
+	details := func(e *Engine) (n int) {
+		e.mu.RLock()
+		defer e.mu.RUnlock()
+		for _, ns := range e.notes {
+			n += len(ns.note.Headings) + len(ns.note.Properties) + len(ns.note.BlockIDs)
+		}
+		return n
+	}
+	full, fullPath := open(false)
+	lean, leanPath := open(true)
+	if n := details(full); n == 0 {
+		t.Fatal("the test vault's notes hold no headings, properties or block IDs")
+	}
+	if n := details(lean); n != 0 {
+		t.Errorf("IndexOnly: the notes hold %d headings, properties and block IDs, want 0", n)
+	}
+	if got, want := lean.Report().Notes, full.Report().Notes; got != want {
+		t.Errorf("IndexOnly: Report().Notes = %d, want %d", got, want)
+	}
+	for _, e := range []*Engine{full, lean} {
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := DumpIndexFile(fullPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DumpIndexFile(leanPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("IndexOnly: the index file differs from one written without it:\n got  %.3000s\n want %.3000s", got, want)
 	}
 }

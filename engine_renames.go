@@ -107,8 +107,13 @@ func (e *Engine) seeGone(p *pass, ns *noteState) {
 	p.seen.gone = append(p.seen.gone, seenNote{note: ns.full(), incoming: incoming})
 }
 
-// seeAdded records that a note appeared (caller holds e.mu).
+// seeAdded records that a note appeared (caller holds e.mu), unless
+// the pass is a start at which no note went: it has nothing to pair it
+// with (pairRenames).
 func (p *pass) seeAdded(ns *noteState) {
+	if p.start && len(p.d.gone) == 0 {
+		return
+	}
 	p.seen.added = append(p.seen.added, seenNote{note: ns.full()})
 }
 

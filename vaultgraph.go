@@ -73,6 +73,14 @@ type Options struct {
 	// searches (`vaultgraph index`), whose memory then does not grow with
 	// the vectors. Vector search finds nothing.
 	StoreVectorsOnly bool
+	// IndexOnly is for a run that only brings the index up to date and
+	// reads nothing back from the engine but Report and Status
+	// (`vaultgraph index`): a start that parses most of the vault drops
+	// each note's headings, properties and block IDs once its chunk is
+	// written, keeping what resolving links and building the graph need,
+	// so that its memory grows less with the vault. Reads of a note's
+	// headings or properties then find none.
+	IndexOnly bool
 	// KeepOtherVectors keeps the vectors other models made in the index:
 	// for a one-shot command (a CLI search) whose --embed need not be the
 	// model the vault was set up with. Without it, the embedder drops them

@@ -42,6 +42,49 @@ func TestBuiltinDeterministic(t *testing.T) {
 	}
 }
 
+// TestBuiltinVectorTo: VectorTo writes into the buffer it is given,
+// whatever it held, the same bits Vector returns.
+func TestBuiltinVectorTo(t *testing.T) {
+	b := NewBuiltin()
+	buf := make([]float32, BuiltinDim)
+	for i := range buf {
+		buf[i] = float32(i) // a buffer still holding the last vector
+	}
+	for _, text := range []string{"Café déjà vu 東京の旅行", "the quick brown fox", ""} {
+		want := b.Vector(text)
+		got := b.VectorTo(buf, text)
+		if &got[0] != &buf[0] {
+			t.Fatalf("VectorTo(%q) did not write into the buffer it was given", text)
+		}
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("VectorTo(%q)[%d] = %v, want %v (Vector)", text, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestFolderReuse: one folder folds text after text as foldText folds
+// each alone, whatever the texts before left in its buffers.
+func TestFolderReuse(t *testing.T) {
+	texts := []string{
+		"Ｃａｆé DÉJÀ vu: ﬁne Straße, ΣΟΦΙΑ, 東京の旅行 が ｶﾞ and a long tail of words",
+		"Short É",
+		"PLAIN ASCII Text",
+		"e\u0301 o\u0308",
+		"",
+		"ok",
+	}
+	var f folder
+	for round := range 2 {
+		for _, s := range texts {
+			if got, want := string(f.fold(s)), foldText(s); got != want {
+				t.Errorf("round %d: fold(%q) = %q, want %q", round, s, got, want)
+			}
+		}
+	}
+}
+
 // TestBuiltinGolden pins a few components, so that a change to the
 // features, weights or hash (which would invalidate stored vectors) fails
 // here and reminds to bump BuiltinModel.

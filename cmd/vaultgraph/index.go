@@ -56,6 +56,7 @@ func newIndexCmd(g *globals) *cobra.Command {
 			return err
 		}
 		opts.StoreVectorsOnly = true // index embeds, it never searches
+		opts.IndexOnly = true        // nor reads a note back
 		limitIndexMemory(os.Getenv)
 		var bar *progressbar.ProgressBar
 		if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

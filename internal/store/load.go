@@ -47,7 +47,8 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}}
 	key, ok := s.cacheKey(ctx, conn)
 	if ok {
-		rd.enc = newSnapEncoder(key)
+		rd.enc = s.newCacheEncoder(key)
+		defer rd.enc.discard()
 		rd.snap.Key = key.String()
 	}
 	if err := rd.readTables(ctx, conn); err != nil {

@@ -132,14 +132,19 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		return fmt.Errorf("index commit: %w", err)
 	}
 	s.reserved = w.reservedAfter(b)
+	if w.bulkEnd {
+		s.vacuumSparse(ctx)
+	}
 	return nil
 }
 
 // writer holds the prepared statements of one transaction.
 type writer struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	stmts map[string]*sql.Stmt
+	ctx context.Context
+	tx  *sql.Tx
+	// bulkEnd says the transaction ends a bulk pass (writeFTS).
+	bulkEnd bool
+	stmts   map[string]*sql.Stmt
 	// anchors are the notes whose anchor text the batch may change
 	// (refreshAnchors).
 	anchors map[string]bool
@@ -189,6 +194,7 @@ func (w *writer) writeFTS(deferAnchors, notes bool) error {
 	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
+	w.bulkEnd = bulkEnd
 	for _, table := range []string{"fts", "fts_anchor"} {
 		switch { // the merges FTS5 started on its own (fts_merge.go)
 		case bulkEnd:

@@ -153,8 +153,20 @@ func (s *Store) writeCache(k cacheKey, enc *snapEncoder) {
 	if enc.err != nil {
 		return
 	}
-	b := enc.buf.Bytes()
-	if s.writeCacheFile(s.CachePath(), binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))) {
+	ok := false
+	if enc.out == nil {
+		b := enc.buf.Bytes()
+		ok = s.writeCacheFile(s.CachePath(), binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)))
+	} else {
+		enc.writeOut()
+		err := enc.err
+		if err == nil {
+			_, err = enc.out.Write(binary.LittleEndian.AppendUint32(nil, enc.crc))
+		}
+		ok = s.finishCacheFile(enc.out, s.CachePath(), err)
+		enc.out = nil
+	}
+	if ok {
 		s.cachedKey.Store(&k)
 	}
 }
@@ -163,11 +175,18 @@ func (s *Store) writeCache(k cacheKey, enc *snapEncoder) {
 // renamed over the old one, readable by whoever may read the index, and
 // reports whether it did. A failure leaves no new file.
 func (s *Store) writeCacheFile(p string, b []byte) bool {
-	f, err := os.CreateTemp(filepath.Dir(p), ".index-snap-*")
+	f, err := os.CreateTemp(filepath.Dir(p), cacheTempPrefix+"*")
 	if err != nil {
 		return false
 	}
 	_, err = f.Write(b)
+	return s.finishCacheFile(f, p, err)
+}
+
+// finishCacheFile puts f, a temporary file beside p whose writing ended
+// with err, in place as the cache file p, readable by whoever may read
+// the index, and reports whether it did. A failure removes f.
+func (s *Store) finishCacheFile(f *os.File, p string, err error) bool {
 	if fi, serr := os.Stat(s.path); serr == nil && err == nil {
 		err = f.Chmod(fi.Mode().Perm()) // readable by whoever may read the index
 	}
@@ -190,6 +209,10 @@ type snapEncoder struct {
 	tmp    [binary.MaxVarintLen64]byte
 	detail []byte // a link's detail, while link writes it
 	err    error  // a value the cache cannot hold: no cache is written
+	// out, when set, is the temporary file the bytes go to as they are
+	// encoded (snapcache_file.go), and crc the checksum of those written.
+	out *os.File
+	crc uint32
 }
 
 func newSnapEncoder(k cacheKey) *snapEncoder {
@@ -212,7 +235,7 @@ func (e *snapEncoder) str(v string) {
 
 // Records are tagged, so that a list needs no count up front: 1 a row,
 // 0 the end of the list.
-func (e *snapEncoder) row() { e.buf.WriteByte(1) }
+func (e *snapEncoder) row() { e.flush(); e.buf.WriteByte(1) }
 func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 
 // link writes a link of the note at index source of the snapshot; its

@@ -82,7 +82,8 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 	if k := s.cachedKey.Load(); k != nil && *k == key {
 		return "", nil // the cache this store read or wrote is current
 	}
-	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}, ids: []string{}, enc: newSnapEncoder(key)}
+	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}, ids: []string{}, enc: s.newCacheEncoder(key)}
+	defer rd.enc.discard()
 	if err := rd.readNotes(ctx, conn); err != nil {
 		return "", err
 	}
