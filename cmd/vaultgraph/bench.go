@@ -264,8 +264,8 @@ func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childR
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
-	run := childRun{wall: time.Since(start), rssKiB: maxRSS(cmd.ProcessState)}
+	rss, err := runPeakRSS(cmd)
+	run := childRun{wall: time.Since(start), rssKiB: rss}
 	if ps := cmd.ProcessState; ps != nil {
 		run.cpu = ps.UserTime() + ps.SystemTime()
 	}

@@ -179,11 +179,12 @@ func timeGetNode(ctx context.Context, exe, vaultDir, index, id string) (time.Dur
 		var stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 		start := time.Now()
-		if err := cmd.Run(); err != nil {
+		peak, err := runPeakRSS(cmd)
+		if err != nil {
 			return 0, 0, fmt.Errorf("get-node: %w: %s", err, strings.TrimSpace(stderr.String()))
 		}
 		walls = append(walls, time.Since(start))
-		rss = max(rss, maxRSS(cmd.ProcessState))
+		rss = max(rss, peak)
 	}
 	slices.Sort(walls)
 	return walls[len(walls)/2], rss, nil
@@ -218,13 +219,17 @@ func rpc(w io.Writer, r *bufio.Reader, id int, method string, params any) error 
 
 // processRSS is a running process's resident set in KiB (Linux's
 // /proc/PID/status VmRSS), -1 where the OS does not say.
-func processRSS(pid int) int64 {
+func processRSS(pid int) int64 { return procStatusKiB(pid, "VmRSS:") }
+
+// procStatusKiB is field (with its colon) of /proc/PID/status, in KiB;
+// -1 where the OS does not say.
+func procStatusKiB(pid int, field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return -1
 	}
 	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			if f := strings.Fields(rest); len(f) > 0 {
 				if v, err := strconv.ParseInt(f[0], 10, 64); err == nil {
 					return v

@@ -65,6 +65,7 @@ func main() {
 	stopProfiles := startProfiles(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stopProfiles()
+	writePeakRSS(os.Getenv(envPeakRSS))
 	stop()
 	os.Exit(code)
 }
