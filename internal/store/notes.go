@@ -91,6 +91,35 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 			return err
 		}
 	}
+	if err := w.filesAndMeta(b); err != nil {
+		return err
+	}
+	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
+		return err
+	}
+	// Pending notes (layout.go) may be left over when notes went, links
+	// resolve elsewhere or a pass ends.
+	if len(b.Deletes) > 0 || len(b.Relinks) > 0 || b.Meta["consistent"] == "1" {
+		if err := w.dropPending(); err != nil {
+			return err
+		}
+	}
+	if err := w.writeFTS(b.DeferAnchors, len(b.Upserts)+len(b.Relinks)+len(b.Deletes) > 0); err != nil {
+		return err
+	}
+	s.anchorRows.Add(int64(w.anchorRows))
+	if err := s.commitWrite(ctx, w.tx); err != nil {
+		return fmt.Errorf("index commit: %w", err)
+	}
+	s.reserved = w.reservedAfter(b)
+	if w.bulkEnd {
+		s.vacuumSparse(ctx)
+	}
+	return nil
+}
+
+// filesAndMeta writes the batch's attachments, problems and meta keys.
+func (w *writer) filesAndMeta(b *Batch) error {
 	for _, p := range b.RemoveFiles {
 		if _, err := w.exec("DELETE FROM attachments WHERE path = ?", p); err != nil {
 			return err
@@ -113,27 +142,6 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 			ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value`, k, v); err != nil {
 			return err
 		}
-	}
-	if err := w.putVectors(b.VectorModel, b.VectorDim, b.Vectors); err != nil {
-		return err
-	}
-	// Pending notes (layout.go) may be left over when notes went, links
-	// resolve elsewhere or a pass ends.
-	if len(b.Deletes) > 0 || len(b.Relinks) > 0 || b.Meta["consistent"] == "1" {
-		if err := w.dropPending(); err != nil {
-			return err
-		}
-	}
-	if err := w.writeFTS(b.DeferAnchors, len(b.Upserts)+len(b.Relinks)+len(b.Deletes) > 0); err != nil {
-		return err
-	}
-	s.anchorRows.Add(int64(w.anchorRows))
-	if err := s.commitWrite(ctx, w.tx); err != nil {
-		return fmt.Errorf("index commit: %w", err)
-	}
-	s.reserved = w.reservedAfter(b)
-	if w.bulkEnd {
-		s.vacuumSparse(ctx)
 	}
 	return nil
 }
