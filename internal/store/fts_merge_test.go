@@ -13,11 +13,7 @@ func TestBulkPassFinishesMerges(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	notes := benchNotes(240)
-	for i := 0; i < len(notes); i += 30 { // eight transactions: eight level-0 segments
-		if err := s.Apply(ctx, &Batch{Upserts: notes[i : i+30], DeferAnchors: true}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	applyDeferred(t, s, notes, 30) // eight transactions: eight level-0 segments
 	// Start a merge and leave it half done, as FTS5's automerge does
 	// during a big build.
 	startMerge(t, s, "the last batch")
@@ -25,6 +21,44 @@ func TestBulkPassFinishesMerges(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkMerged(t, s, "the bulk pass")
+}
+
+// TestBulkPassGivesBackFreePages: the merges that end a bulk pass free
+// the pages of the segments they replace; the pass gives them back, and
+// the cache key its last write recorded follows VACUUM's schema change.
+func TestBulkPassGivesBackFreePages(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	notes := benchNotes(400)
+	applyDeferred(t, s, notes, 25) // sixteen level-0 segments for the last batch to merge
+	if err := s.Apply(ctx, &Batch{Upserts: notes[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	var pages, free int64
+	if err := s.db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.QueryRow("PRAGMA freelist_count").Scan(&free); err != nil {
+		t.Fatal(err)
+	}
+	if free*sparseShare >= pages {
+		t.Errorf("after the bulk pass %d of %d pages are free", free, pages)
+	}
+	if k, ok := s.cacheKey(ctx, s.db); !ok || k != s.keep.last {
+		t.Errorf("the index's key is %v, the last write recorded %v", k, s.keep.last)
+	}
+}
+
+// applyDeferred writes notes per at a time in batches that defer the
+// anchor text, as a bulk pass does before its last batch: one level-0
+// segment each.
+func applyDeferred(t *testing.T, s *Store, notes []*Record, per int) {
+	t.Helper()
+	for i := 0; i < len(notes); i += per {
+		if err := s.Apply(context.Background(), &Batch{Upserts: notes[i:min(i+per, len(notes))], DeferAnchors: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // startMerge starts a merge in fts and fts_anchor and leaves it half
