@@ -402,11 +402,11 @@ func (e *Engine) finishPass(p *pass) {
 // the note is dropped and a problem recorded.
 func (e *Engine) putParsed(r parsed) bool {
 	id := r.file.ID
-	if old, ok := e.notes[id]; ok {
+	old := e.notes[id]
+	if old != nil {
 		dropRefs(e.refs, old)
 		e.titles.drop(old)
 	}
-	old := e.notes[id]
 	if r.err != nil {
 		if old != nil {
 			e.rows.drop(old)

@@ -253,18 +253,31 @@ func idf(ctx context.Context, conn *sql.Conn, st *ftsStats, docHit []int64) ([]f
 	dest := make([]any, len(docHit))
 	for i, n := range docHit {
 		cols[i] = "ln(?)"
-		args[i] = (float64(st.rows-n) + 0.5) / (float64(n) + 0.5)
+		args[i] = idfRatio(st, n)
 		dest[i] = &out[i]
 	}
 	if err := conn.QueryRowContext(ctx, "SELECT "+strings.Join(cols, ", "), args...).Scan(dest...); err != nil {
 		return nil, err
 	}
 	for i, v := range out {
-		if v <= 0 {
-			out[i] = 1e-6
-		}
+		out[i] = idfFloor(v)
 	}
 	return out, nil
+}
+
+// idfRatio is what bm25's idf of a phrase in n of the table's rows is the
+// logarithm of.
+func idfRatio(st *ftsStats, n int64) float64 {
+	return (float64(st.rows-n) + 0.5) / (float64(n) + 0.5)
+}
+
+// idfFloor is FTS5's floor under an idf: a phrase in more than half the
+// rows still adds a little.
+func idfFloor(v float64) float64 {
+	if v <= 0 {
+		return 1e-6
+	}
+	return v
 }
 
 // bm25 is FTS5's bm25() of row r, written as fts5Bm25Function computes it.

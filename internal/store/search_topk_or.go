@@ -60,10 +60,7 @@ func (s *Store) newOrBound(ctx context.Context, conn *sql.Conn, terms []*matchNo
 	o := &orBound{terms: terms, term: make([]int, len(phrases)), bound: make([]float64, len(phrases)), idf: make([]float64, len(phrases)),
 		st: st, size: size, limit: limit, scope: scope, anchor: anchor}
 	for i, n := range memo.docHit {
-		o.idf[i] = math.Log((float64(st.rows-n) + 0.5) / (float64(n) + 0.5))
-		if o.idf[i] <= 0 {
-			o.idf[i] = 1e-6
-		}
+		o.idf[i] = idfFloor(math.Log(idfRatio(st, n)))
 		o.bound[i] = o.idf[i] * (bm25K1 + 1)
 		if o.term[i] = slices.IndexFunc(terms, func(t *matchNode) bool { return t.has(i) }); o.term[i] < 0 {
 			return nil, nil
