@@ -212,8 +212,10 @@ func New(opts Options) *Engine {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	return &Engine{opts: opts, log: log, parser: vault.NewParser(), watcher: "off",
+	e := &Engine{opts: opts, log: log, parser: vault.NewParser(), watcher: "off",
 		heavy: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	e.group.syncs.coming = e.groupWriting
+	return e
 }
 
 // Open scans and parses the whole vault and builds the graph.
