@@ -35,9 +35,7 @@ type remote struct {
 	endpoint string
 	cfg      remoteConfig
 	dim      atomic.Int64
-	encode   func(model string, texts []string) ([]byte, error)
-	decode   func(body []byte, n int) ([][]float32, error)
-	hint     string // added to ErrUnavailable messages
+	api      remoteAPI
 
 	// sleep waits between retries; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -76,7 +74,7 @@ type attemptError struct {
 }
 
 func (e *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
-	body, err := e.encode(e.model, texts)
+	body, err := json.Marshal(embedRequest{Model: e.model, Input: texts, EncodingFormat: e.api.format})
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +85,7 @@ func (e *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		}
 		if !aerr.retry || attempt >= e.cfg.retries || ctx.Err() != nil {
 			if aerr.retry && ctx.Err() == nil {
-				return nil, fmt.Errorf("%w (after %d attempts)%s", aerr.err, attempt+1, e.hint)
+				return nil, fmt.Errorf("%w (after %d attempts)%s", aerr.err, attempt+1, e.api.hint)
 			}
 			return nil, aerr.err
 		}
@@ -137,7 +135,7 @@ func (e *remote) try(ctx context.Context, body []byte, n int) ([][]float32, *att
 	code := resp.StatusCode
 	switch {
 	case code >= 200 && code < 300:
-		vecs, err := e.decode(data, n)
+		vecs, err := e.api.decode(data, n)
 		if err != nil {
 			return nil, &attemptError{err: fmt.Errorf("%w: %v", ErrBadResponse, err)}
 		}
