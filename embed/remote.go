@@ -2,6 +2,7 @@ package embed
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -234,10 +235,7 @@ func serverMessage(body []byte) string {
 	if len(s) > 200 {
 		s = s[:200] + "..."
 	}
-	if s == "" {
-		s = "(empty body)"
-	}
-	return strings.ToValidUTF8(s, "?")
+	return strings.ToValidUTF8(cmp.Or(s, "(empty body)"), "?")
 }
 
 // errCount is returned by the decoders for a wrong number of vectors.
