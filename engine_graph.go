@@ -64,8 +64,8 @@ func (e *Engine) FindPath(ctx context.Context, source, target string, directed b
 }
 
 // ServePageRankLag is the PageRankLag of `serve`: the bound the SPEC
-// sets on seeing an outside edit (1 s) also bounds how much of the
-// writes coming meanwhile the PageRank scores may miss.
+// sets on seeing an outside edit (1 s) also bounds how old the PageRank
+// scores are while writes keep coming.
 const ServePageRankLag = time.Second
 
 // useGraph makes g the engine's graph (caller holds e.mu).

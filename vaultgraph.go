@@ -100,11 +100,10 @@ type Options struct {
 	// may be apart to be paired as a rename (DefaultRenameWindow).
 	RenameWindow time.Duration
 	// PageRankLag lets the PageRank scores (Hubs, sorting by pagerank)
-	// lag behind the graph (graph.Graph.SetRankLag): a graph changed
-	// less than PageRankLag after the last computation is scored from
-	// it, so that writes coming all the time cost one computation per
-	// PageRankLag instead of one per read. 0 computes them for every
-	// change; serve uses ServePageRankLag.
+	// lag behind the graph by up to this long while writes change it
+	// (graph.Graph.SetRankLag): one computation per PageRankLag instead of
+	// one per read after each write. 0 computes them for every change;
+	// serve uses ServePageRankLag.
 	PageRankLag time.Duration
 	// IndexMmap is how many bytes of the index file each of its
 	// connections reads through a memory map (store.WithMmap); 0 reads

@@ -142,14 +142,13 @@ func (g *Graph) PageRankOf(id string) float64 {
 	return g.pageRank()[u]
 }
 
-// SetRankLag lets the PageRank scores lag behind the graph by up to d: a
-// graph changed less than d after the last computation is scored from
-// it, a node added since by one step of the iteration over them
-// (lagScores); the first read of a graph changed later computes them
-// again. While writes keep changing a graph, that is one computation per
-// d instead of one per read. The scores of one version of the graph
-// never change once read, so that two reads between the same changes
-// agree. 0 (the default) computes them again for every changed graph.
+// SetRankLag lets the PageRank scores lag behind the graph by up to d:
+// for d after a computation, reads of a graph changed since are answered
+// from the scores computed, a node added since scored by one step of the
+// iteration over them (lagScores), and the next read after that computes
+// them again. While writes keep changing a graph, that is one computation
+// per d instead of one per read. 0 (the default) computes them again for
+// every changed graph.
 func (g *Graph) SetRankLag(d time.Duration) {
 	c := &g.rank
 	c.mu.Lock()
@@ -172,11 +171,10 @@ func (g *Graph) pageRank() []float64 {
 	if c.now != nil {
 		now = c.now
 	}
-	if c.lagged != nil && c.laggedVersion == g.version {
-		return c.lagged
-	}
 	if c.valid && c.lag > 0 && now().Sub(c.at) < c.lag {
-		c.lagged, c.laggedVersion = g.lagScores(c.scores, c.version), g.version
+		if c.laggedVersion != g.version || c.lagged == nil {
+			c.lagged, c.laggedVersion = g.lagScores(c.scores, c.version), g.version
+		}
 		return c.lagged
 	}
 	c.scores = g.computePageRank()

