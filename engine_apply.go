@@ -316,7 +316,7 @@ func (e *Engine) install(p *pass, results []parsed) {
 // appeared or went.
 func (e *Engine) relink(p *pass) {
 	if p.start && p.graph != nil && !p.resolveAll && e.refs == nil && allResolved(e.notes) {
-		e.useGraph(p.graph) // the graph of exactly these notes and links
+		e.graph = p.graph // the graph of exactly these notes and links
 		e.graphCached = true
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/vaultgraph/vaultgraph/graph"
 )
@@ -61,17 +60,6 @@ func (e *Engine) FindPath(ctx context.Context, source, target string, directed b
 		return nil, warnings, nil
 	}
 	return &Path{Path: p, Length: len(p) - 1}, warnings, nil
-}
-
-// ServePageRankLag is the PageRankLag of `serve`: the bound the SPEC
-// sets on seeing an outside edit (1 s) also bounds how old the PageRank
-// scores are while writes keep coming.
-const ServePageRankLag = time.Second
-
-// useGraph makes g the engine's graph (caller holds e.mu).
-func (e *Engine) useGraph(g *graph.Graph) {
-	g.SetRankLag(e.opts.PageRankLag)
-	e.graph = g
 }
 
 // Hub is a note with its score on a centrality metric.

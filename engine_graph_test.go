@@ -5,11 +5,9 @@ package vaultgraph_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/graph"
@@ -235,48 +233,4 @@ func TestHubs(t *testing.T) {
 			t.Errorf("Hubs(betweenness) = %v, want ErrInvalid", err)
 		}
 	})
-}
-
-// TestHubsPageRankLag checks Options.PageRankLag: within the lag, the
-// PageRank scores of the notes that were there stay as computed after
-// a write that changes the graph, and a note the write added is ranked
-// too; without a lag the write's links change the scores at once.
-func TestHubsPageRankLag(t *testing.T) {
-	ctx := context.Background()
-	scores := func(lag time.Duration) (before, after map[string]float64) {
-		e := vaultgraph.New(vaultgraph.Options{Vault: copyTestVault(t), Index: filepath.Join(t.TempDir(), "index.db"), PageRankLag: lag})
-		if err := e.Open(ctx); err != nil {
-			t.Fatal(err)
-		}
-		defer e.Close()
-		read := func() map[string]float64 {
-			hubs, err := e.Hubs(ctx, graph.PageRank, vaultgraph.MaxHubsLimit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m := map[string]float64{}
-			for _, h := range hubs {
-				m[h.ID] = h.Score
-			}
-			return m
-		}
-		before = read()
-		if _, err := e.CreateNode(ctx, vaultgraph.NewNote{Title: "Lag", Content: "[[Cafe]] [[Beta]]\n"}); err != nil {
-			t.Fatal(err)
-		}
-		return before, read()
-	}
-	before, after := scores(time.Hour)
-	if _, ok := after["Lag.md"]; !ok {
-		t.Errorf("Hubs within the lag = %v, want the new note Lag.md ranked", after)
-	}
-	for id, s := range before {
-		if after[id] != s {
-			t.Errorf("pagerank of %s within the lag = %v, want %v as computed before the write", id, after[id], s)
-		}
-	}
-	before, after = scores(0)
-	if after[beta] == before[beta] {
-		t.Errorf("pagerank of %s without a lag = %v after a write linking to it, want it changed", beta, after[beta])
-	}
 }

@@ -229,7 +229,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.notes = make(map[string]*noteState, len(snapNotes(snap)))
 	e.rows = make(noteRows, 0, len(snapNotes(snap)))
 	e.index = vault.NewIndex()
-	e.useGraph(graph.New())
+	e.graph = graph.New()
 	e.graphCached = false
 	e.refs = nil   // built when first needed (refIndex)
 	e.titles = nil // the same (titleIndexOf)

@@ -99,12 +99,6 @@ type Options struct {
 	// RenameWindow is how long a note that went and a note that appeared
 	// may be apart to be paired as a rename (DefaultRenameWindow).
 	RenameWindow time.Duration
-	// PageRankLag lets the PageRank scores (Hubs, sorting by pagerank)
-	// lag behind the graph by up to this long while writes change it
-	// (graph.Graph.SetRankLag): one computation per PageRankLag instead of
-	// one per read after each write. 0 computes them for every change;
-	// serve uses ServePageRankLag.
-	PageRankLag time.Duration
 	// IndexMmap is how many bytes of the index file each of its
 	// connections reads through a memory map (store.WithMmap); 0 reads
 	// none that way. serve uses ServeIndexMmap.

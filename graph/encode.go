@@ -95,9 +95,6 @@ func Decode(b []byte) (*Graph, error) {
 	}
 	g.markOld = make([]uint32, slots)
 	g.markNew = make([]uint32, slots)
-	// Every node decoded (born 0) is older than the first PageRank
-	// computed, as after a Build.
-	g.version = 1
 	return g, nil
 }
 

@@ -46,7 +46,6 @@ type Graph struct {
 type node struct {
 	id        string
 	livePos   int32    // position in Graph.live
-	born      uint64   // the graph version whose Update added the node
 	tags      []string // lowercase, sorted, unique
 	out       []int32  // link targets in the order SetOut first saw them
 	outSorted []int32  // the same targets sorted by ID

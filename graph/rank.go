@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Metric ranks nodes for [Graph.Hubs].
@@ -44,14 +43,6 @@ type rankCache struct {
 	version uint64
 	scores  []float64 // by node slot; never modified once stored
 	runs    int       // number of computations, for tests
-	// lag is how long scores may answer for later versions of the graph
-	// (SetRankLag); at is when they were computed, now the clock.
-	lag time.Duration
-	at  time.Time
-	now func() time.Time
-	// lagged are scores brought to version laggedVersion (lagScores).
-	lagged        []float64
-	laggedVersion uint64
 }
 
 // Hubs returns the top limit nodes by metric m (all nodes when limit <= 0),
@@ -142,72 +133,19 @@ func (g *Graph) PageRankOf(id string) float64 {
 	return g.pageRank()[u]
 }
 
-// SetRankLag lets the PageRank scores lag behind the graph by up to d:
-// for d after a computation, reads of a graph changed since are answered
-// from the scores computed, a node added since scored by one step of the
-// iteration over them (lagScores), and the next read after that computes
-// them again. While writes keep changing a graph, that is one computation
-// per d instead of one per read. 0 (the default) computes them again for
-// every changed graph.
-func (g *Graph) SetRankLag(d time.Duration) {
-	c := &g.rank
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.lag = max(d, 0)
-}
-
 // pageRank returns the cached scores by slot, computing them if the graph
-// changed since (unless they may lag: SetRankLag). The caller must hold
-// g.mu for reading, which keeps the version fixed; c.mu makes concurrent
-// readers wait for one computation.
+// changed since. The caller must hold g.mu for reading, which keeps the
+// version fixed; c.mu makes concurrent readers wait for one computation.
 func (g *Graph) pageRank() []float64 {
 	c := &g.rank
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.valid && c.version == g.version {
-		return c.scores
+	if !c.valid || c.version != g.version {
+		c.scores = g.computePageRank()
+		c.runs++
+		c.version, c.valid = g.version, true
 	}
-	now := time.Now
-	if c.now != nil {
-		now = c.now
-	}
-	if c.valid && c.lag > 0 && now().Sub(c.at) < c.lag {
-		if c.laggedVersion != g.version || c.lagged == nil {
-			c.lagged, c.laggedVersion = g.lagScores(c.scores, c.version), g.version
-		}
-		return c.lagged
-	}
-	c.scores = g.computePageRank()
-	c.runs++
-	c.version, c.valid, c.at = g.version, true, now()
-	c.lagged = nil
 	return c.scores
-}
-
-// lagScores brings scores, computed at graph version v, to the graph as
-// it is: a node that was in the graph then keeps its score, and a node
-// added since gets one step of the iteration over the scores of the
-// nodes linking to it (those added since counted at the teleport share).
-func (g *Graph) lagScores(scores []float64, v uint64) []float64 {
-	out := make([]float64, len(g.nodes))
-	n := float64(max(len(g.live), 1))
-	old := func(u int32) (float64, bool) {
-		if int(u) < len(scores) && g.nodes[u].born < v {
-			return scores[u], true
-		}
-		return (1 - damping) / n, false
-	}
-	for _, u := range g.live {
-		s, ok := old(u)
-		if !ok {
-			for _, src := range g.nodes[u].in {
-				r, _ := old(src)
-				s += damping * r / float64(len(g.nodes[src].out))
-			}
-		}
-		out[u] = s
-	}
-	return out
 }
 
 // computePageRank runs the power iteration and returns scores by slot.

@@ -186,7 +186,7 @@ func (g *Graph) alloc(id string) int32 {
 		g.markOld = append(g.markOld, 0)
 		g.markNew = append(g.markNew, 0)
 	}
-	g.nodes[u] = node{id: id, livePos: int32(len(g.live)), born: g.version}
+	g.nodes[u] = node{id: id, livePos: int32(len(g.live))}
 	g.live = append(g.live, u)
 	g.index[id] = u
 	return u
