@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -128,13 +129,14 @@ func liveHeap() uint64 {
 // the GOGC serveGC set from the heap before them. Without this, a
 // 100,000-note server with the builtin model idled at twice its live
 // heap (813 MB RSS for 389 MB live). It sets serveGC again for the heap
-// with the vectors.
-func settleMemory(ctx context.Context, e *vaultgraph.Engine) {
+// with the vectors, and logs "embeddings ready" (bench waits for it).
+func settleMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if e.WaitEmbeddings(ctx) != nil {
 		return
 	}
 	debug.FreeOSMemory()
 	serveGC(os.Getenv, liveHeap())
+	log.Info("embeddings ready", "live_heap_mib", liveHeap()>>20)
 }
 
 // A server that went quiet gives back the heap its last requests left
