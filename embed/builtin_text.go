@@ -9,7 +9,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// word is one word of a folded text with its idf prior.
+// word is one word of a folded text with its idf prior (set by
+// countWords, once per distinct word).
 type word struct {
 	text       string
 	weight     float32
@@ -99,13 +100,22 @@ func appendWords(dst []word, s string) []word {
 	emit := func(end int) {
 		if start >= 0 {
 			w := s[start:end]
-			dst = append(dst, word{text: w, weight: wordWeight(w), afterBreak: brk})
+			dst = append(dst, word{text: w, afterBreak: brk})
 			brk = false
 			start = -1
 		}
 	}
 	for i, r := range s {
 		switch {
+		case r < utf8.RuneSelf && isASCIIWordByte(byte(r)):
+			if start < 0 {
+				start = i
+			}
+		case r < utf8.RuneSelf:
+			emit(i)
+			if !joinsWords(r) {
+				brk = true
+			}
 		case isIdeograph(r):
 			emit(i)
 			start = i
@@ -123,6 +133,13 @@ func appendWords(dst []word, s string) []word {
 	}
 	emit(len(s))
 	return dst
+}
+
+// isASCIIWordByte reports whether an ASCII character is a letter or a
+// digit: for those, what unicode.IsLetter and unicode.IsDigit say, with
+// no table look-up.
+func isASCIIWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // wordWeight is the fixed idf prior of a folded word (see Builtin).
