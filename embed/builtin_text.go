@@ -107,7 +107,7 @@ func appendWords(dst []word, s string) []word {
 	}
 	for i, r := range s {
 		switch {
-		case r < utf8.RuneSelf && isASCIIWordByte(byte(r)):
+		case r < utf8.RuneSelf && textfold.IsASCIIWordByte(byte(r)):
 			if start < 0 {
 				start = i
 			}
@@ -133,13 +133,6 @@ func appendWords(dst []word, s string) []word {
 	}
 	emit(len(s))
 	return dst
-}
-
-// isASCIIWordByte reports whether an ASCII character is a letter or a
-// digit: for those, what unicode.IsLetter and unicode.IsDigit say, with
-// no table look-up.
-func isASCIIWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // wordWeight is the fixed idf prior of a folded word (see Builtin).

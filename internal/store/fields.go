@@ -8,9 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -179,7 +181,7 @@ func stemText(texts ...string) string {
 	defer st.put()
 	var b strings.Builder
 	for _, t := range texts {
-		for w := range strings.FieldsFuncSeq(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for w := range strings.FieldsFuncSeq(t, notStemRune) {
 			if _, ok := st.words[w]; ok { // a note repeats most words
 				continue
 			}
@@ -201,6 +203,15 @@ func stemText(texts ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// notStemRune reports whether r separates the words stemText stems:
+// anything but a letter or a digit.
+func notStemRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return !textfold.IsASCIIWordByte(byte(r))
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // stemScratch is the scratch space of one stemText call, pooled: the
