@@ -81,3 +81,13 @@ func TestBuiltinBitsUnchanged(t *testing.T) {
 		t.Errorf("vectors of %d texts hash to %s, want %s: the builtin vectors changed", len(texts), got, builtinBitsWant)
 	}
 }
+
+// TestStopWordsAllWeighed: the quick test before the stop-word look-up
+// lets every stop word through.
+func TestStopWordsAllWeighed(t *testing.T) {
+	for w := range stopWords {
+		if !maybeStopWord(w) || wordWeight(w) != 0.2 {
+			t.Errorf("wordWeight(%q) = %v, maybeStopWord = %v; want 0.2, true", w, wordWeight(w), maybeStopWord(w))
+		}
+	}
+}
