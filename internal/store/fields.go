@@ -137,14 +137,8 @@ const MinStemLen = 3
 // word is not stemmed: shorter than MinStemLen, or not all ASCII letters
 // (words of other languages keep today's folding only).
 func Stem(word string) string {
-	if len(word) < MinStemLen {
+	if !stemmable(word) {
 		return ""
-	}
-	for i := 0; i < len(word); i++ {
-		c := word[i] | 0x20
-		if c < 'a' || c > 'z' {
-			return ""
-		}
 	}
 	if s, ok := stemCache.Load(word); ok {
 		return s.(string)
@@ -154,6 +148,21 @@ func Stem(word string) string {
 		stemCache.Store(word, s)
 	}
 	return s
+}
+
+// stemmable reports whether Stem stems word: at least MinStemLen bytes,
+// all ASCII letters.
+func stemmable(word string) bool {
+	if len(word) < MinStemLen {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		c := word[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // stemCache keeps the stems of up to maxStemCache words: a vault's words
@@ -182,6 +191,9 @@ func stemText(texts ...string) string {
 	var b strings.Builder
 	for _, t := range texts {
 		for w := range strings.FieldsFuncSeq(t, notStemRune) {
+			if !stemmable(w) { // Stem would give "": no look-up
+				continue
+			}
 			if _, ok := st.words[w]; ok { // a note repeats most words
 				continue
 			}
