@@ -31,27 +31,6 @@ func (x *Index) SearchChunks(query []float32, k int, keep func(noteID string) bo
 // each vector (NewSparseIndex): its scores then only rank candidates.
 func (x *Index) Sparse() bool { return x.sp.terms > 0 }
 
-// sparseRows holds terms (dimension, value) pairs per row, padded with
-// value 0.
-type sparseRows struct {
-	terms int
-	dims  []uint16  // rows × terms
-	vals  []float32 // rows × terms
-}
-
-// add appends the row of v's largest components.
-func (s *sparseRows) add(v []float32) {
-	order := Largest(v, s.terms)
-	for _, i := range order {
-		s.dims = append(s.dims, uint16(i))
-		s.vals = append(s.vals, v[i])
-	}
-	for range s.terms - len(order) {
-		s.dims = append(s.dims, 0)
-		s.vals = append(s.vals, 0)
-	}
-}
-
 // Largest returns the dimensions of the n components of v of largest
 // magnitude (ties to the lower dimension), in dimension order; only
 // finite, non-zero components count. It keeps the best n seen so far in
@@ -127,35 +106,6 @@ func siftDown(h []uint64, k int) {
 		h[k], h[c] = h[c], h[k]
 		k = c
 	}
-}
-
-// move copies row from into row to.
-func (s *sparseRows) move(from, to int32) {
-	t := s.terms
-	copy(s.dims[int(to)*t:int(to+1)*t], s.dims[int(from)*t:int(from+1)*t])
-	copy(s.vals[int(to)*t:int(to+1)*t], s.vals[int(from)*t:int(from+1)*t])
-}
-
-func (s *sparseRows) grow(rows int) {
-	s.dims = slices.Grow(s.dims, rows*s.terms)
-	s.vals = slices.Grow(s.vals, rows*s.terms)
-}
-
-func (s *sparseRows) truncate(rows int) {
-	s.dims, s.vals = s.dims[:rows*s.terms], s.vals[:rows*s.terms]
-}
-
-// dot is the dot product of row r with query (of the index's dimension).
-func (s *sparseRows) dot(r int, query []float32) float32 {
-	t := s.terms
-	dims, vals := s.dims[r*t:(r+1)*t], s.vals[r*t:(r+1)*t]
-	var sum float32
-	for i, d := range dims {
-		if int(d) < len(query) {
-			sum += vals[i] * query[d]
-		}
-	}
-	return sum
 }
 
 // Dot is the dot product of two vectors of the same length: their cosine

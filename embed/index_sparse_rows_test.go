@@ -1,0 +1,110 @@
+package embed
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// storedFormRow returns a vector of dim components with at most n
+// non-zero ones, each q × 2^e for one e and q in [-63, 63]: the values a
+// vector stored sparse reads back as.
+func storedFormRow(rng *rand.Rand, dim, n, e int) []float32 {
+	v := make([]float32, dim)
+	for range n {
+		q := rng.IntN(2*packQMax+1) - packQMax
+		v[rng.IntN(dim)] = float32(math.Ldexp(float64(q), e))
+	}
+	return v
+}
+
+// referenceDot is how a sparse index scored a row when it kept the
+// values as float32s: the products of its terms largest components, in
+// dimension order.
+func referenceDot(v, query []float32, terms int) float32 {
+	var sum float32
+	for _, i := range Largest(v, terms) {
+		sum += v[i] * query[i]
+	}
+	return sum
+}
+
+// TestSparseIndexScoresExact checks that a sparse index scores every
+// chunk with exactly the float32 sum of its kept components (bit for
+// bit), for rows in the stored form (kept packed), after removals, and
+// after a row that does not fit that form turns the index wide.
+func TestSparseIndexScoresExact(t *testing.T) {
+	const dim, terms = 512, 32
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := NewSparseIndex(dim, terms)
+	vecs := map[string][][]float32{}
+	exps := []int{-126, -120, -30, -12, -9, -8, -7, -6, -3, 0, 5, 120}
+	for n := range 400 {
+		id := fmt.Sprintf("n%03d", n)
+		for c := range 1 + n%3 {
+			vecs[id] = append(vecs[id], storedFormRow(rng, dim, rng.IntN(60), exps[(n+c)%len(exps)]))
+		}
+		if err := x.Replace(id, vecs[id]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(stage string) {
+		t.Helper()
+		for range 50 {
+			query := make([]float32, dim)
+			for i := range query {
+				query[i] = float32(rng.NormFloat64()) / 16
+			}
+			hits := x.SearchChunks(query, x.Len(), nil)
+			if len(hits) != x.Len() {
+				t.Fatalf("%s: %d hits, want every one of %d chunks", stage, len(hits), x.Len())
+			}
+			for _, h := range hits {
+				want := referenceDot(vecs[h.NoteID][h.Chunk], query, terms)
+				if math.Float32bits(h.Score) != math.Float32bits(want) {
+					t.Fatalf("%s: %s chunk %d scores %v, want exactly %v", stage, h.NoteID, h.Chunk, h.Score, want)
+				}
+			}
+		}
+	}
+	check("packed")
+	if x.sp.wide {
+		t.Fatal("rows in the stored form did not stay packed")
+	}
+	for n := 0; n < 400; n += 7 {
+		id := fmt.Sprintf("n%03d", n)
+		x.Remove(id)
+		delete(vecs, id)
+	}
+	check("after removals")
+	odd := storedFormRow(rng, dim, 20, -8)
+	odd[3] = 0.1 // not a multiple of 2^-8
+	vecs["odd"] = [][]float32{odd}
+	if err := x.Replace("odd", vecs["odd"]); err != nil {
+		t.Fatal(err)
+	}
+	if !x.sp.wide {
+		t.Fatal("a row off the stored form did not turn the index wide")
+	}
+	check("wide")
+}
+
+// TestSparseIndexBytes checks that a sparse index makes room for rows in
+// the stored form with about 2 bytes a kept component (and one a row),
+// not the 6 of a dimension and a float32 value.
+func TestSparseIndexBytes(t *testing.T) {
+	const dim, terms, rows = 512, 32, 100_000
+	x := NewSparseIndex(dim, terms)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	x.Grow(rows)
+	runtime.ReadMemStats(&after)
+	got := after.TotalAlloc - before.TotalAlloc
+	// row → note and row → chunk take 8 bytes a row.
+	want := uint64(rows*(2*terms+1+8)) + 64<<10
+	if got > want {
+		t.Errorf("room for %d rows took %d bytes, want at most %d", rows, got, want)
+	}
+}
