@@ -42,7 +42,9 @@ type embedder struct {
 	dropped bool         // other models' vectors are gone from the index (finish)
 	model   string
 	dim     int
-	have    map[string]string // note -> content hash its vectors were made from
+	// have holds the notes whose vectors are made from their current
+	// content (a set: the hashes are the engine's, not kept twice).
+	have    map[string]struct{}
 	pending map[string]bool
 	state   string // starting, embedding, ready, or the last error
 	// old answers queries while a new model's vectors are incomplete: the
@@ -77,7 +79,7 @@ func (e *Engine) startEmbedding() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	em := &embedder{e: e, provider: p, have: map[string]string{}, pending: map[string]bool{},
+	em := &embedder{e: e, provider: p, have: map[string]struct{}{}, pending: map[string]bool{},
 		state: "starting", wake: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	e.emb = em
 	e.OnChange(func(c Change) {
@@ -200,7 +202,7 @@ func (em *embedder) load(ctx context.Context) error {
 	}
 	model := em.provider.Model()
 	hashes := em.e.noteHashes()
-	have := map[string]string{}
+	have := map[string]struct{}{}
 	st := em.e.store
 	var idx *embed.Index
 	if em.e.opts.StoreVectorsOnly {
@@ -211,7 +213,7 @@ func (em *embedder) load(ctx context.Context) error {
 			}
 			for id, h := range stored {
 				if hashes[id] == h {
-					have[id] = h
+					have[id] = struct{}{}
 				}
 			}
 		}
@@ -223,7 +225,7 @@ func (em *embedder) load(ctx context.Context) error {
 				// model) when stored in a form older than the model's.
 				idx.Replace(nv.Note, nv.Vecs)
 				if !sparse || !nv.Dense {
-					have[nv.Note] = nv.Hash
+					have[nv.Note] = struct{}{}
 				}
 			}
 			return nil
@@ -238,8 +240,8 @@ func (em *embedder) load(ctx context.Context) error {
 	}
 	em.mu.Lock()
 	em.index, em.model, em.dim, em.have, em.loaded, em.others = idx, model, dim, have, true, others
-	for id, h := range hashes {
-		if have[id] != h {
+	for id := range hashes {
+		if _, ok := have[id]; !ok {
 			em.pending[id] = true
 		}
 	}
@@ -410,7 +412,7 @@ func (em *embedder) settle(items []store.NoteVectors) {
 			if em.index != nil {
 				em.index.Replace(it.Note, it.Vecs)
 			}
-			em.have[it.Note] = it.Hash
+			em.have[it.Note] = struct{}{}
 			delete(em.pending, it.Note)
 		}
 	}
