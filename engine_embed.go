@@ -206,3 +206,30 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 	}
 	return out, provider.Model() == embed.BuiltinModel, warnings, nil
 }
+
+// noteHashes returns every note's content hash.
+func (e *Engine) noteHashes() map[string]string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make(map[string]string, len(e.notes))
+	for id, ns := range e.notes {
+		out[id] = ns.note.Hash
+	}
+	return out
+}
+
+// idHash is a note's ID, the engine's own string, and its content hash.
+type idHash struct{ id, hash string }
+
+// noteHashIDs returns every note's ID and content hash by its ID: the
+// embedder keeps the engine's ID strings, not the copies a read of the
+// index allocates (one a note).
+func (e *Engine) noteHashIDs() map[string]idHash {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make(map[string]idHash, len(e.notes))
+	for id, ns := range e.notes {
+		out[id] = idHash{id: id, hash: ns.note.Hash}
+	}
+	return out
+}

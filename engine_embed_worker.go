@@ -201,7 +201,7 @@ func (em *embedder) load(ctx context.Context) error {
 		dim = len(v[0])
 	}
 	model := em.provider.Model()
-	hashes := em.e.noteHashes()
+	hashes := em.e.noteHashIDs()
 	have := map[string]struct{}{}
 	st := em.e.store
 	var idx *embed.Index
@@ -212,20 +212,20 @@ func (em *embedder) load(ctx context.Context) error {
 				return err
 			}
 			for id, h := range stored {
-				if hashes[id] == h {
-					have[id] = struct{}{}
+				if n, ok := hashes[id]; ok && n.hash == h {
+					have[n.id] = struct{}{}
 				}
 			}
 		}
 	} else if idx = em.e.newVectorIndex(ctx, model, dim); st != nil {
 		sparse := vectorCodec(model) == store.Sparse
 		err := st.Vectors(ctx, model, dim, func(nv store.NoteVectors) error {
-			if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
+			if n, ok := hashes[nv.Note]; ok && n.hash == nv.Hash && nv.Hash != "" {
 				// Searched at once; made again (cheap for the builtin
 				// model) when stored in a form older than the model's.
-				idx.Replace(nv.Note, nv.Vecs)
+				idx.Replace(n.id, nv.Vecs)
 				if !sparse || !nv.Dense {
-					have[nv.Note] = struct{}{}
+					have[n.id] = struct{}{}
 				}
 			}
 			return nil
@@ -240,9 +240,9 @@ func (em *embedder) load(ctx context.Context) error {
 	}
 	em.mu.Lock()
 	em.index, em.model, em.dim, em.have, em.loaded, em.others = idx, model, dim, have, true, others
-	for id := range hashes {
-		if _, ok := have[id]; !ok {
-			em.pending[id] = true
+	for _, h := range hashes {
+		if _, ok := have[h.id]; !ok {
+			em.pending[h.id] = true
 		}
 	}
 	n := len(em.pending)
@@ -482,15 +482,4 @@ func (em *embedder) finish(ctx context.Context) {
 		em.old, em.oldModel = nil, nil
 	}
 	em.mu.Unlock()
-}
-
-// noteHashes returns every note's content hash.
-func (e *Engine) noteHashes() map[string]string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	out := make(map[string]string, len(e.notes))
-	for id, ns := range e.notes {
-		out[id] = ns.note.Hash
-	}
-	return out
 }
