@@ -136,13 +136,17 @@ func (e *Engine) refIndex() idLists {
 }
 
 // warmRefs builds e.refs, so that the first live change does not wait for
-// it.
+// it; then the pages of the snapshot cache that reading every note's links
+// brought back are let go (store.Store.DropCachePages).
 func (e *Engine) warmRefs() {
 	if e.readLock() != nil {
 		return
 	}
 	defer e.mu.RUnlock()
 	e.refIndex()
+	if e.store != nil {
+		e.store.DropCachePages()
+	}
 }
 
 // addRefs files the note under the name of each of its links' targets (a

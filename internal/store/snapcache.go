@@ -120,14 +120,38 @@ func (s *Store) cacheKey(ctx context.Context, q querier) (cacheKey, bool) {
 	return k, rows.Err() == nil
 }
 
+// DropCachePages lets go of the process's pages of the snapshot cache
+// the store last loaded, where it is mapped (readCacheFile): the engine
+// calls it once its passes over every note after the load (its index of
+// link targets) are done, which bring back the pages they read. What is
+// read after comes back from the kernel's cache of the file.
+func (s *Store) DropCachePages() {
+	if b := s.cacheBytes.Load(); b != nil {
+		dropCachePages(*b)
+	}
+}
+
+// readCacheCopy reads the snapshot cache file p onto the heap.
+func readCacheCopy(p string) (b []byte, release func(), err error) {
+	b, err = os.ReadFile(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read snapshot cache: %w", err)
+	}
+	return b, func() {}, nil
+}
+
 // CachePath returns the snapshot cache's file.
 func (s *Store) CachePath() string { return s.path + ".snap" }
 
 // loadCache returns the snapshot the cache holds, or nil when there is no
 // cache, it is older than the index, or it cannot be read.
 func (s *Store) loadCache(ctx context.Context) *Snapshot {
-	b, err := os.ReadFile(s.CachePath())
-	if err != nil || len(b) < len(cacheMagic)+4 || string(b[:len(cacheMagic)]) != cacheMagic {
+	b, release, err := readCacheFile(s.CachePath())
+	if err != nil {
+		return nil
+	}
+	if len(b) < len(cacheMagic)+4 || string(b[:len(cacheMagic)]) != cacheMagic {
+		release()
 		return nil
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
@@ -136,12 +160,16 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 	got := cacheKey{id: d.str(), n: d.int(), schema: d.int()}
 	want, ok := s.cacheKey(ctx, s.db)
 	if d.err != nil || !ok || got != want || crc32.ChecksumIEEE(body) != sum {
+		release()
 		return nil
 	}
 	snap, err := d.snapshot()
 	if err != nil {
+		release() // nothing keeps what was decoded
 		return nil
 	}
+	dropCachePages(b)
+	s.cacheBytes.Store(&b)
 	snap.Key = got.String()
 	s.cachedKey.Store(&got)
 	return snap

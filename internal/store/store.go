@@ -96,6 +96,9 @@ type Store struct {
 	// cachedKey is the key of the snapshot cache this store last read or
 	// wrote, nil before.
 	cachedKey atomic.Pointer[cacheKey]
+	// cacheBytes is the snapshot cache loadCache last decoded, nil
+	// before (DropCachePages).
+	cacheBytes atomic.Pointer[[]byte]
 	// mmap is each connection's PRAGMA mmap_size (WithMmap).
 	mmap int64
 }
