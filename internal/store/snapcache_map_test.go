@@ -17,9 +17,9 @@ import (
 // after the file was replaced the way a new cache is written (a
 // rename).
 func TestReadCacheFileMapped(t *testing.T) {
+	want := bytes.Repeat([]byte("vaultgraph snapshot cache "), 1<<16) // 1.6 MiB
 	dir := t.TempDir()
 	p := filepath.Join(dir, "index.db.snap")
-	want := bytes.Repeat([]byte("vaultgraph snapshot cache "), 1<<16) // 1.6 MiB
 	if err := os.WriteFile(p, want, 0o644); err != nil {
 		t.Fatal(err)
 	}
