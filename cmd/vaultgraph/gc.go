@@ -133,7 +133,7 @@ func serveMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger, re
 	debug.FreeOSMemory()
 	serveGC(os.Getenv, liveHeap())
 	go settleMemory(ctx, e, log)
-	go giveBackWhenIdle(ctx)
+	go giveBackWhenIdle(ctx, e)
 }
 
 // settleMemory gives back what the embedder's start made, once it is
@@ -167,8 +167,11 @@ const (
 // tick allocated little (the server is idle) and the heap holds more
 // than idleSlack beyond what the last collection found live; then not
 // again until requests come back. It does nothing when the user set
-// GOGC or GOMEMLIMIT.
-func giveBackWhenIdle(ctx context.Context) {
+// GOGC or GOMEMLIMIT. On the first quiet tick after busy ones (and after
+// the start) it also lets go of the pages of the snapshot cache the
+// requests read (Engine.DropCachePages): at 100,000 notes 300 searches
+// brought back 35 MB of them.
+func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
@@ -190,6 +193,7 @@ func giveBackWhenIdle(ctx context.Context) {
 		return v(0), v(1), v(2) + v(3) + v(4)
 	}
 	last, _, _ := read()
+	busy := true
 	for {
 		select {
 		case <-ctx.Done():
@@ -197,6 +201,11 @@ func giveBackWhenIdle(ctx context.Context) {
 		case <-t.C:
 		}
 		allocs, live, held := read()
+		quiet := allocs-last < idleAllocs
+		if quiet && busy {
+			e.DropCachePages()
+		}
+		busy = !quiet
 		if idleHeap(allocs-last, live, held) {
 			debug.FreeOSMemory()
 			allocs, _, _ = read()
