@@ -112,10 +112,10 @@ func (s *Store) snipConn(ctx context.Context, rowids []int64) (*snipConnection, 
 			}
 			s.snip = conn
 		}
-		err := s.fillSnip(ctx, s.snip, rowids)
+		made, err := s.fillSnip(ctx, s.snip, rowids)
 		if err == nil {
 			var once sync.Once
-			return &snipConnection{Conn: s.snip, release: func() { once.Do(s.snipMu.Unlock) }}, nil
+			return &snipConnection{Conn: s.snip, made: made, release: func() { once.Do(s.snipMu.Unlock) }}, nil
 		}
 		// The connection may be broken (a search cancelled on it): a
 		// new one is tried once.
@@ -128,9 +128,11 @@ func (s *Store) snipConn(ctx context.Context, rowids []int64) (*snipConnection, 
 	}
 }
 
-// snipConnection is the snippet connection lent to one search.
+// snipConnection is the snippet connection lent to one search, and
+// what the rows of temp.snip it asked for were made from (fillSnip).
 type snipConnection struct {
 	*sql.Conn
+	made    map[int64]snipSource
 	release func()
 }
 
@@ -159,10 +161,11 @@ const SnipRowsKept = 1024
 // bodies from note_body or else from their files. A row it holds already
 // is kept when the note's hash (temp.snip_hash) and body are the ones it
 // was made of; the others are made again. Rows of other notes may stay:
-// every query of temp.snip names the rowids it wants.
-func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) error {
+// every query of temp.snip names the rowids it wants. It returns what
+// each row it holds of rowids was made from.
+func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) (map[int64]snipSource, error) {
 	if err := s.startSnip(ctx, conn, len(rowids)); err != nil {
-		return err
+		return nil, err
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
 	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z,
@@ -183,8 +186,9 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 			&r.hash, &r.keptHash, &r.keptBody)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
+	made := make(map[int64]snipSource, len(got))
 	for _, r := range got {
 		body, ok := "", false
 		if r.z != nil {
@@ -193,12 +197,19 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 		} else {
 			body, ok = s.fileBody(r.id, r.path, r.bodyStart)
 		}
+		if ok {
+			anchors := "\x00" // none
+			if r.anchors.Valid {
+				anchors = "\x01" + r.anchors.String
+			}
+			made[r.doc] = snipSource{id: r.id, digest: snipDigest(r.id, r.title, r.aliases, r.tags, r.props, anchors, r.hash, body)}
+		}
 		if ok && r.keptHash == r.hash && r.keptBody == body {
 			continue // the row as it would be made again
 		}
 		for _, stmt := range []string{"DELETE FROM temp.snip WHERE rowid = ?", "DELETE FROM temp.snip_hash WHERE doc = ?"} {
 			if _, err := conn.ExecContext(ctx, stmt, r.doc); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if !ok {
@@ -207,13 +218,13 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) er
 		cols := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
 		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, cols)...); err != nil {
-			return err
+			return nil, err
 		}
 		if _, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, hash) VALUES (?, ?)", r.doc, r.hash); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return made, nil
 }
 
 // startSnip makes the connection's temp.snip and temp.snip_hash, and

@@ -99,7 +99,7 @@ func TestSnipRowsKept(t *testing.T) {
 	defer conn.Close()
 	fill := func(rowids ...int64) {
 		t.Helper()
-		if err := s.fillSnip(ctx, conn, rowids); err != nil {
+		if _, err := s.fillSnip(ctx, conn, rowids); err != nil {
 			t.Fatal(err)
 		}
 	}

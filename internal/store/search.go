@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -211,7 +212,20 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		return nil, err
 	}
 	defer conn.Close()
-	out, missing, err := matchedSnippets(ctx, conn, rowids, terms)
+	// Snippets made before from the same rows for the same terms are
+	// taken as they are (snippet_memo.go).
+	key := snipTermsKey(terms)
+	kept := map[string]string{}
+	var todo []int64
+	for _, r := range rowids {
+		src, ok := conn.made[r]
+		if snip, hit := s.snips.get(r, key, src); ok && hit {
+			kept[src.id] = snip
+		} else {
+			todo = append(todo, r)
+		}
+	}
+	out, missing, err := matchedSnippets(ctx, conn, todo, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +239,14 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 			out[d[0]] = d[1]
 		}
 	}
+	for _, r := range todo {
+		if src, ok := conn.made[r]; ok {
+			if snip, made := out[src.id]; made {
+				s.snips.put(r, key, src, snip)
+			}
+		}
+	}
+	maps.Copy(out, kept)
 	return out, nil
 }
 

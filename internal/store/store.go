@@ -78,6 +78,8 @@ type Store struct {
 	// flags keeps selectFlags' answers (which marked and stem tokens the
 	// full-text tables have) while the full-text tables are unchanged.
 	flags commonCache
+	// snips keeps the snippets KeywordSnippets made (snippet_memo.go).
+	snips snipMemo
 	// ranks keeps what Keyword's ranking in Go reads of the full-text
 	// tables between searches; sqlRank turns that ranking off (tests
 	// compare the two). See search_topk.go.

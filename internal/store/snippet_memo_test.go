@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// TestKeptSnippets: KeywordSnippets takes a snippet it made before for
+// the same note and terms while the note's row and file are the same,
+// and makes it again when the file changed (even before the index knows),
+// when the note's row changed, or for other terms; each snippet it makes
+// is Keyword's own. It keeps at most SnipMemoSize.
+func TestKeptSnippets(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), WithVault(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	write := func(id, title, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, id), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := &Record{Note: &vault.Note{ID: id, Title: title, Hash: body}, Path: id, Body: body}
+		if err := s.Apply(ctx, &Batch{Upserts: []*Record{r}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("A.md", "A", "# A\n\nThe harbour light is lit at dusk.\n")
+	write("B.md", "B", "The keeper rows out of the harbour at dawn.\n")
+	snippets := func(what, query string) map[string]string {
+		t.Helper()
+		want, err := s.Keyword(ctx, KeywordQuery{Text: query})
+		if err != nil || len(want) == 0 {
+			t.Fatalf("%s: Keyword(%s) = %v, %v", what, query, want, err)
+		}
+		bare, err := s.Keyword(ctx, KeywordQuery{Text: query, NoSnippets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.KeywordSnippets(ctx, bare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range want {
+			if got[h.ID] != h.Snippet && got[h.ID] != "kept" {
+				t.Errorf("%s: KeywordSnippets(%s)[%s] = %q, want %q", what, query, h.ID, got[h.ID], h.Snippet)
+			}
+		}
+		return got
+	}
+	mark := func() { // every kept snippet made "kept"
+		s.snips.mu.Lock()
+		defer s.snips.mu.Unlock()
+		for k, v := range s.snips.kept {
+			v.snippet = "kept"
+			s.snips.kept[k] = v
+		}
+	}
+	snippets("first", "harbour")
+	mark()
+	if got := snippets("again", "harbour"); got["A.md"] != "kept" || got["B.md"] != "kept" {
+		t.Errorf("the same search again made its snippets again: %q", got)
+	}
+	if got := snippets("other terms", "harbour light"); got["A.md"] == "kept" {
+		t.Errorf("a search with other terms took a kept snippet: %q", got)
+	}
+	mark()
+	// A's file changes on disk; B's row changes (its title).
+	if err := os.WriteFile(filepath.Join(root, "A.md"), []byte("Fog over the harbour.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write("B.md", "The Keeper", "The keeper rows out of the harbour at dawn.\n")
+	if got := snippets("after changes", "harbour"); got["A.md"] == "kept" || got["B.md"] == "kept" {
+		t.Errorf("snippets kept across changes to the file or the row: %q", got)
+	}
+
+	for i := range SnipMemoSize + 10 {
+		s.snips.put(int64(i), "t", snipSource{}, "x")
+	}
+	if n := len(s.snips.kept); n != SnipMemoSize {
+		t.Errorf("%d snippets kept, want at most %d", n, SnipMemoSize)
+	}
+}
