@@ -100,8 +100,9 @@ func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) 
 // holding the full-text rows of the notes rowids (those still in the
 // index). Searches make their snippets on it one at a time, so that the
 // rows it keeps (fillSnip) serve them all; the caller closes what
-// snipConn returns, which hands the connection to the next search.
-func (s *Store) snipConn(ctx context.Context, rowids []int64) (*snipConnection, error) {
+// snipConn returns, which hands the connection to the next search. The
+// rows skip reports (see fillSnip) are not made.
+func (s *Store) snipConn(ctx context.Context, rowids []int64, skip func(int64, snipSource) bool) (*snipConnection, error) {
 	s.snipMu.Lock()
 	for try := 0; ; try++ {
 		if s.snip == nil {
@@ -112,7 +113,7 @@ func (s *Store) snipConn(ctx context.Context, rowids []int64) (*snipConnection, 
 			}
 			s.snip = conn
 		}
-		made, err := s.fillSnip(ctx, s.snip, rowids)
+		made, err := s.fillSnip(ctx, s.snip, rowids, skip)
 		if err == nil {
 			var once sync.Once
 			return &snipConnection{Conn: s.snip, made: made, release: func() { once.Do(s.snipMu.Unlock) }}, nil
@@ -162,8 +163,9 @@ const SnipRowsKept = 1024
 // is kept when the note's hash (temp.snip_hash) and body are the ones it
 // was made of; the others are made again. Rows of other notes may stay:
 // every query of temp.snip names the rowids it wants. It returns what
-// each row it holds of rowids was made from.
-func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) (map[int64]snipSource, error) {
+// each row of rowids is made from; a row skip (when not nil) reports is
+// left as it is (its snippet is kept: snippet_memo.go).
+func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, skip func(int64, snipSource) bool) (map[int64]snipSource, error) {
 	if err := s.startSnip(ctx, conn, len(rowids)); err != nil {
 		return nil, err
 	}
@@ -202,7 +204,11 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64) (m
 			if r.anchors.Valid {
 				anchors = "\x01" + r.anchors.String
 			}
-			made[r.doc] = snipSource{id: r.id, digest: snipDigest(r.id, r.title, r.aliases, r.tags, r.props, anchors, r.hash, body)}
+			src := snipSource{id: r.id, digest: snipDigest(r.id, r.title, r.aliases, r.tags, r.props, anchors, r.hash, body)}
+			made[r.doc] = src
+			if skip != nil && skip(r.doc, src) {
+				continue
+			}
 		}
 		if ok && r.keptHash == r.hash && r.keptBody == body {
 			continue // the row as it would be made again

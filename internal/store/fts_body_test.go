@@ -99,7 +99,7 @@ func TestSnipRowsKept(t *testing.T) {
 	defer conn.Close()
 	fill := func(rowids ...int64) {
 		t.Helper()
-		if _, err := s.fillSnip(ctx, conn, rowids); err != nil {
+		if _, err := s.fillSnip(ctx, conn, rowids, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -146,12 +146,12 @@ func TestSnipRowsKept(t *testing.T) {
 	}
 
 	// Searches make their snippets on one connection, lent in turn.
-	first, err := s.snipConn(ctx, []int64{a})
+	first, err := s.snipConn(ctx, []int64{a}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first.Close()
-	second, err := s.snipConn(ctx, []int64{b})
+	second, err := s.snipConn(ctx, []int64{b}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -207,21 +206,25 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	conn, err := s.snipConn(ctx, rowids)
+	// Snippets made before from the same rows for the same terms are
+	// taken as they are, their rows of temp.snip not made again
+	// (snippet_memo.go).
+	key := snipTermsKey(terms)
+	kept := map[int64]string{}
+	conn, err := s.snipConn(ctx, rowids, func(doc int64, src snipSource) bool {
+		snip, hit := s.snips.get(doc, key, src)
+		if hit {
+			kept[doc] = snip
+		}
+		return hit
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	// Snippets made before from the same rows for the same terms are
-	// taken as they are (snippet_memo.go).
-	key := snipTermsKey(terms)
-	kept := map[string]string{}
 	var todo []int64
 	for _, r := range rowids {
-		src, ok := conn.made[r]
-		if snip, hit := s.snips.get(r, key, src); ok && hit {
-			kept[src.id] = snip
-		} else {
+		if _, hit := kept[r]; !hit {
 			todo = append(todo, r)
 		}
 	}
@@ -246,7 +249,9 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 			}
 		}
 	}
-	maps.Copy(out, kept)
+	for r, snip := range kept {
+		out[conn.made[r].id] = snip
+	}
 	return out, nil
 }
 
@@ -364,7 +369,7 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
 		args = []any{string(list)}
 	} else {
-		conn, err := s.snipConn(ctx, rowids)
+		conn, err := s.snipConn(ctx, rowids, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -68,6 +68,21 @@ func TestKeptSnippets(t *testing.T) {
 	if got := snippets("again", "harbour"); got["A.md"] != "kept" || got["B.md"] != "kept" {
 		t.Errorf("the same search again made its snippets again: %q", got)
 	}
+	// A kept snippet needs no row in temp.snip.
+	bare, err := s.Keyword(ctx, KeywordQuery{Text: "harbour", NoSnippets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.snip.ExecContext(ctx, "DELETE FROM temp.snip_hash"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.KeywordSnippets(ctx, bare); err != nil || got["A.md"] != "kept" || got["B.md"] != "kept" {
+		t.Errorf("the same search again made its snippets again: %q, %v", got, err)
+	}
+	var rows int
+	if err := s.snip.QueryRowContext(ctx, "SELECT count(*) FROM temp.snip_hash").Scan(&rows); err != nil || rows != 0 {
+		t.Errorf("temp.snip rows made for kept snippets: %d, %v; want none", rows, err)
+	}
 	if got := snippets("other terms", "harbour light"); got["A.md"] == "kept" {
 		t.Errorf("a search with other terms took a kept snippet: %q", got)
 	}
