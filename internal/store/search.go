@@ -359,28 +359,29 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	for i, h := range hits {
 		rowids[i] = h.rowid
 	}
-	if !snippets {
-		byRow, err := noteIDs(ctx, s.db, rowids)
-		if err != nil {
-			return nil, err
-		}
-		return detailed(hits, byRow, terms), nil
-	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
 	query := `SELECT snip.rowid, notes.id, notes.title, snippet(snip, 1, ?, ?, ?, ?), ` + bodyColumns(terms) + `
 		FROM snip JOIN notes ON notes.rowid = snip.rowid
 		WHERE snip MATCH ? AND snip.rowid IN (SELECT value FROM json_each(?))`
 	args := []any{MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
-	conn, err := s.snipConn(ctx, rowids, nil)
-	if err != nil {
-		return nil, err
+	var q querier = s.db
+	if !snippets {
+		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
+		args = []any{string(list)}
+	} else {
+		conn, err := s.snipConn(ctx, rowids, nil)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close()
+		q = conn
 	}
-	defer conn.Close()
-	rows, err := conn.QueryContext(ctx, query, args...)
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
 	defer rows.Close()
+	type detail struct{ id, snippet string }
 	byRow := map[int64]detail{}
 	for rows.Next() {
 		var rowid int64
@@ -394,14 +395,14 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	if len(byRow) < len(hits) {
+	if snippets && len(byRow) < len(hits) {
 		var missing []int64
 		for _, h := range hits {
 			if _, ok := byRow[h.rowid]; !ok {
 				missing = append(missing, h.rowid)
 			}
 		}
-		found, err := anchorOnlySnippets(ctx, conn, missing, terms)
+		found, err := anchorOnlySnippets(ctx, q, missing, terms)
 		if err != nil {
 			return nil, err
 		}
@@ -409,15 +410,6 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 			byRow[r] = detail{id: d[0], snippet: d[1]}
 		}
 	}
-	return detailed(hits, byRow, terms), nil
-}
-
-// detail is what details reads of a hit: its note's ID and snippet.
-type detail struct{ id, snippet string }
-
-// detailed returns hits with their details (byRow; a hit without is
-// dropped) and terms, ordered as Keyword returns them.
-func detailed(hits []hit, byRow map[int64]detail, terms []Term) []KeywordHit {
 	out := make([]KeywordHit, 0, len(hits))
 	for _, h := range hits {
 		d, ok := byRow[h.rowid]
@@ -431,7 +423,7 @@ func detailed(hits []hit, byRow map[int64]detail, terms []Term) []KeywordHit {
 	// key is the one SQL sorted by (exactly: the factors are small
 	// integers and powers of two).
 	SortByRelevance(out)
-	return out
+	return out, nil
 }
 
 // anchorOnlySnippets returns, keyed by rowid, the ID and a snippet of the
