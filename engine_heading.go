@@ -135,23 +135,35 @@ func (e *Engine) planHeadingLinks(plan *writePlan, check vault.HeadingCheck, sou
 	if !ok {
 		return err
 	}
-	m, err := e.parser.ParseForRewrite(source, data)
-	if err != nil {
-		return fmt.Errorf("parse %s: %w", source, err)
-	}
-	edits, changes, want, err := check.Before.HeadingEdits(source, data, m.Links, h, link, toID)
+	edits, out, changes, err := e.headingLinkEdits(check, source, source, data, h, link, toID)
 	if err != nil || len(edits) == 0 {
-		return invalidLink(err)
-	}
-	out, err := vault.ApplyEdits(data, edits)
-	if err != nil {
-		return fmt.Errorf("rewrite links of %s: %w", source, err)
-	}
-	if err := check.Verify(e.parser, source, out, m.Links, want, nil); err != nil {
-		return invalidLink(err)
+		return err
 	}
 	plan.rewrite(source, path, data, out, changes)
 	return nil
+}
+
+// headingLinkEdits works out the edits of text (of the note or canvas
+// id; where names it in errors) that make its links to the heading h of
+// the renamed note name link, and its new text, checked by check. Text
+// with no such link gives no edits and no error.
+func (e *Engine) headingLinkEdits(check vault.HeadingCheck, id, where string, text []byte, h int, link string, toID func(string, vault.Link) bool) ([]vault.Edit, []byte, []LinkChange, error) {
+	m, err := e.parser.ParseForRewrite(id, text)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("parse %s: %w", where, err)
+	}
+	edits, changes, want, err := check.Before.HeadingEdits(id, text, m.Links, h, link, toID)
+	if err != nil || len(edits) == 0 {
+		return nil, nil, nil, invalidLink(err)
+	}
+	out, err := vault.ApplyEdits(text, edits)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("rewrite links of %s: %w", where, err)
+	}
+	if err := check.Verify(e.parser, id, out, m.Links, want, nil); err != nil {
+		return nil, nil, nil, invalidLink(err)
+	}
+	return edits, out, changes, nil
 }
 
 // planHeadingSelf works out the new bytes of the note id (src, parsed as

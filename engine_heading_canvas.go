@@ -27,7 +27,8 @@ func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f 
 		return nil
 	}
 	rw, err := c.RewriteTexts(f.ID, data, func(t vault.CanvasString) ([]vault.Edit, []byte, []LinkChange, error) {
-		return e.headingTextEdits(check, f.ID, t, h, link, toID)
+		where := fmt.Sprintf("a text node of %s (line %d)", f.ID, t.Line)
+		return e.headingLinkEdits(check, f.ID, where, []byte(t.Value), h, link, toID)
 	})
 	if err != nil {
 		return err
@@ -55,29 +56,6 @@ func (e *Engine) planHeadingCanvas(plan *writePlan, check vault.HeadingCheck, f 
 	}
 	plan.rewrite(f.ID, f.Path, data, out, append(rw.Changes, subChanges...))
 	return nil
-}
-
-// headingTextEdits works out the edits of the text node t of the canvas
-// id that make its links to the heading h of the renamed note name link,
-// and its new text (nil when no link changes), checked by check.
-func (e *Engine) headingTextEdits(check vault.HeadingCheck, id string, t vault.CanvasString, h int, link string, toID func(string, vault.Link) bool) ([]vault.Edit, []byte, []LinkChange, error) {
-	text := []byte(t.Value)
-	m, err := e.parser.ParseForRewrite(id, text)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("parse a text node of %s (line %d): %w", id, t.Line, err)
-	}
-	ted, tch, want, err := check.Before.HeadingEdits(id, text, m.Links, h, link, toID)
-	if err != nil || len(ted) == 0 {
-		return nil, nil, nil, invalidLink(err)
-	}
-	out, err := vault.ApplyEdits(text, ted)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("rewrite a text node of %s (line %d): %w", id, t.Line, err)
-	}
-	if err := check.Verify(e.parser, id, out, m.Links, want, nil); err != nil {
-		return nil, nil, nil, invalidLink(err)
-	}
-	return ted, out, tch, nil
 }
 
 // subpathsNaming counts the file nodes of c showing the note id whose

@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -260,9 +261,7 @@ func pageBounds(n, page, limit int) (from, to, pages int) {
 	if n == 0 {
 		return 0, 0, 0
 	}
-	if limit == 0 {
-		limit = n
-	}
+	limit = cmp.Or(limit, n)
 	pages = (n + limit - 1) / limit
 	if page > pages {
 		return n, n, pages

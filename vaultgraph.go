@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -212,10 +213,7 @@ func New(opts Options) *Engine {
 
 // Open scans and parses the whole vault and builds the graph.
 func (e *Engine) Open(ctx context.Context) error {
-	dir := e.opts.Vault
-	if dir == "" {
-		dir = "."
-	}
+	dir := cmp.Or(e.opts.Vault, ".")
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return fmt.Errorf("open vault %s: %w", dir, err)

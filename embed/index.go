@@ -3,6 +3,7 @@ package embed
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -80,12 +81,7 @@ func (x *Index) NoteCount() int {
 func (x *Index) Notes() []string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	out := make([]string, 0, len(x.byID))
-	for id := range x.byID {
-		out = append(out, id)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(x.byID))
 }
 
 // Add appends chunk vectors to a note; they are numbered after the note's

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -137,7 +137,7 @@ func medianTokenLength(t *Tokenizer) int {
 	if len(lens) == 0 {
 		return 1
 	}
-	sort.Ints(lens)
+	slices.Sort(lens)
 	return max(lens[len(lens)/2], 1)
 }
 

@@ -118,10 +118,8 @@ func New(spec string, opts Options) (Embedder, error) {
 		return NewBuiltin(), nil
 	case "none":
 		return nil, nil
-	case "ollama":
-		return newOllama(cmp.Or(arg, DefaultOllama), opts), nil
-	case "openai":
-		return newOpenAI(cmp.Or(arg, DefaultOpenAI), opts), nil
+	case "ollama", "openai":
+		return newHTTPEmbedder(kind, arg, opts), nil
 	case "model2vec":
 		dir, err := ResolveModel2Vec(cmp.Or(arg, DefaultModel2Vec), opts.CacheDir)
 		if err != nil {

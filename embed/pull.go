@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,10 +42,7 @@ func Pull(ctx context.Context, name, cacheDir string, client *http.Client, progr
 	if client == nil {
 		client = http.DefaultClient
 	}
-	endpoint := strings.TrimRight(os.Getenv(EnvHubEndpoint), "/")
-	if endpoint == "" {
-		endpoint = defaultHubEndpoint
-	}
+	endpoint := cmp.Or(strings.TrimRight(os.Getenv(EnvHubEndpoint), "/"), defaultHubEndpoint)
 	final := filepath.Join(cacheDir, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return "", fmt.Errorf("pull %s: %w", name, err)

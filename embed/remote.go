@@ -2,6 +2,7 @@ package embed
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,9 +36,7 @@ type remote struct {
 	endpoint string
 	cfg      remoteConfig
 	dim      atomic.Int64
-	encode   func(model string, texts []string) ([]byte, error)
-	decode   func(body []byte, n int) ([][]float32, error)
-	hint     string // added to ErrUnavailable messages
+	api      remoteAPI
 
 	// sleep waits between retries; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -76,7 +75,7 @@ type attemptError struct {
 }
 
 func (e *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
-	body, err := e.encode(e.model, texts)
+	body, err := json.Marshal(embedRequest{Model: e.model, Input: texts, EncodingFormat: e.api.format})
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +86,7 @@ func (e *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		}
 		if !aerr.retry || attempt >= e.cfg.retries || ctx.Err() != nil {
 			if aerr.retry && ctx.Err() == nil {
-				return nil, fmt.Errorf("%w (after %d attempts)%s", aerr.err, attempt+1, e.hint)
+				return nil, fmt.Errorf("%w (after %d attempts)%s", aerr.err, attempt+1, e.api.hint)
 			}
 			return nil, aerr.err
 		}
@@ -137,7 +136,7 @@ func (e *remote) try(ctx context.Context, body []byte, n int) ([][]float32, *att
 	code := resp.StatusCode
 	switch {
 	case code >= 200 && code < 300:
-		vecs, err := e.decode(data, n)
+		vecs, err := e.api.decode(data, n)
 		if err != nil {
 			return nil, &attemptError{err: fmt.Errorf("%w: %v", ErrBadResponse, err)}
 		}
@@ -236,10 +235,7 @@ func serverMessage(body []byte) string {
 	if len(s) > 200 {
 		s = s[:200] + "..."
 	}
-	if s == "" {
-		s = "(empty body)"
-	}
-	return strings.ToValidUTF8(s, "?")
+	return strings.ToValidUTF8(cmp.Or(s, "(empty body)"), "?")
 }
 
 // errCount is returned by the decoders for a wrong number of vectors.

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -31,7 +32,7 @@ func TestSafetensorsRead(t *testing.T) {
 		if err != nil {
 			t.Fatalf("floats(%s): %v", name, err)
 		}
-		if !equalFloats(got, want) || len(shape) != len(wantShape) {
+		if !slices.Equal(got, want) || len(shape) != len(wantShape) {
 			t.Errorf("floats(%s) = %v %v, want %v %v", name, got, shape, want, wantShape)
 		}
 	}
@@ -169,16 +170,4 @@ func FuzzSafetensors(f *testing.F) {
 			st.ints(name)
 		}
 	})
-}
-
-func equalFloats(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

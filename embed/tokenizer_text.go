@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -335,10 +336,7 @@ func splitDigitRuns(s string) []string {
 // metaspace replaces spaces with the replacement (▁), prepends one as
 // the scheme says, and optionally splits before each replacement.
 func metaspace(c component) preTokenizer {
-	rep := c.Replacement
-	if rep == "" {
-		rep = "▁"
-	}
+	rep := cmp.Or(c.Replacement, "▁")
 	scheme := c.PrependScheme
 	if scheme == "" {
 		scheme = "always"

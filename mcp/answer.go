@@ -253,7 +253,6 @@ func propertiesObject(p Properties) toon.Object {
 	return out
 }
 
-// linksRows are a note's links as {id, title} rows.
 // mentionRows are unlinked mentions as rows: where, the text as
 // written, and its sentence.
 func mentionRows(ms []vaultgraph.Mention) []any {
@@ -264,6 +263,7 @@ func mentionRows(ms []vaultgraph.Mention) []any {
 	return out
 }
 
+// linksRows are a note's links as {id, title} rows.
 func linksRows(links []vaultgraph.LinkInfo) []any {
 	out := make([]any, len(links))
 	for i, l := range links {

@@ -18,22 +18,39 @@ const (
 	CodeProviderError = "PROVIDER_ERROR"
 )
 
+// codes are the Engine's sentinels and their SPEC.md codes, in the order
+// Code tries them: the one home of the mapping, both ways.
+var codes = []struct {
+	sentinel error
+	code     string
+}{
+	{vaultgraph.ErrInvalid, CodeInvalidParams},
+	{vaultgraph.ErrExists, CodeNodeExists},
+	{vaultgraph.ErrNotFound, CodeNodeNotFound},
+	{vaultgraph.ErrConflict, CodeConflict},
+	{vaultgraph.ErrReadOnly, CodeReadOnly},
+}
+
 // Code maps an error from the Engine or a handler to its SPEC.md code.
 // Anything that is not a caller's mistake is PROVIDER_ERROR.
 func Code(err error) string {
-	switch {
-	case errors.Is(err, vaultgraph.ErrInvalid):
-		return CodeInvalidParams
-	case errors.Is(err, vaultgraph.ErrExists):
-		return CodeNodeExists
-	case errors.Is(err, vaultgraph.ErrNotFound):
-		return CodeNodeNotFound
-	case errors.Is(err, vaultgraph.ErrConflict):
-		return CodeConflict
-	case errors.Is(err, vaultgraph.ErrReadOnly):
-		return CodeReadOnly
+	for _, c := range codes {
+		if errors.Is(err, c.sentinel) {
+			return c.code
+		}
 	}
 	return CodeProviderError
+}
+
+// Sentinel is the Engine's error of a SPEC.md code, the inverse of Code;
+// nil for PROVIDER_ERROR and unknown codes.
+func Sentinel(code string) error {
+	for _, c := range codes {
+		if c.code == code {
+			return c.sentinel
+		}
+	}
+	return nil
 }
 
 // invalid returns an ErrInvalid naming the parameter and what to do.
@@ -57,8 +74,8 @@ func required(param, value, hint string) error {
 // ("invalid parameters: ...").
 func Message(err error) string {
 	msg := err.Error()
-	for _, sentinel := range []error{vaultgraph.ErrInvalid, vaultgraph.ErrNotFound, vaultgraph.ErrExists, vaultgraph.ErrReadOnly, vaultgraph.ErrConflict} {
-		msg = strings.Replace(msg, sentinel.Error()+": ", "", 1)
+	for _, c := range codes {
+		msg = strings.Replace(msg, c.sentinel.Error()+": ", "", 1)
 	}
 	return msg
 }

@@ -39,3 +39,16 @@ func TestCode(t *testing.T) {
 		})
 	}
 }
+
+func TestSentinel(t *testing.T) {
+	for _, sentinel := range []error{vaultgraph.ErrInvalid, vaultgraph.ErrExists, vaultgraph.ErrNotFound, vaultgraph.ErrConflict, vaultgraph.ErrReadOnly} {
+		if got := mcp.Sentinel(mcp.Code(sentinel)); got != sentinel {
+			t.Errorf("Sentinel(Code(%v)) = %v, want the same error", sentinel, got)
+		}
+	}
+	for _, code := range []string{mcp.CodeProviderError, "NO_SUCH_CODE"} {
+		if got := mcp.Sentinel(code); got != nil {
+			t.Errorf("Sentinel(%s) = %v, want nil", code, got)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -9,6 +10,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/vaultgraph/vaultgraph"
 )
 
 // toolDef describes one tool: all that differs between tools. Each
@@ -21,6 +23,9 @@ type toolDef struct {
 	Tool mcpgo.Tool
 	// run binds a call's arguments and calls the tool's Tools method.
 	run runner
+	// call decodes the JSON of the tool's parameter struct and calls the
+	// method (ReadCall).
+	call JSONCall
 	// format is the default format: the form that measured fewest o200k
 	// tokens for typical answers on testvault and a generated 1,000-note
 	// vault (see README "Response formats" and TestDefaultFormatsMeasure).
@@ -103,7 +108,29 @@ type runner func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, forma
 // default; fields are a read tool's fields and presets (nil for a write
 // tool).
 func def[P any](method func(*Tools, context.Context, P) (any, error), format string, fields *fieldSet, t mcpgo.Tool) *toolDef {
-	return &toolDef{Tool: t, run: bind(method), format: format, fields: fields}
+	call := func(ctx context.Context, tools *Tools, params json.RawMessage) (any, error) {
+		var p P
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, fmt.Errorf("%w: parameters: %v", vaultgraph.ErrInvalid, err)
+		}
+		return method(tools, ctx, p)
+	}
+	return &toolDef{Tool: t, run: bind(method), call: call, format: format, fields: fields}
+}
+
+// JSONCall runs a tool over t with params, the JSON of the tool's
+// parameter struct.
+type JSONCall func(ctx context.Context, t *Tools, params json.RawMessage) (any, error)
+
+// ReadCall is the read tool name as a JSONCall (a running server answers
+// a CLI command's read with it), or nil when name is no read tool.
+func ReadCall(name string) JSONCall {
+	for _, d := range readDefs {
+		if d.Tool.Name == name {
+			return d.call
+		}
+	}
+	return nil
 }
 
 // bind makes the runner of a Tools method: a wrong argument type is

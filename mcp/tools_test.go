@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -35,15 +36,7 @@ func testVaultTools(t testing.TB) *mcp.Tools { return newTools(t, filepath.Join(
 func writeVault(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, files)
 	return dir
 }
 

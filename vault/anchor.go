@@ -2,6 +2,7 @@ package vault
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -130,10 +131,5 @@ func (n *Note) findHeading(key string, from, level int) int {
 }
 
 func (n *Note) hasBlockID(id string) bool {
-	for _, b := range n.BlockIDs {
-		if strings.EqualFold(b, id) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(n.BlockIDs, func(b string) bool { return strings.EqualFold(b, id) })
 }

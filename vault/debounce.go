@@ -1,7 +1,7 @@
 package vault
 
 import (
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -63,7 +63,7 @@ func (d *Debouncer) Due(now time.Time) []string {
 			delete(d.pending, path)
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -142,10 +143,7 @@ func setFrontmatter(src []byte, tags []string, setTags bool, props []Property) (
 	if isBinary(src) {
 		return nil, nil, fmt.Errorf("set frontmatter: %w", ErrBinary)
 	}
-	eol := fileEOL(src)
-	if eol == "" {
-		eol = "\n"
-	}
+	eol := cmp.Or(fileEOL(src), "\n")
 	blk, has := locateFrontmatter(src)
 	var raw []byte
 	if has {

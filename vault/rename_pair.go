@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -105,10 +106,7 @@ func PairRenames(gone, added []RenameCandidate, maxSimilar int) []RenamePair {
 		out = append(out, pairSimilar(restGone, restAdded)...)
 	}
 	slices.SortFunc(out, func(a, b RenamePair) int {
-		if c := strings.Compare(a.From, b.From); c != 0 {
-			return c
-		}
-		return strings.Compare(a.To, b.To)
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
 	})
 	return out
 }
@@ -128,12 +126,7 @@ func choose(g RenameCandidate, cands, rivals []RenameCandidate, similar bool) []
 			same = append(same, c)
 		}
 	}
-	sameRivals := 0
-	for _, r := range rivals {
-		if Fold(BaseName(r.ID)) == name {
-			sameRivals++
-		}
-	}
+	sameRivals := namesakes(rivals, name)
 	if len(same) == 1 && sameRivals == 1 {
 		return []RenamePair{{From: g.ID, To: same[0].ID, Similar: similar}}
 	}
@@ -153,14 +146,18 @@ func choose(g RenameCandidate, cands, rivals []RenameCandidate, similar bool) []
 // hasSameName reports whether one of rivals has c's base name, so that c
 // is that rival's move (a folder moved), not another's rename.
 func hasSameName(c RenameCandidate, rivals []RenameCandidate) bool {
-	name := Fold(BaseName(c.ID))
+	return namesakes(rivals, Fold(BaseName(c.ID))) == 1
+}
+
+// namesakes counts the notes of list whose folded base name is name.
+func namesakes(list []RenameCandidate, name string) int {
 	n := 0
-	for _, r := range rivals {
+	for _, r := range list {
 		if Fold(BaseName(r.ID)) == name {
 			n++
 		}
 	}
-	return n == 1
+	return n
 }
 
 // pairSimilar pairs notes whose contents are similar enough: each note

@@ -3,6 +3,7 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -209,7 +210,9 @@ func retarget(idx *Index, source string, l Link, raw, want string, ctx linkConte
 			}
 		}
 		if reason := unwritable(l.Kind, text, raw, ctx); reason != "" {
-			reasons = appendOnce(reasons, reason)
+			if !slices.Contains(reasons, reason) {
+				reasons = append(reasons, reason)
+			}
 			continue
 		}
 		text = lead + text + trail

@@ -231,12 +231,3 @@ func relativeTo(dir, to string, dotted bool) string {
 	}
 	return rest
 }
-
-func appendOnce(list []string, s string) []string {
-	for _, v := range list {
-		if v == s {
-			return list
-		}
-	}
-	return append(list, s)
-}

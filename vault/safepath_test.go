@@ -7,11 +7,13 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 func TestSafePath(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"Projects/Alpha.md": "a"})
+	testutil.WriteFiles(t, root, map[string]string{"Projects/Alpha.md": "a"})
 	tests := []struct {
 		desc string
 		give string
@@ -73,7 +75,7 @@ func TestSafePathSymlinks(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "vault")
 	outside := filepath.Join(base, "outside")
-	writeTree(t, base, map[string]string{"vault/Notes/a.md": "a", "outside/secret.md": "s"})
+	testutil.WriteFiles(t, base, map[string]string{"vault/Notes/a.md": "a", "outside/secret.md": "s"})
 	links := map[string]string{
 		"vault/Out":         outside,
 		"vault/In":          filepath.Join(root, "Notes"),
@@ -166,19 +168,5 @@ func TestSafePathWindowsStream(t *testing.T) {
 	}
 	if _, err := SafePath(t.TempDir(), "a.md:stream"); !errors.Is(err, ErrUnsafePath) {
 		t.Errorf("SafePath(a.md:stream) = %v, want ErrUnsafePath", err)
-	}
-}
-
-// writeTree writes files (slash paths to contents) under root.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

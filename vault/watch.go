@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -67,9 +68,7 @@ func NewWatcher(root string, ig *Ignore, opts WatchOptions) *Watcher {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if opts.Poll == 0 {
-		opts.Poll = DefaultPoll
-	}
+	opts.Poll = cmp.Or(opts.Poll, DefaultPoll)
 	return &Watcher{root: root, ig: ig, opts: opts, log: log}
 }
 

@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"path"
 	"slices"
@@ -261,12 +262,7 @@ func (s *Server) folders(w http.ResponseWriter, r *http.Request) error {
 			seen[d] = true
 		}
 	}
-	out := make([]string, 0, len(seen))
-	for d := range seen {
-		out = append(out, d)
-	}
-	slices.Sort(out)
-	return writeJSON(w, out)
+	return writeJSON(w, nonNil(slices.Sorted(maps.Keys(seen))))
 }
 
 // propText writes a property value as the page shows it: a date as a

@@ -119,7 +119,7 @@ func (p *page) render(id, body string, t *linkTable, chain []string) (string, er
 		ref := embedRef{target: target, fragment: string(n.Fragment), place: placeOf(n)}
 		l, ok := t.links[linkKey(false, target)]
 		switch {
-		case ok && l.Status == vault.Resolved && isNoteID(l.ID):
+		case ok && l.Status == vault.Resolved && vault.HasMD(l.ID): // a canvas shows as a link
 			if slices.Contains(chain, l.ID) {
 				return "" // a cycle: the link only
 			}
@@ -208,10 +208,6 @@ func brokenEmbed(href, name, why string, place embedPlace) string {
 	return fmt.Sprintf(`<%s class="%s"><a href="%s">%s</a> <span class="muted">(%s)</span></%s>`,
 		tag, class, html.EscapeString(href), html.EscapeString(name), why, tag)
 }
-
-// isNoteID reports whether id is a markdown note (a canvas shows as a
-// link).
-func isNoteID(id string) bool { return strings.HasSuffix(strings.ToLower(id), ".md") }
 
 func newNonce() string {
 	var b [8]byte

@@ -18,7 +18,6 @@ import (
 	"github.com/yuin/goldmark/util"
 	"go.abhg.dev/goldmark/hashtag"
 	"go.abhg.dev/goldmark/wikilink"
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -70,7 +69,7 @@ func linkKey(markdown bool, target string) string {
 	if markdown {
 		k = "m:"
 	}
-	return k + strings.ToLower(norm.NFC.String(strings.TrimSpace(target)))
+	return k + vault.Fold(strings.TrimSpace(target))
 }
 
 func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTable {
@@ -133,7 +132,7 @@ func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
 // its page; what the engine did not read as a tag (in a URL, a number)
 // stays text.
 func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
-	tag := strings.ToLower(norm.NFC.String(string(n.Tag)))
+	tag := vault.Fold(string(n.Tag))
 	if !t.tags[tag] {
 		return nil, nil
 	}

@@ -13,7 +13,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -346,7 +346,7 @@ func notePaths(vaultDir string) ([]string, error) {
 		}
 		return nil
 	})
-	sort.Strings(out)
+	slices.Sort(out)
 	return out, err
 }
 
@@ -356,8 +356,7 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	s := slices.Sorted(slices.Values(ds))
 	rank := int(math.Ceil(p*float64(len(s)))) - 1
 	return s[min(max(rank, 0), len(s)-1)]
 }

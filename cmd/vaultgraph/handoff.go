@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
@@ -56,36 +55,9 @@ type handoffAnswer struct {
 	Decline string `json:"decline,omitempty"`
 }
 
-// handoffTools are the read tools a server answers for the CLI, each
-// decoding its parameters as the command encoded them.
-var handoffTools = map[string]func(context.Context, *mcp.Tools, json.RawMessage) (any, error){
-	"get_node":       handoffCall((*mcp.Tools).GetNode),
-	"get_neighbors":  handoffCall((*mcp.Tools).GetNeighbors),
-	"find_path":      handoffCall((*mcp.Tools).FindPath),
-	"get_hubs":       handoffCall((*mcp.Tools).GetHubs),
-	"search_by_tags": handoffCall((*mcp.Tools).SearchByTags),
-	"list_nodes":     handoffCall((*mcp.Tools).ListNodes),
-	"list_tags":      handoffCall((*mcp.Tools).ListTags),
-	"random_node":    handoffCall((*mcp.Tools).RandomNode),
-	"vault_status":   handoffCall((*mcp.Tools).VaultStatus),
-	"search":         handoffCall((*mcp.Tools).Search),
-	"get_related":    handoffCall((*mcp.Tools).GetRelated),
-}
-
 // embedTools are the tools whose answer depends on the embedding model:
 // a server answers them only for a command of the same --embed.
 var embedTools = map[string]bool{"search": true, "get_related": true}
-
-// handoffCall adapts a tool method to raw JSON parameters.
-func handoffCall[P any](m func(*mcp.Tools, context.Context, P) (any, error)) func(context.Context, *mcp.Tools, json.RawMessage) (any, error) {
-	return func(ctx context.Context, t *mcp.Tools, raw json.RawMessage) (any, error) {
-		var p P
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, fmt.Errorf("%w: parameters: %v", vaultgraph.ErrInvalid, err)
-		}
-		return m(t, ctx, p)
-	}
-}
 
 func socketPath(index string) string { return index + ".sock" }
 
@@ -178,7 +150,7 @@ func (h *handoffServer) serveConn(ctx context.Context, c net.Conn) {
 
 // answer runs req's tool and renders its answer as the command would.
 func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffAnswer {
-	call := handoffTools[req.Tool]
+	call := mcp.ReadCall(req.Tool)
 	switch {
 	case req.V != handoffVersion:
 		return handoffAnswer{Decline: fmt.Sprintf("protocol %d, not %d", req.V, handoffVersion)}
@@ -209,19 +181,8 @@ func (e *remoteError) Error() string { return e.msg }
 
 // Is maps the SPEC code back to the Engine's sentinel.
 func (e *remoteError) Is(target error) bool {
-	switch e.code {
-	case mcp.CodeInvalidParams:
-		return target == vaultgraph.ErrInvalid
-	case mcp.CodeNodeExists:
-		return target == vaultgraph.ErrExists
-	case mcp.CodeNodeNotFound:
-		return target == vaultgraph.ErrNotFound
-	case mcp.CodeConflict:
-		return target == vaultgraph.ErrConflict
-	case mcp.CodeReadOnly:
-		return target == vaultgraph.ErrReadOnly
-	}
-	return false
+	s := mcp.Sentinel(e.code)
+	return s != nil && target == s
 }
 
 // errDeclined says no server took the request: read the index directly.

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,9 +81,7 @@ func runWith(ctx context.Context, args []string, o runOptions, stdout, stderr io
 	if o.stdin == nil {
 		o.stdin = os.Stdin
 	}
-	if o.embedWait == 0 {
-		o.embedWait = oneShotEmbedWait
-	}
+	o.embedWait = cmp.Or(o.embedWait, oneShotEmbedWait)
 	g := &globals{stdin: o.stdin, embedWait: o.embedWait, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
@@ -111,10 +110,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.SuggestionsMinimumDistance = 2
 	root.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
-	def := os.Getenv(EnvVault)
-	if def == "" {
-		def = "."
-	}
+	def := cmp.Or(os.Getenv(EnvVault), ".")
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.vault, "vault", def, "vault folder (default $"+EnvVault+" or the current folder)")
 	pf.StringVar(&g.index, "index", os.Getenv(EnvIndex), "index file (default $"+EnvIndex+" or <vault>/.vaultgraph/index.db)")
@@ -211,10 +207,7 @@ const EnvEmbed = "VAULTGRAPH_EMBED"
 // embedFlags adds --embed and --embed-url to a command that makes or uses
 // note vectors.
 func (g *globals) embedFlags(c *cobra.Command) {
-	def := os.Getenv(EnvEmbed)
-	if def == "" {
-		def = "builtin"
-	}
+	def := cmp.Or(os.Getenv(EnvEmbed), "builtin")
 	// Each command has its own variables: only the command that runs
 	// sets g.embedSpec (other commands make no vectors).
 	spec, url := new(string), new(string)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -86,13 +87,7 @@ func writeValue(b *strings.Builder, v any) {
 			writeValue(b, x)
 		}
 	case map[string]any:
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range v {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			b.WriteByte(' ')
 			b.WriteString(k)
 			writeValue(b, v[k])
@@ -106,25 +101,20 @@ func writeValue(b *strings.Builder, v any) {
 func linkText(s string) string {
 	var b strings.Builder
 	for {
-		i := strings.Index(s, "[[")
-		if i < 0 {
+		before, rest, _ := strings.Cut(s, "[[")
+		inner, after, closed := strings.Cut(rest, "]]")
+		if !closed {
 			b.WriteString(s)
 			return b.String()
 		}
-		j := strings.Index(s[i:], "]]")
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		inner := s[i+2 : i+j]
+		b.WriteString(before)
 		target, alias, _ := strings.Cut(inner, "|")
 		target, _, _ = strings.Cut(target, "#")
 		b.WriteString(target)
 		if alias != "" {
 			b.WriteString(" " + alias)
 		}
-		s = s[i+j+2:]
+		s = after
 	}
 }
 

@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,15 +20,11 @@ type Options struct {
 // Encode renders v as a TOON document (no trailing newline). v must be
 // built from the types listed in the package documentation.
 func Encode(v any, opts Options) (string, error) {
-	if opts.Indent == 0 {
-		opts.Indent = 2
-	}
+	opts.Indent = cmp.Or(opts.Indent, 2)
 	if opts.Indent < 0 {
 		return "", fmt.Errorf("toon: negative indent %d", opts.Indent)
 	}
-	if opts.Delimiter == 0 {
-		opts.Delimiter = ','
-	}
+	opts.Delimiter = cmp.Or(opts.Delimiter, ',')
 	switch opts.Delimiter {
 	case ',', '\t', '|':
 	default:

@@ -2,6 +2,7 @@ package vaultgen
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -80,9 +81,7 @@ func (cfg Config) normalize() (Config, error) {
 	if cfg.Folders < 0 {
 		return cfg, fmt.Errorf("vaultgen: Folders must be >= 0, got %d", cfg.Folders)
 	}
-	if cfg.Folders == 0 {
-		cfg.Folders = max(1, cfg.Notes/DefaultNotesPerFolder)
-	}
+	cfg.Folders = cmp.Or(cfg.Folders, max(1, cfg.Notes/DefaultNotesPerFolder))
 	if math.IsNaN(cfg.AvgLinks) || math.IsInf(cfg.AvgLinks, 0) {
 		return cfg, fmt.Errorf("vaultgen: AvgLinks must be finite, got %v", cfg.AvgLinks)
 	}
@@ -94,9 +93,7 @@ func (cfg Config) normalize() (Config, error) {
 	if cfg.BodyWords < 0 {
 		return cfg, fmt.Errorf("vaultgen: BodyWords must be >= 0, got %d", cfg.BodyWords)
 	}
-	if cfg.BodyWords == 0 {
-		cfg.BodyWords = DefaultBodyWords
-	}
+	cfg.BodyWords = cmp.Or(cfg.BodyWords, DefaultBodyWords)
 	if total := cfg.AvgLinks * float64(cfg.Notes); total > 1<<31 {
 		return cfg, fmt.Errorf("vaultgen: AvgLinks*Notes too large (%.0f)", total)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -25,7 +26,7 @@ func checkFixture(t *testing.T) (root string, ops []Op) {
 		"Untouched.md":  "not in the commit\n",
 		"Sub/Unrelated": "x",
 	}
-	writeTree(t, root, old)
+	testutil.WriteFiles(t, root, old)
 	p := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	ops = []Op{
 		{Path: p("A.md"), Data: []byte("alpha [[Renamed]]\n"), CheckOld: true, Old: []byte(old["A.md"])},
@@ -244,7 +245,7 @@ func cloneMap(m map[string]string) map[string]string {
 func TestCommitCheckSingle(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, "n.md")
-	writeTree(t, root, map[string]string{"n.md": "one\n"})
+	testutil.WriteFiles(t, root, map[string]string{"n.md": "one\n"})
 	err := Apply([]Op{{Path: p, Data: []byte("two\n"), CheckOld: true, Old: []byte("one\n")}}, Options{Root: root, FailAt: func(step string, n int) error {
 		if step == "close" {
 			return appendText(p, "USER EDIT\n")
@@ -303,8 +304,8 @@ func TestCommitSymlink(t *testing.T) {
 		top := t.TempDir()
 		s := setup{root: filepath.Join(top, "vault"), outside: filepath.Join(top, "outside")}
 		s.p = func(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }
-		writeTree(t, s.root, map[string]string{"Real/Note.md": "real\n", "Other.md": "other\n"})
-		writeTree(t, s.outside, map[string]string{"Secret.md": "secret\n"})
+		testutil.WriteFiles(t, s.root, map[string]string{"Real/Note.md": "real\n", "Other.md": "other\n"})
+		testutil.WriteFiles(t, s.outside, map[string]string{"Secret.md": "secret\n"})
 		if err := os.Chmod(s.p("Real/Note.md"), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +326,7 @@ func TestCommitSymlink(t *testing.T) {
 		if err := os.MkdirAll(s.p(".vaultgraph"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		writeTree(t, s.root, map[string]string{".vaultgraph/x.md": "state\n"})
+		testutil.WriteFiles(t, s.root, map[string]string{".vaultgraph/x.md": "state\n"})
 		return s
 	}
 	tests := []struct {

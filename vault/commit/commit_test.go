@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 func TestWriteFileAtomic(t *testing.T) {
@@ -131,7 +133,7 @@ func TestWriteFileAtomicConcurrent(t *testing.T) {
 func commitFixture(t *testing.T) (root string, ops []Op) {
 	t.Helper()
 	root = t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteFiles(t, root, map[string]string{
 		"Home.md":          "home\n",
 		"Projects/Beta.md": "beta\n",
 		"Old/Alpha.md":     "alpha\n",
@@ -234,7 +236,7 @@ func TestCommitFailAtEveryStep(t *testing.T) {
 // letter case, which on a case-insensitive file system is the same entry.
 func TestCommitCaseOnlyRename(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"alpha.md": "old\n"})
+	testutil.WriteFiles(t, root, map[string]string{"alpha.md": "old\n"})
 	ops := []Op{
 		{Path: filepath.Join(root, "Alpha.md"), Data: []byte("new\n")},
 		{Path: filepath.Join(root, "alpha.md"), Remove: true},
@@ -254,7 +256,7 @@ func TestCommitCaseOnlyRename(t *testing.T) {
 
 func TestCommitErrors(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.md": "a", "Folder/x.md": "x"})
+	testutil.WriteFiles(t, root, map[string]string{"a.md": "a", "Folder/x.md": "x"})
 	tests := []struct {
 		desc string
 		ops  []Op
@@ -290,7 +292,7 @@ func TestCommitRemoveMissing(t *testing.T) {
 
 func TestCleanupTemps(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testutil.WriteFiles(t, root, map[string]string{
 		"Keep.md":                                  "keep\n",
 		".vaultgraph-tmp-123":                      "half a note",
 		"Sub/.vaultgraph-tmp-456":                  "half",
@@ -439,19 +441,6 @@ func diffTrees(got, want map[string]string) string {
 		}
 	}
 	return b.String()
-}
-
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 func readFile(t *testing.T, p string) string {

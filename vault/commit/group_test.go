@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // groupFixture is a vault and a group of independent writes to it: two
@@ -15,7 +17,7 @@ import (
 func groupFixture(t *testing.T) (root string, ops []Op) {
 	t.Helper()
 	root = t.TempDir()
-	writeTree(t, root, map[string]string{"Home.md": "home\n", "Projects/Beta.md": "beta\n"})
+	testutil.WriteFiles(t, root, map[string]string{"Home.md": "home\n", "Projects/Beta.md": "beta\n"})
 	ops = []Op{
 		{Path: filepath.Join(root, "Home.md"), Data: []byte("home, edited\n"), CheckOld: true, Old: []byte("home\n")},
 		{Path: filepath.Join(root, "Load", "A.md"), Data: []byte("a\n"), IfAbsent: true},
@@ -55,8 +57,8 @@ func TestApplyGroup(t *testing.T) {
 // its own error, while the others go ahead.
 func TestApplyGroupConflicts(t *testing.T) {
 	root, ops := groupFixture(t)
-	ops[0].Old = []byte("home as read before someone else's edit\n")  // changed since read
-	writeTree(t, root, map[string]string{"C.md": "made meanwhile\n"}) // IfAbsent, now taken
+	ops[0].Old = []byte("home as read before someone else's edit\n")            // changed since read
+	testutil.WriteFiles(t, root, map[string]string{"C.md": "made meanwhile\n"}) // IfAbsent, now taken
 	ops = append(ops,
 		Op{Path: filepath.Join(root, "Projects", "Beta.md"), Data: []byte("twice\n")}, // same file twice
 		Op{Path: filepath.Join(root, "Gone.md"), Remove: true},                        // not for a group

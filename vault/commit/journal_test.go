@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -266,7 +267,7 @@ func TestCommitFinishesLeftoverJournal(t *testing.T) {
 func TestCommitOutsideRoot(t *testing.T) {
 	top := t.TempDir()
 	root := filepath.Join(top, "vault")
-	writeTree(t, root, map[string]string{"a.md": "a"})
+	testutil.WriteFiles(t, root, map[string]string{"a.md": "a"})
 	err := Apply([]Op{{Path: filepath.Join(top, "outside.md"), Data: []byte("x")}}, Options{Root: root})
 	if err == nil {
 		t.Error("commit outside its Root succeeded, want an error")
@@ -283,7 +284,7 @@ func TestCommitLongName(t *testing.T) {
 	long := strings.Repeat("é", 125) + ".md" // 253 bytes
 	t.Run("commit", func(t *testing.T) {
 		root := t.TempDir()
-		writeTree(t, root, map[string]string{long: "old\n", "Sub/" + long: "old sub\n"})
+		testutil.WriteFiles(t, root, map[string]string{long: "old\n", "Sub/" + long: "old sub\n"})
 		ops := []Op{{Path: filepath.Join(root, long), Data: []byte("new\n")}, {Path: filepath.Join(root, "Sub", long), Remove: true}}
 		if err := Apply(ops, Options{}); err == nil || !strings.Contains(err.Error(), "too long") {
 			t.Errorf("commit without a Root = %v, want the name too long for a backup", err)
@@ -309,7 +310,7 @@ func TestCommitLongName(t *testing.T) {
 	for _, crashAt := range []string{"remove#1", "backup#1", "rename#1"} {
 		t.Run(crashAt, func(t *testing.T) {
 			root := t.TempDir()
-			writeTree(t, root, map[string]string{long: "old\n", "Sub/" + long: "old sub\n"})
+			testutil.WriteFiles(t, root, map[string]string{long: "old\n", "Sub/" + long: "old sub\n"})
 			ops := []Op{{Path: filepath.Join(root, long), Data: []byte("new\n")}, {Path: filepath.Join(root, "Sub", long), Remove: true}}
 			crashCommit(t, root, ops, crashAt)
 			if _, err := Recover(root); err != nil {
@@ -353,7 +354,7 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 		t.Run(tt.desc, func(t *testing.T) {
 			top := t.TempDir()
 			root := filepath.Join(top, "vault")
-			writeTree(t, top, map[string]string{
+			testutil.WriteFiles(t, top, map[string]string{
 				"outside.md":                                  "outside\n",
 				".vaultgraph-tmp-x":                           "outside temp\n",
 				"vault/Keep.md":                               "keep\n",
@@ -414,7 +415,7 @@ func TestCleanupTempsBadJournal(t *testing.T) {
 // TestCleanupTempsCleanVault: nothing to clean up, no state folder made.
 func TestCleanupTempsCleanVault(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.md": "a"})
+	testutil.WriteFiles(t, root, map[string]string{"a.md": "a"})
 	if done, err := Recover(root); err != nil || len(done) > 0 {
 		t.Errorf("Recover() = %q, %v, want nothing", done, err)
 	}
@@ -428,7 +429,7 @@ func TestCleanupTempsCleanVault(t *testing.T) {
 // touches nothing and says so.
 func TestCleanupTempsSkipsWhileLocked(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.md": "a", ".vaultgraph-tmp-1": "in flight"})
+	testutil.WriteFiles(t, root, map[string]string{"a.md": "a", ".vaultgraph-tmp-1": "in flight"})
 	lk, err := LockWrites(root, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -456,7 +457,7 @@ func TestCleanupTempsSkipsWhileLocked(t *testing.T) {
 // gives up with ErrLocked after LockWait.
 func TestCommitWaitsForLock(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"a.md": "a"})
+	testutil.WriteFiles(t, root, map[string]string{"a.md": "a"})
 	p := filepath.Join(root, "a.md")
 	lk, err := LockWrites(root, 0)
 	if err != nil {

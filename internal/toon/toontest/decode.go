@@ -1,6 +1,7 @@
 package toontest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sort"
@@ -39,10 +40,7 @@ type DecodeOptions struct {
 // nested deeper than 1000 levels are errors in both modes; a leading
 // byte-order mark is skipped.
 func Decode(text string, opts DecodeOptions) (any, error) {
-	indent := opts.Indent
-	if indent == 0 {
-		indent = 2
-	}
+	indent := cmp.Or(opts.Indent, 2)
 	if indent < 0 {
 		return nil, fmt.Errorf("toon: negative indent %d", indent)
 	}
