@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"reflect"
+	"fmt"
 	"testing"
 )
 
@@ -10,7 +10,7 @@ import (
 // (the inputs trimmed to the tokens not yet merged, some emptied),
 // Keyword ranks in Go, reading the segments as they stand, and finds what
 // SQL finds, in the same order, with the same scores, at every step of
-// the merge.
+// the merge (rankedInGo).
 func TestRankWhileMerging(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
@@ -46,28 +46,10 @@ func TestRankWhileMerging(t *testing.T) {
 		}
 		for _, text := range queries {
 			for _, anyTerm := range []bool{false, true} {
-				q := KeywordQuery{Text: text, Limit: 20, NoSnippets: true, Any: anyTerm}
-				before := s.goRanked.Load()
-				s.sqlRank = false
-				got, err := s.Keyword(ctx, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if s.goRanked.Load() == before {
-					t.Fatalf("step %d: Keyword(%+v) was not ranked in Go while merging", steps, q)
-				}
-				s.sqlRank = true
-				want, err := s.Keyword(ctx, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("step %d: Keyword(%+v) in Go differs from SQL:\n got %v\nwant %v", steps, q, got, want)
-				}
+				rankedInGo(t, s, fmt.Sprintf("merge step %d", steps), KeywordQuery{Text: text, Limit: 20, NoSnippets: true, Any: anyTerm})
 			}
 		}
 	}
-	s.sqlRank = false
 	t.Logf("%d merge steps, %d trimmed segments read", steps, trimmed)
 	if steps < 2 || trimmed == 0 {
 		t.Errorf("%d merge steps, %d trimmed segments read: the test needs several steps and trimmed segments", steps, trimmed)

@@ -35,23 +35,8 @@ func TestDocSizesFollowWrites(t *testing.T) {
 	same := func(what string) {
 		t.Helper()
 		for _, text := range []string{"plan", "plan words", "other"} {
-			q := KeywordQuery{Text: text, Limit: 200, NoSnippets: true}
-			s.sqlRank = false
-			before := s.goRanked.Load()
-			got, err := s.Keyword(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.goRanked.Load() == before {
-				t.Fatalf("%s: Keyword(%s) was not ranked in Go", what, text)
-			}
-			s.sqlRank = true
-			want, err := s.Keyword(ctx, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want) == 0 || !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: Keyword(%s) in Go differs from SQL:\n got %v\nwant %v", what, text, got, want)
+			if len(rankedInGo(t, s, what, KeywordQuery{Text: text, Limit: 200, NoSnippets: true})) == 0 {
+				t.Errorf("%s: Keyword(%s) found nothing", what, text)
 			}
 		}
 	}
@@ -81,4 +66,30 @@ func TestDocSizesFollowWrites(t *testing.T) {
 	if n := allSizes(); n != 2 {
 		t.Errorf("after Reset, every row's length read %d times in all, want twice", n)
 	}
+}
+
+// rankedInGo checks that Keyword ranks q in Go, and as SQL does (the
+// same hits, order and scores); it returns SQL's hits. what says when.
+func rankedInGo(t *testing.T, s *Store, what string, q KeywordQuery) []KeywordHit {
+	t.Helper()
+	ctx := context.Background()
+	defer func() { s.sqlRank = false }()
+	s.sqlRank = false
+	before := s.goRanked.Load()
+	got, err := s.Keyword(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.goRanked.Load() == before {
+		t.Fatalf("%s: Keyword(%+v) was not ranked in Go", what, q)
+	}
+	s.sqlRank = true
+	want, err := s.Keyword(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: Keyword(%+v) in Go differs from SQL:\n got %v\nwant %v", what, q, got, want)
+	}
+	return want
 }

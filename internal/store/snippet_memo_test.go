@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // TestKeptSnippets: KeywordSnippets takes a snippet it made before for
@@ -16,21 +14,10 @@ import (
 // is Keyword's own. It keeps at most SnipMemoSize.
 func TestKeptSnippets(t *testing.T) {
 	ctx := context.Background()
-	root := t.TempDir()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), WithVault(root))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, root, writeNote := vaultStore(t)
 	write := func(id, title, body string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(root, id), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r := &Record{Note: &vault.Note{ID: id, Title: title, Hash: body}, Path: id, Body: body}
-		if err := s.Apply(ctx, &Batch{Upserts: []*Record{r}}); err != nil {
-			t.Fatal(err)
-		}
+		writeNote(id, title, body, body)
 	}
 	write("A.md", "A", "# A\n\nThe harbour light is lit at dusk.\n")
 	write("B.md", "B", "The keeper rows out of the harbour at dawn.\n")
