@@ -102,7 +102,7 @@ func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) 
 // rows it keeps (fillSnip) serve them all; the caller closes what
 // snipConn returns, which hands the connection to the next search. The
 // rows skip reports (see fillSnip) are not made.
-func (s *Store) snipConn(ctx context.Context, rowids []int64, skip func(int64, snipSource) bool) (*snipConnection, error) {
+func (s *Store) snipConn(ctx context.Context, rowids []int64, skip snipSkip) (*snipConnection, error) {
 	s.snipMu.Lock()
 	for try := 0; ; try++ {
 		if s.snip == nil {
@@ -128,6 +128,11 @@ func (s *Store) snipConn(ctx context.Context, rowids []int64, skip func(int64, s
 		}
 	}
 }
+
+// snipSkip tells fillSnip which rows of temp.snip not to make: given a
+// row's rowid, what it is made from and its title and columns (made when
+// asked for), true leaves it as it is.
+type snipSkip func(doc int64, src snipSource, row func() (title string, cols [len(ftsColumns)]string)) bool
 
 // snipConnection is the snippet connection lent to one search, and
 // what the rows of temp.snip it asked for were made from (fillSnip).
@@ -164,8 +169,8 @@ const SnipRowsKept = 1024
 // was made of; the others are made again. Rows of other notes may stay:
 // every query of temp.snip names the rowids it wants. It returns what
 // each row of rowids is made from; a row skip (when not nil) reports is
-// left as it is (its snippet is kept: snippet_memo.go).
-func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, skip func(int64, snipSource) bool) (map[int64]snipSource, error) {
+// left as it is (its snippet is kept, or made in Go: KeywordSnippets).
+func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, skip snipSkip) (map[int64]snipSource, error) {
 	if err := s.startSnip(ctx, conn, len(rowids)); err != nil {
 		return nil, err
 	}
@@ -194,6 +199,7 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 	made := make(map[int64]snipSource, len(got))
 	for _, r := range got {
 		body, ok := "", false
+		var cols *[len(ftsColumns)]string // made once, when needed
 		if r.z != nil {
 			text, err := expandText(r.z)
 			body, ok = text, err == nil
@@ -207,7 +213,14 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 			}
 			src := snipSource{id: r.id, digest: snipDigest(r.id, r.title, r.aliases, r.tags, r.props, anchors, r.hash, body)}
 			made[r.doc] = src
-			if skip != nil && skip(r.doc, src) {
+			rowOf := func() (string, [len(ftsColumns)]string) {
+				if cols == nil {
+					c := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
+					cols = &c
+				}
+				return r.title, *cols
+			}
+			if skip != nil && skip(r.doc, src, rowOf) {
 				continue
 			}
 		}
@@ -225,9 +238,12 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 		if !ok {
 			continue // a damaged row or a file gone: no snippet
 		}
-		cols := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
+		if cols == nil {
+			c := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
+			cols = &c
+		}
 		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, cols)...); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, *cols)...); err != nil {
 			return nil, err
 		}
 		if _, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, hash) VALUES (?, ?)", r.doc, r.hash); err != nil {

@@ -207,12 +207,17 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
 	// Snippets made before from the same rows for the same terms are
-	// taken as they are, their rows of temp.snip not made again
-	// (snippet_memo.go).
-	key := snipTermsKey(terms)
+	// taken as they are (snippet_memo.go), others made in Go where they
+	// can be (snippet_go.go); their rows of temp.snip are not made.
+	key, expr := snipTermsKey(terms), newSnipExpr(terms)
 	kept := map[int64]string{}
-	conn, err := s.snipConn(ctx, rowids, func(doc int64, src snipSource) bool {
+	conn, err := s.snipConn(ctx, rowids, func(doc int64, src snipSource, row func() (string, [len(ftsColumns)]string)) bool {
 		snip, hit := s.snips.get(doc, key, src)
+		if !hit && expr != nil {
+			if snip, hit = expr.rowSnippet(row, terms); hit {
+				s.snips.put(doc, key, src, snip)
+			}
+		}
 		if hit {
 			kept[doc] = snip
 		}
@@ -426,6 +431,13 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	return out, nil
 }
 
+// anchorSnippet is the snippet of a note found by the anchor text of
+// the links to them alone: made in Go from body (textSnippet).
+func anchorSnippet(body, title string, terms []Term) string {
+	snip, _, _ := textSnippet(body, terms)
+	return cleanSnippet(Highlight(snip, vault.NFC(body)), title)
+}
+
 // anchorOnlySnippets returns, keyed by rowid, the ID and a snippet of the
 // notes of rowids (found by the anchor text of the links to them, so that
 // their own text does not match): made in Go from the body, with the
@@ -446,8 +458,7 @@ func anchorOnlySnippets(ctx context.Context, q querier, rowids []int64, terms []
 		if err := rows.Scan(&rowid, &id, &title, &body); err != nil {
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		snip, _, _ := textSnippet(body, terms)
-		out[rowid] = [2]string{id, cleanSnippet(Highlight(snip, vault.NFC(body)), title)}
+		out[rowid] = [2]string{id, anchorSnippet(body, title, terms)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
