@@ -206,6 +206,13 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 		} else {
 			body, ok = s.fileBody(r.id, r.path, r.bodyStart)
 		}
+		rowOf := func() (string, [len(ftsColumns)]string) {
+			if cols == nil {
+				c := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
+				cols = &c
+			}
+			return r.title, *cols
+		}
 		if ok {
 			anchors := "\x00" // none
 			if r.anchors.Valid {
@@ -213,44 +220,42 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 			}
 			src := snipSource{id: r.id, digest: snipDigest(r.id, r.title, r.aliases, r.tags, r.props, anchors, r.hash, body)}
 			made[r.doc] = src
-			rowOf := func() (string, [len(ftsColumns)]string) {
-				if cols == nil {
-					c := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
-					cols = &c
-				}
-				return r.title, *cols
-			}
 			if skip != nil && skip(r.doc, src, rowOf) {
 				continue
 			}
-		}
-		if ok && r.keptHash == r.hash && r.keptBody == body {
-			continue // the row as it would be made again
-		}
-		for _, stmt := range []string{"DELETE FROM temp.snip WHERE rowid = ?", "DELETE FROM temp.snip_hash WHERE doc = ?"} {
-			if !r.held {
-				break // nothing to delete
+			if r.keptHash == r.hash && r.keptBody == body {
+				continue // the row as it would be made again
 			}
-			if _, err := conn.ExecContext(ctx, stmt, r.doc); err != nil {
-				return nil, err
-			}
+			rowOf()
 		}
-		if !ok {
-			continue // a damaged row or a file gone: no snippet
-		}
-		if cols == nil {
-			c := ftsCols(noteFields(r.id, r.title, r.aliases, r.tags, r.props, r.anchors), body)
-			cols = &c
-		}
-		if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.doc, *cols)...); err != nil {
-			return nil, err
-		}
-		if _, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, hash) VALUES (?, ?)", r.doc, r.hash); err != nil {
+		// cols is nil for a damaged row or a file gone: no snippet.
+		if err := remakeSnipRow(ctx, conn, r.doc, r.held, cols, r.hash); err != nil {
 			return nil, err
 		}
 	}
 	return made, nil
+}
+
+// remakeSnipRow replaces the row doc of temp.snip (held: it has one) by
+// cols, made of a note of hash; cols nil only deletes it.
+func remakeSnipRow(ctx context.Context, conn *sql.Conn, doc int64, held bool, cols *[len(ftsColumns)]string, hash string) error {
+	for _, stmt := range []string{"DELETE FROM temp.snip WHERE rowid = ?", "DELETE FROM temp.snip_hash WHERE doc = ?"} {
+		if !held {
+			break // nothing to delete
+		}
+		if _, err := conn.ExecContext(ctx, stmt, doc); err != nil {
+			return err
+		}
+	}
+	if cols == nil {
+		return nil
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO temp.snip(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(doc, *cols)...); err != nil {
+		return err
+	}
+	_, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, hash) VALUES (?, ?)", doc, hash)
+	return err
 }
 
 // startSnip makes the connection's temp.snip and temp.snip_hash, and

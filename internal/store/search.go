@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -190,20 +191,8 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	}
 	list, _ := json.Marshal(ids) // strings always marshal
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	rowids, err := scanRows(rows, err, func(rows *sql.Rows, r *int64) error { return rows.Scan(r) })
 	if err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	var rowids []int64
-	for rows.Next() {
-		var r int64
-		if err := rows.Scan(&r); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("keyword snippets: %w", err)
-		}
-		rowids = append(rowids, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
 	// Snippets made before from the same rows for the same terms are
