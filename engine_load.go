@@ -188,7 +188,7 @@ type scanOutcome struct {
 // was set aside and rebuilt, if it was.
 func (e *Engine) openIndex(ctx context.Context) (*store.Snapshot, string, error) {
 	// Snippets read the bodies from the files: the index keeps no copy.
-	st, snap, rebuilt, err := store.OpenAndLoad(ctx, e.IndexPath(), store.WithVault(e.root))
+	st, snap, rebuilt, err := store.OpenAndLoad(ctx, e.IndexPath(), store.WithVault(e.root), store.WithMmap(e.opts.IndexMmap))
 	if err != nil {
 		return nil, "", fmt.Errorf("open index: %w", err)
 	}

@@ -83,6 +83,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	}
 	opts.Logger = log
 	opts.ReadOnly = o.readOnly
+	opts.IndexMmap = vaultgraph.ServeIndexMmap
 	opts.FollowRenames = o.followRenames
 	if opts.Embedder, err = g.embedder(); err != nil {
 		return err
