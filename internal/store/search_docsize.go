@@ -18,7 +18,8 @@ import (
 // again; a deleted row's stale length is never asked for, as no match
 // names it (and a rowid used again is a row written again). "Later"
 // is told by snapgen.n, which counts every change to the notes table
-// and with it every write of the full-text rows; 'delete-all', which
+// and with it nearly every write of the full-text rows (a state with a
+// higher count is later); 'delete-all', which
 // starts the origins over, is only run by Reset (a rebuild, as an engine
 // opens its index, before it answers a search), which forgets the
 // lengths kept (rankCache.forget).
@@ -39,7 +40,10 @@ func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *
 	if err := conn.QueryRowContext(ctx, "SELECT n FROM snapgen").Scan(&gen); err != nil {
 		gen = -1 // an index without the change count: no base is used
 	}
-	if base != nil && gen >= 0 && base.gen >= 0 && gen >= base.gen {
+	// Only from a base strictly older: a write that changes only the
+	// anchor text moves no count, and a state of the same count may be
+	// older than the base.
+	if base != nil && gen >= 0 && base.gen >= 0 && gen > base.gen {
 		size, ok, err := s.patchSizes(ctx, conn, table, st, base, gen)
 		if err != nil || ok {
 			return size, ok, err
