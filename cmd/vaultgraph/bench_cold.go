@@ -23,11 +23,13 @@ type coldResult struct {
 	run           childRun
 	indexBytes    int64
 	parts         map[string]int64
+	serve         serveRSS
 }
 
 // line is the result as printed: markdown and index sizes, their ratio,
 // the cold index's wall time, markdown megabytes (10^6 bytes) per second
-// and peak RSS, then the bytes of each part of the index.
+// and peak RSS, the bytes of each part of the index, then the RSS of a
+// server with its defaults on it (benchServeRSS).
 func (r coldResult) line() string {
 	var b strings.Builder
 	ratio, rate := 0.0, 0.0
@@ -42,6 +44,7 @@ func (r coldResult) line() string {
 	for _, p := range coldParts {
 		fmt.Fprintf(&b, " %s=%s", p, mib(r.parts[p]))
 	}
+	b.WriteString(" " + r.serve.fields())
 	return b.String()
 }
 
@@ -79,7 +82,9 @@ func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, s
 		return r, err
 	}
 	fmt.Fprintf(stderr, "bench: cold index: %s (CPU %s), peak RSS %s, index %s\n", secs(r.run.wall), secs(r.run.cpu), kib(r.run.rssKiB), mib(r.indexBytes))
-	return r, nil
+	fmt.Fprintf(stderr, "bench: serve with its defaults on that index: RSS once ready, and after %d searches\n", rssSearches)
+	r.serve, err = benchServeRSS(ctx, exe, vaultDir, index)
+	return r, err
 }
 
 // coldIndexPath is where benchCold writes its index for a vault.

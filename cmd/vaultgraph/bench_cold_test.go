@@ -28,7 +28,7 @@ func TestBenchCold(t *testing.T) {
 	mib := `\d+\.\dMiB`
 	re := regexp.MustCompile(`^bench-cold notes=200 parsed=\d+ embed=builtin markdown=` + mib + ` index_size=` + mib +
 		` index_ratio=\d+\.\d\d cold_index=\d+\.\d\ds md_mb_per_s=\d+\.\d\d peak_rss=` + rssPattern() +
-		` vectors=` + mib + ` fts=` + mib + ` text=` + mib + ` links=` + mib + ` notes=` + mib + ` other=` + mib + `$`)
+		` vectors=` + mib + ` fts=` + mib + ` text=` + mib + ` links=` + mib + ` notes=` + mib + ` other=` + mib + ` idle_rss_serve=` + rssPattern() + ` idle_rss_searched=` + rssPattern() + `$`)
 	if !re.MatchString(lines[1]) {
 		t.Errorf("bench-cold line = %q, want it to match %s", lines[1], re)
 	}

@@ -61,13 +61,13 @@ func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, er
 	if err := r.serveIdle(ctx, exe, vaultDir, index, id); err != nil {
 		return r, err
 	}
-	s, err := startServe(ctx, exe, vaultDir, index, id, true)
+	s, err := startServe(ctx, exe, vaultDir, index, id, "msg=watching", "--embed", "none")
 	if err != nil {
 		return r, err
 	}
 	defer s.close()
 	select {
-	case <-s.watching:
+	case <-s.marked:
 	case <-time.After(5 * time.Minute):
 		return r, errors.New("serve: the watcher did not start in 5 minutes")
 	}
@@ -79,7 +79,7 @@ func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, er
 // serveIdle times a server's start without the watcher, takes its idle
 // RSS, and times `get-node` while it runs.
 func (r *readBench) serveIdle(ctx context.Context, exe, vaultDir, index, id string) error {
-	s, err := startServe(ctx, exe, vaultDir, index, id, false)
+	s, err := startServe(ctx, exe, vaultDir, index, id, "", "--embed", "none", "--no-watch")
 	if err != nil {
 		return err
 	}
@@ -96,23 +96,26 @@ func (r *readBench) serveIdle(ctx context.Context, exe, vaultDir, index, id stri
 	return err
 }
 
-// benchServer is a `serve --embed none` child over stdio, initialized and
-// asked get_node once.
+// benchServer is a `serve` child over stdio, initialized and asked
+// get_node once.
 type benchServer struct {
 	cmd         *exec.Cmd
 	in          io.WriteCloser
+	rd          *bufio.Reader
 	init, ready time.Duration // from the start to initialize and get_node answered
-	watching    chan struct{} // closed when serve logs that its watcher runs (markWriter)
+	marked      chan struct{} // closed when serve logs its mark (markWriter)
 }
 
-// startServe starts serve on index (with the watcher when watch is set),
-// initializes it and asks get_node id.
-func startServe(ctx context.Context, exe, vaultDir, index, id string, watch bool) (*benchServer, error) {
-	args := []string{"serve", vaultDir, "--index", index, "--embed", "none"}
-	if !watch {
-		args = append(args, "--no-watch")
+// startServe starts `serve` on index with args, initializes it and asks
+// get_node id; marked closes when serve's log holds mark (never for "").
+func startServe(ctx context.Context, exe, vaultDir, index, id, mark string, args ...string) (*benchServer, error) {
+	args = append([]string{"serve", vaultDir, "--index", index}, args...)
+	s := &benchServer{cmd: exec.CommandContext(ctx, exe, args...), marked: make(chan struct{})}
+	w := &markWriter{seen: s.marked}
+	if mark != "" {
+		w.mark = []byte(mark)
 	}
-	s := &benchServer{cmd: exec.CommandContext(ctx, exe, args...), watching: make(chan struct{})}
+	s.cmd.Stderr = w
 	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -121,12 +124,12 @@ func startServe(ctx context.Context, exe, vaultDir, index, id string, watch bool
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s.cmd.Stderr = &markWriter{mark: []byte("msg=watching"), seen: s.watching}
 	start := time.Now()
 	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	rd := bufio.NewReader(out)
+	s.rd = rd
 	if err := rpc(s.in, rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
 		s.close()

@@ -73,3 +73,25 @@ func TestServeGC(t *testing.T) {
 		t.Error("liveHeap() = 0")
 	}
 }
+
+// TestIdleHeap checks when a quiet server gives its heap back: only in a
+// tick that allocated little, and only when the heap holds more than
+// idleSlack beyond what is live.
+func TestIdleHeap(t *testing.T) {
+	const live = 300 << 20
+	for _, tt := range []struct {
+		desc            string
+		allocated, held uint64
+		want            bool
+	}{
+		{"quiet, twice the live heap held", 0, 2 * live, true},
+		{"quiet, a little garbage", 1 << 10, live + idleSlack/2, false},
+		{"busy, twice the live heap held", 50 << 20, 2 * live, false},
+		{"just quiet", idleAllocs - 1, live + idleSlack + 1, true},
+		{"just busy", idleAllocs, live + idleSlack + 1, false},
+	} {
+		if got := idleHeap(tt.allocated, live, tt.held); got != tt.want {
+			t.Errorf("%s: idleHeap(%d, %d, %d) = %v, want %v", tt.desc, tt.allocated, live, tt.held, got, tt.want)
+		}
+	}
+}

@@ -79,10 +79,13 @@ With --cold, each vault also prints a bench-cold line: the vault is
 indexed again, cold, into a new index with the default (builtin)
 embedder, as 'vaultgraph index' does: the markdown's size, the index
 file's size and their ratio, the wall time, markdown megabytes (10^6
-bytes) per second, peak RSS, and the bytes of each part of the index
-(SQLite dbstat: vectors, full-text, links, notes, tags, other):
+bytes) per second, peak RSS, the bytes of each part of the index
+(SQLite dbstat: vectors, full-text, links, notes, tags, other), then
+the RSS of 'vaultgraph serve' with its defaults (builtin embedder,
+watcher) on that index: one second after its embeddings are ready, and
+3 s after it answered 100 searches:
 
-  bench-cold notes=10000 parsed=10100 embed=builtin markdown=17.1MiB index_size=52.0MiB index_ratio=3.04 cold_index=3.90s md_mb_per_s=4.60 peak_rss=300.0MiB vectors=29.4MiB fts=33.0MiB links=14.1MiB notes=4.6MiB other=0.1MiB
+  bench-cold notes=10000 parsed=10101 embed=builtin markdown=17.1MiB index_size=29.9MiB index_ratio=1.75 cold_index=4.15s md_mb_per_s=4.32 peak_rss=261.6MiB vectors=3.0MiB fts=15.0MiB text=0.0MiB links=7.7MiB notes=4.1MiB other=0.0MiB idle_rss_serve=75.0MiB idle_rss_searched=90.0MiB
 
 With --vault DIR --index FILE --search, only the bench-search line is
 taken, on that vault and index (made and kept if missing, reused

@@ -131,6 +131,8 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	// made.
 	debug.FreeOSMemory()
 	serveGC(os.Getenv, liveHeap())
+	go settleMemory(ctx, e, log)
+	go giveBackWhenIdle(ctx)
 	if o.http != "" {
 		var site http.Handler
 		if !o.noWeb {

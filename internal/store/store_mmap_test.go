@@ -14,13 +14,19 @@ func TestWithMmap(t *testing.T) {
 	for _, tt := range []struct {
 		desc string
 		opts []Option
+		size int64 // the index file's size before Open, made by grow
 		want int64
 	}{
 		{desc: "default", want: 0},
 		{desc: "WithMmap", opts: []Option{WithMmap(4 << 20)}, want: 4 << 20},
+		{desc: "file larger than the map", opts: []Option{WithMmap(4 << 20)}, size: 5 << 20, want: 0},
 	} {
 		t.Run(tt.desc, func(t *testing.T) {
-			s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), tt.opts...)
+			path := filepath.Join(t.TempDir(), "index.db")
+			if tt.size > 0 {
+				grow(t, path, tt.size)
+			}
+			s, err := Open(ctx, path, tt.opts...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,5 +52,18 @@ func TestWithMmap(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// grow makes an index at path at least size bytes long.
+func grow(t *testing.T, path string, size int64) {
+	t.Helper()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.db.Exec(`CREATE TABLE pad(b BLOB); INSERT INTO pad VALUES (zeroblob(?)); PRAGMA wal_checkpoint(TRUNCATE)`, size); err != nil {
+		t.Fatal(err)
 	}
 }
