@@ -2,15 +2,17 @@ package store
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
-	"github.com/vaultgraph/vaultgraph/internal/textfold"
+	"golang.org/x/text/unicode/norm"
 )
 
 // FTS5's snippet() made in Go, for the common case: a row whose every
-// column is ASCII and an expression whose every phrase is one plain
-// token (matchParser). unicode61 then splits the text into the runs of
-// ASCII letters and digits and lower-cases them, nothing more, and the
-// snippet is FTS5's own algorithm (fts5_aux.c, fts5SnippetFunction):
+// column is ASCII or Latin text (tokens61) and an expression whose every
+// phrase is one plain token (matchParser). unicode61 then splits the
+// text into runs of letters and digits, lower-cased and Latin accents
+// removed, and the snippet is FTS5's own algorithm (fts5_aux.c, fts5SnippetFunction):
 // each instance of a phrase in the body, in order of position (then of
 // phrase), starts a window of SnippetTokens tokens scored 1000 per
 // phrase seen in it and 1 per repeat, and moved back to centre its
@@ -43,29 +45,65 @@ func newSnipExpr(terms []Term) *snipExpr {
 	return &snipExpr{root: root, phrases: p.phrases}
 }
 
-// asciiToken is a token of ASCII text: bytes [start, end), lower-cased.
-type asciiToken struct {
+// textToken is a token of a text: bytes [start, end), folded.
+type textToken struct {
 	start, end int
 	text       string
 }
 
-// asciiTokens splits ASCII text as unicode61 does: runs of letters and
-// digits, lower-cased.
-func asciiTokens(s string) []asciiToken {
-	var out []asciiToken
-	for i := 0; i < len(s); {
-		if !isASCIIAlnum(s[i]) {
-			i++
-			continue
+// tokens61 splits s as unicode61 (remove_diacritics 2) does: runs of
+// letters and digits, lower-cased, Latin letters without their accents.
+// ok is false when s has a character outside ASCII, Latin-1 (but µ),
+// Latin Extended-A (but ſ) and the general punctuation: the ones whose
+// category and folding are checked against FTS5 (TestTokens61SameAsFTS5).
+func tokens61(s string) (out []textToken, ok bool) {
+	start := -1
+	var b strings.Builder
+	for i, r := range s {
+		var token bool
+		switch {
+		case r < utf8.RuneSelf:
+			token = isASCIIAlnum(byte(r))
+		case r >= 0xA0 && r <= 0x17E && r != 0xB5:
+			token = unicode.IsLetter(r) || unicode.IsNumber(r)
+		case r >= 0x2000 && r <= 0x2064:
+		default:
+			return nil, false
 		}
-		j := i
-		for j < len(s) && isASCIIAlnum(s[j]) {
-			j++
+		switch {
+		case token && start < 0:
+			start = i
+			b.Reset()
+			fallthrough
+		case token:
+			b.WriteString(fold61(r))
+		case start >= 0:
+			out = append(out, textToken{start, i, b.String()})
+			start = -1
 		}
-		out = append(out, asciiToken{i, j, strings.ToLower(s[i:j])})
-		i = j
 	}
-	return out
+	if start >= 0 {
+		out = append(out, textToken{start, len(s), b.String()})
+	}
+	return out, true
+}
+
+// fold61 is unicode61's folding of a letter or digit r of tokens61's
+// characters: lower case, and a Latin letter without its accent (the
+// letter its canonical decomposition starts with, when the rest are
+// combining marks).
+func fold61(r rune) string {
+	if r < utf8.RuneSelf {
+		return string(unicode.ToLower(r))
+	}
+	lower := string(unicode.ToLower(r))
+	d := []rune(norm.NFD.String(lower))
+	for _, m := range d[1:] {
+		if !unicode.Is(unicode.Mn, m) {
+			return lower
+		}
+	}
+	return string(d[0])
 }
 
 func isASCIIAlnum(c byte) bool { return isASCIILetter(c) || c >= '0' && c <= '9' }
@@ -77,15 +115,20 @@ func (p matchPhrase) matches(tok string) bool {
 
 // snippet returns FTS5's snippet of column 1 (the body) of the row cols
 // and whether the row matches the expression at all; ok is false when a
-// column is not ASCII.
+// column has a character tokens61 does not split, or the body has words
+// folded further than unicode61 folds them (its hidden column is not
+// empty: the snippet is then made otherwise, see snippet).
 func (e *snipExpr) snippet(cols [len(ftsColumns)]string) (snip string, matched, ok bool) {
+	if cols[3] != "" { // the body's hidden column: see bodyColumns
+		return "", false, false
+	}
 	flags := make([]uint8, len(e.phrases))
-	var body []asciiToken
+	var body []textToken
 	for c, text := range cols {
-		if !textfold.IsASCII(text) {
+		toks, ok := tokens61(text)
+		if !ok {
 			return "", false, false
 		}
-		toks := asciiTokens(text)
 		if c == 1 {
 			body = toks
 		}
@@ -166,7 +209,7 @@ func windowScore(insts []snipInst, phrases, size, from int) (score, adjusted int
 
 // bestWindow is the first token of the snippet fts5SnippetFunction
 // picks.
-func bestWindow(text string, toks []asciiToken, insts []snipInst, phrases int) int {
+func bestWindow(text string, toks []textToken, insts []snipInst, phrases int) int {
 	var firsts []int // the tokens that start a sentence (fts5SentenceFinderCb)
 	for pos, t := range toks {
 		if pos == 0 {
@@ -213,7 +256,7 @@ func bestWindow(text string, toks []asciiToken, insts []snipInst, phrases int) i
 // highlightWindow writes the SnippetTokens tokens of text from start as
 // fts5HighlightCb does: the instances (coalesced: one per token) between
 // MarkOpen and MarkClose, SnippetEllipsis where the text goes on.
-func highlightWindow(text string, toks []asciiToken, insts []snipInst, start int) string {
+func highlightWindow(text string, toks []textToken, insts []snipInst, start int) string {
 	var marked []int // the tokens with an instance, from start
 	for _, in := range insts {
 		if in.off >= start && (len(marked) == 0 || marked[len(marked)-1] != in.off) {
