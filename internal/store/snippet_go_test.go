@@ -18,15 +18,7 @@ import (
 // write them (with the stems column's marked tokens).
 func TestGoSnippetSameAsFTS5(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "CREATE VIRTUAL TABLE temp.t USING "+snipTable); err != nil {
-		t.Fatal(err)
-	}
+	conn := tempConn(t, "CREATE VIRTUAL TABLE temp.t USING "+snipTable)
 	r := rand.New(rand.NewPCG(5, 6))
 	words := []string{"plan", "plans", "planning", "garden", "Garden", "meeting", "the", "a", "of", "project", "x1", "budget", "review", "music", "cafe", "resume", "uber"}
 	latin := []string{"café", "Café", "résumé", "Über", "naïve", "jalapeño", "façade", "ŝtar", "½"}
@@ -136,18 +128,8 @@ func TestKeywordSnippetsInGo(t *testing.T) {
 // it takes most of them.
 func TestTokens61SameAsFTS5(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	for _, stmt := range []string{"CREATE VIRTUAL TABLE temp.p USING fts5(x, tokenize = 'unicode61 remove_diacritics 2')",
-		"CREATE VIRTUAL TABLE temp.pv USING fts5vocab(temp, p, 'instance')"} {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			t.Fatal(err)
-		}
-	}
+	conn := tempConn(t, "CREATE VIRTUAL TABLE temp.p USING fts5(x, tokenize = 'unicode61 remove_diacritics 2')",
+		"CREATE VIRTUAL TABLE temp.pv USING fts5vocab(temp, p, 'instance')")
 	taken := 0
 	for _, rg := range [][2]rune{{0xA0, 0x24F}, {0x2000, 0x206F}} {
 		for c := rg[0]; c <= rg[1]; c++ {
@@ -180,4 +162,20 @@ func TestTokens61SameAsFTS5(t *testing.T) {
 	if taken < 300 {
 		t.Errorf("tokens61 takes %d of the characters, want most", taken)
 	}
+}
+
+// tempConn is a connection to a new index with the tables stmts make.
+func tempConn(t *testing.T, stmts ...string) *sql.Conn {
+	t.Helper()
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if err := execAll(ctx, conn, stmts...); err != nil {
+		t.Fatal(err)
+	}
+	return conn
 }
