@@ -167,7 +167,11 @@ func (e *Engine) keepCaches(ctx context.Context) {
 		if ns == nil {
 			return store.NoteLinks{}, false
 		}
-		return store.NoteLinks{Links: ns.eachLink(), Resolved: ns.resolved, Status: ns.status}, true
+		nl := store.NoteLinks{Links: ns.eachLink(), Resolved: ns.resolved, Status: ns.status}
+		if ns.lazy != nil {
+			nl.Packed = ns.lazy.text // copied as the cache holds it
+		}
+		return nl, true
 	})
 	if err != nil {
 		e.log.Warn("snapshot cache not written", "err", err)

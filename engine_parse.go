@@ -132,7 +132,7 @@ func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie
 	body := store.IndexedBody(f.ID, src, n.BodyStart)
 	var vecs [][]byte
 	if ie != nil {
-		vecs = ie.vectors(ctx, n.Title, src, n.BodyStart)
+		vecs = ie.vectors(ctx, n.Title, embedContent(src, n.BodyStart, body))
 	}
 	prepared, _ := store.Prepare(n, body)
 	return parsed{file: f, note: n, body: body, vecs: vecs, prepared: prepared}

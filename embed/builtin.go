@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"math"
+	"math/bits"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -106,57 +107,107 @@ func (*Builtin) VectorTo(dst []float32, text string) []float32 {
 	// every string cut from it.
 	folded := st.fold.fold(text)
 	st.words = appendWords(st.words, unsafe.String(unsafe.SliceData(folded), len(folded)))
-	// Words and their trigrams are counted once per distinct word.
-	for i, w := range st.words {
-		if j, ok := st.seen[w.text]; ok {
-			st.uniq[j].n++
-		} else {
-			st.seen[w.text] = int32(len(st.uniq))
-			st.uniq = append(st.uniq, wordCount{w, 1})
-		}
-		if i > 0 && !w.afterBreak {
-			p := st.words[i-1]
-			h := hashString(fnvOffset, 'b', p.text)
-			h = hashString(h, 0, w.text)
-			bw := float32(math.Sqrt(float64(p.weight * w.weight)))
-			st.add(groupBigram, h, bw, 1)
-			// The two words written together: "back up" meets "backup".
-			st.add(groupWord, hashMore(hashString(fnvOffset, 'w', p.text), w.text), bw*joinedWeight, 1)
-		}
-	}
+	st.countWords()
 	for _, u := range st.uniq {
-		st.add(groupWord, hashString(fnvOffset, 'w', u.text), u.weight, u.n)
+		st.add(groupWord, u.hw, u.weight, u.n)
 		st.addTrigrams(u.word, u.n)
 	}
-
-	var acc [numGroups][BuiltinDim]float64
 	for _, f := range st.feats {
 		v := float64(f.w) // most features occur once: 1 + log(1) is 1
 		if f.n > 1 {
 			v *= 1 + math.Log(float64(f.n))
 		}
-		m := mix64(f.h)
-		if m>>63 != 0 {
+		if f.m>>63 != 0 {
 			v = -v
 		}
-		acc[f.g][m&(BuiltinDim-1)] += v
+		b := f.m & (BuiltinDim - 1)
+		st.acc[f.g][b] += v
+		st.used[f.g][b/64] |= 1 << (b % 64)
 	}
-	out := dst[:BuiltinDim]
+	return st.mix(dst[:BuiltinDim])
+}
+
+// countWords counts each distinct word of st.words (st.uniq, in order of
+// first occurrence) and adds the features of each pair of adjacent
+// words: their bigram, and the two written as one word.
+func (st *builtinState) countWords() {
+	prev := int32(-1) // the previous word's index in st.uniq
+	for i := range st.words {
+		w := &st.words[i]
+		hw := hashString(fnvOffset, 'w', w.text)
+		slot, j := st.wordIndex(hw, w.text)
+		if j >= 0 {
+			st.uniq[j].n++
+			w.weight = st.uniq[j].weight
+		} else {
+			w.weight = wordWeight(w.text)
+			j = int32(len(st.uniq))
+			st.uniq = append(st.uniq, wordCount{word: *w, n: 1, hw: hw, hb: hashString(fnvOffset, 'b', w.text)})
+			st.setWord(slot, hw, j)
+		}
+		if i > 0 && !w.afterBreak {
+			p := &st.uniq[prev]
+			bw := float32(math.Sqrt(float64(p.weight * w.weight)))
+			st.add(groupBigram, hashString(p.hb, 0, w.text), bw, 1)
+			// The two words written together: "back up" meets "backup".
+			st.add(groupWord, hashMore(p.hw, w.text), bw*joinedWeight, 1)
+		}
+		prev = j
+	}
+}
+
+// mix writes into out the sum of the groups' bucket sums, each
+// L2-normalised and weighted, and normalises it. Only the buckets a
+// feature fell in are read, in increasing order: the buckets left out
+// hold zero, which adds nothing to a sum, so the result is the same to
+// the bit as a loop over every bucket.
+func (st *builtinState) mix(out []float32) []float32 {
 	clear(out)
-	for g := range acc {
+	var all [BuiltinDim / 64]uint64
+	for g := range st.acc {
+		acc, used := &st.acc[g], &st.used[g]
 		var sum float64
-		for _, x := range acc[g] {
-			sum += x * x
+		for i := range eachBit(used) {
+			sum += acc[i] * acc[i]
+		}
+		for k, u := range used {
+			all[k] |= u
 		}
 		if sum == 0 {
 			continue
 		}
 		scale := groupWeight[g] / math.Sqrt(sum)
-		for i, x := range acc[g] {
-			out[i] += float32(x * scale)
+		for i := range eachBit(used) {
+			out[i] += float32(acc[i] * scale)
 		}
 	}
-	return Normalize(out)
+	// Normalize(out), over the buckets used.
+	var sum float64
+	for i := range eachBit(&all) {
+		sum += float64(out[i]) * float64(out[i])
+	}
+	if sum == 0 {
+		return out
+	}
+	inv := 1 / math.Sqrt(sum)
+	for i := range eachBit(&all) {
+		out[i] = float32(float64(out[i]) * inv)
+	}
+	return out
+}
+
+// eachBit yields the index of each bit set in used, in increasing order.
+func eachBit(used *[BuiltinDim / 64]uint64) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		for k, u := range used {
+			for u != 0 {
+				if !yield(k*64 + bits.TrailingZeros64(u)) {
+					return
+				}
+				u &= u - 1
+			}
+		}
+	}
 }
 
 // builtinState is the scratch space of one Vector call, pooled.
@@ -164,51 +215,108 @@ type builtinState struct {
 	idx   featTable
 	feats []feature
 	words []word
-	seen  map[string]int32
-	uniq  []wordCount
-	buf   []byte
-	offs  []int
-	fold  folder
+	// wordIdx finds a word's index in uniq by the hash of its word
+	// feature (checked against the word itself).
+	wordIdx featTable
+	uniq    []wordCount
+	buf     []byte
+	offs    []int
+	fold    folder
+	// acc holds each group's bucket sums, used which buckets a feature
+	// fell in; reset clears only those.
+	acc  [numGroups][BuiltinDim]float64
+	used [numGroups][BuiltinDim / 64]uint64
 }
 
 type wordCount struct {
 	word
 	n uint32
+	// hw and hb are the word's hash as a word feature ('w') and as the
+	// first word of a bigram ('b').
+	hw, hb uint64
 }
 
 type feature struct {
-	h uint64
+	m uint64 // the feature's hash, mixed (mix64): bucket and sign
 	n uint32
 	w float32
 	g uint8
 }
 
 var builtinPool = sync.Pool{New: func() any {
-	st := &builtinState{seen: make(map[string]int32, 256)}
+	st := &builtinState{}
 	st.reset()
 	return st
 }}
 
 func (st *builtinState) reset() {
 	st.idx.reset()
-	clear(st.seen)
+	st.wordIdx.reset()
+	for g := range st.used {
+		for i := range eachBit(&st.used[g]) {
+			st.acc[g][i] = 0
+		}
+		clear(st.used[g][:])
+	}
 	st.feats = st.feats[:0]
 	st.words = st.words[:0]
 	st.uniq = st.uniq[:0]
+}
+
+// wordIndex returns the slot of st.wordIdx holding the word text, whose
+// word hash is hw, and its index in st.uniq; or the empty slot where it
+// belongs and -1.
+func (st *builtinState) wordIndex(hw uint64, text string) (slot int, j int32) {
+	t := &st.wordIdx
+	mask := len(t.keys) - 1
+	for i := int(mix64(hw)) & mask; ; i = (i + 1) & mask {
+		v := t.vals[i]
+		if v == 0 {
+			return i, -1
+		}
+		if t.keys[i] == hw && st.uniq[v-1].text == text {
+			return i, v - 1
+		}
+	}
+}
+
+// setWord records in slot (from wordIndex) that the word of hash hw is
+// st.uniq[j], growing the table when it fills.
+func (st *builtinState) setWord(slot int, hw uint64, j int32) {
+	t := &st.wordIdx
+	t.keys[slot], t.vals[slot] = hw, j+1
+	t.used++
+	if t.used*2 <= len(t.keys) {
+		return
+	}
+	keys, vals := t.keys, t.vals
+	t.keys, t.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
+	mask := len(t.keys) - 1
+	for k, v := range vals {
+		if v == 0 {
+			continue
+		}
+		i := int(mix64(keys[k])) & mask
+		for t.vals[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.keys[i], t.vals[i] = keys[k], v
+	}
 }
 
 // add counts n occurrences of a feature. Features keep the order of
 // their first occurrence, so the sums above are done in the same order
 // every time and the vector is bit-for-bit reproducible.
 func (st *builtinState) add(g uint8, h uint64, w float32, n uint32) {
-	slot := st.idx.find(h)
+	m := mix64(h)
+	slot := st.idx.find(h, m)
 	if i := st.idx.vals[slot]; i > 0 {
 		f := &st.feats[i-1]
 		f.n += n
 		f.w = max(f.w, w)
 		return
 	}
-	st.feats = append(st.feats, feature{h: h, n: n, w: w, g: g})
+	st.feats = append(st.feats, feature{m: m, n: n, w: w, g: g})
 	st.idx.set(slot, h, int32(len(st.feats)))
 }
 
@@ -219,6 +327,10 @@ func (st *builtinState) addTrigrams(w word, n uint32) {
 	st.offs = st.offs[:0]
 	for i := 0; i < len(st.buf); {
 		st.offs = append(st.offs, i)
+		if st.buf[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
 		_, n := utf8.DecodeRune(st.buf[i:])
 		i += n
 	}
@@ -286,10 +398,11 @@ func (t *featTable) reset() {
 	t.used = 0
 }
 
-// find returns the slot holding h, or the empty slot where it belongs.
-func (t *featTable) find(h uint64) int {
+// find returns the slot holding h, whose mix64 is m, or the empty slot
+// where it belongs.
+func (t *featTable) find(h, m uint64) int {
 	mask := len(t.keys) - 1
-	i := int(mix64(h)) & mask
+	i := int(m) & mask
 	for t.vals[i] != 0 && t.keys[i] != h {
 		i = (i + 1) & mask
 	}
@@ -305,7 +418,7 @@ func (t *featTable) set(slot int, h uint64, v int32) {
 		t.used = 0
 		for i, v := range vals {
 			if v != 0 {
-				t.set(t.find(keys[i]), keys[i], v)
+				t.set(t.find(keys[i], mix64(keys[i])), keys[i], v)
 			}
 		}
 	}

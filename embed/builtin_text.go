@@ -9,7 +9,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// word is one word of a folded text with its idf prior.
+// word is one word of a folded text with its idf prior (set by
+// countWords, once per distinct word).
 type word struct {
 	text       string
 	weight     float32
@@ -99,13 +100,22 @@ func appendWords(dst []word, s string) []word {
 	emit := func(end int) {
 		if start >= 0 {
 			w := s[start:end]
-			dst = append(dst, word{text: w, weight: wordWeight(w), afterBreak: brk})
+			dst = append(dst, word{text: w, afterBreak: brk})
 			brk = false
 			start = -1
 		}
 	}
 	for i, r := range s {
 		switch {
+		case r < utf8.RuneSelf && textfold.IsASCIIWordByte(byte(r)):
+			if start < 0 {
+				start = i
+			}
+		case r < utf8.RuneSelf:
+			emit(i)
+			if !joinsWords(r) {
+				brk = true
+			}
 		case isIdeograph(r):
 			emit(i)
 			start = i
@@ -127,8 +137,10 @@ func appendWords(dst []word, s string) []word {
 
 // wordWeight is the fixed idf prior of a folded word (see Builtin).
 func wordWeight(w string) float32 {
-	if _, ok := stopWords[w]; ok {
-		return 0.2
+	if maybeStopWord(w) {
+		if _, ok := stopWords[w]; ok {
+			return 0.2
+		}
 	}
 	r, n := utf8.DecodeRuneInString(w)
 	if n == len(w) {
@@ -152,6 +164,24 @@ func wordWeight(w string) float32 {
 	}
 	return 1
 }
+
+// maybeStopWord reports whether w may be a stop word: some stop word has
+// its first byte and its length (stopShapes), or w is too long for them
+// to tell. Most words are not, and are told without a map look-up.
+func maybeStopWord(w string) bool {
+	return w != "" && (len(w) >= 16 || stopShapes[w[0]]&(1<<len(w)) != 0)
+}
+
+// stopShapes has, for each first byte, bit n set when a stop word of n
+// bytes (n < 16) begins with it.
+var stopShapes = func() (m [256]uint16) {
+	for w := range stopWords {
+		if len(w) < 16 {
+			m[w[0]] |= 1 << len(w)
+		}
+	}
+	return m
+}()
 
 // stopWords are frequent function words (already folded) of the languages
 // Obsidian users write most.

@@ -58,9 +58,21 @@ func (s *sparseRows) add(v []float32) {
 // a heap whose root is the weakest of them, so it costs about len(v)
 // integer comparisons, not a sort of v (an index pass calls it for every
 // chunk).
-func Largest(v []float32, n int) []int {
+func Largest(v []float32, n int) []int { return AppendLargest(nil, v, n) }
+
+// largestOnStack is the n up to which AppendLargest keeps its heap on the
+// stack.
+const largestOnStack = 64
+
+// AppendLargest appends Largest(v, n) to dst: with a dst of capacity n
+// (on the caller's stack), it allocates nothing for n up to 64.
+func AppendLargest(dst []int, v []float32, n int) []int {
 	n = max(n, 0)
-	h := make([]uint64, 0, min(n, len(v)))
+	var onStack [largestOnStack]uint64
+	h := onStack[:0]
+	if n > largestOnStack {
+		h = make([]uint64, 0, min(n, len(v)))
+	}
 	for i, f := range v {
 		// The bits of a finite float's magnitude order as its value; a
 		// zero is 0, an infinity or NaN at least 0x7f800000.
@@ -80,12 +92,12 @@ func Largest(v []float32, n int) []int {
 			siftDown(h, 0)
 		}
 	}
-	out := make([]int, len(h))
-	for k, key := range h {
-		out[k] = int(^uint32(key))
+	from := len(dst)
+	for _, key := range h {
+		dst = append(dst, int(^uint32(key)))
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(dst[from:])
+	return dst
 }
 
 // siftUp and siftDown keep h a min-heap.

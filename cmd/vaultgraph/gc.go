@@ -123,6 +123,19 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
+// serveMemory puts the collector back for a loaded server (restore is
+// loadGC's), then gives back what loading made: with the collector off,
+// all of that garbage is still there, and one collection here costs less
+// than the several the load would have made. It starts settleMemory and
+// giveBackWhenIdle, which end with ctx.
+func serveMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger, restore func()) {
+	restore()
+	debug.FreeOSMemory()
+	serveGC(os.Getenv, liveHeap())
+	go settleMemory(ctx, e, log)
+	go giveBackWhenIdle(ctx)
+}
+
 // settleMemory gives back what the embedder's start made, once it is
 // done: the stored vectors load, and notes changed since are embedded,
 // in the background after the server answers, with the collector at

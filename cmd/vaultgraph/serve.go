@@ -124,15 +124,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	// Commands run meanwhile hand their reads to this server (handoff.go).
 	listenHandoff(ctx, &handoffServer{tools: tools, root: e.Root(), embed: g.embedKey(), log: log}, e.IndexPath())
 	s := mcp.NewServer(tools, mcp.ServerOptions{Version: version, ReadOnly: o.readOnly, Logger: log})
-	restoreGC()
-	// Loading made garbage (with the collector off, all of it is still
-	// there): give it back now rather than holding it while idle. One
-	// collection here costs less than the several the load would have
-	// made.
-	debug.FreeOSMemory()
-	serveGC(os.Getenv, liveHeap())
-	go settleMemory(ctx, e, log)
-	go giveBackWhenIdle(ctx)
+	serveMemory(ctx, e, log, restoreGC)
 	if o.http != "" {
 		var site http.Handler
 		if !o.noWeb {

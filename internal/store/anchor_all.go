@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // anchorRowsPerScan bounds the link contexts refreshAllAnchors holds at
@@ -15,18 +16,27 @@ import (
 // (Store.anchorRowsPerScan).
 const anchorRowsPerScan int64 = 250_000
 
-// anchorLink is one link that may give its target anchor text: the rank
-// of its source note's ID among all IDs, its place in the source, and
-// where its context is in the scan's buffer.
+// anchorLink is one link that may give its target anchor text: the note
+// it resolves to, the rank of its source note's ID among all IDs, its
+// place in the source, and where its context is in the scan's buffer.
 type anchorLink struct {
+	target    int64
 	rank, seq int32
 	off, n    uint32
 }
 
-// before orders anchorLinks as refreshAnchor reads them: by source note
-// ID, then position.
-func (a anchorLink) before(b anchorLink) bool {
-	return a.rank < b.rank || (a.rank == b.rank && a.seq < b.seq)
+// compareAnchorLinks orders anchorLinks as refreshAnchor reads them: by
+// target, then source note ID, then position.
+func compareAnchorLinks(a, b anchorLink) int {
+	return cmp.Or(cmp.Compare(a.target, b.target), cmp.Compare(a.rank, b.rank), cmp.Compare(a.seq, b.seq))
+}
+
+// anchorScratch holds the links of one scan and their contexts, one
+// after another (a string each was most of what the scan allocated),
+// reused by the next scan.
+type anchorScratch struct {
+	links []anchorLink
+	buf   []byte
 }
 
 // refreshAllAnchors rewrites every row of fts_anchor, as refreshAnchor
@@ -49,8 +59,9 @@ func (w *writer) refreshAllAnchors() error {
 	}
 	scans := 1 + links/cmp.Or(w.anchorRowsPerScan, anchorRowsPerScan)
 	step := maxDoc/scans + 1
+	var sc anchorScratch // reused from one range to the next
 	for lo := int64(1); lo <= maxDoc; lo += step {
-		if err := w.refreshAnchorRange(ranks, lo, lo+step-1); err != nil {
+		if err := w.refreshAnchorRange(ranks, lo, lo+step-1, &sc); err != nil {
 			return err
 		}
 	}
@@ -91,71 +102,47 @@ const anchorScan = `SELECT source, seq, resolved, context FROM links
 	WHERE +resolved BETWEEN ? AND ? AND context <> '' AND source <> resolved`
 
 // refreshAnchorRange writes the fts_anchor rows of the notes whose doc is
-// in [lo, hi], from one scan of the links in stored order. A link to a
-// pending note (resolved < 0), to itself or to a note since deleted gives
-// no anchor text.
-func (w *writer) refreshAnchorRange(ranks map[int64]int32, lo, hi int64) error {
+// in [lo, hi], from one scan of the links in stored order: the links are
+// gathered in sc and sorted by target, and each target's first
+// MaxAnchorLinks give its text. A link to a pending note (resolved < 0),
+// to itself or to a note since deleted gives no anchor text.
+func (w *writer) refreshAnchorRange(ranks map[int64]int32, lo, hi int64, sc *anchorScratch) error {
 	rows, err := w.tx.QueryContext(w.ctx, anchorScan, lo, hi)
 	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
 	defer rows.Close()
-	byTarget := map[int64][]anchorLink{}
-	// The contexts, one after another: a string each was most of what
-	// the scan allocated.
-	var buf []byte
+	sc.links, sc.buf = sc.links[:0], sc.buf[:0]
 	for rows.Next() {
-		var source, target int64
+		var source int64
 		var l anchorLink
 		var context sql.RawBytes
-		if err := rows.Scan(&source, &l.seq, &target, &context); err != nil {
+		if err := rows.Scan(&source, &l.seq, &l.target, &context); err != nil {
 			return fmt.Errorf("index anchor text: %w", err)
 		}
 		rank, ok := ranks[source]
-		if _, exists := ranks[target]; !ok || !exists {
+		if _, exists := ranks[l.target]; !ok || !exists {
 			continue
 		}
-		l.rank, l.off, l.n = rank, uint32(len(buf)), uint32(len(context))
-		buf = append(buf, context...)
-		byTarget[target] = keepFirstLinks(byTarget[target], l)
+		l.rank, l.off, l.n = rank, uint32(len(sc.buf)), uint32(len(context))
+		sc.buf = append(sc.buf, context...)
+		sc.links = append(sc.links, l)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
 	rows.Close()
-	targets := make([]int64, 0, len(byTarget))
-	for t := range byTarget {
-		targets = append(targets, t)
-	}
-	slices.Sort(targets)
-	for _, t := range targets {
-		ls := byTarget[t]
-		slices.SortFunc(ls, func(a, b anchorLink) int { return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.seq, b.seq)) })
+	slices.SortFunc(sc.links, compareAnchorLinks)
+	for i := 0; i < len(sc.links); {
+		t := sc.links[i].target
 		var a anchorText
-		for _, l := range ls {
-			a.add(string(buf[l.off : l.off+l.n]))
+		for ; i < len(sc.links) && sc.links[i].target == t; i++ {
+			l := sc.links[i]
+			a.add(unsafe.String(unsafe.SliceData(sc.buf[l.off:]), int(l.n)))
 		}
 		if err := w.insertAnchor(t, &a); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// keepFirstLinks adds l to ls, which keeps the first MaxAnchorLinks
-// links (anchorLink.before) in any order.
-func keepFirstLinks(ls []anchorLink, l anchorLink) []anchorLink {
-	if len(ls) < MaxAnchorLinks {
-		return append(ls, l)
-	}
-	last := 0
-	for i := range ls {
-		if ls[last].before(ls[i]) {
-			last = i
-		}
-	}
-	if l.before(ls[last]) {
-		ls[last] = l
-	}
-	return ls
 }

@@ -220,8 +220,10 @@ func (a *anchorText) add(c string) {
 	}
 	a.links++
 	d, around, _ := strings.Cut(c, "\t")
-	a.display.WriteString(d + "\n")
-	a.around.WriteString(around + "\n")
+	a.display.WriteString(d)
+	a.display.WriteByte('\n')
+	a.around.WriteString(around)
+	a.around.WriteByte('\n')
 }
 
 // insertAnchor writes the fts_anchor row of the note rowid, if a has any

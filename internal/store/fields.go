@@ -9,9 +9,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -125,14 +127,8 @@ const MinStemLen = 3
 // word is not stemmed: shorter than MinStemLen, or not all ASCII letters
 // (words of other languages keep today's folding only).
 func Stem(word string) string {
-	if len(word) < MinStemLen {
+	if !stemmable(word) {
 		return ""
-	}
-	for i := 0; i < len(word); i++ {
-		c := word[i] | 0x20
-		if c < 'a' || c > 'z' {
-			return ""
-		}
 	}
 	if s, ok := stemCache.Load(word); ok {
 		return s.(string)
@@ -142,6 +138,21 @@ func Stem(word string) string {
 		stemCache.Store(word, s)
 	}
 	return s
+}
+
+// stemmable reports whether Stem stems word: at least MinStemLen bytes,
+// all ASCII letters.
+func stemmable(word string) bool {
+	if len(word) < MinStemLen {
+		return false
+	}
+	for i := 0; i < len(word); i++ {
+		c := word[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // stemCache keeps the stems of up to maxStemCache words: a vault's words
@@ -169,7 +180,10 @@ func stemText(texts ...string) string {
 	defer st.put()
 	var b strings.Builder
 	for _, t := range texts {
-		for w := range strings.FieldsFuncSeq(t, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for w := range strings.FieldsFuncSeq(t, notStemRune) {
+			if !stemmable(w) { // Stem would give "": no look-up
+				continue
+			}
 			if _, ok := st.words[w]; ok { // a note repeats most words
 				continue
 			}
@@ -191,6 +205,15 @@ func stemText(texts ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// notStemRune reports whether r separates the words stemText stems:
+// anything but a letter or a digit.
+func notStemRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return !textfold.IsASCIIWordByte(byte(r))
+	}
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
 // stemScratch is the scratch space of one stemText call, pooled: the

@@ -244,29 +244,7 @@ func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 // text and place in the file: the detail) follows with its length, so
 // that a load can leave it undecoded (LinkText).
 func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
-	e.row()
-	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
-	switch {
-	case l.resolved == "":
-		e.int(0)
-	case isNote:
-		e.int(int64(target) + 1)
-	default:
-		e.int(-1)
-		e.str(l.resolved)
-	}
-	// The status, and whether the link names a heading or block (the
-	// lowest bit): a check of every anchor skips the notes with none.
-	frag := int64(0)
-	if l.fragment != "" {
-		frag = 1
-	}
-	if i := slices.Index(linkStatuses, l.status); i >= 0 {
-		e.int(int64(i+1)<<1 | frag)
-	} else {
-		e.int(frag)
-		e.str(l.status)
-	}
+	e.linkHead(source, target, isNote, l.resolved, l.status, l.fragment != "")
 	mark := e.buf.Len()
 	e.symbol(l.kind, linkKinds)
 	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
@@ -281,6 +259,43 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
 	e.buf.Write(detail)
 	e.detail = detail
+}
+
+// linkHead begins the row of a link (link): its source, its resolution
+// and its status, with whether it is anchored (has a fragment).
+func (e *snapEncoder) linkHead(source, target int, isNote bool, resolved, status string, anchored bool) {
+	e.row()
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
+	switch {
+	case resolved == "":
+		e.int(0)
+	case isNote:
+		e.int(int64(target) + 1)
+	default:
+		e.int(-1)
+		e.str(resolved)
+	}
+	// The status, and whether the link names a heading or block (the
+	// lowest bit): a check of every anchor skips the notes with none.
+	frag := int64(0)
+	if anchored {
+		frag = 1
+	}
+	if i := slices.Index(linkStatuses, status); i >= 0 {
+		e.int(int64(i+1)<<1 | frag)
+	} else {
+		e.int(frag)
+		e.str(status)
+	}
+}
+
+// linkWithDetail writes what link writes for a link whose detail is
+// already encoded (LinkText.details): the same bytes, without decoding
+// the detail and encoding it again.
+func (e *snapEncoder) linkWithDetail(source, target int, isNote bool, resolved, status string, anchored bool, detail []byte) {
+	e.linkHead(source, target, isNote, resolved, status, anchored)
+	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
+	e.buf.Write(detail)
 }
 
 func (e *snapEncoder) strings(v ...string) {

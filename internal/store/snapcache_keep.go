@@ -47,8 +47,13 @@ func (s *Store) commitWrite(ctx context.Context, tx *sql.Tx) error {
 // NoteLinks is what a caller holds of one note's links: the links in
 // order and, per link, its resolution (a note ID, "" when none) and
 // status, as its last write stored them.
+//
+// Packed, when set, holds the same links as the cache holds them
+// (PackLinks, or a load from the cache), and Links is not read: each
+// link's detail is copied, not decoded and encoded again.
 type NoteLinks struct {
 	Links    iter.Seq2[int, vault.Link]
+	Packed   *LinkText
 	Resolved []string
 	Status   []vault.Status
 }
@@ -88,18 +93,8 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 		return "", err
 	}
 	for i, id := range rd.ids {
-		nl, ok := links(id)
-		if !ok {
+		if nl, ok := links(id); !ok || !rd.keepLinks(i, &nl) {
 			return "", nil
-		}
-		for j, l := range nl.Links {
-			if j >= len(nl.Resolved) || j >= len(nl.Status) {
-				return "", nil
-			}
-			row := linkRowOf(&l)
-			row.resolved, row.status = nl.Resolved[j], string(nl.Status[j])
-			t, isNote := rd.byID[row.resolved]
-			rd.enc.link(&row, i, t, isNote)
 		}
 	}
 	rd.enc.endLinks()
@@ -111,4 +106,32 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 	}
 	s.writeCache(key, rd.enc)
 	return key.String(), nil
+}
+
+// keepLinks encodes the links nl of the note at index i of rd; it
+// reports false when nl lacks a link's resolution or status, or a packed
+// link does not decode, and the cache is then not to be written.
+func (rd *rowReader) keepLinks(i int, nl *NoteLinks) bool {
+	if t := nl.Packed; t != nil {
+		if t.n > len(nl.Resolved) || t.n > len(nl.Status) {
+			return false
+		}
+		j := 0
+		for anchored, detail := range t.details() {
+			target, isNote := rd.byID[nl.Resolved[j]]
+			rd.enc.linkWithDetail(i, target, isNote, nl.Resolved[j], string(nl.Status[j]), anchored, detail)
+			j++
+		}
+		return j == t.n
+	}
+	for j, l := range nl.Links {
+		if j >= len(nl.Resolved) || j >= len(nl.Status) {
+			return false
+		}
+		row := linkRowOf(&l)
+		row.resolved, row.status = nl.Resolved[j], string(nl.Status[j])
+		t, isNote := rd.byID[row.resolved]
+		rd.enc.link(&row, i, t, isNote)
+	}
+	return true
 }

@@ -130,3 +130,55 @@ func TestKeepCacheOnlyWhenExact(t *testing.T) {
 		t.Errorf("KeepCache without the notes' links = %q, %v; want none", key, err)
 	}
 }
+
+// TestKeepCachePackedLinks: links given packed (PackLinks, or as a load
+// from the cache left them: Record.LazyLinks) are kept as they are, and
+// the cache gives exactly what the tables give.
+func TestKeepCachePackedLinks(t *testing.T) {
+	ctx := context.Background()
+	gen := filepath.Join(t.TempDir(), "gen")
+	if _, err := vaultgen.Generate(gen, vaultgen.Config{Notes: 300, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	index := indexVault(t, gen)
+	os.Remove(index + ".snap")
+	fromTables, _ := load(t, index)
+	packed := func(snap *store.Snapshot, pack bool) func(string) (store.NoteLinks, bool) {
+		return func(id string) (store.NoteLinks, bool) {
+			i := slices.IndexFunc(snap.Notes, func(r *store.Record) bool { return r.Note.ID == id })
+			if i < 0 {
+				return store.NoteLinks{}, false
+			}
+			r := snap.Notes[i]
+			text := r.LazyLinks
+			if pack {
+				text = store.PackLinks(r.Note.Links)
+			}
+			if text == nil { // a note without links: as the engine gives it
+				return store.NoteLinks{Links: slices.All(r.Note.Links), Resolved: r.Resolved, Status: r.Status}, true
+			}
+			return store.NoteLinks{Packed: text, Resolved: r.Resolved, Status: r.Status}, true
+		}
+	}
+	s, err := store.Open(ctx, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	keep := func(what string, links func(string) (store.NoteLinks, bool)) {
+		t.Helper()
+		if err := s.Apply(ctx, &store.Batch{AddFiles: []string{what + ".png"}}); err != nil {
+			t.Fatal(err)
+		}
+		if key, err := s.KeepCache(ctx, links); key == "" || err != nil {
+			t.Fatalf("%s: KeepCache = %q, %v; want a key", what, key, err)
+		}
+		checkKeptCache(t, what, index)
+	}
+	keep("PackLinks", packed(fromTables, true))
+	fromCache, cached := load(t, index)
+	if !cached {
+		t.Fatal("the cache was not loaded")
+	}
+	keep("links loaded from the cache", packed(fromCache, false))
+}

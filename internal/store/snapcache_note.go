@@ -303,6 +303,24 @@ func (t *LinkText) All() iter.Seq2[int, vault.Link] {
 	}
 }
 
+// details yields each link's detail as encoded, undecoded, and whether
+// the link has a fragment, in order; it stops early at a row that does
+// not decode.
+func (t *LinkText) details() iter.Seq2[bool, []byte] {
+	return func(yield func(bool, []byte) bool) {
+		d := &snapDecoder{b: t.b}
+		for range t.n {
+			if !d.next() {
+				return
+			}
+			_, _, _, anchored, detail := d.linkHead(nil)
+			if d.err != nil || !yield(anchored, detail) {
+				return
+			}
+		}
+	}
+}
+
 // LinkAnchor is what LinkText.Anchors gives of a link.
 type LinkAnchor struct {
 	Kind     vault.LinkKind

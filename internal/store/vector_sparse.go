@@ -77,7 +77,8 @@ func (c Codec) Round(v []float32) []byte {
 // encodeSparse writes the SparseTerms largest components of v
 // (embed.Largest).
 func encodeSparse(v []float32) []byte {
-	idx := embed.Largest(v, SparseTerms)
+	var largest [SparseTerms]int
+	idx := embed.AppendLargest(largest[:0], v, SparseTerms)
 	var peak float64
 	for _, i := range idx {
 		peak = math.Max(peak, math.Abs(float64(v[i])))

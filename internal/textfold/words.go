@@ -11,7 +11,18 @@ import (
 // digits, marks and private-use characters; anything else separates
 // tokens.
 func IsWordRune(r rune) bool {
+	if r < utf8.RuneSelf { // the same answer, without the tables
+		return IsASCIIWordByte(byte(r))
+	}
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Co, r)
+}
+
+// IsASCIIWordByte reports whether an ASCII character is a letter or a
+// digit: the only ASCII characters unicode61 keeps in a token, and those
+// for which unicode.IsLetter or unicode.IsDigit is true, answered without
+// their tables.
+func IsASCIIWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // IsU61Rune reports whether unicode61 keeps r in a token once it removes
