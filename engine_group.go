@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -51,16 +50,14 @@ type writeGroup struct {
 	reserved map[string]chan struct{}
 }
 
-// reserveKey folds a note ID the way e.index looks IDs up (letter case),
-// so that two spellings of one note wait for each other.
-func reserveKey(id string) string { return strings.ToLower(vault.NFC(id)) }
-
 // reserve waits until no other write is under way for the note id and
 // claims it; the caller calls the function it returns once its write is
 // done (the engine up to date with it).
 func (e *Engine) reserve(ctx context.Context, id string) (release func(), err error) {
 	g := &e.group
-	key := reserveKey(id)
+	// Folded as e.index looks IDs up (letter case, NFC), so that two
+	// spellings of one note wait for each other.
+	key := vault.Fold(id)
 	for {
 		g.mu.Lock()
 		busy, ok := g.reserved[key]

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,32 +45,21 @@ const oneShotRuns = 3
 // its RSS one second after the watcher runs.
 func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, error) {
 	var r readBench
-	notes, err := notePaths(vaultDir)
-	if err != nil || len(notes) == 0 {
-		return r, fmt.Errorf("read bench: no notes in %s: %v", vaultDir, err)
-	}
-	id, err := filepath.Rel(vaultDir, notes[0])
+	id, err := firstNote(vaultDir)
 	if err != nil {
-		return r, fmt.Errorf("read bench: %w", err)
+		return r, err
 	}
-	id = filepath.ToSlash(id)
 	if r.oneShot, r.oneShotRSS, err = timeGetNode(ctx, exe, vaultDir, index, id); err != nil {
 		return r, err
 	}
 	if err := r.serveIdle(ctx, exe, vaultDir, index, id); err != nil {
 		return r, err
 	}
-	s, err := startServe(ctx, exe, vaultDir, index, id, "msg=watching", "--embed", "none")
+	s, err := serveUntil(ctx, exe, vaultDir, index, id, "msg=watching", 5*time.Minute, "--embed", "none")
 	if err != nil {
 		return r, err
 	}
 	defer s.close()
-	select {
-	case <-s.marked:
-	case <-time.After(5 * time.Minute):
-		return r, errors.New("serve: the watcher did not start in 5 minutes")
-	}
-	time.Sleep(time.Second)
 	r.watchRSS = processRSS(s.cmd.Process.Pid)
 	return r, nil
 }
@@ -104,6 +92,36 @@ type benchServer struct {
 	rd          *bufio.Reader
 	init, ready time.Duration // from the start to initialize and get_node answered
 	marked      chan struct{} // closed when serve logs its mark (markWriter)
+}
+
+// firstNote is the ID of vaultDir's first note, the one the bench reads.
+func firstNote(vaultDir string) (string, error) {
+	notes, err := notePaths(vaultDir)
+	if err != nil || len(notes) == 0 {
+		return "", fmt.Errorf("bench: no notes in %s: %v", vaultDir, err)
+	}
+	id, err := filepath.Rel(vaultDir, notes[0])
+	if err != nil {
+		return "", fmt.Errorf("bench: %w", err)
+	}
+	return filepath.ToSlash(id), nil
+}
+
+// serveUntil starts `serve` as startServe does, waits until its log holds
+// mark (at most wait), and one second more for it to settle.
+func serveUntil(ctx context.Context, exe, vaultDir, index, id, mark string, wait time.Duration, args ...string) (*benchServer, error) {
+	s, err := startServe(ctx, exe, vaultDir, index, id, mark, args...)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-s.marked:
+	case <-time.After(wait):
+		s.close()
+		return nil, fmt.Errorf("serve: no %s in its log within %s", mark, wait)
+	}
+	time.Sleep(time.Second)
+	return s, nil
 }
 
 // startServe starts `serve` on index with args, initializes it and asks

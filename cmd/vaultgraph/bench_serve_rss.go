@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 )
 
@@ -33,25 +31,15 @@ const (
 // (two of a few common words, as an agent would ask).
 func benchServeRSS(ctx context.Context, exe, vaultDir, index string) (serveRSS, error) {
 	var r serveRSS
-	notes, err := notePaths(vaultDir)
-	if err != nil || len(notes) == 0 {
-		return r, fmt.Errorf("serve RSS bench: no notes in %s: %v", vaultDir, err)
-	}
-	id, err := filepath.Rel(vaultDir, notes[0])
+	id, err := firstNote(vaultDir)
 	if err != nil {
-		return r, fmt.Errorf("serve RSS bench: %w", err)
+		return r, err
 	}
-	s, err := startServe(ctx, exe, vaultDir, index, filepath.ToSlash(id), `msg="embeddings ready"`)
+	s, err := serveUntil(ctx, exe, vaultDir, index, id, `msg="embeddings ready"`, 10*time.Minute)
 	if err != nil {
 		return r, err
 	}
 	defer s.close()
-	select {
-	case <-s.marked:
-	case <-time.After(10 * time.Minute):
-		return r, errors.New("serve: the embeddings were not ready in 10 minutes")
-	}
-	time.Sleep(time.Second)
 	r.ready = processRSS(s.cmd.Process.Pid)
 	words := []string{"project", "meeting", "plan", "garden", "music", "travel", "budget", "review"}
 	for i := range rssSearches {

@@ -115,3 +115,18 @@ func BenchmarkPrepare(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeywordPage times Keyword as the engine calls it (without
+// snippets, up to 251 hits) on 10,000 generated notes.
+func BenchmarkKeywordPage(b *testing.B) {
+	s, _ := openTemp(b)
+	ctx := context.Background()
+	if err := s.Apply(ctx, &Batch{Upserts: benchNotes(10000)}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Keyword(ctx, KeywordQuery{Text: "invoice", Limit: 251, NoSnippets: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

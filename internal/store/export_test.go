@@ -17,7 +17,7 @@ func CommonCounts(s *Store, words []string, sql bool) ([]int64, int64, error) {
 	for i, w := range words {
 		exprs[i] = Term{Text: w, exact: true}.expr()
 	}
-	s.common = commonCache{}
+	s.common = countCache{}
 	s.sqlRank = sql
 	defer func() { s.sqlRank = false }()
 	return s.commonCounts(context.Background(), exprs)

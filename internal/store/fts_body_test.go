@@ -65,21 +65,10 @@ func TestSnippetsFromFiles(t *testing.T) {
 // one search to the next; searches share that connection.
 func TestSnipRowsKept(t *testing.T) {
 	ctx := context.Background()
-	root := t.TempDir()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), WithVault(root))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, root, writeNote := vaultStore(t)
 	write := func(id, body, hash string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(root, id), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r := &Record{Note: &vault.Note{ID: id, Title: strings.TrimSuffix(id, ".md"), Hash: hash}, Path: id, Body: body}
-		if err := s.Apply(ctx, &Batch{Upserts: []*Record{r}}); err != nil {
-			t.Fatal(err)
-		}
+		writeNote(id, strings.TrimSuffix(id, ".md"), body, hash)
 	}
 	doc := func(id string) int64 {
 		t.Helper()
@@ -99,7 +88,7 @@ func TestSnipRowsKept(t *testing.T) {
 	defer conn.Close()
 	fill := func(rowids ...int64) {
 		t.Helper()
-		if err := s.fillSnip(ctx, conn, rowids); err != nil {
+		if _, err := s.fillSnip(ctx, conn, rowids, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -146,12 +135,12 @@ func TestSnipRowsKept(t *testing.T) {
 	}
 
 	// Searches make their snippets on one connection, lent in turn.
-	first, err := s.snipConn(ctx, []int64{a})
+	first, err := s.snipConn(ctx, []int64{a}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first.Close()
-	second, err := s.snipConn(ctx, []int64{b})
+	second, err := s.snipConn(ctx, []int64{b}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,5 +151,29 @@ func TestSnipRowsKept(t *testing.T) {
 	var rows int
 	if err := second.QueryRowContext(ctx, "SELECT count(*) FROM temp.snip_hash WHERE doc IN (?, ?)", a, b).Scan(&rows); err != nil || rows != 2 {
 		t.Errorf("the snippet connection holds %d, %v of the two searches' rows, want both", rows, err)
+	}
+}
+
+// vaultStore opens a store that reads the bodies for snippets from the
+// files of root (WithVault), and returns it, root and write, which
+// writes a note's file and its row (with hash).
+func vaultStore(t *testing.T) (s *Store, root string, write func(id, title, body, hash string)) {
+	t.Helper()
+	ctx := context.Background()
+	root = t.TempDir()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), WithVault(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, root, func(id, title, body, hash string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, id), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := &Record{Note: &vault.Note{ID: id, Title: title, Hash: hash}, Path: id, Body: body}
+		if err := s.Apply(ctx, &Batch{Upserts: []*Record{r}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -7,9 +7,10 @@ import (
 
 // finishMerges completes the segment merges under way in the full-text
 // table (FTS5 merges a little with each write, so a bulk build leaves one
-// or more half done). Keyword ranking reads the index's pages itself
-// only when no merge is under way (fts_read.go), else it ranks in SQL,
-// several times slower at 100,000 notes. A 'merge' with a positive
+// or more half done). Keyword ranking reads the index's pages itself,
+// a merge under way too (fts_read.go), but every segment of a token is
+// one more read, and the segments of a merge half done are its inputs
+// and its output. A 'merge' with a positive
 // count goes on with merges started and starts only those FTS5 would
 // (a level holding 'usermerge' segments); it did work when
 // total_changes() grew by 2 or more.

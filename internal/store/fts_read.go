@@ -17,9 +17,10 @@ import (
 // each a run of leaf pages holding terms (prefix-compressed) and their
 // doclists (rowid deltas and position lists), a b-tree (%_idx) of each
 // leaf's first term, and per segment the rowids deleted from it since
-// (tombstones, for contentless_delete tables). Anything the reader does
-// not expect (an incremental merge under way, a delete marker, a page
-// cut short) makes it give up, and the search is ranked by SQL.
+// (tombstones, for contentless_delete tables); a merge under way is read
+// as it stands (parseStructureMerging). Anything the reader does not
+// expect (a delete marker, a page cut short) makes it give up, and the
+// search is ranked by SQL.
 
 // ftsSegment is a segment of an FTS5 index, as the structure record
 // lists it.
@@ -43,8 +44,22 @@ var ftsStructureV2 = []byte{0xff, 0x00, 0x00, 0x01}
 // parseStructure reads a structure record; ok is false for one it does
 // not expect, or while segments are being merged.
 func parseStructure(b []byte) (ftsStructure, bool) {
+	segs, merging, ok := parseStructureMerging(b)
+	return segs, ok && !merging
+}
+
+// parseStructureMerging reads a structure record, merges under way
+// included (merging reports one). FTS5 merges a level's oldest segments
+// into the newest segment of the next level a few pages at a time, and
+// stops between two tokens: the output segment then holds every token
+// before that one, whole, and each input segment only the tokens from
+// that one on: its pages before the token are gone, its first page
+// written again to start with it (fts5TrimSegments), or, once all of it
+// is taken, it is empty (first and last page 0). Every row of a token is
+// thus in one segment still, and read as in any other.
+func parseStructureMerging(b []byte) (segs ftsStructure, merging, ok bool) {
 	if len(b) < 4 {
-		return nil, false
+		return nil, false, false
 	}
 	b = b[4:] // the configuration cookie
 	v2 := bytes.HasPrefix(b, ftsStructureV2)
@@ -54,18 +69,19 @@ func parseStructure(b []byte) (ftsStructure, bool) {
 	r := varintReader{b: b}
 	levels, _, _ := r.next(), r.next(), r.next() // levels, segments, write counter
 	if levels > ftsMaxLevels {
-		return nil, false
+		return nil, false, false
 	}
 	var byLevel [][]ftsSegment
 	for range levels {
 		merge, n := r.next(), r.next()
 		// A segment takes at least three bytes: a damaged count must not
 		// make the loop below run on past the record's end.
-		if merge != 0 || r.bad || n > uint64(len(r.b)-r.i)/3 {
-			return nil, false
+		if merge > n || r.bad || n > uint64(len(r.b)-r.i)/3 {
+			return nil, false, false
 		}
-		var segs []ftsSegment
-		for range n {
+		merging = merging || merge > 0
+		var level []ftsSegment
+		for i := range n {
 			sg := ftsSegment{id: int64(r.next()), first: int64(r.next()), last: int64(r.next())}
 			if v2 {
 				r.next() // origin1
@@ -74,23 +90,26 @@ func parseStructure(b []byte) (ftsStructure, bool) {
 				r.next() // tombstone entries
 				r.next() // entries
 			}
-			if sg.first != 1 || sg.last < sg.first {
-				return nil, false
+			input := i < merge // an input of the merge: trimmed, or empty
+			switch {
+			case input && sg.first == 0 && sg.last == 0:
+				continue // all of it merged: no rows
+			case sg.last < sg.first || sg.first < 1 || sg.first != 1 && !input:
+				return nil, false, false
 			}
-			segs = append(segs, sg)
+			level = append(level, sg)
 		}
-		byLevel = append(byLevel, segs)
+		byLevel = append(byLevel, level)
 	}
 	if r.bad || r.i != len(r.b) {
-		return nil, false
+		return nil, false, false
 	}
-	var out ftsStructure
-	for _, segs := range byLevel { // level 0 is the newest
-		for i := len(segs) - 1; i >= 0; i-- { // the last of a level is its newest
-			out = append(out, segs[i])
+	for _, level := range byLevel { // level 0 is the newest
+		for i := len(level) - 1; i >= 0; i-- { // the last of a level is its newest
+			segs = append(segs, level[i])
 		}
 	}
-	return out, true
+	return segs, merging, true
 }
 
 // varintReader reads SQLite varints off b; bad is set when b ends
@@ -167,7 +186,7 @@ func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader
 	if err != nil {
 		return nil, false, err
 	}
-	segs, ok := parseStructure(b)
+	segs, _, ok := parseStructureMerging(b)
 	if !ok {
 		return nil, false, nil
 	}

@@ -49,7 +49,7 @@ func TestFTSReaderBadPages(t *testing.T) {
 		if _, err := s.db.ExecContext(ctx, "UPDATE fts_data SET block = ? WHERE id = ?", bad, p.id); err != nil {
 			t.Fatal(err)
 		}
-		s.common = commonCache{}
+		s.common = countCache{}
 		for _, q := range queries {
 			// Any answer or error will do: the page is damaged.
 			_, _ = s.Keyword(ctx, KeywordQuery{Text: q, Limit: 20, NoSnippets: true})

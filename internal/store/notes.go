@@ -480,5 +480,6 @@ func (s *Store) Reset(ctx context.Context) error {
 	if err := s.commitWrite(ctx, tx); err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}
+	s.ranks.forget() // FTS5's origins start over (search_docsize.go)
 	return nil
 }

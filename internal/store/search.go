@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -190,28 +191,38 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	}
 	list, _ := json.Marshal(ids) // strings always marshal
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	rowids, err := scanRows(rows, err, func(rows *sql.Rows, r *int64) error { return rows.Scan(r) })
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	var rowids []int64
-	for rows.Next() {
-		var r int64
-		if err := rows.Scan(&r); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("keyword snippets: %w", err)
+	// Snippets made before from the same rows for the same terms are
+	// taken as they are (snippet_memo.go), others made in Go where they
+	// can be (snippet_go.go); their rows of temp.snip are not made.
+	key, expr := snipTermsKey(terms), newSnipExpr(terms)
+	kept := map[int64]string{}
+	conn, err := s.snipConn(ctx, rowids, func(doc int64, src snipSource, row func() (string, [len(ftsColumns)]string)) bool {
+		snip, hit := s.snips.get(doc, key, src)
+		if !hit && expr != nil {
+			if snip, hit = expr.rowSnippet(row, terms); hit {
+				s.snips.put(doc, key, src, snip)
+			}
 		}
-		rowids = append(rowids, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	conn, err := s.snipConn(ctx, rowids)
+		if hit {
+			kept[doc] = snip
+		}
+		return hit
+	})
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	out, missing, err := matchedSnippets(ctx, conn, rowids, terms)
+	var todo []int64
+	for _, r := range rowids {
+		if _, hit := kept[r]; !hit {
+			todo = append(todo, r)
+		}
+	}
+	out, missing, err := matchedSnippets(ctx, conn, todo, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +235,16 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		for _, d := range found {
 			out[d[0]] = d[1]
 		}
+	}
+	for _, r := range todo {
+		if src, ok := conn.made[r]; ok {
+			if snip, made := out[src.id]; made {
+				s.snips.put(r, key, src, snip)
+			}
+		}
+	}
+	for r, snip := range kept {
+		out[conn.made[r].id] = snip
 	}
 	return out, nil
 }
@@ -342,7 +363,7 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
 		args = []any{string(list)}
 	} else {
-		conn, err := s.snipConn(ctx, rowids)
+		conn, err := s.snipConn(ctx, rowids, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -399,6 +420,13 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	return out, nil
 }
 
+// anchorSnippet is the snippet of a note found by the anchor text of
+// the links to them alone: made in Go from body (textSnippet).
+func anchorSnippet(body, title string, terms []Term) string {
+	snip, _, _ := textSnippet(body, terms)
+	return cleanSnippet(Highlight(snip, vault.NFC(body)), title)
+}
+
 // anchorOnlySnippets returns, keyed by rowid, the ID and a snippet of the
 // notes of rowids (found by the anchor text of the links to them, so that
 // their own text does not match): made in Go from the body, with the
@@ -419,8 +447,7 @@ func anchorOnlySnippets(ctx context.Context, q querier, rowids []int64, terms []
 		if err := rows.Scan(&rowid, &id, &title, &body); err != nil {
 			return nil, fmt.Errorf("keyword snippets: %w", err)
 		}
-		snip, _, _ := textSnippet(body, terms)
-		out[rowid] = [2]string{id, cleanSnippet(Highlight(snip, vault.NFC(body)), title)}
+		out[rowid] = [2]string{id, anchorSnippet(body, title, terms)}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)

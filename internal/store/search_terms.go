@@ -216,9 +216,11 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 
 // commonCounts returns how many notes match each of exprs, counting to
 // half the notes at most, and that half; -1 when the vault has fewer
-// than CommonWordMinNotes notes. The counts are kept while the full-text
-// index is unchanged (commonCache): common words are in most queries.
+// than CommonWordMinNotes notes. The counts are kept (commonCache):
+// common words are in most queries, and under writes the same few words
+// are asked again and again.
 func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int64, error) {
+	before := s.changeCount(ctx)
 	var notes int64
 	var avg, structure []byte
 	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM notes),
@@ -232,13 +234,13 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	// A word is common from half the notes: each count stops there, so
 	// that "the" costs half its posting list.
 	half := (notes + 1) / 2
-	key := fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure)
+	now := commonState{key: fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure), gen: s.changeCount(ctx), half: half}
 	counts := make([]int64, len(exprs))
 	query := "SELECT 0"
 	var args []any
 	var which []int
 	for i, e := range exprs {
-		if n, ok := s.common.get(key, e); ok {
+		if n, ok := s.common.get(now, e); ok {
 			counts[i] = n
 			continue
 		}
@@ -249,19 +251,21 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	if len(which) == 0 {
 		return counts, half, nil
 	}
+	// The counts are of a state at least as new as before.
+	at := commonState{key: now.key, gen: before, half: half}
 	if !s.sqlRank {
 		todo := make([]string, len(which))
 		for j, i := range which {
 			todo[j] = exprs[i]
 		}
-		got, ok, err := s.countTopK(ctx, todo, half)
+		got, ok, err := s.countTopK(ctx, todo)
 		if err != nil {
 			return nil, 0, err
 		}
 		if ok {
 			for j, i := range which {
-				counts[i] = got[j]
-				s.common.put(key, exprs[i], counts[i])
+				counts[i] = min(got[j], half)
+				s.common.put(at, exprs[i], got[j], true)
 			}
 			return counts, half, nil
 		}
@@ -276,18 +280,29 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	}
 	for j, i := range which {
 		counts[i] = got[j+1]
-		s.common.put(key, exprs[i], counts[i])
+		s.common.put(at, exprs[i], counts[i], counts[i] < half)
 	}
 	return counts, half, nil
 }
 
-// commonCacheSize bounds the expressions commonCache keeps.
+// changeCount is the index's change count (snapgen.n), which every
+// insert, update and delete of a notes row moves on by one, and with
+// them every write of a full-text row; -1 when it cannot be read.
+func (s *Store) changeCount(ctx context.Context) int64 {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, "SELECT n FROM snapgen").Scan(&n); err != nil {
+		return -1
+	}
+	return n
+}
+
+// commonCacheSize bounds the expressions countCache and commonCache
+// keep.
 const commonCacheSize = 4096
 
-// commonCache keeps the counts of commonCounts for one state of the
-// full-text index, named by key: the notes' count and FTS5's averages
-// and structure records, which every write to the index changes (a new
-// segment, a deletion mark, the rows' token totals).
+// commonCache keeps values (selectFlags') for one state of the
+// full-text index, named by key: FTS5's averages and structure
+// records, which every write to the index changes.
 type commonCache struct {
 	mu     sync.Mutex
 	key    string
@@ -308,4 +323,68 @@ func (c *commonCache) put(key, expr string, n int64) {
 		c.key, c.counts = key, map[string]int64{}
 	}
 	c.counts[expr] = n
+}
+
+// commonState is a state of the index as commonCounts reads it: key
+// names it exactly (the notes' count and FTS5's averages and structure
+// records, which every write to the index changes), gen is its change
+// count (changeCount), half commonCounts' half.
+type commonState struct {
+	key       string
+	gen, half int64
+}
+
+// commonCount is a count commonCache keeps: n notes matched at state at,
+// exactly or (not exact) at least.
+type commonCount struct {
+	n     int64
+	exact bool
+	at    commonState
+}
+
+// countCache keeps the counts of commonCounts. A count answers for
+// the state it was made at, and for a later one (by change count) when
+// the changes since cannot have moved it across that state's half:
+// each change adds or removes at most one matching note, so a word in
+// 800 of 10,000 notes stays uncommon for thousands of writes, and only
+// a word near half the notes is counted again.
+type countCache struct {
+	mu     sync.Mutex
+	counts map[string]commonCount
+	puts   int // counts made, for tests
+}
+
+// get returns the count of expr at state now, capped at now.half; ok
+// is false when it must be counted again.
+func (c *countCache) get(now commonState, expr string) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, ok := c.counts[expr]
+	switch {
+	case !ok:
+		return 0, false
+	case k.at.key == now.key:
+		return min(k.n, now.half), true
+	case k.at.gen < 0 || now.gen < k.at.gen:
+		return 0, false
+	}
+	moved := now.gen - k.at.gen // at most this many notes changed
+	switch {
+	case k.n-moved >= now.half:
+		return now.half, true // common still
+	case k.exact && k.n+moved < now.half:
+		return k.n, true // uncommon still; the count is below now's half
+	}
+	return 0, false
+}
+
+// put keeps n, the count of expr at state at (exact or at least).
+func (c *countCache) put(at commonState, expr string, n int64, exact bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil || len(c.counts) >= commonCacheSize {
+		c.counts = map[string]commonCount{}
+	}
+	c.counts[expr] = commonCount{n: n, exact: exact, at: at}
+	c.puts++
 }

@@ -38,12 +38,28 @@ type ftsStats struct {
 	avgdl float64
 	ids   int64   // the largest rowid + 1
 	size  []int32 // tokens of each row, by rowid; nil until read
+	// origin is the largest origin of the rows size holds, and gen the
+	// index's change count (snapgen.n) it was read at (docSizes).
+	origin, gen int64
 }
 
-// rankCache keeps the tables' ftsStats between searches.
+// rankCache keeps the tables' ftsStats between searches, and by table
+// the newest ones whose every row's length is known (docSizes).
 type rankCache struct {
 	mu    sync.Mutex
 	stats map[string]*ftsStats
+	sized map[string]*ftsStats
+	// allSizes counts the reads of every row's length (docSizes), for
+	// tests.
+	allSizes int
+}
+
+// forget drops what the cache keeps: after 'delete-all' (Reset), which
+// starts FTS5's origins over.
+func (c *rankCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stats, c.sized = nil, nil
 }
 
 // maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index
@@ -94,60 +110,6 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 	s.ranks.stats[table] = st
 	s.ranks.mu.Unlock()
 	return st, true, nil
-}
-
-// docSizes returns the length in tokens of the rows of table (of
-// ftsStats st) as a slice by rowid: every row's, read once per state of
-// the table and kept, when docs (the rows needed) are many or every
-// row's is kept already; else only those of docs, read for this search
-// alone (after a write, a search that matches few notes reads few).
-func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs []int64) ([]int32, bool, error) {
-	s.ranks.mu.Lock()
-	size := st.size
-	s.ranks.mu.Unlock()
-	if size != nil {
-		return size, true, nil
-	}
-	query, args := `SELECT id, sz FROM `+table+`_docsize`, []any(nil)
-	all := int64(len(docs)) > st.rows/8
-	if !all {
-		list, _ := json.Marshal(docs) // numbers always marshal
-		query, args = query+` WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)}
-	}
-	size = make([]int32, st.ids)
-	rows, err := conn.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, false, err
-	}
-	defer rows.Close()
-	var sz sql.RawBytes
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id, &sz); err != nil {
-			return nil, false, err
-		}
-		if id < 0 || id >= st.ids {
-			return nil, false, nil
-		}
-		var d int64
-		for b := []byte(sz); len(b) > 0; {
-			v, n := getVarint(b)
-			if n == 0 {
-				return nil, false, nil
-			}
-			d, b = d+int64(v), b[n:]
-		}
-		size[id] = int32(d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, err
-	}
-	if all {
-		s.ranks.mu.Lock()
-		st.size = size
-		s.ranks.mu.Unlock()
-	}
-	return size, true, nil
 }
 
 // tableHits are the rows of a table that have a phrase of a query: for

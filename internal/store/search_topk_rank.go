@@ -124,10 +124,10 @@ func (s *Store) readConn(ctx context.Context) (*sql.Conn, func(), error) {
 }
 
 // countTopK is commonCounts' count of the notes each of exprs matches
-// in fts, at most limit, computed in Go from the index's pages; ok is
+// in fts (all of them: the bit sets are counted whole), computed in Go from the index's pages; ok is
 // false when a phrase is not one plain token or the reader gives up, and
 // the caller counts by SQL.
-func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (counts []int64, ok bool, err error) {
+func (s *Store) countTopK(ctx context.Context, exprs []string) (counts []int64, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(exprs))
 	for i, e := range exprs {
@@ -163,7 +163,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string, limit int64) (cou
 		return counts, true, nil // no row has any of them
 	}
 	for i, n := range nodes {
-		counts[i] = min(n.ones(h.seen, int(st.ids+63)/64), limit)
+		counts[i] = n.ones(h.seen, int(st.ids+63)/64)
 	}
 	return counts, true, nil
 }

@@ -72,12 +72,14 @@ type Store struct {
 	// anchorRows counts the notes whose anchor text a live batch worked
 	// out again (refreshAnchor), for tests of what a write costs.
 	anchorRows atomic.Int64
-	// common keeps the counts of Keyword's common-word test while the
-	// full-text index is unchanged (search_terms.go).
-	common commonCache
+	// common keeps the counts of Keyword's common-word test, for later
+	// states too while they cannot have crossed half (countCache).
+	common countCache
 	// flags keeps selectFlags' answers (which marked and stem tokens the
-	// full-text tables have) the same way.
+	// full-text tables have) while the full-text tables are unchanged.
 	flags commonCache
+	// snips keeps the snippets KeywordSnippets made (snippet_memo.go).
+	snips snipMemo
 	// ranks keeps what Keyword's ranking in Go reads of the full-text
 	// tables between searches; sqlRank turns that ranking off (tests
 	// compare the two). See search_topk.go.

@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
+
+// Each note's length in tokens, for bm25, comes from the table's
+// %_docsize rows. Reading all of them costs about 0.35 µs a row, once per
+// state of the table: under writes, every search after a write read
+// them all again (a quarter of a search's CPU under `make load`). A
+// contentless_delete table gives each row the origin of the segment its
+// insert is flushed to, and FTS5 numbers those in order: a row written
+// or written again since a state has an origin above every origin of
+// that state. So once every row's length is known at one state, the
+// lengths at a later one are those with the rows of higher origin read
+// again; a deleted row's stale length is never asked for, as no match
+// names it (and a rowid used again is a row written again). "Later"
+// is told by snapgen.n, which counts every change to the notes table
+// and with it nearly every write of the full-text rows (a state with a
+// higher count is later); 'delete-all', which
+// starts the origins over, is only run by Reset (a rebuild, as an engine
+// opens its index, before it answers a search), which forgets the
+// lengths kept (rankCache.forget).
+
+// docSizes returns the length in tokens of the rows of table (of
+// ftsStats st) as a slice by rowid: every row's, read once per state of
+// the table and kept, when docs (the rows needed) are many, every row's
+// is kept already, or an earlier state's are and can be brought up to
+// date; else only those of docs, read for this search alone.
+func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs []int64) ([]int32, bool, error) {
+	s.ranks.mu.Lock()
+	size, base := st.size, s.ranks.sized[table]
+	s.ranks.mu.Unlock()
+	if size != nil {
+		return size, true, nil
+	}
+	gen := int64(-1)
+	if err := conn.QueryRowContext(ctx, "SELECT n FROM snapgen").Scan(&gen); err != nil {
+		gen = -1 // an index without the change count: no base is used
+	}
+	// Only from a base strictly older: a write that changes only the
+	// anchor text moves no count, and a state of the same count may be
+	// older than the base.
+	if base != nil && gen >= 0 && base.gen >= 0 && gen > base.gen {
+		size, ok, err := s.patchSizes(ctx, conn, table, st, base, gen)
+		if err != nil || ok {
+			return size, ok, err
+		}
+	}
+	all := int64(len(docs)) > st.rows/8
+	size = make([]int32, st.ids)
+	var origin int64
+	ok, err := false, error(nil)
+	if all {
+		ok, err = readSizes(ctx, conn, `SELECT id, sz, origin FROM `+table+`_docsize`, nil, st.ids, size, &origin)
+	}
+	if !all || err != nil {
+		// Only docs are needed, or the table has no origins (not
+		// contentless_delete).
+		query, args := `SELECT id, sz, 0 FROM `+table+`_docsize`, []any(nil)
+		if !all {
+			list, _ := json.Marshal(docs) // numbers always marshal
+			query, args = query+` WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)}
+		}
+		gen = -1
+		ok, err = readSizes(ctx, conn, query, args, st.ids, size, &origin)
+	}
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	if all {
+		s.keepSizes(table, st, size, origin, gen)
+		s.ranks.mu.Lock()
+		s.ranks.allSizes++
+		s.ranks.mu.Unlock()
+	}
+	return size, true, nil
+}
+
+// patchSizes returns the rows' lengths at st from those kept at base, an
+// earlier state (gen is st's change count): the rows of higher origin
+// than base's read again. ok is false when a row is out of range.
+func (s *Store) patchSizes(ctx context.Context, conn *sql.Conn, table string, st, base *ftsStats, gen int64) ([]int32, bool, error) {
+	size := make([]int32, st.ids)
+	copy(size, base.size)
+	origin := base.origin
+	ok, err := readSizes(ctx, conn, `SELECT id, sz, origin FROM `+table+`_docsize WHERE origin > ?`, []any{base.origin}, st.ids, size, &origin)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	s.keepSizes(table, st, size, origin, gen)
+	return size, true, nil
+}
+
+// keepSizes keeps size as st's rows' lengths, and st as the table's
+// base for later states when it is the newest known.
+func (s *Store) keepSizes(table string, st *ftsStats, size []int32, origin, gen int64) {
+	s.ranks.mu.Lock()
+	defer s.ranks.mu.Unlock()
+	st.size = size
+	if gen < 0 {
+		return
+	}
+	st.origin, st.gen = origin, gen
+	if s.ranks.sized == nil {
+		s.ranks.sized = map[string]*ftsStats{}
+	}
+	if b := s.ranks.sized[table]; b == nil || b.gen <= gen {
+		s.ranks.sized[table] = st
+	}
+}
+
+// readSizes reads the rows query selects (id, sz, origin) of a
+// docsize table into size (ids long), and the largest origin into *origin; ok
+// is false for a row out of range or a bad record.
+func readSizes(ctx context.Context, conn *sql.Conn, query string, args []any, ids int64, size []int32, origin *int64) (bool, error) {
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	var sz sql.RawBytes
+	for rows.Next() {
+		var id, o int64
+		if err := rows.Scan(&id, &sz, &o); err != nil {
+			return false, err
+		}
+		if id < 0 || id >= ids {
+			return false, nil
+		}
+		var d int64
+		for b := []byte(sz); len(b) > 0; {
+			v, n := getVarint(b)
+			if n == 0 {
+				return false, nil
+			}
+			d, b = d+int64(v), b[n:]
+		}
+		size[id] = int32(d)
+		*origin = max(*origin, o)
+	}
+	return true, rows.Err()
+}

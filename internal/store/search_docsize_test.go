@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vaultgraph/vaultgraph/vault"
+)
+
+// TestDocSizesFollowWrites: after writes that lengthen, add and delete
+// notes, Keyword ranked in Go still ranks as SQL does (bm25 takes each
+// note's length), and the lengths are brought up to date from the rows
+// written since, not read again whole; after Reset they are read whole.
+func TestDocSizesFollowWrites(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	note := func(i, words int) *Record {
+		id := fmt.Sprintf("N%03d.md", i)
+		body := "the plan " + strings.Repeat("other words ", words)
+		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
+	}
+	b := &Batch{}
+	for i := range 120 {
+		b.Upserts = append(b.Upserts, note(i, i%9))
+	}
+	apply := func(b *Batch) {
+		t.Helper()
+		if err := s.Apply(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(what string) {
+		t.Helper()
+		for _, text := range []string{"plan", "plan words", "other"} {
+			if len(rankedInGo(t, s, what, KeywordQuery{Text: text, Limit: 200, NoSnippets: true})) == 0 {
+				t.Errorf("%s: Keyword(%s) found nothing", what, text)
+			}
+		}
+	}
+	allSizes := func() int {
+		s.ranks.mu.Lock()
+		defer s.ranks.mu.Unlock()
+		return s.ranks.allSizes
+	}
+	apply(b)
+	same("indexed")
+	for round := range 5 {
+		apply(&Batch{Upserts: []*Record{note(round*7, 40+round), note(200+round, round)}, Deletes: []string{fmt.Sprintf("N%03d.md", round*7+3)}})
+		same(fmt.Sprintf("after write %d", round))
+	}
+	if n := allSizes(); n != 1 { // fts's; no note has anchor text
+		t.Errorf("every row's length read %d times, want once", n)
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b = &Batch{}
+	for i := range 60 {
+		b.Upserts = append(b.Upserts, note(i, 30-i%20))
+	}
+	apply(b)
+	same("after reset")
+	if n := allSizes(); n != 2 {
+		t.Errorf("after Reset, every row's length read %d times in all, want twice", n)
+	}
+}
+
+// rankedInGo checks that Keyword ranks q in Go, and as SQL does (the
+// same hits, order and scores); it returns SQL's hits. what says when.
+func rankedInGo(t *testing.T, s *Store, what string, q KeywordQuery) []KeywordHit {
+	t.Helper()
+	ctx := context.Background()
+	defer func() { s.sqlRank = false }()
+	s.sqlRank = false
+	before := s.goRanked.Load()
+	got, err := s.Keyword(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.goRanked.Load() == before {
+		t.Fatalf("%s: Keyword(%+v) was not ranked in Go", what, q)
+	}
+	s.sqlRank = true
+	want, err := s.Keyword(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: Keyword(%+v) in Go differs from SQL:\n got %v\nwant %v", what, q, got, want)
+	}
+	return want
+}
