@@ -4,10 +4,13 @@ package store
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestReadCacheFileMapped checks that the snapshot cache's bytes are
@@ -45,4 +48,59 @@ func TestReadCacheFileMapped(t *testing.T) {
 	if !bytes.Equal(b, want) {
 		t.Error("the cache's bytes changed after their pages were let go and the file replaced")
 	}
+}
+
+// TestDropCachePages checks, where /proc/self/smaps tells, that a
+// mapped cache whose bytes were all read holds no pages in the process
+// once dropCachePages let them go, and still reads the same.
+func TestDropCachePages(t *testing.T) {
+	want := bytes.Repeat([]byte("snapshot pages "), 1<<16) // 960 KiB
+	p := filepath.Join(t.TempDir(), "index.db.snap")
+	if err := os.WriteFile(p, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, release, err := readCacheFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if !bytes.Equal(b, want) { // reads every page
+		t.Fatal("the mapped cache differs from the file")
+	}
+	before, ok := mappedRSS(t, b)
+	if !ok {
+		t.Skip("no /proc/self/smaps")
+	}
+	dropCachePages(b)
+	after, _ := mappedRSS(t, b)
+	if before == 0 || after != 0 {
+		t.Errorf("the cache's map held %d KiB in the process once read and %d KiB after dropCachePages, want some, then none", before, after)
+	}
+	if !bytes.Equal(b, want) {
+		t.Error("the mapped cache differs from the file after its pages were let go")
+	}
+}
+
+// mappedRSS returns the Rss (KiB) /proc/self/smaps gives the mapping
+// that holds b.
+func mappedRSS(t *testing.T, b []byte) (kib int, ok bool) {
+	t.Helper()
+	smaps, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return 0, false
+	}
+	at := uint64(uintptr(unsafe.Pointer(&b[0])))
+	in := false
+	for _, line := range strings.Split(string(smaps), "\n") {
+		var lo, hi uint64
+		if n, _ := fmt.Sscanf(line, "%x-%x", &lo, &hi); n == 2 && strings.Contains(line, " ") {
+			in = lo <= at && at < hi
+			continue
+		}
+		if in && strings.HasPrefix(line, "Rss:") {
+			fmt.Sscanf(strings.TrimPrefix(line, "Rss:"), "%d", &kib)
+			return kib, true
+		}
+	}
+	return 0, false
 }
