@@ -142,11 +142,13 @@ func serveMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger, re
 // the GOGC serveGC set from the heap before them. Without this, a
 // 100,000-note server with the builtin model idled at twice its live
 // heap (813 MB RSS for 389 MB live). It sets serveGC again for the heap
-// with the vectors, and logs "embeddings ready" (bench waits for it).
+// with the vectors, lets go of the snapshot cache's pages, and logs
+// "embeddings ready" (bench waits for it).
 func settleMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if e.WaitEmbeddings(ctx) != nil {
 		return
 	}
+	e.DropCachePages() // what the start and the embedder's load read of it
 	debug.FreeOSMemory()
 	serveGC(os.Getenv, liveHeap())
 	log.Info("embeddings ready", "live_heap_mib", liveHeap()>>20)
