@@ -85,7 +85,7 @@ the RSS of 'vaultgraph serve' with its defaults (builtin embedder,
 watcher) on that index: one second after its embeddings are ready, and
 3 s after it answered 100 searches:
 
-  bench-cold notes=10000 parsed=10101 embed=builtin markdown=17.1MiB index_size=29.9MiB index_ratio=1.75 cold_index=4.15s md_mb_per_s=4.32 peak_rss=261.6MiB vectors=3.0MiB fts=15.0MiB text=0.0MiB links=7.7MiB notes=4.1MiB other=0.0MiB idle_rss_serve=75.0MiB idle_rss_searched=90.0MiB
+  bench-cold notes=10000 parsed=10101 embed=builtin markdown=17.1MiB index_size=29.9MiB index_ratio=1.75 cold_index=3.79s md_mb_per_s=4.73 peak_rss=263.6MiB vectors=3.0MiB fts=15.0MiB text=0.0MiB links=7.7MiB notes=4.1MiB other=0.0MiB idle_rss_serve=70.3MiB idle_rss_searched=100.4MiB
 
 With --vault DIR --index FILE --search, only the bench-search line is
 taken, on that vault and index (made and kept if missing, reused
