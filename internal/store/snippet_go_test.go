@@ -165,7 +165,7 @@ func TestTokens61SameAsFTS5(t *testing.T) {
 }
 
 // tempConn is a connection to a new index with the tables stmts make.
-func tempConn(t *testing.T, stmts ...string) *sql.Conn {
+func tempConn(t testing.TB, stmts ...string) *sql.Conn {
 	t.Helper()
 	ctx := context.Background()
 	s, _ := openTemp(t)
