@@ -132,12 +132,12 @@ func (s *Store) DropCachePages() {
 }
 
 // readCacheCopy reads the snapshot cache file p onto the heap.
-func readCacheCopy(p string) (b []byte, release func(), err error) {
+func readCacheCopy(p string) (b []byte, mapped bool, release func(), err error) {
 	b, err = os.ReadFile(p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read snapshot cache: %w", err)
+		return nil, false, nil, fmt.Errorf("read snapshot cache: %w", err)
 	}
-	return b, func() {}, nil
+	return b, false, func() {}, nil
 }
 
 // CachePath returns the snapshot cache's file.
@@ -146,7 +146,7 @@ func (s *Store) CachePath() string { return s.path + ".snap" }
 // loadCache returns the snapshot the cache holds, or nil when there is no
 // cache, it is older than the index, or it cannot be read.
 func (s *Store) loadCache(ctx context.Context) *Snapshot {
-	b, release, err := readCacheFile(s.CachePath())
+	b, mapped, release, err := readCacheFile(s.CachePath())
 	if err != nil {
 		return nil
 	}
@@ -168,8 +168,12 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 		release() // nothing keeps what was decoded
 		return nil
 	}
-	dropCachePages(b)
-	s.cacheBytes.Store(&b)
+	if mapped {
+		dropCachePages(b)
+		s.cacheBytes.Store(&b)
+	} else {
+		s.cacheBytes.Store(nil) // a copy on the heap: its pages are the snapshot's
+	}
 	snap.Key = got.String()
 	s.cachedKey.Store(&got)
 	return snap

@@ -28,12 +28,15 @@ func TestReadCacheFileMapped(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	b, release, err := readCacheFile(p)
+	b, mapped, release, err := readCacheFile(p)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
+	if !mapped {
+		t.Error("readCacheFile read the cache as a copy, want it mapped")
+	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<10 {
 		t.Errorf("reading a cache of %d bytes allocated %d bytes on the heap, want it mapped", len(want), got)
 	}
@@ -59,11 +62,14 @@ func TestDropCachePages(t *testing.T) {
 	if err := os.WriteFile(p, want, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, release, err := readCacheFile(p)
+	b, mapped, release, err := readCacheFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
+	if !mapped {
+		t.Fatal("readCacheFile read the cache as a copy, want it mapped")
+	}
 	if !bytes.Equal(b, want) { // reads every page
 		t.Fatal("the mapped cache differs from the file")
 	}

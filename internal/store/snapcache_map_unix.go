@@ -22,16 +22,17 @@ import (
 //
 // The cache file is only ever replaced by a rename (writeCacheFile),
 // never written in place, so the mapped bytes never change. A file that
-// cannot be mapped is read as a copy.
-func readCacheFile(p string) (b []byte, release func(), err error) {
+// cannot be mapped is read as a copy (mapped false): dropCachePages must
+// never be given a copy, whose pages it would zero.
+func readCacheFile(p string) (b []byte, mapped bool, release func(), err error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open snapshot cache: %w", err)
+		return nil, false, nil, fmt.Errorf("open snapshot cache: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("stat snapshot cache: %w", err)
+		return nil, false, nil, fmt.Errorf("stat snapshot cache: %w", err)
 	}
 	size := fi.Size()
 	if size <= 0 || size != int64(int(size)) {
@@ -41,7 +42,7 @@ func readCacheFile(p string) (b []byte, release func(), err error) {
 	if err != nil {
 		return readCacheCopy(p)
 	}
-	return b, func() { _ = unix.Munmap(b) }, nil
+	return b, true, func() { _ = unix.Munmap(b) }, nil
 }
 
 // dropCachePages lets go of the process's pages of b, the bytes of a
