@@ -68,6 +68,9 @@ type pass struct {
 	// exactLook says p.look is e.index and holds what it holds at the
 	// end of the pass (lookahead): every link was resolved as it stays.
 	exactLook bool
+	// graphBuilt, when set, closes once relink has built the graph in
+	// the background (awaitGraph).
+	graphBuilt chan struct{}
 }
 
 // applyDiff applies the set of changes d to the engine, its graph and its
@@ -135,7 +138,9 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 	// Links resolved against the index the pass ends with need no second
 	// resolution (2.4 s of CPU at 100,000 notes).
 	p.resolveAll = p.resolveAll && !p.exactLook
-	if err := e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) }); err != nil {
+	err = e.step(ctx, p, true, func() { e.relink(p); e.finishPass(p) })
+	p.awaitGraph()
+	if err != nil {
 		return p.rep, err
 	}
 	e.indexed = !how.start || how.full // step wrote the last batch
@@ -335,6 +340,26 @@ func (e *Engine) relink(p *pass) {
 	for _, ns := range e.resolveAgain(touched, p.resolveAll) {
 		p.batch.Relinks = append(p.batch.Relinks, e.record(ns, ""))
 	}
+	if e.refs != nil {
+		for _, ns := range touched {
+			if ns != nil {
+				addRefs(e.refs, ns)
+			}
+		}
+	}
+	if p.start && len(p.change.Removed) == 0 {
+		// Every node into the empty graph, on another core while the
+		// pass's last batch is written (the graph's lock keeps readers
+		// out until it is built): nothing changes the notes until the
+		// pass ends (awaitGraph).
+		g, built := e.graph, make(chan struct{})
+		p.graphBuilt = built
+		go func() {
+			defer close(built)
+			g.Build(func(tx *graph.Tx) { putGraph(tx, touched) })
+		}()
+		return
+	}
 	update := e.graph.Update
 	if p.start {
 		update = e.graph.Build // every node into the empty graph
@@ -343,21 +368,32 @@ func (e *Engine) relink(p *pass) {
 		for _, id := range p.change.Removed {
 			tx.Remove(id)
 		}
-		for id, ns := range touched {
-			if ns != nil {
-				tx.PutNode(id, ns.note.Tags)
-			}
+		putGraph(tx, touched)
+	})
+}
+
+// putGraph puts the notes of touched (nil: gone) into the graph with
+// their links.
+func putGraph(tx *graph.Tx, touched map[string]*noteState) {
+	for id, ns := range touched {
+		if ns != nil {
+			tx.PutNode(id, ns.note.Tags)
 		}
-		for id, ns := range touched {
-			if ns == nil {
-				continue
-			}
-			if e.refs != nil {
-				addRefs(e.refs, ns)
-			}
+	}
+	for id, ns := range touched {
+		if ns != nil {
 			tx.SetOut(id, ns.resolved)
 		}
-	})
+	}
+}
+
+// awaitGraph waits for the graph relink builds in the background, if it
+// does.
+func (p *pass) awaitGraph() {
+	if p.graphBuilt != nil {
+		<-p.graphBuilt
+		p.graphBuilt = nil
+	}
 }
 
 // allResolved reports whether every note has a stored resolution of each
