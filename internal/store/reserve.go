@@ -52,17 +52,22 @@ func (w *writer) reservedAfter(b *Batch) map[string]int64 {
 // the docs given (nil when none).
 func (w *writer) reserveDocs(ids []string) (map[string]int64, error) {
 	var next int64
+	var empty bool
 	if err := w.queryRow(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'notes'), 0),
-		coalesce((SELECT max(doc) FROM notes), 0)) + 1`).Scan(&next); err != nil {
+		coalesce((SELECT max(doc) FROM notes), 0)) + 1, NOT EXISTS (SELECT 1 FROM notes)`).Scan(&next, &empty); err != nil {
 		return nil, fmt.Errorf("index reserve: %w", err)
 	}
-	out := map[string]int64{}
+	out := make(map[string]int64, len(ids))
 	for _, id := range ids {
 		if _, dup := out[id]; dup {
 			continue
 		}
-		var doc int64
-		err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&doc)
+		// An empty index (a cold one) holds none of them: no look-up.
+		err := sql.ErrNoRows
+		if !empty {
+			var doc int64
+			err = w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&doc)
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			out[id] = next
