@@ -132,6 +132,31 @@ func (w *writer) refreshAnchorRange(ranks map[int64]int32, lo, hi int64, sc *anc
 		return fmt.Errorf("index anchor text: %w", err)
 	}
 	rows.Close()
+	// The rows are made (sorted, gathered, folded, stemmed) on another
+	// core while this one inserts them: at the end of a cold index
+	// nothing else runs (at 100,000 notes, about 1 s of CPU of the 4 s
+	// this takes).
+	made := make(chan anchorRow, anchorRowsAhead)
+	go func() {
+		defer close(made)
+		makeAnchorRows(sc, made)
+	}()
+	var werr error
+	for r := range made {
+		if werr == nil { // after an error, the rest are drained unwritten
+			werr = w.insertAnchorRow(&r)
+		}
+	}
+	return werr
+}
+
+// anchorRowsAhead is how many fts_anchor rows makeAnchorRows makes ahead
+// of their insertion.
+const anchorRowsAhead = 256
+
+// makeAnchorRows sorts the links of sc by target and sends each target's
+// fts_anchor row, from its first MaxAnchorLinks links, to out.
+func makeAnchorRows(sc *anchorScratch, out chan<- anchorRow) {
 	slices.SortFunc(sc.links, compareAnchorLinks)
 	for i := 0; i < len(sc.links); {
 		t := sc.links[i].target
@@ -140,9 +165,8 @@ func (w *writer) refreshAnchorRange(ranks map[int64]int32, lo, hi int64, sc *anc
 			l := sc.links[i]
 			a.add(unsafe.String(unsafe.SliceData(sc.buf[l.off:]), int(l.n)))
 		}
-		if err := w.insertAnchor(t, &a); err != nil {
-			return err
+		if r, ok := a.row(t); ok {
+			out <- r
 		}
 	}
-	return nil
 }

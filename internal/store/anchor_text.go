@@ -229,12 +229,34 @@ func (a *anchorText) add(c string) {
 // insertAnchor writes the fts_anchor row of the note rowid, if a has any
 // text.
 func (w *writer) insertAnchor(rowid int64, a *anchorText) error {
-	if a.display.Len() == 0 {
+	r, ok := a.row(rowid)
+	if !ok {
 		return nil
 	}
+	return w.insertAnchorRow(&r)
+}
+
+// anchorRow is one row of fts_anchor: the note's rowid and the columns
+// title, body, cjktitle, cjk and stems.
+type anchorRow struct {
+	rowid int64
+	cols  [5]string
+}
+
+// row returns the fts_anchor row of the note rowid, whose anchor text a
+// holds; false when a has none.
+func (a *anchorText) row(rowid int64) (anchorRow, bool) {
+	if a.display.Len() == 0 {
+		return anchorRow{}, false
+	}
 	d, around := a.display.String(), a.around.String()
+	return anchorRow{rowid, [5]string{d, around, hiddenText(d), hiddenText(around), stemText(d, around)}}, true
+}
+
+// insertAnchorRow inserts r into fts_anchor.
+func (w *writer) insertAnchorRow(r *anchorRow) error {
 	_, err := w.exec("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)",
-		rowid, d, around, hiddenText(d), hiddenText(around), stemText(d, around))
+		r.rowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3], r.cols[4])
 	return err
 }
 
