@@ -162,14 +162,6 @@ func (e *Engine) keepCaches(ctx context.Context) {
 	if e.store == nil || !e.open || !e.indexed {
 		return
 	}
-	// The graph is encoded on another core while the store reads the
-	// notes and encodes the links (at 100,000 notes, 0.4 s of the
-	// index's last second).
-	var encoded chan []byte
-	if g := e.graph; g != nil && e.store.MayKeepCache() {
-		encoded = make(chan []byte, 1)
-		go func() { encoded <- g.AppendBinary(nil) }()
-	}
 	key, err := e.store.KeepCache(ctx, func(id string) (store.NoteLinks, bool) {
 		ns := e.notes[id]
 		if ns == nil {
@@ -181,16 +173,12 @@ func (e *Engine) keepCaches(ctx context.Context) {
 		}
 		return nl, true
 	})
-	var graphBytes []byte
-	if encoded != nil {
-		graphBytes = <-encoded
-	}
 	if err != nil {
 		e.log.Warn("snapshot cache not written", "err", err)
 		return
 	}
-	if key != "" && graphBytes != nil {
-		e.store.WriteGraphCache(key, graphBytes)
+	if key != "" && e.graph != nil {
+		e.store.WriteGraphCache(key, e.graph.AppendBinary(nil))
 	}
 }
 

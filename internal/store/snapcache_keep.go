@@ -108,15 +108,6 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 	return key.String(), nil
 }
 
-// MayKeepCache reports whether KeepCache may write the cache: this store
-// wrote the index and no write failed. A caller that keeps a cache of its
-// own beside it (the graph cache) starts making it only then.
-func (s *Store) MayKeepCache() bool {
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	return !s.keep.failed && s.keep.last != (cacheKey{})
-}
-
 // keepLinks encodes the links nl of the note at index i of rd; it
 // reports false when nl lacks a link's resolution or status, or a packed
 // link does not decode, and the cache is then not to be written.
