@@ -90,7 +90,7 @@ func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hu
 
 // HubPage is one page of the ranking of notes by a centrality metric.
 type HubPage struct {
-	// Metric is the metric that ranks the notes ("" asked is DefaultMetric).
+	// Metric is the metric that ranks the notes ("" asked is Metrics.Default).
 	Metric graph.Metric `json:"metric"`
 	Hubs   []Hub        `json:"hubs"`
 	// Pages: Total is the number of ranked notes, those scoring above 0

@@ -140,7 +140,7 @@ func TestMarkdownCannotBeForged(t *testing.T) {
 	good := openTools(t, escapeVault(t, benign))
 	badCalls, goodCalls := escapeCalls(func(s string) string { return s }), escapeCalls(benign)
 	// The reads at each detail, then the writes (each runs once).
-	for _, detail := range mcp.Details {
+	for _, detail := range mcp.Details.Values {
 		for i := range badCalls {
 			if badCalls[i].tool == "create_node" || badCalls[i].tool == "update_node" || badCalls[i].tool == "delete_node" {
 				continue

@@ -185,7 +185,7 @@ func TestMaxTokens(t *testing.T) {
 	budgets := []int{50, 80, 120, 200, 350, 500, 800, 1200, 2000, 5000}
 	for _, vt := range vaults {
 		for _, c := range vt.calls {
-			for _, format := range mcp.Formats {
+			for _, format := range mcp.Formats.Values {
 				for _, detail := range []string{mcp.DetailStandard, mcp.DetailFull} {
 					full := render(t, vt.tl, c, mcp.Presentation{Format: format, Detail: detail})
 					fullTokens := countTokens(t, full)

@@ -24,7 +24,7 @@ func getHubsTool() *toolDef {
 	return def((*Tools).GetHubs, FormatTOON, getHubsFields,
 		pagedTool("get_hubs", vaultgraph.HubList,
 			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
-			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
+			mcpgo.WithString("metric", enum(vaultgraph.Metrics, "Ranking")...),
 		))
 }
 

@@ -19,7 +19,7 @@ func getNeighborsTool() *toolDef {
 		pagedTool("get_neighbors", vaultgraph.NeighborList,
 			mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
-			mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
+			mcpgo.WithString("direction", enum(vaultgraph.Directions, "Which links")...),
 		))
 }
 

@@ -379,10 +379,10 @@ func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note str
 	f.IntVar(page, "page", 1, "page number, from 1")
 	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
 	checkFlags(c, func() error {
-		if err := inRange("page", *page, 1, 0); err != nil {
+		if err := vaultgraph.InRange("--page", *page, new(1), nil); err != nil {
 			return err
 		}
-		return inRange("limit", *limit, 1, k.MaxLimit)
+		return vaultgraph.InRange("--limit", *limit, new(1), &k.MaxLimit)
 	})
 }
 
@@ -398,26 +398,4 @@ func checkFlags(c *cobra.Command, check func() error) {
 		}
 		return check()
 	}
-}
-
-// inRange checks an integer flag against lo and hi (hi 0: no maximum),
-// in the words MCP uses for the same parameter.
-func inRange(name string, v, lo, hi int) error {
-	switch {
-	case hi > 0 && (v < lo || v > hi):
-		return fmt.Errorf("%w: --%s: %d is out of range: use %d to %d", vaultgraph.ErrInvalid, name, v, lo, hi)
-	case v < lo:
-		return fmt.Errorf("%w: --%s: %d is out of range: use %d or more", vaultgraph.ErrInvalid, name, v, lo)
-	}
-	return nil
-}
-
-// oneOf is the help of a flag that takes one of the Engine's values:
-// "in, out or both".
-func oneOf[T ~string](values []T) string {
-	words := make([]string, len(values))
-	for i, v := range values {
-		words[i] = string(v)
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

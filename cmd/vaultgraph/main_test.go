@@ -602,6 +602,25 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestOutOfRangeMessages pins the words of a --page or --limit outside
+// its bounds, as the command line prints them.
+func TestOutOfRangeMessages(t *testing.T) {
+	vault := testVault(t)
+	for _, tt := range []struct {
+		give []string
+		want string
+	}{
+		{[]string{"get-hubs", "--page", "0"}, "vaultgraph: INVALID_PARAMS: --page: 0 is out of range: use 1 or more\n"},
+		{[]string{"list-tags", "--limit", "1000001"}, "vaultgraph: INVALID_PARAMS: --limit: 1000001 is out of range: use 1 to 1000\n"},
+		{[]string{"get-neighbors", "Home", "--limit", "-2"}, "vaultgraph: INVALID_PARAMS: --limit: -2 is out of range: use 1 to 50\n"},
+	} {
+		args := append([]string{"--vault", vault}, tt.give...)
+		if _, errOut, _ := runCLI(t, args...); errOut != tt.want {
+			t.Errorf("vaultgraph %q stderr = %q, want %q", args, errOut, tt.want)
+		}
+	}
+}
+
 func TestHelp(t *testing.T) {
 	commands := []string{
 		"get-node", "get-neighbors", "find-path", "get-hubs", "search-by-tags",
