@@ -20,6 +20,6 @@ func searchTool() *toolDef {
 			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, descTagMode)...),
 			mcpgo.WithString("folder", mcpgo.Description(descFolder)),
 		))
-	d.relevance = true
+	d.relevance, d.embeds = true, true
 	return d
 }
