@@ -11,8 +11,9 @@ import (
 
 // This file is the one home of the rules for how a list answer is asked
 // for: sort keys, page numbers, page sizes, neighbour directions and hub
-// metrics. The Engine checks them here; MCP and the command line build
-// their schemas and help from these values and only bind arguments.
+// metrics, and the words for a value outside the ones a parameter takes
+// (Choice, InRange). The Engine checks them here; MCP and the command line
+// build their schemas and help from these values and only bind arguments.
 
 // Page sizes of the lists: when the caller gives none, and the largest
 // (SPEC.md, seed 004). ListNodes and Search apply them; for the other
