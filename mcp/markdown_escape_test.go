@@ -306,7 +306,7 @@ func renderFuzzed(t *testing.T, tool, text, snippet string) string {
 		v = &n
 	} else {
 		n.Score, n.Snippet = &score, snippet
-		v = &mcp.ListResponse{Nodes: []mcp.NodeResponse{n, n}, Total: 4, Page: 1, TotalPages: 2, Hint: "page 2: " + text, Warnings: []string{text}}
+		v = &mcp.ListResponse{Nodes: []mcp.NodeResponse{n, n}, PageInfo: mcp.PageInfo{Total: 4, Page: 1, TotalPages: 2, Hint: "page 2: " + text}, Warnings: []string{text}}
 	}
 	s, err := mcp.Render(tool, v, mcp.Presentation{Format: mcp.FormatMarkdown, Detail: mcp.DetailFull})
 	if err != nil {

@@ -48,7 +48,7 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if res == nil {
 		return missing(p.ID), nil
 	}
-	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	out := nodePage(res.Pages, res.Warnings)
 	rows, err := t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem)
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	if err != nil || res == nil {
 		return nil, err
 	}
-	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	out := nodePage(res.Pages, res.Warnings)
 	out.Seeds = res.Seeds
 	err = addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
 		func(r vaultgraph.RelatedNote) string { return r.ID },
