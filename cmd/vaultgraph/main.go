@@ -355,14 +355,14 @@ func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 
 // formatFlag adds --format, the output format of tool's answer.
 func formatFlag(c *cobra.Command, tool string, p *mcp.Presentation) {
-	c.Flags().StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormat(tool)+")")
+	c.Flags().StringVar(&p.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")
 }
 
 // presentationFlags adds the flags that shape a read command's answer.
 func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 	formatFlag(c, tool, p)
 	f := c.Flags()
-	f.StringVar(&p.Detail, "detail", "standard", "field preset: minimal, standard or full")
+	f.StringVar(&p.Detail, "detail", mcp.Details.Default, "field preset: "+mcp.Details.String())
 	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
 	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
 }

@@ -63,7 +63,7 @@ func newSearchByTagsCmd(g *globals) *cobra.Command {
 		}
 		return nil
 	})
-	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
+	c.Flags().StringVar(&p.Mode, "mode", string(vaultgraph.TagsAny), "any (a note has at least one tag) or all (every tag)")
 	pageFlags(c, vaultgraph.TaggedList, &p.Paging, "")
 	return readTool(g, c, "search_by_tags", &p, &p.Presentation, (*mcp.Tools).SearchByTags, allArgs(&p.Tags))
 }
@@ -140,7 +140,7 @@ func newSearchCmd(g *globals) *cobra.Command {
 		return nil
 	})
 	f := c.Flags()
-	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
+	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchModes.Default), "hybrid (full text and vectors), keyword or semantic")
 	pageFlags(c, vaultgraph.SearchList, &p.Paging, " (reorders the page; the ranking picks its notes)")
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
 	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagModes.Default), "how --tags filters: "+vaultgraph.TagModes.String())
