@@ -158,11 +158,11 @@ func (k ListKind) limit(n int) (int, error) {
 }
 
 // sortKeys parses sort keys of list k: elements split at commas
-// (SplitSortKeys), any letter case, "-" prefix for descending ("+"
+// (SplitList), any letter case, "-" prefix for descending ("+"
 // optional), aliases read as their field.
 func (k ListKind) sortKeys(raw []string) ([]sortKey, error) {
 	var out []sortKey
-	for _, key := range SplitSortKeys(raw) {
+	for _, key := range SplitList(raw) {
 		f, ok := k.field(strings.TrimLeft(key, "-+"))
 		if !ok {
 			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, key, strings.Join(k.SortFields, ", "))
@@ -172,11 +172,12 @@ func (k ListKind) sortKeys(raw []string) ([]sortKey, error) {
 	return out, nil
 }
 
-// SplitSortKeys splits sort keys given as comma-separated lists
-// ("-modified, title") and drops blank ones.
-func SplitSortKeys(keys []string) []string {
+// SplitList splits items given as comma-separated lists (sort keys
+// "-modified, title", fields "id,title", a web query's tags), trims them
+// and drops blank ones.
+func SplitList(items []string) []string {
 	var out []string
-	for _, k := range keys {
+	for _, k := range items {
 		for part := range strings.SplitSeq(k, ",") {
 			if part = strings.TrimSpace(part); part != "" {
 				out = append(out, part)

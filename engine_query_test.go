@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +103,23 @@ func TestOneOf(t *testing.T) {
 	}
 	if _, err := checkDirection("up"); err == nil || !strings.HasSuffix(err.Error(), `direction: "up": use in, out or both`) {
 		t.Errorf("checkDirection(up) = %v", err)
+	}
+}
+
+// TestSplitList checks the one splitter of comma-separated lists (sort
+// keys, fields, the web app's tags).
+func TestSplitList(t *testing.T) {
+	for _, tt := range []struct {
+		give []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{"", " , ,"}, nil},
+		{[]string{"-modified, title"}, []string{"-modified", "title"}},
+		{[]string{"id,title", " tags ", "a,,b"}, []string{"id", "title", "tags", "a", "b"}},
+	} {
+		if got := SplitList(tt.give); !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("SplitList(%q) = %q, want %q", tt.give, got, tt.want)
+		}
 	}
 }

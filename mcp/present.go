@@ -83,15 +83,7 @@ func (p Presentation) check(def string) (Presentation, error) {
 		}
 	}
 	// "a,b" in one entry is two fields (the CLI flag and lazy callers).
-	var fields []string
-	for _, f := range p.Fields {
-		for _, part := range strings.Split(f, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				fields = append(fields, part)
-			}
-		}
-	}
-	p.Fields = fields
+	p.Fields = vaultgraph.SplitList(p.Fields)
 	return p, nil
 }
 
@@ -195,13 +187,13 @@ type SortKeys []string
 func (s *SortKeys) UnmarshalJSON(b []byte) error {
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
-		*s = vaultgraph.SplitSortKeys([]string{one})
+		*s = vaultgraph.SplitList([]string{one})
 		return nil
 	}
 	var list []string
 	if err := json.Unmarshal(b, &list); err != nil {
 		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
 	}
-	*s = vaultgraph.SplitSortKeys(list)
+	*s = vaultgraph.SplitList(list)
 	return nil
 }
