@@ -232,6 +232,9 @@ func (c Choice[T]) Words() []string {
 // String lists the values as help and errors do: "in, out or both".
 func (c Choice[T]) String() string {
 	words := c.Words()
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
 	last := len(words) - 1
 	return strings.Join(words[:last], ", ") + " or " + words[last]
 }

@@ -123,3 +123,21 @@ func TestSplitList(t *testing.T) {
 		}
 	}
 }
+
+// TestChoiceString checks how a Choice lists its values, also with one
+// value or none (no panic).
+func TestChoiceString(t *testing.T) {
+	for _, tt := range []struct {
+		give Choice[string]
+		want string
+	}{
+		{Choice[string]{}, ""},
+		{Choice[string]{Values: []string{"toon"}}, "toon"},
+		{Choice[string]{Values: []string{"any", "all"}}, "any or all"},
+		{Choice[string]{Values: []string{"in", "out", "both"}}, "in, out or both"},
+	} {
+		if got := tt.give.String(); got != tt.want {
+			t.Errorf("Choice%q.String() = %q, want %q", tt.give.Values, got, tt.want)
+		}
+	}
+}
