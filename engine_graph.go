@@ -83,8 +83,8 @@ type HubPage struct {
 }
 
 // HubsPage returns page q.Page (q.Limit notes a page; 0: all on one page)
-// of the ranking by metric: highest score first, ties
-// by ID; notes scoring 0 are not ranked (HubPage.Unranked counts them).
+// of the ranking by metric: highest score first, ties by ID; notes
+// scoring 0 are not ranked (HubPage.Unranked counts them).
 // The ranking chooses which notes are on the page; q.SortBy (the
 // keys of SortFields) then only reorders that page's notes (nil keeps the
 // ranking's order). A page past the end is empty.
