@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -617,6 +618,21 @@ func TestOutOfRangeMessages(t *testing.T) {
 		args := append([]string{"--vault", vault}, tt.give...)
 		if _, errOut, _ := runCLI(t, args...); errOut != tt.want {
 			t.Errorf("vaultgraph %q stderr = %q, want %q", args, errOut, tt.want)
+		}
+	}
+}
+
+// TestPropertyFlagMessage checks that list-nodes and create-node refuse a
+// --property without '=' or key in the same words.
+func TestPropertyFlagMessage(t *testing.T) {
+	vault := testVault(t)
+	for _, cmd := range [][]string{{"list-nodes"}, {"create-node", "New"}} {
+		for _, kv := range []string{"status", " =x"} {
+			args := append(append([]string{"--vault", vault}, cmd...), "--property", kv)
+			want := fmt.Sprintf("vaultgraph: INVALID_PARAMS: --property %q: use key=value\n", kv)
+			if _, errOut, _ := runCLI(t, args...); errOut != want {
+				t.Errorf("vaultgraph %q stderr = %q, want %q", args, errOut, want)
+			}
 		}
 	}
 }

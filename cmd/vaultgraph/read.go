@@ -90,14 +90,14 @@ func newListNodesCmd(g *globals) *cobra.Command {
 			if mcp.NotGiven(kv) {
 				continue
 			}
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || strings.TrimSpace(k) == "" {
-				return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+			k, v, err := keyValue(kv)
+			if err != nil {
+				return err
 			}
 			if p.Properties == nil {
 				p.Properties = map[string]string{}
 			}
-			p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			p.Properties[k] = v
 		}
 		return nil
 	})
