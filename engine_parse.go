@@ -25,10 +25,10 @@ const taperChunkNotes = 250
 // the writer works alone on what is left when the parser is done: the
 // last chunks halve, down to taperChunkNotes, rather than leaving up to
 // three full chunks to one core (at 100,000 notes about 1.5 s of the
-// writer's CPU, with the other core idle). A pass of one chunk (of total
-// notes) and small chunk sizes (tests) do not taper.
-func chunkLen(left, total, size int) int {
-	if total <= size || size < 2*taperChunkNotes || left >= 2*size {
+// writer's CPU, with the other core idle). Small chunk sizes (tests)
+// do not taper.
+func chunkLen(left, size int) int {
+	if size < 2*taperChunkNotes || left >= 2*size {
 		return min(left, size)
 	}
 	return min(left, size, max(left/2, taperChunkNotes))
@@ -69,7 +69,7 @@ func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
 		ie := e.inlineEmbedder()
 		size := e.chunkSize()
 		for from, n := 0, 0; from < len(d.parse); from += n {
-			n = chunkLen(len(d.parse)-from, len(d.parse), size)
+			n = chunkLen(len(d.parse)-from, size)
 			files := d.parse[from : from+n]
 			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse), ie)
 			select {
