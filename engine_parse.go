@@ -16,24 +16,6 @@ import (
 // (testOptions.chunkSize in tests).
 const indexChunkNotes = 2000
 
-// taperChunkNotes is the smallest chunk the last chunks of a pass taper
-// to (chunkLen), and the chunk size from which they do.
-const taperChunkNotes = 250
-
-// chunkLen returns how many of the left notes the next chunk takes, of
-// size at most. The parser runs up to two chunks ahead of the writer, so
-// the writer works alone on what is left when the parser is done: the
-// last chunks halve, down to taperChunkNotes, rather than leaving up to
-// three full chunks to one core (at 100,000 notes about 1.5 s of the
-// writer's CPU, with the other core idle). Small chunk sizes (tests)
-// do not taper.
-func chunkLen(left, size int) int {
-	if size < 2*taperChunkNotes || left >= 2*size {
-		return min(left, size)
-	}
-	return min(left, size, max(left/2, taperChunkNotes))
-}
-
 // parsed is the outcome of reading and parsing one file.
 type parsed struct {
 	file vault.File
@@ -68,9 +50,8 @@ func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
 		var done atomic.Int64
 		ie := e.inlineEmbedder()
 		size := e.chunkSize()
-		for from, n := 0, 0; from < len(d.parse); from += n {
-			n = chunkLen(len(d.parse)-from, size)
-			files := d.parse[from : from+n]
+		for from := 0; from < len(d.parse); from += size {
+			files := d.parse[from:min(from+size, len(d.parse))]
 			results, err := e.parseAll(ctx, files, d.oldHash, &done, len(d.parse), ie)
 			select {
 			case out <- chunk{parsed: results, err: err}:
