@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,8 @@ func TestLoad(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
+	serveCPU0, _ := procCPU(s.cmd.Process.Pid)
+	selfCPU0, _ := procCPU(os.Getpid())
 	for c := range *loadClients {
 		wg.Add(1)
 		go func() {
@@ -150,6 +153,8 @@ func TestLoad(t *testing.T) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	serveCPU1, okServe := procCPU(s.cmd.Process.Pid)
+	selfCPU1, okSelf := procCPU(os.Getpid())
 
 	// Let the watcher take in the last outside edits (debounce 100 ms).
 	time.Sleep(1500 * time.Millisecond)
@@ -169,6 +174,12 @@ func TestLoad(t *testing.T) {
 		pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond),
 		len(stats.protoErr), len(stats.toolErr), len(stats.acked), outsideEdits.Load())
 	t.Logf("load calls per tool: %v (elapsed %s)", stats.byTool, elapsed.Round(time.Millisecond))
+	if okServe && okSelf && len(lat) > 0 {
+		serve, clients := serveCPU1-serveCPU0, selfCPU1-selfCPU0
+		per := func(d time.Duration) time.Duration { return (d / time.Duration(len(lat))).Round(time.Microsecond) }
+		t.Logf("load cpu serve=%s clients=%s per_request serve=%s clients=%s",
+			serve.Round(10*time.Millisecond), clients.Round(10*time.Millisecond), per(serve), per(clients))
+	}
 	for _, tool := range slices.Sorted(maps.Keys(stats.toolLat)) {
 		l := slices.Sorted(slices.Values(stats.toolLat[tool]))
 		at := func(p float64) time.Duration {
@@ -365,4 +376,32 @@ func compareWithFreshIndex(t *testing.T, bin, vaultDir, index string) {
 		}
 	}
 	t.Logf("load index_equal=%v notes=%d differences=%d", diffs == 0, len(want), diffs)
+}
+
+// procCPU returns the CPU time (user and system) process pid has used so
+// far, read from /proc (false where there is none): the load's CPU per
+// request, the server's and the clients' (this process: the clients and
+// the outside editor), is what bounds its throughput on a small machine.
+func procCPU(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The command name, in parentheses, may hold spaces: fields count
+	// from its end. utime and stime are fields 14 and 15, in USER_HZ
+	// (100 a second on Linux).
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 13 {
+		return 0, false
+	}
+	var ticks int64
+	for _, s := range f[11:13] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, true
 }
