@@ -214,10 +214,12 @@ func runLoadClient(ctx context.Context, t *testing.T, url string, n int, ids []s
 	init := mcpgo.InitializeRequest{}
 	init.Params.ClientInfo = mcpgo.Implementation{Name: fmt.Sprintf("load-%d", n), Version: "1"}
 	init.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
-	if _, err := c.Initialize(initCtx, init); err != nil {
+	initRes, err := c.Initialize(initCtx, init)
+	if err != nil {
 		stats.fail(true, "initialize: "+err.Error())
 		return
 	}
+	caller := newToolCaller(url, tr, init.Params.ClientInfo, initRes)
 	r := rand.New(rand.NewPCG(uint64(n), 42))
 	var mine []string // notes this client created
 	words := []string{"project", "meeting", "plan", "garden", "music", "travel", "budget", "review"}
@@ -250,23 +252,15 @@ func runLoadClient(ctx context.Context, t *testing.T, url string, n int, ids []s
 			args["id"], args["content"] = id, fmt.Sprintf("updated by client %d, token u%d-%d", n, n, i)
 		}
 		callCtx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		req := mcpgo.CallToolRequest{}
-		req.Params.Name, req.Params.Arguments = tool, args
 		began := time.Now()
-		res, err := c.CallTool(callCtx, req)
+		text, isError, err := caller.call(callCtx, tool, args)
 		cancel()
 		stats.record(tool, time.Since(began))
 		if err != nil {
 			stats.fail(true, fmt.Sprintf("%s(%v): %v", tool, args, err))
 			continue
 		}
-		text := ""
-		if len(res.Content) == 1 {
-			if tc, ok := mcpgo.AsTextContent(res.Content[0]); ok {
-				text = tc.Text
-			}
-		}
-		if res.IsError {
+		if isError {
 			stats.fail(false, fmt.Sprintf("%s(%v): %s", tool, args, text))
 			continue
 		}
