@@ -303,20 +303,26 @@ func (f *ftsReader) pages(ctx context.Context, token string, prefix bool) (int64
 	}
 	var total int64
 	for _, sg := range f.segs {
-		var from, to sql.NullInt64
-		err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
-			(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
+		n, err := f.segPages(sg, token, prefix, func() (int64, error) {
+			var from, to sql.NullInt64
+			err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
+				(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
+			if err != nil {
+				return 0, err
+			}
+			start, end := sg.first, sg.last+1
+			if from.Valid {
+				start = max(from.Int64>>1, sg.first)
+			}
+			if to.Valid {
+				end = to.Int64 >> 1
+			}
+			return max(end-start, 0) + 1, nil
+		})
 		if err != nil {
 			return 0, err
 		}
-		start, end := sg.first, sg.last+1
-		if from.Valid {
-			start = max(from.Int64>>1, sg.first)
-		}
-		if to.Valid {
-			end = to.Int64 >> 1
-		}
-		total += max(end-start, 0) + 1
+		total += n
 	}
 	return total, nil
 }

@@ -52,6 +52,8 @@ type rankCache struct {
 	// allSizes counts the reads of every row's length (docSizes), for
 	// tests.
 	allSizes int
+	// segs keeps the reads of the tables' segments (fts_read_cache.go).
+	segs segCache
 }
 
 // forget drops what the cache keeps: after 'delete-all' (Reset), which
@@ -60,6 +62,7 @@ func (c *rankCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stats, c.sized = nil, nil
+	c.segs.forget()
 }
 
 // maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index
@@ -118,6 +121,9 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 type tableHits struct {
 	idx    []int32 // rowid → 1 + index in docs, 0 for none
 	docs   []int64
+	// origin is, per row of docs, the newest origin of the segments it
+	// was read from (0: unknown; see docSizes).
+	origin []int64
 	freq   [][]float64 // per rowChunk docs, rowChunk × phrases
 	flags  [][]uint8   // the same
 	docHit []int64     // per phrase, the rows that have it (bm25's nHit)

@@ -89,15 +89,15 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 	}
 	root := &matchNode{and: !or, kids: nodes}
 	for i, t := range tables {
-		var docs []int64
+		var docs, origins []int64
 		t.hits.ok = make([]bool, len(t.hits.docs))
 		for r, doc := range t.hits.docs {
 			t.hits.ok[r] = root.match(t.hits.flagsOf(int32(r)), hasPhrase)
 			if t.hits.ok[r] && scope.keeps(doc) {
-				docs = append(docs, doc)
+				docs, origins = append(docs, doc), append(origins, t.hits.origin[r])
 			}
 		}
-		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs); err != nil || !ok {
+		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs, origins); err != nil || !ok {
 			return nil, ok, wrapKeyword(err)
 		}
 	}
@@ -144,7 +144,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string) (counts []int64, 
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
-	r, ok, err := newFTSReader(ctx, conn, "fts")
+	r, ok, err := newFTSReader(ctx, conn, "fts", &s.ranks.segs)
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
@@ -191,7 +191,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 	if !exactWeights(w) {
 		return false, nil
 	}
-	r, ok, err := newFTSReader(ctx, conn, table)
+	r, ok, err := newFTSReader(ctx, conn, table, &s.ranks.segs)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
