@@ -119,8 +119,8 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 // each, per phrase, the sum of the column weights of its instances
 // (bm25's frequency) and flags (hasPhrase, inTitle).
 type tableHits struct {
-	idx    []int32 // rowid → 1 + index in docs, 0 for none
-	docs   []int64
+	idx  []int32 // rowid → 1 + index in docs, 0 for none
+	docs []int64
 	// origin is, per row of docs, the newest origin of the segments it
 	// was read from (0: unknown; see docSizes).
 	origin []int64
