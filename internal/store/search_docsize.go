@@ -96,6 +96,9 @@ func (s *Store) patchSizes(ctx context.Context, conn *sql.Conn, table string, st
 		return nil, false, err
 	}
 	s.keepSizes(table, st, size, origin, gen)
+	s.ranks.mu.Lock()
+	s.ranks.patches++
+	s.ranks.mu.Unlock()
 	return size, true, nil
 }
 

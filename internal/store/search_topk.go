@@ -52,6 +52,9 @@ type rankCache struct {
 	// allSizes counts the reads of every row's length (docSizes), for
 	// tests.
 	allSizes int
+	// patches counts the lengths brought up to date from every row
+	// written since (patchSizes), for tests.
+	patches int
 	// segs keeps the reads of the tables' segments (fts_read_cache.go).
 	segs segCache
 }
