@@ -277,6 +277,7 @@ func (s *Store) markStems(ctx context.Context, terms []Term) error {
 	var which []int
 	var cols []string
 	var args []any
+	var checks []flagCheck
 	for i, t := range terms {
 		st := Stem(t.Text)
 		if t.Phrase || st == "" {
@@ -285,8 +286,20 @@ func (s *Store) markStems(ctx context.Context, terms []Term) error {
 		which = append(which, i)
 		cols = append(cols, exists, exists)
 		args = append(args, stemMarker+st, stemMarker+st, st, st)
+		for _, tok := range []string{stemMarker + st, st} {
+			var either []tokenCheck
+			for _, table := range []string{"fts", "fts_anchor"} {
+				if c, ok := plainCheck(table, `"`+tok+`"`); ok {
+					either = append(either, c)
+				}
+			}
+			if len(either) < 2 {
+				either = nil // asked of SQL
+			}
+			checks = append(checks, flagCheck{either})
+		}
 	}
-	found, err := s.selectFlags(ctx, cols, args)
+	found, err := s.selectFlags(ctx, cols, args, checks)
 	if err != nil {
 		return err
 	}
