@@ -41,6 +41,7 @@ type segReadKey struct {
 	seg    segIdent
 	token  string
 	prefix bool
+	whole  bool // the segment's pages (segRead.leaves), not a read
 }
 
 // segIdent names a segment's content (see above).
@@ -56,6 +57,9 @@ type segRead struct {
 	pages int64
 	rows  bool // the rows were read (toks, ends and data)
 	used  uint64
+	// leaves are the leaf pages of a small segment, first to last
+	// (whole keys).
+	leaves [][]byte
 }
 
 // size is about the bytes r holds.
@@ -63,6 +67,9 @@ func (r *segRead) size(k segReadKey) int {
 	n := 96 + len(k.table) + len(k.token) + cap(r.data) + 8*cap(r.ends)
 	for _, t := range r.toks {
 		n += 16 + len(t)
+	}
+	for _, p := range r.leaves {
+		n += 24 + cap(p)
 	}
 	return n
 }
@@ -192,6 +199,35 @@ func (c *segCache) put(k segReadKey, rows *segRead, pages int64) {
 	}
 }
 
+// putWhole keeps r, a small segment's pages (a whole key).
+func (c *segCache) putWhole(k segReadKey, r *segRead) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reads == nil {
+		c.reads = map[segReadKey]*segRead{}
+	}
+	if old := c.reads[k]; old != nil {
+		c.bytes -= old.size(k)
+	}
+	c.tick++
+	r.used = c.tick
+	c.reads[k] = r
+	c.bytes += r.size(k)
+	if c.bytes > segmentCacheBytes {
+		c.evict()
+	}
+}
+
+// drop forgets what is kept of k.
+func (c *segCache) drop(k segReadKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.reads[k]; old != nil {
+		c.bytes -= old.size(k)
+		delete(c.reads, k)
+	}
+}
+
 // evict drops the least recently used reads until a quarter of the
 // bytes is free.
 func (c *segCache) evict() {
@@ -243,23 +279,89 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	rec := &segRead{}
 	var prev int64
 	sorted := true
-	ok, err := f.scanSegment(ctx, sg, sc, func(tok string, p *ftsPosting) bool {
+	record := func(tok string, p *ftsPosting) bool {
 		if len(rec.toks) > 0 && rec.toks[len(rec.toks)-1] == tok && p.rowid <= prev {
 			sorted = false // not expected: rowids go up
 		}
 		rec.add(tok, p, prev)
 		prev = p.rowid
 		return emit(tok, p)
-	})
+	}
+	var ok bool
+	var err error
+	if small(sg) {
+		ok, err = f.scanWhole(ctx, sg, id, sc, record)
+	} else {
+		ok, err = f.scanSegment(ctx, sg, sc, record)
+	}
 	if err == nil && ok && sorted {
 		f.cache.put(k, rec, -1)
 	}
 	return ok, err
 }
 
+// smallSegmentPages is the most leaf pages a small segment has: the
+// segments of one write or of a merge of a few. A small segment's pages
+// are read whole, in one query, and kept, so that the reads of other
+// tokens in it take no SQL (scanWhole); its page estimate is 1 (a read
+// of it takes about one).
+const smallSegmentPages = 32
+
+// small reports whether sg has at most smallSegmentPages pages.
+func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
+
+// scanWhole is scanSegment on a small segment's pages, read once and
+// kept in f.cache (id names sg's content).
+func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, sc segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
+	k := segReadKey{table: f.table, seg: id, whole: true}
+	r := f.cache.get(k)
+	if r == nil {
+		r = &segRead{pages: -1}
+		rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, sg.first), segRowid(sg.id, sg.last))
+		if err != nil {
+			return false, err
+		}
+		defer rows.Close()
+		for want := sg.first; rows.Next(); want++ {
+			var id int64
+			var p []byte
+			if err := rows.Scan(&id, &p); err != nil {
+				return false, err
+			}
+			if id != segRowid(sg.id, want) {
+				return false, nil // a page missing
+			}
+			r.leaves = append(r.leaves, p)
+		}
+		if err := rows.Err(); err != nil {
+			return false, err
+		}
+		if int64(len(r.leaves)) != sg.last-sg.first+1 {
+			return false, nil
+		}
+		f.cache.putWhole(k, r)
+	}
+	sc.found = found
+	ok := sc.d == nil || !sc.d.open
+	for _, p := range r.leaves {
+		past, good := sc.page(p)
+		if ok = good; !good || past {
+			break
+		}
+		ok = sc.d == nil || !sc.d.open
+	}
+	if !ok {
+		f.cache.drop(k) // damaged: read again next time
+	}
+	return ok, nil
+}
+
 // segPages is ftsReader.pages' estimate for one segment, kept in
 // f.cache; read asks SQLite.
 func (f *ftsReader) segPages(sg ftsSegment, token string, prefix bool, read func() (int64, error)) (int64, error) {
+	if small(sg) {
+		return 1, nil
+	}
 	id, keep := sg.ident()
 	if f.cache == nil || !keep {
 		return read()
