@@ -10,7 +10,8 @@ import (
 // with the words searched for (new segments, merges, segment ids used
 // again, tombstones), Keyword ranked in Go still finds what SQL finds, in
 // the same order, with the same scores, while it replays the rows of the
-// segments it read before (segCache) and reads only the new ones; and
+// segments it read before (segCache) and reads only the new ones, and
+// the IDs of the notes it read before (docIDs); and
 // bm25's lengths of the notes come from those kept and the notes read
 // from new segments, mostly without a scan of every row written since
 // (patchSizes).
@@ -42,6 +43,12 @@ func TestSegmentReadsKept(t *testing.T) {
 		return hits, misses, s.ranks.patches
 	}
 	_, firstMisses, _ := counts()
+	idReads := func() int {
+		s.ranks.ids.mu.Lock()
+		defer s.ranks.ids.mu.Unlock()
+		return s.ranks.ids.reads
+	}
+	firstIDs := idReads()
 	for round := range 40 {
 		b := &Batch{Upserts: []*Record{notes[300+round]}}
 		if round%3 == 0 {
@@ -60,6 +67,11 @@ func TestSegmentReadsKept(t *testing.T) {
 	hits, misses, patches := counts()
 	if hits == 0 || misses-firstMisses >= hits {
 		t.Errorf("segment reads replayed %d, made %d after the first searches (%d): want most replayed", hits, misses-firstMisses, firstMisses)
+	}
+	// Each write adds a note (and rewrites one every third): the IDs of
+	// the others are kept.
+	if n := idReads() - firstIDs; n > 60 {
+		t.Errorf("%d note IDs read after the first searches, want at most 60 (those of the notes written)", n)
 	}
 	// Each write adds a note with "the": a scan of every row written
 	// since is due once a thirty-second of the rows is newer (manySizes).

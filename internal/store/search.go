@@ -349,6 +349,9 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if len(hits) == 0 {
 		return nil, nil
 	}
+	if !snippets {
+		return s.plainDetails(ctx, terms, hits)
+	}
 	rowids := make([]int64, len(hits))
 	for i, h := range hits {
 		rowids[i] = h.rowid
@@ -358,18 +361,12 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		FROM snip JOIN notes ON notes.rowid = snip.rowid
 		WHERE snip MATCH ? AND snip.rowid IN (SELECT value FROM json_each(?))`
 	args := []any{MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
-	var q querier = s.db
-	if !snippets {
-		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
-		args = []any{string(list)}
-	} else {
-		conn, err := s.snipConn(ctx, rowids, nil)
-		if err != nil {
-			return nil, err
-		}
-		defer conn.Close()
-		q = conn
+	conn, err := s.snipConn(ctx, rowids, nil)
+	if err != nil {
+		return nil, err
 	}
+	defer conn.Close()
+	var q querier = conn
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
@@ -389,7 +386,7 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	if snippets && len(byRow) < len(hits) {
+	if len(byRow) < len(hits) {
 		var missing []int64
 		for _, h := range hits {
 			if _, ok := byRow[h.rowid]; !ok {

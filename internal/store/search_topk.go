@@ -57,6 +57,8 @@ type rankCache struct {
 	patches int
 	// segs keeps the reads of the tables' segments (fts_read_cache.go).
 	segs segCache
+	// ids keeps the note IDs of docs (search_ids.go).
+	ids docIDs
 }
 
 // forget drops what the cache keeps: after 'delete-all' (Reset), which
@@ -66,6 +68,7 @@ func (c *rankCache) forget() {
 	defer c.mu.Unlock()
 	c.stats, c.sized = nil, nil
 	c.segs.forget()
+	c.ids.forget()
 }
 
 // maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index

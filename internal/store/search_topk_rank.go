@@ -102,7 +102,15 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 		}
 	}
 	s.goRanked.Add(1)
-	return combine(tables, nodes, or, scope, q.Limit), true, nil
+	hits = combine(tables, nodes, or, scope, q.Limit)
+	inFTS := func(doc int64) bool {
+		_, ok := tables[0].hits.row(doc)
+		return ok
+	}
+	if err := s.hitIDs(ctx, conn, hits, inFTS); err != nil {
+		return nil, false, err
+	}
+	return hits, true, nil
 }
 
 // readConn returns a connection in a read transaction, so that every
