@@ -273,6 +273,11 @@ func (st *stemScratch) put() {
 // would count every note with it, a tenth of a search's time at 100,000
 // notes. Stems are ASCII letters, so the quoted token is the token.
 func (s *Store) markStems(ctx context.Context, terms []Term) error {
+	return s.askFlags(ctx, stemAsk(terms))
+}
+
+// stemAsk is markStems' question.
+func stemAsk(terms []Term) flagAsk {
 	const exists = `(EXISTS (SELECT 1 FROM fts WHERE fts MATCH '"' || ? || '"') OR EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH '"' || ? || '"'))`
 	var which []int
 	var cols []string
@@ -299,12 +304,9 @@ func (s *Store) markStems(ctx context.Context, terms []Term) error {
 			checks = append(checks, flagCheck{either})
 		}
 	}
-	found, err := s.selectFlags(ctx, cols, args, checks)
-	if err != nil {
-		return err
-	}
-	for j, i := range which {
-		terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]
-	}
-	return nil
+	return flagAsk{cols: cols, args: args, checks: checks, set: func(found []bool) {
+		for j, i := range which {
+			terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]
+		}
+	}}
 }

@@ -84,6 +84,11 @@ func (t Term) nearMarker() bool {
 // they did without folding; otherwise each of a query's passes over the
 // index would look the marked forms up again.
 func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
+	return s.askFlags(ctx, unmarkedAsk(terms))
+}
+
+// unmarkedAsk is markUnmarked's question.
+func unmarkedAsk(terms []Term) flagAsk {
 	var which []int
 	var cols []string
 	var args []any
@@ -119,14 +124,11 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 		cols = append(cols, "("+strings.Join(all, " AND ")+")")
 		checks = append(checks, check)
 	}
-	found, err := s.selectFlags(ctx, cols, args, checks)
-	if err != nil {
-		return err
-	}
-	for j, i := range which {
-		terms[i].unmarked = !found[j]
-	}
-	return nil
+	return flagAsk{cols: cols, args: args, checks: checks, set: func(found []bool) {
+		for j, i := range which {
+			terms[i].unmarked = !found[j]
+		}
+	}}
 }
 
 // maxVocabChecks bounds the words of one term looked up in fts_vocab: a

@@ -135,10 +135,8 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if len(terms) == 0 || (q.IDs != nil && len(q.IDs) == 0) {
 		return nil, nil
 	}
-	if err := s.markUnmarked(ctx, terms); err != nil {
-		return nil, err
-	}
-	if err := s.markStems(ctx, terms); err != nil {
+	// markUnmarked and markStems in one question.
+	if err := s.askFlags(ctx, unmarkedAsk(terms), stemAsk(terms)); err != nil {
 		return nil, err
 	}
 	terms, err := s.dropCommon(ctx, terms)

@@ -116,3 +116,30 @@ func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found,
 	}
 	return false, true, nil
 }
+
+// flagAsk is a question of selectFlags (its columns, their arguments and
+// token checks) and what to do with the answers.
+type flagAsk struct {
+	cols   []string
+	args   []any
+	checks []flagCheck
+	set    func(found []bool)
+}
+
+// askFlags asks the questions in one selectFlags call, so that their
+// reads share one read transaction.
+func (s *Store) askFlags(ctx context.Context, asks ...flagAsk) error {
+	var all flagAsk
+	for _, a := range asks {
+		all.cols, all.args, all.checks = append(all.cols, a.cols...), append(all.args, a.args...), append(all.checks, a.checks...)
+	}
+	found, err := s.selectFlags(ctx, all.cols, all.args, all.checks)
+	if err != nil {
+		return err
+	}
+	for _, a := range asks {
+		a.set(found[:len(a.cols)])
+		found = found[len(a.cols):]
+	}
+	return nil
+}
