@@ -152,16 +152,20 @@ func (c *segCache) get(k segReadKey) *segRead {
 	return r
 }
 
-// rowsOf returns the rows of k kept, or nil; it counts the hit or miss.
-func (c *segCache) rowsOf(k segReadKey) *segRead {
-	r := c.get(k)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if r != nil && r.rows {
-		c.hits++
-		return r
+// rowsOf returns the rows kept under the first of keys that has them,
+// or nil; it counts the hit or miss.
+func (c *segCache) rowsOf(keys ...segReadKey) *segRead {
+	for _, k := range keys {
+		if r := c.get(k); r != nil && r.rows {
+			c.mu.Lock()
+			c.hits++
+			c.mu.Unlock()
+			return r
+		}
 	}
+	c.mu.Lock()
 	c.misses++
+	c.mu.Unlock()
 	return nil
 }
 
@@ -261,7 +265,7 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	id, keep := sg.ident()
 	if f.cache == nil || !keep {
 		sc.skip = skip
-		return f.scanSegment(ctx, sg, sc, found)
+		return f.scanSegment(ctx, sg, &sc, found)
 	}
 	emit := found
 	if skip != nil {
@@ -273,7 +277,12 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		}
 	}
 	k := segReadKey{table: f.table, seg: id, token: token, prefix: prefix}
-	if r := f.cache.rowsOf(k); r != nil {
+	// A read that saw a later token in the segment is kept without its
+	// last page: a merge's output grows at its end only, so those rows
+	// stay as they are while it grows.
+	passed := k
+	passed.seg.last = -1
+	if r := f.cache.rowsOf(passed, k); r != nil {
 		return r.replay(emit), nil
 	}
 	rec := &segRead{}
@@ -290,11 +299,14 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	var ok bool
 	var err error
 	if small(sg) {
-		ok, err = f.scanWhole(ctx, sg, id, sc, record)
+		ok, err = f.scanWhole(ctx, sg, id, &sc, record)
 	} else {
-		ok, err = f.scanSegment(ctx, sg, sc, record)
+		ok, err = f.scanSegment(ctx, sg, &sc, record)
 	}
 	if err == nil && ok && sorted {
+		if sc.passed {
+			k = passed
+		}
 		f.cache.put(k, rec, -1)
 	}
 	return ok, err
@@ -312,7 +324,7 @@ func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
 
 // scanWhole is scanSegment on a small segment's pages, read once and
 // kept in f.cache (id names sg's content).
-func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, sc segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
+func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, sc *segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
 	k := segReadKey{table: f.table, seg: id, whole: true}
 	r := f.cache.get(k)
 	if r == nil {

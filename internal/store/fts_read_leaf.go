@@ -183,7 +183,7 @@ func (d *doclistReader) done(pl []byte) {
 // scanSegment reads the doclists of the tokens of one segment that are
 // sc's token or, with its prefix, start with it, and hands their rows to
 // found (false: not expected, give up); ok is false when it gives up.
-func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
+func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc *segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
 	sc.found = found
 	start := sg.first
 	var pgno int64
@@ -227,6 +227,7 @@ type segmentScan struct {
 	skip   func(int64) bool // see doclistReader
 	key    []byte           // the last term's key
 	d      *doclistReader   // the doclist being read, across pages
+	passed bool             // a term after the tokens asked for was seen
 }
 
 // page reads one leaf page: past is set once a term after the tokens
@@ -273,6 +274,7 @@ func (sc *segmentScan) page(p []byte) (past, ok bool) {
 		c := bytes.Compare(sc.key, sc.lo)
 		if c != 0 && !(sc.prefix && bytes.HasPrefix(sc.key, sc.lo)) {
 			if c > 0 {
+				sc.passed = true
 				return true, true // past the tokens asked for
 			}
 			continue
