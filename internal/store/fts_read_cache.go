@@ -29,10 +29,9 @@ import (
 // written again, at the same page number, each time the merge takes
 // more of them. Without origins (an older table), nothing is kept.
 
-// segmentCacheBytes bounds the bytes segCache holds: at 100,000 notes
-// the reads of the eight words of `make load`'s queries take about 2
-// MB.
-const segmentCacheBytes = 8 << 20
+// segmentCacheBytes bounds the bytes segCache holds (a read of more
+// than a quarter of it is not kept).
+const segmentCacheBytes = 4 << 20
 
 // segReadKey names one read of one segment: the rows of token (or of the
 // tokens it starts, with prefix) in the segment.
