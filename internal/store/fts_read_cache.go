@@ -328,23 +328,11 @@ func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, s
 	r := f.cache.get(k)
 	if r == nil {
 		r = &segRead{pages: -1}
-		rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, sg.first), segRowid(sg.id, sg.last))
-		if err != nil {
-			return false, err
-		}
-		defer rows.Close()
-		for want := sg.first; rows.Next(); want++ {
-			var id int64
-			var p []byte
-			if err := rows.Scan(&id, &p); err != nil {
-				return false, err
-			}
-			if id != segRowid(sg.id, want) {
-				return false, nil // a page missing
-			}
+		ok, err := f.eachLeaf(ctx, sg, sg.first, func(p []byte) (bool, bool) {
 			r.leaves = append(r.leaves, p)
-		}
-		if err := rows.Err(); err != nil {
+			return false, true
+		})
+		if err != nil || !ok {
 			return false, err
 		}
 		if int64(len(r.leaves)) != sg.last-sg.first+1 {

@@ -195,12 +195,23 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc *segmentS
 	default:
 		start = max(pgno>>1, sg.first)
 	}
-	rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, start), segRowid(sg.id, sg.last))
+	ok, err := f.eachLeaf(ctx, sg, start, sc.page)
+	if err != nil || !ok || sc.passed {
+		return ok, err
+	}
+	return sc.d == nil || !sc.d.open, nil
+}
+
+// eachLeaf hands the leaf pages of sg from page from on, in order, to
+// each until it reports done; ok is false when a page is missing or
+// each gives up.
+func (f *ftsReader) eachLeaf(ctx context.Context, sg ftsSegment, from int64, each func(p []byte) (done, ok bool)) (bool, error) {
+	rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, from), segRowid(sg.id, sg.last))
 	if err != nil {
 		return false, err
 	}
 	defer rows.Close()
-	for want := start; rows.Next(); want++ {
+	for want := from; rows.Next(); want++ {
 		var id int64
 		var p []byte
 		if err := rows.Scan(&id, &p); err != nil {
@@ -209,14 +220,11 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc *segmentS
 		if id != segRowid(sg.id, want) {
 			return false, nil // a page missing
 		}
-		if past, ok := sc.page(p); !ok || past {
+		if done, ok := each(p); !ok || done {
 			return ok, nil
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return false, err
-	}
-	return sc.d == nil || !sc.d.open, nil
+	return true, rows.Err()
 }
 
 // segmentScan is scanSegment's state between pages.
