@@ -137,6 +137,9 @@ type segCache struct {
 	// hits and misses count the reads of rows replayed and made, for
 	// tests.
 	hits, misses int
+	// wanted are the narrowed reads asked for and not kept
+	// (wantedBefore), at most maxWanted.
+	wanted map[segReadKey]bool
 }
 
 // get returns the read of k kept, or nil.
@@ -248,6 +251,24 @@ func (c *segCache) evict() {
 	}
 }
 
+// maxWanted bounds segCache.wanted.
+const maxWanted = 4096
+
+// wantedBefore reports whether k was asked for before, and notes that it
+// is now.
+func (c *segCache) wantedBefore(k segReadKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wanted[k] {
+		return true
+	}
+	if c.wanted == nil || len(c.wanted) >= maxWanted {
+		c.wanted = map[segReadKey]bool{}
+	}
+	c.wanted[k] = true
+	return false
+}
+
 // forget drops every read kept.
 func (c *segCache) forget() {
 	c.mu.Lock()
@@ -283,6 +304,12 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	passed.seg.last = -1
 	if r := f.cache.rowsOf(passed, k); r != nil {
 		return r.replay(emit), nil
+	}
+	if skip != nil && !f.cache.wantedBefore(k) {
+		// A narrowed read decodes only the rows it needs: a read asked
+		// once (a query not seen before) is not worth decoding whole.
+		sc.skip = skip
+		return f.scanSegment(ctx, sg, &sc, found)
 	}
 	rec := &segRead{}
 	var prev int64
