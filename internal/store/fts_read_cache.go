@@ -137,8 +137,8 @@ type segCache struct {
 	// hits and misses count the reads of rows replayed and made, for
 	// tests.
 	hits, misses int
-	// wanted are the narrowed reads asked for and not kept
-	// (wantedBefore), at most maxWanted.
+	// wanted are the reads asked for and not kept (wantedBefore), at
+	// most maxWanted.
 	wanted map[segReadKey]bool
 }
 
@@ -278,8 +278,8 @@ func (c *segCache) forget() {
 
 // scanKept is scanSegment for the rows of token (prefix: of the tokens
 // it starts) in sg, with its rows kept in f.cache: replayed when kept,
-// else read whole (skip is applied to what the read finds: the rows it
-// names come without their instances) and kept.
+// else, when asked for before, read whole (skip is applied to what the
+// read finds: the rows it names come without their instances) and kept.
 func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, prefix bool, skip func(int64) bool, found func(string, *ftsPosting) bool) (bool, error) {
 	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix}
 	id, keep := sg.ident()
@@ -305,10 +305,14 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	if r := f.cache.rowsOf(passed, k); r != nil {
 		return r.replay(emit), nil
 	}
-	if skip != nil && !f.cache.wantedBefore(k) {
-		// A narrowed read decodes only the rows it needs: a read asked
-		// once (a query not seen before) is not worth decoding whole.
+	if !f.cache.wantedBefore(k) {
+		// A read asked for once (a query not seen before) is read as
+		// without the cache (a narrowed one decodes only the rows it
+		// needs); it is kept when asked for again.
 		sc.skip = skip
+		if small(sg) {
+			return f.scanWhole(ctx, sg, id, &sc, found)
+		}
 		return f.scanSegment(ctx, sg, &sc, found)
 	}
 	rec := &segRead{}
