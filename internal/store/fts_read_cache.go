@@ -139,7 +139,7 @@ type segCache struct {
 	hits, misses int
 	// wanted are the reads asked for and not kept (wantedBefore), at
 	// most maxWanted.
-	wanted map[segReadKey]bool
+	wanted map[segReadKey]uint8
 }
 
 // get returns the read of k kept, or nil.
@@ -254,18 +254,18 @@ func (c *segCache) evict() {
 // maxWanted bounds segCache.wanted.
 const maxWanted = 4096
 
-// wantedBefore reports whether k was asked for before, and notes that it
-// is now.
+// wantedBefore reports whether k was asked for twice before, and notes
+// that it is now.
 func (c *segCache) wantedBefore(k segReadKey) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.wanted[k] {
+	if c.wanted[k] >= 2 {
 		return true
 	}
 	if c.wanted == nil || len(c.wanted) >= maxWanted {
-		c.wanted = map[segReadKey]bool{}
+		c.wanted = map[segReadKey]uint8{}
 	}
-	c.wanted[k] = true
+	c.wanted[k]++
 	return false
 }
 
@@ -278,7 +278,7 @@ func (c *segCache) forget() {
 
 // scanKept is scanSegment for the rows of token (prefix: of the tokens
 // it starts) in sg, with its rows kept in f.cache: replayed when kept,
-// else, when asked for before, read whole (skip is applied to what the
+// else, when asked for twice before, read whole (skip is applied to what the
 // read finds: the rows it names come without their instances) and kept.
 func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, prefix bool, skip func(int64) bool, found func(string, *ftsPosting) bool) (bool, error) {
 	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix}
@@ -306,9 +306,10 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		return r.replay(emit), nil
 	}
 	if !f.cache.wantedBefore(k) {
-		// A read asked for once (a query not seen before) is read as
-		// without the cache (a narrowed one decodes only the rows it
-		// needs); it is kept when asked for again.
+		// A read asked for once or twice (a query not seen before, or
+		// asked in two modes) is read as without the cache (a narrowed
+		// one decodes only the rows it needs); it is kept when asked for
+		// again.
 		sc.skip = skip
 		if small(sg) {
 			return f.scanWhole(ctx, sg, id, &sc, found)
