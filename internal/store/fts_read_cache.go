@@ -278,7 +278,7 @@ func (c *segCache) forget() {
 
 // scanKept is scanSegment for the rows of token (prefix: of the tokens
 // it starts) in sg, with its rows kept in f.cache: replayed when kept,
-// else, when asked for twice before, read whole (skip is applied to what the
+// else, for a small segment or one asked for twice before, read whole (skip is applied to what the
 // read finds: the rows it names come without their instances) and kept.
 func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, prefix bool, skip func(int64) bool, found func(string, *ftsPosting) bool) (bool, error) {
 	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix}
@@ -305,15 +305,13 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	if r := f.cache.rowsOf(passed, k); r != nil {
 		return r.replay(emit), nil
 	}
-	if !f.cache.wantedBefore(k) {
-		// A read asked for once or twice (a query not seen before, or
-		// asked in two modes) is read as without the cache (a narrowed
-		// one decodes only the rows it needs); it is kept when asked for
-		// again.
+	if !small(sg) && !f.cache.wantedBefore(k) {
+		// A read of a large segment asked for once or twice (a query
+		// not seen before, or asked in two modes) is read as without
+		// the cache (a narrowed one decodes only the rows it needs); it
+		// is kept when asked for again. A small segment's few rows are
+		// kept at once.
 		sc.skip = skip
-		if small(sg) {
-			return f.scanWhole(ctx, sg, id, &sc, found)
-		}
 		return f.scanSegment(ctx, sg, &sc, found)
 	}
 	rec := &segRead{}
