@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,8 @@ func TestLoad(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
+	serveCPU0, _ := procCPU(s.cmd.Process.Pid)
+	selfCPU0, _ := procCPU(os.Getpid())
 	for c := range *loadClients {
 		wg.Add(1)
 		go func() {
@@ -150,6 +153,8 @@ func TestLoad(t *testing.T) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	serveCPU1, okServe := procCPU(s.cmd.Process.Pid)
+	selfCPU1, okSelf := procCPU(os.Getpid())
 
 	// Let the watcher take in the last outside edits (debounce 100 ms).
 	time.Sleep(1500 * time.Millisecond)
@@ -169,6 +174,12 @@ func TestLoad(t *testing.T) {
 		pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond),
 		len(stats.protoErr), len(stats.toolErr), len(stats.acked), outsideEdits.Load())
 	t.Logf("load calls per tool: %v (elapsed %s)", stats.byTool, elapsed.Round(time.Millisecond))
+	if okServe && okSelf && len(lat) > 0 {
+		serve, clients := serveCPU1-serveCPU0, selfCPU1-selfCPU0
+		per := func(d time.Duration) time.Duration { return (d / time.Duration(len(lat))).Round(time.Microsecond) }
+		t.Logf("load cpu serve=%s clients=%s per_request serve=%s clients=%s",
+			serve.Round(10*time.Millisecond), clients.Round(10*time.Millisecond), per(serve), per(clients))
+	}
 	for _, tool := range slices.Sorted(maps.Keys(stats.toolLat)) {
 		l := slices.Sorted(slices.Values(stats.toolLat[tool]))
 		at := func(p float64) time.Duration {
@@ -203,10 +214,12 @@ func runLoadClient(ctx context.Context, t *testing.T, url string, n int, ids []s
 	init := mcpgo.InitializeRequest{}
 	init.Params.ClientInfo = mcpgo.Implementation{Name: fmt.Sprintf("load-%d", n), Version: "1"}
 	init.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
-	if _, err := c.Initialize(initCtx, init); err != nil {
+	initRes, err := c.Initialize(initCtx, init)
+	if err != nil {
 		stats.fail(true, "initialize: "+err.Error())
 		return
 	}
+	caller := newToolCaller(url, tr, init.Params.ClientInfo, initRes)
 	r := rand.New(rand.NewPCG(uint64(n), 42))
 	var mine []string // notes this client created
 	words := []string{"project", "meeting", "plan", "garden", "music", "travel", "budget", "review"}
@@ -239,23 +252,15 @@ func runLoadClient(ctx context.Context, t *testing.T, url string, n int, ids []s
 			args["id"], args["content"] = id, fmt.Sprintf("updated by client %d, token u%d-%d", n, n, i)
 		}
 		callCtx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		req := mcpgo.CallToolRequest{}
-		req.Params.Name, req.Params.Arguments = tool, args
 		began := time.Now()
-		res, err := c.CallTool(callCtx, req)
+		text, isError, err := caller.call(callCtx, tool, args)
 		cancel()
 		stats.record(tool, time.Since(began))
 		if err != nil {
 			stats.fail(true, fmt.Sprintf("%s(%v): %v", tool, args, err))
 			continue
 		}
-		text := ""
-		if len(res.Content) == 1 {
-			if tc, ok := mcpgo.AsTextContent(res.Content[0]); ok {
-				text = tc.Text
-			}
-		}
-		if res.IsError {
+		if isError {
 			stats.fail(false, fmt.Sprintf("%s(%v): %s", tool, args, text))
 			continue
 		}
@@ -365,4 +370,32 @@ func compareWithFreshIndex(t *testing.T, bin, vaultDir, index string) {
 		}
 	}
 	t.Logf("load index_equal=%v notes=%d differences=%d", diffs == 0, len(want), diffs)
+}
+
+// procCPU returns the CPU time (user and system) process pid has used so
+// far, read from /proc (false where there is none): the load's CPU per
+// request, the server's and the clients' (this process: the clients and
+// the outside editor), is what bounds its throughput on a small machine.
+func procCPU(pid int) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The command name, in parentheses, may hold spaces: fields count
+	// from its end. utime and stime are fields 14 and 15, in USER_HZ
+	// (100 a second on Linux).
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if i < 0 || len(f) < 13 {
+		return 0, false
+	}
+	var ticks int64
+	for _, s := range f[11:13] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, true
 }

@@ -53,6 +53,8 @@ func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end fu
 		return nil, nil, err
 	}
 	w = newWriter(ctx, tx)
+	s.stmts.db = s.db
+	w.cache = &s.stmts
 	return w, func() {
 		w.close()
 		endTx()

@@ -153,6 +153,9 @@ type writer struct {
 	// bulkEnd says the transaction ends a bulk pass (writeFTS).
 	bulkEnd bool
 	stmts   map[string]*sql.Stmt
+	// cache, when not nil, prepares stmts once for every transaction
+	// of the store (stmtCache).
+	cache *stmtCache
 	// anchors are the notes whose anchor text the batch may change
 	// (refreshAnchors).
 	anchors map[string]bool
@@ -226,8 +229,13 @@ func (w *writer) prepare(query string) (*sql.Stmt, error) {
 	st, ok := w.stmts[query]
 	if !ok {
 		var err error
-		if st, err = w.tx.PrepareContext(w.ctx, query); err != nil {
-			return nil, fmt.Errorf("index prepare: %w", err)
+		if w.cache != nil {
+			st, err = w.cache.stmt(w.ctx, w.tx, query)
+		} else if st, err = w.tx.PrepareContext(w.ctx, query); err != nil {
+			err = fmt.Errorf("index prepare: %w", err)
+		}
+		if err != nil {
+			return nil, err
 		}
 		w.stmts[query] = st
 	}

@@ -93,6 +93,8 @@ type Store struct {
 	// anchorRowsPerScan, when not 0, replaces anchorRowsPerScan in the
 	// batches Apply writes: tests make it small.
 	anchorRowsPerScan int64
+	// stmts are the write transactions' statements, guarded by wmu.
+	stmts stmtCache
 	// keep is what KeepCache knows of this store's writes, guarded by wmu.
 	keep keepState
 	// cachedKey is the key of the snapshot cache this store last read or
@@ -466,6 +468,9 @@ CREATE TABLE IF NOT EXISTS vectors (
 func (s *Store) Close() error {
 	s.ckpt.wait()
 	s.closeSnip()
+	s.wmu.Lock()
+	s.stmts.close()
+	s.wmu.Unlock()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
