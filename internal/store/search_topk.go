@@ -59,6 +59,8 @@ type rankCache struct {
 	segs segCache
 	// ids keeps the note IDs of docs (search_ids.go).
 	ids docIDs
+	// low is the lowest doc of fts as the last read began (sameDocs).
+	low int64
 }
 
 // forget drops what the cache keeps: after 'delete-all' (Reset), which
@@ -69,6 +71,23 @@ func (c *rankCache) forget() {
 	c.stats, c.sized = nil, nil
 	c.segs.forget()
 	c.ids.forget()
+}
+
+// sameDocs forgets what the cache keeps when the index's lowest doc is
+// not low, the one seen last. Docs are never reused (AUTOINCREMENT), so
+// after another process emptied the index ('delete-all', which starts
+// FTS5's segment names and origins over) and wrote notes again, every doc
+// is higher than before: kept segment reads would otherwise be replayed
+// for new segments of the same names. Deleting the lowest note also
+// moves it, and costs only the reads made again.
+func (c *rankCache) sameDocs(low int64) {
+	c.mu.Lock()
+	same := c.low == low
+	c.low = low
+	c.mu.Unlock()
+	if !same {
+		c.forget()
+	}
 }
 
 // maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index

@@ -125,6 +125,13 @@ func (s *Store) readConn(ctx context.Context) (*sql.Conn, func(), error) {
 		conn.Close()
 		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
+	var low int64
+	if err := conn.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&low); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		conn.Close()
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	s.ranks.sameDocs(low)
 	return conn, func() {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 		conn.Close()
