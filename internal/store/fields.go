@@ -273,10 +273,16 @@ func (st *stemScratch) put() {
 // would count every note with it, a tenth of a search's time at 100,000
 // notes. Stems are ASCII letters, so the quoted token is the token.
 func (s *Store) markStems(ctx context.Context, terms []Term) error {
+	return s.askFlags(ctx, stemAsk(terms))
+}
+
+// stemAsk is markStems' question.
+func stemAsk(terms []Term) flagAsk {
 	const exists = `(EXISTS (SELECT 1 FROM fts WHERE fts MATCH '"' || ? || '"') OR EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH '"' || ? || '"'))`
 	var which []int
 	var cols []string
 	var args []any
+	var checks []flagCheck
 	for i, t := range terms {
 		st := Stem(t.Text)
 		if t.Phrase || st == "" {
@@ -285,13 +291,22 @@ func (s *Store) markStems(ctx context.Context, terms []Term) error {
 		which = append(which, i)
 		cols = append(cols, exists, exists)
 		args = append(args, stemMarker+st, stemMarker+st, st, st)
+		for _, tok := range []string{stemMarker + st, st} {
+			var either []tokenCheck
+			for _, table := range []string{"fts", "fts_anchor"} {
+				if c, ok := plainCheck(table, `"`+tok+`"`); ok {
+					either = append(either, c)
+				}
+			}
+			if len(either) < 2 {
+				either = nil // asked of SQL
+			}
+			checks = append(checks, flagCheck{either})
+		}
 	}
-	found, err := s.selectFlags(ctx, cols, args)
-	if err != nil {
-		return err
-	}
-	for j, i := range which {
-		terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]
-	}
-	return nil
+	return flagAsk{cols: cols, args: args, checks: checks, set: func(found []bool) {
+		for j, i := range which {
+			terms[i].noStem, terms[i].noStemWord = !found[2*j], !found[2*j+1]
+		}
+	}}
 }

@@ -84,9 +84,15 @@ func (t Term) nearMarker() bool {
 // they did without folding; otherwise each of a query's passes over the
 // index would look the marked forms up again.
 func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
+	return s.askFlags(ctx, unmarkedAsk(terms))
+}
+
+// unmarkedAsk is markUnmarked's question.
+func unmarkedAsk(terms []Term) flagAsk {
 	var which []int
 	var cols []string
 	var args []any
+	var checks []flagCheck
 	for i, t := range terms {
 		if textfold.HasCJK(t.Text) {
 			continue
@@ -100,23 +106,29 @@ func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
 			continue // too many words to look up: keep the marked form
 		}
 		var all []string
+		var check flagCheck
+		sqlOnly := false
 		for _, f := range words {
 			all = append(all, "EXISTS (SELECT 1 FROM fts_vocab WHERE term >= ? AND term <= ?)")
 			// Tokens are compared as bytes: every token that starts
 			// with the marked word sorts between these two.
 			args = append(args, foldMarker+f, foldMarker+f+"\U0010FFFF")
+			c, ok := plainCheck("fts", `"`+foldMarker+f+`"*`)
+			sqlOnly = sqlOnly || !ok
+			check = append(check, []tokenCheck{c})
+		}
+		if sqlOnly {
+			check = flagCheck{nil} // asked of SQL
 		}
 		which = append(which, i)
 		cols = append(cols, "("+strings.Join(all, " AND ")+")")
+		checks = append(checks, check)
 	}
-	found, err := s.selectFlags(ctx, cols, args)
-	if err != nil {
-		return err
-	}
-	for j, i := range which {
-		terms[i].unmarked = !found[j]
-	}
-	return nil
+	return flagAsk{cols: cols, args: args, checks: checks, set: func(found []bool) {
+		for j, i := range which {
+			terms[i].unmarked = !found[j]
+		}
+	}}
 }
 
 // maxVocabChecks bounds the words of one term looked up in fts_vocab: a
@@ -143,11 +155,16 @@ func uniqueWords(ws []string) []string {
 
 // selectFlags evaluates boolean SQL expressions (cols, with their args)
 // over the full-text tables in one query; with none it runs no query.
-// The answers are kept while both tables are unchanged (s.flags): the
-// same words come back in query after query.
-func (s *Store) selectFlags(ctx context.Context, cols []string, args []any) ([]bool, error) {
+// checks are the same as token checks (search_flags.go), which answer
+// when the tables' segments can be read. SQL's answers are kept while
+// both tables are unchanged (s.flags): the same words come back in query
+// after query.
+func (s *Store) selectFlags(ctx context.Context, cols []string, args []any, checks []flagCheck) ([]bool, error) {
 	if len(cols) == 0 {
 		return nil, nil
+	}
+	if found, ok, err := s.liveFlags(ctx, checks); err != nil || ok {
+		return found, err
 	}
 	var state string // both tables' averages and structure records
 	err := s.db.QueryRowContext(ctx, `SELECT hex((SELECT block FROM fts_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_data WHERE id = 10))

@@ -25,8 +25,18 @@ import (
 // ftsSegment is a segment of an FTS5 index, as the structure record
 // lists it.
 type ftsSegment struct {
-	id, first, last int64
-	tombPages       int64
+	id, first, last  int64
+	origin1, origin2 int64 // 0 when the record lists none
+	tombPages        int64
+	// input is set for an input of a merge under way, whose first page
+	// is written again as the merge goes on.
+	input bool
+}
+
+// ident names the segment's content for segCache; ok is false when it
+// cannot (no origins, or an input of a merge under way).
+func (sg ftsSegment) ident() (segIdent, bool) {
+	return segIdent{sg.id, sg.first, sg.last, sg.origin1, sg.origin2}, sg.origin2 > 0 && !sg.input
 }
 
 // ftsStructure are an index's segments, newest first: a rowid found in
@@ -84,13 +94,13 @@ func parseStructureMerging(b []byte) (segs ftsStructure, merging, ok bool) {
 		for i := range n {
 			sg := ftsSegment{id: int64(r.next()), first: int64(r.next()), last: int64(r.next())}
 			if v2 {
-				r.next() // origin1
-				r.next() // origin2
+				sg.origin1, sg.origin2 = int64(r.next()), int64(r.next())
 				sg.tombPages = int64(r.next())
 				r.next() // tombstone entries
 				r.next() // entries
 			}
 			input := i < merge // an input of the merge: trimmed, or empty
+			sg.input = input
 			switch {
 			case input && sg.first == 0 && sg.last == 0:
 				continue // all of it merged: no rows
@@ -167,21 +177,26 @@ type ftsPosting struct {
 type ftsReader struct {
 	conn  *sql.Conn
 	table string
+	cache *segCache // the segment reads kept between searches; nil: none
 	segs  ftsStructure
 	tombs []map[int64]bool // per segment, nil until read
 	// owner is, per rowid, the serial of the last token scan found it
 	// in: a token's row found twice is not expected.
 	owner  []uint32
 	serial uint32
+	// origin is the newest origin of the segment scan reads (0: the
+	// structure record lists none).
+	origin int64
 }
 
 // newFTSReader reads table's structure; ok is false when the reader
-// cannot serve it.
-func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader, bool, error) {
+// cannot serve it. Its reads of segments are kept in cache (nil: not
+// kept).
+func newFTSReader(ctx context.Context, conn *sql.Conn, table string, cache *segCache) (*ftsReader, bool, error) {
 	var b []byte
 	err := conn.QueryRowContext(ctx, "SELECT block FROM "+table+"_data WHERE id = 10").Scan(&b)
 	if err == sql.ErrNoRows {
-		return &ftsReader{conn: conn, table: table}, true, nil
+		return &ftsReader{conn: conn, table: table, cache: cache}, true, nil
 	}
 	if err != nil {
 		return nil, false, err
@@ -190,7 +205,7 @@ func newFTSReader(ctx context.Context, conn *sql.Conn, table string) (*ftsReader
 	if !ok {
 		return nil, false, nil
 	}
-	return &ftsReader{conn: conn, table: table, segs: segs, tombs: make([]map[int64]bool, len(segs))}, true, nil
+	return &ftsReader{conn: conn, table: table, cache: cache, segs: segs, tombs: make([]map[int64]bool, len(segs))}, true, nil
 }
 
 // scan hands found each row (with its instances) of each token of the
@@ -210,7 +225,8 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 		}
 		var last string
 		var serial uint32
-		ok, err := f.scanSegment(ctx, sg, segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix, skip: skip}, func(tok string, p *ftsPosting) bool {
+		f.origin = sg.origin2
+		ok, err := f.scanKept(ctx, sg, token, prefix, skip, func(tok string, p *ftsPosting) bool {
 			if dead[p.rowid] {
 				return true
 			}

@@ -183,7 +183,7 @@ func (d *doclistReader) done(pl []byte) {
 // scanSegment reads the doclists of the tokens of one segment that are
 // sc's token or, with its prefix, start with it, and hands their rows to
 // found (false: not expected, give up); ok is false when it gives up.
-func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
+func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc *segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
 	sc.found = found
 	start := sg.first
 	var pgno int64
@@ -195,12 +195,23 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc segmentSc
 	default:
 		start = max(pgno>>1, sg.first)
 	}
-	rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, start), segRowid(sg.id, sg.last))
+	ok, err := f.eachLeaf(ctx, sg, start, sc.page)
+	if err != nil || !ok || sc.passed {
+		return ok, err
+	}
+	return sc.d == nil || !sc.d.open, nil
+}
+
+// eachLeaf hands the leaf pages of sg from page from on, in order, to
+// each until it reports done; ok is false when a page is missing or
+// each gives up.
+func (f *ftsReader) eachLeaf(ctx context.Context, sg ftsSegment, from int64, each func(p []byte) (done, ok bool)) (bool, error) {
+	rows, err := f.conn.QueryContext(ctx, "SELECT id, block FROM "+f.table+"_data WHERE id >= ? AND id <= ?", segRowid(sg.id, from), segRowid(sg.id, sg.last))
 	if err != nil {
 		return false, err
 	}
 	defer rows.Close()
-	for want := start; rows.Next(); want++ {
+	for want := from; rows.Next(); want++ {
 		var id int64
 		var p []byte
 		if err := rows.Scan(&id, &p); err != nil {
@@ -209,14 +220,11 @@ func (f *ftsReader) scanSegment(ctx context.Context, sg ftsSegment, sc segmentSc
 		if id != segRowid(sg.id, want) {
 			return false, nil // a page missing
 		}
-		if past, ok := sc.page(p); !ok || past {
+		if done, ok := each(p); !ok || done {
 			return ok, nil
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return false, err
-	}
-	return sc.d == nil || !sc.d.open, nil
+	return true, rows.Err()
 }
 
 // segmentScan is scanSegment's state between pages.
@@ -227,6 +235,7 @@ type segmentScan struct {
 	skip   func(int64) bool // see doclistReader
 	key    []byte           // the last term's key
 	d      *doclistReader   // the doclist being read, across pages
+	passed bool             // a term after the tokens asked for was seen
 }
 
 // page reads one leaf page: past is set once a term after the tokens
@@ -273,6 +282,7 @@ func (sc *segmentScan) page(p []byte) (past, ok bool) {
 		c := bytes.Compare(sc.key, sc.lo)
 		if c != 0 && !(sc.prefix && bytes.HasPrefix(sc.key, sc.lo)) {
 			if c > 0 {
+				sc.passed = true
 				return true, true // past the tokens asked for
 			}
 			continue
@@ -303,20 +313,26 @@ func (f *ftsReader) pages(ctx context.Context, token string, prefix bool) (int64
 	}
 	var total int64
 	for _, sg := range f.segs {
-		var from, to sql.NullInt64
-		err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
-			(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
+		n, err := f.segPages(sg, token, prefix, func() (int64, error) {
+			var from, to sql.NullInt64
+			err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
+				(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
+			if err != nil {
+				return 0, err
+			}
+			start, end := sg.first, sg.last+1
+			if from.Valid {
+				start = max(from.Int64>>1, sg.first)
+			}
+			if to.Valid {
+				end = to.Int64 >> 1
+			}
+			return max(end-start, 0) + 1, nil
+		})
 		if err != nil {
 			return 0, err
 		}
-		start, end := sg.first, sg.last+1
-		if from.Valid {
-			start = max(from.Int64>>1, sg.first)
-		}
-		if to.Valid {
-			end = to.Int64 >> 1
-		}
-		total += max(end-start, 0) + 1
+		total += n
 	}
 	return total, nil
 }

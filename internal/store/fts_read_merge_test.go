@@ -50,7 +50,19 @@ func TestRankWhileMerging(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d merge steps, %d trimmed segments read", steps, trimmed)
+	s.ranks.segs.mu.Lock()
+	kept, hits := len(s.ranks.segs.reads), s.ranks.segs.hits
+	passed := 0
+	for k := range s.ranks.segs.reads {
+		if k.seg.last < 0 {
+			passed++
+		}
+	}
+	s.ranks.segs.mu.Unlock()
+	t.Logf("%d merge steps, %d trimmed segments read; %d segment reads kept (%d of a growing output's), %d replayed", steps, trimmed, kept, passed, hits)
+	if hits == 0 || passed == 0 {
+		t.Errorf("%d segment reads replayed, %d kept without their last page: want reads of the merge's output kept as it grows", hits, passed)
+	}
 	if steps < 2 || trimmed == 0 {
 		t.Errorf("%d merge steps, %d trimmed segments read: the test needs several steps and trimmed segments", steps, trimmed)
 	}

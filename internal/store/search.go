@@ -135,10 +135,8 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if len(terms) == 0 || (q.IDs != nil && len(q.IDs) == 0) {
 		return nil, nil
 	}
-	if err := s.markUnmarked(ctx, terms); err != nil {
-		return nil, err
-	}
-	if err := s.markStems(ctx, terms); err != nil {
+	// markUnmarked and markStems in one question.
+	if err := s.askFlags(ctx, unmarkedAsk(terms), stemAsk(terms)); err != nil {
 		return nil, err
 	}
 	terms, err := s.dropCommon(ctx, terms)
@@ -349,6 +347,9 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if len(hits) == 0 {
 		return nil, nil
 	}
+	if !snippets {
+		return s.plainDetails(ctx, terms, hits)
+	}
 	rowids := make([]int64, len(hits))
 	for i, h := range hits {
 		rowids[i] = h.rowid
@@ -358,18 +359,12 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 		FROM snip JOIN notes ON notes.rowid = snip.rowid
 		WHERE snip MATCH ? AND snip.rowid IN (SELECT value FROM json_each(?))`
 	args := []any{MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
-	var q querier = s.db
-	if !snippets {
-		query = `SELECT rowid, id, title, '', '', 0 FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`
-		args = []any{string(list)}
-	} else {
-		conn, err := s.snipConn(ctx, rowids, nil)
-		if err != nil {
-			return nil, err
-		}
-		defer conn.Close()
-		q = conn
+	conn, err := s.snipConn(ctx, rowids, nil)
+	if err != nil {
+		return nil, err
 	}
+	defer conn.Close()
+	var q querier = conn
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
@@ -389,7 +384,7 @@ func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []h
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	if snippets && len(byRow) < len(hits) {
+	if len(byRow) < len(hits) {
 		var missing []int64
 		for _, h := range hits {
 			if _, ok := byRow[h.rowid]; !ok {

@@ -28,8 +28,10 @@ import (
 // ftsStats st) as a slice by rowid: every row's, read once per state of
 // the table and kept, when docs (the rows needed) are many, every row's
 // is kept already, or an earlier state's are and can be brought up to
-// date; else only those of docs, read for this search alone.
-func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs []int64) ([]int32, bool, error) {
+// date; else only those of docs, read for this search alone. origins
+// are, per doc, the newest origin of the segments it was read from
+// (sizesSince).
+func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs, origins []int64) ([]int32, bool, error) {
 	s.ranks.mu.Lock()
 	size, base := st.size, s.ranks.sized[table]
 	s.ranks.mu.Unlock()
@@ -44,12 +46,15 @@ func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *
 	// anchor text moves no count, and a state of the same count may be
 	// older than the base.
 	if base != nil && gen >= 0 && base.gen >= 0 && gen > base.gen {
+		if size, ok, err := sizesSince(ctx, conn, table, st, base, docs, origins); err != nil || ok {
+			return size, ok, err
+		}
 		size, ok, err := s.patchSizes(ctx, conn, table, st, base, gen)
 		if err != nil || ok {
 			return size, ok, err
 		}
 	}
-	all := int64(len(docs)) > st.rows/8
+	all := manySizes(len(docs), st)
 	size = make([]int32, st.ids)
 	var origin int64
 	ok, err := false, error(nil)
@@ -91,6 +96,9 @@ func (s *Store) patchSizes(ctx context.Context, conn *sql.Conn, table string, st
 		return nil, false, err
 	}
 	s.keepSizes(table, st, size, origin, gen)
+	s.ranks.mu.Lock()
+	s.ranks.patches++
+	s.ranks.mu.Unlock()
 	return size, true, nil
 }
 
@@ -142,4 +150,47 @@ func readSizes(ctx context.Context, conn *sql.Conn, query string, args []any, id
 		*origin = max(*origin, o)
 	}
 	return true, rows.Err()
+}
+
+// sizesSince returns the lengths of docs at st from those kept at base,
+// an earlier state, for this search alone: a doc read only from segments
+// whose origins are all at most base's newest is as it was at base (a
+// row written again since is in a newer segment, and its old instances
+// are deleted), so only the docs read from newer segments are read
+// again, by rowid. ok is false when a doc's origin is unknown, or more
+// docs than maxSizesSince are newer: patchSizes then reads every newer
+// row, and keeps the lengths as a new base.
+func sizesSince(ctx context.Context, conn *sql.Conn, table string, st, base *ftsStats, docs, origins []int64) ([]int32, bool, error) {
+	var newer []int64
+	for i, doc := range docs {
+		switch o := origins[i]; {
+		case o <= 0:
+			return nil, false, nil
+		case o > base.origin:
+			newer = append(newer, doc)
+		}
+	}
+	if manySizes(len(newer), st) {
+		return nil, false, nil
+	}
+	size := make([]int32, st.ids)
+	copy(size, base.size)
+	if len(newer) == 0 {
+		return size, true, nil
+	}
+	list, _ := json.Marshal(newer) // numbers always marshal
+	var origin int64
+	ok, err := readSizes(ctx, conn, `SELECT id, sz, origin FROM `+table+`_docsize WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)}, st.ids, size, &origin)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return size, true, nil
+}
+
+// manySizes reports whether n rows' lengths are better read with every
+// row's than by rowid: a scan of every row costs about as much as
+// reading a thirty-second of them by rowid (and it is kept, for later
+// states too).
+func manySizes(n int, st *ftsStats) bool {
+	return int64(n) > st.rows/32
 }

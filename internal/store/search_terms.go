@@ -220,11 +220,17 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 // common words are in most queries, and under writes the same few words
 // are asked again and again.
 func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int64, error) {
-	before := s.changeCount(ctx)
+	// One read: the change count is of the state counted and keyed
+	// (-1 without one).
 	var notes int64
 	var avg, structure []byte
-	err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM notes),
-		(SELECT block FROM fts_data WHERE id = 1), (SELECT block FROM fts_data WHERE id = 10)`).Scan(&notes, &avg, &structure)
+	before := int64(-1)
+	state := `SELECT (SELECT count(*) FROM notes), (SELECT block FROM fts_data WHERE id = 1), (SELECT block FROM fts_data WHERE id = 10)`
+	err := s.db.QueryRowContext(ctx, state+`, coalesce((SELECT n FROM snapgen), -1)`).Scan(&notes, &avg, &structure, &before)
+	if err != nil {
+		before = -1 // an index without the change count
+		err = s.db.QueryRowContext(ctx, state).Scan(&notes, &avg, &structure)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("keyword search: %w", err)
 	}
@@ -234,7 +240,7 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	// A word is common from half the notes: each count stops there, so
 	// that "the" costs half its posting list.
 	half := (notes + 1) / 2
-	now := commonState{key: fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure), gen: s.changeCount(ctx), half: half}
+	now := commonState{key: fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure), gen: before, half: half}
 	counts := make([]int64, len(exprs))
 	query := "SELECT 0"
 	var args []any
@@ -285,17 +291,6 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	return counts, half, nil
 }
 
-// changeCount is the index's change count (snapgen.n), which every
-// insert, update and delete of a notes row moves on by one, and with
-// them every write of a full-text row; -1 when it cannot be read.
-func (s *Store) changeCount(ctx context.Context) int64 {
-	var n int64
-	if err := s.db.QueryRowContext(ctx, "SELECT n FROM snapgen").Scan(&n); err != nil {
-		return -1
-	}
-	return n
-}
-
 // commonCacheSize bounds the expressions countCache and commonCache
 // keep.
 const commonCacheSize = 4096
@@ -328,7 +323,7 @@ func (c *commonCache) put(key, expr string, n int64) {
 // commonState is a state of the index as commonCounts reads it: key
 // names it exactly (the notes' count and FTS5's averages and structure
 // records, which every write to the index changes), gen is its change
-// count (changeCount), half commonCounts' half.
+// count (snapgen.n), half commonCounts' half.
 type commonState struct {
 	key       string
 	gen, half int64

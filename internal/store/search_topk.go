@@ -52,6 +52,15 @@ type rankCache struct {
 	// allSizes counts the reads of every row's length (docSizes), for
 	// tests.
 	allSizes int
+	// patches counts the lengths brought up to date from every row
+	// written since (patchSizes), for tests.
+	patches int
+	// segs keeps the reads of the tables' segments (fts_read_cache.go).
+	segs segCache
+	// ids keeps the note IDs of docs (search_ids.go).
+	ids docIDs
+	// low is the lowest doc of fts as the last read began (sameDocs).
+	low int64
 }
 
 // forget drops what the cache keeps: after 'delete-all' (Reset), which
@@ -60,6 +69,25 @@ func (c *rankCache) forget() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.stats, c.sized = nil, nil
+	c.segs.forget()
+	c.ids.forget()
+}
+
+// sameDocs forgets what the cache keeps when the index's lowest doc is
+// not low, the one seen last. Docs are never reused (AUTOINCREMENT), so
+// after another process emptied the index ('delete-all', which starts
+// FTS5's segment names and origins over) and wrote notes again, every doc
+// is higher than before: kept segment reads would otherwise be replayed
+// for new segments of the same names. Deleting the lowest note also
+// moves it, and costs only the reads made again.
+func (c *rankCache) sameDocs(low int64) {
+	c.mu.Lock()
+	same := c.low == low
+	c.low = low
+	c.mu.Unlock()
+	if !same {
+		c.forget()
+	}
 }
 
 // maxStatsRowid bounds the rowids ftsStats keeps in a slice; an index
@@ -116,8 +144,11 @@ func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsSt
 // each, per phrase, the sum of the column weights of its instances
 // (bm25's frequency) and flags (hasPhrase, inTitle).
 type tableHits struct {
-	idx    []int32 // rowid → 1 + index in docs, 0 for none
-	docs   []int64
+	idx  []int32 // rowid → 1 + index in docs, 0 for none
+	docs []int64
+	// origin is, per row of docs, the newest origin of the segments it
+	// was read from (0: unknown; see docSizes).
+	origin []int64
 	freq   [][]float64 // per rowChunk docs, rowChunk × phrases
 	flags  [][]uint8   // the same
 	docHit []int64     // per phrase, the rows that have it (bm25's nHit)

@@ -89,20 +89,28 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 	}
 	root := &matchNode{and: !or, kids: nodes}
 	for i, t := range tables {
-		var docs []int64
+		var docs, origins []int64
 		t.hits.ok = make([]bool, len(t.hits.docs))
 		for r, doc := range t.hits.docs {
 			t.hits.ok[r] = root.match(t.hits.flagsOf(int32(r)), hasPhrase)
 			if t.hits.ok[r] && scope.keeps(doc) {
-				docs = append(docs, doc)
+				docs, origins = append(docs, doc), append(origins, t.hits.origin[r])
 			}
 		}
-		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs); err != nil || !ok {
+		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs, origins); err != nil || !ok {
 			return nil, ok, wrapKeyword(err)
 		}
 	}
 	s.goRanked.Add(1)
-	return combine(tables, nodes, or, scope, q.Limit), true, nil
+	hits = combine(tables, nodes, or, scope, q.Limit)
+	inFTS := func(doc int64) bool {
+		_, ok := tables[0].hits.row(doc)
+		return ok
+	}
+	if err := s.hitIDs(ctx, conn, hits, inFTS); err != nil {
+		return nil, false, err
+	}
+	return hits, true, nil
 }
 
 // readConn returns a connection in a read transaction, so that every
@@ -117,6 +125,13 @@ func (s *Store) readConn(ctx context.Context) (*sql.Conn, func(), error) {
 		conn.Close()
 		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
+	var low int64
+	if err := conn.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&low); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		conn.Close()
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	s.ranks.sameDocs(low)
 	return conn, func() {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 		conn.Close()
@@ -144,7 +159,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string) (counts []int64, 
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
-	r, ok, err := newFTSReader(ctx, conn, "fts")
+	r, ok, err := newFTSReader(ctx, conn, "fts", &s.ranks.segs)
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
@@ -191,7 +206,7 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table 
 	if !exactWeights(w) {
 		return false, nil
 	}
-	r, ok, err := newFTSReader(ctx, conn, table)
+	r, ok, err := newFTSReader(ctx, conn, table, &s.ranks.segs)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
 	}

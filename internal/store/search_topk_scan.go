@@ -95,7 +95,7 @@ func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weigh
 				h.count(p, by)
 				return
 			}
-			h.add(p, by, weights)
+			h.add(p, by, weights, r.origin)
 		})
 		if err != nil || !ok {
 			return nil, false, err
@@ -220,7 +220,10 @@ func servedBy(token string, serves []int, phrases []matchPhrase) *[len(ftsColumn
 // they are in, summed by column (exact for weights that are multiples of
 // a small power of two, see exactWeights), as bm25 sums them by
 // instance.
-func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64) {
+//
+// origin is the newest origin of the segment p comes from (0: unknown),
+// kept per row as the newest of its rows' (tableHits.origin).
+func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64, origin int64) {
 	r := int32(-1)
 	var freq []float64
 	var flags []uint8
@@ -233,12 +236,14 @@ func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []flo
 				r = int32(len(h.docs))
 				h.idx[p.rowid] = r + 1
 				h.docs = append(h.docs, p.rowid)
+				h.origin = append(h.origin, origin)
 				if r%rowChunk == 0 {
 					h.freq = append(h.freq, pooled[float64](&freqPool, rowChunk*h.n))
 					h.flags = append(h.flags, pooled[uint8](&flagsPool, rowChunk*h.n))
 				}
 			}
 			freq, flags = h.freqOf(r), h.flagsOf(r)
+			h.origin[r] = max(h.origin[r], origin)
 		}
 		w := weights[c] * float64(n)
 		flag := uint8(hasPhrase)

@@ -1,0 +1,407 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"slices"
+	"sync"
+)
+
+// Postings kept between searches. A segment of an FTS5 index does not
+// change once written: a write adds a new segment, a merge writes a new
+// one and deletes its inputs; only the rowids deleted from it since
+// (tombstones) are added, and those are read again each time
+// (ftsReader.tombstones). Under writes, a search would otherwise read
+// every segment's pages of its tokens again after each commit, where
+// only the few new small segments differ (a third of a search's CPU
+// under `make load`). So the rows each read finds in a segment
+// (ftsReader.scan), and the pages it estimates the read at
+// (ftsReader.pages), are kept by segment and read: the next search
+// replays them without SQL.
+//
+// A segment is named by its id, first and last page and the origins of
+// the writes it holds (a structure record of a contentless_delete
+// table lists them): FTS5 numbers its flushes in order, so a segment id
+// used again holds other origins, and a merge's output, which grows
+// page by page at the end, has a new last page each time it grows. The
+// inputs of a merge under way are never kept: their first page is
+// written again, at the same page number, each time the merge takes
+// more of them. Without origins (an older table), nothing is kept.
+
+// segmentCacheBytes bounds the bytes segCache holds (a read of more
+// than a quarter of it is not kept).
+const segmentCacheBytes = 4 << 20
+
+// segReadKey names one read of one segment: the rows of token (or of the
+// tokens it starts, with prefix) in the segment.
+type segReadKey struct {
+	table  string
+	seg    segIdent
+	token  string
+	prefix bool
+	whole  bool // the segment's pages (segRead.leaves), not a read
+}
+
+// segIdent names a segment's content (see above).
+type segIdent struct{ id, first, last, origin1, origin2 int64 }
+
+// segRead is what a read of a segment found: the tokens and, per token,
+// its rows, encoded (segRead.add); pages is the read's page estimate,
+// -1 until asked.
+type segRead struct {
+	toks  []string
+	ends  []int // per token, the end of its rows in data
+	data  []byte
+	pages int64
+	rows  bool // the rows were read (toks, ends and data)
+	used  uint64
+	// leaves are the leaf pages of a small segment, first to last
+	// (whole keys).
+	leaves [][]byte
+}
+
+// size is about the bytes r holds.
+func (r *segRead) size(k segReadKey) int {
+	n := 96 + len(k.table) + len(k.token) + cap(r.data) + 8*cap(r.ends)
+	for _, t := range r.toks {
+		n += 16 + len(t)
+	}
+	for _, p := range r.leaves {
+		n += 24 + cap(p)
+	}
+	return n
+}
+
+// add records a row of token tok: the rowid, as a delta from the row
+// before of the same token, then a byte with a bit per column that has
+// instances, then their counts.
+func (r *segRead) add(tok string, p *ftsPosting, prev int64) {
+	if len(r.toks) == 0 || r.toks[len(r.toks)-1] != tok {
+		r.toks = append(r.toks, tok)
+		r.ends = append(r.ends, len(r.data))
+		prev = 0
+	}
+	r.data = binary.AppendUvarint(r.data, uint64(p.rowid-prev))
+	var mask byte
+	for c, n := range p.counts {
+		if n != 0 {
+			mask |= 1 << c
+		}
+	}
+	r.data = append(r.data, mask)
+	for _, n := range p.counts {
+		if n != 0 {
+			r.data = binary.AppendUvarint(r.data, uint64(n))
+		}
+	}
+	r.ends[len(r.ends)-1] = len(r.data)
+}
+
+// replay hands found the rows r holds, as the segment's read did; ok is
+// false when found gives up.
+func (r *segRead) replay(found func(string, *ftsPosting) bool) bool {
+	var p ftsPosting
+	at := 0
+	for i, tok := range r.toks {
+		var rowid int64
+		for at < r.ends[i] {
+			d, n := binary.Uvarint(r.data[at:])
+			at += n
+			rowid += int64(d)
+			mask := r.data[at]
+			at++
+			p = ftsPosting{rowid: rowid}
+			for c := range p.counts {
+				if mask&(1<<c) != 0 {
+					v, n := binary.Uvarint(r.data[at:])
+					at += n
+					p.counts[c] = int32(v)
+				}
+			}
+			if !found(tok, &p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// segCache keeps segment reads, at most segmentCacheBytes of them, the
+// least recently used dropped first.
+type segCache struct {
+	mu    sync.Mutex
+	reads map[segReadKey]*segRead
+	bytes int
+	tick  uint64
+	// hits and misses count the reads of rows replayed and made, for
+	// tests.
+	hits, misses int
+	// wanted are the reads asked for and not kept (wantedBefore), at
+	// most maxWanted.
+	wanted map[segReadKey]uint8
+}
+
+// get returns the read of k kept, or nil.
+func (c *segCache) get(k segReadKey) *segRead {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.reads[k]
+	if r != nil {
+		c.tick++
+		r.used = c.tick
+	}
+	return r
+}
+
+// rowsOf returns the rows kept under the first of keys that has them,
+// or nil; it counts the hit or miss.
+func (c *segCache) rowsOf(keys ...segReadKey) *segRead {
+	for _, k := range keys {
+		if r := c.get(k); r != nil && r.rows {
+			c.mu.Lock()
+			c.hits++
+			c.mu.Unlock()
+			return r
+		}
+	}
+	c.mu.Lock()
+	c.misses++
+	c.mu.Unlock()
+	return nil
+}
+
+// put keeps what a read of k found: rows (when not nil) or pages (when
+// not negative), beside what is kept of k already.
+func (c *segCache) put(k segReadKey, rows *segRead, pages int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reads == nil {
+		c.reads = map[segReadKey]*segRead{}
+	}
+	old := c.reads[k]
+	r := &segRead{pages: -1}
+	if old != nil {
+		c.bytes -= old.size(k)
+		*r = *old
+	}
+	if rows != nil {
+		r.toks, r.ends, r.data, r.rows = rows.toks, rows.ends, rows.data, true
+	}
+	if pages >= 0 {
+		r.pages = pages
+	}
+	size := r.size(k)
+	if size > segmentCacheBytes/4 {
+		delete(c.reads, k) // too large to keep: read each time
+		return
+	}
+	c.tick++
+	r.used = c.tick
+	c.reads[k] = r
+	c.bytes += size
+	if c.bytes > segmentCacheBytes {
+		c.evict()
+	}
+}
+
+// putWhole keeps r, a small segment's pages (a whole key).
+func (c *segCache) putWhole(k segReadKey, r *segRead) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reads == nil {
+		c.reads = map[segReadKey]*segRead{}
+	}
+	if old := c.reads[k]; old != nil {
+		c.bytes -= old.size(k)
+	}
+	c.tick++
+	r.used = c.tick
+	c.reads[k] = r
+	c.bytes += r.size(k)
+	if c.bytes > segmentCacheBytes {
+		c.evict()
+	}
+}
+
+// drop forgets what is kept of k.
+func (c *segCache) drop(k segReadKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.reads[k]; old != nil {
+		c.bytes -= old.size(k)
+		delete(c.reads, k)
+	}
+}
+
+// evict drops the least recently used reads until a quarter of the
+// bytes is free.
+func (c *segCache) evict() {
+	keys := make([]segReadKey, 0, len(c.reads))
+	for k := range c.reads {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b segReadKey) int { return cmp.Compare(c.reads[a].used, c.reads[b].used) })
+	for _, k := range keys {
+		if c.bytes <= segmentCacheBytes*3/4 {
+			break
+		}
+		c.bytes -= c.reads[k].size(k)
+		delete(c.reads, k)
+	}
+}
+
+// maxWanted bounds segCache.wanted.
+const maxWanted = 4096
+
+// wantedBefore reports whether k was asked for twice before, and notes
+// that it is now.
+func (c *segCache) wantedBefore(k segReadKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wanted[k] >= 2 {
+		return true
+	}
+	if c.wanted == nil || len(c.wanted) >= maxWanted {
+		c.wanted = map[segReadKey]uint8{}
+	}
+	c.wanted[k]++
+	return false
+}
+
+// forget drops every read kept.
+func (c *segCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reads, c.bytes = nil, 0
+}
+
+// scanKept is scanSegment for the rows of token (prefix: of the tokens
+// it starts) in sg, with its rows kept in f.cache: replayed when kept,
+// else, for a small segment or one asked for twice before, read whole (skip is applied to what the
+// read finds: the rows it names come without their instances) and kept.
+func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, prefix bool, skip func(int64) bool, found func(string, *ftsPosting) bool) (bool, error) {
+	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix}
+	id, keep := sg.ident()
+	if f.cache == nil || !keep {
+		sc.skip = skip
+		return f.scanSegment(ctx, sg, &sc, found)
+	}
+	emit := found
+	if skip != nil {
+		emit = func(tok string, p *ftsPosting) bool {
+			if skip(p.rowid) {
+				return found(tok, &ftsPosting{rowid: p.rowid, skipped: true})
+			}
+			return found(tok, p)
+		}
+	}
+	k := segReadKey{table: f.table, seg: id, token: token, prefix: prefix}
+	// A read that saw a later token in the segment is kept without its
+	// last page: a merge's output grows at its end only, so those rows
+	// stay as they are while it grows.
+	passed := k
+	passed.seg.last = -1
+	if r := f.cache.rowsOf(passed, k); r != nil {
+		return r.replay(emit), nil
+	}
+	if !small(sg) && !f.cache.wantedBefore(k) {
+		// A read of a large segment asked for once or twice (a query
+		// not seen before, or asked in two modes) is read as without
+		// the cache (a narrowed one decodes only the rows it needs); it
+		// is kept when asked for again. A small segment's few rows are
+		// kept at once.
+		sc.skip = skip
+		return f.scanSegment(ctx, sg, &sc, found)
+	}
+	rec := &segRead{}
+	var prev int64
+	sorted := true
+	record := func(tok string, p *ftsPosting) bool {
+		if len(rec.toks) > 0 && rec.toks[len(rec.toks)-1] == tok && p.rowid <= prev {
+			sorted = false // not expected: rowids go up
+		}
+		rec.add(tok, p, prev)
+		prev = p.rowid
+		return emit(tok, p)
+	}
+	var ok bool
+	var err error
+	if small(sg) {
+		ok, err = f.scanWhole(ctx, sg, id, &sc, record)
+	} else {
+		ok, err = f.scanSegment(ctx, sg, &sc, record)
+	}
+	if err == nil && ok && sorted {
+		if sc.passed {
+			k = passed
+		}
+		f.cache.put(k, rec, -1)
+	}
+	return ok, err
+}
+
+// smallSegmentPages is the most leaf pages a small segment has: the
+// segments of one write or of a merge of a few. A small segment's pages
+// are read whole, in one query, and kept, so that the reads of other
+// tokens in it take no SQL (scanWhole); its page estimate is 1 (a read
+// of it takes about one).
+const smallSegmentPages = 32
+
+// small reports whether sg has at most smallSegmentPages pages.
+func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
+
+// scanWhole is scanSegment on a small segment's pages, read once and
+// kept in f.cache (id names sg's content).
+func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, sc *segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
+	k := segReadKey{table: f.table, seg: id, whole: true}
+	r := f.cache.get(k)
+	if r == nil {
+		r = &segRead{pages: -1}
+		ok, err := f.eachLeaf(ctx, sg, sg.first, func(p []byte) (bool, bool) {
+			r.leaves = append(r.leaves, p)
+			return false, true
+		})
+		if err != nil || !ok {
+			return false, err
+		}
+		if int64(len(r.leaves)) != sg.last-sg.first+1 {
+			return false, nil
+		}
+		f.cache.putWhole(k, r)
+	}
+	sc.found = found
+	ok := sc.d == nil || !sc.d.open
+	for _, p := range r.leaves {
+		past, good := sc.page(p)
+		if ok = good; !good || past {
+			break
+		}
+		ok = sc.d == nil || !sc.d.open
+	}
+	if !ok {
+		f.cache.drop(k) // damaged: read again next time
+	}
+	return ok, nil
+}
+
+// segPages is ftsReader.pages' estimate for one segment, kept in
+// f.cache; read asks SQLite.
+func (f *ftsReader) segPages(sg ftsSegment, token string, prefix bool, read func() (int64, error)) (int64, error) {
+	if small(sg) {
+		return 1, nil
+	}
+	id, keep := sg.ident()
+	if f.cache == nil || !keep {
+		return read()
+	}
+	k := segReadKey{table: f.table, seg: id, token: token, prefix: prefix}
+	if r := f.cache.get(k); r != nil && r.pages >= 0 {
+		return r.pages, nil
+	}
+	n, err := read()
+	if err == nil {
+		f.cache.put(k, nil, n)
+	}
+	return n, err
+}

@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"slices"
+)
+
+// Which marked and stem tokens the full-text tables have (markUnmarked,
+// markStems) is asked by every search, and any write changed the answer
+// SQL gave (selectFlags keeps it while both tables are unchanged). The
+// same answers come from the tables' segments, whose reads are kept
+// between searches (fts_read_cache.go): only the segments written since
+// are read. A flag only leaves out a form of a word no live row has, so
+// the reads name live rows (tombstones applied), as a match does.
+
+// tokenCheck asks whether a live row of table has token (with prefix: a
+// token it starts).
+type tokenCheck struct {
+	table, token string
+	prefix       bool
+}
+
+// flagCheck is a selectFlags column as token checks: true when each
+// group has a check that holds (an AND of ORs).
+type flagCheck [][]tokenCheck
+
+// plainCheck is the check of a live row of table matching quoted, an
+// FTS5 string of one plain token (with a * after it, a prefix); ok is
+// false for another string.
+func plainCheck(table, quoted string) (tokenCheck, bool) {
+	var p matchParser
+	p.parse(quoted)
+	if !p.ok || len(p.phrases) != 1 || p.phrases[0].cols != ftsColumnBits {
+		return tokenCheck{}, false
+	}
+	return tokenCheck{table: table, token: p.phrases[0].token, prefix: p.phrases[0].prefix}, true
+}
+
+// liveFlags answers checks from the tables' segments; ok is false when
+// a check is missing or the reader cannot tell, and the caller asks SQL.
+func (s *Store) liveFlags(ctx context.Context, checks []flagCheck) ([]bool, bool, error) {
+	if s.sqlRank || len(checks) == 0 {
+		return nil, false, nil
+	}
+	for _, c := range checks {
+		if len(c) == 0 || slices.ContainsFunc(c, func(g []tokenCheck) bool { return len(g) == 0 }) {
+			return nil, false, nil
+		}
+	}
+	conn, done, err := s.readConn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	defer done()
+	readers := map[string]*ftsReader{}
+	defer func() {
+		for _, r := range readers {
+			r.release()
+		}
+	}()
+	live := map[tokenCheck]bool{}
+	has := func(c tokenCheck) (bool, bool, error) {
+		if v, seen := live[c]; seen {
+			return v, true, nil
+		}
+		r := readers[c.table]
+		if r == nil {
+			var ok bool
+			if r, ok, err = newFTSReader(ctx, conn, c.table, &s.ranks.segs); err != nil || !ok {
+				return false, false, wrapKeyword(err)
+			}
+			readers[c.table] = r
+		}
+		v, ok, err := r.live(ctx, c.token, c.prefix)
+		live[c] = v
+		return v, ok, wrapKeyword(err)
+	}
+	out := make([]bool, len(checks))
+	for i, groups := range checks {
+		out[i] = true
+		for _, g := range groups {
+			hit := false
+			for _, c := range g {
+				v, ok, err := has(c)
+				if err != nil || !ok {
+					return nil, false, err
+				}
+				if hit = v; hit {
+					break
+				}
+			}
+			if !hit {
+				out[i] = false
+				break
+			}
+		}
+	}
+	return out, true, nil
+}
+
+// live reports whether a live row of the index has token (with prefix:
+// a token it starts); ok is false when the reader gives up.
+func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found, ok bool, err error) {
+	for i, sg := range f.segs {
+		dead, err := f.tombstones(ctx, i)
+		if err != nil {
+			return false, false, err
+		}
+		ok, err := f.scanKept(ctx, sg, token, prefix, nil, func(_ string, p *ftsPosting) bool {
+			found = found || !dead[p.rowid]
+			return true
+		})
+		if err != nil || !ok || found {
+			return found, ok, err
+		}
+	}
+	return false, true, nil
+}
+
+// flagAsk is a question of selectFlags (its columns, their arguments and
+// token checks) and what to do with the answers.
+type flagAsk struct {
+	cols   []string
+	args   []any
+	checks []flagCheck
+	set    func(found []bool)
+}
+
+// askFlags asks the questions in one selectFlags call, so that their
+// reads share one read transaction.
+func (s *Store) askFlags(ctx context.Context, asks ...flagAsk) error {
+	var all flagAsk
+	for _, a := range asks {
+		all.cols, all.args, all.checks = append(all.cols, a.cols...), append(all.args, a.args...), append(all.checks, a.checks...)
+	}
+	found, err := s.selectFlags(ctx, all.cols, all.args, all.checks)
+	if err != nil {
+		return err
+	}
+	for _, a := range asks {
+		a.set(found[:len(a.cols)])
+		found = found[len(a.cols):]
+	}
+	return nil
+}
