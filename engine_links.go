@@ -112,25 +112,7 @@ func (e *Engine) refIndex() idLists {
 	e.refsMu.Lock()
 	defer e.refsMu.Unlock()
 	if e.refs == nil {
-		// Appended, then sorted once: inserting each in place would move
-		// a linked-to name's list once per link to it.
-		refs := make(idLists, len(e.notes))
-		for _, ns := range e.notes {
-			for _, l := range ns.eachLink() {
-				if l.IsSelf() {
-					continue
-				}
-				k := refKey(l.Target)
-				if ids := refs[k]; len(ids) == 0 || ids[len(ids)-1] != ns.note.ID {
-					refs[k] = append(ids, ns.note.ID)
-				}
-			}
-		}
-		for k, ids := range refs {
-			slices.Sort(ids)
-			refs[k] = slices.Clip(slices.Compact(ids))
-		}
-		e.refs = refs
+		e.refs = buildRefs(e.notes)
 	}
 	return e.refs
 }
