@@ -12,12 +12,12 @@ import "github.com/vaultgraph/vaultgraph/vault"
 // around the live notes (17 MB at 100,000 notes). From chunks the
 // records go a chunk at a time, and the notes sit together.
 type noteSlab struct {
-	records  []Record
-	notes    []vault.Note
-	strs     []string
-	heads    []vault.Heading
-	props    []vault.Property
-	texts    []LinkText
+	records []Record
+	notes   []vault.Note
+	strs    []string
+	heads   []vault.Heading
+	props   []vault.Property
+	texts   []LinkText
 }
 
 // slabChunk is the number of notes (or list items) in one chunk.
