@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -211,11 +212,20 @@ func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine) {
 		}
 		busy = !quiet
 		if idleHeap(allocs-last, live, held) {
-			debug.FreeOSMemory()
+			giveBack()
 			allocs, _, _ = read()
 		}
 		last = allocs
 	}
+}
+
+// giveBack collects twice, then returns what is free to the system: what
+// a sync.Pool holds (the large slices searches reuse) is only dropped by
+// the second collection after it was put back. At 100,000 notes, 100
+// searches left about 8 MB in them.
+func giveBack() {
+	runtime.GC()
+	debug.FreeOSMemory()
 }
 
 // idleHeap reports whether a tick that allocated allocated bytes is
