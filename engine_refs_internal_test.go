@@ -71,3 +71,14 @@ func TestBuildRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendRefKey: appendRefKey appends what refKey returns, for ASCII
+// names in any case and for names Fold changes beyond ASCII.
+func TestAppendRefKey(t *testing.T) {
+	for _, target := range []string{"", "Alpha", "dir/Sub/Beta.MD", "Gamma/", "a.md/", "Ünïcode Name", "ＦＵＬＬ",
+		"e\u0301cole", "ǅ", "İstanbul", "x#y", "../Up", "KELVIN \u212a", "tab\tname.Md"} {
+		if got, want := string(appendRefKey([]byte("pre:"), target)), "pre:"+refKey(target); got != want {
+			t.Errorf("appendRefKey(%q) = %q, want %q", target, got, want)
+		}
+	}
+}
