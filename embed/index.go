@@ -189,7 +189,7 @@ func (x *Index) rowList(n int) []int32 {
 	}
 	at := len(x.rowSlab)
 	x.rowSlab = x.rowSlab[:at+n]
-	return x.rowSlab[at:at:at+n]
+	return x.rowSlab[at : at : at+n]
 }
 
 // remove deletes a note's rows by moving the matrix's last rows into
