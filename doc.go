@@ -25,8 +25,9 @@
 //	engine_excluded.go      the user-excluded files whose links a rename still rewrites
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
-//	engine_graph.go         Neighbors, FindPath, Hubs, SearchByTags, ListTags, RandomNode
-//	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics
+//	engine_graph.go         Neighbors, FindPath, HubsPage, SearchByTags, ListTags, RandomNode
+//	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics;
+//	                        a string parameter's values (Choice) and a number's bounds (InRange)
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
 //	engine_list_rows.go     every note's ID and times in one slice, for passes over all notes

@@ -69,28 +69,9 @@ type Hub struct {
 	Score float64 `json:"score"`
 }
 
-// Hubs returns the limit most central notes by metric: in_degree (most
-// linked to), out_degree (most links) or pagerank.
-func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
-	metric, err := checkMetric(metric)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.readLock(); err != nil {
-		return nil, err
-	}
-	defer e.mu.RUnlock()
-	hubs := e.graph.Hubs(metric, limit)
-	out := make([]Hub, 0, len(hubs))
-	for _, h := range hubs {
-		out = append(out, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
-	}
-	return out, nil
-}
-
 // HubPage is one page of the ranking of notes by a centrality metric.
 type HubPage struct {
-	// Metric is the metric that ranks the notes ("" asked is DefaultMetric).
+	// Metric is the metric that ranks the notes ("" asked is Metrics.Default).
 	Metric graph.Metric `json:"metric"`
 	Hubs   []Hub        `json:"hubs"`
 	// Pages: Total is the number of ranked notes, those scoring above 0
@@ -102,8 +83,8 @@ type HubPage struct {
 }
 
 // HubsPage returns page q.Page (q.Limit notes a page; 0: all on one page)
-// of the ranking by metric, as Hubs orders it: highest score first, ties
-// by ID; notes scoring 0 are not ranked (HubPage.Unranked counts them).
+// of the ranking by metric: highest score first, ties by ID; notes
+// scoring 0 are not ranked (HubPage.Unranked counts them).
 // The ranking chooses which notes are on the page; q.SortBy (the
 // keys of SortFields) then only reorders that page's notes (nil keeps the
 // ranking's order). A page past the end is empty.
@@ -128,11 +109,16 @@ func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery)
 	if len(keys) > 0 {
 		sortNotes(e, ranked, func(h graph.Hub) string { return h.ID }, keys)
 	}
-	res := &HubPage{Metric: metric, Hubs: make([]Hub, 0, len(ranked)), Pages: pages, Unranked: e.graph.Len() - total}
+	return &HubPage{Metric: metric, Hubs: e.hubs(ranked), Pages: pages, Unranked: e.graph.Len() - total}, nil
+}
+
+// hubs gives the graph's ranked notes their titles.
+func (e *Engine) hubs(ranked []graph.Hub) []Hub {
+	out := make([]Hub, 0, len(ranked))
 	for _, h := range ranked {
-		res.Hubs = append(res.Hubs, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
+		out = append(out, Hub{ID: h.ID, Title: e.notes[h.ID].note.Title, Score: h.Score})
 	}
-	return res, nil
+	return out
 }
 
 // SearchByTags returns up to limit notes having any (or, with all, every)

@@ -24,7 +24,7 @@ const (
 
 // TagModes are the tag modes ListQuery and SearchQuery take; "" is
 // TagsAny.
-var TagModes = []TagMode{TagsAny, TagsAll, TagsNone}
+var TagModes = Choice[TagMode]{Values: []TagMode{TagsAny, TagsAll, TagsNone}, Default: TagsAny}
 
 // ListQuery filters, sorts and pages ListNodes. Zero values mean "no
 // filter".
@@ -132,7 +132,7 @@ func (e *Engine) NoteIDs(after string, limit int) ([]string, bool, error) {
 // checkFilter checks the tag mode and folder filters that ListQuery and
 // SearchQuery share, and returns the mode ("" read as TagsAny).
 func checkFilter(mode TagMode, folder string) (TagMode, error) {
-	mode, err := oneOf("tagMode", mode, TagsAny, TagModes)
+	mode, err := TagModes.Parse("tagMode", mode)
 	if err != nil {
 		return "", err
 	}

@@ -135,13 +135,7 @@ func (e *Engine) mentionNames(raw string) (string, []string, []string, *store.St
 // readMentions reads the note c and finds names in it; nil when it is
 // gone.
 func (e *Engine) readMentions(c string, names []string) (*mentionSource, error) {
-	e.mu.RLock()
-	ns, ok := e.notes[c]
-	var p string
-	if ok {
-		p = ns.path
-	}
-	e.mu.RUnlock()
+	p, ok := e.pathOf(c)
 	if !ok {
 		return nil, nil
 	}

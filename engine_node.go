@@ -192,6 +192,18 @@ func (e *Engine) fileOf(id string) (noteFile, error) {
 	return noteFile{path: ns.path, bodyStart: ns.note.BodyStart}, nil
 }
 
+// pathOf returns the file of note id (an exact ID) and whether there is
+// such a note, under a read lock of its own.
+func (e *Engine) pathOf(id string) (string, bool) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	ns, ok := e.notes[id]
+	if !ok {
+		return "", false
+	}
+	return ns.path, true
+}
+
 // readBody reads a note file and returns it from bodyStart on. If the file
 // got shorter since it was parsed, the whole file is returned.
 func readBody(p string, bodyStart int) (string, error) {

@@ -11,8 +11,9 @@ import (
 
 // This file is the one home of the rules for how a list answer is asked
 // for: sort keys, page numbers, page sizes, neighbour directions and hub
-// metrics. The Engine checks them here; MCP and the command line build
-// their schemas and help from these values and only bind arguments.
+// metrics, and the words for a value outside the ones a parameter takes
+// (Choice, InRange). The Engine checks them here; MCP and the command line
+// build their schemas and help from these values and only bind arguments.
 
 // Page sizes of the lists: when the caller gives none, and the largest
 // (SPEC.md, seed 004). ListNodes and Search apply them; for the other
@@ -157,11 +158,11 @@ func (k ListKind) limit(n int) (int, error) {
 }
 
 // sortKeys parses sort keys of list k: elements split at commas
-// (SplitSortKeys), any letter case, "-" prefix for descending ("+"
+// (SplitList), any letter case, "-" prefix for descending ("+"
 // optional), aliases read as their field.
 func (k ListKind) sortKeys(raw []string) ([]sortKey, error) {
 	var out []sortKey
-	for _, key := range SplitSortKeys(raw) {
+	for _, key := range SplitList(raw) {
 		f, ok := k.field(strings.TrimLeft(key, "-+"))
 		if !ok {
 			return nil, fmt.Errorf("%w: sortBy %q: use one of %s, with '-' for descending", ErrInvalid, key, strings.Join(k.SortFields, ", "))
@@ -171,11 +172,12 @@ func (k ListKind) sortKeys(raw []string) ([]sortKey, error) {
 	return out, nil
 }
 
-// SplitSortKeys splits sort keys given as comma-separated lists
-// ("-modified, title") and drops blank ones.
-func SplitSortKeys(keys []string) []string {
+// SplitList splits items given as comma-separated lists (sort keys
+// "-modified, title", fields "id,title", a web query's tags), trims them
+// and drops blank ones.
+func SplitList(items []string) []string {
 	var out []string
-	for _, k := range keys {
+	for _, k := range items {
 		for part := range strings.SplitSeq(k, ",") {
 			if part = strings.TrimSpace(part); part != "" {
 				out = append(out, part)
@@ -199,43 +201,74 @@ func (k ListKind) field(name string) (string, bool) {
 	return "", false
 }
 
-// Directions are the values NeighborsPage takes; "" is DefaultDirection.
-var Directions = []graph.Direction{graph.In, graph.Out, graph.Both}
-
-// DefaultDirection is the direction of a neighbour query that gives none.
-const DefaultDirection = graph.Both
-
-// Metrics are the values HubsPage takes; "" is DefaultMetric.
-var Metrics = []graph.Metric{graph.InDegree, graph.OutDegree, graph.PageRank}
-
-// DefaultMetric is the metric of a hub query that gives none.
-const DefaultMetric = graph.InDegree
-
-// checkDirection returns dir, "" read as DefaultDirection, or ErrInvalid.
-func checkDirection(dir graph.Direction) (graph.Direction, error) {
-	return oneOf("direction", dir, DefaultDirection, Directions)
+// Choice is the closed set of values a string parameter takes, in the
+// order help and schemas list them, and the one "" stands for.
+type Choice[T ~string] struct {
+	Values  []T
+	Default T
 }
 
-// checkMetric returns metric, "" read as DefaultMetric, or ErrInvalid.
-func checkMetric(metric graph.Metric) (graph.Metric, error) {
-	return oneOf("metric", metric, DefaultMetric, Metrics)
-}
-
-// oneOf returns v, "" read as def, or ErrInvalid naming param and the
-// values it takes ("use in, out or both").
-func oneOf[T ~string](param string, v, def T, values []T) (T, error) {
+// Parse returns v, "" read as c.Default, or ErrInvalid naming param and
+// the values it takes ("direction: "up": use in, out or both").
+func (c Choice[T]) Parse(param string, v T) (T, error) {
 	if v == "" {
-		return def, nil
+		return c.Default, nil
 	}
-	if slices.Contains(values, v) {
+	if slices.Contains(c.Values, v) {
 		return v, nil
 	}
-	words := make([]string, len(values))
-	for i, x := range values {
-		words[i] = string(x)
+	return "", fmt.Errorf("%w: %s: %q: use %s", ErrInvalid, param, v, c)
+}
+
+// Words are the values as plain strings.
+func (c Choice[T]) Words() []string {
+	words := make([]string, len(c.Values))
+	for i, v := range c.Values {
+		words[i] = string(v)
+	}
+	return words
+}
+
+// String lists the values as help and errors do: "in, out or both".
+func (c Choice[T]) String() string {
+	words := c.Words()
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
 	last := len(words) - 1
-	return "", fmt.Errorf("%w: %s: %q: use %s or %s", ErrInvalid, param, v, strings.Join(words[:last], ", "), words[last])
+	return strings.Join(words[:last], ", ") + " or " + words[last]
+}
+
+// Directions are the values NeighborsPage takes.
+var Directions = Choice[graph.Direction]{Values: []graph.Direction{graph.In, graph.Out, graph.Both}, Default: graph.Both}
+
+// Metrics are the values HubsPage takes.
+var Metrics = Choice[graph.Metric]{Values: []graph.Metric{graph.InDegree, graph.OutDegree, graph.PageRank}, Default: graph.InDegree}
+
+// checkDirection returns dir, "" read as the default, or ErrInvalid.
+func checkDirection(dir graph.Direction) (graph.Direction, error) {
+	return Directions.Parse("direction", dir)
+}
+
+// checkMetric returns metric, "" read as the default, or ErrInvalid.
+func checkMetric(metric graph.Metric) (graph.Metric, error) {
+	return Metrics.Parse("metric", metric)
+}
+
+// InRange returns nil when the number v lies within the bounds of
+// parameter param, else ErrInvalid naming both ("page: 0 is out of range:
+// use 1 or more"). A nil bound is open. Numbers print as %v prints them:
+// an int as written, a float64 such as 1e+06 in Go's short form.
+func InRange[T int | float64](param string, v T, lo, hi *T) error {
+	switch {
+	case lo != nil && hi != nil && (v < *lo || v > *hi):
+		return fmt.Errorf("%w: %s: %v is out of range: use %v to %v", ErrInvalid, param, v, *lo, *hi)
+	case lo != nil && v < *lo:
+		return fmt.Errorf("%w: %s: %v is out of range: use %v or more", ErrInvalid, param, v, *lo)
+	case hi != nil && v > *hi:
+		return fmt.Errorf("%w: %s: %v is out of range: use at most %v", ErrInvalid, param, v, *hi)
+	}
+	return nil
 }
 
 // Pages places a page in a paged list.

@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,31 @@ func TestListKindQuery(t *testing.T) {
 	}
 }
 
+// TestInRange checks the words of a number outside its bounds, as the
+// command line (ints) and MCP (float64 from JSON) print them.
+func TestInRange(t *testing.T) {
+	for _, tt := range []struct {
+		desc string
+		err  error
+		want string
+	}{
+		{"inside", InRange("limit", 5, new(1), new(50)), ""},
+		{"both bounds", InRange("--limit", 51, new(1), new(50)), "--limit: 51 is out of range: use 1 to 50"},
+		{"minimum only", InRange("page", 0, new(1), nil), "page: 0 is out of range: use 1 or more"},
+		{"maximum only", InRange("depth", 2.0, nil, new(1.0)), "depth: 2 is out of range: use at most 1"},
+		{"large float", InRange("limit", 1e6, new(1.0), new(50.0)), "limit: 1e+06 is out of range: use 1 to 50"},
+		{"no bounds", InRange[int]("n", -7, nil, nil), ""},
+	} {
+		want := "<nil>"
+		if tt.want != "" {
+			want = ErrInvalid.Error() + ": " + tt.want
+		}
+		if got := fmt.Sprint(tt.err); got != want || (tt.err != nil && !errors.Is(tt.err, ErrInvalid)) {
+			t.Errorf("%s: InRange = %q, want %q (ErrInvalid)", tt.desc, got, want)
+		}
+	}
+}
+
 func TestOneOf(t *testing.T) {
 	if d, err := checkDirection(""); d != graph.Both || err != nil {
 		t.Errorf("checkDirection(\"\") = %q, %v, want both", d, err)
@@ -77,5 +103,41 @@ func TestOneOf(t *testing.T) {
 	}
 	if _, err := checkDirection("up"); err == nil || !strings.HasSuffix(err.Error(), `direction: "up": use in, out or both`) {
 		t.Errorf("checkDirection(up) = %v", err)
+	}
+}
+
+// TestSplitList checks the one splitter of comma-separated lists (sort
+// keys, fields, the web app's tags).
+func TestSplitList(t *testing.T) {
+	for _, tt := range []struct {
+		give []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{"", " , ,"}, nil},
+		{[]string{"-modified, title"}, []string{"-modified", "title"}},
+		{[]string{"id,title", " tags ", "a,,b"}, []string{"id", "title", "tags", "a", "b"}},
+	} {
+		if got := SplitList(tt.give); !slices.Equal(got, tt.want) || (got == nil) != (tt.want == nil) {
+			t.Errorf("SplitList(%q) = %q, want %q", tt.give, got, tt.want)
+		}
+	}
+}
+
+// TestChoiceString checks how a Choice lists its values, also with one
+// value or none (no panic).
+func TestChoiceString(t *testing.T) {
+	for _, tt := range []struct {
+		give Choice[string]
+		want string
+	}{
+		{Choice[string]{}, ""},
+		{Choice[string]{Values: []string{"toon"}}, "toon"},
+		{Choice[string]{Values: []string{"any", "all"}}, "any or all"},
+		{Choice[string]{Values: []string{"in", "out", "both"}}, "in, out or both"},
+	} {
+		if got := tt.give.String(); got != tt.want {
+			t.Errorf("Choice%q.String() = %q, want %q", tt.give.Values, got, tt.want)
+		}
 	}
 }

@@ -117,13 +117,7 @@ func namesNote(given, id string) bool {
 // (caller holds e.writeMu). together are the notes moved at the same time
 // as r (old ID -> new ID), such as the other notes of a folder moved.
 func (e *Engine) repairOne(ctx context.Context, r RenameRepair, together map[string]string, apply bool) ([]FileChange, []string, error) {
-	e.mu.RLock()
-	ns, ok := e.notes[r.To]
-	var abs string
-	if ok {
-		abs = ns.path
-	}
-	e.mu.RUnlock()
+	abs, ok := e.pathOf(r.To)
 	if !ok {
 		return nil, nil, fmt.Errorf("%w: %s is no longer a note", ErrNotFound, r.To)
 	}

@@ -42,7 +42,7 @@ const (
 
 // SearchModes are the modes SearchQuery takes, in any letter case; "" is
 // SearchHybrid.
-var SearchModes = []SearchMode{SearchHybrid, SearchKeyword, SearchSemantic}
+var SearchModes = Choice[SearchMode]{Values: []SearchMode{SearchHybrid, SearchKeyword, SearchSemantic}, Default: SearchHybrid}
 
 // SearchQuery is a search for notes. Zero values mean the defaults.
 type SearchQuery struct {
@@ -122,7 +122,7 @@ func (q SearchQuery) check() (SearchQuery, []sortKey, error) {
 	}
 	var err error
 	mode := SearchMode(strings.ToLower(strings.TrimSpace(string(q.Mode))))
-	if q.Mode, err = oneOf("mode", mode, SearchHybrid, SearchModes); err != nil {
+	if q.Mode, err = SearchModes.Parse("mode", mode); err != nil {
 		return q, nil, err
 	}
 	if q.Limit, err = SearchList.limit(q.Limit); err != nil {

@@ -2,6 +2,7 @@ package vaultgraph
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
@@ -13,10 +14,26 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vaultgraph/vaultgraph/graph"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 )
 
 // Test-only accessors for the external tests (package vaultgraph_test).
+
+// Hubs returns the limit most central notes by metric (all notes when
+// limit is 0, those scoring 0 too): in_degree (most linked to),
+// out_degree (most links) or pagerank.
+func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
+	metric, err := checkMetric(metric)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.readLock(); err != nil {
+		return nil, err
+	}
+	defer e.mu.RUnlock()
+	return e.hubs(e.graph.Hubs(metric, limit)), nil
+}
 
 // GraphFromCache reports whether Open took the graph from the graph cache
 // instead of building it.

@@ -64,10 +64,11 @@ func BenchmarkTools(b *testing.B) {
 	}
 	r := rand.New(rand.NewPCG(1, 1))
 	r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-	hubs, err := e.Hubs(ctx, graph.InDegree, 1)
-	if err != nil || len(hubs) == 0 {
-		b.Fatalf("Hubs = %v, %v", hubs, err)
+	top, err := e.HubsPage(ctx, graph.InDegree, vaultgraph.PageQuery{Limit: 1})
+	if err != nil || len(top.Hubs) == 0 {
+		b.Fatalf("HubsPage = %v, %v", top, err)
 	}
+	hubs := top.Hubs
 	tags, err := e.ListTags(ctx)
 	if err != nil || len(tags) == 0 {
 		b.Fatalf("ListTags = %v, %v", tags, err)

@@ -140,7 +140,7 @@ func TestMarkdownCannotBeForged(t *testing.T) {
 	good := openTools(t, escapeVault(t, benign))
 	badCalls, goodCalls := escapeCalls(func(s string) string { return s }), escapeCalls(benign)
 	// The reads at each detail, then the writes (each runs once).
-	for _, detail := range mcp.Details {
+	for _, detail := range mcp.Details.Values {
 		for i := range badCalls {
 			if badCalls[i].tool == "create_node" || badCalls[i].tool == "update_node" || badCalls[i].tool == "delete_node" {
 				continue
@@ -306,7 +306,7 @@ func renderFuzzed(t *testing.T, tool, text, snippet string) string {
 		v = &n
 	} else {
 		n.Score, n.Snippet = &score, snippet
-		v = &mcp.ListResponse{Nodes: []mcp.NodeResponse{n, n}, Total: 4, Page: 1, TotalPages: 2, Hint: "page 2: " + text, Warnings: []string{text}}
+		v = &mcp.ListResponse{Nodes: []mcp.NodeResponse{n, n}, PageInfo: mcp.PageInfo{Total: 4, Page: 1, TotalPages: 2, Hint: "page 2: " + text}, Warnings: []string{text}}
 	}
 	s, err := mcp.Render(tool, v, mcp.Presentation{Format: mcp.FormatMarkdown, Detail: mcp.DetailFull})
 	if err != nil {

@@ -24,10 +24,11 @@ const (
 	DetailFull     = "full"
 )
 
-// Formats lists the response formats; Details the detail presets.
+// Formats are the response formats, JSON for a tool that names no
+// default; Details the detail presets.
 var (
-	Formats = []string{FormatTOON, FormatMarkdown, FormatJSON}
-	Details = []string{DetailMinimal, DetailStandard, DetailFull}
+	Formats = vaultgraph.Choice[string]{Values: []string{FormatTOON, FormatMarkdown, FormatJSON}, Default: FormatJSON}
+	Details = vaultgraph.Choice[string]{Values: []string{DetailMinimal, DetailStandard, DetailFull}, Default: DetailStandard}
 )
 
 // Bounds of maxTokens.
@@ -63,40 +64,26 @@ type presenter interface{ presentation() Presentation }
 // check validates the presentation parameters and fills in defaults: a
 // tool's default format is def ("" for JSON).
 func (p Presentation) check(def string) (Presentation, error) {
-	p.Format = strings.ToLower(strings.TrimSpace(p.Format))
-	switch p.Format {
+	var err error
+	switch p.Format = strings.ToLower(strings.TrimSpace(p.Format)); p.Format {
 	case "":
 		p.Format = def
-		if p.Format == "" {
-			p.Format = FormatJSON
-		}
 	case "md":
 		p.Format = FormatMarkdown
-	case FormatTOON, FormatMarkdown, FormatJSON:
-	default:
-		return p, invalid("format", "%q: use toon, markdown or json", p.Format)
 	}
-	p.Detail = strings.ToLower(strings.TrimSpace(p.Detail))
-	switch p.Detail {
-	case "":
-		p.Detail = DetailStandard
-	case DetailMinimal, DetailStandard, DetailFull:
-	default:
-		return p, invalid("detail", "%q: use minimal, standard or full", p.Detail)
+	if p.Format, err = Formats.Parse("format", p.Format); err != nil {
+		return p, err
 	}
-	if p.MaxTokens != 0 && (p.MaxTokens < MinMaxTokens || p.MaxTokens > MaxMaxTokens) {
-		return p, invalid("maxTokens", "%d is out of range: use %d to %d", p.MaxTokens, MinMaxTokens, MaxMaxTokens)
+	if p.Detail, err = Details.Parse("detail", strings.ToLower(strings.TrimSpace(p.Detail))); err != nil {
+		return p, err
 	}
-	// "a,b" in one entry is two fields (the CLI flag and lazy callers).
-	var fields []string
-	for _, f := range p.Fields {
-		for _, part := range strings.Split(f, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				fields = append(fields, part)
-			}
+	if p.MaxTokens != 0 {
+		if err := vaultgraph.InRange("maxTokens", p.MaxTokens, new(MinMaxTokens), new(MaxMaxTokens)); err != nil {
+			return p, err
 		}
 	}
-	p.Fields = fields
+	// "a,b" in one entry is two fields (the CLI flag and lazy callers).
+	p.Fields = vaultgraph.SplitList(p.Fields)
 	return p, nil
 }
 
@@ -200,13 +187,13 @@ type SortKeys []string
 func (s *SortKeys) UnmarshalJSON(b []byte) error {
 	var one string
 	if err := json.Unmarshal(b, &one); err == nil {
-		*s = vaultgraph.SplitSortKeys([]string{one})
+		*s = vaultgraph.SplitList([]string{one})
 		return nil
 	}
 	var list []string
 	if err := json.Unmarshal(b, &list); err != nil {
 		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
 	}
-	*s = vaultgraph.SplitSortKeys(list)
+	*s = vaultgraph.SplitList(list)
 	return nil
 }

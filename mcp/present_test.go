@@ -185,7 +185,7 @@ func TestMaxTokens(t *testing.T) {
 	budgets := []int{50, 80, 120, 200, 350, 500, 800, 1200, 2000, 5000}
 	for _, vt := range vaults {
 		for _, c := range vt.calls {
-			for _, format := range mcp.Formats {
+			for _, format := range mcp.Formats.Values {
 				for _, detail := range []string{mcp.DetailStandard, mcp.DetailFull} {
 					full := render(t, vt.tl, c, mcp.Presentation{Format: format, Detail: detail})
 					fullTokens := countTokens(t, full)
@@ -329,10 +329,11 @@ func TestTightBudgets(t *testing.T) {
 func generatedCalls(t testing.TB, tl *mcp.Tools) []call {
 	t.Helper()
 	ctx := context.Background()
-	hubs, err := tl.Engine.Hubs(ctx, graph.InDegree, 1)
-	if err != nil || len(hubs) == 0 {
-		t.Fatalf("Hubs = %v, %v", hubs, err)
+	top, err := tl.Engine.HubsPage(ctx, graph.InDegree, vaultgraph.PageQuery{Limit: 1})
+	if err != nil || len(top.Hubs) == 0 {
+		t.Fatalf("HubsPage = %v, %v", top, err)
 	}
+	hubs := top.Hubs
 	nbs, _, _, err := tl.Engine.Neighbors(ctx, hubs[0].ID, graph.In, 1)
 	if err != nil || len(nbs) == 0 {
 		t.Fatalf("Neighbors = %v, %v", nbs, err)

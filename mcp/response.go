@@ -59,13 +59,24 @@ type ListResponse struct {
 	// Metric is the hub metric the nodes' scores are (get_hubs).
 	Metric string `json:"metric,omitempty"`
 	// Seeds are the notes get_related started from.
-	Seeds      []string       `json:"seeds,omitempty"`
-	Nodes      []NodeResponse `json:"nodes"`
-	Total      int            `json:"total"`
-	Page       int            `json:"page,omitempty"`
-	TotalPages int            `json:"totalPages,omitempty"`
-	Hint       string         `json:"hint,omitempty"`
-	Warnings   []string       `json:"warnings,omitempty"`
+	Seeds []string       `json:"seeds,omitempty"`
+	Nodes []NodeResponse `json:"nodes"`
+	PageInfo
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// PageInfo is where a page of a list stands: the list's total, the page
+// (from 1) of how many, and the hint that says how to see more.
+type PageInfo struct {
+	Total      int    `json:"total"`
+	Page       int    `json:"page,omitempty"`
+	TotalPages int    `json:"totalPages,omitempty"`
+	Hint       string `json:"hint,omitempty"`
+}
+
+// pageInfo is the place of the Engine's page p, with its hint.
+func pageInfo(p vaultgraph.Pages) PageInfo {
+	return PageInfo{Total: p.Total, Page: p.Page, TotalPages: p.TotalPages, Hint: pageHint(p.Page, p.TotalPages)}
 }
 
 // nodeResponse shapes an Engine node, with its content cut to limit
@@ -122,11 +133,8 @@ func (p Properties) MarshalJSON() ([]byte, error) {
 
 // TagsResponse is a page of tags with their note counts.
 type TagsResponse struct {
-	Tags       []vaultgraph.TagCount `json:"tags"`
-	Total      int                   `json:"total"`
-	Page       int                   `json:"page,omitempty"`
-	TotalPages int                   `json:"totalPages,omitempty"`
-	Hint       string                `json:"hint,omitempty"`
+	Tags []vaultgraph.TagCount `json:"tags"`
+	PageInfo
 }
 
 // MissingResponse is the answer of a tool whose id matches no note:

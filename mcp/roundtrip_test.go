@@ -31,7 +31,7 @@ func TestTOONDecodesToJSON(t *testing.T) {
 	vaults[1].calls = generatedCalls(t, vaults[1].tl)
 	for _, vt := range vaults {
 		for _, c := range vt.calls {
-			for _, detail := range mcp.Details {
+			for _, detail := range mcp.Details.Values {
 				for _, budget := range []int{0, 60, 300, 1500} {
 					p := mcp.Presentation{Detail: detail, MaxTokens: budget}
 					desc := fmt.Sprintf("%s %s %s maxTokens %d", vt.name, c.name, detail, budget)

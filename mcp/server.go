@@ -115,15 +115,8 @@ func checkBounds(tool mcpgo.Tool, h server.ToolHandlerFunc) server.ToolHandlerFu
 			if !ok {
 				continue // not a number: binding reports the type
 			}
-			lo, hasLo := number(prop["minimum"])
-			hi, hasHi := number(prop["maximum"])
-			switch {
-			case hasLo && hasHi && (n < lo || n > hi):
-				return toolError(invalid(name, "%v is out of range: use %v to %v", n, lo, hi)), nil
-			case hasLo && n < lo:
-				return toolError(invalid(name, "%v is out of range: use %v or more", n, lo)), nil
-			case hasHi && n > hi:
-				return toolError(invalid(name, "%v is out of range: use at most %v", n, hi)), nil
+			if err := vaultgraph.InRange(name, n, bound(prop["minimum"]), bound(prop["maximum"])); err != nil {
+				return toolError(err), nil
 			}
 		}
 		return h(ctx, req)
@@ -144,6 +137,14 @@ func number(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// bound is a schema's minimum or maximum, nil when it has none.
+func bound(v any) *float64 {
+	if n, ok := number(v); ok {
+		return &n
+	}
+	return nil
 }
 
 // readTool declares a read tool: its own options and the read-only
@@ -192,16 +193,12 @@ func pagedOptions(k vaultgraph.ListKind) []mcpgo.ToolOption {
 	}
 }
 
-// enum describes a string parameter that takes one of values (the
-// Engine's), def when not given.
-func enum[T ~string](values []T, def T, desc string) []mcpgo.PropertyOption {
-	words := make([]string, len(values))
-	for i, v := range values {
-		words[i] = string(v)
-	}
-	opts := []mcpgo.PropertyOption{mcpgo.Enum(words...), mcpgo.Description(desc)}
-	if def != values[0] { // the first value is the default unless said
-		opts = append(opts, mcpgo.DefaultString(string(def)))
+// enum describes a string parameter that takes one of the Engine's
+// values c, its default when not given.
+func enum[T ~string](c vaultgraph.Choice[T], desc string) []mcpgo.PropertyOption {
+	opts := []mcpgo.PropertyOption{mcpgo.Enum(c.Words()...), mcpgo.Description(desc)}
+	if c.Default != c.Values[0] { // the first value is the default unless said
+		opts = append(opts, mcpgo.DefaultString(string(c.Default)))
 	}
 	return opts
 }

@@ -773,7 +773,7 @@ func TestNotFoundIsNull(t *testing.T) {
 		{"random_node", map[string]any{"tags": []string{"no-such-tag"}}, nil},
 	}
 	for _, tt := range tests {
-		for _, format := range append([]string{""}, Formats...) {
+		for _, format := range append([]string{""}, Formats.Values...) {
 			args := maps.Clone(tt.args)
 			if format != "" {
 				args["format"] = format
@@ -910,7 +910,7 @@ func TestBindTypeErrorNamesParameter(t *testing.T) {
 // instructions, sent once in the handshake, describe the response
 // parameters every tool takes, with their values.
 func TestInstructionsDescribeResponseParams(t *testing.T) {
-	for _, want := range slices.Concat([]string{"format:", "detail:", "fields:", "maxTokens:"}, Formats, Details) {
+	for _, want := range slices.Concat([]string{"format:", "detail:", "fields:", "maxTokens:"}, Formats.Values, Details.Values) {
 		if !strings.Contains(instructions, want) {
 			t.Errorf("instructions lack %q", want)
 		}
@@ -962,5 +962,29 @@ func TestListNodesTypedProperties(t *testing.T) {
 	}
 	if text, isErr := ts.call(t, "list_nodes", map[string]any{"properties": map[string]any{"priority": []int{2}}}); !isErr || !strings.Contains(text, "properties") {
 		t.Errorf("list_nodes properties priority [2] = %s (isError %v), want INVALID_PARAMS naming properties", text, isErr)
+	}
+}
+
+// TestOutOfRangeMessages pins the words of an integer argument outside
+// its schema's bounds, or maxTokens outside its own: the number as JSON
+// gave it, printed as Go prints a float64 (5e+06), and the bounds.
+func TestOutOfRangeMessages(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tt := range []struct {
+		tool string
+		give map[string]any
+		want string
+	}{
+		{"get_hubs", map[string]any{"limit": 0}, "INVALID_PARAMS: limit: 0 is out of range: use 1 to 50"},
+		{"get_hubs", map[string]any{"limit": 5_000_000}, "INVALID_PARAMS: limit: 5e+06 is out of range: use 1 to 50"},
+		{"get_hubs", map[string]any{"limit": 2.5e7}, "INVALID_PARAMS: limit: 2.5e+07 is out of range: use 1 to 50"},
+		{"get_hubs", map[string]any{"page": -3}, "INVALID_PARAMS: page: -3 is out of range: use 1 or more"},
+		{"get_node", map[string]any{"id": "Home", "depth": 1_000_000}, "INVALID_PARAMS: depth: 1e+06 is out of range: use 0 to 1"},
+		{"get_node", map[string]any{"id": "Home", "maxTokens": 10}, "INVALID_PARAMS: maxTokens: 10 is out of range: use 50 to 1000000"},
+		{"get_node", map[string]any{"id": "Home", "maxTokens": 5_000_000}, "INVALID_PARAMS: maxTokens: 5000000 is out of range: use 50 to 1000000"},
+	} {
+		if got := ts.wantError(t, CodeInvalidParams, tt.tool, tt.give); got != tt.want {
+			t.Errorf("%s(%v) = %q, want %q", tt.tool, tt.give, got, tt.want)
+		}
 	}
 }

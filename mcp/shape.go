@@ -162,15 +162,15 @@ func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 		a.rows = append(a.rows, row)
 		a.props = append(a.props, props)
 	}
-	a.paged(l.Total, l.Page, l.TotalPages)
+	a.paged(l.PageInfo)
 	return a
 }
 
 // paged sets the foot of a paged list (see paging) and warns of a page
 // past its end.
-func (a *answer) paged(total, page, totalPages int) {
-	a.foot = paging(total, page, totalPages)
-	if w := pastLastPage(page, totalPages); w != "" {
+func (a *answer) paged(p PageInfo) {
+	a.foot = paging(p.Total, p.Page, p.TotalPages)
+	if w := pastLastPage(p.Page, p.TotalPages); w != "" {
 		a.warnings = append(a.warnings, w)
 	}
 }
@@ -213,7 +213,7 @@ func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 		a.rows = append(a.rows, row)
 		a.props = append(a.props, nil)
 	}
-	a.paged(l.Total, l.Page, l.TotalPages)
+	a.paged(l.PageInfo)
 	return a
 }
 

@@ -38,6 +38,9 @@ type toolDef struct {
 	relevance bool
 	// deleted is set when the answer says whether a file was deleted.
 	deleted bool
+	// embeds is set when the answer depends on the embedding model (the
+	// tool runs a search): only a server of the same model may give it.
+	embeds bool
 }
 
 // readDefs are the read tools, in the order ServerTools returns them
@@ -123,14 +126,15 @@ func def[P any](method func(*Tools, context.Context, P) (any, error), format str
 type JSONCall func(ctx context.Context, t *Tools, params json.RawMessage) (any, error)
 
 // ReadCall is the read tool name as a JSONCall (a running server answers
-// a CLI command's read with it), or nil when name is no read tool.
-func ReadCall(name string) JSONCall {
+// a CLI command's read with it), or nil when name is no read tool; embeds
+// says that its answer depends on the embedding model.
+func ReadCall(name string) (call JSONCall, embeds bool) {
 	for _, d := range readDefs {
 		if d.Tool.Name == name {
-			return d.call
+			return d.call, d.embeds
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // bind makes the runner of a Tools method: a wrong argument type is

@@ -24,7 +24,7 @@ func getHubsTool() *toolDef {
 	return def((*Tools).GetHubs, FormatTOON, getHubsFields,
 		pagedTool("get_hubs", vaultgraph.HubList,
 			mcpgo.WithDescription("Most linked or central notes: a vault's main topics."),
-			mcpgo.WithString("metric", enum(vaultgraph.Metrics, vaultgraph.DefaultMetric, "Ranking")...),
+			mcpgo.WithString("metric", enum(vaultgraph.Metrics, "Ranking")...),
 		))
 }
 
@@ -48,7 +48,7 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
+	out := nodePage(res.Pages, nil)
 	out.Metric = string(res.Metric)
 	if res.Unranked > 0 && res.Page >= res.TotalPages {
 		// The last page or past it: say where the ranking ends rather

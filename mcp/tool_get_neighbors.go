@@ -19,7 +19,7 @@ func getNeighborsTool() *toolDef {
 		pagedTool("get_neighbors", vaultgraph.NeighborList,
 			mcpgo.WithDescription("Notes linked with a note: out = it links to them, in = they link to it."),
 			mcpgo.WithString("id", mcpgo.Required(), mcpgo.Description(descID)),
-			mcpgo.WithString("direction", enum(vaultgraph.Directions, vaultgraph.DefaultDirection, "Which links")...),
+			mcpgo.WithString("direction", enum(vaultgraph.Directions, "Which links")...),
 		))
 }
 
@@ -48,7 +48,7 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if res == nil {
 		return missing(p.ID), nil
 	}
-	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	out := nodePage(res.Pages, res.Warnings)
 	rows, err := t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem)
 	if err != nil {
 		return nil, err

@@ -19,13 +19,15 @@ var getRelatedFields = func() *fieldSet {
 }()
 
 func getRelatedTool() *toolDef {
-	return def((*Tools).GetRelated, FormatTOON, getRelatedFields,
+	d := def((*Tools).GetRelated, FormatTOON, getRelatedFields,
 		pagedTool("get_related", vaultgraph.RelatedList,
 			mcpgo.WithDescription("Notes closest to given notes by links (personalized PageRank)."),
 			mcpgo.WithArray("ids", mcpgo.WithStringItems(), mcpgo.Description("Start notes")),
 			mcpgo.WithString("query", mcpgo.Description("Or start from its top hits")),
 			mcpgo.WithBoolean("excludeLinked", mcpgo.Description("Skip notes linked to a start")),
 		))
+	d.embeds = true // a query starts from its search's hits
+	return d
 }
 
 // GetRelatedParams are get_related's parameters.
@@ -55,7 +57,7 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	if err != nil || res == nil {
 		return nil, err
 	}
-	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	out := nodePage(res.Pages, res.Warnings)
 	out.Seeds = res.Seeds
 	err = addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
 		func(r vaultgraph.RelatedNote) string { return r.ID },

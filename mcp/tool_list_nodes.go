@@ -23,7 +23,7 @@ func listNodesTool() *toolDef {
 			mcpgo.WithDescription("Browse notes by folder, tags, properties, dates, link problems."),
 			mcpgo.WithString("folder", mcpgo.Description(descFolder)),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description(descTags)),
-			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, vaultgraph.TagsAny, descTagMode)...),
+			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, descTagMode)...),
 			mcpgo.WithObject("properties", mcpgo.Description("Frontmatter values to equal"), noProperties),
 			mcpgo.WithString("createdAfter", mcpgo.Description(date)),
 			mcpgo.WithString("createdBefore", mcpgo.Description(date)),

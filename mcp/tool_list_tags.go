@@ -43,5 +43,5 @@ func (t *Tools) ListTags(ctx context.Context, p ListTagsParams) (any, error) {
 	if tags == nil {
 		tags = []vaultgraph.TagCount{}
 	}
-	return &TagsResponse{Tags: tags, Total: res.Total, Page: res.Page, TotalPages: res.TotalPages, Hint: pageHint(res.Page, res.TotalPages)}, nil
+	return &TagsResponse{Tags: tags, PageInfo: pageInfo(res.Pages)}, nil
 }

@@ -15,11 +15,11 @@ func searchTool() *toolDef {
 		pagedTool("search", vaultgraph.SearchList,
 			mcpgo.WithDescription("Find notes on a topic by words and meaning, best first. Start here."),
 			mcpgo.WithString("query", mcpgo.Required(), mcpgo.Description(`Words, "phrases" or a question`)),
-			mcpgo.WithString("mode", enum(vaultgraph.SearchModes, vaultgraph.SearchHybrid, "Text, vectors or both")...),
+			mcpgo.WithString("mode", enum(vaultgraph.SearchModes, "Text, vectors or both")...),
 			mcpgo.WithArray("tags", mcpgo.WithStringItems(), mcpgo.Description(descTags)),
-			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, vaultgraph.TagsAny, descTagMode)...),
+			mcpgo.WithString("tagMode", enum(vaultgraph.TagModes, descTagMode)...),
 			mcpgo.WithString("folder", mcpgo.Description(descFolder)),
 		))
-	d.relevance = true
+	d.relevance, d.embeds = true, true
 	return d
 }

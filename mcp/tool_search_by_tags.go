@@ -16,9 +16,12 @@ func searchByTagsTool() *toolDef {
 		pagedTool("search_by_tags", vaultgraph.TaggedList,
 			mcpgo.WithDescription(`Notes with any or all of the tags; "a" also matches "a/b".`),
 			mcpgo.WithArray("tags", mcpgo.Required(), mcpgo.WithStringItems(), mcpgo.MinItems(1), mcpgo.Description("Tags, without #")),
-			mcpgo.WithString("mode", mcpgo.Enum("any", "all"), mcpgo.Description(descTagMode)),
+			mcpgo.WithString("mode", enum(byTagsModes, descTagMode)...),
 		))
 }
+
+// byTagsModes are the tag modes search_by_tags takes.
+var byTagsModes = vaultgraph.Choice[vaultgraph.TagMode]{Values: []vaultgraph.TagMode{vaultgraph.TagsAny, vaultgraph.TagsAll}, Default: vaultgraph.TagsAny}
 
 // SearchByTagsParams are search_by_tags' parameters.
 type SearchByTagsParams struct {
@@ -34,19 +37,15 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	if len(tags) == 0 {
 		return nil, invalid("tags", "give at least one tag")
 	}
-	var all bool
-	switch p.Mode {
-	case "", "any":
-	case "all":
-		all = true
-	default:
-		return nil, invalid("mode", "%q: use any or all", p.Mode)
+	mode, err := byTagsModes.Parse("mode", vaultgraph.TagMode(p.Mode))
+	if err != nil {
+		return nil, err
 	}
 	q, err := p.query(vaultgraph.TaggedList)
 	if err != nil {
 		return nil, err
 	}
-	res, err := t.Engine.SearchByTagsPage(ctx, tags, all, q)
+	res, err := t.Engine.SearchByTagsPage(ctx, tags, mode == vaultgraph.TagsAll, q)
 	if err != nil {
 		return nil, err
 	}

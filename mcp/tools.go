@@ -82,7 +82,7 @@ func listItem(n *vaultgraph.Node) NodeResponse {
 // listPage turns an Engine page of notes into the answer, reading content
 // only when fields show it.
 func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
-	out := nodePage(res.Total, res.Page, res.TotalPages, nil)
+	out := nodePage(res.Pages, nil)
 	withContent := p.wants(fields, "content")
 	var err error
 	for _, n := range res.Nodes {
@@ -115,10 +115,10 @@ func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked [
 	return nil
 }
 
-// nodePage is the answer for a page of notes before its notes are added:
-// the total, the page numbers and the hint to see more.
-func nodePage(total, page, totalPages int, warnings []string) *ListResponse {
-	return &ListResponse{Nodes: []NodeResponse{}, Total: total, Page: page, TotalPages: totalPages, Warnings: warnings, Hint: pageHint(page, totalPages)}
+// nodePage is the answer for the Engine's page p of notes before its
+// notes are added.
+func nodePage(p vaultgraph.Pages, warnings []string) *ListResponse {
+	return &ListResponse{Nodes: []NodeResponse{}, PageInfo: pageInfo(p), Warnings: warnings}
 }
 
 // mentions adds the note's unlinked mentions to r when want.

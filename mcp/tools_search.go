@@ -35,7 +35,7 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := nodePage(res.Total, res.Page, res.TotalPages, res.Warnings)
+	out := nodePage(vaultgraph.Pages{Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}, res.Warnings)
 	if err := addRanked(ctx, t, out, res.Hits, p.wants(searchFields, "content"),
 		func(h vaultgraph.SearchHit) string { return h.ID },
 		func(h vaultgraph.SearchHit, item *NodeResponse) { item.Score, item.Snippet = &h.Score, h.Snippet }); err != nil {

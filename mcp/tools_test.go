@@ -539,7 +539,7 @@ func TestAmbiguousNameWarnings(t *testing.T) {
 				t.Errorf("warnings = %q, want one listing both Alpha Plan notes", ws)
 			}
 			// The warning reaches the caller at every detail.
-			for _, detail := range mcp.Details {
+			for _, detail := range mcp.Details.Values {
 				var ws []string
 				_, m := objectFields(t, answerJSON(t, tt.tool, got, mcp.Presentation{Detail: detail}))
 				if err := json.Unmarshal(m["warnings"], &ws); err != nil || !hasWarning(ws) {
@@ -775,7 +775,7 @@ func TestPastLastPage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, format := range mcp.Formats {
+			for _, format := range mcp.Formats.Values {
 				text, err := mcp.Render(tt.tool, v, mcp.Presentation{Format: format})
 				if err != nil || !strings.Contains(text, tt.want) {
 					t.Errorf("%s %s = %s, %v, want the warning %q", tt.tool, format, text, err, tt.want)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"strings"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -140,11 +139,5 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 
 // list splits a comma-separated query parameter, dropping empty items.
 func list(r *http.Request, name string) []string {
-	var out []string
-	for _, v := range strings.Split(r.URL.Query().Get(name), ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
+	return vaultgraph.SplitList([]string{r.URL.Query().Get(name)})
 }

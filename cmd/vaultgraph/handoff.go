@@ -55,10 +55,6 @@ type handoffAnswer struct {
 	Decline string `json:"decline,omitempty"`
 }
 
-// embedTools are the tools whose answer depends on the embedding model:
-// a server answers them only for a command of the same --embed.
-var embedTools = map[string]bool{"search": true, "get_related": true}
-
 func socketPath(index string) string { return index + ".sock" }
 
 // handoffServer answers the CLI's reads for one engine.
@@ -150,7 +146,7 @@ func (h *handoffServer) serveConn(ctx context.Context, c net.Conn) {
 
 // answer runs req's tool and renders its answer as the command would.
 func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffAnswer {
-	call := mcp.ReadCall(req.Tool)
+	call, embeds := mcp.ReadCall(req.Tool)
 	switch {
 	case req.V != handoffVersion:
 		return handoffAnswer{Decline: fmt.Sprintf("protocol %d, not %d", req.V, handoffVersion)}
@@ -158,7 +154,7 @@ func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffA
 		return handoffAnswer{Decline: "no tool " + req.Tool}
 	case req.Vault != h.root:
 		return handoffAnswer{Decline: "the server serves " + h.root}
-	case embedTools[req.Tool] && req.Embed != h.embed:
+	case embeds && req.Embed != h.embed: // a search answers only for its own model
 		return handoffAnswer{Decline: "the server searches with --embed " + h.embed}
 	}
 	req.Pres.Flags = req.Flags

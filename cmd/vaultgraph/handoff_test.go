@@ -131,6 +131,7 @@ func TestHandoffDeclines(t *testing.T) {
 	}{
 		{"another vault", t.TempDir(), "list_tags", ""},
 		{"another model", vaultRoot(v), "search", "builtin "},
+		{"another model, related notes", vaultRoot(v), "get_related", "builtin "},
 		{"a write", vaultRoot(v), "delete_node", ""},
 	} {
 		if _, err := handOff(ctx, index, c.vault, c.tool, c.embed, map[string]any{"id": "Home", "query": "x"}, mcp.Presentation{}); !errors.Is(err, errDeclined) {

@@ -355,14 +355,14 @@ func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 
 // formatFlag adds --format, the output format of tool's answer.
 func formatFlag(c *cobra.Command, tool string, p *mcp.Presentation) {
-	c.Flags().StringVar(&p.Format, "format", "", "output format: toon, markdown or json (default "+mcp.DefaultFormat(tool)+")")
+	c.Flags().StringVar(&p.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")
 }
 
 // presentationFlags adds the flags that shape a read command's answer.
 func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
 	formatFlag(c, tool, p)
 	f := c.Flags()
-	f.StringVar(&p.Detail, "detail", "standard", "field preset: minimal, standard or full")
+	f.StringVar(&p.Detail, "detail", mcp.Details.Default, "field preset: "+mcp.Details.String())
 	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
 	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
 }
@@ -379,10 +379,10 @@ func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note str
 	f.IntVar(page, "page", 1, "page number, from 1")
 	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
 	checkFlags(c, func() error {
-		if err := inRange("page", *page, 1, 0); err != nil {
+		if err := vaultgraph.InRange("--page", *page, new(1), nil); err != nil {
 			return err
 		}
-		return inRange("limit", *limit, 1, k.MaxLimit)
+		return vaultgraph.InRange("--limit", *limit, new(1), &k.MaxLimit)
 	})
 }
 
@@ -398,26 +398,4 @@ func checkFlags(c *cobra.Command, check func() error) {
 		}
 		return check()
 	}
-}
-
-// inRange checks an integer flag against lo and hi (hi 0: no maximum),
-// in the words MCP uses for the same parameter.
-func inRange(name string, v, lo, hi int) error {
-	switch {
-	case hi > 0 && (v < lo || v > hi):
-		return fmt.Errorf("%w: --%s: %d is out of range: use %d to %d", vaultgraph.ErrInvalid, name, v, lo, hi)
-	case v < lo:
-		return fmt.Errorf("%w: --%s: %d is out of range: use %d or more", vaultgraph.ErrInvalid, name, v, lo)
-	}
-	return nil
-}
-
-// oneOf is the help of a flag that takes one of the Engine's values:
-// "in, out or both".
-func oneOf[T ~string](values []T) string {
-	words := make([]string, len(values))
-	for i, v := range values {
-		words[i] = string(v)
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -599,6 +600,40 @@ func TestErrors(t *testing.T) {
 				t.Errorf("vaultgraph %q stderr = %q, want \"vaultgraph: %s: ...\"", args, errOut, tt.wantCode)
 			}
 		})
+	}
+}
+
+// TestOutOfRangeMessages pins the words of a --page or --limit outside
+// its bounds, as the command line prints them.
+func TestOutOfRangeMessages(t *testing.T) {
+	vault := testVault(t)
+	for _, tt := range []struct {
+		give []string
+		want string
+	}{
+		{[]string{"get-hubs", "--page", "0"}, "vaultgraph: INVALID_PARAMS: --page: 0 is out of range: use 1 or more\n"},
+		{[]string{"list-tags", "--limit", "1000001"}, "vaultgraph: INVALID_PARAMS: --limit: 1000001 is out of range: use 1 to 1000\n"},
+		{[]string{"get-neighbors", "Home", "--limit", "-2"}, "vaultgraph: INVALID_PARAMS: --limit: -2 is out of range: use 1 to 50\n"},
+	} {
+		args := append([]string{"--vault", vault}, tt.give...)
+		if _, errOut, _ := runCLI(t, args...); errOut != tt.want {
+			t.Errorf("vaultgraph %q stderr = %q, want %q", args, errOut, tt.want)
+		}
+	}
+}
+
+// TestPropertyFlagMessage checks that list-nodes and create-node refuse a
+// --property without '=' or key in the same words.
+func TestPropertyFlagMessage(t *testing.T) {
+	vault := testVault(t)
+	for _, cmd := range [][]string{{"list-nodes"}, {"create-node", "New"}} {
+		for _, kv := range []string{"status", " =x"} {
+			args := append(append([]string{"--vault", vault}, cmd...), "--property", kv)
+			want := fmt.Sprintf("vaultgraph: INVALID_PARAMS: --property %q: use key=value\n", kv)
+			if _, errOut, _ := runCLI(t, args...); errOut != want {
+				t.Errorf("vaultgraph %q stderr = %q, want %q", args, errOut, want)
+			}
+		}
 	}
 }
 

@@ -32,7 +32,7 @@ func newGetNodeCmd(g *globals) *cobra.Command {
 func newGetNeighborsCmd(g *globals) *cobra.Command {
 	var p mcp.GetNeighborsParams
 	c := command("get-neighbors", args("ID"))
-	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.DefaultDirection), oneOf(vaultgraph.Directions))
+	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.Directions.Default), vaultgraph.Directions.String())
 	pageFlags(c, vaultgraph.NeighborList, &p.Paging, "")
 	return readTool(g, c, "get_neighbors", &p, &p.Presentation, (*mcp.Tools).GetNeighbors, firstArg(&p.ID))
 }
@@ -50,7 +50,7 @@ func newFindPathCmd(g *globals) *cobra.Command {
 func newGetHubsCmd(g *globals) *cobra.Command {
 	var p mcp.GetHubsParams
 	c := command("get-hubs", args())
-	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.DefaultMetric), oneOf(vaultgraph.Metrics))
+	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.Metrics.Default), vaultgraph.Metrics.String())
 	pageFlags(c, vaultgraph.HubList, &p.Paging, " (reorders the page; default: the metric's ranking)")
 	return readTool(g, c, "get_hubs", &p, &p.Presentation, (*mcp.Tools).GetHubs, nil)
 }
@@ -63,7 +63,7 @@ func newSearchByTagsCmd(g *globals) *cobra.Command {
 		}
 		return nil
 	})
-	c.Flags().StringVar(&p.Mode, "mode", "any", "any (a note has at least one tag) or all (every tag)")
+	c.Flags().StringVar(&p.Mode, "mode", string(vaultgraph.TagsAny), "any (a note has at least one tag) or all (every tag)")
 	pageFlags(c, vaultgraph.TaggedList, &p.Paging, "")
 	return readTool(g, c, "search_by_tags", &p, &p.Presentation, (*mcp.Tools).SearchByTags, allArgs(&p.Tags))
 }
@@ -75,7 +75,7 @@ func newListNodesCmd(g *globals) *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
 	f.StringSliceVar(&p.Tags, "tags", nil, "filter by these tags (comma-separated or repeated)")
-	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
+	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagModes.Default), "how --tags filters: "+vaultgraph.TagModes.String())
 	f.StringArrayVar(&props, "property", nil, "key=value: only notes whose property equals value (repeatable)")
 	f.StringVar(&p.CreatedAfter, "created-after", "", "only notes created on or after this date (YYYY-MM-DD or RFC 3339)")
 	f.StringVar(&p.CreatedBefore, "created-before", "", "only notes created on or before this date")
@@ -90,14 +90,14 @@ func newListNodesCmd(g *globals) *cobra.Command {
 			if mcp.NotGiven(kv) {
 				continue
 			}
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || strings.TrimSpace(k) == "" {
-				return fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+			k, v, err := keyValue(kv)
+			if err != nil {
+				return err
 			}
 			if p.Properties == nil {
 				p.Properties = map[string]string{}
 			}
-			p.Properties[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			p.Properties[k] = v
 		}
 		return nil
 	})
@@ -140,10 +140,10 @@ func newSearchCmd(g *globals) *cobra.Command {
 		return nil
 	})
 	f := c.Flags()
-	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchHybrid), "hybrid (full text and vectors), keyword or semantic")
+	f.StringVar(&p.Mode, "mode", string(vaultgraph.SearchModes.Default), "hybrid (full text and vectors), keyword or semantic")
 	pageFlags(c, vaultgraph.SearchList, &p.Paging, " (reorders the page; the ranking picks its notes)")
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
-	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagsAny), "how --tags filters: "+oneOf(vaultgraph.TagModes))
+	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagModes.Default), "how --tags filters: "+vaultgraph.TagModes.String())
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
 	readTool(g, c, "search", &p, &p.Presentation, (*mcp.Tools).Search, func(a []string) error {
 		p.Query = strings.Join(a, " ")

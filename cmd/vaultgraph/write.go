@@ -42,10 +42,9 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+		k, v, err := keyValue(kv)
+		if err != nil {
+			return nil, err
 		}
 		if i > 0 {
 			b.WriteByte(',')
@@ -53,7 +52,7 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 		key, _ := json.Marshal(k)
 		b.Write(key)
 		b.WriteByte(':')
-		if v = strings.TrimSpace(v); json.Valid([]byte(v)) {
+		if json.Valid([]byte(v)) {
 			b.WriteString(v)
 		} else {
 			s, _ := json.Marshal(v)
@@ -62,6 +61,16 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 	}
 	b.WriteByte('}')
 	return json.RawMessage(b.String()), nil
+}
+
+// keyValue splits a --property flag's key=value, both trimmed; a blank
+// key or no '=' is INVALID_PARAMS.
+func keyValue(kv string) (key, value string, err error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if k = strings.TrimSpace(k); !ok || k == "" {
+		return "", "", fmt.Errorf("%w: --property %q: use key=value", vaultgraph.ErrInvalid, kv)
+	}
+	return k, strings.TrimSpace(v), nil
 }
 
 // optional is a string flag as an optional parameter: nil when it was not
