@@ -20,6 +20,8 @@
 //	engine_apply.go         applying a diff, the one path start-up and the watcher share: notes,
 //	                        attachments, problems, excluded files, link resolution, graph, index, subscribers
 //	engine_links.go         link resolution of one note and the reverse-link bookkeeping (refs)
+//	engine_refs.go          refs built in one pass over every note, in one slab (buildRefs)
+//	engine_memory.go        ReleaseMemory: what a server's requests brought back, let go when they pause
 //	engine_sync.go          Sync, Rescan and change subscriptions (OnChange)
 //	engine_watch.go         Watch: the file watcher's changes applied with Sync and Rescan
 //	engine_excluded.go      the user-excluded files whose links a rename still rewrites

@@ -202,7 +202,7 @@ func (em *embedder) load(ctx context.Context) error {
 	}
 	model := em.provider.Model()
 	hashes := em.e.noteHashIDs()
-	have := map[string]struct{}{}
+	have := make(map[string]struct{}, len(hashes))
 	st := em.e.store
 	var idx *embed.Index
 	if em.e.opts.StoreVectorsOnly {

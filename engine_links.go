@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
+	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -100,8 +101,26 @@ func resolveLinks(index *vault.Index, ns *noteState) {
 // base name of its target, without a ".md" extension in any letter case (as
 // the resolver matches it). A link's resolution can only change when a note
 // or file with that base name appears or goes.
-func refKey(target string) string {
-	return vault.Fold(vault.BaseName(strings.TrimSuffix(target, "/")))
+func refKey(target string) string { return vault.Fold(refName(target)) }
+
+// refName is the base name refKey folds.
+func refName(target string) string { return vault.BaseName(strings.TrimSuffix(target, "/")) }
+
+// appendRefKey appends refKey(target) to dst, with no allocation of its
+// own for an ASCII name (which Fold only lowers).
+func appendRefKey(dst []byte, target string) []byte {
+	name := refName(target)
+	if !textfold.IsASCII(name) {
+		return append(dst, vault.Fold(name)...)
+	}
+	for i := range len(name) {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // refIndex returns e.refs, building it from the notes the first time
@@ -112,25 +131,7 @@ func (e *Engine) refIndex() idLists {
 	e.refsMu.Lock()
 	defer e.refsMu.Unlock()
 	if e.refs == nil {
-		// Appended, then sorted once: inserting each in place would move
-		// a linked-to name's list once per link to it.
-		refs := make(idLists, len(e.notes))
-		for _, ns := range e.notes {
-			for _, l := range ns.eachLink() {
-				if l.IsSelf() {
-					continue
-				}
-				k := refKey(l.Target)
-				if ids := refs[k]; len(ids) == 0 || ids[len(ids)-1] != ns.note.ID {
-					refs[k] = append(ids, ns.note.ID)
-				}
-			}
-		}
-		for k, ids := range refs {
-			slices.Sort(ids)
-			refs[k] = slices.Clip(slices.Compact(ids))
-		}
-		e.refs = refs
+		e.refs = buildRefs(e.notes)
 	}
 	return e.refs
 }

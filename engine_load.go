@@ -307,18 +307,3 @@ func (e *Engine) Report() IndexReport {
 	defer e.mu.RUnlock()
 	return e.report
 }
-
-// DropCachePages lets go of the process's pages of the snapshot cache
-// file the engine loaded from, which its reads of the notes and links
-// brought back (store.Store.DropCachePages): the kernel's cache of the
-// file holds them, and a read that needs them again takes them from
-// there. A server calls it when requests pause.
-func (e *Engine) DropCachePages() {
-	if e.readLock() != nil {
-		return
-	}
-	defer e.mu.RUnlock()
-	if e.store != nil {
-		e.store.DropCachePages()
-	}
-}

@@ -43,6 +43,9 @@ type Index struct {
 	notes []noteSlot // by slot; id == "" marks a free slot
 	free  []int32
 	byID  map[string]int32
+	// rowSlab is the room the row lists of notes added next are cut
+	// from (rowList).
+	rowSlab []int32
 }
 
 type noteSlot struct {
@@ -146,6 +149,9 @@ func (x *Index) add(noteID string, vecs [][]float32) error {
 		x.byID[noteID] = slot
 	}
 	ns := &x.notes[slot]
+	if ns.rows == nil {
+		ns.rows = x.rowList(len(vecs))
+	}
 	for _, v := range vecs {
 		row := int32(len(x.rowNote))
 		x.rowNote = append(x.rowNote, slot)
@@ -164,6 +170,26 @@ func (x *Index) add(noteID string, vecs [][]float32) error {
 		}
 	}
 	return nil
+}
+
+// rowSlabChunk is the number of rows in one chunk of Index.rowSlab.
+const rowSlabChunk = 4096
+
+// rowList returns an empty list with room for n rows, cut from
+// x.rowSlab: a list allocated for each note (100,000 of them at
+// 100,000 notes) left holes in the heap among the garbage of the
+// vectors' load. The room is capped, so that a note given more rows
+// later moves its list rather than write into the next note's.
+func (x *Index) rowList(n int) []int32 {
+	if n > rowSlabChunk/4 {
+		return make([]int32, 0, n)
+	}
+	if cap(x.rowSlab)-len(x.rowSlab) < n {
+		x.rowSlab = make([]int32, 0, rowSlabChunk)
+	}
+	at := len(x.rowSlab)
+	x.rowSlab = x.rowSlab[:at+n]
+	return x.rowSlab[at : at : at+n]
 }
 
 // remove deletes a note's rows by moving the matrix's last rows into

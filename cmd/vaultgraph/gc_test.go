@@ -3,6 +3,7 @@ package main
 import (
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"testing"
 )
 
@@ -93,5 +94,17 @@ func TestIdleHeap(t *testing.T) {
 		if got := idleHeap(tt.allocated, live, tt.held); got != tt.want {
 			t.Errorf("%s: idleHeap(%d, %d, %d) = %v, want %v", tt.desc, tt.allocated, live, tt.held, got, tt.want)
 		}
+	}
+}
+
+// TestGiveBackPools checks that giving the heap back also drops what a
+// sync.Pool holds, which one collection only moves aside.
+func TestGiveBackPools(t *testing.T) {
+	var pool sync.Pool
+	b := make([]byte, 1<<20)
+	pool.Put(&b)
+	giveBack()
+	if got := pool.Get(); got != nil {
+		t.Errorf("after giveBack the pool still holds %T", got)
 	}
 }

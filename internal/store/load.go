@@ -261,7 +261,9 @@ func (rd *rowReader) endNoteLinks() {
 	}
 	end := len(rd.resolved)
 	if rd.lazy != nil {
-		rd.cur.LazyLinks = &LinkText{b: rd.lazy.all[rd.runStart:rd.runEnd:rd.runEnd], n: end - rd.start, anchored: rd.anchored}
+		t := rd.lazy.slab.linkText()
+		*t = LinkText{b: rd.lazy.all[rd.runStart:rd.runEnd:rd.runEnd], n: end - rd.start, anchored: rd.anchored}
+		rd.cur.LazyLinks = t
 	} else {
 		rd.cur.Note.Links = rd.links[rd.start:end:end]
 	}

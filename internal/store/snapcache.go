@@ -155,7 +155,7 @@ func (s *Store) loadCache(ctx context.Context) *Snapshot {
 		return nil
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	d := &snapDecoder{b: body[len(cacheMagic):]}
+	d := &snapDecoder{b: body[len(cacheMagic):], slab: &noteSlab{}}
 	d.all = d.b
 	got := cacheKey{id: d.str(), n: d.int(), schema: d.int()}
 	want, ok := s.cacheKey(ctx, s.db)
@@ -362,6 +362,8 @@ type snapDecoder struct {
 	err error
 	// all is every byte decoded from, so that pos can say where d is.
 	all []byte
+	// slab, when not nil, is where the notes decoded are cut from.
+	slab *noteSlab
 }
 
 // pos is the place of the next byte to decode in d.all.

@@ -360,8 +360,10 @@ func (t *LinkText) Link(i int) (l vault.Link, ok bool) {
 
 // noteRecord reads what snapEncoder.noteRecord wrote.
 func (d *snapDecoder) noteRecord() *Record {
-	n := &vault.Note{ID: d.str()}
-	r := &Record{Note: n, Path: d.strOr(n.ID)}
+	r := d.slab.record()
+	n := r.Note
+	n.ID = d.str()
+	r.Path = d.strOr(n.ID)
 	n.Title = d.strOr(vault.BaseName(n.ID))
 	n.Hash = d.str()
 	n.Size = d.int()
@@ -371,13 +373,13 @@ func (d *snapDecoder) noteRecord() *Record {
 	n.Tags = d.strList()
 	n.Warnings = d.strList()
 	if k, ok := d.count(); ok {
-		n.Properties = make([]vault.Property, k)
+		n.Properties = d.slab.propertyList(k)
 		for i := range n.Properties {
 			n.Properties[i] = vault.Property{Key: d.str(), Value: d.value(0)}
 		}
 	}
 	if k, ok := d.count(); ok {
-		n.Headings = make([]vault.Heading, k)
+		n.Headings = d.slab.headingList(k)
 		for i := range n.Headings {
 			h := &n.Headings[i]
 			h.Level, h.Line, h.Start, h.End = int(d.int()), int(d.int()), int(d.int()), int(d.int())
@@ -408,7 +410,7 @@ func (d *snapDecoder) strList() []string {
 	if !ok {
 		return nil
 	}
-	l := make([]string, k)
+	l := d.slab.stringList(k)
 	for i := range l {
 		l[i] = d.str()
 	}

@@ -41,17 +41,19 @@ func TestSnapshotNoteRecord(t *testing.T) {
 		if tables.enc.err != nil {
 			t.Fatal(tables.enc.err)
 		}
-		d := &snapDecoder{b: tables.enc.buf.Bytes()[len(cacheMagic):]}
-		_, _, _ = d.str(), d.int(), d.int()
-		if !d.next() {
-			t.Fatalf("%s: no record in the cache bytes", row.id)
-		}
-		got := d.noteRecord()
-		if d.err != nil || len(d.b) != 0 {
-			t.Fatalf("%s: decode: %v, %d bytes left", row.id, d.err, len(d.b))
-		}
-		if want := tables.snap.Notes[0]; !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: from the cache %+v\nwant %+v", row.id, got.Note, want.Note)
+		for _, slab := range []*noteSlab{nil, {}} { // as a load cuts them, and one by one
+			d := &snapDecoder{b: tables.enc.buf.Bytes()[len(cacheMagic):], slab: slab}
+			_, _, _ = d.str(), d.int(), d.int()
+			if !d.next() {
+				t.Fatalf("%s: no record in the cache bytes", row.id)
+			}
+			got := d.noteRecord()
+			if d.err != nil || len(d.b) != 0 {
+				t.Fatalf("%s: decode: %v, %d bytes left", row.id, d.err, len(d.b))
+			}
+			if want := tables.snap.Notes[0]; !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, slab %v: from the cache %+v\nwant %+v", row.id, slab != nil, got.Note, want.Note)
+			}
 		}
 	}
 }
