@@ -134,7 +134,7 @@ func serveMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger, re
 	debug.FreeOSMemory()
 	serveGC(os.Getenv, liveHeap())
 	go settleMemory(ctx, e, log)
-	go giveBackWhenIdle(ctx, e)
+	go giveBackWhenIdle(ctx, e, log)
 }
 
 // settleMemory gives back what the embedder's start made, once it is
@@ -150,7 +150,7 @@ func settleMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if e.WaitEmbeddings(ctx) != nil {
 		return
 	}
-	_ = e.ReleaseMemory(ctx) // what the start and the embedder's load read; nothing lost if it fails
+	releaseMemory(ctx, e, log) // what the start and the embedder's load read
 	debug.FreeOSMemory()
 	serveGC(os.Getenv, liveHeap())
 	log.Info("embeddings ready", "live_heap_mib", liveHeap()>>20)
@@ -176,7 +176,7 @@ const (
 // requests read and of the index connections' page caches
 // (Engine.ReleaseMemory): at 100,000 notes 300 searches brought back 35
 // MB of the first, and 100 searches left about 50 MB in the second.
-func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine) {
+func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
@@ -208,7 +208,7 @@ func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine) {
 		allocs, live, held := read()
 		quiet := allocs-last < idleAllocs
 		if quiet && busy {
-			_ = e.ReleaseMemory(ctx) // nothing is lost if it fails
+			releaseMemory(ctx, e, log)
 		}
 		busy = !quiet
 		if idleHeap(allocs-last, live, held) {
@@ -216,6 +216,15 @@ func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine) {
 			allocs, _, _ = read()
 		}
 		last = allocs
+	}
+}
+
+// releaseMemory calls Engine.ReleaseMemory; a failure loses nothing (the
+// memory stays held) and is logged at debug level, except when the
+// server is closing.
+func releaseMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
+	if err := e.ReleaseMemory(ctx); err != nil && ctx.Err() == nil {
+		log.Debug("memory not given back", "err", err)
 	}
 }
 
