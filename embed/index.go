@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/vaultgraph/vaultgraph/internal/slab"
 )
 
 // ErrDimension: a vector's length differs from the index's dimension.
@@ -44,7 +46,7 @@ type Index struct {
 	free  []int32
 	byID  map[string]int32
 	// rowSlab is the room the row lists of notes added next are cut
-	// from (rowList).
+	// from (rowList, slab.Take).
 	rowSlab []int32
 }
 
@@ -181,15 +183,7 @@ const rowSlabChunk = 4096
 // vectors' load. The room is capped, so that a note given more rows
 // later moves its list rather than write into the next note's.
 func (x *Index) rowList(n int) []int32 {
-	if n > rowSlabChunk/4 {
-		return make([]int32, 0, n)
-	}
-	if cap(x.rowSlab)-len(x.rowSlab) < n {
-		x.rowSlab = make([]int32, 0, rowSlabChunk)
-	}
-	at := len(x.rowSlab)
-	x.rowSlab = x.rowSlab[:at+n]
-	return x.rowSlab[at : at : at+n]
+	return slab.Take(&x.rowSlab, n, rowSlabChunk)[:0]
 }
 
 // remove deletes a note's rows by moving the matrix's last rows into

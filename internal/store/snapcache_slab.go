@@ -1,6 +1,9 @@
 package store
 
-import "github.com/vaultgraph/vaultgraph/vault"
+import (
+	"github.com/vaultgraph/vaultgraph/internal/slab"
+	"github.com/vaultgraph/vaultgraph/vault"
+)
 
 // noteSlab hands out what a load from the snapshot cache decodes for
 // each note (its Record, its vault.Note, their lists and its LinkText)
@@ -20,7 +23,8 @@ type noteSlab struct {
 	texts   []LinkText
 }
 
-// slabChunk is the number of notes (or list items) in one chunk.
+// slabChunk is the number of notes (or list items) in one chunk
+// (slab.Take).
 const slabChunk = 1024
 
 // record returns a new record with a new note.
@@ -28,7 +32,7 @@ func (s *noteSlab) record() *Record {
 	if s == nil {
 		return &Record{Note: &vault.Note{}}
 	}
-	r, n := &take(&s.records, 1)[0], &take(&s.notes, 1)[0]
+	r, n := &slab.Take(&s.records, 1, slabChunk)[0], &slab.Take(&s.notes, 1, slabChunk)[0]
 	r.Note = n
 	return r
 }
@@ -38,25 +42,7 @@ func (s *noteSlab) linkText() *LinkText {
 	if s == nil {
 		return &LinkText{}
 	}
-	return &take(&s.texts, 1)[0]
-}
-
-// take cuts k items from the chunk in pool, a new chunk when it has not
-// enough left; a list of more than a quarter of a chunk is made on its
-// own. The list is capped, so that appending to it never writes into
-// another's. k 0 is an empty list, not nil.
-func take[T any](pool *[]T, k int) []T {
-	switch {
-	case k == 0:
-		return []T{}
-	case k > slabChunk/4:
-		return make([]T, k)
-	case k > len(*pool):
-		*pool = make([]T, slabChunk)
-	}
-	l := (*pool)[:k:k]
-	*pool = (*pool)[k:]
-	return l
+	return &slab.Take(&s.texts, 1, slabChunk)[0]
 }
 
 // The lists of a note; a nil slab makes each on its own.
@@ -65,19 +51,19 @@ func (s *noteSlab) stringList(k int) []string {
 	if s == nil {
 		return make([]string, k)
 	}
-	return take(&s.strs, k)
+	return slab.Take(&s.strs, k, slabChunk)
 }
 
 func (s *noteSlab) headingList(k int) []vault.Heading {
 	if s == nil {
 		return make([]vault.Heading, k)
 	}
-	return take(&s.heads, k)
+	return slab.Take(&s.heads, k, slabChunk)
 }
 
 func (s *noteSlab) propertyList(k int) []vault.Property {
 	if s == nil {
 		return make([]vault.Property, k)
 	}
-	return take(&s.props, k)
+	return slab.Take(&s.props, k, slabChunk)
 }
