@@ -20,7 +20,7 @@ func CommonCounts(s *Store, words []string, sql bool) ([]int64, int64, error) {
 	s.common = countCache{}
 	s.sqlRank = sql
 	defer func() { s.sqlRank = false }()
-	return s.commonCounts(context.Background(), exprs)
+	return s.commonCounts(context.Background(), nil, exprs)
 }
 
 // Narrowed is how many all-term and any-term searches s ranked in Go

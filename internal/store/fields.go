@@ -273,7 +273,7 @@ func (st *stemScratch) put() {
 // would count every note with it, a tenth of a search's time at 100,000
 // notes. Stems are ASCII letters, so the quoted token is the token.
 func (s *Store) markStems(ctx context.Context, terms []Term) error {
-	return s.askFlags(ctx, stemAsk(terms))
+	return s.askFlags(ctx, nil, stemAsk(terms))
 }
 
 // stemAsk is markStems' question.

@@ -84,7 +84,7 @@ func (t Term) nearMarker() bool {
 // they did without folding; otherwise each of a query's passes over the
 // index would look the marked forms up again.
 func (s *Store) markUnmarked(ctx context.Context, terms []Term) error {
-	return s.askFlags(ctx, unmarkedAsk(terms))
+	return s.askFlags(ctx, nil, unmarkedAsk(terms))
 }
 
 // unmarkedAsk is markUnmarked's question.
@@ -159,11 +159,11 @@ func uniqueWords(ws []string) []string {
 // when the tables' segments can be read. SQL's answers are kept while
 // both tables are unchanged (s.flags): the same words come back in query
 // after query.
-func (s *Store) selectFlags(ctx context.Context, cols []string, args []any, checks []flagCheck) ([]bool, error) {
+func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args []any, checks []flagCheck) ([]bool, error) {
 	if len(cols) == 0 {
 		return nil, nil
 	}
-	if found, ok, err := s.liveFlags(ctx, checks); err != nil || ok {
+	if found, ok, err := s.liveFlags(ctx, rt, checks); err != nil || ok {
 		return found, err
 	}
 	var state string // both tables' averages and structure records

@@ -175,7 +175,7 @@ type ftsPosting struct {
 // ftsReader reads the postings of one full-text table within a read
 // transaction on conn.
 type ftsReader struct {
-	conn  *sql.Conn
+	conn  *readTx
 	table string
 	cache *segCache // the segment reads kept between searches; nil: none
 	segs  ftsStructure
@@ -187,12 +187,15 @@ type ftsReader struct {
 	// origin is the newest origin of the segment scan reads (0: the
 	// structure record lists none).
 	origin int64
+	// stopped is set by a caller of scanKept whose found gave up because
+	// it has what it asked for, not because a row is not as expected.
+	stopped bool
 }
 
 // newFTSReader reads table's structure; ok is false when the reader
 // cannot serve it. Its reads of segments are kept in cache (nil: not
 // kept).
-func newFTSReader(ctx context.Context, conn *sql.Conn, table string, cache *segCache) (*ftsReader, bool, error) {
+func newFTSReader(ctx context.Context, conn *readTx, table string, cache *segCache) (*ftsReader, bool, error) {
 	var b []byte
 	err := conn.QueryRowContext(ctx, "SELECT block FROM "+table+"_data WHERE id = 10").Scan(&b)
 	if err == sql.ErrNoRows {

@@ -323,7 +323,10 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		}
 		rec.add(tok, p, prev)
 		prev = p.rowid
-		return emit(tok, p)
+		if f.stopped {
+			return true // the caller has what it asked for: read on, to keep it all
+		}
+		return emit(tok, p) || f.stopped
 	}
 	var ok bool
 	var err error

@@ -135,11 +135,17 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if len(terms) == 0 || (q.IDs != nil && len(q.IDs) == 0) {
 		return nil, nil
 	}
-	// markUnmarked and markStems in one question.
-	if err := s.askFlags(ctx, unmarkedAsk(terms), stemAsk(terms)); err != nil {
+	// One read transaction for the search's reads (search_read.go).
+	rt, done, err := s.readConn(ctx)
+	if err != nil {
 		return nil, err
 	}
-	terms, err := s.dropCommon(ctx, terms)
+	defer done()
+	// markUnmarked and markStems in one question.
+	if err := s.askFlags(ctx, rt, unmarkedAsk(terms), stemAsk(terms)); err != nil {
+		return nil, err
+	}
+	terms, err = s.dropCommon(ctx, rt, terms)
 	if err != nil {
 		return nil, err
 	}
@@ -159,12 +165,12 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	var expr string
 	var memo rankMemo
 	if !q.Any || len(terms) == 1 {
-		if hits, expr, err = s.rankTerms(ctx, terms, "AND", q, &memo); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, rt, terms, "AND", q, &memo); err != nil {
 			return nil, err
 		}
 	}
 	if len(hits) == 0 && len(terms) > 1 {
-		if hits, expr, err = s.rankTerms(ctx, terms, "OR", q, &memo); err != nil {
+		if hits, expr, err = s.rankTerms(ctx, rt, terms, "OR", q, &memo); err != nil {
 			return nil, err
 		}
 	}

@@ -31,7 +31,7 @@ import (
 // date; else only those of docs, read for this search alone. origins
 // are, per doc, the newest origin of the segments it was read from
 // (sizesSince).
-func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *ftsStats, docs, origins []int64) ([]int32, bool, error) {
+func (s *Store) docSizes(ctx context.Context, conn *readTx, table string, st *ftsStats, docs, origins []int64) ([]int32, bool, error) {
 	s.ranks.mu.Lock()
 	size, base := st.size, s.ranks.sized[table]
 	s.ranks.mu.Unlock()
@@ -87,7 +87,7 @@ func (s *Store) docSizes(ctx context.Context, conn *sql.Conn, table string, st *
 // patchSizes returns the rows' lengths at st from those kept at base, an
 // earlier state (gen is st's change count): the rows of higher origin
 // than base's read again. ok is false when a row is out of range.
-func (s *Store) patchSizes(ctx context.Context, conn *sql.Conn, table string, st, base *ftsStats, gen int64) ([]int32, bool, error) {
+func (s *Store) patchSizes(ctx context.Context, conn *readTx, table string, st, base *ftsStats, gen int64) ([]int32, bool, error) {
 	size := make([]int32, st.ids)
 	copy(size, base.size)
 	origin := base.origin
@@ -123,7 +123,7 @@ func (s *Store) keepSizes(table string, st *ftsStats, size []int32, origin, gen 
 // readSizes reads the rows query selects (id, sz, origin) of a
 // docsize table into size (ids long), and the largest origin into *origin; ok
 // is false for a row out of range or a bad record.
-func readSizes(ctx context.Context, conn *sql.Conn, query string, args []any, ids int64, size []int32, origin *int64) (bool, error) {
+func readSizes(ctx context.Context, conn *readTx, query string, args []any, ids int64, size []int32, origin *int64) (bool, error) {
 	rows, err := conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return false, err
@@ -160,7 +160,7 @@ func readSizes(ctx context.Context, conn *sql.Conn, query string, args []any, id
 // again, by rowid. ok is false when a doc's origin is unknown, or more
 // docs than maxSizesSince are newer: patchSizes then reads every newer
 // row, and keeps the lengths as a new base.
-func sizesSince(ctx context.Context, conn *sql.Conn, table string, st, base *ftsStats, docs, origins []int64) ([]int32, bool, error) {
+func sizesSince(ctx context.Context, conn *readTx, table string, st, base *ftsStats, docs, origins []int64) ([]int32, bool, error) {
 	var newer []int64
 	for i, doc := range docs {
 		switch o := origins[i]; {

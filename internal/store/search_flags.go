@@ -38,7 +38,7 @@ func plainCheck(table, quoted string) (tokenCheck, bool) {
 
 // liveFlags answers checks from the tables' segments; ok is false when
 // a check is missing or the reader cannot tell, and the caller asks SQL.
-func (s *Store) liveFlags(ctx context.Context, checks []flagCheck) ([]bool, bool, error) {
+func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) ([]bool, bool, error) {
 	if s.sqlRank || len(checks) == 0 {
 		return nil, false, nil
 	}
@@ -47,7 +47,7 @@ func (s *Store) liveFlags(ctx context.Context, checks []flagCheck) ([]bool, bool
 			return nil, false, nil
 		}
 	}
-	conn, done, err := s.readConn(ctx)
+	conn, done, err := s.useRead(ctx, rt)
 	if err != nil {
 		return nil, false, err
 	}
@@ -106,12 +106,21 @@ func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found,
 		if err != nil {
 			return false, false, err
 		}
+		// The check ends at the first live row (ftsReader.stopped): a
+		// kept read is replayed no further, a read to be kept goes on.
+		f.stopped = false
 		ok, err := f.scanKept(ctx, sg, token, prefix, nil, func(_ string, p *ftsPosting) bool {
-			found = found || !dead[p.rowid]
-			return true
+			found = !dead[p.rowid]
+			f.stopped = found
+			return !found
 		})
-		if err != nil || !ok || found {
-			return found, ok, err
+		switch {
+		case err != nil:
+			return false, false, err
+		case found:
+			return true, true, nil
+		case !ok:
+			return false, false, nil
 		}
 	}
 	return false, true, nil
@@ -127,13 +136,14 @@ type flagAsk struct {
 }
 
 // askFlags asks the questions in one selectFlags call, so that their
-// reads share one read transaction.
-func (s *Store) askFlags(ctx context.Context, asks ...flagAsk) error {
+// reads share one read transaction: rt, or one of their own when rt is
+// nil.
+func (s *Store) askFlags(ctx context.Context, rt *readTx, asks ...flagAsk) error {
 	var all flagAsk
 	for _, a := range asks {
 		all.cols, all.args, all.checks = append(all.cols, a.cols...), append(all.args, a.args...), append(all.checks, a.checks...)
 	}
-	found, err := s.selectFlags(ctx, all.cols, all.args, all.checks)
+	found, err := s.selectFlags(ctx, rt, all.cols, all.args, all.checks)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -70,7 +69,7 @@ func (c *docIDs) forget() {
 // state (live, found in fts's own rows: inFTS) from those kept, and
 // reads and keeps the others of them by doc; the hits found by anchor
 // text alone are left without (details reads them).
-func (s *Store) hitIDs(ctx context.Context, conn *sql.Conn, hits []hit, inFTS func(doc int64) bool) error {
+func (s *Store) hitIDs(ctx context.Context, conn *readTx, hits []hit, inFTS func(doc int64) bool) error {
 	var todo []int64
 	for i := range hits {
 		h := &hits[i]

@@ -171,7 +171,7 @@ func scopeFilter(q KeywordQuery) (string, []any, error) {
 
 // dropCommon leaves out the common words of terms, or when all of them
 // are common, drops their prefix forms (see Keyword).
-func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
+func (s *Store) dropCommon(ctx context.Context, rt *readTx, terms []Term) ([]Term, error) {
 	var words []int // indexes of the words
 	for i, t := range terms {
 		if !t.Phrase {
@@ -186,7 +186,7 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 		t := terms[i]
 		exprs[j] = Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr()
 	}
-	counts, half, err := s.commonCounts(ctx, exprs)
+	counts, half, err := s.commonCounts(ctx, rt, exprs)
 	if err != nil {
 		return nil, err
 	}
@@ -218,28 +218,39 @@ func (s *Store) dropCommon(ctx context.Context, terms []Term) ([]Term, error) {
 // half the notes at most, and that half; -1 when the vault has fewer
 // than CommonWordMinNotes notes. The counts are kept (commonCache):
 // common words are in most queries, and under writes the same few words
-// are asked again and again.
-func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int64, error) {
+// are asked again and again. They are read in rt, or when it is nil, in
+// a read transaction of their own.
+//
+// The notes are counted by fts's averages record, which holds its rows:
+// one per note, written and deleted with the note's row in the same
+// transaction (count(*) of notes read a page of its index per hundred
+// notes in every search).
+func (s *Store) commonCounts(ctx context.Context, rt *readTx, exprs []string) ([]int64, int64, error) {
+	rt, done, err := s.useRead(ctx, rt)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer done()
 	// One read: the change count is of the state counted and keyed
 	// (-1 without one).
-	var notes int64
 	var avg, structure []byte
 	before := int64(-1)
-	state := `SELECT (SELECT count(*) FROM notes), (SELECT block FROM fts_data WHERE id = 1), (SELECT block FROM fts_data WHERE id = 10)`
-	err := s.db.QueryRowContext(ctx, state+`, coalesce((SELECT n FROM snapgen), -1)`).Scan(&notes, &avg, &structure, &before)
+	state := `SELECT (SELECT block FROM fts_data WHERE id = 1), (SELECT block FROM fts_data WHERE id = 10)`
+	err = rt.QueryRowContext(ctx, state+`, coalesce((SELECT n FROM snapgen), -1)`).Scan(&avg, &structure, &before)
 	if err != nil {
 		before = -1 // an index without the change count
-		err = s.db.QueryRowContext(ctx, state).Scan(&notes, &avg, &structure)
+		err = rt.QueryRowContext(ctx, state).Scan(&avg, &structure)
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("keyword search: %w", err)
 	}
+	notes, _ := getVarint(avg) // no record: no rows
 	if notes < CommonWordMinNotes {
 		return nil, -1, nil
 	}
 	// A word is common from half the notes: each count stops there, so
 	// that "the" costs half its posting list.
-	half := (notes + 1) / 2
+	half := (int64(notes) + 1) / 2
 	now := commonState{key: fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure), gen: before, half: half}
 	counts := make([]int64, len(exprs))
 	query := "SELECT 0"
@@ -264,7 +275,7 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 		for j, i := range which {
 			todo[j] = exprs[i]
 		}
-		got, ok, err := s.countTopK(ctx, todo)
+		got, ok, err := s.countTopK(ctx, rt, todo)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -281,7 +292,7 @@ func (s *Store) commonCounts(ctx context.Context, exprs []string) ([]int64, int6
 	for i := range got {
 		dest[i] = &got[i]
 	}
-	if err := s.db.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
+	if err := rt.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
 		return nil, 0, fmt.Errorf("keyword search: %w", err)
 	}
 	for j, i := range which {

@@ -96,7 +96,7 @@ const maxStatsRowid = 1 << 24
 
 // stats returns table's ftsStats as of conn's transaction: the cached
 // ones while the table's averages and structure records are unchanged.
-func (s *Store) stats(ctx context.Context, conn *sql.Conn, table string) (*ftsStats, bool, error) {
+func (s *Store) stats(ctx context.Context, conn *readTx, table string) (*ftsStats, bool, error) {
 	var avg, structure []byte
 	var ids int64
 	err := conn.QueryRowContext(ctx, `SELECT (SELECT block FROM `+table+`_data WHERE id = 1), (SELECT block FROM `+table+`_data WHERE id = 10),
@@ -236,7 +236,7 @@ func (h *tableHits) freqOf(r int32) []float64 {
 
 // idf returns the phrases' inverse document frequencies as bm25 has them,
 // computed by SQLite (its ln() is the log() FTS5 calls).
-func idf(ctx context.Context, conn *sql.Conn, st *ftsStats, docHit []int64) ([]float64, error) {
+func idf(ctx context.Context, conn *readTx, st *ftsStats, docHit []int64) ([]float64, error) {
 	out := make([]float64, len(docHit))
 	if len(docHit) == 0 {
 		return out, nil
@@ -293,7 +293,7 @@ func (h *tableHits) bm25(r int32, size []int32, st *ftsStats, idf []float64) flo
 }
 
 // scopeDocs returns the rowids of the notes of ids, as a set.
-func scopeDocs(ctx context.Context, conn *sql.Conn, ids []string) (map[int64]bool, error) {
+func scopeDocs(ctx context.Context, conn *readTx, ids []string) (map[int64]bool, error) {
 	if ids == nil {
 		return nil, nil
 	}

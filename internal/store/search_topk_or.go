@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"math"
 	"slices"
 
@@ -46,7 +45,7 @@ type orBound struct {
 // newOrBound returns the narrowing of fts's reads for an any-term search
 // of terms, or nil when memo is not of this state of the index (st) or
 // the rows' lengths are not kept.
-func (s *Store) newOrBound(ctx context.Context, conn *sql.Conn, terms []*matchNode, phrases []matchPhrase, memo *rankMemo, limit int, scope topkScope, anchor *tableHits) (narrowing, error) {
+func (s *Store) newOrBound(ctx context.Context, conn *readTx, terms []*matchNode, phrases []matchPhrase, memo *rankMemo, limit int, scope topkScope, anchor *tableHits) (narrowing, error) {
 	st, ok, err := s.stats(ctx, conn, "fts")
 	if err != nil || !ok || memo == nil || memo.st != st || len(memo.docHit) != len(phrases) {
 		return nil, wrapKeyword(err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 
@@ -12,10 +11,10 @@ import (
 // rankTerms runs rank for terms joined by op (AND, or OR with each hit's
 // Matched counted): in Go (rankTopK) when it can read every phrase, else
 // by SQL. It returns the match expression too.
-func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q KeywordQuery, memo *rankMemo) ([]hit, string, error) {
+func (s *Store) rankTerms(ctx context.Context, rt *readTx, terms []Term, op string, q KeywordQuery, memo *rankMemo) ([]hit, string, error) {
 	expr := matchExpr(terms, op)
 	if !s.sqlRank {
-		hits, ok, err := s.rankTopK(ctx, terms, op == "OR", q, memo)
+		hits, ok, err := s.rankTopK(ctx, rt, terms, op == "OR", q, memo)
 		if err != nil || ok {
 			return hits, expr, err
 		}
@@ -33,7 +32,7 @@ func (s *Store) rankTerms(ctx context.Context, terms []Term, op string, q Keywor
 // phrase is not one plain token, or the index's rowids are out of
 // bounds, and the caller ranks by SQL. An AND search leaves in memo
 // what narrows the OR search of the same terms after it (orBound).
-func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQuery, memo *rankMemo) (hits []hit, ok bool, err error) {
+func (s *Store) rankTopK(ctx context.Context, rt *readTx, terms []Term, or bool, q KeywordQuery, memo *rankMemo) (hits []hit, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(terms))
 	for i, t := range terms {
@@ -41,7 +40,7 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 			return nil, false, nil
 		}
 	}
-	conn, done, err := s.readConn(ctx)
+	conn, done, err := s.useRead(ctx, rt)
 	if err != nil {
 		return nil, false, err
 	}
@@ -113,36 +112,11 @@ func (s *Store) rankTopK(ctx context.Context, terms []Term, or bool, q KeywordQu
 	return hits, true, nil
 }
 
-// readConn returns a connection in a read transaction, so that every
-// page read is of one state of the index, and the function that ends
-// it.
-func (s *Store) readConn(ctx context.Context) (*sql.Conn, func(), error) {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("keyword search: %w", err)
-	}
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		conn.Close()
-		return nil, nil, fmt.Errorf("keyword search: %w", err)
-	}
-	var low int64
-	if err := conn.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&low); err != nil {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-		conn.Close()
-		return nil, nil, fmt.Errorf("keyword search: %w", err)
-	}
-	s.ranks.sameDocs(low)
-	return conn, func() {
-		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
-		conn.Close()
-	}, nil
-}
-
 // countTopK is commonCounts' count of the notes each of exprs matches
 // in fts (all of them: the bit sets are counted whole), computed in Go from the index's pages; ok is
 // false when a phrase is not one plain token or the reader gives up, and
 // the caller counts by SQL.
-func (s *Store) countTopK(ctx context.Context, exprs []string) (counts []int64, ok bool, err error) {
+func (s *Store) countTopK(ctx context.Context, rt *readTx, exprs []string) (counts []int64, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(exprs))
 	for i, e := range exprs {
@@ -150,7 +124,7 @@ func (s *Store) countTopK(ctx context.Context, exprs []string) (counts []int64, 
 			return nil, false, nil
 		}
 	}
-	conn, done, err := s.readConn(ctx)
+	conn, done, err := s.useRead(ctx, rt)
 	if err != nil {
 		return nil, false, err
 	}
@@ -194,7 +168,7 @@ type rankedTable struct {
 
 // read reads table's stats and the phrases' postings, weighted (nw:
 // see scanPhrases).
-func (t *rankedTable) read(ctx context.Context, s *Store, conn *sql.Conn, table string, phrases []matchPhrase, weights []any, nw narrowing) (bool, error) {
+func (t *rankedTable) read(ctx context.Context, s *Store, conn *readTx, table string, phrases []matchPhrase, weights []any, nw narrowing) (bool, error) {
 	st, ok, err := s.stats(ctx, conn, table)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)

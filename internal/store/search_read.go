@@ -1,0 +1,116 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+)
+
+// A search reads the index in one read transaction (readConn): every
+// page it reads, in Go or by SQL, is of one state of the index, and it
+// begins one transaction rather than one for each of its steps (the
+// forms of the words, the common-word test, the ranking). Its
+// statements, whose texts are few and the same from one search to the
+// next, are kept prepared (readStmts): SQLite's parser and planner ran
+// again for each, about a seventh of a search's CPU under `make load`.
+
+// maxReadStmts bounds the statements readStmts keeps prepared on the
+// database: the texts of a search's reads are a few dozen (the two
+// full-text tables' page and record reads, one bm25 logarithm per
+// number of phrases); a text beyond these is run unprepared.
+const maxReadStmts = 256
+
+// readStmts keeps the statements of the searches' reads prepared on the
+// database, by query text; database/sql prepares each once on each
+// connection that runs it (Tx.StmtContext).
+type readStmts struct {
+	mu    sync.Mutex
+	db    *sql.DB
+	stmts map[string]*sql.Stmt
+}
+
+// stmt returns query's statement, prepared once, or nil when the cache
+// is full or the statement cannot be prepared (the caller runs query
+// unprepared, which reports the error).
+func (c *readStmts) stmt(ctx context.Context, query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if st, ok := c.stmts[query]; ok {
+		return st
+	}
+	if c.db == nil || len(c.stmts) >= maxReadStmts {
+		return nil
+	}
+	// Not the search's context: the statement outlives it.
+	st, err := c.db.PrepareContext(context.WithoutCancel(ctx), query)
+	if err != nil {
+		return nil
+	}
+	if c.stmts == nil {
+		c.stmts = map[string]*sql.Stmt{}
+	}
+	c.stmts[query] = st
+	return st
+}
+
+// close closes the statements kept.
+func (c *readStmts) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.stmts {
+		_ = st.Close()
+	}
+	c.stmts = nil
+}
+
+// readTx is a search's read transaction: its queries run on the kept
+// statements (readStmts).
+type readTx struct {
+	tx    *sql.Tx
+	stmts *readStmts
+}
+
+// QueryContext runs query in the transaction.
+func (r *readTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := r.stmts.stmt(ctx, query); st != nil {
+		return r.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return r.tx.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext runs query, which returns at most one row, in the
+// transaction.
+func (r *readTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := r.stmts.stmt(ctx, query); st != nil {
+		return r.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return r.tx.QueryRowContext(ctx, query, args...)
+}
+
+// readConn begins a read transaction, so that every page read is of one
+// state of the index, and returns it with the function that ends it.
+// It reads the index's lowest doc for rankCache.sameDocs.
+func (s *Store) readConn(ctx context.Context) (*readTx, func(), error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	rt := &readTx{tx: tx, stmts: &s.reads}
+	var low int64
+	if err := rt.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&low); err != nil {
+		_ = tx.Rollback()
+		return nil, nil, fmt.Errorf("keyword search: %w", err)
+	}
+	s.ranks.sameDocs(low)
+	return rt, func() { _ = tx.Rollback() }, nil // a read: nothing to keep
+}
+
+// useRead returns rt, or when it is nil, a read transaction of its own
+// (readConn), and the function that ends what it began.
+func (s *Store) useRead(ctx context.Context, rt *readTx) (*readTx, func(), error) {
+	if rt != nil {
+		return rt, func() {}, nil
+	}
+	return s.readConn(ctx)
+}
