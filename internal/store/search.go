@@ -174,7 +174,7 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 			return nil, err
 		}
 	}
-	return s.details(ctx, expr, terms, hits, !q.NoSnippets)
+	return s.details(ctx, rt, expr, terms, hits, !q.NoSnippets)
 }
 
 // KeywordSnippets returns the snippets of hits (from a Keyword search
@@ -345,16 +345,16 @@ func (s *Store) anchorMatches(ctx context.Context, expr, filter string, filterAr
 	return found, nil
 }
 
-// details reads the ranked hits' note IDs and snippets (highlighting what
-// expr, the terms' expression, matches) and returns them in order, equal
-// hits by ID. A hit whose note row is gone (a write in between), or
+// details reads the ranked hits' note IDs (in rt) and snippets
+// (highlighting what expr, the terms' expression, matches) and returns
+// them in order, equal hits by ID. A hit whose note row is gone (a write in between), or
 // whose file is when snippets are read from the files, is dropped.
-func (s *Store) details(ctx context.Context, expr string, terms []Term, hits []hit, snippets bool) ([]KeywordHit, error) {
+func (s *Store) details(ctx context.Context, rt *readTx, expr string, terms []Term, hits []hit, snippets bool) ([]KeywordHit, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
 	if !snippets {
-		return s.plainDetails(ctx, terms, hits)
+		return plainDetails(ctx, rt, terms, hits)
 	}
 	rowids := make([]int64, len(hits))
 	for i, h := range hits {

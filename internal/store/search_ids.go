@@ -128,16 +128,16 @@ func noteIDs(ctx context.Context, q querier, docs []int64) (map[int64]string, er
 }
 
 // plainDetails is details without snippets: the hits whose ID rankTopK
-// set (hitIDs) keep it, the others' are read; a hit whose note row is
-// gone is dropped.
-func (s *Store) plainDetails(ctx context.Context, terms []Term, hits []hit) ([]KeywordHit, error) {
+// set (hitIDs) keep it, the others' are read in rt; a hit whose note row
+// is gone is dropped.
+func plainDetails(ctx context.Context, rt *readTx, terms []Term, hits []hit) ([]KeywordHit, error) {
 	var todo []int64
 	for _, h := range hits {
 		if h.ID == "" {
 			todo = append(todo, h.rowid)
 		}
 	}
-	found, err := noteIDs(ctx, s.db, todo)
+	found, err := noteIDs(ctx, rt, todo)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -238,19 +239,27 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 		}
 		return n
 	}
-	best := first.New(limit, rankedOrder)
+	best := first.New(limit, func(a, b offered) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rowid, b.rowid)
+	})
+	offer := func(h hit) { // as rankedOrder orders hits, on a small copy
+		best.Offer(offered{key: rankedKey(h), rowid: h.rowid, bm25: h.BM25, title: h.Title, matched: h.Matched})
+	}
 	for r, doc := range ft.hits.docs {
 		if !ft.hits.ok[r] || !scope.keeps(doc) {
 			continue
 		}
 		h := hit{rowid: doc, KeywordHit: KeywordHit{
 			BM25: ft.hits.bm25(int32(r), ft.size, ft.st, ft.idf), Title: root.match(ft.hits.flagsOf(int32(r)), inTitle),
-			Matched: matched(doc), Terms: len(nodes),
+			Matched: matched(doc),
 		}}
 		if ar, ok := matches(an, nil, doc); anchored && ok {
 			h.BM25 += an.hits.bm25(ar, an.size, an.st, an.idf)
 		}
-		best.Offer(h)
+		offer(h)
 	}
 	if anchored {
 		for r, doc := range an.hits.docs {
@@ -260,8 +269,22 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 			if _, ok := matches(ft, nil, doc); ok {
 				continue // scored with its own text above
 			}
-			best.Offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.size, an.st, an.idf), Matched: matched(doc), Terms: len(nodes)}})
+			offer(hit{rowid: doc, KeywordHit: KeywordHit{BM25: an.hits.bm25(int32(r), an.size, an.st, an.idf), Matched: matched(doc)}})
 		}
 	}
-	return best.Sorted()
+	kept := best.Sorted()
+	hits := make([]hit, len(kept))
+	for i, o := range kept {
+		hits[i] = hit{rowid: o.rowid, KeywordHit: KeywordHit{BM25: o.bm25, Title: o.title, Matched: o.matched, Terms: len(nodes)}}
+	}
+	return hits
+}
+
+// offered is a hit combine offers for the best: its ranking key
+// (rankedKey) and the fields of its hit.
+type offered struct {
+	key, bm25 float64
+	rowid     int64
+	matched   int
+	title     bool
 }
