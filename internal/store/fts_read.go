@@ -259,6 +259,15 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 	return true, nil
 }
 
+// gen is the lowest doc of the index as the reader's transaction sees
+// it: what it keeps in segCache is kept under it (segReadKey).
+func (f *ftsReader) gen() int64 {
+	if f.conn == nil {
+		return 0
+	}
+	return f.conn.low
+}
+
 // release gives the reader's table back to its pool; f is not used
 // after.
 func (f *ftsReader) release() {

@@ -34,9 +34,11 @@ import (
 const segmentCacheBytes = 4 << 20
 
 // segReadKey names one read of one segment: the rows of token (or of the
-// tokens it starts, with prefix) in the segment.
+// tokens it starts, with prefix) in the segment, of the index whose
+// lowest doc is gen (readTx.low).
 type segReadKey struct {
 	table  string
+	gen    int64
 	seg    segIdent
 	token  string
 	prefix bool
@@ -296,7 +298,7 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 			return found(tok, p)
 		}
 	}
-	k := segReadKey{table: f.table, seg: id, token: token, prefix: prefix}
+	k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
 	// A read that saw a later token in the segment is kept without its
 	// last page: a merge's output grows at its end only, so those rows
 	// stay as they are while it grows.
@@ -357,7 +359,7 @@ func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
 // scanWhole is scanSegment on a small segment's pages, read once and
 // kept in f.cache (id names sg's content).
 func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, sc *segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
-	k := segReadKey{table: f.table, seg: id, whole: true}
+	k := segReadKey{table: f.table, gen: f.gen(), seg: id, whole: true}
 	r := f.cache.get(k)
 	if r == nil {
 		r = &segRead{pages: -1}
@@ -398,7 +400,7 @@ func (f *ftsReader) segPages(sg ftsSegment, token string, prefix bool, read func
 	if f.cache == nil || !keep {
 		return read()
 	}
-	k := segReadKey{table: f.table, seg: id, token: token, prefix: prefix}
+	k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
 	if r := f.cache.get(k); r != nil && r.pages >= 0 {
 		return r.pages, nil
 	}

@@ -45,7 +45,7 @@ func (s *Store) docSizes(ctx context.Context, conn *readTx, table string, st *ft
 	// Only from a base strictly older: a write that changes only the
 	// anchor text moves no count, and a state of the same count may be
 	// older than the base.
-	if base != nil && gen >= 0 && base.gen >= 0 && gen > base.gen {
+	if base != nil && base.low == st.low && gen >= 0 && base.gen >= 0 && gen > base.gen {
 		if size, ok, err := sizesSince(ctx, conn, table, st, base, docs, origins); err != nil || ok {
 			return size, ok, err
 		}
@@ -115,7 +115,9 @@ func (s *Store) keepSizes(table string, st *ftsStats, size []int32, origin, gen 
 	if s.ranks.sized == nil {
 		s.ranks.sized = map[string]*ftsStats{}
 	}
-	if b := s.ranks.sized[table]; b == nil || b.gen <= gen {
+	// A later generation (after a Reset elsewhere) has a higher lowest
+	// doc (rankCache.sameDocs).
+	if b := s.ranks.sized[table]; b == nil || b.low < st.low || b.low == st.low && b.gen <= gen {
 		s.ranks.sized[table] = st
 	}
 }

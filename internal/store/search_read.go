@@ -69,6 +69,13 @@ func (c *readStmts) close() {
 type readTx struct {
 	tx    *sql.Tx
 	stmts *readStmts
+	// low is the lowest doc of fts in the transaction's state, which
+	// names the index's generation: after another process's Reset,
+	// every doc is higher (rankCache.sameDocs). What a search keeps of
+	// its reads is kept under it, so that a search that began before
+	// such a Reset and one that began after it, at the same time, never
+	// take each other's reads of segments of the same names.
+	low int64
 }
 
 // QueryContext runs query in the transaction.
@@ -97,12 +104,11 @@ func (s *Store) readConn(ctx context.Context) (*readTx, func(), error) {
 		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
 	rt := &readTx{tx: tx, stmts: &s.reads}
-	var low int64
-	if err := rt.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&low); err != nil {
+	if err := rt.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&rt.low); err != nil {
 		_ = tx.Rollback()
 		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
-	s.ranks.sameDocs(low)
+	s.ranks.sameDocs(rt.low)
 	return rt, func() { _ = tx.Rollback() }, nil // a read: nothing to keep
 }
 

@@ -41,6 +41,9 @@ type ftsStats struct {
 	// origin is the largest origin of the rows size holds, and gen the
 	// index's change count (snapgen.n) it was read at (docSizes).
 	origin, gen int64
+	// low is the index's lowest doc as read (readTx.low): stats of
+	// another generation are never taken for these.
+	low int64
 }
 
 // rankCache keeps the tables' ftsStats between searches, and by table
@@ -108,13 +111,13 @@ func (s *Store) stats(ctx context.Context, conn *readTx, table string) (*ftsStat
 	s.ranks.mu.Lock()
 	st := s.ranks.stats[table]
 	s.ranks.mu.Unlock()
-	if st != nil && st.key == key && st.ids == ids {
+	if st != nil && st.key == key && st.ids == ids && st.low == conn.low {
 		return st, true, nil
 	}
 	if ids < 1 || ids > maxStatsRowid {
 		return nil, false, nil
 	}
-	st = &ftsStats{key: key, ids: ids}
+	st = &ftsStats{key: key, ids: ids, low: conn.low}
 	var tokens int64
 	for i := 0; len(avg) > 0 && i <= len(ftsColumns); i++ {
 		v, n := getVarint(avg)
