@@ -111,12 +111,12 @@ func (s *Store) snipConn(ctx context.Context, rowids []int64, skip snipSkip) (*s
 				s.snipMu.Unlock()
 				return nil, fmt.Errorf("keyword snippets: %w", err)
 			}
-			s.snip = conn
+			s.snip = &snipDB{Conn: conn}
 		}
 		made, err := s.fillSnip(ctx, s.snip, rowids, skip)
 		if err == nil {
 			var once sync.Once
-			return &snipConnection{Conn: s.snip, made: made, release: func() { once.Do(s.snipMu.Unlock) }}, nil
+			return &snipConnection{snipDB: s.snip, made: made, release: func() { once.Do(s.snipMu.Unlock) }}, nil
 		}
 		// The connection may be broken (a search cancelled on it): a
 		// new one is tried once.
@@ -137,7 +137,7 @@ type snipSkip func(doc int64, src snipSource, row func() (title string, cols [le
 // snipConnection is the snippet connection lent to one search, and
 // what the rows of temp.snip it asked for were made from (fillSnip).
 type snipConnection struct {
-	*sql.Conn
+	*snipDB
 	made    map[int64]snipSource
 	release func()
 }
@@ -165,18 +165,19 @@ const SnipRowsKept = 1024
 
 // fillSnip makes temp.snip hold the full-text rows of rowids, their
 // bodies from note_body or else from their files. A row it holds already
-// is kept when the note's hash (temp.snip_hash) and body are the ones it
-// was made of; the others are made again. Rows of other notes may stay:
+// is kept when the digest of what it was made of (temp.snip_hash: the
+// note's row and body, snipDigest) is the one it would be made of now;
+// the others are made again. Rows of other notes may stay:
 // every query of temp.snip names the rowids it wants. It returns what
 // each row of rowids is made from; a row skip (when not nil) reports is
 // left as it is (its snippet is kept, or made in Go: KeywordSnippets).
-func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, skip snipSkip) (map[int64]snipSource, error) {
+func (s *Store) fillSnip(ctx context.Context, conn *snipDB, rowids []int64, skip snipSkip) (map[int64]snipSource, error) {
 	if err := s.startSnip(ctx, conn, len(rowids)); err != nil {
 		return nil, err
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
 	rows, err := conn.QueryContext(ctx, `SELECT n.doc, n.id, `+notePathOf("n")+`, n.body_start, n.title, n.aliases, n.tags, n.properties, n.anchors, b.z,
-			n.hash, coalesce(h.hash, ''), coalesce(s.body, ''), h.doc IS NOT NULL OR s.rowid IS NOT NULL
+			n.hash, h.digest, h.doc IS NOT NULL OR s.rowid IS NOT NULL
 		FROM notes n LEFT JOIN note_body b ON b.doc = n.doc
 			LEFT JOIN temp.snip_hash h ON h.doc = n.doc LEFT JOIN temp.snip s ON s.rowid = n.doc
 		WHERE n.doc IN (SELECT value FROM json_each(?))`, string(list))
@@ -186,12 +187,13 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 		bodyStart                             int
 		anchors                               sql.NullString
 		z                                     []byte
-		hash, keptHash, keptBody              string
-		held                                  bool // a row in temp.snip or temp.snip_hash
+		hash                                  string
+		kept                                  []byte // the digest its row in temp.snip was made of
+		held                                  bool   // a row in temp.snip or temp.snip_hash
 	}
 	got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
 		return rows.Scan(&r.doc, &r.id, &r.path, &r.bodyStart, &r.title, &r.aliases, &r.tags, &r.props, &r.anchors, &r.z,
-			&r.hash, &r.keptHash, &r.keptBody, &r.held)
+			&r.hash, &r.kept, &r.held)
 	})
 	if err != nil {
 		return nil, err
@@ -213,6 +215,7 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 			}
 			return r.title, *cols
 		}
+		var digest []byte
 		if ok {
 			anchors := "\x00" // none
 			if r.anchors.Valid {
@@ -223,13 +226,13 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 			if skip != nil && skip(r.doc, src, rowOf) {
 				continue
 			}
-			if r.keptHash == r.hash && r.keptBody == body {
+			if digest = src.digest[:]; string(r.kept) == string(digest) {
 				continue // the row as it would be made again
 			}
 			rowOf()
 		}
 		// cols is nil for a damaged row or a file gone: no snippet.
-		if err := remakeSnipRow(ctx, conn, r.doc, r.held, cols, r.hash); err != nil {
+		if err := remakeSnipRow(ctx, conn, r.doc, r.held, cols, digest); err != nil {
 			return nil, err
 		}
 	}
@@ -237,8 +240,8 @@ func (s *Store) fillSnip(ctx context.Context, conn *sql.Conn, rowids []int64, sk
 }
 
 // remakeSnipRow replaces the row doc of temp.snip (held: it has one) by
-// cols, made of a note of hash; cols nil only deletes it.
-func remakeSnipRow(ctx context.Context, conn *sql.Conn, doc int64, held bool, cols *[len(ftsColumns)]string, hash string) error {
+// cols, made of what has digest (snipDigest); cols nil only deletes it.
+func remakeSnipRow(ctx context.Context, conn *snipDB, doc int64, held bool, cols *[len(ftsColumns)]string, digest []byte) error {
 	for _, stmt := range []string{"DELETE FROM temp.snip WHERE rowid = ?", "DELETE FROM temp.snip_hash WHERE doc = ?"} {
 		if !held {
 			break // nothing to delete
@@ -254,7 +257,7 @@ func remakeSnipRow(ctx context.Context, conn *sql.Conn, doc int64, held bool, co
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(doc, *cols)...); err != nil {
 		return err
 	}
-	_, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, hash) VALUES (?, ?)", doc, hash)
+	_, err := conn.ExecContext(ctx, "INSERT INTO temp.snip_hash(doc, digest) VALUES (?, ?)", doc, digest)
 	return err
 }
 
@@ -263,11 +266,14 @@ func remakeSnipRow(ctx context.Context, conn *sql.Conn, doc int64, held bool, co
 // making them again, as deleting each row of an FTS5 table with content
 // tokenizes its text again (`bench --search` at 100,000 notes: 0.6 ms
 // of CPU a search before, 0.13 ms after).
-func (s *Store) startSnip(ctx context.Context, conn *sql.Conn, n int) error {
+func (s *Store) startSnip(ctx context.Context, conn *snipDB, n int) error {
 	create := []string{"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING " + snipTable,
-		"CREATE TABLE IF NOT EXISTS temp.snip_hash (doc INTEGER PRIMARY KEY, hash TEXT NOT NULL)"}
-	if err := execAll(ctx, conn, create...); err != nil {
-		return err
+		"CREATE TABLE IF NOT EXISTS temp.snip_hash (doc INTEGER PRIMARY KEY, digest BLOB NOT NULL)"}
+	if !conn.made {
+		if err := execAll(ctx, conn.Conn, create...); err != nil {
+			return err
+		}
+		conn.made = true
 	}
 	var kept int
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM temp.snip_hash").Scan(&kept); err != nil {
@@ -276,7 +282,7 @@ func (s *Store) startSnip(ctx context.Context, conn *sql.Conn, n int) error {
 	if kept+n <= SnipRowsKept {
 		return nil
 	}
-	return execAll(ctx, conn, append([]string{"DROP TABLE temp.snip", "DROP TABLE temp.snip_hash"}, create...)...)
+	return execAll(ctx, conn.Conn, append([]string{"DROP TABLE temp.snip", "DROP TABLE temp.snip_hash"}, create...)...)
 }
 
 // migrateContentless brings the full-text table of schema 7 (its content

@@ -88,7 +88,7 @@ func TestSnipRowsKept(t *testing.T) {
 	defer conn.Close()
 	fill := func(rowids ...int64) {
 		t.Helper()
-		if _, err := s.fillSnip(ctx, conn, rowids, nil); err != nil {
+		if _, err := s.fillSnip(ctx, &snipDB{Conn: conn}, rowids, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -64,6 +64,15 @@ func (c *readStmts) close() {
 	c.stmts = nil
 }
 
+// QueryContext runs query on the database, outside a transaction, on
+// its kept statement.
+func (c *readStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := c.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return c.db.QueryContext(ctx, query, args...)
+}
+
 // readTx is a search's read transaction: its queries run on the kept
 // statements (readStmts).
 type readTx struct {

@@ -68,7 +68,7 @@ type Store struct {
 	// snip is the connection searches make snippets on, one at a time
 	// (snipConn); snipMu lends it.
 	snipMu sync.Mutex
-	snip   *sql.Conn
+	snip   *snipDB
 	// anchorRows counts the notes whose anchor text a live batch worked
 	// out again (refreshAnchor), for tests of what a write costs.
 	anchorRows atomic.Int64
