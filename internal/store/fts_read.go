@@ -218,7 +218,7 @@ func newFTSReader(ctx context.Context, conn *readTx, table string, cache *segCac
 // skip reports (when not nil) come without their instances (skipped).
 func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows int64, skip func(int64) bool, found func(tok string, p *ftsPosting)) (bool, error) {
 	if int64(len(f.owner)) < rows {
-		f.owner = pooled[uint32](&ownerPool, int(rows))
+		f.takeOwner(int(rows))
 	}
 	serials := map[string]uint32{}
 	for i, sg := range f.segs {
@@ -268,11 +268,30 @@ func (f *ftsReader) gen() int64 {
 	return f.conn.low
 }
 
+// ownerTable is an ftsReader's owner table in ownerPool, with the last
+// serial written to it: a reader that takes it goes on from that serial,
+// so that the table needs no clearing (at 100,000 notes, 400 KB a reader).
+type ownerTable struct {
+	owner  []uint32
+	serial uint32
+}
+
+// takeOwner gives f an owner table of at least rows rowids, from
+// ownerPool when it has one large enough.
+func (f *ftsReader) takeOwner(rows int) {
+	f.release()
+	t, ok := ownerPool.Get().(*ownerTable)
+	if !ok || len(t.owner) < rows || t.serial > 1<<31 {
+		t = &ownerTable{owner: make([]uint32, rows)}
+	}
+	f.owner, f.serial = t.owner, t.serial
+}
+
 // release gives the reader's table back to its pool; f is not used
 // after.
 func (f *ftsReader) release() {
-	if owner := f.owner; owner != nil {
-		ownerPool.Put(&owner)
+	if f.owner != nil {
+		ownerPool.Put(&ownerTable{owner: f.owner, serial: f.serial})
 		f.owner = nil
 	}
 }

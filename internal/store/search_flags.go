@@ -52,24 +52,14 @@ func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) (
 		return nil, false, err
 	}
 	defer done()
-	readers := map[string]*ftsReader{}
-	defer func() {
-		for _, r := range readers {
-			r.release()
-		}
-	}()
 	live := map[tokenCheck]bool{}
 	has := func(c tokenCheck) (bool, bool, error) {
 		if v, seen := live[c]; seen {
 			return v, true, nil
 		}
-		r := readers[c.table]
-		if r == nil {
-			var ok bool
-			if r, ok, err = newFTSReader(ctx, conn, c.table, &s.ranks.segs); err != nil || !ok {
-				return false, false, wrapKeyword(err)
-			}
-			readers[c.table] = r
+		r, ok, err := conn.reader(ctx, c.table, &s.ranks.segs)
+		if err != nil || !ok {
+			return false, false, wrapKeyword(err)
 		}
 		v, ok, err := r.live(ctx, c.token, c.prefix)
 		live[c] = v
@@ -101,6 +91,7 @@ func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) (
 // live reports whether a live row of the index has token (with prefix:
 // a token it starts); ok is false when the reader gives up.
 func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found, ok bool, err error) {
+	defer func() { f.stopped = false }() // the reader serves other reads after
 	for i, sg := range f.segs {
 		dead, err := f.tombstones(ctx, i)
 		if err != nil {

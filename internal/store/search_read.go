@@ -85,6 +85,44 @@ type readTx struct {
 	// such a Reset and one that began after it, at the same time, never
 	// take each other's reads of segments of the same names.
 	low int64
+	// readers are the transaction's readers of the full-text tables, by
+	// table (nil: the reader cannot serve it), made once: the search's
+	// reads (the forms of its words, the common-word test, the ranking)
+	// share their structure and tombstones.
+	readers map[string]*ftsReader
+}
+
+// reader returns the transaction's reader of table (newFTSReader), its
+// reads kept in cache; ok is false when it cannot serve the table. The
+// function that ends the transaction releases it.
+func (r *readTx) reader(ctx context.Context, table string, cache *segCache) (*ftsReader, bool, error) {
+	if f, ok := r.readers[table]; ok {
+		return f, f != nil, nil
+	}
+	f, ok, err := newFTSReader(ctx, r, table, cache)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		f = nil
+	}
+	if r.readers == nil {
+		r.readers = map[string]*ftsReader{}
+	}
+	r.readers[table] = f
+	return f, ok, nil
+}
+
+// end releases the transaction's readers and rolls it back (a read:
+// nothing to keep).
+func (r *readTx) end() {
+	for _, f := range r.readers {
+		if f != nil {
+			f.release()
+		}
+	}
+	r.readers = nil
+	_ = r.tx.Rollback()
 }
 
 // QueryContext runs query in the transaction.
@@ -118,7 +156,7 @@ func (s *Store) readConn(ctx context.Context) (*readTx, func(), error) {
 		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
 	s.ranks.sameDocs(rt.low)
-	return rt, func() { _ = tx.Rollback() }, nil // a read: nothing to keep
+	return rt, rt.end, nil
 }
 
 // useRead returns rt, or when it is nil, a read transaction of its own

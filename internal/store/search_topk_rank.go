@@ -134,11 +134,10 @@ func (s *Store) countTopK(ctx context.Context, rt *readTx, exprs []string) (coun
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
-	r, ok, err := newFTSReader(ctx, conn, "fts", &s.ranks.segs)
+	r, ok, err := conn.reader(ctx, "fts", &s.ranks.segs)
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
-	defer r.release()
 	ones := make([]float64, len(ftsColumns))
 	for i := range ones {
 		ones[i] = 1
@@ -181,11 +180,10 @@ func (t *rankedTable) read(ctx context.Context, s *Store, conn *readTx, table st
 	if !exactWeights(w) {
 		return false, nil
 	}
-	r, ok, err := newFTSReader(ctx, conn, table, &s.ranks.segs)
+	r, ok, err := conn.reader(ctx, table, &s.ranks.segs)
 	if err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
-	defer r.release()
 	if t.hits, ok, err = scanPhrases(ctx, r, phrases, w, st.ids, nw); err != nil || !ok {
 		return false, wrapKeyword(err)
 	}
