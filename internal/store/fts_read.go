@@ -230,7 +230,7 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 		var serial uint32
 		f.origin = sg.origin2
 		ok, err := f.scanKept(ctx, sg, token, prefix, skip, func(tok string, p *ftsPosting) bool {
-			if dead[p.rowid] {
+			if len(dead) > 0 && dead[p.rowid] {
 				return true
 			}
 			if p.rowid < 0 || p.rowid >= rows {

@@ -291,9 +291,11 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	}
 	emit := found
 	if skip != nil {
+		var skipped ftsPosting // reused: found does not keep it
 		emit = func(tok string, p *ftsPosting) bool {
 			if skip(p.rowid) {
-				return found(tok, &ftsPosting{rowid: p.rowid, skipped: true})
+				skipped = ftsPosting{rowid: p.rowid, skipped: true}
+				return found(tok, &skipped)
 			}
 			return found(tok, p)
 		}

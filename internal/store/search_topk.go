@@ -184,6 +184,16 @@ func pooled[T any](pool *sync.Pool, n int) []T {
 	return make([]T, n)
 }
 
+// takeIdx returns an index of n rowids, every entry 0: from idxPool,
+// whose tables are all 0 (release clears the entries it set), without
+// clearing all of it (at 100,000 notes, 400 KB a table and search).
+func takeIdx(n int) []int32 {
+	if p, ok := idxPool.Get().(*[]int32); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]int32, n)
+}
+
 // release gives the tables of h back to their pools; h is not used
 // after.
 func (h *tableHits) release() {
@@ -191,6 +201,9 @@ func (h *tableHits) release() {
 		return
 	}
 	idx := h.idx
+	for _, doc := range h.docs { // the entries add set
+		idx[doc] = 0
+	}
 	idxPool.Put(&idx)
 	for i := range h.freq {
 		freq, flags := h.freq[i], h.flags[i]
