@@ -79,3 +79,56 @@ func TestCommonCountsFollowWrites(t *testing.T) {
 		t.Errorf("%d counts of 10 (needle's) kept, want one made before the writes (half 60)", len(needle))
 	}
 }
+
+// TestCommonHalfFollowsNotes: the common-word test counts the notes by
+// fts's averages record (commonCounts); after writes of every kind
+// (new notes, changed ones, deletions, a reset) its half is the half of
+// the notes table's rows, as count(*) gave it.
+func TestCommonHalfFollowsNotes(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	note := func(i int, body string) *Record {
+		id := fmt.Sprintf("N%03d.md", i)
+		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
+	}
+	check := func(what string) {
+		t.Helper()
+		var notes int64
+		if err := s.db.QueryRow("SELECT count(*) FROM notes").Scan(&notes); err != nil {
+			t.Fatal(err)
+		}
+		s.common = countCache{}
+		_, half, err := s.commonCounts(ctx, nil, []string{Term{Text: "plain", exact: true}.expr()})
+		want := (notes + 1) / 2
+		if notes < CommonWordMinNotes {
+			want = -1
+		}
+		if err != nil || half != want {
+			t.Errorf("%s: %d notes: commonCounts' half = %d, %v; want %d", what, notes, half, err, want)
+		}
+	}
+	b := &Batch{}
+	for i := range 130 {
+		b.Upserts = append(b.Upserts, note(i, "plain text"))
+	}
+	if err := s.Apply(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	check("130 new notes")
+	if err := s.Apply(ctx, &Batch{Upserts: []*Record{note(3, "other text"), note(130, "new text")}}); err != nil {
+		t.Fatal(err)
+	}
+	check("a note changed, one added")
+	for i := range 40 {
+		if err := s.Apply(ctx, &Batch{Deletes: []string{fmt.Sprintf("N%03d.md", 2*i)}}); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 == 9 {
+			check(fmt.Sprintf("%d notes deleted", i+1))
+		}
+	}
+	if err := s.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check("after a reset")
+}
