@@ -46,7 +46,7 @@ func (s *Store) docSizes(ctx context.Context, conn *readTx, table string, st *ft
 	// anchor text moves no count, and a state of the same count may be
 	// older than the base.
 	if base != nil && base.low == st.low && gen >= 0 && base.gen >= 0 && gen > base.gen {
-		if size, ok, err := sizesSince(ctx, conn, table, st, base, docs, origins); err != nil || ok {
+		if size, ok, err := s.sizesSince(ctx, conn, table, st, base, docs, origins); err != nil || ok {
 			return size, ok, err
 		}
 		size, ok, err := s.patchSizes(ctx, conn, table, st, base, gen)
@@ -159,17 +159,27 @@ func readSizes(ctx context.Context, conn *readTx, query string, args []any, ids 
 // whose origins are all at most base's newest is as it was at base (a
 // row written again since is in a newer segment, and its old instances
 // are deleted), so only the docs read from newer segments are read
-// again, by rowid. ok is false when a doc's origin is unknown, or more
-// docs than maxSizesSince are newer: patchSizes then reads every newer
-// row, and keeps the lengths as a new base.
-func sizesSince(ctx context.Context, conn *readTx, table string, st, base *ftsStats, docs, origins []int64) ([]int32, bool, error) {
+// again, by rowid, unless kept from such a read already (lenCache).
+// ok is false when a doc's origin is unknown, or more docs than
+// manySizes allows are newer: patchSizes then reads every newer row, and
+// keeps the lengths as a new base.
+func (s *Store) sizesSince(ctx context.Context, conn *readTx, table string, st, base *ftsStats, docs, origins []int64) ([]int32, bool, error) {
 	var newer []int64
+	type kept struct {
+		doc  int64
+		size int32
+	}
+	var known []kept
 	for i, doc := range docs {
 		switch o := origins[i]; {
 		case o <= 0:
 			return nil, false, nil
 		case o > base.origin:
-			newer = append(newer, doc)
+			if n, ok := s.ranks.lens.get(lenKey{table, conn.low, doc}, o); ok {
+				known = append(known, kept{doc, n})
+			} else {
+				newer = append(newer, doc)
+			}
 		}
 	}
 	if manySizes(len(newer), st) {
@@ -177,6 +187,9 @@ func sizesSince(ctx context.Context, conn *readTx, table string, st, base *ftsSt
 	}
 	size := make([]int32, st.ids)
 	copy(size, base.size)
+	for _, k := range known {
+		size[k.doc] = k.size
+	}
 	if len(newer) == 0 {
 		return size, true, nil
 	}
@@ -185,6 +198,14 @@ func sizesSince(ctx context.Context, conn *readTx, table string, st, base *ftsSt
 	ok, err := readSizes(ctx, conn, `SELECT id, sz, origin FROM `+table+`_docsize WHERE id IN (SELECT value FROM json_each(?))`, []any{string(list)}, st.ids, size, &origin)
 	if err != nil || !ok {
 		return nil, false, err
+	}
+	s.ranks.mu.Lock()
+	s.ranks.sinceRows += len(newer)
+	s.ranks.mu.Unlock()
+	if newest := conn.newestOrigin(table); newest > 0 {
+		for _, doc := range newer {
+			s.ranks.lens.put(lenKey{table, conn.low, doc}, size[doc], newest)
+		}
 	}
 	return size, true, nil
 }

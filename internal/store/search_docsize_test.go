@@ -93,3 +93,46 @@ func rankedInGo(t *testing.T, s *Store, what string, q KeywordQuery) []KeywordHi
 	}
 	return want
 }
+
+// TestNewerLengthsKept: the lengths of the rows written since the kept
+// lengths' state, read by rowid for one search (sizesSince), are not
+// read again by the next searches while those rows are not written
+// again; the ranking stays SQL's.
+func TestNewerLengthsKept(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	note := func(i, words int) *Record {
+		id := fmt.Sprintf("N%03d.md", i)
+		body := "the plan " + strings.Repeat("other words ", words)
+		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
+	}
+	b := &Batch{}
+	for i := range 200 {
+		b.Upserts = append(b.Upserts, note(i, i%9))
+	}
+	apply := func(b *Batch) {
+		t.Helper()
+		if err := s.Apply(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() int {
+		s.ranks.mu.Lock()
+		defer s.ranks.mu.Unlock()
+		return s.ranks.sinceRows
+	}
+	q := KeywordQuery{Text: "plan", Limit: 200, NoSnippets: true}
+	apply(b)
+	rankedInGo(t, s, "indexed", q)
+	apply(&Batch{Upserts: []*Record{note(3, 30), note(4, 31)}}) // longer now
+	rankedInGo(t, s, "two notes written", q)
+	before := read()
+	if before != 2 {
+		t.Fatalf("after two notes were written: %d lengths read by rowid, want 2: the test cannot tell", before)
+	}
+	apply(&Batch{Upserts: []*Record{note(3, 2)}}) // shorter again
+	rankedInGo(t, s, "one of them written again", q)
+	if n := read() - before; n != 1 {
+		t.Errorf("after one of the two notes was written again: %d lengths read by rowid, want 1 (the other's kept)", n)
+	}
+}

@@ -56,12 +56,15 @@ type rankCache struct {
 	// tests.
 	allSizes int
 	// patches counts the lengths brought up to date from every row
-	// written since (patchSizes), for tests.
-	patches int
+	// written since (patchSizes), and sinceRows the rows' lengths read
+	// by rowid (sizesSince), for tests.
+	patches, sinceRows int
 	// segs keeps the reads of the tables' segments (fts_read_cache.go).
 	segs segCache
 	// ids keeps the note IDs of docs (search_ids.go).
 	ids docIDs
+	// lens keeps the lengths sizesSince read (search_lens.go).
+	lens lenCache
 	// low is the lowest doc of fts as the last read began (sameDocs).
 	low int64
 }
@@ -74,6 +77,7 @@ func (c *rankCache) forget() {
 	c.stats, c.sized = nil, nil
 	c.segs.forget()
 	c.ids.forget()
+	c.lens.forget()
 }
 
 // sameDocs forgets what the cache keeps when the index's lowest doc is
