@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -114,4 +115,23 @@ func syncFolder(dir string) error {
 		return nil
 	}
 	return err
+}
+
+// folderError is a folder that syncEach could not flush.
+type folderError struct {
+	dir string
+	err error
+}
+
+// syncEach flushes each of dirs once, in sorted order, and returns the
+// ones that failed; a folder that is gone since is no failure.
+func syncEach(dirs []string) []folderError {
+	dirs = slices.Compact(slices.Sorted(slices.Values(dirs)))
+	var failed []folderError
+	for _, d := range dirs {
+		if err := syncFolder(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			failed = append(failed, folderError{d, err})
+		}
+	}
+	return failed
 }
