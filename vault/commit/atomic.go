@@ -117,21 +117,12 @@ func syncFolder(dir string) error {
 	return err
 }
 
-// folderError is a folder that syncEach could not flush.
-type folderError struct {
-	dir string
-	err error
-}
-
-// syncEach flushes each of dirs once, in sorted order, and returns the
-// ones that failed; a folder that is gone since is no failure.
-func syncEach(dirs []string) []folderError {
-	dirs = slices.Compact(slices.Sorted(slices.Values(dirs)))
-	var failed []folderError
-	for _, d := range dirs {
+// syncEach flushes each of dirs once, in sorted order, and calls failed
+// with each one it could not; a folder that is gone since is no failure.
+func syncEach(dirs []string, failed func(dir string, err error)) {
+	for _, d := range slices.Compact(slices.Sorted(slices.Values(dirs))) {
 		if err := syncFolder(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			failed = append(failed, folderError{d, err})
+			failed(d, err)
 		}
 	}
-	return failed
 }

@@ -433,9 +433,7 @@ func (c *txn) mkdirAll(dir string) error {
 // made (so that new names are on disk before the journal names them).
 func (c *txn) syncFolders() error {
 	var errs []error
-	for _, f := range syncEach(c.folders()) {
-		errs = append(errs, f.err)
-	}
+	syncEach(c.folders(), func(_ string, err error) { errs = append(errs, err) })
 	return errors.Join(errs...)
 }
 

@@ -232,11 +232,11 @@ func (g *group) syncFolders() {
 			byDir[d] = append(byDir[d], i)
 		}
 	}
-	for _, f := range syncEach(slices.Collect(maps.Keys(byDir))) {
-		for _, i := range byDir[f.dir] {
+	syncEach(slices.Collect(maps.Keys(byDir)), func(d string, err error) {
+		for _, i := range byDir[d] {
 			if g.errs[i] == nil {
-				g.errs[i] = fmt.Errorf("commit: %w: sync %s: %w", ErrCommitted, f.dir, f.err)
+				g.errs[i] = fmt.Errorf("commit: %w: sync %s: %w", ErrCommitted, d, err)
 			}
 		}
-	}
+	})
 }
