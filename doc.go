@@ -49,6 +49,7 @@
 //	engine_update.go        UpdateNode: check, open (openForUpdate), prepare (new path, new text), commit
 //	engine_group.go         the group commit: one-file writes queued, written and indexed together (batchQueue)
 //	engine_rename.go        which files a rename or move rewrites (vault.Move rewrites them)
+//	engine_plan.go          a write plan (every file a rename or move changes); readFile, the one read of a file that may be gone
 //	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
 //	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
 //	engine_heading_links.go   links left pointing at a heading or block a content update removed
