@@ -141,7 +141,7 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 		return nil, err
 	}
 	defer done()
-	// markUnmarked and markStems in one question.
+	// unmarkedAsk and stemAsk in one question.
 	if err := s.askFlags(ctx, rt, unmarkedAsk(terms), stemAsk(terms)); err != nil {
 		return nil, err
 	}
