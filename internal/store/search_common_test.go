@@ -16,10 +16,7 @@ import (
 func TestCommonCountsFollowWrites(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	note := func(i int, body string) *Record {
-		id := fmt.Sprintf("N%03d.md", i)
-		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
-	}
+	note := bodyNote
 	// 120 notes: 50 with "the", 10 of them with "needle".
 	b := &Batch{}
 	for i := range 120 {
@@ -87,10 +84,7 @@ func TestCommonCountsFollowWrites(t *testing.T) {
 func TestCommonHalfFollowsNotes(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	note := func(i int, body string) *Record {
-		id := fmt.Sprintf("N%03d.md", i)
-		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
-	}
+	note := bodyNote
 	check := func(what string) {
 		t.Helper()
 		var notes int64
@@ -131,4 +125,10 @@ func TestCommonHalfFollowsNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("after a reset")
+}
+
+// bodyNote is note i of the common-word tests, with body body.
+func bodyNote(i int, body string) *Record {
+	id := fmt.Sprintf("N%03d.md", i)
+	return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
 }

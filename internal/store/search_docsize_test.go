@@ -17,20 +17,10 @@ import (
 func TestDocSizesFollowWrites(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	note := func(i, words int) *Record {
-		id := fmt.Sprintf("N%03d.md", i)
-		body := "the plan " + strings.Repeat("other words ", words)
-		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
-	}
+	note, apply := lengthNote, applyTo(t, s)
 	b := &Batch{}
 	for i := range 120 {
 		b.Upserts = append(b.Upserts, note(i, i%9))
-	}
-	apply := func(b *Batch) {
-		t.Helper()
-		if err := s.Apply(ctx, b); err != nil {
-			t.Fatal(err)
-		}
 	}
 	same := func(what string) {
 		t.Helper()
@@ -99,22 +89,11 @@ func rankedInGo(t *testing.T, s *Store, what string, q KeywordQuery) []KeywordHi
 // read again by the next searches while those rows are not written
 // again; the ranking stays SQL's.
 func TestNewerLengthsKept(t *testing.T) {
-	ctx := context.Background()
 	s, _ := openTemp(t)
-	note := func(i, words int) *Record {
-		id := fmt.Sprintf("N%03d.md", i)
-		body := "the plan " + strings.Repeat("other words ", words)
-		return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
-	}
+	note, apply := lengthNote, applyTo(t, s)
 	b := &Batch{}
 	for i := range 200 {
 		b.Upserts = append(b.Upserts, note(i, i%9))
-	}
-	apply := func(b *Batch) {
-		t.Helper()
-		if err := s.Apply(ctx, b); err != nil {
-			t.Fatal(err)
-		}
 	}
 	read := func() int {
 		s.ranks.mu.Lock()
@@ -134,5 +113,24 @@ func TestNewerLengthsKept(t *testing.T) {
 	rankedInGo(t, s, "one of them written again", q)
 	if n := read() - before; n != 1 {
 		t.Errorf("after one of the two notes was written again: %d lengths read by rowid, want 1 (the other's kept)", n)
+	}
+}
+
+// lengthNote is note i of the length tests: "the plan", then "other
+// words" words times.
+func lengthNote(i, words int) *Record {
+	id := fmt.Sprintf("N%03d.md", i)
+	body := "the plan " + strings.Repeat("other words ", words)
+	return &Record{Note: &vault.Note{ID: id, Title: id}, Path: id, Body: body}
+}
+
+// applyTo returns a function that applies a batch to s, failing t on an
+// error.
+func applyTo(t *testing.T, s *Store) func(*Batch) {
+	return func(b *Batch) {
+		t.Helper()
+		if err := s.Apply(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -21,47 +21,68 @@ import (
 // number of phrases); a text beyond these is run unprepared.
 const maxReadStmts = 256
 
+// keptStmts keeps statements prepared, by query text, at most max of
+// them.
+type keptStmts struct {
+	stmts map[string]*sql.Stmt
+	max   int
+}
+
+// get returns query's statement, prepared once by prepare, or nil when
+// max are kept or it cannot be prepared (the caller runs query
+// unprepared, which reports the error).
+func (k *keptStmts) get(ctx context.Context, query string, prepare func(context.Context, string) (*sql.Stmt, error)) *sql.Stmt {
+	if st, ok := k.stmts[query]; ok {
+		return st
+	}
+	if len(k.stmts) >= k.max {
+		return nil
+	}
+	// Not the caller's context: the statement outlives it.
+	st, err := prepare(context.WithoutCancel(ctx), query)
+	if err != nil {
+		return nil
+	}
+	if k.stmts == nil {
+		k.stmts = map[string]*sql.Stmt{}
+	}
+	k.stmts[query] = st
+	return st
+}
+
+// close closes the statements kept.
+func (k *keptStmts) close() {
+	for _, st := range k.stmts {
+		_ = st.Close()
+	}
+	k.stmts = nil
+}
+
 // readStmts keeps the statements of the searches' reads prepared on the
 // database, by query text; database/sql prepares each once on each
 // connection that runs it (Tx.StmtContext).
 type readStmts struct {
-	mu    sync.Mutex
-	db    *sql.DB
-	stmts map[string]*sql.Stmt
+	mu   sync.Mutex
+	db   *sql.DB
+	kept keptStmts
 }
 
-// stmt returns query's statement, prepared once, or nil when the cache
-// is full or the statement cannot be prepared (the caller runs query
-// unprepared, which reports the error).
+// stmt returns query's statement, prepared once, or nil (keptStmts.get).
 func (c *readStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if st, ok := c.stmts[query]; ok {
-		return st
-	}
-	if c.db == nil || len(c.stmts) >= maxReadStmts {
+	if c.db == nil {
 		return nil
 	}
-	// Not the search's context: the statement outlives it.
-	st, err := c.db.PrepareContext(context.WithoutCancel(ctx), query)
-	if err != nil {
-		return nil
-	}
-	if c.stmts == nil {
-		c.stmts = map[string]*sql.Stmt{}
-	}
-	c.stmts[query] = st
-	return st
+	c.kept.max = maxReadStmts
+	return c.kept.get(ctx, query, c.db.PrepareContext)
 }
 
 // close closes the statements kept.
 func (c *readStmts) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, st := range c.stmts {
-		_ = st.Close()
-	}
-	c.stmts = nil
+	c.kept.close()
 }
 
 // QueryContext runs query on the database, outside a transaction, on

@@ -25,24 +25,7 @@ func TestKeptReadsAfterResetElsewhere(t *testing.T) {
 	if len(before) == 0 {
 		t.Fatal("no hits for the query: the test cannot tell")
 	}
-	other, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	// Half the notes, in the other order: each under another doc.
-	var again []*Record
-	for i := len(notes) - 1; i >= len(notes)/2; i-- {
-		again = append(again, notes[i])
-	}
-	if err := other.Apply(ctx, &Batch{Upserts: again}); err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Close(); err != nil {
-		t.Fatal(err)
-	}
+	resetElsewhere(t, path, notes)
 	after := rankedInGo(t, s, "after the other store's reset", q)
 	for _, h := range after {
 		if r := slices.IndexFunc(notes, func(r *Record) bool { return r.Note.ID == h.ID }); r < len(notes)/2 {
@@ -69,23 +52,7 @@ func TestKeptReadsOfTwoGenerations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer done()
-	other, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var again []*Record
-	for i := len(notes) - 1; i >= len(notes)/2; i-- {
-		again = append(again, notes[i])
-	}
-	if err := other.Apply(ctx, &Batch{Upserts: again}); err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Close(); err != nil {
-		t.Fatal(err)
-	}
+	resetElsewhere(t, path, notes)
 	// A search of the new generation begins (and forgets what was kept);
 	// the old search then reads and keeps its reads, which the new
 	// generation's searches must not take.
@@ -113,4 +80,29 @@ func TestKeptReadsOfTwoGenerations(t *testing.T) {
 	// And the other way: the old search must not take the new reads.
 	newSearch("new search again")
 	oldSearch("after the new searches")
+}
+
+// resetElsewhere resets the index at path from another store, as another
+// process would, and writes the second half of notes again, in the other
+// order: each under another doc.
+func resetElsewhere(t *testing.T, path string, notes []*Record) {
+	t.Helper()
+	ctx := context.Background()
+	other, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var again []*Record
+	for i := len(notes) - 1; i >= len(notes)/2; i-- {
+		again = append(again, notes[i])
+	}
+	if err := other.Apply(ctx, &Batch{Upserts: again}); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -15,7 +15,7 @@ const maxSnipStmts = 64
 // (temp.snip's, the notes' rows, the match over them).
 type snipDB struct {
 	*sql.Conn
-	stmts map[string]*sql.Stmt
+	stmts keptStmts
 	// made is set once temp.snip and temp.snip_hash exist (startSnip).
 	made bool
 }
@@ -24,21 +24,8 @@ type snipDB struct {
 // when it cannot be kept (the caller runs query unprepared, which
 // reports any error).
 func (c *snipDB) stmt(ctx context.Context, query string) *sql.Stmt {
-	if st, ok := c.stmts[query]; ok {
-		return st
-	}
-	if len(c.stmts) >= maxSnipStmts {
-		return nil
-	}
-	st, err := c.Conn.PrepareContext(context.WithoutCancel(ctx), query)
-	if err != nil {
-		return nil
-	}
-	if c.stmts == nil {
-		c.stmts = map[string]*sql.Stmt{}
-	}
-	c.stmts[query] = st
-	return st
+	c.stmts.max = maxSnipStmts
+	return c.stmts.get(ctx, query, c.Conn.PrepareContext)
 }
 
 // QueryContext runs query on the connection.
@@ -68,9 +55,6 @@ func (c *snipDB) ExecContext(ctx context.Context, query string, args ...any) (sq
 
 // Close closes the statements and the connection.
 func (c *snipDB) Close() error {
-	for _, st := range c.stmts {
-		_ = st.Close()
-	}
-	c.stmts = nil
+	c.stmts.close()
 	return c.Conn.Close()
 }
