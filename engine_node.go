@@ -3,12 +3,7 @@ package vaultgraph
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -102,30 +97,6 @@ func (e *Engine) lookupExact(raw string) (string, []string, error) {
 	return found, warnings, nil
 }
 
-// CleanID checks a note ID given by a caller and returns it with forward
-// slashes and NFC. IDs with "..", NUL bytes, absolute or drive paths are
-// ErrOutsideVault; an empty ID is ErrInvalid.
-func CleanID(raw string) (string, error) {
-	id := strings.TrimSpace(raw)
-	if id == "" {
-		return "", fmt.Errorf("%w: empty id", ErrInvalid)
-	}
-	if strings.ContainsRune(id, 0) {
-		return "", fmt.Errorf("%w: id %q contains a NUL byte", ErrOutsideVault, raw)
-	}
-	id = strings.ReplaceAll(id, `\`, "/")
-	if strings.HasPrefix(id, "/") || filepath.IsAbs(raw) || (len(id) >= 2 && id[1] == ':') {
-		return "", fmt.Errorf("%w: id %q is an absolute path; give a path relative to the vault", ErrOutsideVault, raw)
-	}
-	for _, part := range strings.Split(id, "/") {
-		if part == ".." {
-			return "", fmt.Errorf("%w: id %q contains '..'", ErrOutsideVault, raw)
-		}
-	}
-	id = strings.TrimPrefix(path.Clean(id), "./")
-	return vault.NFC(id), nil
-}
-
 // GetNode returns the note with the given ID (any form Lookup accepts),
 // with its content when withContent is set, or nil when there is none.
 func (e *Engine) GetNode(ctx context.Context, id string, withContent bool) (*Node, error) {
@@ -134,11 +105,12 @@ func (e *Engine) GetNode(ctx context.Context, id string, withContent bool) (*Nod
 		return nil, err
 	}
 	if withContent {
-		if n.Content, err = readBody(file.path, file.bodyStart); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, nil // deleted since it was indexed
-			}
+		var ok bool
+		if n.Content, ok, err = readBody(file.path, file.bodyStart); err != nil {
 			return nil, fmt.Errorf("get node %s: %w", n.ID, err)
+		}
+		if !ok {
+			return nil, nil // deleted since it was indexed
 		}
 	}
 	return n, nil
@@ -174,8 +146,8 @@ func (e *Engine) Content(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	body, err := readBody(file.path, file.bodyStart)
-	if errors.Is(err, fs.ErrNotExist) {
+	body, ok, err := readBody(file.path, file.bodyStart)
+	if err == nil && !ok {
 		return "", fmt.Errorf("content of %s: %w", id, ErrNotFound)
 	}
 	return body, err
@@ -205,14 +177,15 @@ func (e *Engine) pathOf(id string) (string, bool) {
 	return ns.path, true
 }
 
-// readBody reads a note file and returns it from bodyStart on. If the file
-// got shorter since it was parsed, the whole file is returned.
-func readBody(p string, bodyStart int) (string, error) {
-	src, err := os.ReadFile(p)
+// readBody reads a note file and returns it from bodyStart on; ok is
+// false when the file is gone (readFile). If the file got shorter since
+// it was parsed, the whole file is returned.
+func readBody(p string, bodyStart int) (body string, ok bool, err error) {
+	src, ok, err := readFile(p)
 	if err != nil {
-		return "", fmt.Errorf("read note: %w", err)
+		return "", false, fmt.Errorf("read note: %w", err)
 	}
-	return bodyOf(src, bodyStart), nil
+	return bodyOf(src, bodyStart), ok, nil
 }
 
 // bodyOf is the body of a note whose file holds src, as readBody reads
@@ -347,8 +320,8 @@ func (e *Engine) ReadNote(ctx context.Context, id string) (text, found string, e
 	if err != nil || n == nil {
 		return "", "", err
 	}
-	text, err = readBody(file.path, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	text, ok, err := readBody(file.path, 0)
+	if err == nil && !ok {
 		return "", "", nil
 	}
 	return text, n.ID, err
