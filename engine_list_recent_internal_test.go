@@ -1,11 +1,16 @@
 package vaultgraph
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestRecentOrderPatched drives a recentOrder through random creates,
@@ -63,4 +68,51 @@ func TestRecentOrderPatched(t *testing.T) {
 	if !rebuilt {
 		t.Errorf("the order was never dropped for too many changes: the test does not test it")
 	}
+}
+
+// TestRecentOrderWhileWriting lists the notes by -modified while notes
+// are created and updated (run it with -race), then checks every page
+// against a pass over all notes.
+func TestRecentOrderWhileWriting(t *testing.T) {
+	dir := testutil.CopyTestVault(t)
+	ctx := context.Background()
+	e := New(Options{Vault: dir, Index: filepath.Join(t.TempDir(), "index.db")})
+	if err := e.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(done)
+		for i := range 10 {
+			title := fmt.Sprintf("Recent %d", i)
+			if _, err := e.CreateNode(ctx, NewNote{Title: title, Content: "see [[Home]]"}); err != nil {
+				t.Error(err)
+				return
+			}
+			body := fmt.Sprintf("changed %d", i)
+			if _, err := e.UpdateNode(ctx, NoteUpdate{ID: title + ".md", Content: &body}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	for range 2 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if _, err := e.ListNodes(ctx, ListQuery{SortBy: []string{"-modified"}, Limit: 5}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	checkRecent(t, e, "after writes while listing")
 }
