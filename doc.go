@@ -35,6 +35,7 @@
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
 //	engine_list_rows.go     every note's ID and times in one slice, for passes over all notes
+//	engine_list_recent.go   the notes by -modified, patched per change: list_nodes pages without a pass
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
 //	engine_view.go          for the web app: WholeGraph, NoteLinks (a note's links as resolved), Backlinks (with the sentence of each link, from engine_backlink.go)
 //	engine_anchor.go        links to a heading or block that does not exist
