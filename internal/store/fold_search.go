@@ -167,7 +167,7 @@ func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args
 		return found, err
 	}
 	var state string // both tables' averages and structure records
-	err := s.db.QueryRowContext(ctx, `SELECT hex((SELECT block FROM fts_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_data WHERE id = 10))
+	err := s.sqlOf(rt).QueryRowContext(ctx, `SELECT hex((SELECT block FROM fts_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_data WHERE id = 10))
 		|| ',' || hex((SELECT block FROM fts_anchor_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_anchor_data WHERE id = 10))`).Scan(&state)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -189,7 +189,7 @@ func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args
 	if len(todo) == 0 {
 		return found, nil
 	}
-	if err := s.db.QueryRowContext(ctx, "SELECT "+strings.Join(todo, ", "), todoArgs...).Scan(dest...); err != nil {
+	if err := s.sqlOf(rt).QueryRowContext(ctx, "SELECT "+strings.Join(todo, ", "), todoArgs...).Scan(dest...); err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	for i, f := range found {

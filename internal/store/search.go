@@ -264,12 +264,12 @@ type hit struct {
 // only, as joining every match costs a quarter of the time. With count
 // set (an any-term match), each hit's Matched is the number of those
 // terms it has, counted in Go (countMatched), which then ranks.
-func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
+func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	filter, filterArgs, err := scopeFilter(q)
 	if err != nil {
 		return nil, err
 	}
-	anchored, err := s.anchorMatches(ctx, expr, filter, filterArgs)
+	anchored, err := s.anchorMatches(ctx, rt, expr, filter, filterArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +308,7 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		LIMIT ?`
 		args = append(args, q.Limit)
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.sqlOf(rt).QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -325,7 +325,7 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	if count != nil {
-		if err := s.countMatched(ctx, hits, count, anchored); err != nil {
+		if err := s.countMatched(ctx, rt, hits, count, anchored); err != nil {
 			return nil, err
 		}
 		hits = bestRanked(hits, q.Limit)
@@ -335,10 +335,10 @@ func (s *Store) rank(ctx context.Context, expr string, count []Term, nTerms int,
 
 // anchorMatches reports whether the anchor text of a note that passes
 // filter matches expr.
-func (s *Store) anchorMatches(ctx context.Context, expr, filter string, filterArgs []any) (bool, error) {
+func (s *Store) anchorMatches(ctx context.Context, rt *readTx, expr, filter string, filterArgs []any) (bool, error) {
 	var found bool
 	args := append([]any{expr}, filterArgs...)
-	err := s.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")", args...).Scan(&found)
+	err := s.sqlOf(rt).QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")", args...).Scan(&found)
 	if err != nil {
 		return false, fmt.Errorf("keyword search: %w", err)
 	}

@@ -52,7 +52,7 @@ func rankedKey(h hit) float64 {
 // it: one pass over each term's matches, where SQL built a set per term
 // and looked every hit up in each (about a third of an any-term search's
 // time at 100,000 notes).
-func (s *Store) countMatched(ctx context.Context, hits []hit, terms []Term, anchored bool) error {
+func (s *Store) countMatched(ctx context.Context, rt *readTx, hits []hit, terms []Term, anchored bool) error {
 	at := make(map[int64]int, len(hits))
 	for i := range hits {
 		at[hits[i].rowid] = i
@@ -65,7 +65,7 @@ func (s *Store) countMatched(ctx context.Context, hits []hit, terms []Term, anch
 			query += ` UNION ALL SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?`
 			args = append(args, t.expr())
 		}
-		rows, err := s.db.QueryContext(ctx, query, args...)
+		rows, err := s.sqlOf(rt).QueryContext(ctx, query, args...)
 		if err != nil {
 			return fmt.Errorf("keyword search: %w", err)
 		}

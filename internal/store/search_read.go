@@ -180,6 +180,22 @@ func (s *Store) readConn(ctx context.Context) (*readTx, func(), error) {
 	return rt, rt.end, nil
 }
 
+// sqlReader runs a search's one-off SQL (ranking by SQL, the fallbacks).
+type sqlReader interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// sqlOf returns what runs a search's one-off SQL: rt's transaction (its
+// texts, the query's own, are not kept prepared), so that the search
+// uses one connection and reads one state; the database when rt is nil.
+func (s *Store) sqlOf(rt *readTx) sqlReader {
+	if rt == nil {
+		return s.db
+	}
+	return rt.tx
+}
+
 // useRead returns rt, or when it is nil, a read transaction of its own
 // (readConn), and the function that ends what it began.
 func (s *Store) useRead(ctx context.Context, rt *readTx) (*readTx, func(), error) {

@@ -292,7 +292,7 @@ func (s *Store) commonCounts(ctx context.Context, rt *readTx, exprs []string) ([
 	for i := range got {
 		dest[i] = &got[i]
 	}
-	if err := rt.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
+	if err := s.sqlOf(rt).QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
 		return nil, 0, fmt.Errorf("keyword search: %w", err)
 	}
 	for j, i := range which {

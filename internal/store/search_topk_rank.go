@@ -24,7 +24,7 @@ func (s *Store) rankTerms(ctx context.Context, rt *readTx, terms []Term, op stri
 	if op == "OR" {
 		count = terms
 	}
-	hits, err := s.rank(ctx, expr, count, len(terms), q)
+	hits, err := s.rank(ctx, rt, expr, count, len(terms), q)
 	return hits, expr, err
 }
 
