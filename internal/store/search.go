@@ -194,7 +194,7 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 		return map[string]string{}, nil
 	}
 	list, _ := json.Marshal(ids) // strings always marshal
-	rows, err := s.reads.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
 	rowids, err := scanRows(rows, err, func(rows *sql.Rows, r *int64) error { return rows.Scan(r) })
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
