@@ -196,7 +196,10 @@ func (c *collector) finish() {
 		n.Title = titleFromID(n.ID)
 	}
 	sort.SliceStable(n.Links, func(i, j int) bool { return n.Links[i].Start < n.Links[j].Start })
-	if cap(n.Links) > len(n.Links) {
+	switch {
+	case len(n.Links) == 0:
+		n.Links = nil // a note without links has none, not an empty list
+	case cap(n.Links) > len(n.Links):
 		// The note is kept as long as the engine runs: the room append
 		// left was a fifth of the links' memory.
 		n.Links = slices.Clone(n.Links)

@@ -125,6 +125,11 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 	doc, fm, spans := p.parseMarkdown(body)
 	lines := newLineIndex(src)
 	c := &collector{src: src, off: off, lines: lines, note: n, spans: spans}
+	// Room for about as many links as the text has openings: append
+	// doubling its way up allocated the links about twice over.
+	if k := bytes.Count(body, []byte("[[")) + bytes.Count(body, []byte("](")); k > 0 {
+		n.Links = make([]Link, 0, k)
+	}
 	if fm != nil {
 		c.frontmatter(fm)
 	}
