@@ -178,7 +178,7 @@ const stemMarker = foldMarker
 func stemText(texts ...string) string {
 	st := stemPool.Get().(*stemScratch)
 	defer st.put()
-	var b strings.Builder
+	b := st.out[:0] // the column, built where it was last time (one copy at the end)
 	for _, t := range texts {
 		for w, i := nextStemWord(t, 0); w != ""; w, i = nextStemWord(t, i) {
 			if !stemmable(w) { // Stem would give "": no look-up
@@ -198,13 +198,14 @@ func stemText(texts ...string) string {
 				continue
 			}
 			st.seen[s] = struct{}{}
-			if b.Len() > 0 {
-				b.WriteByte(' ')
+			if len(b) > 0 {
+				b = append(b, ' ')
 			}
-			b.WriteString(stemMarker + s)
+			b = append(append(b, stemMarker...), s...)
 		}
 	}
-	return b.String()
+	st.out = b
+	return string(b)
 }
 
 // nextStemWord returns the first word of t[i:] and the offset just past
@@ -260,6 +261,7 @@ func notStemRune(r rune) bool {
 type stemScratch struct {
 	words, seen map[string]struct{}
 	stems       map[string]string
+	out         []byte // the column being built (stemText)
 }
 
 // Bounds of a pooled stemScratch: a set grown past maxStemScratch by a
@@ -268,6 +270,7 @@ type stemScratch struct {
 const (
 	maxStemScratch = 4096
 	maxStemLocal   = 20_000
+	maxStemOut     = 64 << 10 // bytes of column kept for the next call
 )
 
 var stemPool = sync.Pool{New: func() any {
@@ -292,6 +295,9 @@ func (st *stemScratch) stem(w string) string {
 
 // put empties the sets, which hold parts of the texts, and pools st.
 func (st *stemScratch) put() {
+	if cap(st.out) > maxStemOut {
+		st.out = nil
+	}
 	for _, m := range []*map[string]struct{}{&st.words, &st.seen} {
 		if len(*m) > maxStemScratch {
 			*m = map[string]struct{}{}
