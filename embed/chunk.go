@@ -2,6 +2,7 @@ package embed
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -57,7 +58,13 @@ func Chunks(title, body string, maxChars int) []Chunk {
 // whole vault once more (230 MB at 100,000 notes).
 func EachChunkText(title, body string, maxChars int, f func(text string)) int {
 	parts := chunkParts(title, body, maxChars)
-	var buf []byte
+	bp, _ := chunkBufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	defer chunkBufs.Put(bp)
+	buf := *bp
+	defer func() { *bp = buf[:0] }()
 	for i := range parts {
 		p := &parts[i]
 		if p.whole {
@@ -69,6 +76,9 @@ func EachChunkText(title, body string, maxChars int, f func(text string)) int {
 	}
 	return len(parts)
 }
+
+// chunkBufs holds the buffers EachChunkText joins texts in (*[]byte).
+var chunkBufs sync.Pool
 
 // chunkPart is a chunk before its text is joined: the text is text when
 // whole, else prefix, sep, then body[start:end].

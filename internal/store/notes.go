@@ -203,8 +203,8 @@ type writer struct {
 // together, a batch makes one.
 func (w *writer) writeFTS(deferAnchors, notes bool) error {
 	for _, args := range w.ftsRows {
-		if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
+		if err := w.execRaw(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args); err != nil {
 			return err
 		}
 	}
