@@ -188,10 +188,8 @@ func stemText(texts ...string) string {
 				continue
 			}
 			st.words[w] = struct{}{}
-			// Stem gives "" for a word that is not all ASCII letters, so
-			// the case-insensitive comparison is an ASCII one.
 			s := st.stem(w)
-			if s == "" || strings.EqualFold(s, w) {
+			if s == "" {
 				continue
 			}
 			if _, ok := st.seen[s]; ok {
@@ -277,7 +275,8 @@ var stemPool = sync.Pool{New: func() any {
 	return &stemScratch{words: map[string]struct{}{}, seen: map[string]struct{}{}, stems: map[string]string{}}
 }}
 
-// stem is Stem(w), cached.
+// stem is Stem(w), cached, or "" when that is w itself (in another case):
+// the word matches as written in its own column.
 func (st *stemScratch) stem(w string) string {
 	if s, ok := st.stems[w]; ok {
 		return s
@@ -285,6 +284,11 @@ func (st *stemScratch) stem(w string) string {
 	s := Stem(w)
 	if s == "" {
 		return s // not a word Stem stems: quick to tell again
+	}
+	// Stem gives "" for a word that is not all ASCII letters, so the
+	// case-insensitive comparison is an ASCII one.
+	if strings.EqualFold(s, w) {
+		s = ""
 	}
 	if len(st.stems) >= maxStemLocal {
 		clear(st.stems)

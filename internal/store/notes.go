@@ -153,11 +153,11 @@ type writer struct {
 	tx  *sql.Tx
 	// conn, when not nil, is tx's connection, and raw the statements
 	// prepared on it through the driver (raw_exec.go), with named and
-	// linkArgs the argument slices they reuse.
-	conn     *sql.Conn
-	raw      rawStmts
-	named    []driver.NamedValue
-	linkArgs []any
+	// args the argument slices they reuse.
+	conn  *sql.Conn
+	raw   rawStmts
+	named []driver.NamedValue
+	args  []any
 	// bulkEnd says the transaction ends a bulk pass (writeFTS).
 	bulkEnd bool
 	stmts   map[string]*sql.Stmt

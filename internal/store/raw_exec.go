@@ -26,10 +26,9 @@ const insertLinkSQL = `INSERT INTO links(source, seq, kind, target, fragment, al
 // insertLink stores link i of note doc, l, with its resolution (a doc or
 // nil), status (a code or nil) and context.
 func (w *writer) insertLink(doc int64, i int, l *vault.Link, resolved, status any, context string) error {
-	args := append(w.linkArgs[:0], doc, int64(i), linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
+	w.args = append(w.args[:0], doc, int64(i), linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
 		int64(l.Start), int64(l.End), int64(l.TargetStart), int64(l.TargetEnd), int64(l.Line), resolved, status, context)
-	w.linkArgs = args
-	return w.execRaw(insertLinkSQL, args)
+	return w.execRaw(insertLinkSQL, w.args)
 }
 
 // execRaw runs query with args (driver values) as exec does, through the
