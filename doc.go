@@ -16,6 +16,7 @@
 //	vaultgraph.go           Options, Engine, the Err* sentinels, New, Open, Close
 //	engine_load.go          Open's load: the index opened, its snapshot taken, the vault compared
 //	engine_scan.go          finding a set of changes (a diff): from a full scan, or from the paths Sync is given
+//	                        (expand; expandExcluded for the paths the ignore rules skip)
 //	engine_parse.go         reading and parsing the files of a diff on parallel workers, a chunk at a time
 //	engine_apply.go         applying a diff, the one path start-up and the watcher share: notes,
 //	                        attachments, problems, excluded files, link resolution, graph, index, subscribers
@@ -27,12 +28,14 @@
 //	engine_excluded.go      the user-excluded files whose links a rename still rewrites
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
+//	engine_path.go          the paths callers give: note IDs (CleanID), absolute paths, the paths Sync is given
 //	engine_graph.go         Neighbors, FindPath, HubsPage, SearchByTags, ListTags, RandomNode
 //	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics;
 //	                        a string parameter's values (Choice) and a number's bounds (InRange)
 //	engine_sort.go          ordering notes, tags and search hits by parsed sort keys
 //	engine_list.go          ListNodes: its filters
 //	engine_list_rows.go     every note's ID and times in one slice, for passes over all notes
+//	engine_list_recent.go   the notes by -modified, patched per change: list_nodes pages without a pass
 //	engine_page.go          the paged forms of Neighbors, SearchByTags and ListTags
 //	engine_view.go          for the web app: WholeGraph, NoteLinks (a note's links as resolved), Backlinks (with the sentence of each link, from engine_backlink.go)
 //	engine_anchor.go        links to a heading or block that does not exist
@@ -47,6 +50,7 @@
 //	engine_update.go        UpdateNode: check, open (openForUpdate), prepare (new path, new text), commit
 //	engine_group.go         the group commit: one-file writes queued, written and indexed together (batchQueue)
 //	engine_rename.go        which files a rename or move rewrites (vault.Move rewrites them)
+//	engine_plan.go          a write plan (every file a rename or move changes); readFile, the one read of a file that may be gone
 //	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
 //	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
 //	engine_heading_links.go   links left pointing at a heading or block a content update removed

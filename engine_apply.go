@@ -243,7 +243,7 @@ func (e *Engine) dropGone(p *pass) {
 		e.seeGone(p, ns)
 		dropRefs(e.refs, ns)
 		e.titles.drop(ns)
-		e.rows.drop(ns)
+		e.dropRow(id, ns)
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
 		p.nameChanged(refKey(id))
@@ -445,7 +445,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	}
 	if r.err != nil {
 		if old != nil {
-			e.rows.drop(old)
+			e.dropRow(id, old)
 		}
 		delete(e.notes, id)
 		e.index.RemoveNote(id)
@@ -454,7 +454,7 @@ func (e *Engine) putParsed(r parsed) bool {
 	}
 	delete(e.noteProblems, id)
 	ns := &noteState{note: r.note, path: r.file.Path}
-	e.rows.put(id, old, ns)
+	e.putRow(id, old, ns)
 	e.notes[id] = ns
 	e.titles.add(e.notes[id])
 	e.index.AddNote(id)
@@ -466,7 +466,7 @@ func (e *Engine) putParsed(r parsed) bool {
 func (e *Engine) touch(f vault.File) *store.Record {
 	ns := e.notes[f.ID]
 	ns.note.Size, ns.note.ModTime = f.Size, f.ModTime
-	e.rows.put(f.ID, ns, ns) // created may fall back to the modification time
+	e.putRow(f.ID, ns, ns) // created may fall back to the modification time
 	return e.record(ns, "")
 }
 

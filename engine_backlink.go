@@ -2,10 +2,7 @@ package vaultgraph
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -49,12 +46,12 @@ func spotContexts(ctx context.Context, spots map[string]linkSpot) (map[string]st
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		data, err := os.ReadFile(s.path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
+		data, ok, err := readFile(s.path)
 		if err != nil {
 			return nil, fmt.Errorf("context of a link in %s: %w", src, err)
+		}
+		if !ok {
+			continue
 		}
 		if vault.Hash(data) != s.hash {
 			continue // changed since it was indexed: the ranges are stale

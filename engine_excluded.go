@@ -1,8 +1,6 @@
 package vaultgraph
 
 import (
-	"errors"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -46,22 +44,6 @@ func (s *excludedSet) forget(rel string) {
 				delete(m, p)
 			}
 		}
-	}
-}
-
-// expandExcluded records in d what became of rel, a path the ignore
-// rules skip (caller holds e.mu for reading): an excluded folder, note or
-// canvas now on disk, or gone.
-func (e *Engine) expandExcluded(rel, abs string, d *diff) {
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		d.exclGone = append(d.exclGone, rel)
-	case err != nil, vault.Hidden(rel):
-	case fi.IsDir() && e.ignore.Filtered(rel, true):
-		d.exclAdd.add([]string{rel}, nil)
-	case fi.Mode().IsRegular() && e.ignore.Filtered(rel, false) && (vault.HasMD(rel) || vault.IsCanvas(rel)):
-		d.exclAdd.add(nil, []string{rel})
 	}
 }
 

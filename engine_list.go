@@ -80,6 +80,9 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 		return nil, err
 	}
 	defer e.mu.RUnlock()
+	if res, ok := e.listRecent(q, keys, page, limit); ok {
+		return res, nil
+	}
 
 	// Filter light rows and keep the first pages' in order; build full
 	// Nodes for the page only.

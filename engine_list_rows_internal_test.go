@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -11,9 +12,11 @@ import (
 )
 
 // checkRows checks that e.rows holds one row per note of e.notes, at the
-// note's place, with the note's ID and times.
+// note's place, with the note's ID and times, and that the pages by
+// -modified read from e.recent are those of a pass over the rows.
 func checkRows(t *testing.T, e *Engine, when string) {
 	t.Helper()
+	checkRecent(t, e, when)
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if len(e.rows) != len(e.notes) {
@@ -27,6 +30,38 @@ func checkRows(t *testing.T, e *Engine, when string) {
 		r := e.rows[ns.row]
 		if r.ns != ns || r.id != id || !r.modified.Equal(ns.note.ModTime) || !r.created.Equal(created(ns.note)) {
 			t.Errorf("%s: row %d = %s %v %v, want %s %v %v", when, ns.row, r.id, r.created, r.modified, id, created(ns.note), ns.note.ModTime)
+		}
+	}
+}
+
+// checkRecent checks every page of list_nodes by -modified, read from
+// e.recent, against the same pages from a pass over every note (a folder
+// filter that keeps them all).
+func checkRecent(t *testing.T, e *Engine, when string) {
+	t.Helper()
+	ctx := context.Background()
+	for page := 1; ; page++ {
+		q := ListQuery{SortBy: []string{"-modified"}, Page: page, Limit: 7}
+		got, err := e.ListNodes(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: ListNodes page %d: %v", when, page, err)
+		}
+		q.Folder = "/"
+		want, err := e.ListNodes(ctx, q)
+		if err != nil {
+			t.Fatalf("%s: ListNodes page %d of folder /: %v", when, page, err)
+		}
+		ids := func(nodes []*Node) (out []string) {
+			for _, n := range nodes {
+				out = append(out, n.ID)
+			}
+			return out
+		}
+		if g, w := ids(got.Nodes), ids(want.Nodes); !slices.Equal(g, w) || got.Pages != want.Pages {
+			t.Errorf("%s: page %d by -modified = %v %+v, want %v %+v", when, page, g, got.Pages, w, want.Pages)
+		}
+		if page >= want.TotalPages {
+			return
 		}
 	}
 }

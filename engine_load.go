@@ -232,6 +232,7 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	e.ignore = ig
 	e.notes = make(map[string]*noteState, len(snapNotes(snap)))
 	e.rows = make(noteRows, 0, len(snapNotes(snap)))
+	e.recent.reset()
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
 	e.graphCached = false

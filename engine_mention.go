@@ -2,11 +2,8 @@ package vaultgraph
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -139,12 +136,12 @@ func (e *Engine) readMentions(c string, names []string) (*mentionSource, error) 
 	if !ok {
 		return nil, nil
 	}
-	data, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	data, ok, err := readFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("mentions: read %s: %w", c, err)
+	}
+	if !ok {
+		return nil, nil
 	}
 	s := &mentionSource{id: c, path: p, data: data}
 	for _, m := range e.parser.FindMentions(data, names) {

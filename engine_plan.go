@@ -31,14 +31,22 @@ func (p *writePlan) rewrite(id, path string, old, out []byte, links []LinkChange
 // readScanned reads the file id (at path on disk) that a scan found; ok
 // is false when it is gone since.
 func readScanned(id, path string) (data []byte, ok bool, err error) {
-	data, err = os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
+	data, ok, err = readFile(path)
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: %w", id, err)
 	}
-	return data, true, nil
+	return data, ok, nil
+}
+
+// readFile reads the file at p; ok is false, with no error, when it is
+// gone (a note deleted since the engine learnt of it). Other errors are
+// os.ReadFile's, for the caller to wrap.
+func readFile(p string) (data []byte, ok bool, err error) {
+	data, err = os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return data, err == nil, err
 }
 
 // openFound reads the note id for an update, checking ifMatch (see

@@ -5,8 +5,6 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -120,12 +118,10 @@ func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
 // reading): a file to parse, a note or attachment gone, or for a folder,
 // everything below it.
 func (e *Engine) expand(given string, d *diff) {
-	clean := path.Clean(filepath.ToSlash(given))
-	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
-		return // not a path inside the vault
+	rel, clean, abs, ok := e.syncPath(given)
+	if !ok {
+		return
 	}
-	rel := vault.NFC(clean) // the ID; the disk may spell the name decomposed
-	abs := filepath.Join(e.root, filepath.FromSlash(clean))
 	if e.ignore.Skip(rel, false) {
 		e.expandExcluded(rel, abs, d)
 		return
@@ -174,6 +170,22 @@ func (e *Engine) expandGone(rel string, d *diff) {
 		d.goneProblems = append(d.goneProblems, rel)
 	}
 	d.merge(e.diffScanLocked(vault.ScanResult{}, rel+"/")) // all it held
+}
+
+// expandExcluded records in d what became of rel, a path the ignore
+// rules skip (caller holds e.mu for reading): an excluded folder, note or
+// canvas now on disk, or gone.
+func (e *Engine) expandExcluded(rel, abs string, d *diff) {
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.exclGone = append(d.exclGone, rel)
+	case err != nil, vault.Hidden(rel):
+	case fi.IsDir() && e.ignore.Filtered(rel, true):
+		d.exclAdd.add([]string{rel}, nil)
+	case fi.Mode().IsRegular() && e.ignore.Filtered(rel, false) && (vault.HasMD(rel) || vault.IsCanvas(rel)):
+		d.exclAdd.add(nil, []string{rel})
+	}
 }
 
 // expandDir records everything in the folder rel (spelled disk on disk):

@@ -3,10 +3,7 @@ package vaultgraph
 import (
 	"context"
 	"os"
-	"path"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -59,13 +56,8 @@ func (e *Engine) outOfStep(paths []string) []string {
 // inStep reports whether given names a note whose size and modification
 // time on disk are the ones the engine has (caller holds e.mu).
 func (e *Engine) inStep(given string) bool {
-	clean := path.Clean(filepath.ToSlash(given))
-	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || path.IsAbs(clean) {
-		return false
-	}
-	rel := vault.NFC(clean)
-	abs := filepath.Join(e.root, filepath.FromSlash(clean))
-	if !vault.HasMD(rel) || e.ignore.Skip(rel, false) {
+	rel, _, abs, ok := e.syncPath(given)
+	if !ok || !vault.HasMD(rel) || e.ignore.Skip(rel, false) {
 		return false
 	}
 	ns, ok := e.notes[rel]

@@ -2,10 +2,7 @@ package vaultgraph
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -162,12 +159,12 @@ func (e *Engine) Section(ctx context.Context, id, fragment string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	src, err := os.ReadFile(file.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("section of %s: %w", id, ErrNotFound)
-	}
+	src, ok, err := readFile(file.path)
 	if err != nil {
 		return "", fmt.Errorf("section of %s: %w", id, err)
+	}
+	if !ok {
+		return "", fmt.Errorf("section of %s: %w", id, ErrNotFound)
 	}
 	start, end, ok := e.parser.Section(id, src, fragment)
 	if !ok {

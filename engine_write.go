@@ -161,7 +161,7 @@ func (e *Engine) notePath(dir, title string) (id, abs string, err error) {
 	if dir = strings.TrimSpace(dir); dir == RootDirectory {
 		dir = ""
 	}
-	if strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, `\`) || filepath.IsAbs(dir) || (len(dir) >= 2 && dir[1] == ':') {
+	if absPath(dir) {
 		return "", "", fmt.Errorf("%w: directory %q is an absolute path: give a folder relative to the vault", ErrInvalid, dir)
 	}
 	dir = strings.TrimSuffix(filepath.ToSlash(dir), "/")
@@ -347,12 +347,12 @@ func (e *Engine) current(id, ifMatch string) (src []byte, abs string, err error)
 	if !ok {
 		return nil, "", fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
-	src, err = os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, "", fmt.Errorf("%w: %s is no longer on disk", ErrNotFound, id)
-	}
+	src, ok, err = readScanned(id, abs)
 	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", id, err)
+		return nil, "", err
+	}
+	if !ok {
+		return nil, "", fmt.Errorf("%w: %s is no longer on disk", ErrNotFound, id)
 	}
 	if ifMatch != "" && vault.Hash(src) != strings.TrimSpace(ifMatch) {
 		return nil, "", fmt.Errorf("%w: %s has hash %s now, not %s: read it again and redo the change", ErrConflict, id, vault.Hash(src), ifMatch)

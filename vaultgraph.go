@@ -135,8 +135,11 @@ type Engine struct {
 	open  bool
 	notes map[string]*noteState // by ID
 	rows  noteRows              // every note's ID and times, for passes over all notes
-	index *vault.Index
-	graph *graph.Graph
+	// recent is the notes in the order of list_nodes by -modified, kept
+	// beside rows (putRow, dropRow).
+	recent recentOrder
+	index  *vault.Index
+	graph  *graph.Graph
 	// graphCached says the start took the graph from the graph cache.
 	graphCached bool
 	refs        idLists     // Fold(target base name) -> IDs of notes linking to it; nil until refIndex

@@ -31,20 +31,17 @@ func (x *Index) SearchChunks(query []float32, k int, keep func(noteID string) bo
 // each vector (NewSparseIndex): its scores then only rank candidates.
 func (x *Index) Sparse() bool { return x.sp.terms > 0 }
 
-// Largest returns the dimensions of the n components of v of largest
-// magnitude (ties to the lower dimension), in dimension order; only
-// finite, non-zero components count. It keeps the best n seen so far in
-// a heap whose root is the weakest of them, so it costs about len(v)
-// integer comparisons, not a sort of v (an index pass calls it for every
-// chunk).
-func Largest(v []float32, n int) []int { return AppendLargest(nil, v, n) }
-
 // largestOnStack is the n up to which AppendLargest keeps its heap on the
 // stack.
 const largestOnStack = 64
 
-// AppendLargest appends Largest(v, n) to dst: with a dst of capacity n
-// (on the caller's stack), it allocates nothing for n up to 64.
+// AppendLargest appends to dst the dimensions of the n components of v of
+// largest magnitude (ties to the lower dimension), in dimension order;
+// only finite, non-zero components count. It keeps the best n seen so far
+// in a heap whose root is the weakest of them, so it costs about len(v)
+// integer comparisons, not a sort of v (an index pass calls it for every
+// chunk). With a dst of capacity n (on the caller's stack), it allocates
+// nothing for n up to 64.
 func AppendLargest(dst []int, v []float32, n int) []int {
 	n = max(n, 0)
 	var onStack [largestOnStack]uint64

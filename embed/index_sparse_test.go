@@ -60,6 +60,9 @@ func near(a, b float32) bool { return a-b < 1e-6 && b-a < 1e-6 }
 // TestLargest checks Largest against a full sort of the components by
 // magnitude (ties to the lower dimension), on vectors with ties, zeros,
 // infinities and NaNs, for n from 0 past the vector's length.
+// Largest is AppendLargest into a new slice.
+func Largest(v []float32, n int) []int { return AppendLargest(nil, v, n) }
+
 func TestLargest(t *testing.T) {
 	sorted := func(v []float32, n int) []int {
 		var order []int

@@ -3,6 +3,7 @@ package store
 import (
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -163,12 +164,7 @@ func (w *writer) touchChangedAnchors(doc int64, before anchorLinks) error {
 
 // refreshAnchors rewrites the fts_anchor rows of the notes touched.
 func (w *writer) refreshAnchors() error {
-	ids := make([]string, 0, len(w.anchors))
-	for id := range w.anchors {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(w.anchors)) {
 		if err := w.refreshAnchor(id); err != nil {
 			return err
 		}

@@ -26,3 +26,8 @@ func CommonCounts(s *Store, words []string, sql bool) ([]int64, int64, error) {
 // Narrowed is how many all-term and any-term searches s ranked in Go
 // with narrowed reads of fts (scanPhrases).
 func Narrowed(s *Store) (and, or int64) { return s.narrowed[0].Load(), s.narrowed[1].Load() }
+
+// markStems asks stemAsk alone and marks terms with the answers.
+func (s *Store) markStems(ctx context.Context, terms []Term) error {
+	return s.askFlags(ctx, stemAsk(terms))
+}

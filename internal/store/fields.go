@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -312,18 +311,14 @@ func (st *stemScratch) put() {
 	stemPool.Put(st)
 }
 
-// markStems sets noStem on the terms whose stem token (stemMarker and
-// the stem) is in neither full-text table, and noStemWord on those whose
-// stem is not a word of either: an expression without them reads fewer
-// posting lists (a word's stem is often no word, "invoic"). Each token is
-// looked up as a match of one row: the tables' vocabularies (fts_vocab)
-// would count every note with it, a tenth of a search's time at 100,000
-// notes. Stems are ASCII letters, so the quoted token is the token.
-func (s *Store) markStems(ctx context.Context, terms []Term) error {
-	return s.askFlags(ctx, stemAsk(terms))
-}
-
-// stemAsk is markStems' question.
+// stemAsk asks, of each term's stem token (stemMarker and the stem),
+// whether it is in either full-text table, to set noStem, and whether the
+// stem is a word of either, to set noStemWord: an expression without them
+// reads fewer posting lists (a word's stem is often no word, "invoic").
+// Each token is looked up as a match of one row: the tables' vocabularies
+// (fts_vocab) would count every note with it, a tenth of a search's time
+// at 100,000 notes. Stems are ASCII letters, so the quoted token is the
+// token.
 func stemAsk(terms []Term) flagAsk {
 	const exists = `(EXISTS (SELECT 1 FROM fts WHERE fts MATCH '"' || ? || '"') OR EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH '"' || ? || '"'))`
 	var which []int

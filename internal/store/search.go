@@ -135,7 +135,7 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if len(terms) == 0 || (q.IDs != nil && len(q.IDs) == 0) {
 		return nil, nil
 	}
-	// markUnmarked and markStems in one question.
+	// unmarkedAsk and stemAsk in one question.
 	if err := s.askFlags(ctx, unmarkedAsk(terms), stemAsk(terms)); err != nil {
 		return nil, err
 	}

@@ -5,8 +5,8 @@ import (
 	"slices"
 )
 
-// Which marked and stem tokens the full-text tables have (markUnmarked,
-// markStems) is asked by every search, and any write changed the answer
+// Which marked and stem tokens the full-text tables have (unmarkedAsk,
+// stemAsk) is asked by every search, and any write changed the answer
 // SQL gave (selectFlags keeps it while both tables are unchanged). The
 // same answers come from the tables' segments, whose reads are kept
 // between searches (fts_read_cache.go): only the segments written since

@@ -72,7 +72,7 @@ type Term struct {
 	// none (see markUnmarked).
 	unmarked bool
 	// noStem and noStemWord drop the stem forms the index does not have
-	// (see markStems).
+	// (see stemAsk).
 	noStem, noStemWord bool
 }
 

@@ -319,17 +319,7 @@ func (p *plan) makeLinks(r *rand.Rand, taken map[string]bool) {
 		w[i] = min(x, outDegCap)
 		sum += w[i]
 	}
-	deg := make([]int, n)
-	acc, prev := 0.0, 0.0
-	for i := range deg {
-		acc += w[i] * total / sum
-		cur := math.Round(acc)
-		if i == n-1 {
-			cur = total
-		}
-		deg[i] = int(cur - prev)
-		prev = cur
-	}
+	deg := roundSteps(n, int(total), func(i int) float64 { return w[i] * total / sum })
 
 	// Broken-name pool.
 	if p.cfg.BrokenRate > 0 {

@@ -225,19 +225,27 @@ func splitInt(r *rand.Rand, total, k int) []int {
 		w[i] = 0.5 + r.Float64()
 		sum += w[i]
 	}
-	out := make([]int, k)
-	acc, prev := 0.0, 0
-	rest := total - k // every part gets 1, the rest is shared
-	if rest < 0 {
-		rest = 0
-	}
+	rest := max(total-k, 0) // every part gets 1, the rest is shared
+	out := roundSteps(k, rest, func(i int) float64 { return w[i] / sum * float64(rest) })
 	for i := range out {
-		acc += w[i] / sum * float64(rest)
+		out[i]++
+	}
+	return out
+}
+
+// roundSteps rounds the running sum of share(0), ..., share(n-1) to whole
+// numbers and returns each one's step from the last (systematic
+// rounding); the last running sum is total, so the steps add up to it.
+func roundSteps(n, total int, share func(i int) float64) []int {
+	out := make([]int, n)
+	acc, prev := 0.0, 0
+	for i := range out {
+		acc += share(i)
 		cur := int(math.Round(acc))
-		if i == k-1 {
-			cur = rest
+		if i == n-1 {
+			cur = total
 		}
-		out[i] = 1 + cur - prev
+		out[i] = cur - prev
 		prev = cur
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"syscall"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -114,4 +115,14 @@ func syncFolder(dir string) error {
 		return nil
 	}
 	return err
+}
+
+// syncEach flushes each of dirs once, in sorted order, and calls failed
+// with each one it could not; a folder that is gone since is no failure.
+func syncEach(dirs []string, failed func(dir string, err error)) {
+	for _, d := range slices.Compact(slices.Sorted(slices.Values(dirs))) {
+		if err := syncFolder(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			failed(d, err)
+		}
+	}
 }

@@ -1,11 +1,9 @@
 package commit
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,18 +119,12 @@ func Apply(ops []Op, opts Options) error {
 	}
 	c := newTxn(ops, opts)
 	if opts.Root != "" {
-		lk, err := LockWrites(opts.Root, cmp.Or(opts.LockWait, DefaultLockWait))
+		lk, err := lockForCommit(opts.Root, opts.LockWait)
 		if err != nil {
-			return fmt.Errorf("commit: %w", err)
+			return err
 		}
 		defer func() { _ = lk.Unlock() }()
 		c.syncRoot = lk.made
-		if _, err := os.Lstat(journalPath(opts.Root)); err == nil {
-			// A crash interrupted a commit and nothing cleaned up since.
-			if _, err := cleanLocked(opts.Root); err != nil {
-				return fmt.Errorf("commit: an interrupted earlier commit could not be finished: %w", err)
-			}
-		}
 	}
 	if err := c.followLinks(); err != nil {
 		return fmt.Errorf("commit: %w", err)
@@ -440,18 +432,20 @@ func (c *txn) mkdirAll(dir string) error {
 // syncFolders flushes the folders of the ops' files and of the folders
 // made (so that new names are on disk before the journal names them).
 func (c *txn) syncFolders() error {
-	dirs := map[string]bool{}
+	var errs []error
+	syncEach(c.folders(), func(_ string, err error) { errs = append(errs, err) })
+	return errors.Join(errs...)
+}
+
+// folders returns the folders whose entries c changes: the folder of each
+// op's file and the parent of each folder c made.
+func (c *txn) folders() []string {
+	var out []string
 	for _, op := range c.ops {
-		dirs[filepath.Dir(op.Path)] = true
+		out = append(out, filepath.Dir(op.Path))
 	}
 	for _, d := range c.created {
-		dirs[filepath.Dir(d)] = true
+		out = append(out, filepath.Dir(d))
 	}
-	var errs []error
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := syncFolder(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return out
 }

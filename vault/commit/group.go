@@ -1,12 +1,8 @@
 package commit
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -120,19 +116,12 @@ func (g *group) run() {
 		return
 	}
 	if g.opts.Root != "" {
-		lk, err := LockWrites(g.opts.Root, cmp.Or(g.opts.LockWait, DefaultLockWait))
+		lk, err := lockForCommit(g.opts.Root, g.opts.LockWait)
 		if err != nil {
-			g.failAll(fmt.Errorf("commit: %w", err))
+			g.failAll(err)
 			return
 		}
 		defer func() { _ = lk.Unlock() }()
-		if _, err := os.Lstat(journalPath(g.opts.Root)); err == nil {
-			// A crash interrupted a commit and nothing cleaned up since.
-			if _, err := cleanLocked(g.opts.Root); err != nil {
-				g.failAll(fmt.Errorf("commit: an interrupted earlier commit could not be finished: %w", err))
-				return
-			}
-		}
 	}
 	g.resolve()
 	for _, i := range g.live() {
@@ -237,24 +226,17 @@ func (g *group) writeTemp(i int) error {
 // parent of each folder made; an error fails the ops in that folder with
 // ErrCommitted (their files are in place).
 func (g *group) syncFolders() {
-	dirs := map[string][]int{}
+	byDir := map[string][]int{}
 	for _, i := range g.live() {
-		c := g.txns[i]
-		d := filepath.Dir(c.ops[0].Path)
-		dirs[d] = append(dirs[d], i)
-		for _, m := range c.created {
-			dirs[filepath.Dir(m)] = append(dirs[filepath.Dir(m)], i)
+		for _, d := range g.txns[i].folders() {
+			byDir[d] = append(byDir[d], i)
 		}
 	}
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		err := syncFolder(d)
-		if err == nil || errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		for _, i := range dirs[d] {
+	syncEach(slices.Collect(maps.Keys(byDir)), func(d string, err error) {
+		for _, i := range byDir[d] {
 			if g.errs[i] == nil {
 				g.errs[i] = fmt.Errorf("commit: %w: sync %s: %w", ErrCommitted, d, err)
 			}
 		}
-	}
+	})
 }

@@ -1,6 +1,7 @@
 package commit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,6 +45,24 @@ func LockWrites(root string, wait time.Duration) (*WriteLock, error) {
 		time.Sleep(min(pause, time.Until(deadline)))
 		pause = min(2*pause, 50*time.Millisecond)
 	}
+}
+
+// lockForCommit takes root's write lock for a commit, waiting up to wait
+// (DefaultLockWait when 0), and first finishes a commit that a crash
+// interrupted and nothing cleaned up since, as Recover would. Its errors
+// start with "commit: ".
+func lockForCommit(root string, wait time.Duration) (*WriteLock, error) {
+	lk, err := LockWrites(root, cmp.Or(wait, DefaultLockWait))
+	if err != nil {
+		return nil, fmt.Errorf("commit: %w", err)
+	}
+	if _, err := os.Lstat(journalPath(root)); err == nil {
+		if _, err := cleanLocked(root); err != nil {
+			_ = lk.Unlock()
+			return nil, fmt.Errorf("commit: an interrupted earlier commit could not be finished: %w", err)
+		}
+	}
+	return lk, nil
 }
 
 // tryLock takes the lock if it is free. Where the holder removes the lock
