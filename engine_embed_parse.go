@@ -3,6 +3,7 @@ package vaultgraph
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/vaultgraph/vaultgraph/embed"
 	"github.com/vaultgraph/vaultgraph/internal/store"
@@ -22,6 +23,7 @@ type inlineEmbed struct {
 	model    string
 	dim      int
 	chars    int
+	bufs     sync.Pool // of *[]float32 of length dim (writeVectors)
 }
 
 // inlineEmbedder returns the inline embedder of a start-up pass, or nil
@@ -49,18 +51,11 @@ func (e *Engine) inlineEmbedder() *inlineEmbed {
 // their stored form. It returns nil when the model fails or gives vectors
 // of another dimension: the background embedder then tries.
 func (ie *inlineEmbed) vectors(ctx context.Context, title, content string) [][]byte {
+	if w, ok := ie.provider.(vectorWriter); ok {
+		return ie.writeVectors(ctx, w, title, content)
+	}
 	chunks := embed.Chunks(title, content, ie.chars)
 	out := make([][]byte, len(chunks))
-	if w, ok := ie.provider.(vectorWriter); ok {
-		buf := make([]float32, ie.dim) // each vector is encoded before the next
-		for i, c := range chunks {
-			if ctx.Err() != nil {
-				return nil
-			}
-			out[i] = vectorCodec(ie.model).Encode(w.VectorTo(buf, c.Text))
-		}
-		return out
-	}
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.Text
@@ -74,6 +69,29 @@ func (ie *inlineEmbed) vectors(ctx context.Context, title, content string) [][]b
 			return nil
 		}
 		out[i] = vectorCodec(ie.model).Encode(v)
+	}
+	return out
+}
+
+// writeVectors is vectors for a model that writes each vector into a
+// buffer: each is encoded before the next is made, so one buffer (kept
+// for the next note) and one chunk text at a time serve them all.
+func (ie *inlineEmbed) writeVectors(ctx context.Context, w vectorWriter, title, content string) [][]byte {
+	buf, _ := ie.bufs.Get().(*[]float32)
+	if buf == nil || len(*buf) != ie.dim {
+		b := make([]float32, ie.dim)
+		buf = &b
+	}
+	defer ie.bufs.Put(buf)
+	var out [][]byte
+	stopped := false
+	embed.EachChunkText(title, content, ie.chars, func(text string) {
+		if stopped = stopped || ctx.Err() != nil; !stopped {
+			out = append(out, vectorCodec(ie.model).Encode(w.VectorTo(*buf, text)))
+		}
+	})
+	if stopped {
+		return nil
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -195,6 +196,31 @@ func TestChunksCoverContent(t *testing.T) {
 		inHeading := strings.HasPrefix(body[strings.LastIndexByte(body[:i], '\n')+1:], "#")
 		if ch != ' ' && ch != '\n' && !inHeading && n != 1 {
 			t.Fatalf("byte %d (%q) covered %d times", i, ch, n)
+		}
+	}
+}
+
+// TestEachChunkText: EachChunkText gives the Text of each chunk Chunks
+// gives, in order, for random bodies and titles (an empty one, and a
+// note without content, included).
+func TestEachChunkText(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	pieces := []string{"# Head\n", "## Sub\n", "```\n", "text ", "more words. ", "東京の旅行。", "é", "\n\n", "\n", "x", "  ", "#tag ", "😀"}
+	titles := []string{"", "Title é", "  ", strings.Repeat("Long title ", 40)}
+	for round := range 500 {
+		var b strings.Builder
+		for range r.IntN(200) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		body, title, max := b.String(), titles[round%len(titles)], r.IntN(300)
+		var want []string
+		for _, c := range Chunks(title, body, max) {
+			want = append(want, c.Text)
+		}
+		var got []string
+		n := EachChunkText(title, body, max, func(text string) { got = append(got, strings.Clone(text)) })
+		if !slices.Equal(got, want) || n != len(want) {
+			t.Fatalf("EachChunkText(%q, %q, %d) = %d %q, want %q", title, body, max, n, got, want)
 		}
 	}
 }

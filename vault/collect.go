@@ -19,6 +19,7 @@ type collector struct {
 	off   int
 	lines lineIndex
 	note  *Note
+	spans spanTable // the links' spans (parseMarkdown)
 
 	// defs, when set (ParseForRewrite), holds the destination range of
 	// each link reference definition by normalised label.
@@ -56,7 +57,7 @@ func (c *collector) walk(doc ast.Node) {
 }
 
 func (c *collector) wikilink(n *wikilink.Node) {
-	sp, ok := spanOf(n)
+	sp, ok := c.spans[n]
 	if !ok {
 		return
 	}
@@ -99,7 +100,7 @@ func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at
 }
 
 func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string) {
-	sp, ok := spanOf(n)
+	sp, ok := c.spans[n]
 	if !ok || pos < 0 {
 		return
 	}
@@ -195,7 +196,10 @@ func (c *collector) finish() {
 		n.Title = titleFromID(n.ID)
 	}
 	sort.SliceStable(n.Links, func(i, j int) bool { return n.Links[i].Start < n.Links[j].Start })
-	if cap(n.Links) > len(n.Links) {
+	switch {
+	case len(n.Links) == 0:
+		n.Links = nil // a note without links has none, not an empty list
+	case cap(n.Links) > len(n.Links):
 		// The note is kept as long as the engine runs: the room append
 		// left was a fifth of the links' memory.
 		n.Links = slices.Clone(n.Links)

@@ -122,9 +122,14 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 		n.Warnings = append(n.Warnings, fmt.Sprintf("note is %d bytes, over the %d byte limit: only its frontmatter was parsed", len(src), MaxParseBytes))
 	}
 
-	doc, fm := p.parseMarkdown(body)
+	doc, fm, spans := p.parseMarkdown(body)
 	lines := newLineIndex(src)
-	c := &collector{src: src, off: off, lines: lines, note: n}
+	c := &collector{src: src, off: off, lines: lines, note: n, spans: spans}
+	// Room for about as many links as the text has openings: append
+	// doubling its way up allocated the links about twice over.
+	if k := bytes.Count(body, []byte("[[")) + bytes.Count(body, []byte("](")); k > 0 {
+		n.Links = make([]Link, 0, k)
+	}
 	if fm != nil {
 		c.frontmatter(fm)
 	}
@@ -139,19 +144,20 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 }
 
 // parseMarkdown parses body and returns its AST with the raw frontmatter
-// (nil when there is none or it is never closed).
-func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter) {
+// (nil when there is none or it is never closed) and the spans of its
+// links (spanTable).
+func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter, spanTable) {
 	_, _, fmEnd := findFrontmatter(body, len(body))
 	body = defuseLongDestinations(body, fmEnd)
 	pc := parser.NewContext()
 	doc := p.withFM.Parse(text.NewReader(body), parser.WithContext(pc))
 	d := frontmatter.Get(pc)
 	if d == nil {
-		return doc, nil
+		return doc, nil, spansOf(pc)
 	}
 	var capture yamlCapture
 	if err := d.Decode(&capture); err != nil {
-		return doc, nil
+		return doc, nil, spansOf(pc)
 	}
 	start := cap(body) - cap(capture.raw) // raw is a sub-slice of body
 	end := start + len(capture.raw)
@@ -159,9 +165,10 @@ func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter) {
 	if !closed || !opensFrontmatter(body, start) {
 		// "---" with no closing line is not frontmatter in Obsidian, nor
 		// is a block that does not start on the very first line.
-		return p.bodyMD.Parse(text.NewReader(body)), nil
+		pc = parser.NewContext()
+		return p.bodyMD.Parse(text.NewReader(body), parser.WithContext(pc)), nil, spansOf(pc)
 	}
-	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}
+	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}, spansOf(pc)
 }
 
 // rawFrontmatter is the YAML text between the delimiters and where it is.

@@ -12,20 +12,33 @@ import (
 	"go.abhg.dev/goldmark/wikilink"
 )
 
-// spanAttr is the AST attribute under which the inline parsers below store
-// the byte range [start, end) of what they matched, relative to the parsed
-// source.
-var spanAttr = []byte("vaultgraph-span")
-
 type span struct{ start, end int }
 
-func spanOf(n ast.Node) (span, bool) {
-	v, ok := n.AttributeString(string(spanAttr))
-	if !ok {
-		return span{}, false
+// spanKey is the parser context's key of the spanTable that the inline
+// parsers below fill in.
+var spanKey = parser.NewContextKey()
+
+// spanTable holds the byte range [start, end) of what the inline parsers
+// below matched, relative to the parsed source, by the node they made.
+// It sits beside the AST rather than in a node attribute: goldmark gives
+// a node's first attribute a slice of room for ten, which was a fifth of
+// the bytes a parse allocated.
+type spanTable map[ast.Node]span
+
+// putSpan records the span of n in pc's spanTable.
+func putSpan(pc parser.Context, n ast.Node, s span) {
+	t, _ := pc.Get(spanKey).(spanTable)
+	if t == nil {
+		t = spanTable{}
+		pc.Set(spanKey, t)
 	}
-	s, ok := v.(span)
-	return s, ok
+	t[n] = s
+}
+
+// spansOf returns pc's spanTable (nil when no inline parser matched).
+func spansOf(pc parser.Context) spanTable {
+	t, _ := pc.Get(spanKey).(spanTable)
+	return t
 }
 
 // wikilinkParser parses [[wikilinks]] and ![[embeds]] into the nodes of
@@ -81,7 +94,7 @@ func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 		n.Target, n.Fragment = n.Target[:i], n.Target[i+1:]
 	}
 	n.AppendChild(n, ast.NewTextSegment(text.NewSegment(labelStart, stop)))
-	n.SetAttribute(spanAttr, span{seg.Start, stop + 2})
+	putSpan(pc, n, span{seg.Start, stop + 2})
 	block.Advance(stop + 2 - seg.Start)
 	return n
 }
@@ -129,7 +142,7 @@ func (p *linkParser) Parse(parent ast.Node, block text.Reader, pc parser.Context
 	case *ast.Link, *ast.Image:
 		_, after := block.PeekLine()
 		// before.Start is the closing ']' of the link text.
-		n.SetAttribute(spanAttr, span{before.Start, after.Start})
+		putSpan(pc, n, span{before.Start, after.Start})
 	}
 	return n
 }

@@ -251,9 +251,8 @@ func (a *anchorText) row(rowid int64) (anchorRow, bool) {
 
 // insertAnchorRow inserts r into fts_anchor.
 func (w *writer) insertAnchorRow(r *anchorRow) error {
-	_, err := w.exec("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)",
-		r.rowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3], r.cols[4])
-	return err
+	w.args = append(w.args[:0], r.rowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3], r.cols[4])
+	return w.execRaw("INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, stems) VALUES (?, ?, ?, ?, ?, ?)", w.args)
 }
 
 // metaAnchorsStale is the meta key that, while present, says fts_anchor

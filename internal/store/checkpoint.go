@@ -26,16 +26,30 @@ type checkpointer struct {
 // which rolls back what was not committed, then runs afterWrite and
 // releases the lock.
 func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end func(), err error) {
+	_, tx, end, err = s.beginWriteConn(ctx, what)
+	return tx, end, err
+}
+
+// beginWriteConn is beginWrite on a connection of its own, which it
+// returns too (for statements run through the driver, raw_exec.go); end
+// releases it after the transaction.
+func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn, tx *sql.Tx, end func(), err error) {
 	s.wmu.Lock()
-	if tx, err = s.db.BeginTx(ctx, nil); err != nil {
+	if conn, err = s.db.Conn(ctx); err == nil {
+		if tx, err = conn.BeginTx(ctx, nil); err != nil {
+			_ = conn.Close()
+		}
+	}
+	if err != nil {
 		s.keep.failed = true // see KeepCache
 		s.afterWrite()
 		s.wmu.Unlock()
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	s.keep.committed = false
-	return tx, func() {
+	return conn, tx, func() {
 		_ = tx.Rollback() // after Commit it is a no-op
+		_ = conn.Close()
 		if !s.keep.committed {
 			s.keep.failed = true // see KeepCache
 		}
@@ -48,11 +62,12 @@ func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end fu
 // writes that go through one (Apply, PutVectors). The caller defers end,
 // which closes the writer's statements, then ends the transaction.
 func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end func(), err error) {
-	tx, endTx, err := s.beginWrite(ctx, what)
+	conn, tx, endTx, err := s.beginWriteConn(ctx, what)
 	if err != nil {
 		return nil, nil, err
 	}
 	w = newWriter(ctx, tx)
+	w.conn = conn
 	s.stmts.db = s.db
 	w.cache = &s.stmts
 	return w, func() {

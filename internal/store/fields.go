@@ -177,9 +177,9 @@ const stemMarker = foldMarker
 func stemText(texts ...string) string {
 	st := stemPool.Get().(*stemScratch)
 	defer st.put()
-	var b strings.Builder
+	b := st.out[:0] // the column, built where it was last time (one copy at the end)
 	for _, t := range texts {
-		for w := range strings.FieldsFuncSeq(t, notStemRune) {
+		for w, i := nextStemWord(t, 0); w != ""; w, i = nextStemWord(t, i) {
 			if !stemmable(w) { // Stem would give "": no look-up
 				continue
 			}
@@ -187,23 +187,59 @@ func stemText(texts ...string) string {
 				continue
 			}
 			st.words[w] = struct{}{}
-			// Stem gives "" for a word that is not all ASCII letters, so
-			// the case-insensitive comparison is an ASCII one.
 			s := st.stem(w)
-			if s == "" || strings.EqualFold(s, w) {
+			if s == "" {
 				continue
 			}
 			if _, ok := st.seen[s]; ok {
 				continue
 			}
 			st.seen[s] = struct{}{}
-			if b.Len() > 0 {
-				b.WriteByte(' ')
+			if len(b) > 0 {
+				b = append(b, ' ')
 			}
-			b.WriteString(stemMarker + s)
+			b = append(append(b, stemMarker...), s...)
 		}
 	}
-	return b.String()
+	st.out = b
+	return string(b)
+}
+
+// nextStemWord returns the first word of t[i:] and the offset just past
+// it, or "" when there is none: the words are those of
+// strings.FieldsFuncSeq(t, notStemRune), found without a call per
+// character for ASCII text (the call was a sixth of stemText).
+func nextStemWord(t string, i int) (string, int) {
+	for i < len(t) { // separators
+		if c := t[i]; c < utf8.RuneSelf {
+			if textfold.IsASCIIWordByte(c) {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(t[i:])
+		if !notStemRune(r) {
+			break
+		}
+		i += size
+	}
+	start := i
+	for i < len(t) {
+		if c := t[i]; c < utf8.RuneSelf {
+			if !textfold.IsASCIIWordByte(c) {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(t[i:])
+		if notStemRune(r) {
+			break
+		}
+		i += size
+	}
+	return t[start:i], i
 }
 
 // notStemRune reports whether r separates the words stemText stems:
@@ -222,6 +258,7 @@ func notStemRune(r rune) bool {
 type stemScratch struct {
 	words, seen map[string]struct{}
 	stems       map[string]string
+	out         []byte // the column being built (stemText)
 }
 
 // Bounds of a pooled stemScratch: a set grown past maxStemScratch by a
@@ -230,13 +267,15 @@ type stemScratch struct {
 const (
 	maxStemScratch = 4096
 	maxStemLocal   = 20_000
+	maxStemOut     = 64 << 10 // bytes of column kept for the next call
 )
 
 var stemPool = sync.Pool{New: func() any {
 	return &stemScratch{words: map[string]struct{}{}, seen: map[string]struct{}{}, stems: map[string]string{}}
 }}
 
-// stem is Stem(w), cached.
+// stem is Stem(w), cached, or "" when that is w itself (in another case):
+// the word matches as written in its own column.
 func (st *stemScratch) stem(w string) string {
 	if s, ok := st.stems[w]; ok {
 		return s
@@ -244,6 +283,11 @@ func (st *stemScratch) stem(w string) string {
 	s := Stem(w)
 	if s == "" {
 		return s // not a word Stem stems: quick to tell again
+	}
+	// Stem gives "" for a word that is not all ASCII letters, so the
+	// case-insensitive comparison is an ASCII one.
+	if strings.EqualFold(s, w) {
+		s = ""
 	}
 	if len(st.stems) >= maxStemLocal {
 		clear(st.stems)
@@ -254,6 +298,9 @@ func (st *stemScratch) stem(w string) string {
 
 // put empties the sets, which hold parts of the texts, and pools st.
 func (st *stemScratch) put() {
+	if cap(st.out) > maxStemOut {
+		st.out = nil
+	}
 	for _, m := range []*map[string]struct{}{&st.words, &st.seen} {
 		if len(*m) > maxStemScratch {
 			*m = map[string]struct{}{}

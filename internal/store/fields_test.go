@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -196,6 +197,29 @@ func TestStemText(t *testing.T) {
 			if got := stemText(tt.give...); got != tt.want {
 				t.Errorf("round %d: stemText(%.40q) = %q, want %q", round, tt.give, got, tt.want)
 			}
+		}
+	}
+}
+
+// TestNextStemWord: nextStemWord finds the words of
+// strings.FieldsFuncSeq(t, notStemRune), in random texts of ASCII,
+// other letters, digits, marks, separators and invalid UTF-8.
+func TestNextStemWord(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "Z", "7", " ", "-", "_", "é", "Ж", "٣", "\u0301", "漢", "。", "\xff", "\x80", "\xe2\x80", "😀", "ab"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(10) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		text := b.String()
+		want := slices.Collect(strings.FieldsFuncSeq(text, notStemRune))
+		var got []string
+		for w, i := nextStemWord(text, 0); w != ""; w, i = nextStemWord(text, i) {
+			got = append(got, w)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("words of %q = %q, want %q", text, got, want)
 		}
 	}
 }

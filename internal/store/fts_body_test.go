@@ -177,3 +177,22 @@ func vaultStore(t *testing.T) (s *Store, root string, write func(id, title, body
 		}
 	}
 }
+
+// TestIndexedBodyShares: the body of a valid UTF-8 file shares its bytes
+// (no allocation); invalid bytes are replaced in a copy.
+func TestIndexedBodyShares(t *testing.T) {
+	src := []byte("---\ntitle: x\n---\nBody text é.\n")
+	if got, want := IndexedBody("A.md", src, 17), "Body text é.\n"; got != want {
+		t.Errorf("IndexedBody = %q, want %q", got, want)
+	}
+	if n := testing.AllocsPerRun(10, func() { _ = IndexedBody("a.md", src, 17) }); n != 0 {
+		t.Errorf("IndexedBody of valid UTF-8 allocates %v times, want 0", n)
+	}
+	bad := []byte("a\xffb")
+	if got, want := IndexedBody("B.md", bad, 0), "a\uFFFDb"; got != want {
+		t.Errorf("IndexedBody(%q) = %q, want %q", bad, got, want)
+	}
+	if string(bad) != "a\xffb" {
+		t.Errorf("src changed to %q", bad)
+	}
+}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -150,6 +151,13 @@ func (w *writer) filesAndMeta(b *Batch) error {
 type writer struct {
 	ctx context.Context
 	tx  *sql.Tx
+	// conn, when not nil, is tx's connection, and raw the statements
+	// prepared on it through the driver (raw_exec.go), with named and
+	// args the argument slices they reuse.
+	conn  *sql.Conn
+	raw   rawStmts
+	named []driver.NamedValue
+	args  []any
 	// bulkEnd says the transaction ends a bulk pass (writeFTS).
 	bulkEnd bool
 	stmts   map[string]*sql.Stmt
@@ -195,8 +203,8 @@ type writer struct {
 // together, a batch makes one.
 func (w *writer) writeFTS(deferAnchors, notes bool) error {
 	for _, args := range w.ftsRows {
-		if _, err := w.exec(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...); err != nil {
+		if err := w.execRaw(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args); err != nil {
 			return err
 		}
 	}
@@ -265,6 +273,7 @@ func (w *writer) queryRow(query string, args ...any) *sql.Row {
 }
 
 func (w *writer) close() {
+	w.closeRaw()
 	for _, st := range w.stmts {
 		st.Close()
 	}
@@ -417,12 +426,7 @@ func (w *writer) writeLinks(r *Record, doc int64, contexts []string, fresh bool)
 		if err != nil {
 			return err
 		}
-		if _, err := w.exec(`INSERT INTO links(source, seq, kind, target, fragment, alias, property,
-			start, end, target_start, target_end, line, resolved, status, context)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			doc, i, linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
-			l.Start, l.End, l.TargetStart, l.TargetEnd, l.Line, resolved, status,
-			contexts[i]); err != nil {
+		if err := w.insertLink(doc, i, &l, resolved, status, contexts[i]); err != nil {
 			return err
 		}
 	}

@@ -84,7 +84,8 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
 			}
 			// One INSERT per row (see writeLinks).
-			if _, err := w.exec("INSERT INTO vectors(note, model, chunk, vec) VALUES (?, ?, ?, ?)", doc, mid, i, b); err != nil {
+			w.args = append(w.args[:0], doc, mid, int64(i), b)
+			if err := w.execRaw("INSERT INTO vectors(note, model, chunk, vec) VALUES (?, ?, ?, ?)", w.args); err != nil {
 				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 			}
 		}

@@ -96,8 +96,22 @@ func IsCJK(r rune) bool {
 		unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// HasCJK reports whether s has a CJK letter.
-func HasCJK(s string) bool { return strings.IndexFunc(s, IsCJK) >= 0 }
+// HasCJK reports whether s has a CJK letter. It is strings.IndexFunc(s,
+// IsCJK) >= 0 without a call per rune: no rune below U+1100 is CJK, and a
+// byte below 0xE1 starts none from U+1100 on (nor is it inside one), so
+// only the runes that start at a byte from 0xE1 on are decoded and tested
+// (over a note's body, IndexFunc was a fifth of Prepare).
+func HasCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0xE1 {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(s[i:]); IsCJK(r) {
+			return true
+		}
+	}
+	return false
+}
 
 // SplitCJK yields the parts of the word w in order, its CJK runs and its
 // other parts, each with whether it is CJK.
