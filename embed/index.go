@@ -354,35 +354,6 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 	return hits
 }
 
-// scan scores rows [lo, hi) and keeps the k best notes among them, or
-// with perRow the k best rows (each under its row number as slot).
-func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool, perRow bool) topNotes {
-	t := newTopNotes(k)
-	d := x.dim
-	for r := lo; r < hi; r++ {
-		slot := x.rowNote[r]
-		if allowed != nil && !allowed[slot] {
-			continue
-		}
-		var s float32
-		if x.sp.terms > 0 {
-			s = x.sp.dot(r, query)
-		} else if x.quantize {
-			s = dotInt8(x.q[r*d:(r+1)*d], query) * x.scale[r]
-		} else {
-			s = dot(x.f32[r*d:(r+1)*d], query)
-		}
-		if len(t.items) == k && s <= t.items[0].score {
-			continue // also not better than the note's own entry
-		}
-		if perRow {
-			slot = int32(r)
-		}
-		t.offer(noteScore{score: s, slot: slot, chunk: x.rowChunk[r]})
-	}
-	return t
-}
-
 // dotInt8 is the dot product of an int8 row with a float32 query.
 func dotInt8(q []int8, x []float32) float32 {
 	x = x[:len(q)]

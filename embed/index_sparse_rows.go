@@ -138,7 +138,10 @@ func (s *sparseRows) truncate(rows int) {
 
 // dot is the dot product of row r with query (of the index's dimension).
 // A packed value q × 2^e is exact in float32, so both forms add the same
-// products in the same order.
+// products in the same order. Each product is rounded to float32 before
+// it is added (the conversion keeps a compiler from fusing the multiply
+// and the add, as some do on arm64), so that every way of scoring a row
+// gives the same sum (sparseRows.dots4).
 func (s *sparseRows) dot(r int, query []float32) float32 {
 	t := s.terms
 	var sum float32
@@ -146,7 +149,7 @@ func (s *sparseRows) dot(r int, query []float32) float32 {
 		dims, vals := s.dims[r*t:(r+1)*t], s.vals[r*t:(r+1)*t]
 		for i, d := range dims {
 			if int(d) < len(query) {
-				sum += vals[i] * query[d]
+				sum += float32(vals[i] * query[d])
 			}
 		}
 		return sum
@@ -154,9 +157,59 @@ func (s *sparseRows) dot(r int, query []float32) float32 {
 	scale := pow2(s.exps[r])
 	for _, c := range s.codes[r*t : (r+1)*t] {
 		if d := int(c >> packQBits); d < len(query) {
-			v := float32(int(c&(1<<packQBits-1))-packQBias) * scale
-			sum += v * query[d]
+			v := packQ[c&(1<<packQBits-1)] * scale
+			sum += float32(v * query[d])
 		}
 	}
 	return sum
+}
+
+// packQ is the q of each low 7 bits of a packed code, as a float32.
+var packQ = func() (q [1 << packQBits]float32) {
+	for i := range q {
+		q[i] = float32(i - packQBias)
+	}
+	return q
+}()
+
+// dots sets out[i] to dot(rows[i], query). Packed rows go four at a
+// time through dots4 when query covers every dimension a code can name.
+func (s *sparseRows) dots(rows []int32, out []float32, query []float32) {
+	out = out[:len(rows)]
+	i := 0
+	if !s.wide && len(query) >= packMaxDim {
+		x := (*[packMaxDim]float32)(query)
+		for ; i+4 <= len(rows); i += 4 {
+			s.dots4((*[4]int32)(rows[i:]), (*[4]float32)(out[i:]), x)
+		}
+	}
+	for ; i < len(rows); i++ {
+		out[i] = s.dot(int(rows[i]), query)
+	}
+}
+
+// dots4 is dot for four packed rows: each row's sum takes the same
+// products in the same order as dot (every dimension is below
+// len(query)), but the four sums are interleaved, so that the adds of
+// one row do not wait on each other's latency alone: about a third less
+// time a row than four calls of dot.
+func (s *sparseRows) dots4(rows *[4]int32, out *[4]float32, x *[packMaxDim]float32) {
+	t := s.terms
+	c0 := s.codes[int(rows[0])*t : int(rows[0]+1)*t]
+	c1 := s.codes[int(rows[1])*t : int(rows[1]+1)*t][:len(c0)]
+	c2 := s.codes[int(rows[2])*t : int(rows[2]+1)*t][:len(c0)]
+	c3 := s.codes[int(rows[3])*t : int(rows[3]+1)*t][:len(c0)]
+	e0, e1, e2, e3 := pow2(s.exps[rows[0]]), pow2(s.exps[rows[1]]), pow2(s.exps[rows[2]]), pow2(s.exps[rows[3]])
+	const mask = 1<<packQBits - 1
+	var s0, s1, s2, s3 float32
+	for j, c := range c0 {
+		s0 += float32(packQ[c&mask] * e0 * x[c>>packQBits])
+		c = c1[j]
+		s1 += float32(packQ[c&mask] * e1 * x[c>>packQBits])
+		c = c2[j]
+		s2 += float32(packQ[c&mask] * e2 * x[c>>packQBits])
+		c = c3[j]
+		s3 += float32(packQ[c&mask] * e3 * x[c>>packQBits])
+	}
+	out[0], out[1], out[2], out[3] = s0, s1, s2, s3
 }
