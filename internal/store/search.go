@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -90,6 +89,7 @@ type KeywordHit struct {
 	Matched, Terms int
 
 	terms []Term // the terms searched for, after dropCommon (for KeywordSnippets)
+	doc   int64  // the note's rowid when it was found, 0 if unknown (for KeywordSnippets)
 }
 
 // Relevance is how well the note matches the terms it has: -BM25, times
@@ -175,82 +175,6 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 		}
 	}
 	return s.details(ctx, rt, expr, terms, hits, !q.NoSnippets)
-}
-
-// KeywordSnippets returns the snippets of hits (from a Keyword search
-// with NoSnippets), as Keyword would have written them (each matched word
-// highlighted), keyed by note ID. A note that no longer matches gets
-// none.
-func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[string]string, error) {
-	var terms []Term
-	ids := make([]string, 0, len(hits))
-	for _, h := range hits {
-		ids = append(ids, h.ID)
-		if terms == nil {
-			terms = h.terms
-		}
-	}
-	if len(terms) == 0 || len(ids) == 0 {
-		return map[string]string{}, nil
-	}
-	list, _ := json.Marshal(ids) // strings always marshal
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
-	rowids, err := scanRows(rows, err, func(rows *sql.Rows, r *int64) error { return rows.Scan(r) })
-	if err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	// Snippets made before from the same rows for the same terms are
-	// taken as they are (snippet_memo.go), others made in Go where they
-	// can be (snippet_go.go); their rows of temp.snip are not made.
-	key, expr := snipTermsKey(terms), newSnipExpr(terms)
-	kept := map[int64]string{}
-	conn, err := s.snipConn(ctx, rowids, func(doc int64, src snipSource, row func() (string, [len(ftsColumns)]string)) bool {
-		snip, hit := s.snips.get(doc, key, src)
-		if !hit && expr != nil {
-			if snip, hit = expr.rowSnippet(row, terms); hit {
-				s.snips.put(doc, key, src, snip)
-			}
-		}
-		if hit {
-			kept[doc] = snip
-		}
-		return hit
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	var todo []int64
-	for _, r := range rowids {
-		if _, hit := kept[r]; !hit {
-			todo = append(todo, r)
-		}
-	}
-	out, missing, err := matchedSnippets(ctx, conn, todo, terms)
-	if err != nil {
-		return nil, err
-	}
-	if len(missing) > 0 {
-		// Found by the anchor text of the links to them only (or gone).
-		found, err := anchorOnlySnippets(ctx, conn, missing, terms)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range found {
-			out[d[0]] = d[1]
-		}
-	}
-	for _, r := range todo {
-		if src, ok := conn.made[r]; ok {
-			if snip, made := out[src.id]; made {
-				s.snips.put(r, key, src, snip)
-			}
-		}
-	}
-	for r, snip := range kept {
-		out[conn.made[r].id] = snip
-	}
-	return out, nil
 }
 
 // hit is a ranked note before its details are read.
@@ -411,7 +335,7 @@ func (s *Store) details(ctx context.Context, rt *readTx, expr string, terms []Te
 		if !ok {
 			continue
 		}
-		h.ID, h.Snippet, h.terms = d.id, d.snippet, terms
+		h.ID, h.Snippet, h.terms, h.doc = d.id, d.snippet, terms, h.rowid
 		out = append(out, h.KeywordHit)
 	}
 	// Ties were ranked by rowid: order them by ID, as every list is. The

@@ -150,7 +150,7 @@ func plainDetails(ctx context.Context, rt *readTx, terms []Term, hits []hit) ([]
 			}
 			h.ID = id
 		}
-		h.Snippet, h.terms = "", terms
+		h.Snippet, h.terms, h.doc = "", terms, h.rowid
 		out = append(out, h.KeywordHit)
 	}
 	SortByRelevance(out) // as details: ties by ID

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+)
+
+// KeywordSnippets returns the snippets of hits (from a Keyword search
+// with NoSnippets), as Keyword would have written them (each matched word
+// highlighted), keyed by note ID. A note that no longer matches gets
+// none.
+func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[string]string, error) {
+	var terms []Term
+	ids := make([]string, 0, len(hits))
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+		if terms == nil {
+			terms = h.terms
+		}
+	}
+	if len(terms) == 0 || len(ids) == 0 {
+		return map[string]string{}, nil
+	}
+	// The rowids the hits were found at are taken while they hold the
+	// same notes (snippetsOf checks), saving a query of notes by ID.
+	if docs := hitDocs(hits); docs != nil {
+		if out, done, err := s.snippetsOf(ctx, docs, ids, terms, false); err != nil || done {
+			return out, err
+		}
+	}
+	rowids, err := s.hitRowids(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := s.snippetsOf(ctx, rowids, ids, terms, true)
+	return out, err
+}
+
+// hitDocs returns the rowids the hits were found at, nil when one is not
+// known.
+func hitDocs(hits []KeywordHit) []int64 {
+	docs := make([]int64, 0, len(hits))
+	for _, h := range hits {
+		if h.doc == 0 {
+			return nil
+		}
+		docs = append(docs, h.doc)
+	}
+	return docs
+}
+
+// hitRowids returns the rowids of the notes ids (those still indexed).
+func (s *Store) hitRowids(ctx context.Context, ids []string) ([]int64, error) {
+	list, _ := json.Marshal(ids) // strings always marshal
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	rowids, err := scanRows(rows, err, func(rows *sql.Rows, r *int64) error { return rows.Scan(r) })
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	return rowids, nil
+}
+
+// sameNotes reports whether each rowids[i] was made from the note ids[i].
+func sameNotes(made map[int64]snipSource, rowids []int64, ids []string) bool {
+	for i, r := range rowids {
+		if src, ok := made[r]; !ok || src.id != ids[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// snippetsOf makes the snippets of the notes rowids for terms, by note
+// ID. Unless byID is set (rowids were looked up from ids), done is false
+// when a rowid no longer holds the note of ids at the same place: the
+// caller then looks the rowids up by ID.
+func (s *Store) snippetsOf(ctx context.Context, rowids []int64, ids []string, terms []Term, byID bool) (map[string]string, bool, error) {
+	// Snippets made before from the same rows for the same terms are
+	// taken as they are (snippet_memo.go), others made in Go where they
+	// can be (snippet_go.go); their rows of temp.snip are not made.
+	key, expr := snipTermsKey(terms), newSnipExpr(terms)
+	kept := map[int64]string{}
+	conn, err := s.snipConn(ctx, rowids, func(doc int64, src snipSource, row func() (string, [len(ftsColumns)]string)) bool {
+		snip, hit := s.snips.get(doc, key, src)
+		if !hit && expr != nil {
+			if snip, hit = expr.rowSnippet(row, terms); hit {
+				s.snips.put(doc, key, src, snip)
+			}
+		}
+		if hit {
+			kept[doc] = snip
+		}
+		return hit
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	defer conn.Close()
+	if !byID && !sameNotes(conn.made, rowids, ids) {
+		return nil, false, nil
+	}
+	var todo []int64
+	for _, r := range rowids {
+		if _, hit := kept[r]; !hit {
+			todo = append(todo, r)
+		}
+	}
+	out, missing, err := matchedSnippets(ctx, conn, todo, terms)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(missing) > 0 {
+		// Found by the anchor text of the links to them only (or gone).
+		found, err := anchorOnlySnippets(ctx, conn, missing, terms)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, d := range found {
+			out[d[0]] = d[1]
+		}
+	}
+	for _, r := range todo {
+		if src, ok := conn.made[r]; ok {
+			if snip, made := out[src.id]; made {
+				s.snips.put(r, key, src, snip)
+			}
+		}
+	}
+	for r, snip := range kept {
+		out[conn.made[r].id] = snip
+	}
+	return out, true, nil
+}
