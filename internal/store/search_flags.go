@@ -89,23 +89,30 @@ func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) (
 }
 
 // live reports whether a live row of the index has token (with prefix:
-// a token it starts); ok is false when the reader gives up.
+// a token it starts); ok is false when the reader gives up. A segment's
+// tombstones are read only when it has a row of token: most segments
+// have none of a search's rarer tokens (its stems and folded forms).
 func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found, ok bool, err error) {
 	defer func() { f.stopped = false }() // the reader serves other reads after
 	for i, sg := range f.segs {
-		dead, err := f.tombstones(ctx, i)
-		if err != nil {
-			return false, false, err
-		}
+		var dead map[int64]bool
+		var deadErr error
+		read := false
 		// The check ends at the first live row (ftsReader.stopped): a
 		// kept read is replayed no further, a read to be kept goes on.
 		f.stopped = false
 		ok, err := f.scanKept(ctx, sg, token, prefix, nil, func(_ string, p *ftsPosting) bool {
-			found = !dead[p.rowid]
-			f.stopped = found
-			return !found
+			if !read {
+				dead, deadErr = f.tombstones(ctx, i)
+				read = true
+			}
+			found = deadErr == nil && !dead[p.rowid]
+			f.stopped = found || deadErr != nil
+			return !f.stopped
 		})
 		switch {
+		case deadErr != nil:
+			return false, false, deadErr
 		case err != nil:
 			return false, false, err
 		case found:
