@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -26,5 +27,47 @@ func TestFoldPiecesSameAsWhole(t *testing.T) {
 		if got := string(f.fold(s)); got != want {
 			t.Fatalf("fold(%+q) = %+q, want %+q", s, got, want)
 		}
+	}
+}
+
+// TestWordCacheSameVectors: a state that embeds text after text, keeping
+// their words (wordCache) and starting again when it holds too many,
+// gives each text the vector a new state gives it, to the bit.
+func TestWordCacheSameVectors(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		const letters = "abcdefghijklmnopqrstuvwxyzéü東"
+		rs := []rune(letters)
+		b := make([]rune, 1+r.IntN(9))
+		for i := range b {
+			b[i] = rs[r.IntN(len(rs))]
+		}
+		return string(b)
+	}
+	vocab := make([]string, 3*maxCachedWords)
+	for i := range vocab {
+		vocab[i] = word()
+	}
+	st := new(builtinState)
+	st.reset()
+	for n := range 100 {
+		var b strings.Builder
+		for range 50 + r.IntN(3000) {
+			b.WriteString(vocab[r.IntN(len(vocab))>>(r.IntN(8))]) // Zipf-like: low indices often
+			b.WriteString([]string{" ", " ", ". ", "\n", "-"}[r.IntN(5)])
+		}
+		text := b.String()
+		got := st.vector(make([]float32, BuiltinDim), text)
+		fresh := new(builtinState)
+		fresh.reset()
+		want := fresh.vector(make([]float32, BuiltinDim), text)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("text %d: component %d = %v with the cache, %v without", n, i, got[i], want[i])
+			}
+		}
+	}
+	if len(st.cache.infos) > 2*maxCachedWords {
+		t.Errorf("the cache holds %d words, want at most about %d", len(st.cache.infos), maxCachedWords)
 	}
 }
