@@ -60,6 +60,36 @@ func Runs(s string, in func(rune) bool) iter.Seq2[int, string] {
 	}
 }
 
+// Tokens yields the byte offset and text of each of unicode61's tokens
+// of s, as written: Runs(s, IsWordRune), without a call per ASCII
+// character (the hidden columns of every note's body are made from them).
+func Tokens(s string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		start := -1
+		for i := 0; i < len(s); {
+			ok, n := IsASCIIWordByte(s[i]), 1
+			if s[i] >= utf8.RuneSelf {
+				var r rune
+				r, n = utf8.DecodeRuneInString(s[i:])
+				ok = IsWordRune(r)
+			}
+			switch {
+			case ok && start < 0:
+				start = i
+			case !ok && start >= 0:
+				if !yield(start, s[start:i]) {
+					return
+				}
+				start = -1
+			}
+			i += n
+		}
+		if start >= 0 {
+			yield(start, s[start:])
+		}
+	}
+}
+
 // WordRuns returns the [start, end) rune ranges of the words of r, as
 // Words splits them.
 func WordRuns(r []rune) [][2]int {
