@@ -119,7 +119,10 @@ func (st *builtinState) vector(dst []float32, text string) []float32 {
 	}
 	for _, f := range st.feats {
 		v := float64(f.w) // most features occur once: 1 + log(1) is 1
-		if f.n > 1 {
+		switch {
+		case f.n > 1 && f.n < uint32(len(tfScale)):
+			v *= tfScale[f.n]
+		case f.n > 1:
 			v *= 1 + math.Log(float64(f.n))
 		}
 		if f.m>>63 != 0 {
@@ -131,6 +134,15 @@ func (st *builtinState) vector(dst []float32, text string) []float32 {
 	}
 	return st.mix(dst[:BuiltinDim])
 }
+
+// tfScale holds 1 + ln(n), the weight of a feature that occurs n times,
+// for the small n most features have: the same values, made once.
+var tfScale = func() (t [256]float64) {
+	for n := range t {
+		t[n] = 1 + math.Log(float64(n))
+	}
+	return t
+}()
 
 // countWords counts each distinct word of st.words (st.uniq, in order of
 // first occurrence) and adds the features of each pair of adjacent

@@ -22,8 +22,16 @@ func IsWordRune(r rune) bool {
 // for which unicode.IsLetter or unicode.IsDigit is true, answered without
 // their tables.
 func IsASCIIWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	return asciiWordBytes[c] // a load, not three comparisons a byte
 }
+
+// asciiWordBytes is true at the letters and digits of ASCII.
+var asciiWordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // IsU61Rune reports whether unicode61 keeps r in a token once it removes
 // diacritics: letters, digits, private-use characters and the accents it
