@@ -14,7 +14,8 @@ import (
 func TestFoldPiecesSameAsWhole(t *testing.T) {
 	parts := []string{"a", "E", "z", " ", "\n", "-", "1", "é", "e\u0301", "E\u0301\u0327", "\u0301", "\u0327\u0301",
 		"ﬁ", "Ｆ", "ß", "ẞ", "Ø", "ς", "Σ", "ΆΣ", "й", "И\u0306", "が", "か\u3099", "\u3099", "한", "\u1100\u1161", "\u1161",
-		"ǅ", "İ", "ⅷ", "🙂", "\u034f", strings.Repeat("\u0301", 40), "Å", "A\u030a", "\u212b", "ﬀ", "x\u0338", "<\u0338"}
+		"ǅ", "İ", "ⅷ", "🙂", "\u034f", strings.Repeat("\u0301", 40), "Å", "A\u030a", "\u212b", "ﬀ", "x\u0338", "<\u0338",
+		strings.Repeat("Ab ", 25), strings.Repeat("x", 63), strings.Repeat("Y", 64)}
 	r := rand.New(rand.NewPCG(8, 15))
 	var f folder
 	for range 20000 {

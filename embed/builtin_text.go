@@ -34,12 +34,14 @@ func foldText(s string) string {
 type folder struct{ nfkd, out, nfc []byte }
 
 // fold returns s folded as foldText does, in one of f's buffers: valid
-// until the next call. Runs of ASCII are only lower-cased; the rest goes
-// through foldUnicode in pieces cut just before an ASCII character, where
-// no rule of it reaches across (an ASCII character is a starter that
-// composes with no character before it, so decomposition, the marks'
-// order, the accent rule and recomposition each end there). A cold index
-// folds every chunk, and most chunks are ASCII but for a few letters.
+// until the next call. Long runs of ASCII are only lower-cased; the rest
+// goes through foldUnicode in pieces cut just before an ASCII character,
+// where no rule of it reaches across (an ASCII character is a starter
+// that composes with no character before it, so decomposition, the
+// marks' order, the accent rule and recomposition each end there). A
+// cold index folds every chunk, and most chunks are ASCII but for a few
+// letters; short ASCII runs stay in the pieces, because each piece costs
+// the normaliser an allocation.
 func (f *folder) fold(s string) []byte {
 	out := f.out[:0]
 	for s != "" {
@@ -52,10 +54,7 @@ func (f *folder) fold(s string) []byte {
 		// mark after it belongs to it (e + U+0301 is é, folded to e).
 		j := max(i-1, 0)
 		out = appendLowerASCII(out, s[:j])
-		k := i + 1
-		for k < len(s) && s[k] >= utf8.RuneSelf {
-			k++
-		}
+		k := nextASCIIRun(s, i)
 		out = f.foldUnicode(out, s[j:k])
 		s = s[k:]
 	}
@@ -68,6 +67,24 @@ func asciiPrefix(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return i
+		}
+	}
+	return len(s)
+}
+
+// minASCIIRun is the shortest run of ASCII that fold lower-cases by
+// itself.
+const minASCIIRun = 64
+
+// nextASCIIRun returns where the first run of at least minASCIIRun ASCII
+// bytes of s[i:] starts, or len(s).
+func nextASCIIRun(s string, i int) int {
+	run := 0
+	for k := i; k < len(s); k++ {
+		if s[k] >= utf8.RuneSelf {
+			run = 0
+		} else if run++; run == minASCIIRun {
+			return k + 1 - run
 		}
 	}
 	return len(s)
