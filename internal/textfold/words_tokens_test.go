@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestTokensSameAsRuns: Tokens yields what Runs(s, IsWordRune) yields, on
-// texts of ASCII, accents, marks, CJK, private use and invalid UTF-8.
+// TestTokensSameAsRuns: Tokens yields what Runs(s, IsWordRune) yields,
+// and the texts Words gives, on texts of ASCII, accents, marks, CJK,
+// private use and invalid UTF-8.
 func TestTokensSameAsRuns(t *testing.T) {
 	parts := []string{"a", "Z", "9", " ", "-", "_", "é", "e\u0301", "\u0301", "東京", "한", "\ue000", "\xff", "\xe6\x9d",
 		"ß", "Σ", "🙂", "²", "Ⅷ", "\u00a0", "'", "\n"}
@@ -27,6 +28,13 @@ func TestTokensSameAsRuns(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Fatalf("Tokens(%+q) = %q, want %q", s, got, want)
+		}
+		var texts []string
+		for _, w := range Tokens(s) {
+			texts = append(texts, w)
+		}
+		if words := Words(s); strings.Join(texts, "|") != strings.Join(words, "|") {
+			t.Fatalf("Tokens(%+q) = %q, want the words %q", s, texts, words)
 		}
 	}
 }
