@@ -204,15 +204,17 @@ func (s *rankShape) pageRank() []float64 {
 	start, targets := s.start, s.targets
 	rank := make([]float64, n)
 	next := make([]float64, n)
+	var dangles []int32 // positions without links out, in order
 	for i := range rank {
 		rank[i] = 1 / float64(n)
+		if start[i] == start[i+1] {
+			dangles = append(dangles, int32(i))
+		}
 	}
 	for range maxIterations {
 		dangling := 0.0
-		for i := range n {
-			if start[i] == start[i+1] {
-				dangling += rank[i]
-			}
+		for _, i := range dangles {
+			dangling += rank[i]
 		}
 		base := (1-damping)/float64(n) + damping*dangling/float64(n)
 		for i := range next {
