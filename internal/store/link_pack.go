@@ -2,9 +2,16 @@ package store
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
+
+// packers holds the encoders PackLinks reuses: each note's links are
+// encoded into one, then copied out at their exact size, so that a cold
+// index allocates the packed bytes once per note instead of twice (at
+// 100,000 notes the encoder's room was about 40 MB of garbage).
+var packers = sync.Pool{New: func() any { return &snapEncoder{} }}
 
 // PackLinks returns links in the form the snapshot cache holds them
 // (LinkText), without their resolution: a cold index pass keeps the
@@ -12,8 +19,10 @@ import (
 // which at 100,000 notes were about 140 MB of its live heap. The note's
 // resolution stays beside it (the engine's per-link slices).
 func PackLinks(links []vault.Link) *LinkText {
-	e := &snapEncoder{}
-	e.buf.Grow(len(links) * 48)
+	e := packers.Get().(*snapEncoder)
+	defer packers.Put(e)
+	e.buf.Reset()
+	e.err = nil
 	t := &LinkText{n: len(links)}
 	for i := range links {
 		l := &links[i]
