@@ -65,6 +65,7 @@ type pass struct {
 	// packLinks says the links of each chunk's notes are packed once the
 	// chunk is written (packLinks).
 	packLinks bool
+	packer    store.LinkPacker
 	// exactLook says p.look is e.index and holds what it holds at the
 	// end of the pass (lookahead): every link was resolved as it stays.
 	exactLook bool
@@ -128,7 +129,7 @@ func (e *Engine) applyDiff(ctx context.Context, d diff, how applyHow) (IndexRepo
 			return p.rep, err
 		}
 		if p.packLinks {
-			e.packLinks(c.parsed)
+			e.packLinks(&p.packer, c.parsed)
 		}
 	}
 	if err := ctx.Err(); err != nil && how.start {
@@ -310,9 +311,10 @@ func (e *Engine) install(p *pass, results []parsed) {
 		p.rep.Parsed++
 	}
 	ie := e.inlineEmbedder()
+	slabs := e.linkSlabsFor(ok)
 	for _, r := range ok {
 		ns := e.notes[r.file.ID]
-		resolveLinks(p.look, ns)
+		resolveLinks(p.look, ns, &slabs)
 		rec := e.record(ns, r.body)
 		rec.Prepared = r.prepared
 		p.batch.Upserts = append(p.batch.Upserts, rec)

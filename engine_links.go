@@ -88,13 +88,45 @@ func (ns *noteState) linkLen() int {
 	return len(ns.note.Links)
 }
 
-// resolveLinks resolves every link of ns against index.
-func resolveLinks(index *vault.Index, ns *noteState) {
-	ns.resolved = make([]string, ns.linkLen())
-	ns.status = make([]vault.Status, ns.linkLen())
+// resolveLinks resolves every link of ns against index, into slices
+// cut from slabs.
+func resolveLinks(index *vault.Index, ns *noteState, slabs *linkSlabs) {
+	ns.resolved, ns.status = slabs.take(ns.linkLen())
 	for i, l := range ns.eachLink() {
 		ns.resolved[i], ns.status[i] = index.Resolve(ns.note.ID, l)
 	}
+}
+
+// linkSlabs hands out the per-link slices of the notes of one chunk
+// (noteState.resolved and status) from one allocation each, instead of
+// two per note: at 100,000 notes 200,000 fewer objects for the collector
+// to mark and sweep through a cold index. A slab lives as long as one of
+// its notes' slices; a note whose resolution changes gets new ones
+// (resolveChanged).
+type linkSlabs struct {
+	resolved []string
+	status   []vault.Status
+}
+
+// linkSlabsFor returns slabs for the links of the notes installed from
+// results (caller holds e.mu).
+func (e *Engine) linkSlabsFor(results []parsed) linkSlabs {
+	n := 0
+	for _, r := range results {
+		n += e.notes[r.file.ID].linkLen()
+	}
+	return linkSlabs{resolved: make([]string, n), status: make([]vault.Status, n)}
+}
+
+// take cuts the slices of a note of n links, capped at n so that no
+// append reaches the next note's.
+func (s *linkSlabs) take(n int) ([]string, []vault.Status) {
+	if n > len(s.resolved) { // more than counted: its own
+		return make([]string, n), make([]vault.Status, n)
+	}
+	r, st := s.resolved[:n:n], s.status[:n:n]
+	s.resolved, s.status = s.resolved[n:], s.status[n:]
+	return r, st
 }
 
 // refKey is the key under which a link is filed in Engine.refs: the folded
@@ -217,19 +249,23 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 }
 
 // packLinks keeps the links of the notes of results, written to the
-// index, packed (store.PackLinks) instead of as link structs, as a start
+// index, packed (store.LinkPacker) instead of as link structs, as a start
 // from the snapshot cache holds them: what reads them later goes through
 // eachLink or full. The caller holds e.syncMu, so no other pass changes
 // the notes meanwhile; they are packed outside e.mu and swapped in under
-// it. With Options.IndexOnly the notes' headings, properties and block
-// IDs go too (slim).
-func (e *Engine) packLinks(results []parsed) {
+// it. The holders of a chunk's packed links are one allocation. With
+// Options.IndexOnly the notes' headings, properties and block IDs go too
+// (slim).
+func (e *Engine) packLinks(packer *store.LinkPacker, results []parsed) {
 	packed := make([]*store.LinkText, len(results))
+	n := 0
 	for i, r := range results {
 		if r.note != nil && len(r.note.Links) > 0 {
-			packed[i] = store.PackLinks(r.note.Links)
+			packed[i] = packer.Pack(r.note.Links)
+			n++
 		}
 	}
+	holders := make([]lazyLinks, n)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, r := range results {
@@ -238,7 +274,8 @@ func (e *Engine) packLinks(results []parsed) {
 			continue
 		}
 		if packed[i] != nil {
-			ns.lazy = newLazyLinks(packed[i])
+			ns.lazy, holders = &holders[0], holders[1:]
+			ns.lazy.text = packed[i]
 			ns.note.Links = nil
 		}
 		if e.opts.IndexOnly {
