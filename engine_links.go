@@ -255,7 +255,7 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 // the notes meanwhile; they are packed outside e.mu and swapped in under
 // it. The holders of a chunk's packed links are one allocation. With
 // Options.IndexOnly the notes' headings, properties and block IDs go too
-// (slim).
+// (slim), and the notes are copied into one allocation per chunk.
 func (e *Engine) packLinks(packer *store.LinkPacker, results []parsed) {
 	packed := make([]*store.LinkText, len(results))
 	n := 0
@@ -266,6 +266,10 @@ func (e *Engine) packLinks(packer *store.LinkPacker, results []parsed) {
 		}
 	}
 	holders := make([]lazyLinks, n)
+	var kept []vault.Note
+	if e.opts.IndexOnly {
+		kept = make([]vault.Note, 0, len(results))
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, r := range results {
@@ -279,6 +283,11 @@ func (e *Engine) packLinks(packer *store.LinkPacker, results []parsed) {
 			ns.note.Links = nil
 		}
 		if e.opts.IndexOnly {
+			// The slimmed note moves into the chunk's slab: one object
+			// for the chunk's notes, which stay to the end of the run,
+			// and the spans the parse left them in are freed.
+			kept = append(kept, *ns.note)
+			ns.note = &kept[len(kept)-1]
 			slim(ns.note)
 		}
 	}
