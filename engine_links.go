@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/slab"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -98,14 +99,15 @@ func resolveLinks(index *vault.Index, ns *noteState, slabs *linkSlabs) {
 }
 
 // linkSlabs hands out the per-link slices of the notes of one chunk
-// (noteState.resolved and status) from one allocation each, instead of
-// two per note: at 100,000 notes 200,000 fewer objects for the collector
-// to mark and sweep through a cold index. A slab lives as long as one of
-// its notes' slices; a note whose resolution changes gets new ones
-// (resolveChanged).
+// (noteState.resolved and status) from one allocation each
+// (slab.Take), instead of two per note: at 100,000 notes 200,000 fewer
+// objects for the collector to mark and sweep through a cold index. A
+// slab lives as long as one of its notes' slices; a note whose
+// resolution changes gets new ones (resolveChanged).
 type linkSlabs struct {
 	resolved []string
 	status   []vault.Status
+	n        int // the chunk's links: the size of a slab
 }
 
 // linkSlabsFor returns slabs for the links of the notes installed from
@@ -115,18 +117,13 @@ func (e *Engine) linkSlabsFor(results []parsed) linkSlabs {
 	for _, r := range results {
 		n += e.notes[r.file.ID].linkLen()
 	}
-	return linkSlabs{resolved: make([]string, n), status: make([]vault.Status, n)}
+	return linkSlabs{n: n}
 }
 
 // take cuts the slices of a note of n links, capped at n so that no
 // append reaches the next note's.
 func (s *linkSlabs) take(n int) ([]string, []vault.Status) {
-	if n > len(s.resolved) { // more than counted: its own
-		return make([]string, n), make([]vault.Status, n)
-	}
-	r, st := s.resolved[:n:n], s.status[:n:n]
-	s.resolved, s.status = s.resolved[n:], s.status[n:]
-	return r, st
+	return slab.Take(&s.resolved, n, s.n), slab.Take(&s.status, n, s.n)
 }
 
 // refKey is the key under which a link is filed in Engine.refs: the folded

@@ -125,7 +125,7 @@ func TestIndexOnlySlim(t *testing.T) {
 // hold left gets slices of its own.
 func TestLinkSlabs(t *testing.T) {
 	all, allStatus := make([]string, 5), make([]vault.Status, 5)
-	s := linkSlabs{resolved: all, status: allStatus}
+	s := linkSlabs{resolved: all, status: allStatus, n: 20}
 	r1, st1 := s.take(2)
 	r2, st2 := s.take(3)
 	if len(r1) != 2 || cap(r1) != 2 || len(st1) != 2 || cap(st1) != 2 || len(r2) != 3 || cap(r2) != 3 || len(st2) != 3 || cap(st2) != 3 {

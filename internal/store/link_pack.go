@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sync"
 
+	"github.com/vaultgraph/vaultgraph/internal/slab"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
@@ -52,8 +53,8 @@ func packInto(t *LinkText, links []vault.Link, keep func([]byte) []byte) {
 // is for notes that mostly stay (a start), not for live edits. The zero
 // value is ready; a LinkPacker is not safe for concurrent use.
 type LinkPacker struct {
-	bytes []byte
-	texts []LinkText
+	bytes []byte     // the bytes not handed out yet
+	texts []LinkText // the same
 }
 
 // Slab sizes of a LinkPacker: the bytes are 256 KiB at a time (a note
@@ -66,27 +67,17 @@ const (
 
 // Pack returns links packed as PackLinks does.
 func (p *LinkPacker) Pack(links []vault.Link) *LinkText {
-	if len(p.texts) == cap(p.texts) {
-		p.texts = make([]LinkText, 0, packSlabTexts)
-	}
-	p.texts = p.texts[:len(p.texts)+1]
-	t := &p.texts[len(p.texts)-1]
+	t := &slab.Take(&p.texts, 1, packSlabTexts)[0]
 	packInto(t, links, p.keep)
 	return t
 }
 
-// keep copies b into the packer's byte slab, capped so that no append
-// to it reaches the next note's bytes.
+// keep copies b into the packer's byte slab (slab.Take: capped, so that
+// no append to it reaches the next note's bytes).
 func (p *LinkPacker) keep(b []byte) []byte {
-	if len(b) > packSlabBytes/4 {
-		return bytes.Clone(b)
-	}
-	if cap(p.bytes)-len(p.bytes) < len(b) {
-		p.bytes = make([]byte, 0, packSlabBytes)
-	}
-	from := len(p.bytes)
-	p.bytes = append(p.bytes, b...)
-	return p.bytes[from:len(p.bytes):len(p.bytes)]
+	out := slab.Take(&p.bytes, len(b), packSlabBytes)
+	copy(out, b)
+	return out
 }
 
 // linkRowOf is link l as a links row without its source and resolution.
