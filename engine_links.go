@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/embed"
+	"github.com/vaultgraph/vaultgraph/internal/slab"
 	"github.com/vaultgraph/vaultgraph/internal/store"
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -88,13 +89,41 @@ func (ns *noteState) linkLen() int {
 	return len(ns.note.Links)
 }
 
-// resolveLinks resolves every link of ns against index.
-func resolveLinks(index *vault.Index, ns *noteState) {
-	ns.resolved = make([]string, ns.linkLen())
-	ns.status = make([]vault.Status, ns.linkLen())
+// resolveLinks resolves every link of ns against index, into slices
+// cut from slabs.
+func resolveLinks(index *vault.Index, ns *noteState, slabs *linkSlabs) {
+	ns.resolved, ns.status = slabs.take(ns.linkLen())
 	for i, l := range ns.eachLink() {
 		ns.resolved[i], ns.status[i] = index.Resolve(ns.note.ID, l)
 	}
+}
+
+// linkSlabs hands out the per-link slices of the notes of one chunk
+// (noteState.resolved and status) from one allocation each
+// (slab.Take), instead of two per note: at 100,000 notes 200,000 fewer
+// objects for the collector to mark and sweep through a cold index. A
+// slab lives as long as one of its notes' slices; a note whose
+// resolution changes gets new ones (resolveChanged).
+type linkSlabs struct {
+	resolved []string
+	status   []vault.Status
+	n        int // the chunk's links: the size of a slab
+}
+
+// linkSlabsFor returns slabs for the links of the notes installed from
+// results (caller holds e.mu).
+func (e *Engine) linkSlabsFor(results []parsed) linkSlabs {
+	n := 0
+	for _, r := range results {
+		n += e.notes[r.file.ID].linkLen()
+	}
+	return linkSlabs{n: n}
+}
+
+// take cuts the slices of a note of n links, capped at n so that no
+// append reaches the next note's.
+func (s *linkSlabs) take(n int) ([]string, []vault.Status) {
+	return slab.Take(&s.resolved, n, s.n), slab.Take(&s.status, n, s.n)
 }
 
 // refKey is the key under which a link is filed in Engine.refs: the folded
@@ -217,18 +246,26 @@ func (ns *noteState) linkCounts() (links, broken, attachments int) {
 }
 
 // packLinks keeps the links of the notes of results, written to the
-// index, packed (store.PackLinks) instead of as link structs, as a start
+// index, packed (store.LinkPacker) instead of as link structs, as a start
 // from the snapshot cache holds them: what reads them later goes through
 // eachLink or full. The caller holds e.syncMu, so no other pass changes
 // the notes meanwhile; they are packed outside e.mu and swapped in under
-// it. With Options.IndexOnly the notes' headings, properties and block
-// IDs go too (slim).
-func (e *Engine) packLinks(results []parsed) {
+// it. The holders of a chunk's packed links are one allocation. With
+// Options.IndexOnly the notes' headings, properties and block IDs go too
+// (slim), and the notes are copied into one allocation per chunk.
+func (e *Engine) packLinks(packer *store.LinkPacker, results []parsed) {
 	packed := make([]*store.LinkText, len(results))
+	n := 0
 	for i, r := range results {
 		if r.note != nil && len(r.note.Links) > 0 {
-			packed[i] = store.PackLinks(r.note.Links)
+			packed[i] = packer.Pack(r.note.Links)
+			n++
 		}
+	}
+	holders := make([]lazyLinks, n)
+	var kept []vault.Note
+	if e.opts.IndexOnly {
+		kept = make([]vault.Note, 0, len(results))
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -238,10 +275,16 @@ func (e *Engine) packLinks(results []parsed) {
 			continue
 		}
 		if packed[i] != nil {
-			ns.lazy = newLazyLinks(packed[i])
+			ns.lazy, holders = &holders[0], holders[1:]
+			ns.lazy.text = packed[i]
 			ns.note.Links = nil
 		}
 		if e.opts.IndexOnly {
+			// The slimmed note moves into the chunk's slab: one object
+			// for the chunk's notes, which stay to the end of the run,
+			// and the spans the parse left them in are freed.
+			kept = append(kept, *ns.note)
+			ns.note = &kept[len(kept)-1]
 			slim(ns.note)
 		}
 	}

@@ -118,3 +118,25 @@ func TestIndexOnlySlim(t *testing.T) {
 		t.Errorf("IndexOnly: the index file differs from one written without it:\n got  %.3000s\n want %.3000s", got, want)
 	}
 }
+
+// TestLinkSlabs: the per-link slices of a chunk's notes are cut from one
+// slab, one after the other, each capped at its note's links (no append
+// reaches the next note's), and a note with more links than the slabs
+// hold left gets slices of its own.
+func TestLinkSlabs(t *testing.T) {
+	all, allStatus := make([]string, 5), make([]vault.Status, 5)
+	s := linkSlabs{resolved: all, status: allStatus, n: 20}
+	r1, st1 := s.take(2)
+	r2, st2 := s.take(3)
+	if len(r1) != 2 || cap(r1) != 2 || len(st1) != 2 || cap(st1) != 2 || len(r2) != 3 || cap(r2) != 3 || len(st2) != 3 || cap(st2) != 3 {
+		t.Fatalf("lengths and caps %d/%d %d/%d, %d/%d %d/%d, want 2/2 2/2, 3/3 3/3", len(r1), cap(r1), len(st1), cap(st1), len(r2), cap(r2), len(st2), cap(st2))
+	}
+	if &r1[0] != &all[0] || &r2[0] != &all[2] || &st1[0] != &allStatus[0] || &st2[0] != &allStatus[2] {
+		t.Errorf("the slices are not cut from the slabs in turn")
+	}
+	r3, st3 := s.take(1)
+	r3[0], st3[0] = "C.md", vault.Resolved
+	if len(r3) != 1 || len(st3) != 1 || slices.Contains(all, "C.md") || slices.Contains(allStatus, vault.Resolved) {
+		t.Errorf("a note past the slabs: %q %q, slabs %q %q; want slices of its own", r3, st3, all, allStatus)
+	}
+}

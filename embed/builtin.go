@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -98,10 +97,13 @@ func (b *Builtin) Vector(text string) []float32 {
 // serves them all (a cold index makes 2 KB less garbage per chunk).
 func (*Builtin) VectorTo(dst []float32, text string) []float32 {
 	st := builtinPool.Get().(*builtinState)
-	defer func() {
-		st.reset() // drop references to text before pooling
-		builtinPool.Put(st)
-	}()
+	defer builtinPool.Put(st)
+	return st.vector(dst, text)
+}
+
+// vector is VectorTo with st as its scratch space, left reset.
+func (st *builtinState) vector(dst []float32, text string) []float32 {
+	defer st.reset() // drop references to text before pooling
 
 	// The folded text is read only during this call: st.reset drops
 	// every string cut from it.
@@ -110,11 +112,17 @@ func (*Builtin) VectorTo(dst []float32, text string) []float32 {
 	st.countWords()
 	for _, u := range st.uniq {
 		st.add(groupWord, u.hw, u.weight, u.n)
-		st.addTrigrams(u.word, u.n)
+		info := &st.cache.infos[u.info]
+		for _, t := range st.cache.tris[info.tri0:info.tri1] {
+			st.addMixed(groupTrigram, t.h, t.m, u.weight, u.n)
+		}
 	}
 	for _, f := range st.feats {
 		v := float64(f.w) // most features occur once: 1 + log(1) is 1
-		if f.n > 1 {
+		switch {
+		case f.n > 1 && f.n < uint32(len(tfScale)):
+			v *= tfScale[f.n]
+		case f.n > 1:
 			v *= 1 + math.Log(float64(f.n))
 		}
 		if f.m>>63 != 0 {
@@ -127,23 +135,39 @@ func (*Builtin) VectorTo(dst []float32, text string) []float32 {
 	return st.mix(dst[:BuiltinDim])
 }
 
+// tfScale holds 1 + ln(n), the weight of a feature that occurs n times,
+// for the small n most features have: the same values, made once.
+var tfScale = func() (t [256]float64) {
+	for n := range t {
+		t[n] = 1 + math.Log(float64(n))
+	}
+	return t
+}()
+
 // countWords counts each distinct word of st.words (st.uniq, in order of
 // first occurrence) and adds the features of each pair of adjacent
 // words: their bigram, and the two written as one word.
 func (st *builtinState) countWords() {
+	st.cache.startText()
+	if st.stamp++; st.stamp == 0 { // wrapped: no word may look counted
+		for i := range st.cache.infos {
+			st.cache.infos[i].stamp = 0
+		}
+		st.stamp = 1
+	}
 	prev := int32(-1) // the previous word's index in st.uniq
 	for i := range st.words {
 		w := &st.words[i]
-		hw := hashString(fnvOffset, 'w', w.text)
-		slot, j := st.wordIndex(hw, w.text)
-		if j >= 0 {
+		c := st.cache.word(hashString(fnvOffset, 'w', w.text), w.text)
+		info := &st.cache.infos[c]
+		w.weight = info.weight
+		j := info.uniq
+		if info.stamp == st.stamp {
 			st.uniq[j].n++
-			w.weight = st.uniq[j].weight
 		} else {
-			w.weight = wordWeight(w.text)
 			j = int32(len(st.uniq))
-			st.uniq = append(st.uniq, wordCount{word: *w, n: 1, hw: hw, hb: hashString(fnvOffset, 'b', w.text)})
-			st.setWord(slot, hw, j)
+			info.stamp, info.uniq = st.stamp, j
+			st.uniq = append(st.uniq, wordCount{word: *w, n: 1, hw: info.hw, hb: info.hb, info: c})
 		}
 		if i > 0 && !w.afterBreak {
 			p := &st.uniq[prev]
@@ -215,13 +239,12 @@ type builtinState struct {
 	idx   featTable
 	feats []feature
 	words []word
-	// wordIdx finds a word's index in uniq by the hash of its word
-	// feature (checked against the word itself).
-	wordIdx featTable
-	uniq    []wordCount
-	buf     []byte
-	offs    []int
-	fold    folder
+	uniq  []wordCount
+	// cache keeps the words met in the texts before; stamp numbers the
+	// texts (countWords).
+	cache wordCache
+	stamp uint32
+	fold  folder
 	// acc holds each group's bucket sums, used which buckets a feature
 	// fell in; reset clears only those.
 	acc  [numGroups][BuiltinDim]float64
@@ -234,6 +257,7 @@ type wordCount struct {
 	// hw and hb are the word's hash as a word feature ('w') and as the
 	// first word of a bigram ('b').
 	hw, hb uint64
+	info   int32 // the word in builtinState.cache
 }
 
 type feature struct {
@@ -251,7 +275,6 @@ var builtinPool = sync.Pool{New: func() any {
 
 func (st *builtinState) reset() {
 	st.idx.reset()
-	st.wordIdx.reset()
 	for g := range st.used {
 		for i := range eachBit(&st.used[g]) {
 			st.acc[g][i] = 0
@@ -263,52 +286,15 @@ func (st *builtinState) reset() {
 	st.uniq = st.uniq[:0]
 }
 
-// wordIndex returns the slot of st.wordIdx holding the word text, whose
-// word hash is hw, and its index in st.uniq; or the empty slot where it
-// belongs and -1.
-func (st *builtinState) wordIndex(hw uint64, text string) (slot int, j int32) {
-	t := &st.wordIdx
-	mask := len(t.keys) - 1
-	for i := int(mix64(hw)) & mask; ; i = (i + 1) & mask {
-		v := t.vals[i]
-		if v == 0 {
-			return i, -1
-		}
-		if t.keys[i] == hw && st.uniq[v-1].text == text {
-			return i, v - 1
-		}
-	}
-}
-
-// setWord records in slot (from wordIndex) that the word of hash hw is
-// st.uniq[j], growing the table when it fills.
-func (st *builtinState) setWord(slot int, hw uint64, j int32) {
-	t := &st.wordIdx
-	t.keys[slot], t.vals[slot] = hw, j+1
-	t.used++
-	if t.used*2 <= len(t.keys) {
-		return
-	}
-	keys, vals := t.keys, t.vals
-	t.keys, t.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
-	mask := len(t.keys) - 1
-	for k, v := range vals {
-		if v == 0 {
-			continue
-		}
-		i := int(mix64(keys[k])) & mask
-		for t.vals[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.keys[i], t.vals[i] = keys[k], v
-	}
-}
-
 // add counts n occurrences of a feature. Features keep the order of
 // their first occurrence, so the sums above are done in the same order
 // every time and the vector is bit-for-bit reproducible.
 func (st *builtinState) add(g uint8, h uint64, w float32, n uint32) {
-	m := mix64(h)
+	st.addMixed(g, h, mix64(h), w, n)
+}
+
+// addMixed is add for a feature whose mix64 is m.
+func (st *builtinState) addMixed(g uint8, h, m uint64, w float32, n uint32) {
 	slot := st.idx.find(h, m)
 	if i := st.idx.vals[slot]; i > 0 {
 		f := &st.feats[i-1]
@@ -318,27 +304,6 @@ func (st *builtinState) add(g uint8, h uint64, w float32, n uint32) {
 	}
 	st.feats = append(st.feats, feature{m: m, n: n, w: w, g: g})
 	st.idx.set(slot, h, int32(len(st.feats)))
-}
-
-// addTrigrams adds the character trigrams of a word framed by boundary
-// markers: "plan" gives ␂pl, pla, lan, an␃.
-func (st *builtinState) addTrigrams(w word, n uint32) {
-	st.buf = append(append(append(st.buf[:0], 0x02), w.text...), 0x03)
-	st.offs = st.offs[:0]
-	for i := 0; i < len(st.buf); {
-		st.offs = append(st.offs, i)
-		if st.buf[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		_, n := utf8.DecodeRune(st.buf[i:])
-		i += n
-	}
-	st.offs = append(st.offs, len(st.buf))
-	for i := 0; i+3 < len(st.offs); i++ {
-		h := hashBytes(fnvOffset, 't', st.buf[st.offs[i]:st.offs[i+3]])
-		st.add(groupTrigram, h, w.weight, n)
-	}
 }
 
 const (

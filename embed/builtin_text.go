@@ -34,19 +34,80 @@ func foldText(s string) string {
 type folder struct{ nfkd, out, nfc []byte }
 
 // fold returns s folded as foldText does, in one of f's buffers: valid
-// until the next call.
+// until the next call. Long runs of ASCII are only lower-cased; the rest
+// goes through foldUnicode in pieces cut just before an ASCII character,
+// where no rule of it reaches across (an ASCII character is a starter
+// that composes with no character before it, so decomposition, the
+// marks' order, the accent rule and recomposition each end there). A
+// cold index folds every chunk, and most chunks are ASCII but for a few
+// letters; short ASCII runs stay in the pieces, because each piece costs
+// the normaliser an allocation.
 func (f *folder) fold(s string) []byte {
-	if textfold.IsASCII(s) {
-		f.out = append(f.out[:0], s...)
-		for i, c := range f.out {
-			if 'A' <= c && c <= 'Z' {
-				f.out[i] = c + 'a' - 'A'
-			}
-		}
-		return f.out
-	}
-	f.nfkd = norm.NFKD.AppendString(f.nfkd[:0], s)
 	out := f.out[:0]
+	for s != "" {
+		i := asciiPrefix(s)
+		if i == len(s) {
+			out = appendLowerASCII(out, s)
+			break
+		}
+		// The run's last character stays with what follows: a combining
+		// mark after it belongs to it (e + U+0301 is é, folded to e).
+		j := max(i-1, 0)
+		out = appendLowerASCII(out, s[:j])
+		k := nextASCIIRun(s, i)
+		out = f.foldUnicode(out, s[j:k])
+		s = s[k:]
+	}
+	f.out = out
+	return out
+}
+
+// asciiPrefix returns the length of the run of ASCII bytes s starts with.
+func asciiPrefix(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// minASCIIRun is the shortest run of ASCII that fold lower-cases by
+// itself.
+const minASCIIRun = 64
+
+// nextASCIIRun returns where the first run of at least minASCIIRun ASCII
+// bytes of s[i:] starts, or len(s).
+func nextASCIIRun(s string, i int) int {
+	run := 0
+	for k := i; k < len(s); k++ {
+		if s[k] >= utf8.RuneSelf {
+			run = 0
+		} else if run++; run == minASCIIRun {
+			return k + 1 - run
+		}
+	}
+	return len(s)
+}
+
+// appendLowerASCII appends the ASCII text s lower-cased.
+func appendLowerASCII(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = append(dst, s...)
+	for i, c := range dst[n:] {
+		if 'A' <= c && c <= 'Z' {
+			dst[n+i] = c + 'a' - 'A'
+		}
+	}
+	return dst
+}
+
+// foldUnicode appends s folded (foldText's rule, for any text): the
+// compatibility decomposition, lower case and the marks of Latin, Greek
+// and Cyrillic letters removed, then recomposed.
+func (f *folder) foldUnicode(dst []byte, s string) []byte {
+	f.nfkd = norm.NFKD.AppendString(f.nfkd[:0], s)
+	from := len(dst)
 	var base rune
 	for d := f.nfkd; len(d) > 0; {
 		r, n := utf8.DecodeRune(d)
@@ -55,22 +116,21 @@ func (f *folder) fold(s string) []byte {
 			if textfold.FoldsMarks(base) {
 				continue
 			}
-			out = utf8.AppendRune(out, r)
+			dst = utf8.AppendRune(dst, r)
 			continue
 		}
 		base = r
 		if sf, ok := textfold.SpecialFold(unicode.ToLower(r)); ok {
-			out = append(out, sf...)
+			dst = append(dst, sf...)
 			continue
 		}
-		out = utf8.AppendRune(out, unicode.ToLower(r))
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
 	}
-	f.out = out
-	if norm.NFC.IsNormal(out) {
-		return out
+	if norm.NFC.IsNormal(dst[from:]) {
+		return dst
 	}
-	f.nfc = norm.NFC.Append(f.nfc[:0], out...)
-	return f.nfc
+	f.nfc = norm.NFC.Append(f.nfc[:0], dst[from:]...)
+	return append(dst[:from], f.nfc...)
 }
 
 // isIdeograph reports whether r is written without spaces between words

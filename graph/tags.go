@@ -27,11 +27,17 @@ func normalizeTag(tag string) string {
 // normalizeTags returns the normalized tags, sorted, without duplicates or
 // empty tags.
 func normalizeTags(tags []string) []string {
-	var out []string
+	if len(tags) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(tags)) // one allocation, kept with the node
 	for _, t := range tags {
 		if t = normalizeTag(t); t != "" {
 			out = append(out, t)
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -204,6 +204,9 @@ func (c *collector) finish() {
 		// left was a fifth of the links' memory.
 		n.Links = slices.Clone(n.Links)
 	}
+	if cap(n.Tags) > len(n.Tags) {
+		n.Tags = slices.Clone(n.Tags) // the same for the tags
+	}
 	if len(c.dupTags) > 0 {
 		seen := map[string]bool{}
 		for _, t := range c.dupTags {

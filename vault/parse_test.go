@@ -432,6 +432,9 @@ func TestParseTags(t *testing.T) {
 			if !reflect.DeepEqual(n.Tags, tt.want) {
 				t.Errorf("Parse(%q).Tags = %q, want %q", tt.give, n.Tags, tt.want)
 			}
+			if cap(n.Tags) != len(n.Tags) {
+				t.Errorf("Parse(%q).Tags: cap %d, len %d: the note keeps room it never uses", tt.give, cap(n.Tags), len(n.Tags))
+			}
 		})
 	}
 }

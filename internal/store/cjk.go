@@ -41,7 +41,7 @@ func cjkText(s string) string {
 		return ""
 	}
 	var toks []string
-	for _, w := range textfold.Runs(vault.NFC(s), textfold.IsWordRune) {
+	for _, w := range textfold.Tokens(vault.NFC(s)) {
 		if textfold.HasCJK(w) {
 			toks = appendCJK(toks, w, true)
 		}

@@ -178,17 +178,18 @@ func stemText(texts ...string) string {
 	st := stemPool.Get().(*stemScratch)
 	defer st.put()
 	b := st.out[:0] // the column, built where it was last time (one copy at the end)
+	// A new call; on wrapping, no word may look met in it already.
+	if st.text++; st.text == 0 {
+		st.forget()
+		st.text = 1
+	}
 	for _, t := range texts {
 		for w, i := nextStemWord(t, 0); w != ""; w, i = nextStemWord(t, i) {
 			if !stemmable(w) { // Stem would give "": no look-up
 				continue
 			}
-			if _, ok := st.words[w]; ok { // a note repeats most words
-				continue
-			}
-			st.words[w] = struct{}{}
-			s := st.stem(w)
-			if s == "" {
+			s, again := st.stem(w)
+			if again || s == "" { // a note repeats most words
 				continue
 			}
 			if _, ok := st.seen[s]; ok {
@@ -252,18 +253,29 @@ func notStemRune(r rune) bool {
 }
 
 // stemScratch is the scratch space of one stemText call, pooled: the
-// sets of the words and stems of each note were a fifth of the bytes a
-// cold index allocated. stems caches Stem for the words this scratch
-// met, so that most words skip the shared cache (stemCache) too.
+// set of the stems of each note was a fifth of the bytes a cold index
+// allocated. It keeps, of each word it met (up to maxStemLocal), its
+// stem and the last call that met it, so that one look-up a word tells
+// both whether this note had it already and its stem, and most words
+// skip the shared cache (stemCache).
 type stemScratch struct {
-	words, seen map[string]struct{}
-	stems       map[string]string
-	out         []byte // the column being built (stemText)
+	seen  map[string]struct{}
+	index map[string]int32 // a word's place in words
+	words []stemWord
+	text  uint32 // numbers the stemText calls
+	out   []byte // the column being built (stemText)
+}
+
+// stemWord is a word a stemScratch met: its stem as stem returns it, and
+// the stemText call (stemScratch.text) that last met it.
+type stemWord struct {
+	stem string
+	text uint32
 }
 
 // Bounds of a pooled stemScratch: a set grown past maxStemScratch by a
-// long note is dropped rather than kept, and the local cache is emptied
-// when it reaches maxStemLocal words.
+// long note is dropped rather than kept, and the words met are forgotten
+// when there are maxStemLocal of them.
 const (
 	maxStemScratch = 4096
 	maxStemLocal   = 20_000
@@ -271,42 +283,48 @@ const (
 )
 
 var stemPool = sync.Pool{New: func() any {
-	return &stemScratch{words: map[string]struct{}{}, seen: map[string]struct{}{}, stems: map[string]string{}}
+	return &stemScratch{seen: map[string]struct{}{}, index: map[string]int32{}}
 }}
 
-// stem is Stem(w), cached, or "" when that is w itself (in another case):
-// the word matches as written in its own column.
-func (st *stemScratch) stem(w string) string {
-	if s, ok := st.stems[w]; ok {
-		return s
+// stem returns Stem(w), or "" when that is w itself (in another case:
+// the word matches as written in its own column), and whether this
+// stemText call met w before.
+func (st *stemScratch) stem(w string) (stem string, again bool) {
+	if j, ok := st.index[w]; ok {
+		sw := &st.words[j]
+		again, sw.text = sw.text == st.text, st.text
+		return sw.stem, again
 	}
 	s := Stem(w)
-	if s == "" {
-		return s // not a word Stem stems: quick to tell again
-	}
 	// Stem gives "" for a word that is not all ASCII letters, so the
 	// case-insensitive comparison is an ASCII one.
 	if strings.EqualFold(s, w) {
 		s = ""
 	}
-	if len(st.stems) >= maxStemLocal {
-		clear(st.stems)
+	if len(st.words) >= maxStemLocal {
+		st.forget()
 	}
-	st.stems[strings.Clone(w)] = s // w is part of a note's text
-	return s
+	st.index[strings.Clone(w)] = int32(len(st.words)) // w is part of a note's text
+	st.words = append(st.words, stemWord{stem: s, text: st.text})
+	return s, false
 }
 
-// put empties the sets, which hold parts of the texts, and pools st.
+// forget empties the words st met.
+func (st *stemScratch) forget() {
+	clear(st.index)
+	st.words = st.words[:0]
+}
+
+// put empties the set of stems, which holds parts of the texts, and
+// pools st.
 func (st *stemScratch) put() {
 	if cap(st.out) > maxStemOut {
 		st.out = nil
 	}
-	for _, m := range []*map[string]struct{}{&st.words, &st.seen} {
-		if len(*m) > maxStemScratch {
-			*m = map[string]struct{}{}
-		} else {
-			clear(*m)
-		}
+	if len(st.seen) > maxStemScratch {
+		st.seen = map[string]struct{}{}
+	} else {
+		clear(st.seen)
 	}
 	stemPool.Put(st)
 }

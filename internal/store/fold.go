@@ -52,7 +52,7 @@ func foldText(s string) string {
 	}
 	var b strings.Builder
 	gap := false
-	for _, w := range textfold.Runs(s, textfold.IsWordRune) {
+	for _, w := range textfold.Tokens(s) {
 		if textfold.IsASCII(w) || textfold.HasCJK(w) {
 			gap = true
 			continue

@@ -2,9 +2,17 @@ package store
 
 import (
 	"bytes"
+	"sync"
 
+	"github.com/vaultgraph/vaultgraph/internal/slab"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
+
+// packers holds the encoders PackLinks and LinkPacker reuse: each note's
+// links are encoded into one, then copied out at their exact size, so
+// that a cold index allocates the packed bytes once per note instead of
+// twice (at 100,000 notes the encoder's room was about 40 MB of garbage).
+var packers = sync.Pool{New: func() any { return &snapEncoder{} }}
 
 // PackLinks returns links in the form the snapshot cache holds them
 // (LinkText), without their resolution: a cold index pass keeps the
@@ -12,9 +20,19 @@ import (
 // which at 100,000 notes were about 140 MB of its live heap. The note's
 // resolution stays beside it (the engine's per-link slices).
 func PackLinks(links []vault.Link) *LinkText {
-	e := &snapEncoder{}
-	e.buf.Grow(len(links) * 48)
-	t := &LinkText{n: len(links)}
+	t := &LinkText{}
+	packInto(t, links, func(b []byte) []byte { return bytes.Clone(b) })
+	return t
+}
+
+// packInto encodes links into t, whose bytes are those keep returns of
+// the encoding (which it must copy: the encoder is reused).
+func packInto(t *LinkText, links []vault.Link, keep func([]byte) []byte) {
+	e := packers.Get().(*snapEncoder)
+	defer packers.Put(e)
+	e.buf.Reset()
+	e.err = nil
+	*t = LinkText{n: len(links)}
 	for i := range links {
 		l := &links[i]
 		if l.Fragment != "" {
@@ -23,8 +41,43 @@ func PackLinks(links []vault.Link) *LinkText {
 		row := linkRowOf(l)
 		e.link(&row, 0, 0, false)
 	}
-	t.b = bytes.Clone(e.buf.Bytes())
+	t.b = keep(e.buf.Bytes())
+}
+
+// LinkPacker is PackLinks for many notes at once, such as the notes of a
+// cold index: the packed bytes and the LinkText values are cut from
+// shared slabs, so that 100,000 notes are a few hundred allocations
+// instead of 200,000 (which the collector then sweeps, and whose sizes
+// leave the heap's spans part empty). A note's pieces live as long as
+// its slab: what replaces a note later does not reuse them, so a packer
+// is for notes that mostly stay (a start), not for live edits. The zero
+// value is ready; a LinkPacker is not safe for concurrent use.
+type LinkPacker struct {
+	bytes []byte     // the bytes not handed out yet
+	texts []LinkText // the same
+}
+
+// Slab sizes of a LinkPacker: the bytes are 256 KiB at a time (a note
+// whose links are longer than a quarter of that gets its own), the
+// LinkText values 1,024 at a time.
+const (
+	packSlabBytes = 256 << 10
+	packSlabTexts = 1024
+)
+
+// Pack returns links packed as PackLinks does.
+func (p *LinkPacker) Pack(links []vault.Link) *LinkText {
+	t := &slab.Take(&p.texts, 1, packSlabTexts)[0]
+	packInto(t, links, p.keep)
 	return t
+}
+
+// keep copies b into the packer's byte slab (slab.Take: capped, so that
+// no append to it reaches the next note's bytes).
+func (p *LinkPacker) keep(b []byte) []byte {
+	out := slab.Take(&p.bytes, len(b), packSlabBytes)
+	copy(out, b)
+	return out
 }
 
 // linkRowOf is link l as a links row without its source and resolution.

@@ -2,7 +2,10 @@ package store
 
 import (
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
@@ -53,5 +56,42 @@ func TestPackLinks(t *testing.T) {
 				t.Errorf("Len, Anchored = %d, %d, want %d, %d", p.Len(), p.Anchored(), len(tt.give), anchored)
 			}
 		})
+	}
+}
+
+// TestLinkPacker: notes packed by one LinkPacker decode to their own
+// links, the small ones share one slab of bytes (a note's bytes begin
+// where the last one's end), no note's bytes can grow into the next's,
+// and links longer than a quarter of a slab get bytes of their own.
+func TestLinkPacker(t *testing.T) {
+	var p LinkPacker
+	var texts []*LinkText
+	var want [][]vault.Link
+	for i := range 300 {
+		links := []vault.Link{{Kind: vault.KindWiki, Target: "Note " + strconv.Itoa(i), Fragment: "H", Start: i, End: i + 9, Line: 1}}
+		if i%7 == 0 {
+			links = append(links, vault.Link{Kind: vault.KindEmbed, Target: "pic.png"})
+		}
+		if i == 150 {
+			links[0].Alias = strings.Repeat("x", packSlabBytes/4+1)
+		}
+		texts = append(texts, p.Pack(links))
+		want = append(want, links)
+	}
+	for i, text := range texts {
+		got, err := text.Links()
+		if err != nil || !reflect.DeepEqual(got, want[i]) {
+			t.Fatalf("note %d: Links() = %+v, %v, want %+v", i, got, err, want[i])
+		}
+		if own := i == 150; !own && cap(text.b) != len(text.b) {
+			t.Errorf("note %d: cap %d, len %d: an append would reach the next note's bytes", i, cap(text.b), len(text.b))
+		}
+	}
+	for i := 1; i < len(texts); i++ {
+		prev, cur := texts[i-1].b, texts[i].b
+		adjacent := uintptr(unsafe.Pointer(&prev[0]))+uintptr(len(prev)) == uintptr(unsafe.Pointer(&cur[0]))
+		if own := i == 150 || i == 151; adjacent == own {
+			t.Fatalf("note %d: bytes right after note %d's = %v, want %v", i, i-1, adjacent, !own)
+		}
 	}
 }

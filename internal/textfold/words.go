@@ -22,8 +22,16 @@ func IsWordRune(r rune) bool {
 // for which unicode.IsLetter or unicode.IsDigit is true, answered without
 // their tables.
 func IsASCIIWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	return asciiWordBytes[c] // a load, not three comparisons a byte
 }
+
+// asciiWordBytes is true at the letters and digits of ASCII.
+var asciiWordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // IsU61Rune reports whether unicode61 keeps r in a token once it removes
 // diacritics: letters, digits, private-use characters and the accents it
@@ -41,10 +49,34 @@ func Words(s string) []string {
 // Runs yields the byte offset and text of each run of s of runes for
 // which in reports true.
 func Runs(s string, in func(rune) bool) iter.Seq2[int, string] {
+	return runs(s, in, nil)
+}
+
+// Tokens yields the byte offset and text of each of unicode61's tokens
+// of s, as written: Runs(s, IsWordRune), without a call per ASCII
+// character (the hidden columns of every note's body are made from them).
+func Tokens(s string) iter.Seq2[int, string] {
+	return runs(s, IsWordRune, &asciiWordBytes)
+}
+
+// runs is Runs, answered for ASCII characters by ascii when not nil.
+func runs(s string, in func(rune) bool, ascii *[256]bool) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
 		start := -1
-		for i, r := range s {
-			switch ok := in(r); {
+		for i := 0; i < len(s); {
+			var ok bool
+			n := 1
+			switch c := s[i]; {
+			case c < utf8.RuneSelf && ascii != nil:
+				ok = ascii[c]
+			case c < utf8.RuneSelf:
+				ok = in(rune(c))
+			default:
+				var r rune
+				r, n = utf8.DecodeRuneInString(s[i:])
+				ok = in(r)
+			}
+			switch {
 			case ok && start < 0:
 				start = i
 			case !ok && start >= 0:
@@ -53,6 +85,7 @@ func Runs(s string, in func(rune) bool) iter.Seq2[int, string] {
 				}
 				start = -1
 			}
+			i += n
 		}
 		if start >= 0 {
 			yield(start, s[start:])
