@@ -202,13 +202,9 @@ type writer struct {
 // note made a small segment of its own for FTS5 to merge again; written
 // together, a batch makes one.
 func (w *writer) writeFTS(deferAnchors, notes bool) error {
-	for _, args := range w.ftsRows {
-		if err := w.execRaw(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args); err != nil {
-			return err
-		}
+	if err := w.writeFTSRows(deferAnchors); err != nil {
+		return err
 	}
-	w.ftsRows = nil
 	bulkEnd, err := w.refreshAnchorsAfter(deferAnchors)
 	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
