@@ -187,6 +187,8 @@ type writer struct {
 	// reserved are the docs reserved for notes not yet written
 	// (reserve.go).
 	reserved map[string]int64
+	// pending is 1 when pending holds no row, 2 when it may (claimPending).
+	pending int8
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
