@@ -86,14 +86,16 @@ func (w *writer) stepMerges(table string) error {
 // 6.9 s of its CPU. With automerge off the segments of a pass pile up
 // on level 0, until 'crisismerge' of them are merged at once; the
 // pass's end (finishMerges) merges what is left in one go. A bigger
-// hash makes fewer, larger segments, for a few MB of memory.
+// hash makes fewer, larger segments: with 8 MB the peak RSS of a cold
+// index of 100,000 notes was about 30 MB higher, with 2 MB lower, than
+// with automerge, for about the same CPU.
 var (
 	bulkFTSConfig  = []string{"'automerge', 0", "'crisismerge', 64", "'hashsize', " + strconv.Itoa(bulkFTSHash)}
 	bulkFTSRestore = []string{"'automerge', 4", "'crisismerge', 16", "'hashsize', 1048576"}
 )
 
 // bulkFTSHash is the 'hashsize' of a bulk pass, in bytes.
-const bulkFTSHash = 8 << 20
+const bulkFTSHash = 2 << 20
 
 // bulkFTS runs write, which inserts rows into the full-text table, with
 // the settings of a bulk pass (bulkFTSConfig), then flushes the rows
