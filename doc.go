@@ -18,6 +18,7 @@
 //	engine_scan.go          finding a set of changes (a diff): from a full scan, or from the paths Sync is given
 //	                        (expand; expandExcluded for the paths the ignore rules skip)
 //	engine_parse.go         reading and parsing the files of a diff on parallel workers, a chunk at a time
+//	engine_read.go          the files of a parse read ahead of its workers, so a cold page cache leaves no core idle
 //	engine_apply.go         applying a diff, the one path start-up and the watcher share: notes,
 //	                        attachments, problems, excluded files, link resolution, graph, index, subscribers
 //	engine_links.go         link resolution of one note and the reverse-link bookkeeping (refs)

@@ -20,12 +20,21 @@ type chunkKey struct {
 	chars, chunk    int
 }
 
+// chunkSlot is where a chunk's vector is kept: one place per chunk of a
+// note, whatever its version. Hashing the note ID and the chunk alone
+// costs a lookup a third of hashing the whole chunkKey (the note's hash
+// is 64 bytes), and a note's new version takes its old vectors' places.
+type chunkSlot struct {
+	id    string
+	chunk int
+}
+
 // chunkCache holds the chunk vectors rescore made, the least recently
 // used dropped first. Safe for concurrent use.
 type chunkCache struct {
-	mu    sync.Mutex
-	order list.List // of *chunkEntry, most recently used first
-	byKey map[chunkKey]*list.Element
+	mu     sync.Mutex
+	order  list.List // of *chunkEntry, most recently used first
+	bySlot map[chunkSlot]*list.Element
 	// hits and misses count the lookups, for tests.
 	hits, misses int
 }
@@ -39,8 +48,8 @@ type chunkEntry struct {
 func (c *chunkCache) get(key chunkKey) ([]float32, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	el, ok := c.byKey[key]
-	if !ok {
+	el, ok := c.bySlot[chunkSlot{key.id, key.chunk}]
+	if !ok || el.Value.(*chunkEntry).key != key {
 		c.misses++
 		return nil, false
 	}
@@ -49,22 +58,28 @@ func (c *chunkCache) get(key chunkKey) ([]float32, bool) {
 	return el.Value.(*chunkEntry).vec, true
 }
 
-// put keeps vec as the vector of key, dropping the least recently used
-// vectors past ChunkVectorCache.
+// put keeps vec as the vector of key, in place of the vector of another
+// version of the same chunk, dropping the least recently used vectors
+// past ChunkVectorCache.
 func (c *chunkCache) put(key chunkKey, vec []float32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.byKey == nil {
-		c.byKey = map[chunkKey]*list.Element{}
+	if c.bySlot == nil {
+		c.bySlot = map[chunkSlot]*list.Element{}
 	}
-	if el, ok := c.byKey[key]; ok {
+	slot := chunkSlot{key.id, key.chunk}
+	if el, ok := c.bySlot[slot]; ok {
+		if ent := el.Value.(*chunkEntry); ent.key != key {
+			ent.key, ent.vec = key, vec
+		}
 		c.order.MoveToFront(el)
 		return
 	}
-	c.byKey[key] = c.order.PushFront(&chunkEntry{key: key, vec: vec})
+	c.bySlot[slot] = c.order.PushFront(&chunkEntry{key: key, vec: vec})
 	for c.order.Len() > ChunkVectorCache {
 		last := c.order.Back()
-		delete(c.byKey, last.Value.(*chunkEntry).key)
+		k := last.Value.(*chunkEntry).key
+		delete(c.bySlot, chunkSlot{k.id, k.chunk})
 		c.order.Remove(last)
 	}
 }

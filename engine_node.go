@@ -208,7 +208,7 @@ func (e *Engine) node(id string) *Node {
 		Aliases:    n.Aliases,
 		Tags:       nonNil(n.Tags),
 		Properties: n.Properties,
-		Links:      []LinkInfo{},
+		Links:      make([]LinkInfo, 0, len(n.Links)), // one allocation, not one per doubling
 		InDegree:   e.graph.InDegree(id),
 		OutDegree:  e.graph.OutDegree(id),
 		Created:    e.rows.of(ns).created,

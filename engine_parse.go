@@ -66,12 +66,14 @@ func (e *Engine) parseChunks(ctx context.Context, d diff) <-chan chunk {
 	return out
 }
 
-// parseAll reads and parses files on e.opts.Workers goroutines, keeping
-// their order. A file whose content hash equals oldHash[its ID] is not
+// parseAll reads files ahead (readAhead) and parses them on
+// e.opts.Workers goroutines, keeping their order. A file whose content hash equals oldHash[its ID] is not
 // parsed (parsed.same). done counts files across calls for progress. With
 // ie, each note's vectors are made too.
 func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[string]string, done *atomic.Int64, total int, ie *inlineEmbed) ([]parsed, error) {
 	out := make([]parsed, len(files))
+	reads := readAhead(files)
+	defer reads.close()
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range e.opts.Workers {
@@ -79,7 +81,8 @@ func (e *Engine) parseAll(ctx context.Context, files []vault.File, oldHash map[s
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = e.parseFile(ctx, files[i], oldHash[files[i].ID], ie)
+				src, err := reads.take(i)
+				out[i] = e.parseFile(ctx, files[i], src, err, oldHash[files[i].ID], ie)
 				n := done.Add(1)
 				if e.opts.Progress != nil {
 					e.opts.Progress(int(n), total)
@@ -105,10 +108,10 @@ feed:
 	return out, nil
 }
 
-// parseFile reads and parses one note file, unless its content hash is
-// oldHash; with ie, it makes the note's vectors too.
-func (e *Engine) parseFile(ctx context.Context, f vault.File, oldHash string, ie *inlineEmbed) parsed {
-	src, err := os.ReadFile(f.Path)
+// parseFile parses one note file, read as src (or not, with err),
+// unless its content hash is oldHash; with ie, it makes the note's
+// vectors too.
+func (e *Engine) parseFile(ctx context.Context, f vault.File, src []byte, err error, oldHash string, ie *inlineEmbed) parsed {
 	if err != nil {
 		return parsed{file: f, err: fmt.Errorf("unreadable: %w", err)}
 	}

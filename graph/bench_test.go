@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -73,10 +74,30 @@ func BenchmarkShortestPath(b *testing.B) {
 	}
 }
 
+// BenchmarkPageRank computes the scores after each change of links:
+// the first node links to the last or not, in turn.
 func BenchmarkPageRank(b *testing.B) {
 	g, links := benchGraph(b)
+	last := links[len(links)-1].id
+	i := 0
 	for b.Loop() {
-		g.Update(func(*Tx) {}) // invalidate the cache
+		out := links[0].out
+		if i++; i%2 == 1 {
+			out = append(slices.Clip(out), last)
+		}
+		g.Update(func(tx *Tx) { tx.SetOut(links[0].id, out) })
+		g.PageRankOf(links[0].id)
+	}
+}
+
+// BenchmarkPageRankTagsOnly asks for the scores after each update that
+// changes only a node's tags, which keeps them.
+func BenchmarkPageRankTagsOnly(b *testing.B) {
+	g, links := benchGraph(b)
+	i := 0
+	for b.Loop() {
+		i++
+		g.Update(func(tx *Tx) { tx.PutNode(links[0].id, []string{fmt.Sprint("t", i%2)}) })
 		g.PageRankOf(links[0].id)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -43,6 +44,43 @@ type rankCache struct {
 	version uint64
 	scores  []float64 // by node slot; never modified once stored
 	runs    int       // number of computations, for tests
+	// shape is the link structure the scores were computed from; spare
+	// holds the arrays of the one before, reused for the next.
+	shape, spare rankShape
+}
+
+// rankShape is the link structure PageRank reads, compacted into arrays
+// indexed by position in Graph.live: the node at position i is slot
+// live[i] and its targets are targets[start[i]:start[i+1]] (positions).
+// Two equal shapes give the same scores, bit for bit: a graph version
+// that changed only tags, or replaced links by the same links, keeps the
+// scores of the one before.
+type rankShape struct {
+	slots       int // len(Graph.nodes)
+	live, start []int32
+	targets     []int32
+}
+
+// fill makes s the shape of g, reusing its arrays.
+func (s *rankShape) fill(g *Graph) {
+	n := len(g.live)
+	s.slots = len(g.nodes)
+	s.live = append(s.live[:0], g.live...)
+	s.start = append(s.start[:0], 0)
+	s.targets = slices.Grow(s.targets[:0], g.edges)
+	for _, u := range g.live {
+		for _, t := range g.nodes[u].out {
+			s.targets = append(s.targets, g.nodes[t].livePos)
+		}
+		s.start = append(s.start, int32(len(s.targets)))
+	}
+	s.start = s.start[:n+1]
+}
+
+// equal reports whether s and o are the same shape.
+func (s *rankShape) equal(o *rankShape) bool {
+	return s.slots == o.slots && slices.Equal(s.live, o.live) &&
+		slices.Equal(s.start, o.start) && slices.Equal(s.targets, o.targets)
 }
 
 // Hubs returns the top limit nodes by metric m (all nodes when limit <= 0),
@@ -136,47 +174,47 @@ func (g *Graph) PageRankOf(id string) float64 {
 // pageRank returns the cached scores by slot, computing them if the graph
 // changed since. The caller must hold g.mu for reading, which keeps the
 // version fixed; c.mu makes concurrent readers wait for one computation.
+// A version whose link structure is the one the scores were computed
+// from keeps them (see rankShape).
 func (g *Graph) pageRank() []float64 {
 	c := &g.rank
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.valid || c.version != g.version {
-		c.scores = g.computePageRank()
-		c.runs++
-		c.version, c.valid = g.version, true
+	if c.valid && c.version == g.version {
+		return c.scores
 	}
+	c.spare.fill(g)
+	if !c.valid || !c.spare.equal(&c.shape) {
+		c.scores = c.spare.pageRank()
+		c.runs++
+		c.shape, c.spare = c.spare, c.shape
+	}
+	c.version, c.valid = g.version, true
 	return c.scores
 }
 
-// computePageRank runs the power iteration and returns scores by slot.
-func (g *Graph) computePageRank() []float64 {
-	scores := make([]float64, len(g.nodes))
-	n := len(g.live)
+// pageRank runs the power iteration on shape s and returns scores by
+// slot.
+func (s *rankShape) pageRank() []float64 {
+	scores := make([]float64, s.slots)
+	n := len(s.live)
 	if n == 0 {
 		return scores
 	}
-	// Compact the adjacency into arrays indexed by position in g.live:
-	// the targets of node i are targets[start[i]:start[i+1]].
-	start := make([]int32, n+1)
-	targets := make([]int32, 0, g.edges)
-	for i, u := range g.live {
-		for _, t := range g.nodes[u].out {
-			targets = append(targets, g.nodes[t].livePos)
-		}
-		start[i+1] = int32(len(targets))
-	}
-
+	start, targets := s.start, s.targets
 	rank := make([]float64, n)
 	next := make([]float64, n)
+	var dangles []int32 // positions without links out, in order
 	for i := range rank {
 		rank[i] = 1 / float64(n)
+		if start[i] == start[i+1] {
+			dangles = append(dangles, int32(i))
+		}
 	}
 	for range maxIterations {
 		dangling := 0.0
-		for i := range n {
-			if start[i] == start[i+1] {
-				dangling += rank[i]
-			}
+		for _, i := range dangles {
+			dangling += rank[i]
 		}
 		base := (1-damping)/float64(n) + damping*dangling/float64(n)
 		for i := range next {
@@ -206,7 +244,7 @@ func (g *Graph) computePageRank() []float64 {
 	for _, r := range rank {
 		sum += r
 	}
-	for i, u := range g.live {
+	for i, u := range s.live {
 		scores[u] = rank[i] / sum
 	}
 	return scores

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -110,6 +111,41 @@ func TestPageRankCache(t *testing.T) {
 	}
 	if got := g.rank.runs; got != 2 {
 		t.Errorf("computations after Update = %d, want 2", got)
+	}
+}
+
+// TestPageRankKeptWhenLinksSame: a version that changes only tags, or
+// sets a node's links to the same links, keeps the scores; a node that
+// takes a removed node's slot and links is ranked as it was; a change of
+// links computes them again.
+func TestPageRankKeptWhenLinksSame(t *testing.T) {
+	g := buildGraph(link{"a", []string{"b", "c"}}, link{"b", []string{"c"}}, link{"c", nil})
+	before := g.pageRankScores()
+	g.Update(func(tx *Tx) {
+		tx.PutNode("a", []string{"new-tag"})
+		tx.SetOut("b", []string{"c"})
+	})
+	if got := g.pageRankScores(); !maps.Equal(got, before) {
+		t.Errorf("scores after a tags-only update = %v, want %v", got, before)
+	}
+	if got := g.rank.runs; got != 1 {
+		t.Errorf("computations after a tags-only update = %d, want 1", got)
+	}
+	g.Update(func(tx *Tx) {
+		tx.Remove("c")
+		tx.PutNode("d", nil)
+		tx.SetOut("a", []string{"b", "d"})
+		tx.SetOut("b", []string{"d"})
+	})
+	if got, want := g.PageRankOf("d"), before["c"]; got != want {
+		t.Errorf("PageRankOf(d) in c's place = %v, want %v", got, want)
+	}
+	g.Update(func(tx *Tx) { tx.SetOut("d", []string{"a"}) })
+	if got := g.PageRankOf("d"); got == before["c"] {
+		t.Errorf("PageRankOf(d) after d links to a = %v, unchanged", got)
+	}
+	if got := g.rank.runs; got != 2 {
+		t.Errorf("computations after one change of links = %d, want 2", got)
 	}
 }
 

@@ -82,11 +82,11 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	for _, st := range t.ServerTools(log) {
-		s.AddTool(st.Tool, st.Handler)
+		s.AddTool(rawSchema(st.Tool), st.Handler)
 	}
 	if !opts.ReadOnly {
 		for _, st := range t.WriteTools(log) {
-			s.AddTool(st.Tool, st.Handler)
+			s.AddTool(rawSchema(st.Tool), st.Handler)
 		}
 	}
 	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
@@ -96,6 +96,20 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 		}
 	})
 	return s
+}
+
+// rawSchema returns tool with its input schema as JSON bytes
+// (RawInputSchema) instead of a structure: the same bytes in tools/list,
+// but mcp-go looks for header-bound parameters in the schema of the tool
+// at every tools/call over HTTP, and a structure it encodes to JSON again
+// each time (~1% of serve's CPU under make load).
+func rawSchema(tool mcpgo.Tool) mcpgo.Tool {
+	raw, err := json.Marshal(tool.InputSchema)
+	if err != nil {
+		return tool // mcp-go encodes the structure as before, and fails as before
+	}
+	tool.RawInputSchema, tool.InputSchema = raw, mcpgo.ToolInputSchema{}
+	return tool
 }
 
 // checkBounds wraps h so that an integer argument outside the minimum and
