@@ -279,7 +279,7 @@ func (w *writer) refreshAnchorsAfter(deferred bool) (all bool, err error) {
 		return false, w.refreshAnchors()
 	}
 	w.anchors = nil
-	if err := w.refreshAllAnchors(); err != nil {
+	if err := w.bulkFTS("fts_anchor", w.refreshAllAnchors); err != nil {
 		return false, err
 	}
 	if _, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {

@@ -139,3 +139,56 @@ func TestLiveWriteFinishesMerges(t *testing.T) {
 	}
 	checkMerged(t, s, "a live write")
 }
+
+// TestBulkPassMergesAtTheEnd: the batches of a bulk pass leave their
+// full-text segments unmerged (one a batch), the pass's last batch merges
+// them, and every transaction commits FTS5's default settings, so that an
+// interrupted pass leaves live writes merging as usual.
+func TestBulkPassMergesAtTheEnd(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	notes := benchNotes(340)
+	// Seventeen batches: FTS5's defaults would have merged the sixteen
+	// segments of level 0 at once ('crisismerge').
+	applyDeferred(t, s, notes, 20)
+	segs, ok := ftsStructureOf(t, s, "fts")
+	if !ok || len(segs) != 17 {
+		t.Errorf("after 17 batches of a bulk pass fts holds %d segments (merge under way: %v), want 17 unmerged", len(segs), !ok)
+	}
+	checkDefaultConfig(t, s, "fts")
+	if err := s.Apply(ctx, &Batch{Upserts: notes[:1]}); err != nil {
+		t.Fatal(err)
+	}
+	checkMerged(t, s, "the bulk pass")
+	if segs, _ := ftsStructureOf(t, s, "fts"); len(segs) > 2 {
+		t.Errorf("after the bulk pass fts holds %d segments", len(segs))
+	}
+	for _, table := range []string{"fts", "fts_anchor"} {
+		checkDefaultConfig(t, s, table)
+	}
+}
+
+// checkDefaultConfig checks that table's stored settings are FTS5's
+// defaults (or not stored).
+func checkDefaultConfig(t *testing.T, s *Store, table string) {
+	t.Helper()
+	want := map[string]int64{"automerge": 4, "crisismerge": 16, "hashsize": 1 << 20}
+	rows, err := s.db.Query("SELECT k, v FROM " + table + "_config WHERE k <> 'version'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		var v int64
+		if err := rows.Scan(&k, &v); err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := want[k]; !ok || v != w {
+			t.Errorf("%s_config holds %s = %d, want FTS5's default", table, k, v)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}

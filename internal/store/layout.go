@@ -121,6 +121,7 @@ func (w *writer) doc(id string) (int64, error) {
 		if _, err := w.exec("INSERT INTO pending(name) VALUES (?) ON CONFLICT(name) DO NOTHING", id); err != nil {
 			return 0, err
 		}
+		w.pending = 2
 		err = w.queryRow("SELECT -id FROM pending WHERE name = ?", id).Scan(&d)
 	}
 	if err != nil {
@@ -140,6 +141,21 @@ func (w *writer) claimPending(id string, doc int64) (claimed bool, err error) {
 			return false, err
 		}
 		claimed = true
+	}
+	// Most transactions, and every batch of a cold index, find pending
+	// empty: it is looked at once, not for each note.
+	if w.pending == 0 {
+		var some bool
+		if err := w.queryRow("SELECT EXISTS (SELECT 1 FROM pending)").Scan(&some); err != nil {
+			return false, err
+		}
+		w.pending = 1
+		if some {
+			w.pending = 2
+		}
+	}
+	if w.pending == 1 {
+		return claimed, nil
 	}
 	var p int64
 	if err := w.queryRow("SELECT id FROM pending WHERE name = ?", id).Scan(&p); err == sql.ErrNoRows {

@@ -187,6 +187,8 @@ type writer struct {
 	// reserved are the docs reserved for notes not yet written
 	// (reserve.go).
 	reserved map[string]int64
+	// pending is 1 when pending holds no row, 2 when it may (claimPending).
+	pending int8
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
@@ -202,13 +204,9 @@ type writer struct {
 // note made a small segment of its own for FTS5 to merge again; written
 // together, a batch makes one.
 func (w *writer) writeFTS(deferAnchors, notes bool) error {
-	for _, args := range w.ftsRows {
-		if err := w.execRaw(`INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, args); err != nil {
-			return err
-		}
+	if err := w.writeFTSRows(deferAnchors); err != nil {
+		return err
 	}
-	w.ftsRows = nil
 	bulkEnd, err := w.refreshAnchorsAfter(deferAnchors)
 	if err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
