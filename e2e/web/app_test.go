@@ -75,11 +75,11 @@ func TestWebApp(t *testing.T) {
 	waitJS(t, ctx, "folder filter applied", `[...document.querySelectorAll("#results li a[title]")].every(a => a.title.startsWith("Notes/")) && !document.querySelector('#results a[title="Home.md"]')`, 10*time.Second)
 
 	// Open a note from the results.
-	run(t, ctx, "open Café Menu", 10*time.Second, chromedp.Click(`#results a[title="Notes/Café Menu.md"]`, chromedp.ByQuery))
+	click(t, ctx, "open Café Menu", `#results a[title="Notes/Café Menu.md"]`)
 	waitJS(t, ctx, "note page", `document.getElementById("note-title")?.textContent === "Café Menu"`, 10*time.Second)
 
 	// Follow a wikilink ([[Home]]).
-	run(t, ctx, "follow [[Home]]", 10*time.Second, chromedp.Click(`#note-body a[href="#/note/Home.md"]`, chromedp.ByQuery))
+	click(t, ctx, "follow [[Home]]", `#note-body a[href="#/note/Home.md"]`)
 	waitJS(t, ctx, "Home opened", `document.getElementById("note-title")?.textContent === "Home"`, 10*time.Second)
 
 	// Backlinks with the sentence that holds the link (not its whole
@@ -253,7 +253,7 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 	}
 	liveGraph(t, ctx, dir)
 	// The orphans toggle hides Orphan.md (and the other unlinked notes).
-	run(t, ctx, "hide orphans", 10*time.Second, chromedp.Click("#g-orphans", chromedp.ByQuery))
+	click(t, ctx, "hide orphans", "#g-orphans")
 	waitJS(t, ctx, "orphans hidden", `window.vgGraph.hidden.has("Orphan.md")`, 5*time.Second)
 
 	// Find a path: drawn and listed.
@@ -271,7 +271,7 @@ func graphs(t *testing.T, ctx context.Context, s *server, dir string) {
 	waitJS(t, ctx, "hubs listed", `document.querySelectorAll("#hubs li").length >= 10`, 10*time.Second)
 	run(t, ctx, "tags", 10*time.Second, chromedp.Navigate(s.url+"#/tags"))
 	waitJS(t, ctx, "tags listed", `document.querySelector('#tags a[href="#/tag/project"]')`, 10*time.Second)
-	run(t, ctx, "a tag", 10*time.Second, chromedp.Click(`#tags a[href="#/tag/project"]`, chromedp.ByQuery))
+	click(t, ctx, "a tag", `#tags a[href="#/tag/project"]`)
 	waitJS(t, ctx, "tag notes", `document.querySelectorAll("#tag-notes li").length === 3`, 10*time.Second)
 }
 

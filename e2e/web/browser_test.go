@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -200,4 +201,13 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 	var s string
 	run(t, ctx, "text of "+sel, 10*time.Second, chromedp.Text(sel, &s, chromedp.ByQuery))
 	return strings.TrimSpace(s)
+}
+
+// click clicks the first element sel matches, in the page itself: a
+// view that renders its list again between finding the element and
+// clicking it (a search answered twice, a live update) cannot leave
+// the click on a node that is gone, as a click by DOM node id can.
+func click(t *testing.T, ctx context.Context, what, sel string) {
+	t.Helper()
+	waitJS(t, ctx, what, `(() => { const el = document.querySelector(`+strconv.Quote(sel)+`); if (!el) return false; el.click(); return true; })()`, 10*time.Second)
 }
