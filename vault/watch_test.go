@@ -17,8 +17,8 @@ import (
 )
 
 // waitFor bounds every wait for an event. Events come within
-// milliseconds; the bound is generous for loaded machines (a load of
-// 20 once kept an event past 3 s), and nothing
+// milliseconds; the bound is generous for loaded machines (with 3 s,
+// TestWatchIgnored failed once at a load average of 20), and nothing
 // here asserts on speed.
 const waitFor = 15 * time.Second
 
