@@ -11,8 +11,8 @@ import (
 // Postings kept between searches. A segment of an FTS5 index does not
 // change once written: a write adds a new segment, a merge writes a new
 // one and deletes its inputs; only the rowids deleted from it since
-// (tombstones) are added, and those are read again each time
-// (ftsReader.tombstones). Under writes, a search would otherwise read
+// (tombstones) are added, and those are kept by their count
+// (ftsReader.tombstones, tombKey). Under writes, a search would otherwise read
 // every segment's pages of its tokens again after each commit, where
 // only the few new small segments differ (a third of a search's CPU
 // under `make load`). So the rows each read finds in a segment
@@ -43,6 +43,9 @@ type segReadKey struct {
 	token  string
 	prefix bool
 	whole  bool // the segment's pages (segRead.leaves), not a read
+	// tombs is, for the segment's tombstones (segRead.dead), not a
+	// read, 1 + the tombstones added to it (tombKey).
+	tombs int64
 }
 
 // segIdent names a segment's content (see above).
@@ -61,6 +64,8 @@ type segRead struct {
 	// leaves are the leaf pages of a small segment, first to last
 	// (whole keys).
 	leaves [][]byte
+	// dead are a segment's tombstones (tombs keys).
+	dead *tombSet
 }
 
 // size is about the bytes r holds.
@@ -72,7 +77,7 @@ func (r *segRead) size(k segReadKey) int {
 	for _, p := range r.leaves {
 		n += 24 + cap(p)
 	}
-	return n
+	return n + r.dead.size()
 }
 
 // add records a row of token tok: the rowid, as a delta from the row
@@ -136,9 +141,9 @@ type segCache struct {
 	reads map[segReadKey]*segRead
 	bytes int
 	tick  uint64
-	// hits and misses count the reads of rows replayed and made, for
-	// tests.
-	hits, misses int
+	// hits and misses count the reads of rows replayed and made, and
+	// tombReads the reads of tombstone pages, for tests.
+	hits, misses, tombReads int
 	// wanted are the reads asked for and not kept (wantedBefore), at
 	// most maxWanted.
 	wanted map[segReadKey]uint8
