@@ -215,7 +215,8 @@ func (c *segCache) put(k segReadKey, rows *segRead, pages int64) {
 	}
 }
 
-// putWhole keeps r, a small segment's rows (a whole key) or tombstones.
+// putWhole keeps r, a small segment's rows (a whole key) or tombstones,
+// unless it holds more than a quarter of segmentCacheBytes.
 func (c *segCache) putWhole(k segReadKey, r *segRead) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -224,23 +225,18 @@ func (c *segCache) putWhole(k segReadKey, r *segRead) {
 	}
 	if old := c.reads[k]; old != nil {
 		c.bytes -= old.size(k)
+		delete(c.reads, k)
+	}
+	size := r.size(k)
+	if size > segmentCacheBytes/4 {
+		return // too large to keep: read each time
 	}
 	c.tick++
 	r.used = c.tick
 	c.reads[k] = r
-	c.bytes += r.size(k)
+	c.bytes += size
 	if c.bytes > segmentCacheBytes {
 		c.evict()
-	}
-}
-
-// drop forgets what is kept of k.
-func (c *segCache) drop(k segReadKey) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old := c.reads[k]; old != nil {
-		c.bytes -= old.size(k)
-		delete(c.reads, k)
 	}
 }
 

@@ -101,3 +101,23 @@ func bigTombstones(t *testing.T, s *Store) *tombSet {
 	}
 	return dead
 }
+
+// TestPutWholeTooLarge: a segment's tombstones (or rows) that would take
+// more than a quarter of the cache are not kept, as a read too large is
+// not (segCache.put).
+func TestPutWholeTooLarge(t *testing.T) {
+	var c segCache
+	k := segReadKey{table: "fts", seg: segIdent{id: 1, first: 1, last: 40, origin1: 1, origin2: 2}, tombs: 2}
+	big := &tombSet{}
+	big.add(maxTombBit - 1) // 2 MB of bits
+	c.putWhole(k, &segRead{pages: -1, dead: big})
+	if c.get(k) != nil || c.bytes != 0 {
+		t.Errorf("tombstones of %d bytes kept (cache holds %d bytes), want them read each time", big.size(), c.bytes)
+	}
+	small := &tombSet{}
+	small.add(100)
+	c.putWhole(k, &segRead{pages: -1, dead: small})
+	if r := c.get(k); r == nil || !r.dead.has(100) {
+		t.Errorf("tombstones of %d bytes not kept", small.size())
+	}
+}
