@@ -291,7 +291,7 @@ func (e *Engine) keywordSearch(ctx context.Context, st *store.Store, query strin
 // for the notes it found (kw), from their best chunk (in vec) for the
 // others.
 func (e *Engine) snippets(ctx context.Context, st *store.Store, page []SearchHit, kw []store.KeywordHit, vec []vectorHit, query string) error {
-	chunks := map[string]int{}
+	chunks := make(map[string]int, len(vec))
 	for _, v := range vec {
 		chunks[v.ID] = v.Chunk
 	}

@@ -135,16 +135,18 @@ func vectorHits(vec []vectorHit) []SearchHit {
 // searches found as well made the ranking worse on the evaluation sets.)
 // Ties go to the better keyword rank, then the ID.
 func fuse(kw []store.KeywordHit, vec []vectorHit, strong float64) []SearchHit {
-	byID := map[string]*SearchHit{}
-	var order []*SearchHit
+	// The hits in one slice, by first appearance, and a map sized for
+	// them all: a search made an object per hit and grew the map.
+	hits := make([]SearchHit, 0, len(kw)+len(vec))
+	byID := make(map[string]int, len(kw)+len(vec))
 	get := func(id string) *SearchHit {
-		h, ok := byID[id]
+		i, ok := byID[id]
 		if !ok {
-			h = &SearchHit{ID: id}
-			byID[id] = h
-			order = append(order, h)
+			i = len(hits)
+			hits = append(hits, SearchHit{ID: id}) // within its capacity
+			byID[id] = i
 		}
-		return h
+		return &hits[i]
 	}
 	for i, k := range kw {
 		h := get(k.ID)
@@ -161,10 +163,8 @@ func fuse(kw []store.KeywordHit, vec []vectorHit, strong float64) []SearchHit {
 		h.Score += share / float64(RRFK+i+1)
 	}
 	best := 2 / float64(RRFK+1)
-	hits := make([]SearchHit, len(order))
-	for i, h := range order {
-		h.Score = clamp01(h.Score / best)
-		hits[i] = *h
+	for i := range hits {
+		hits[i].Score = clamp01(hits[i].Score / best)
 	}
 	slices.SortStableFunc(hits, func(a, b SearchHit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

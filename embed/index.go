@@ -312,7 +312,7 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 		}
 	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), rows/minRowsPerWorker))
-	parts := make([]topNotes, workers)
+	parts := make([]*topNotes, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := rows*w/workers, rows*(w+1)/workers
@@ -331,6 +331,7 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 				best[e.slot] = e
 			}
 		}
+		p.release()
 	}
 	hits := make([]Hit, 0, len(best))
 	for slot, e := range best {
@@ -369,82 +370,4 @@ func dotInt8(q []int8, x []float32) float32 {
 		s0 += float32(q[i]) * x[i]
 	}
 	return (s0 + s1) + (s2 + s3)
-}
-
-type noteScore struct {
-	score float32
-	slot  int32
-	chunk int32
-}
-
-// topNotes is a min-heap of at most k notes by their best score so far,
-// with each note's position so that a better chunk updates it in place.
-//
-// It keeps exactly the k best notes: a note pushed out had the lowest
-// score, and the heap's minimum never decreases, so a later chunk of that
-// note only comes back in with a better score than it had.
-type topNotes struct {
-	k     int
-	items []noteScore
-	pos   map[int32]int
-}
-
-func newTopNotes(k int) topNotes {
-	return topNotes{k: k, items: make([]noteScore, 0, min(k, 1024)), pos: make(map[int32]int, min(k, 1024))}
-}
-
-func (t *topNotes) offer(e noteScore) {
-	if i, ok := t.pos[e.slot]; ok {
-		if e.score > t.items[i].score {
-			t.items[i] = e
-			t.down(i)
-		}
-		return
-	}
-	if len(t.items) < t.k {
-		t.items = append(t.items, e)
-		t.pos[e.slot] = len(t.items) - 1
-		t.up(len(t.items) - 1)
-		return
-	}
-	delete(t.pos, t.items[0].slot)
-	t.items[0] = e
-	t.pos[e.slot] = 0
-	t.down(0)
-}
-
-func (t *topNotes) swap(i, j int) {
-	t.items[i], t.items[j] = t.items[j], t.items[i]
-	t.pos[t.items[i].slot] = i
-	t.pos[t.items[j].slot] = j
-}
-
-func (t *topNotes) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if t.items[p].score <= t.items[i].score {
-			return
-		}
-		t.swap(i, p)
-		i = p
-	}
-}
-
-func (t *topNotes) down(i int) {
-	n := len(t.items)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && t.items[r].score < t.items[l].score {
-			m = r
-		}
-		if t.items[i].score <= t.items[m].score {
-			return
-		}
-		t.swap(i, m)
-		i = m
-	}
 }

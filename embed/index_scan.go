@@ -7,9 +7,14 @@ const scanBatch = 64
 // with perRow the k best rows (each under its row number as slot). It
 // scores the allowed rows a batch at a time, then ranks them in order:
 // the scores are those of one row at a time, the batch only lets a
-// sparse index score several rows together (sparseRows.dots).
-func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool, perRow bool) topNotes {
-	t := newTopNotes(k)
+// sparse index score several rows together (sparseRows.dots). The
+// caller releases the heap it returns.
+func (x *Index) scan(query []float32, lo, hi, k int, allowed []bool, perRow bool) *topNotes {
+	slots := len(x.notes)
+	if perRow {
+		slots = len(x.rowNote)
+	}
+	t := newTopNotes(k, slots)
 	var rows [scanBatch]int32
 	var scores [scanBatch]float32
 	for r := lo; r < hi; {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/binary"
-	"fmt"
 )
 
 // A reader of FTS5's own index (its %_data and %_idx tables), so that
@@ -28,6 +26,9 @@ type ftsSegment struct {
 	id, first, last  int64
 	origin1, origin2 int64 // 0 when the record lists none
 	tombPages        int64
+	// tombEntries counts the tombstones added to the segment: each
+	// delete adds one (see tombKey).
+	tombEntries int64
 	// input is set for an input of a merge under way, whose first page
 	// is written again as the merge goes on.
 	input bool
@@ -96,7 +97,7 @@ func parseStructureMerging(b []byte) (segs ftsStructure, merging, ok bool) {
 			if v2 {
 				sg.origin1, sg.origin2 = int64(r.next()), int64(r.next())
 				sg.tombPages = int64(r.next())
-				r.next() // tombstone entries
+				sg.tombEntries = int64(r.next())
 				r.next() // entries
 			}
 			input := i < merge // an input of the merge: trimmed, or empty
@@ -179,7 +180,7 @@ type ftsReader struct {
 	table string
 	cache *segCache // the segment reads kept between searches; nil: none
 	segs  ftsStructure
-	tombs []map[int64]bool // per segment, nil until read
+	tombs []*tombSet // per segment, nil until read
 	// owner is, per rowid, the serial of the last token scan found it
 	// in: a token's row found twice is not expected.
 	owner  []uint32
@@ -208,7 +209,7 @@ func newFTSReader(ctx context.Context, conn *readTx, table string, cache *segCac
 	if !ok {
 		return nil, false, nil
 	}
-	return &ftsReader{conn: conn, table: table, cache: cache, segs: segs, tombs: make([]map[int64]bool, len(segs))}, true, nil
+	return &ftsReader{conn: conn, table: table, cache: cache, segs: segs, tombs: make([]*tombSet, len(segs))}, true, nil
 }
 
 // scan hands found each row (with its instances) of each token of the
@@ -230,7 +231,7 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 		var serial uint32
 		f.origin = sg.origin2
 		ok, err := f.scanKept(ctx, sg, token, prefix, skip, func(tok string, p *ftsPosting) bool {
-			if len(dead) > 0 && dead[p.rowid] {
+			if dead.has(p.rowid) {
 				return true
 			}
 			if p.rowid < 0 || p.rowid >= rows {
@@ -294,48 +295,4 @@ func (f *ftsReader) release() {
 		ownerPool.Put(&ownerTable{owner: f.owner, serial: f.serial})
 		f.owner = nil
 	}
-}
-
-// tombstones returns the rowids deleted from segment i.
-func (f *ftsReader) tombstones(ctx context.Context, i int) (map[int64]bool, error) {
-	sg := f.segs[i]
-	if sg.tombPages == 0 || f.tombs[i] != nil {
-		return f.tombs[i], nil
-	}
-	dead := map[int64]bool{}
-	rows, err := f.conn.QueryContext(ctx, "SELECT block FROM "+f.table+"_data WHERE id >= ? AND id < ?",
-		tombRowid(sg.id, 0), tombRowid(sg.id, sg.tombPages))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var p []byte
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		if len(p) < 8 || (p[0] != 4 && p[0] != 8) {
-			return nil, fmt.Errorf("%s: tombstone page of %d bytes", f.table, len(p))
-		}
-		if p[1] != 0 {
-			dead[0] = true
-		}
-		size := int(p[0])
-		for at := 8; at+size <= len(p); at += size {
-			var v uint64
-			if size == 4 {
-				v = uint64(binary.BigEndian.Uint32(p[at:]))
-			} else {
-				v = binary.BigEndian.Uint64(p[at:])
-			}
-			if v != 0 {
-				dead[int64(v)] = true
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	f.tombs[i] = dead
-	return dead, nil
 }

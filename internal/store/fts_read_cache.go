@@ -11,8 +11,8 @@ import (
 // Postings kept between searches. A segment of an FTS5 index does not
 // change once written: a write adds a new segment, a merge writes a new
 // one and deletes its inputs; only the rowids deleted from it since
-// (tombstones) are added, and those are read again each time
-// (ftsReader.tombstones). Under writes, a search would otherwise read
+// (tombstones) are added, and those are kept by their count
+// (ftsReader.tombstones, tombKey). Under writes, a search would otherwise read
 // every segment's pages of its tokens again after each commit, where
 // only the few new small segments differ (a third of a search's CPU
 // under `make load`). So the rows each read finds in a segment
@@ -42,7 +42,10 @@ type segReadKey struct {
 	seg    segIdent
 	token  string
 	prefix bool
-	whole  bool // the segment's pages (segRead.leaves), not a read
+	whole  bool // every row of a small segment (scanSmall), not a read
+	// tombs is, for the segment's tombstones (segRead.dead), not a
+	// read, 1 + the tombstones added to it (tombKey).
+	tombs int64
 }
 
 // segIdent names a segment's content (see above).
@@ -58,9 +61,8 @@ type segRead struct {
 	pages int64
 	rows  bool // the rows were read (toks, ends and data)
 	used  uint64
-	// leaves are the leaf pages of a small segment, first to last
-	// (whole keys).
-	leaves [][]byte
+	// dead are a segment's tombstones (tombs keys).
+	dead *tombSet
 }
 
 // size is about the bytes r holds.
@@ -69,10 +71,7 @@ func (r *segRead) size(k segReadKey) int {
 	for _, t := range r.toks {
 		n += 16 + len(t)
 	}
-	for _, p := range r.leaves {
-		n += 24 + cap(p)
-	}
-	return n
+	return n + r.dead.size()
 }
 
 // add records a row of token tok: the rowid, as a delta from the row
@@ -103,9 +102,18 @@ func (r *segRead) add(tok string, p *ftsPosting, prev int64) {
 // replay hands found the rows r holds, as the segment's read did; ok is
 // false when found gives up.
 func (r *segRead) replay(found func(string, *ftsPosting) bool) bool {
+	return r.replayRange(0, len(r.toks), found)
+}
+
+// replayRange is replay for the rows of tokens [from, to) of r.toks.
+func (r *segRead) replayRange(from, to int, found func(string, *ftsPosting) bool) bool {
 	var p ftsPosting
 	at := 0
-	for i, tok := range r.toks {
+	if from > 0 {
+		at = r.ends[from-1]
+	}
+	for i := from; i < to; i++ {
+		tok := r.toks[i]
 		var rowid int64
 		for at < r.ends[i] {
 			d, n := binary.Uvarint(r.data[at:])
@@ -136,9 +144,9 @@ type segCache struct {
 	reads map[segReadKey]*segRead
 	bytes int
 	tick  uint64
-	// hits and misses count the reads of rows replayed and made, for
-	// tests.
-	hits, misses int
+	// hits and misses count the reads of rows replayed and made, and
+	// tombReads the reads of tombstone pages, for tests.
+	hits, misses, tombReads int
 	// wanted are the reads asked for and not kept (wantedBefore), at
 	// most maxWanted.
 	wanted map[segReadKey]uint8
@@ -207,7 +215,8 @@ func (c *segCache) put(k segReadKey, rows *segRead, pages int64) {
 	}
 }
 
-// putWhole keeps r, a small segment's pages (a whole key).
+// putWhole keeps r, a small segment's rows (a whole key) or tombstones,
+// unless it holds more than a quarter of segmentCacheBytes.
 func (c *segCache) putWhole(k segReadKey, r *segRead) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -216,23 +225,18 @@ func (c *segCache) putWhole(k segReadKey, r *segRead) {
 	}
 	if old := c.reads[k]; old != nil {
 		c.bytes -= old.size(k)
+		delete(c.reads, k)
+	}
+	size := r.size(k)
+	if size > segmentCacheBytes/4 {
+		return // too large to keep: read each time
 	}
 	c.tick++
 	r.used = c.tick
 	c.reads[k] = r
-	c.bytes += r.size(k)
+	c.bytes += size
 	if c.bytes > segmentCacheBytes {
 		c.evict()
-	}
-}
-
-// drop forgets what is kept of k.
-func (c *segCache) drop(k segReadKey) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old := c.reads[k]; old != nil {
-		c.bytes -= old.size(k)
-		delete(c.reads, k)
 	}
 }
 
@@ -280,8 +284,10 @@ func (c *segCache) forget() {
 
 // scanKept is scanSegment for the rows of token (prefix: of the tokens
 // it starts) in sg, with its rows kept in f.cache: replayed when kept,
-// else, for a small segment or one asked for twice before, read whole (skip is applied to what the
-// read finds: the rows it names come without their instances) and kept.
+// else, for a segment asked for twice before, read whole (skip is
+// applied to what the read finds: the rows it names come without their
+// instances) and kept. A small segment's rows are all kept at once
+// (scanSmall).
 func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, prefix bool, skip func(int64) bool, found func(string, *ftsPosting) bool) (bool, error) {
 	sc := segmentScan{lo: append([]byte{mainKeyPrefix}, token...), prefix: prefix}
 	id, keep := sg.ident()
@@ -300,6 +306,9 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 			return found(tok, p)
 		}
 	}
+	if small(sg) {
+		return f.scanSmall(ctx, sg, id, token, prefix, emit)
+	}
 	k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
 	// A read that saw a later token in the segment is kept without its
 	// last page: a merge's output grows at its end only, so those rows
@@ -309,12 +318,11 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	if r := f.cache.rowsOf(passed, k); r != nil {
 		return r.replay(emit), nil
 	}
-	if !small(sg) && !f.cache.wantedBefore(k) {
+	if !f.cache.wantedBefore(k) {
 		// A read of a large segment asked for once or twice (a query
 		// not seen before, or asked in two modes) is read as without
 		// the cache (a narrowed one decodes only the rows it needs); it
-		// is kept when asked for again. A small segment's few rows are
-		// kept at once.
+		// is kept when asked for again.
 		sc.skip = skip
 		return f.scanSegment(ctx, sg, &sc, found)
 	}
@@ -332,13 +340,7 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		}
 		return emit(tok, p) || f.stopped
 	}
-	var ok bool
-	var err error
-	if small(sg) {
-		ok, err = f.scanWhole(ctx, sg, id, &sc, record)
-	} else {
-		ok, err = f.scanSegment(ctx, sg, &sc, record)
-	}
+	ok, err := f.scanSegment(ctx, sg, &sc, record)
 	if err == nil && ok && sorted {
 		if sc.passed {
 			k = passed
@@ -346,50 +348,6 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		f.cache.put(k, rec, -1)
 	}
 	return ok, err
-}
-
-// smallSegmentPages is the most leaf pages a small segment has: the
-// segments of one write or of a merge of a few. A small segment's pages
-// are read whole, in one query, and kept, so that the reads of other
-// tokens in it take no SQL (scanWhole); its page estimate is 1 (a read
-// of it takes about one).
-const smallSegmentPages = 32
-
-// small reports whether sg has at most smallSegmentPages pages.
-func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
-
-// scanWhole is scanSegment on a small segment's pages, read once and
-// kept in f.cache (id names sg's content).
-func (f *ftsReader) scanWhole(ctx context.Context, sg ftsSegment, id segIdent, sc *segmentScan, found func(string, *ftsPosting) bool) (bool, error) {
-	k := segReadKey{table: f.table, gen: f.gen(), seg: id, whole: true}
-	r := f.cache.get(k)
-	if r == nil {
-		r = &segRead{pages: -1}
-		ok, err := f.eachLeaf(ctx, sg, sg.first, func(p []byte) (bool, bool) {
-			r.leaves = append(r.leaves, p)
-			return false, true
-		})
-		if err != nil || !ok {
-			return false, err
-		}
-		if int64(len(r.leaves)) != sg.last-sg.first+1 {
-			return false, nil
-		}
-		f.cache.putWhole(k, r)
-	}
-	sc.found = found
-	ok := sc.d == nil || !sc.d.open
-	for _, p := range r.leaves {
-		past, good := sc.page(p)
-		if ok = good; !good || past {
-			break
-		}
-		ok = sc.d == nil || !sc.d.open
-	}
-	if !ok {
-		f.cache.drop(k) // damaged: read again next time
-	}
-	return ok, nil
 }
 
 // segPages is ftsReader.pages' estimate for one segment, kept in

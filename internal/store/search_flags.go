@@ -95,7 +95,7 @@ func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) (
 func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found, ok bool, err error) {
 	defer func() { f.stopped = false }() // the reader serves other reads after
 	for i, sg := range f.segs {
-		var dead map[int64]bool
+		var dead *tombSet
 		var deadErr error
 		read := false
 		// The check ends at the first live row (ftsReader.stopped): a
@@ -106,7 +106,7 @@ func (f *ftsReader) live(ctx context.Context, token string, prefix bool) (found,
 				dead, deadErr = f.tombstones(ctx, i)
 				read = true
 			}
-			found = deadErr == nil && !dead[p.rowid]
+			found = deadErr == nil && !dead.has(p.rowid)
 			f.stopped = found || deadErr != nil
 			return !f.stopped
 		})
