@@ -52,6 +52,8 @@ type ListQuery struct {
 	SortBy []string
 	// Page (1-based) and Limit (NoteList: default 20, max 100).
 	Page, Limit int
+	// Brief is PageQuery.Brief.
+	Brief bool
 }
 
 // ListResult is one page of ListNodes.
@@ -102,7 +104,7 @@ func (e *Engine) ListNodes(ctx context.Context, q ListQuery) (*ListResult, error
 	from, to, pages := pageOf(total, page, limit)
 	res := &ListResult{Nodes: []*Node{}, Pages: pages}
 	for _, r := range rows[min(from, len(rows)):min(to, len(rows))] {
-		res.Nodes = append(res.Nodes, e.node(r.id))
+		res.Nodes = append(res.Nodes, e.nodeAs(r.id, q.Brief))
 	}
 	return res, nil
 }

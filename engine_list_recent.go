@@ -164,7 +164,7 @@ func (e *Engine) listRecent(q ListQuery, keys []sortKey, page, limit int) (*List
 	res := &ListResult{Nodes: []*Node{}, Pages: pages}
 	ids := e.recent.first(e.rows, to)
 	for _, id := range ids[min(from, len(ids)):] {
-		res.Nodes = append(res.Nodes, e.node(id))
+		res.Nodes = append(res.Nodes, e.nodeAs(id, q.Brief))
 	}
 	return res, true
 }

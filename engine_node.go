@@ -100,7 +100,18 @@ func (e *Engine) lookupExact(raw string) (string, []string, error) {
 // GetNode returns the note with the given ID (any form Lookup accepts),
 // with its content when withContent is set, or nil when there is none.
 func (e *Engine) GetNode(ctx context.Context, id string, withContent bool) (*Node, error) {
-	n, file, err := e.nodeSnapshot(id)
+	return e.getNode(id, withContent, false)
+}
+
+// GetNodeBrief is GetNode for a list row: the Node without its links,
+// broken links, attachments and warnings (PageQuery.Brief).
+func (e *Engine) GetNodeBrief(ctx context.Context, id string, withContent bool) (*Node, error) {
+	return e.getNode(id, withContent, true)
+}
+
+// getNode is GetNode, brief as nodeAs says.
+func (e *Engine) getNode(id string, withContent, brief bool) (*Node, error) {
+	n, file, err := e.nodeSnapshot(id, brief)
 	if err != nil || n == nil {
 		return nil, err
 	}
@@ -122,9 +133,9 @@ type noteFile struct {
 	bodyStart int
 }
 
-// nodeSnapshot looks id up and builds its Node under the read lock; the
-// file is read after the lock is released.
-func (e *Engine) nodeSnapshot(id string) (*Node, noteFile, error) {
+// nodeSnapshot looks id up and builds its Node (brief as nodeAs says)
+// under the read lock; the file is read after the lock is released.
+func (e *Engine) nodeSnapshot(id string, brief bool) (*Node, noteFile, error) {
 	if err := e.readLock(); err != nil {
 		return nil, noteFile{}, err
 	}
@@ -133,7 +144,7 @@ func (e *Engine) nodeSnapshot(id string) (*Node, noteFile, error) {
 	if err != nil || found == "" {
 		return nil, noteFile{}, err
 	}
-	n := e.node(found)
+	n := e.nodeAs(found, brief)
 	n.Warnings = append(warnings, n.Warnings...)
 	ns := e.notes[found]
 	return n, noteFile{path: ns.path, bodyStart: ns.note.BodyStart}, nil
@@ -199,30 +210,50 @@ func bodyOf(src []byte, bodyStart int) string {
 }
 
 // node builds the Node for an existing ID; the caller holds e.mu.
-func (e *Engine) node(id string) *Node {
+func (e *Engine) node(id string) *Node { return e.nodeAs(id, false) }
+
+// nodeAs is node, or with brief the Node without its links, broken
+// links, attachments and warnings: what a list row shows of a note
+// (PageQuery.Brief). Those are most of a Node's cost: the title of every
+// linked note, one map look-up and a few cache misses each, and the
+// anchors of every link; a brief Node does not decode the links a note
+// loaded from the snapshot cache holds back (noteState.full) either.
+func (e *Engine) nodeAs(id string, brief bool) *Node {
 	ns := e.notes[id]
-	n := ns.full()
+	n := ns.note
+	if !brief {
+		n = ns.full()
+	}
 	out := &Node{
 		ID:         id,
 		Title:      n.Title,
 		Aliases:    n.Aliases,
 		Tags:       nonNil(n.Tags),
 		Properties: n.Properties,
-		Links:      make([]LinkInfo, 0, len(n.Links)), // one allocation, not one per doubling
 		InDegree:   e.graph.InDegree(id),
 		OutDegree:  e.graph.OutDegree(id),
 		Created:    e.rows.of(ns).created,
 		Modified:   n.ModTime,
 		Size:       n.Size,
 		Hash:       n.Hash,
-		Warnings:   append([]string(nil), n.Warnings...),
 	}
+	if !brief {
+		e.addLinks(out, ns, n)
+	}
+	return out
+}
+
+// addLinks sets out's links, broken links, attachments and warnings from
+// the note n of ns.
+func (e *Engine) addLinks(out *Node, ns *noteState, n *vault.Note) {
+	out.Links = make([]LinkInfo, 0, len(n.Links)) // one allocation, not one per doubling
+	out.Warnings = append([]string(nil), n.Warnings...)
 	var seen linkSet
 	for i, l := range n.Links {
 		switch ns.status[i] {
 		case vault.Resolved:
 			target := ns.resolved[i]
-			if target == id || !seen.add(target) {
+			if target == out.ID || !seen.add(target) {
 				continue
 			}
 			out.Links = append(out.Links, LinkInfo{ID: target, Title: e.notes[target].note.Title})
@@ -240,7 +271,6 @@ func (e *Engine) node(id string) *Node {
 	for _, b := range e.brokenAnchors(ns) {
 		out.Warnings = append(out.Warnings, b.warning())
 	}
-	return out
 }
 
 // linkSet is the set of links node has listed, by target (a broken
@@ -316,7 +346,7 @@ func nonNil(s []string) []string {
 // accepts), frontmatter included, and its exact ID; found is "" when no
 // note matches.
 func (e *Engine) ReadNote(ctx context.Context, id string) (text, found string, err error) {
-	n, file, err := e.nodeSnapshot(id)
+	n, file, err := e.nodeSnapshot(id, true) // only its ID and file are read
 	if err != nil || n == nil {
 		return "", "", err
 	}

@@ -51,7 +51,7 @@ func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Directi
 	from, to, pages := pageOf(len(all), page, q.Limit)
 	res := &NeighborPage{ID: found, Neighbors: make([]Neighbor, 0, to-from), Pages: pages, Warnings: warnings}
 	for _, nb := range all[from:to] {
-		res.Neighbors = append(res.Neighbors, Neighbor{Node: e.node(nb.ID), Direction: nb.Direction})
+		res.Neighbors = append(res.Neighbors, Neighbor{Node: e.nodeAs(nb.ID, q.Brief), Direction: nb.Direction})
 	}
 	return res, nil
 }
@@ -75,7 +75,7 @@ func (e *Engine) SearchByTagsPage(ctx context.Context, tags []string, all bool, 
 	from, to, pages := pageOf(len(ids), page, q.Limit)
 	res := &ListResult{Nodes: make([]*Node, 0, to-from), Pages: pages}
 	for _, id := range ids[from:to] {
-		res.Nodes = append(res.Nodes, e.node(id))
+		res.Nodes = append(res.Nodes, e.nodeAs(id, q.Brief))
 	}
 	return res, nil
 }

@@ -93,6 +93,10 @@ type PageQuery struct {
 	// Page is 1-based (0 means 1); Limit is the page size (0 means
 	// everything on one page).
 	Page, Limit int
+	// Brief leaves out of the page's nodes their links, broken links,
+	// attachments and warnings, for a list that shows none of them (the
+	// MCP tools' rows): most of what building a Node costs.
+	Brief bool
 }
 
 // Query binds a tool's sortBy, page and limit to the PageQuery of list k:

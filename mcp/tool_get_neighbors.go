@@ -41,6 +41,7 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
+	q.Brief = true // rows: listItem
 	res, err := t.Engine.NeighborsPage(ctx, p.ID, graph.Direction(p.Direction), q)
 	if err != nil {
 		return nil, err

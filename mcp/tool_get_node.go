@@ -61,9 +61,16 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if p.Depth == 1 {
 		in, out := n.InDegree, n.OutDegree
 		r.IncomingCount, r.OutgoingCount = &in, &out
-		nbs, total, _, err := t.Engine.Neighbors(ctx, n.ID, graph.Both, MaxNodeNeighbors)
+		// Brief: a neighbour row shows no links, broken links or
+		// attachments (noteRowOrder), and drops its warnings.
+		page, err := t.Engine.NeighborsPage(ctx, n.ID, graph.Both, vaultgraph.PageQuery{Limit: MaxNodeNeighbors, Brief: true})
 		if err != nil {
 			return nil, err
+		}
+		var nbs []vaultgraph.Neighbor
+		total := 0
+		if page != nil {
+			nbs, total = page.Neighbors, page.Total
 		}
 		if total > len(nbs) {
 			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), total)

@@ -58,6 +58,7 @@ func (t *Tools) ListNodes(ctx context.Context, p ListNodesParams) (any, error) {
 		Folder: p.Folder, Tags: p.Tags, TagMode: vaultgraph.TagMode(p.TagMode),
 		Properties: p.Properties, Orphans: p.Orphans, BrokenLinks: p.BrokenLinks, BrokenAnchors: p.BrokenAnchors,
 		SortBy: p.SortBy, Page: p.Page, Limit: p.Limit,
+		Brief: true, // rows: listItem (listPage)
 	}
 	var err error
 	for _, d := range []struct {

@@ -45,6 +45,7 @@ func (t *Tools) SearchByTags(ctx context.Context, p SearchByTagsParams) (any, er
 	if err != nil {
 		return nil, err
 	}
+	q.Brief = true // rows: listItem (listPage)
 	res, err := t.Engine.SearchByTagsPage(ctx, tags, mode == vaultgraph.TagsAll, q)
 	if err != nil {
 		return nil, err

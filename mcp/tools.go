@@ -101,7 +101,7 @@ func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.
 // why it ranks). A note removed since the ranking is skipped.
 func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) error {
 	for _, r := range ranked {
-		n, err := t.Engine.GetNode(ctx, id(r), withContent)
+		n, err := t.Engine.GetNodeBrief(ctx, id(r), withContent) // a row: listItem
 		if err != nil {
 			return err
 		}
