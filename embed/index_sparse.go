@@ -31,9 +31,13 @@ func (x *Index) SearchChunks(query []float32, k int, keep func(noteID string) bo
 // each vector (NewSparseIndex): its scores then only rank candidates.
 func (x *Index) Sparse() bool { return x.sp.terms > 0 }
 
-// largestOnStack is the number of candidates at the cut up to which
+// largestOnStack is the n up to which a caller of AppendLargest keeps
+// its dst on the stack (sparseRows.add).
+const largestOnStack = 64
+
+// candidatesOnStack is the number of components at the cut up to which
 // AppendLargest keeps them on the stack.
-const largestOnStack = 128
+const candidatesOnStack = 128
 
 // AppendLargest appends to dst the dimensions of the n components of v of
 // largest magnitude (ties to the lower dimension), in dimension order;
@@ -53,7 +57,7 @@ func AppendLargest(dst []int, v []float32, n int) []int {
 	}
 	// The magnitude's bits, tagged with the dimension (ties to the
 	// lower one: larger keys are stronger), for the components at the cut.
-	var onStack [largestOnStack]uint64
+	var onStack [candidatesOnStack]uint64
 	cands := onStack[:0]
 	// Level 1: exponents, the top 8 bits of the magnitude.
 	var count [256]int32
