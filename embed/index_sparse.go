@@ -31,78 +31,85 @@ func (x *Index) SearchChunks(query []float32, k int, keep func(noteID string) bo
 // each vector (NewSparseIndex): its scores then only rank candidates.
 func (x *Index) Sparse() bool { return x.sp.terms > 0 }
 
-// largestOnStack is the n up to which AppendLargest keeps its heap on the
-// stack.
+// largestOnStack is the n up to which a caller of AppendLargest keeps
+// its dst on the stack (sparseRows.add).
 const largestOnStack = 64
+
+// candidatesOnStack is the number of components at the cut up to which
+// AppendLargest keeps them on the stack.
+const candidatesOnStack = 128
 
 // AppendLargest appends to dst the dimensions of the n components of v of
 // largest magnitude (ties to the lower dimension), in dimension order;
-// only finite, non-zero components count. It keeps the best n seen so far
-// in a heap whose root is the weakest of them, so it costs about len(v)
-// integer comparisons, not a sort of v (an index pass calls it for every
-// chunk). With a dst of capacity n (on the caller's stack), it allocates
-// nothing for n up to 64.
+// only finite, non-zero components count. It selects them by the bits of
+// their magnitudes, which order as the values: a count of the components
+// per exponent finds the exponent of the n-th largest; those above it are
+// in, and of those at it (a factor of two apart at most), a count per
+// next 8 bits of the mantissa finds the rest, and only the few at that
+// cut are sorted. That is two passes over v and none over a heap (a heap
+// of the best n was a twentieth of a cold index's parse workers). It
+// allocates nothing with a dst of capacity n for a v of a few hundred
+// components.
 func AppendLargest(dst []int, v []float32, n int) []int {
-	n = max(n, 0)
-	var onStack [largestOnStack]uint64
-	h := onStack[:0]
-	if n > largestOnStack {
-		h = make([]uint64, 0, min(n, len(v)))
-	}
-	for i, f := range v {
-		// The bits of a finite float's magnitude order as its value; a
-		// zero is 0, an infinity or NaN at least 0x7f800000.
-		m := math.Float32bits(f) &^ (1 << 31)
-		if m == 0 || m >= 0x7f800000 {
-			continue
-		}
-		// Larger keys are stronger: the magnitude, then the lower
-		// dimension.
-		key := uint64(m)<<32 | uint64(^uint32(i))
-		switch {
-		case len(h) < n:
-			h = append(h, key)
-			siftUp(h, len(h)-1)
-		case n > 0 && key > h[0]:
-			h[0] = key
-			siftDown(h, 0)
-		}
-	}
 	from := len(dst)
-	for _, key := range h {
-		dst = append(dst, int(^uint32(key)))
+	if n <= 0 {
+		return dst
+	}
+	// The magnitude's bits, tagged with the dimension (ties to the
+	// lower one: larger keys are stronger), for the components at the cut.
+	var onStack [candidatesOnStack]uint64
+	cands := onStack[:0]
+	// Level 1: exponents, the top 8 bits of the magnitude.
+	var count [256]int32
+	for _, f := range v {
+		count[math.Float32bits(f)>>23&0xff]++
+	}
+	cut, need := cutAt(&count, 0xfe, n) // 0xff: infinities and NaNs
+	for i, f := range v {
+		m := math.Float32bits(f) &^ (1 << 31)
+		switch e := int(m >> 23); {
+		case e > cut && e < 0xff: // 0xff: infinities and NaNs
+			dst = append(dst, i)
+		case e == cut && m != 0:
+			cands = append(cands, uint64(m)<<32|uint64(^uint32(i)))
+		}
+	}
+	// Level 2: the next 8 bits, among the candidates.
+	clear(count[:])
+	for _, k := range cands {
+		count[k>>47&0xff]++
+	}
+	cut, need = cutAt(&count, 0xff, need)
+	rest := cands[:0]
+	for _, k := range cands {
+		switch b := int(k >> 47 & 0xff); {
+		case b > cut:
+			dst = append(dst, int(^uint32(k)))
+		case b == cut:
+			rest = append(rest, k)
+		}
+	}
+	// The rest: the strongest need of them.
+	slices.Sort(rest)
+	for _, k := range rest[max(len(rest)-need, 0):] {
+		dst = append(dst, int(^uint32(k)))
 	}
 	slices.Sort(dst[from:])
 	return dst
 }
 
-// siftUp and siftDown keep h a min-heap.
-func siftUp(h []uint64, k int) {
-	for k > 0 {
-		parent := (k - 1) / 2
-		if h[k] >= h[parent] {
-			return
+// cutAt returns the bucket of count, from top down, at which the count
+// from top reaches n, and how many of that bucket that leaves to take;
+// bucket 0 and what is left when the buckets above it fall short.
+func cutAt(count *[256]int32, top, n int) (cut, need int) {
+	for b := top; b > 0; b-- {
+		if c := int(count[b]); c < n {
+			n -= c
+		} else {
+			return b, n
 		}
-		h[k], h[parent] = h[parent], h[k]
-		k = parent
 	}
-}
-
-func siftDown(h []uint64, k int) {
-	for {
-		c := 2*k + 1
-		if c >= len(h) {
-			return
-		}
-		if c+1 < len(h) && h[c+1] < h[c] {
-			c++
-		}
-		if h[c] >= h[k] {
-			return
-		}
-		h[k], h[c] = h[c], h[k]
-		k = c
-	}
+	return 0, n
 }
 
 // Dot is the dot product of two vectors of the same length: their cosine

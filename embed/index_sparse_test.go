@@ -79,23 +79,47 @@ func TestLargest(t *testing.T) {
 		return order
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	specials := []float32{0, 0, 1, -1, 0.5, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}
-	for trial := range 2000 {
+	specials := []float32{0, 0, 1, -1, 0.5, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.SmallestNonzeroFloat32, -1e-40, 1e-39, -math.MaxFloat32}
+	for trial := range 4000 {
 		v := make([]float32, rng.IntN(70))
+		if trial%4 == 0 { // a builtin vector's size, past the candidates kept on the stack
+			v = make([]float32, 512)
+		}
 		for i := range v {
-			switch rng.IntN(4) {
+			switch rng.IntN(5) {
 			case 0:
 				v[i] = specials[rng.IntN(len(specials))]
 			case 1:
 				v[i] = float32(rng.IntN(5) - 2) // many ties
+			case 2:
+				v[i] = 1 + float32(rng.IntN(8))/(1<<22) // one exponent, the same first 8 bits of mantissa
 			default:
 				v[i] = float32(rng.NormFloat64())
 			}
 		}
 		n := rng.IntN(len(v)+3) - 1
+		if trial%8 == 0 {
+			n = 32
+		}
 		if got, want := Largest(v, n), sorted(v, n); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: Largest(%v, %d) = %v, want %v", trial, v, n, got, want)
 		}
+	}
+}
+
+// BenchmarkLargestChunk picks the 32 largest components of the vectors
+// of texts the size of a chunk (1,500 bytes), most of whose 512
+// components are not zero, as a cold index stores them.
+func BenchmarkLargestChunk(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vs := make([][]float32, 64)
+	for i := range vs {
+		vs[i] = NewBuiltin().Vector(benchText(r, 1500))
+	}
+	var dst [32]int
+	for i := 0; b.Loop(); i++ {
+		AppendLargest(dst[:0], vs[i%len(vs)], 32)
 	}
 }
 

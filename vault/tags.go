@@ -28,6 +28,11 @@ func (p *tagParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 			return nil
 		}
 	}
+	if line, seg := block.PeekLine(); len(line) > 0 && line[0] == '#' {
+		if n, ok := parseASCII(block, line, seg); ok {
+			return n
+		}
+	}
 	return p.inner.Parse(parent, block, pc)
 }
 

@@ -41,7 +41,7 @@ func cjkText(s string) string {
 		return ""
 	}
 	var toks []string
-	for _, w := range textfold.Tokens(vault.NFC(s)) {
+	for _, w := range textfold.NonASCIITokens(vault.NFC(s)) { // an ASCII word has no CJK
 		if textfold.HasCJK(w) {
 			toks = appendCJK(toks, w, true)
 		}

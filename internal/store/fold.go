@@ -52,8 +52,10 @@ func foldText(s string) string {
 	}
 	var b strings.Builder
 	gap := false
-	for _, w := range textfold.Tokens(s) {
-		if textfold.IsASCII(w) || textfold.HasCJK(w) {
+	// All-ASCII words are never folded otherwise: they are only gaps.
+	for skipped, w := range textfold.NonASCIITokens(s) {
+		gap = gap || skipped
+		if textfold.HasCJK(w) {
 			gap = true
 			continue
 		}
