@@ -72,9 +72,6 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.reserve(s.reserved, b.Reserve); err != nil {
 		return err
 	}
-	if err := w.linksIndex(b.DeferAnchors); err != nil {
-		return err
-	}
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -192,9 +189,6 @@ type writer struct {
 	reserved map[string]int64
 	// pending is 1 when pending holds no row, 2 when it may (claimPending).
 	pending int8
-	// noLinksTo says the batch runs without the index links_to
-	// (linksIndex).
-	noLinksTo bool
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text
