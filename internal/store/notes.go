@@ -415,18 +415,8 @@ func (w *writer) writeLinks(r *Record, doc int64, contexts []string, fresh bool)
 			return err
 		}
 	}
-	// One INSERT per row: a statement that writes several rows opens a
-	// savepoint, and FTS5 flushes the full-text rows pending in the
-	// transaction at every savepoint (a multi-row INSERT here made the
-	// cold index slower, not faster).
-	for i, l := range r.Note.Links {
-		resolved, status, err := w.resolution(r, i)
-		if err != nil {
-			return err
-		}
-		if err := w.insertLink(doc, i, &l, resolved, status, contexts[i]); err != nil {
-			return err
-		}
+	if err := w.insertLinks(r, doc, contexts); err != nil {
+		return err
 	}
 	return w.touchChangedAnchors(doc, before)
 }

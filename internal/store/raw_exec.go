@@ -3,14 +3,15 @@ package store
 import (
 	"database/sql/driver"
 	"fmt"
+	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // A cold index inserts eight link rows a note. Through database/sql each
-// row's INSERT allocated its arguments again ([]driver.NamedValue, 700 MB
+// INSERT allocated its arguments again ([]driver.NamedValue, 700 MB
 // at 100,000 notes: a tenth of what the pass allocated) and converted
-// each int by reflection. insertLink hands the row to the driver's
+// each int by reflection. insertLinks hands the rows to the driver's
 // statement on the transaction's own connection (sql.Conn.Raw), its
 // arguments in one slice the writer reuses.
 
@@ -18,17 +19,57 @@ import (
 // transaction's connection, by query; the writer closes them.
 type rawStmts map[string]driver.Stmt
 
-// insertLinkSQL stores one link row (writeLinks).
-const insertLinkSQL = `INSERT INTO links(source, seq, kind, target, fragment, alias, property,
-	start, end, target_start, target_end, line, resolved, status, context)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+// linkColumns are the columns of a links row as insertLinks writes them.
+const linkColumns = `INSERT INTO links(source, seq, kind, target, fragment, alias, property,
+	start, end, target_start, target_end, line, resolved, status, context) VALUES `
 
-// insertLink stores link i of note doc, l, with its resolution (a doc or
-// nil), status (a code or nil) and context.
-func (w *writer) insertLink(doc int64, i int, l *vault.Link, resolved, status any, context string) error {
-	w.args = append(w.args[:0], doc, int64(i), linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
+// linkParams are the parameters of one links row (linkColumns).
+const linkParams = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+// linkRowsPerInsert is how many link rows one INSERT writes at most: a
+// note's links are written by one statement, or a few for a note with
+// many. Each statement run has a cost of its own besides its rows (the
+// call through database/sql and the driver, the start and end of the
+// SQLite program, its cursors opened and closed), and the rows of one
+// statement go into the links table through the same cursor, which
+// finds the place of the next row at once when it follows the last.
+const linkRowsPerInsert = 16
+
+// insertLinksSQL holds the INSERT of n link rows at index n, made once.
+var insertLinksSQL = func() (q [linkRowsPerInsert + 1]string) {
+	for n := 1; n <= linkRowsPerInsert; n++ {
+		q[n] = linkColumns + linkParams + strings.Repeat(", "+linkParams, n-1)
+	}
+	return q
+}()
+
+// linkArgs appends to args the parameters of the links row of link i of
+// note doc, l, with its resolution (a doc or nil), status (a code or
+// nil) and context (linkParams).
+func linkArgs(args []any, doc int64, i int, l *vault.Link, resolved, status any, context string) []any {
+	return append(args, doc, int64(i), linkCode(linkKinds, string(l.Kind)), l.Target, l.Fragment, l.Alias, l.Property,
 		int64(l.Start), int64(l.End), int64(l.TargetStart), int64(l.TargetEnd), int64(l.Line), resolved, status, context)
-	return w.execRaw(insertLinkSQL, w.args)
+}
+
+// insertLinks stores the links of the note of r, whose key is doc and
+// whose links' contexts are given, linkRowsPerInsert rows a statement.
+func (w *writer) insertLinks(r *Record, doc int64, contexts []string) error {
+	links := r.Note.Links
+	for first := 0; first < len(links); first += linkRowsPerInsert {
+		n := min(len(links)-first, linkRowsPerInsert)
+		w.args = w.args[:0]
+		for i := first; i < first+n; i++ {
+			resolved, status, err := w.resolution(r, i)
+			if err != nil {
+				return err
+			}
+			w.args = linkArgs(w.args, doc, i, &links[i], resolved, status, contexts[i])
+		}
+		if err := w.execRaw(insertLinksSQL[n], w.args); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // execRaw runs query with args (driver values) as exec does, through the

@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,7 +43,7 @@ func bytesPerRun(f func()) int {
 	return least
 }
 
-// TestLinkRowAllocs: storing a link row allocates little (insertLink
+// TestLinkRowAllocs: storing a link row allocates little (insertLinks
 // hands it to the driver in slices the writer reuses; through
 // database/sql each row allocated its arguments again and converted each
 // int), and the rows read back as written.
@@ -78,5 +81,63 @@ func TestLinkRowAllocs(t *testing.T) {
 	}
 	if n != links {
 		t.Errorf("link rows of A.md read back = %d, want %d", n, links)
+	}
+}
+
+// TestInsertLinksStatements: a note's links are written up to 16 rows a
+// statement (linkRowsPerInsert: one statement for most notes), and read
+// back as written whatever the split.
+func TestInsertLinksStatements(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		give int   // links of the note
+		want []int // rows of the statements prepared
+	}{{1, []int{1}}, {8, []int{8}}, {16, []int{16}}, {17, []int{1, 16}}, {35, []int{3, 16}}} {
+		n := tc.give
+		w, end, err := s.beginWriter(ctx, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := fmt.Sprintf("N%d.md", n)
+		if err := w.upsert(manyLinksRec(id, n)); err != nil {
+			end()
+			t.Fatal(err)
+		}
+		var got []int
+		for q := 1; q <= linkRowsPerInsert; q++ {
+			if _, ok := w.raw[insertLinksSQL[q]]; ok {
+				got = append(got, q)
+			}
+		}
+		if err := s.commitWrite(ctx, w.tx); err != nil {
+			end()
+			t.Fatal(err)
+		}
+		end()
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%d links: statements prepared for %v rows, want %v", n, got, tc.want)
+		}
+		checkLinkRows(t, s, manyLinksRec(id, n))
+	}
+}
+
+// checkLinkRows fails t unless the links of r are stored as r has them.
+func checkLinkRows(t *testing.T, s *Store, r *Record) {
+	t.Helper()
+	var got []vault.Link
+	err := queryStrings(context.Background(), s.db, `SELECT kind, target, start, end, target_start, target_end, line
+		FROM link_rows WHERE source = '`+r.Note.ID+`' ORDER BY seq`, func(v ...string) {
+		n := make([]int, 5)
+		for i := range n {
+			n[i], _ = strconv.Atoi(v[2+i])
+		}
+		got = append(got, vault.Link{Kind: vault.LinkKind(v[0]), Target: v[1], Start: n[0], End: n[1], TargetStart: n[2], TargetEnd: n[3], Line: n[4]})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r.Note.Links) {
+		t.Errorf("links of %s = %+v, want %+v", r.Note.ID, got, r.Note.Links)
 	}
 }
