@@ -279,10 +279,13 @@ func (w *writer) refreshAnchorsAfter(deferred bool) (all bool, err error) {
 		return false, w.refreshAnchors()
 	}
 	w.anchors = nil
-	if err := w.bulkFTS("fts_anchor", w.refreshAllAnchors); err != nil {
+	// The mark goes first: what follows writes only full-text tables, so
+	// the caches can be kept meanwhile (Batch.Keep).
+	if _, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
 		return false, err
 	}
-	if _, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
+	w.ahead.start(w)
+	if err := w.bulkFTS("fts_anchor", w.refreshAllAnchors); err != nil {
 		return false, err
 	}
 	return true, nil
