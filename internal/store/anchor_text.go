@@ -279,14 +279,16 @@ func (w *writer) refreshAnchorsAfter(deferred bool) (all bool, err error) {
 		return false, w.refreshAnchors()
 	}
 	w.anchors = nil
-	// The mark goes first: what follows writes only full-text tables, so
-	// the caches can be kept meanwhile (Batch.Keep).
-	if _, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
-		return false, err
-	}
-	w.ahead.start(w)
 	if err := w.bulkFTS("fts_anchor", w.refreshAllAnchors); err != nil {
 		return false, err
 	}
+	if _, err := w.exec("DELETE FROM meta WHERE key = ?", metaAnchorsStale); err != nil {
+		return false, err
+	}
+	// What follows (the merges) writes only full-text tables: the caches
+	// are kept meanwhile (Batch.Keep). Kept while the anchor text was
+	// rewritten, they took the peak RSS of a cold index of 100,000 notes
+	// 50 MB higher.
+	w.ahead.start(w)
 	return true, nil
 }
