@@ -13,8 +13,9 @@ import (
 // 3 s on one core, while the other had nothing left to do. KeepCache ran
 // after it, as the process closed, on one core too: 1.2 s reading every
 // notes row back, then 0.3 s encoding the graph. A batch with Keep set
-// writes both caches during its own transaction instead, on the other
-// core.
+// writes the snapshot cache during its own transaction instead, on the
+// other core while the merges run, and the graph cache right after its
+// commit.
 //
 // That is exact because of what such a batch writes. It writes no notes
 // row (keepsAhead), so the notes the keeper reads, on a connection of its
@@ -25,10 +26,12 @@ import (
 // commit is known: the keeper encodes the cache under that key while the
 // transaction goes on. The attachments, problems and meta are read
 // after the commit, in a read transaction that must still see that key;
-// the cache file is put in place only then. A failed or different commit
-// (or a VACUUM after it, which changes the key) leaves no cache: Close
-// keeps it as before (KeepCache). A process killed meanwhile leaves a
-// temporary file, which a later encoder removes (snapcache_file.go).
+// the cache file is put in place only then. A VACUUM after the commit
+// changes only the key's schema version: the cache is written again
+// behind the new key (rekey). A failed or different commit leaves no
+// cache: Close keeps it as before (KeepCache). A process killed
+// meanwhile leaves a temporary file, which a later encoder removes
+// (snapcache_file.go).
 
 // Keep asks Apply to write the snapshot cache, and the graph cache,
 // for the state the batch commits, while its transaction runs.
