@@ -222,6 +222,9 @@ func (e *Engine) step(ctx context.Context, p *pass, last bool, f func()) error {
 	p.locked = false
 	b := p.batch
 	b.DeferAnchors = p.deferAnchors && !last
+	if last && p.deferAnchors {
+		b.Keep = e.keepAhead(p) // the batch rewrites every note's anchor text
+	}
 	p.batch = &store.Batch{}
 	if e.store == nil || (last && p.start && !p.full) {
 		return nil

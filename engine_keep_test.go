@@ -58,3 +58,46 @@ func TestKeepCachesAfterWrites(t *testing.T) {
 		ixCheckIndex(t, "start from the kept caches", warm)
 	}
 }
+
+// TestKeepCachesAhead: a cold index in several chunks writes the
+// snapshot and graph caches with its last batch, before Open returns;
+// Close leaves them as they are, and the next start takes both and
+// answers exactly as a clean start from the files.
+func TestKeepCachesAhead(t *testing.T) {
+	dir, _ := ixVault(t, 300, 7)
+	path := ixIndexPath(t)
+	opts := vaultgraph.Options{Index: path}
+	vaultgraph.WithIndexChunkSize(&opts, 64)
+	e := ixOpen(t, dir, opts)
+	snap, err := os.Stat(path + ".snap")
+	if err != nil {
+		t.Fatalf("no snapshot cache after the cold index, before Close: %v", err)
+	}
+	graph, err := os.Stat(path + ".graph")
+	if err != nil {
+		t.Fatalf("no graph cache after the cold index, before Close: %v", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, before := range map[string]os.FileInfo{".snap": snap, ".graph": graph} {
+		if after, err := os.Stat(path + name); err != nil || !os.SameFile(before, after) {
+			t.Errorf("Close wrote the %s cache again", name)
+		}
+	}
+	warm := ixOpen(t, dir, vaultgraph.Options{Index: path})
+	if after, err := os.Stat(path + ".snap"); err != nil || !os.SameFile(snap, after) {
+		t.Error("the start after the index wrote the snapshot cache again: it was stale")
+	}
+	if !warm.GraphFromCache() {
+		t.Error("the start after the index built the graph: the graph cache was stale")
+	}
+	if r := warm.Report(); r.Parsed != 0 {
+		t.Errorf("the start after the index parsed %d notes, want 0", r.Parsed)
+	}
+	full := ixOpen(t, dir, vaultgraph.Options{NoIndex: true})
+	if got, want := warm.DumpState(), full.DumpState(); got != want {
+		t.Errorf("a start from the caches kept ahead differs from a clean start:\n%s", testutil.Clip(lineDiff(got, want)))
+	}
+	ixCheckIndex(t, "start from the caches kept ahead", warm)
+}

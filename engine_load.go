@@ -162,23 +162,53 @@ func (e *Engine) keepCaches(ctx context.Context) {
 	if e.store == nil || !e.open || !e.indexed {
 		return
 	}
-	key, err := e.store.KeepCache(ctx, func(id string) (store.NoteLinks, bool) {
-		ns := e.notes[id]
-		if ns == nil {
-			return store.NoteLinks{}, false
-		}
-		nl := store.NoteLinks{Links: ns.eachLink(), Resolved: ns.resolved, Status: ns.status}
-		if ns.lazy != nil {
-			nl.Packed = ns.lazy.text // copied as the cache holds it
-		}
-		return nl, true
-	})
+	key, err := e.store.KeepCache(ctx, e.noteLinks)
 	if err != nil {
 		e.log.Warn("snapshot cache not written", "err", err)
 		return
 	}
 	if key != "" && e.graph != nil {
 		e.store.WriteGraphCache(key, e.graph.AppendBinary(nil))
+	}
+}
+
+// noteLinks answers store.KeepCache for the note id: its links as the
+// engine holds them (caller holds e.mu, or e.syncMu in a pass that
+// changes no note meanwhile).
+func (e *Engine) noteLinks(id string) (store.NoteLinks, bool) {
+	ns := e.notes[id]
+	if ns == nil {
+		return store.NoteLinks{}, false
+	}
+	nl := store.NoteLinks{Links: ns.eachLink(), Resolved: ns.resolved, Status: ns.status}
+	if ns.lazy != nil {
+		nl.Packed = ns.lazy.text // copied as the cache holds it
+	}
+	return nl, true
+}
+
+// keepAhead has the last batch of pass p write the snapshot and graph
+// caches while its transaction rewrites the anchor text (store.Keep): a
+// cold index then closes with both current, on the other core. It runs
+// while p holds e.syncMu, after the graph is built (graphBuilt), so that
+// neither the notes nor the graph change meanwhile.
+func (e *Engine) keepAhead(p *pass) *store.Keep {
+	built := p.graphBuilt
+	return &store.Keep{
+		Links: func(id string) (store.NoteLinks, bool) {
+			e.mu.RLock()
+			defer e.mu.RUnlock()
+			return e.noteLinks(id)
+		},
+		Graph: func() []byte {
+			if built != nil {
+				<-built
+			}
+			e.mu.RLock()
+			g := e.graph
+			e.mu.RUnlock()
+			return g.AppendBinary(nil)
+		},
 	}
 }
 

@@ -48,6 +48,10 @@ type Batch struct {
 	// index pass over many notes in several batches writes it once, not
 	// again after each batch.
 	DeferAnchors bool
+	// Keep, when set, has Apply write the snapshot and graph caches for
+	// the state the batch commits while its transaction runs, when the
+	// batch writes no notes row and ends a bulk pass (snapcache_ahead.go).
+	Keep *Keep
 }
 
 // Empty reports whether the batch changes nothing.
@@ -66,6 +70,10 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 		return err
 	}
 	defer end()
+	// The keeper, if one starts, ends before the store is written again.
+	var kept cacheKey
+	w.ahead = s.keepsAhead(ctx, b)
+	defer func() { w.ahead.end(kept) }()
 	w.fileBodies = s.vault.Load() != nil
 	w.deferAnchors = b.DeferAnchors
 	w.anchorRowsPerScan = s.anchorRowsPerScan
@@ -116,6 +124,7 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if w.bulkEnd {
 		s.vacuumSparse(ctx)
 	}
+	kept = s.keep.last
 	return nil
 }
 
@@ -189,6 +198,8 @@ type writer struct {
 	reserved map[string]int64
 	// pending is 1 when pending holds no row, 2 when it may (claimPending).
 	pending int8
+	// ahead keeps the caches while the transaction ends (Batch.Keep).
+	ahead *keepAhead
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text

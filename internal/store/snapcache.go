@@ -203,15 +203,20 @@ func (s *Store) writeCache(k cacheKey, enc *snapEncoder) {
 	}
 }
 
-// writeCacheFile writes a cache file (b) atomically, a temporary file
-// renamed over the old one, readable by whoever may read the index, and
-// reports whether it did. A failure leaves no new file.
-func (s *Store) writeCacheFile(p string, b []byte) bool {
+// writeCacheFile writes a cache file (the pieces bs, one after
+// another) atomically, a temporary file renamed over the old one,
+// readable by whoever may read the index, and reports whether it did. A
+// failure leaves no new file.
+func (s *Store) writeCacheFile(p string, bs ...[]byte) bool {
 	f, err := os.CreateTemp(filepath.Dir(p), cacheTempPrefix+"*")
 	if err != nil {
 		return false
 	}
-	_, err = f.Write(b)
+	for _, b := range bs {
+		if err == nil {
+			_, err = f.Write(b)
+		}
+	}
 	return s.finishCacheFile(f, p, err)
 }
 

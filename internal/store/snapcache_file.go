@@ -1,8 +1,10 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,4 +94,42 @@ func (e *snapEncoder) discard() {
 	e.out.Close()
 	os.Remove(e.out.Name())
 	e.out = nil
+}
+
+// rekey makes e, which encoded a cache under key old, the encoder of the
+// same cache under key k: a VACUUM after the commit changed only the
+// schema version a key records (vacuumSparse). What e wrote to its file
+// is copied into a new temporary file behind the new key; a failure
+// shows in e.err.
+func (e *snapEncoder) rekey(old, k cacheKey) {
+	if e.err != nil {
+		return
+	}
+	skip := newSnapEncoder(old).buf.Len()
+	head := newSnapEncoder(k).buf.Bytes()
+	if e.out == nil {
+		rest := e.buf.Bytes()[skip:]
+		e.buf = *bytes.NewBuffer(append(head, rest...))
+		return
+	}
+	e.writeOut()
+	f, err := os.CreateTemp(filepath.Dir(e.out.Name()), cacheTempPrefix+"*")
+	if err != nil {
+		e.err = fmt.Errorf("snapshot cache: %w", err)
+		return
+	}
+	h := crc32.NewIEEE()
+	w := io.MultiWriter(f, h)
+	_, err = w.Write(head)
+	if fi, serr := e.out.Stat(); err == nil {
+		err = serr
+		if err == nil {
+			_, err = io.Copy(w, io.NewSectionReader(e.out, int64(skip), fi.Size()-int64(skip)))
+		}
+	}
+	e.discard()
+	e.out, e.crc = f, h.Sum32()
+	if err != nil {
+		e.err = fmt.Errorf("snapshot cache: %w", err)
+	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -87,17 +88,13 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 	if k := s.cachedKey.Load(); k != nil && *k == key {
 		return "", nil // the cache this store read or wrote is current
 	}
-	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}, ids: []string{}, enc: s.newCacheEncoder(key)}
+	rd := s.keepReader(key)
 	defer rd.enc.discard()
-	if err := rd.readNotes(ctx, conn); err != nil {
+	if err := rd.keepNotes(ctx, conn, links); errors.Is(err, errNotKept) {
+		return "", nil
+	} else if err != nil {
 		return "", err
 	}
-	for i, id := range rd.ids {
-		if nl, ok := links(id); !ok || !rd.keepLinks(i, &nl) {
-			return "", nil
-		}
-	}
-	rd.enc.endLinks()
 	if err := rd.readRest(ctx, conn); err != nil {
 		return "", err
 	}
@@ -106,6 +103,28 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 	}
 	s.writeCache(key, rd.enc)
 	return key.String(), nil
+}
+
+// keepReader returns a reader that encodes the notes rows it reads into
+// a snapshot cache for key k, without keeping them. The caller defers
+// rd.enc.discard.
+func (s *Store) keepReader(k cacheKey) *rowReader {
+	return &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}, ids: []string{}, enc: s.newCacheEncoder(k)}
+}
+
+// keepNotes encodes the notes rows q reads and each note's links, as
+// links answers for it; errNotKept when links spoils the cache.
+func (rd *rowReader) keepNotes(ctx context.Context, q querier, links func(id string) (NoteLinks, bool)) error {
+	if err := rd.readNotes(ctx, q); err != nil {
+		return err
+	}
+	for i, id := range rd.ids {
+		if nl, ok := links(id); !ok || !rd.keepLinks(i, &nl) {
+			return errNotKept
+		}
+	}
+	rd.enc.endLinks()
+	return nil
 }
 
 // keepLinks encodes the links nl of the note at index i of rd; it
