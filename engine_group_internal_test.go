@@ -1,6 +1,9 @@
 package vaultgraph
 
 import (
+	"context"
+	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -60,4 +63,35 @@ func TestBatchQueueGathers(t *testing.T) {
 			t.Errorf("batch began after %v, want after gatherFor (%v)", began, gatherFor)
 		}
 	})
+}
+
+// TestHeavyReadsBounded admits heavyPerCore searches per core at once
+// and makes the next one wait until one of them ends (or its context
+// does).
+func TestHeavyReadsBounded(t *testing.T) {
+	e := New(Options{})
+	slots := heavyPerCore * runtime.GOMAXPROCS(0)
+	var dones []func()
+	for range slots {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		done, err := e.heavyRead(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("read %d of %d not admitted: %v", len(dones)+1, slots, err)
+		}
+		dones = append(dones, done)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	if _, err := e.heavyRead(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("read %d admitted (err %v), want it to wait", slots+1, err)
+	}
+	cancel()
+	dones[0]()
+	ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	done, err := e.heavyRead(ctx)
+	if err != nil {
+		t.Fatalf("read after one ended not admitted: %v", err)
+	}
+	done()
 }

@@ -183,8 +183,8 @@ type Engine struct {
 	// others (renames, moves, heading renames, deletes).
 	writeMu sync.RWMutex
 	group   writeGroup
-	// heavy admits the CPU-bound reads (searches), at most one per core
-	// at a time (see heavyRead).
+	// heavy admits the CPU-bound reads (searches), at most
+	// heavyPerCore per core at a time (see heavyRead).
 	heavy chan struct{}
 	emb   *embedder // nil without Options.Embedder
 	// chunkVecs keeps the chunk vectors that searches scored again
@@ -222,7 +222,7 @@ func New(opts Options) *Engine {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	e := &Engine{opts: opts, log: log, parser: vault.NewParser(), watcher: "off",
-		heavy: make(chan struct{}, runtime.GOMAXPROCS(0))}
+		heavy: make(chan struct{}, heavyPerCore*runtime.GOMAXPROCS(0))}
 	e.group.syncs.coming = e.groupWriting
 	return e
 }
