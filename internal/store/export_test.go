@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+)
 
 // SetSQLRank makes Keyword rank by SQL only (on) or in Go where it can
 // (off, the default): tests compare the two.
@@ -30,4 +33,29 @@ func Narrowed(s *Store) (and, or int64) { return s.narrowed[0].Load(), s.narrowe
 // markStems asks stemAsk alone and marks terms with the answers.
 func (s *Store) markStems(ctx context.Context, terms []Term) error {
 	return s.askFlags(ctx, nil, stemAsk(terms))
+}
+
+// CacheSizes returns PRAGMA cache_size of each idle connection of s.
+func CacheSizes(ctx context.Context, s *Store) ([]int64, error) {
+	n := s.db.Stats().Idle
+	var sizes []int64
+	var conns []*sql.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range n {
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		conns = append(conns, c)
+		var size int64
+		if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&size); err != nil {
+			return nil, err
+		}
+		sizes = append(sizes, size)
+	}
+	return sizes, nil
 }

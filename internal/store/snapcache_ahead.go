@@ -84,19 +84,32 @@ func (ka *keepAhead) start(w *writer) {
 	if err != nil {
 		return
 	}
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+	// The keeper reads every notes row once, in order: a small page
+	// cache does, and the pages a full one holds would add to the peak
+	// RSS of the cold index while the writer merges. The connection goes
+	// back to the pool with the usual cache.
+	if _, err := conn.ExecContext(ctx, "PRAGMA cache_size("+keeperCachePages+")"); err != nil {
 		conn.Close()
+		return
+	}
+	release := func() {
+		conn.ExecContext(context.Background(), "PRAGMA shrink_memory")
+		conn.ExecContext(context.Background(), "PRAGMA cache_size("+poolCachePages+")")
+		conn.Close()
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		release()
 		return
 	}
 	if last, ok := s.cacheKey(ctx, conn); !ok || last != ka.last {
 		conn.ExecContext(ctx, "ROLLBACK")
-		conn.Close()
+		release()
 		return // not the notes this store's last write left
 	}
 	ka.committed, ka.done = make(chan cacheKey, 1), make(chan struct{})
 	go func() {
 		defer close(ka.done)
-		defer conn.Close()
+		defer release()
 		_ = ka.run(conn, k)
 	}()
 }

@@ -57,6 +57,20 @@ func TestKeepAhead(t *testing.T) {
 	stale(s, "a.png")
 	apply(s, &store.Batch{AddFiles: []string{"b.png"}, Meta: map[string]string{"consistent": "1"}, Keep: keep(keptLinks(snap))})
 	checkKeptCache(t, "a bulk pass's last batch", index)
+	// The keeper's connection went back to the pool with the usual page
+	// cache (it reads with a small one).
+	sizes, err := store.CacheSizes(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) < 2 {
+		t.Errorf("%d idle connections after the keeper, want the writer's and the keeper's", len(sizes))
+	}
+	for _, n := range sizes {
+		if n != -16384 {
+			t.Errorf("a pool connection's cache_size is %d after the keeper, want -16384", n)
+		}
+	}
 	if got := s.LoadGraphCache(s.CacheKey(ctx)); !bytes.Equal(got, graph) {
 		t.Errorf("graph cache = %q, want %q", got, graph)
 	}

@@ -46,6 +46,15 @@ const SchemaVersion = 8
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
 
+// Page cache sizes (PRAGMA cache_size, negative: KiB): poolCachePages
+// for every connection of the pool (see Open), keeperCachePages for the
+// one that keeps the snapshot cache beside a cold index's last batch
+// (keepAhead).
+const (
+	poolCachePages   = "-16384"
+	keeperCachePages = "-1024"
+)
+
 // ErrUnusable is returned by Open for an index file that cannot be used
 // as is: corrupt, truncated, not a database, or of another schema.
 var ErrUnusable = errors.New("index unusable")
@@ -151,7 +160,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// about 340 MiB RSS, with 16 MiB (the notes of a cold index are
 	// inserted in key order, their full-text rows together) at about 230
 	// MiB, for the same CPU time.
-	q.Add("_pragma", "cache_size(-16384)")
+	q.Add("_pragma", "cache_size("+poolCachePages+")")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	s := &Store{path: path, ckpt: checkpointer{last: time.Now()}}
 	for _, o := range opts {
