@@ -176,11 +176,6 @@ func (e *Engine) newNotes(parse []vault.File) []string {
 	return out
 }
 
-// changes reports whether d changes anything in the engine.
-func (d *diff) changes() bool {
-	return len(d.parse) > 0 || len(d.gone) > 0 || len(d.addFiles) > 0 || len(d.removeFiles) > 0
-}
-
 // parseDiff parses the files p.d lists. Live, every file is parsed before
 // the engine changes, and the results come as one chunk; at start-up they
 // are parsed a chunk at a time in the background (parseChunks).

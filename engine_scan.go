@@ -30,6 +30,11 @@ type diff struct {
 	oldHash map[string]string
 }
 
+// changes reports whether d changes anything in the engine.
+func (d *diff) changes() bool {
+	return len(d.parse) > 0 || len(d.gone) > 0 || len(d.addFiles) > 0 || len(d.removeFiles) > 0
+}
+
 // addParse schedules f for parsing, remembering the hash of the note it
 // replaces (if any).
 func (d *diff) addParse(f vault.File, old *noteState) {

@@ -7,6 +7,15 @@ import (
 	"fmt"
 )
 
+// Page cache sizes (PRAGMA cache_size, negative: KiB): poolCachePages
+// for every connection of the pool (see Open), keeperCachePages for the
+// one that keeps the snapshot cache beside a cold index's last batch
+// (keepAhead).
+const (
+	poolCachePages   = "-16384"
+	keeperCachePages = "-1024"
+)
+
 // ShrinkMemory gives back what the index's idle connections hold in
 // their page caches (PRAGMA shrink_memory on each): each connection may
 // cache up to 16 MiB of pages (cache_size), and SQLite keeps them until

@@ -46,15 +46,6 @@ const SchemaVersion = 8
 // BusyTimeout is how long a writer waits for another connection's lock.
 const BusyTimeout = 10 * time.Second
 
-// Page cache sizes (PRAGMA cache_size, negative: KiB): poolCachePages
-// for every connection of the pool (see Open), keeperCachePages for the
-// one that keeps the snapshot cache beside a cold index's last batch
-// (keepAhead).
-const (
-	poolCachePages   = "-16384"
-	keeperCachePages = "-1024"
-)
-
 // ErrUnusable is returned by Open for an index file that cannot be used
 // as is: corrupt, truncated, not a database, or of another schema.
 var ErrUnusable = errors.New("index unusable")
