@@ -312,15 +312,12 @@ func TestSetFrontmatterYAMLBombs(t *testing.T) {
 			src := []byte("---\n" + tt.give + "---\nbody\n")
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			start := time.Now()
+			// No bound on time: an expansion shows in what it
+			// allocates, and a hang meets the test's timeout.
 			out, err := SetFrontmatter(src, []string{"new"}, true, []Property{{Key: "added", Value: int64(1)}})
-			took := time.Since(start)
 			runtime.ReadMemStats(&after)
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 256<<20 {
 				t.Errorf("SetFrontmatter allocated %d MB, want no expansion", alloc>>20)
-			}
-			if took > 10*time.Second {
-				t.Errorf("SetFrontmatter took %v", took)
 			}
 			if err != nil {
 				if !errors.Is(err, ErrBadFrontmatter) {
