@@ -39,6 +39,9 @@ func TestScanAllocatesNothing(t *testing.T) {
 	rows := len(x.rowNote)
 	scan := func() { x.scan(query, 0, rows, 251, nil, false).release() }
 	scan()
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop what is put back, so a scan may allocate")
+	}
 	if n := testing.AllocsPerRun(20, scan); n != 0 {
 		t.Errorf("scan allocates %v times a run, want 0", n)
 	}
