@@ -19,15 +19,8 @@ func TestSmallSegmentDecodedOnce(t *testing.T) {
 	if err := s.Apply(ctx, &Batch{Upserts: []*Record{bodyNote(900, "alpha beta gamma alphabet")}}); err != nil {
 		t.Fatal(err)
 	}
-	rt, done, err := s.readConn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, done := ftsReaderOf(t, s)
 	defer done()
-	f, ok, err := rt.reader(ctx, "fts", &s.ranks.segs)
-	if err != nil || !ok {
-		t.Fatalf("reader(fts) = %v, %v", ok, err)
-	}
 	newest := f.segs[0]
 	if !small(newest) {
 		t.Fatalf("the newest segment has %d pages, want a small one", newest.last-newest.first+1)

@@ -72,20 +72,30 @@ func TestTombstonesKept(t *testing.T) {
 	}
 }
 
+// ftsReaderOf opens a read transaction on s and the reader of its fts
+// table, and returns the reader and the function that ends the
+// transaction.
+func ftsReaderOf(t *testing.T, s *Store) (*ftsReader, func()) {
+	t.Helper()
+	rt, done, err := s.readConn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, ok, err := rt.reader(context.Background(), "fts", &s.ranks.segs)
+	if err != nil || !ok {
+		done()
+		t.Fatalf("reader(fts) = %v, %v", ok, err)
+	}
+	return f, done
+}
+
 // bigTombstones returns, in a read transaction of its own, the
 // tombstones of fts's largest segment.
 func bigTombstones(t *testing.T, s *Store) *tombSet {
 	t.Helper()
 	ctx := context.Background()
-	rt, done, err := s.readConn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, done := ftsReaderOf(t, s)
 	defer done()
-	f, ok, err := rt.reader(ctx, "fts", &s.ranks.segs)
-	if err != nil || !ok {
-		t.Fatalf("reader(fts) = %v, %v", ok, err)
-	}
 	big := -1
 	for i, sg := range f.segs {
 		if big < 0 || sg.last-sg.first > f.segs[big].last-f.segs[big].first {

@@ -19,15 +19,8 @@ func TestLiveReadsTombstonesOnlyWhereFound(t *testing.T) {
 	if err := s.Apply(ctx, &Batch{Upserts: []*Record{bodyNote(901, "onlyhere common")}, Deletes: []string{"N900.md", notes[150].Note.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	rt, done, err := s.readConn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, done := ftsReaderOf(t, s)
 	defer done()
-	f, ok, err := rt.reader(ctx, "fts", &s.ranks.segs)
-	if err != nil || !ok {
-		t.Fatalf("reader(fts) = %v, %v", ok, err)
-	}
 	withTombs := 0
 	for _, sg := range f.segs {
 		if sg.tombPages > 0 {
