@@ -188,8 +188,9 @@ func (e *Engine) noteLinks(id string) (store.NoteLinks, bool) {
 }
 
 // keepAhead has the last batch of pass p write the snapshot and graph
-// caches while its transaction rewrites the anchor text (store.Keep): a
-// cold index then closes with both current, on the other core. It runs
+// caches while its transaction merges the full-text segments, after the
+// anchor text is rewritten (store.Keep): a cold index then closes with
+// both current, made on the other core. It runs
 // while p holds e.syncMu, after the graph is built (graphBuilt), so that
 // neither the notes nor the graph change meanwhile.
 func (e *Engine) keepAhead(p *pass) *store.Keep {
