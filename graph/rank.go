@@ -47,34 +47,47 @@ type rankCache struct {
 	// shape is the link structure the scores were computed from; spare
 	// holds the arrays of the one before, reused for the next.
 	shape, spare rankShape
+	// order keeps the nodes sorted by ID from one computation to the
+	// next.
+	order rankOrder
 }
 
 // rankShape is the link structure PageRank reads, compacted into arrays
-// indexed by position in Graph.live: the node at position i is slot
-// live[i] and its targets are targets[start[i]:start[i+1]] (positions).
-// Two equal shapes give the same scores, bit for bit: a graph version
-// that changed only tags, or replaced links by the same links, keeps the
-// scores of the one before.
+// indexed by position in the order of node IDs: the node at position i
+// is slot live[i] and its targets are targets[start[i]:start[i+1]]
+// (positions). Two equal shapes give the same scores, bit for bit: a
+// graph version that changed only tags, or replaced links by the same
+// links, keeps the scores of the one before. Since the positions follow
+// the IDs, every sum PageRank takes adds the same numbers in the same
+// order for the same graph, however it was built: the same graph gets
+// the same scores, bit for bit.
 type rankShape struct {
 	slots       int // len(Graph.nodes)
 	live, start []int32
 	targets     []int32
 }
 
-// fill makes s the shape of g, reusing its arrays.
-func (s *rankShape) fill(g *Graph) {
-	n := len(g.live)
+// fill makes s the shape of g, reusing its arrays; o is brought up to
+// date with g and gives the order. The nodes are read in the order of
+// Graph.live (see rankOrder).
+func (s *rankShape) fill(g *Graph, o *rankOrder) {
+	o.update(g)
+	pos := o.positions(len(g.nodes))
+	n := len(o.slots)
 	s.slots = len(g.nodes)
-	s.live = append(s.live[:0], g.live...)
-	s.start = append(s.start[:0], 0)
-	s.targets = slices.Grow(s.targets[:0], g.edges)
-	for _, u := range g.live {
-		for _, t := range g.nodes[u].out {
-			s.targets = append(s.targets, g.nodes[t].livePos)
-		}
-		s.start = append(s.start, int32(len(s.targets)))
+	s.live = append(s.live[:0], o.slots...)
+	s.start = grow(s.start, n+1)
+	s.start[0] = 0
+	for i, u := range s.live {
+		s.start[i+1] = s.start[i] + o.deg[u]
 	}
-	s.start = s.start[:n+1]
+	s.targets = grow(s.targets, int(s.start[n]))
+	for _, u := range g.live {
+		w := s.start[pos[u]]
+		for k, t := range g.nodes[u].out {
+			s.targets[int(w)+k] = pos[t]
+		}
+	}
 }
 
 // equal reports whether s and o are the same shape.
@@ -157,7 +170,9 @@ func (h *hubHeap) Pop() any {
 // PageRankOf returns the PageRank of id, or 0 if id is not a node. Scores
 // use damping 0.85; nodes without outgoing edges spread their rank evenly
 // over all nodes; power iteration stops when the L1 change falls below 1e-9
-// or after 100 iterations; the scores of all nodes sum to 1.
+// or after 100 iterations; the scores of all nodes sum to 1. The same
+// graph gets the same scores, bit for bit, whatever order its nodes and
+// links were added and removed in.
 //
 // Scores are cached until the next [Graph.Update] and computed at most once
 // per graph version, however many goroutines ask.
@@ -183,7 +198,7 @@ func (g *Graph) pageRank() []float64 {
 	if c.valid && c.version == g.version {
 		return c.scores
 	}
-	c.spare.fill(g)
+	c.spare.fill(g, &c.order)
 	if !c.valid || !c.spare.equal(&c.shape) {
 		c.scores = c.spare.pageRank()
 		c.runs++
