@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync"
 )
 
 // A search reads the index in one read transaction (readConn): every
@@ -12,13 +13,54 @@ import (
 // forms of the words, the common-word test, the ranking), on one
 // connection.
 //
-// Its statements are not kept prepared on the database: kept on every
-// connection of the pool, they added about 40 MB to the resident memory
-// of 600 searches at 100,000 notes (SQLite's allocations outside Go's
-// heap), for about 0.5 ms of a search's CPU under `make load`.
+// The statements it runs through readTx's own methods (the reads of
+// FTS5's records and pages, of the docsize rows, of the notes' IDs, the
+// logarithms of bm25; never a full-text MATCH) have a few dozen fixed
+// texts, and are kept prepared on each connection that runs them
+// (readStmts): SQLite's parser and planner were about a tenth of a
+// search's CPU under `make load`. The SQL of the ranking by SQL, the
+// anchor test and the fallbacks (sqlOf) is not kept: kept with these on
+// every connection of the pool, the searches' statements added about
+// 40 MB to the resident memory of 600 searches at 100,000 notes.
+
+// maxReadStmts bounds the texts readStmts keeps prepared; a text beyond
+// them is run unprepared.
+const maxReadStmts = 64
+
+// readStmts keeps the statements of readTx's queries prepared on the
+// database, by query text; database/sql prepares each once on each
+// connection that runs it (Tx.StmtContext), and closes it with the
+// connection.
+type readStmts struct {
+	mu   sync.Mutex
+	db   *sql.DB
+	kept keptStmts
+}
+
+// stmt returns query's statement, prepared once, or nil (keptStmts.get).
+func (c *readStmts) stmt(ctx context.Context, query string) *sql.Stmt {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.db == nil {
+		return nil
+	}
+	c.kept.max = maxReadStmts
+	return c.kept.get(ctx, query, c.db.PrepareContext)
+}
+
+// close closes the statements kept; later ones are run unprepared.
+func (c *readStmts) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.kept.close()
+	c.db = nil
+}
 
 // keptStmts keeps statements prepared, by query text, at most max of
-// them (snipDB).
+// them (readStmts, snipDB).
 type keptStmts struct {
 	stmts map[string]*sql.Stmt
 	max   int
@@ -57,6 +99,8 @@ func (k *keptStmts) close() {
 // readTx is a search's read transaction.
 type readTx struct {
 	tx *sql.Tx
+	// stmts keeps the statements of its queries (nil: none kept).
+	stmts *readStmts
 	// low is the lowest doc of fts in the transaction's state, which
 	// names the index's generation: after another process's Reset,
 	// every doc is higher (rankCache.sameDocs). What a search keeps of
@@ -104,14 +148,20 @@ func (r *readTx) end() {
 	_ = r.tx.Rollback()
 }
 
-// QueryContext runs query in the transaction.
+// QueryContext runs query in the transaction, on its kept statement.
 func (r *readTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := r.stmts.stmt(ctx, query); st != nil {
+		return r.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
 	return r.tx.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext runs query, which returns at most one row, in the
-// transaction.
+// transaction, on its kept statement.
 func (r *readTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := r.stmts.stmt(ctx, query); st != nil {
+		return r.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
 	return r.tx.QueryRowContext(ctx, query, args...)
 }
 
@@ -123,7 +173,7 @@ func (s *Store) readConn(ctx context.Context) (*readTx, func(), error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("keyword search: %w", err)
 	}
-	rt := &readTx{tx: tx}
+	rt := &readTx{tx: tx, stmts: &s.reads}
 	if err := rt.QueryRowContext(ctx, "SELECT coalesce(min(id), 0) FROM fts_docsize").Scan(&rt.low); err != nil {
 		_ = tx.Rollback()
 		return nil, nil, fmt.Errorf("keyword search: %w", err)

@@ -89,14 +89,7 @@ func (s *Store) rankTopK(ctx context.Context, rt *readTx, terms []Term, or bool,
 	}
 	root := &matchNode{and: !or, kids: nodes}
 	for i, t := range tables {
-		var docs, origins []int64
-		t.hits.ok = make([]bool, len(t.hits.docs))
-		for r, doc := range t.hits.docs {
-			t.hits.ok[r] = root.match(t.hits.flagsOf(int32(r)), hasPhrase)
-			if t.hits.ok[r] && scope.keeps(doc) {
-				docs, origins = append(docs, doc), append(origins, t.hits.origin[r])
-			}
-		}
+		docs, origins := t.hits.matching(root, scope)
 		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs, origins); err != nil || !ok {
 			return nil, ok, wrapKeyword(err)
 		}
@@ -285,4 +278,26 @@ type offered struct {
 	rowid     int64
 	matched   int
 	title     bool
+}
+
+// matching sets h.ok, whether each row matches root, and returns the
+// rows that do and that scope keeps, with their origins. The lists are
+// made at their size: grown by appends, they were copied over and over
+// at 100,000 notes.
+func (h *tableHits) matching(root *matchNode, scope topkScope) (docs, origins []int64) {
+	h.ok = make([]bool, len(h.docs))
+	n := 0
+	for r, doc := range h.docs {
+		h.ok[r] = root.match(h.flagsOf(int32(r)), hasPhrase)
+		if h.ok[r] && scope.keeps(doc) {
+			n++
+		}
+	}
+	docs, origins = make([]int64, 0, n), make([]int64, 0, n)
+	for r, doc := range h.docs {
+		if h.ok[r] && scope.keeps(doc) {
+			docs, origins = append(docs, doc), append(origins, h.origin[r])
+		}
+	}
+	return docs, origins
 }

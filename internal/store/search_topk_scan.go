@@ -69,7 +69,7 @@ func planScans(phrases []matchPhrase) []phraseScan {
 // reading them when every phrase a read serves is in every column. A
 // rare word then spares the decoding of a common one's long lists.
 func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weights []float64, rows int64, nw narrowing) (*tableHits, bool, error) {
-	h := &tableHits{idx: takeIdx(int(rows)), docHit: make([]int64, len(phrases)), n: len(phrases)}
+	h := &tableHits{idx: takeIdx(int(rows)), docs: takeDocs(), origin: takeDocs(), docHit: make([]int64, len(phrases)), n: len(phrases)}
 	if nw == nil {
 		nw = andTerms(nil)
 	}

@@ -95,6 +95,8 @@ type Store struct {
 	anchorRowsPerScan int64
 	// stmts are the write transactions' statements, guarded by wmu.
 	stmts stmtCache
+	// reads are the statements of the searches' reads (search_read.go).
+	reads readStmts
 	// keep is what KeepCache knows of this store's writes, guarded by wmu.
 	keep keepState
 	// cachedKey is the key of the snapshot cache this store last read or
@@ -172,6 +174,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open index %s: %w", path, err)
 	}
 	s.db = db
+	s.reads.db = db
 	version, err := s.check(ctx)
 	if err != nil {
 		db.Close()
@@ -471,6 +474,7 @@ func (s *Store) Close() error {
 	s.wmu.Lock()
 	s.stmts.close()
 	s.wmu.Unlock()
+	s.reads.close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
