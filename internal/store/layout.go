@@ -137,6 +137,9 @@ func (w *writer) doc(id string) (int64, error) {
 func (w *writer) claimPending(id string, doc int64) (claimed bool, err error) {
 	if r, ok := w.reserved[id]; ok && r != doc {
 		// Another process wrote the note first, under another doc.
+		if err := w.needLinksTo(); err != nil {
+			return false, err
+		}
 		if _, err := w.exec("UPDATE links SET resolved = ? WHERE resolved = ?", doc, r); err != nil {
 			return false, err
 		}
@@ -163,6 +166,9 @@ func (w *writer) claimPending(id string, doc int64) (claimed bool, err error) {
 	} else if err != nil {
 		return false, err
 	}
+	if err := w.needLinksTo(); err != nil {
+		return false, err
+	}
 	if _, err := w.exec("UPDATE links SET resolved = ? WHERE resolved = ?", doc, -p); err != nil {
 		return false, err
 	}
@@ -175,6 +181,9 @@ func (w *writer) claimPending(id string, doc int64) (claimed bool, err error) {
 func (w *writer) dropPending() error {
 	var any bool
 	if err := w.queryRow("SELECT EXISTS (SELECT 1 FROM pending)").Scan(&any); err != nil || !any {
+		return err
+	}
+	if err := w.needLinksTo(); err != nil {
 		return err
 	}
 	_, err := w.exec("DELETE FROM pending WHERE NOT EXISTS (SELECT 1 FROM links WHERE resolved = -pending.id)")

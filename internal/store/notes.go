@@ -80,6 +80,9 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := w.reserve(s.reserved, b.Reserve); err != nil {
 		return err
 	}
+	if err := w.linksIndex(b.DeferAnchors); err != nil {
+		return err
+	}
 	for _, id := range b.Deletes {
 		if err := w.delete(id); err != nil {
 			return err
@@ -200,6 +203,9 @@ type writer struct {
 	pending int8
 	// ahead keeps the caches while the transaction ends (Batch.Keep).
 	ahead *keepAhead
+	// noLinksTo says the batch runs without the index links_to
+	// (linksIndex).
+	noLinksTo bool
 }
 
 // writeFTS inserts the queued full-text rows and brings the anchor text

@@ -33,6 +33,9 @@ const linkParams = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 // SQLite program, its cursors opened and closed), and the rows of one
 // statement go into the links table through the same cursor, which
 // finds the place of the next row at once when it follows the last.
+// Such a statement opens a savepoint, at which FTS5 flushes the
+// full-text rows pending in the transaction; there are none here, as
+// writeFTS inserts them after every note's links.
 const linkRowsPerInsert = 16
 
 // insertLinksSQL holds the INSERT of n link rows at index n, made once.

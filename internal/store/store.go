@@ -187,6 +187,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// Without the change counter (an index file that cannot be written)
 	// Load reads the tables every time: slower, never wrong.
 	_ = s.ensureSnapgen(ctx)
+	ensureLinksTo(ctx, db)
 	return s, nil
 }
 
