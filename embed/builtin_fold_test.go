@@ -111,3 +111,20 @@ func TestFoldAllocatesNothing(t *testing.T) {
 		t.Errorf("fold allocates %v times a text, want 0", n)
 	}
 }
+
+// FuzzNormalize: folder.normalize gives the bytes of
+// norm.Form.AppendString for any text, in both forms fold uses.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"", "é", "e\u0301", strings.Repeat("\u0301", 40), "\u1100\u1161\u11a8", "ﬁ", "\xff\u0301"} {
+		f.Add(s)
+	}
+	var fo folder
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, form := range []norm.Form{norm.NFKD, norm.NFC} {
+			want := string(form.AppendString(nil, s))
+			if got := string(fo.normalize(form, nil, s)); got != want {
+				t.Fatalf("normalize(%v, %+q) = %+q, want %+q", form, s, got, want)
+			}
+		}
+	})
+}
