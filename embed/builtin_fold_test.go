@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // TestFoldPiecesSameAsWhole: fold, which lower-cases ASCII runs itself and
@@ -71,4 +73,58 @@ func TestWordCacheSameVectors(t *testing.T) {
 	if len(st.cache.infos) > 2*maxCachedWords {
 		t.Errorf("the cache holds %d words, want at most about %d", len(st.cache.infos), maxCachedWords)
 	}
+}
+
+// TestNormalizeSameAsAppend: folder.normalize, which runs the
+// normaliser's iterator, gives the bytes of norm.Form.AppendString, on
+// texts with long runs of combining marks (the stream-safe limit of 30),
+// Hangul, ligatures and compatibility forms.
+func TestNormalizeSameAsAppend(t *testing.T) {
+	parts := []string{"a", "E", " ", "é", "e\u0301", "\u0301", "\u0327\u0301", "ﬁ", "Ｆ", "ß", "ς", "И\u0306", "か\u3099",
+		"한", "\u1100\u1161", "\u1161", "ǅ", "ⅷ", "🙂", "\u034f", strings.Repeat("\u0301", 40), strings.Repeat("\u0327\u0301", 17),
+		"\u212b", "x\u0338", "\xff", "\xe2\x82", "Москва", strings.Repeat("x", 70)}
+	r := rand.New(rand.NewPCG(5, 9))
+	var f folder
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		for _, form := range []norm.Form{norm.NFKD, norm.NFC} {
+			want := string(form.AppendString([]byte("<"), s))
+			if got := string(f.normalize(form, []byte("<"), s)); got != want {
+				t.Fatalf("normalize(%v, %+q) = %+q, want %+q", form, s, got, want)
+			}
+		}
+	}
+}
+
+// TestFoldAllocatesNothing: folding a text with accents, once its
+// buffers have grown, allocates nothing (the normaliser's Append made a
+// reorder buffer on the heap for every piece).
+func TestFoldAllocatesNothing(t *testing.T) {
+	text := strings.Repeat("Zürich naïve coöperate Ἀθῆναι Москва ﬁne ", 20)
+	var f folder
+	f.fold(text)
+	if n := testing.AllocsPerRun(20, func() { f.fold(text) }); n != 0 {
+		t.Errorf("fold allocates %v times a text, want 0", n)
+	}
+}
+
+// FuzzNormalize: folder.normalize gives the bytes of
+// norm.Form.AppendString for any text, in both forms fold uses.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"", "é", "e\u0301", strings.Repeat("\u0301", 40), "\u1100\u1161\u11a8", "ﬁ", "\xff\u0301"} {
+		f.Add(s)
+	}
+	var fo folder
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, form := range []norm.Form{norm.NFKD, norm.NFC} {
+			want := string(form.AppendString(nil, s))
+			if got := string(fo.normalize(form, nil, s)); got != want {
+				t.Fatalf("normalize(%v, %+q) = %+q, want %+q", form, s, got, want)
+			}
+		}
+	})
 }

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -94,8 +95,30 @@ func AppendLargest(dst []int, v []float32, n int) []int {
 	for _, k := range rest[max(len(rest)-need, 0):] {
 		dst = append(dst, int(^uint32(k)))
 	}
-	slices.Sort(dst[from:])
+	sortDims(dst[from:], len(v))
 	return dst
+}
+
+// sortDims sorts dims, distinct dimensions of a vector of dim
+// components, in increasing order: through a bit set for a vector of up
+// to 1,024 components (slices.Sort of a sparse vector's 32 dimensions was
+// a fifth of AppendLargest), with slices.Sort for a longer one.
+func sortDims(dims []int, dim int) {
+	var set [16]uint64
+	if dim > 64*len(set) {
+		slices.Sort(dims)
+		return
+	}
+	for _, i := range dims {
+		set[i>>6] |= 1 << (i & 63)
+	}
+	k := 0
+	for w, b := range set[:(dim+63)/64] {
+		for ; b != 0; b &= b - 1 {
+			dims[k] = w<<6 | bits.TrailingZeros64(b)
+			k++
+		}
+	}
 }
 
 // cutAt returns the bucket of count, from top down, at which the count

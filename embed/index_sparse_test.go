@@ -83,8 +83,11 @@ func TestLargest(t *testing.T) {
 		math.SmallestNonzeroFloat32, -1e-40, 1e-39, -math.MaxFloat32}
 	for trial := range 4000 {
 		v := make([]float32, rng.IntN(70))
-		if trial%4 == 0 { // a builtin vector's size, past the candidates kept on the stack
+		switch trial % 16 {
+		case 0, 4, 8: // a builtin vector's size, past the candidates kept on the stack
 			v = make([]float32, 512)
+		case 12: // past the bit set that sorts the dimensions
+			v = make([]float32, 1025+rng.IntN(600))
 		}
 		for i := range v {
 			switch rng.IntN(5) {

@@ -49,7 +49,7 @@ func locateFrontmatter(src []byte) (blk fmBlock, ok bool) {
 	if cut == 0 {
 		return blk, false
 	}
-	_, fm, _ := editParser().parseMarkdown(body[:cut])
+	_, fm, _ := editParser().parseMarkdown(body[:cut], 0)
 	if fm == nil {
 		return blk, false
 	}

@@ -83,7 +83,7 @@ func mentionNames(names []string) []string {
 // adjacent ones joined.
 func (p *Parser) textRanges(src []byte) [][2]int {
 	off := bomLen(src)
-	doc, _, _ := p.parseMarkdown(src[off:])
+	doc, _, _ := p.parseMarkdown(src[off:], 0)
 	var out [][2]int
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

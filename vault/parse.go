@@ -9,6 +9,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
@@ -122,12 +123,15 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 		n.Warnings = append(n.Warnings, fmt.Sprintf("note is %d bytes, over the %d byte limit: only its frontmatter was parsed", len(src), MaxParseBytes))
 	}
 
-	doc, fm, spans := p.parseMarkdown(body)
-	lines := newLineIndex(src)
-	c := &collector{src: src, off: off, lines: lines, note: n, spans: spans}
-	// Room for about as many links as the text has openings: append
-	// doubling its way up allocated the links about twice over.
-	if k := bytes.Count(body, []byte("[[")) + bytes.Count(body, []byte("](")); k > 0 {
+	// Room for about as many links as the text has openings, in the
+	// list and in the table of their spans: append doubling its way up
+	// allocated the links about twice over.
+	k := bytes.Count(body, []byte("[[")) + bytes.Count(body, []byte("]("))
+	doc, fm, spans := p.parseMarkdown(body, k)
+	lines := getLineIndex(src)
+	defer putLineIndex(lines)
+	c := &collector{src: src, off: off, lines: *lines, note: n, spans: spans}
+	if k > 0 {
 		n.Links = make([]Link, 0, k)
 	}
 	if fm != nil {
@@ -145,11 +149,11 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 
 // parseMarkdown parses body and returns its AST with the raw frontmatter
 // (nil when there is none or it is never closed) and the spans of its
-// links (spanTable).
-func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter, spanTable) {
+// links (spanTable), made with room for links of them.
+func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *rawFrontmatter, spanTable) {
 	_, _, fmEnd := findFrontmatter(body, len(body))
 	body = defuseLongDestinations(body, fmEnd)
-	pc := parser.NewContext()
+	pc := newContext(links)
 	doc := p.withFM.Parse(text.NewReader(body), parser.WithContext(pc))
 	d := frontmatter.Get(pc)
 	if d == nil {
@@ -165,7 +169,7 @@ func (p *Parser) parseMarkdown(body []byte) (ast.Node, *rawFrontmatter, spanTabl
 	if !closed || !opensFrontmatter(body, start) {
 		// "---" with no closing line is not frontmatter in Obsidian, nor
 		// is a block that does not start on the very first line.
-		pc = parser.NewContext()
+		pc = newContext(links)
 		return p.bodyMD.Parse(text.NewReader(body), parser.WithContext(pc)), nil, spansOf(pc)
 	}
 	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}, spansOf(pc)
@@ -326,14 +330,42 @@ func titleFromID(id string) string {
 // lineIndex maps byte offsets to 1-based line numbers.
 type lineIndex []int
 
-func newLineIndex(src []byte) lineIndex {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' {
-			starts = append(starts, i+1)
+func newLineIndex(src []byte) lineIndex { return appendLineStarts(nil, src) }
+
+// appendLineStarts returns li, emptied, holding the offset of each line
+// of src.
+func appendLineStarts(li lineIndex, src []byte) lineIndex {
+	li = append(li[:0], 0)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 {
+			return li
 		}
+		i += j + 1
+		li = append(li, i)
 	}
-	return starts
+}
+
+// lineIndexes holds the line indexes of parses that ended (*lineIndex):
+// a new one for every note was 1% of the bytes a cold index allocated.
+var lineIndexes = sync.Pool{New: func() any { return new(lineIndex) }}
+
+// maxPooledLines is the most lines a pooled line index keeps room for.
+const maxPooledLines = 1 << 14
+
+// getLineIndex returns the line index of src from lineIndexes; give it
+// back with putLineIndex once nothing reads it.
+func getLineIndex(src []byte) *lineIndex {
+	li := lineIndexes.Get().(*lineIndex)
+	*li = appendLineStarts(*li, src)
+	return li
+}
+
+// putLineIndex pools li, unless it has grown past maxPooledLines.
+func putLineIndex(li *lineIndex) {
+	if cap(*li) <= maxPooledLines {
+		lineIndexes.Put(li)
+	}
 }
 
 func (li lineIndex) line(offset int) int {

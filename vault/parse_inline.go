@@ -35,7 +35,17 @@ func putSpan(pc parser.Context, n ast.Node, s span) {
 	t[n] = s
 }
 
-// spansOf returns pc's spanTable (nil when no inline parser matched).
+// newContext returns a parser context whose spanTable has room for
+// links spans (none when links is 0: putSpan makes it if need be).
+func newContext(links int) parser.Context {
+	pc := parser.NewContext()
+	if links > 0 {
+		pc.Set(spanKey, make(spanTable, links))
+	}
+	return pc
+}
+
+// spansOf returns pc's spanTable (nil when none was made).
 func spansOf(pc parser.Context) spanTable {
 	t, _ := pc.Get(spanKey).(spanTable)
 	return t

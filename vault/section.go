@@ -50,7 +50,7 @@ func (p *Parser) blockSection(src []byte, id string) (start, end int, ok bool) {
 	if len(body) > MaxParseBytes {
 		return 0, 0, false
 	}
-	doc, _, _ := p.parseMarkdown(body)
+	doc, _, _ := p.parseMarkdown(body, 0)
 	var found ast.Node
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering || found != nil {

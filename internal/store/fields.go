@@ -178,28 +178,29 @@ func stemText(texts ...string) string {
 	st := stemPool.Get().(*stemScratch)
 	defer st.put()
 	b := st.out[:0] // the column, built where it was last time (one copy at the end)
-	// A new call; on wrapping, no word may look met in it already.
-	if st.text++; st.text == 0 {
+	// A new call; on wrapping, no word or stem may look met in it
+	// already. Stems are forgotten between calls only, so that a call
+	// writes each once.
+	if st.text++; st.text == 0 || len(st.stems) >= maxStemLocal {
 		st.forget()
-		st.text = 1
+		st.text = max(st.text, 1)
 	}
 	for _, t := range texts {
 		for w, i := nextStemWord(t, 0); w != ""; w, i = nextStemWord(t, i) {
 			if !stemmable(w) { // Stem would give "": no look-up
 				continue
 			}
-			s, again := st.stem(w)
-			if again || s == "" { // a note repeats most words
+			sw, again := st.stem(w)
+			if again || sw.stem < 0 { // a note repeats most words
 				continue
 			}
-			if _, ok := st.seen[s]; ok {
-				continue
+			if ss := &st.stems[sw.stem]; ss.text != st.text { // the stem of another word, met before
+				ss.text = st.text
+				if len(b) > 0 {
+					b = append(b, ' ')
+				}
+				b = append(append(b, stemMarker...), ss.stem...)
 			}
-			st.seen[s] = struct{}{}
-			if len(b) > 0 {
-				b = append(b, ' ')
-			}
-			b = append(append(b, stemMarker...), s...)
 		}
 	}
 	st.out = b
@@ -255,45 +256,55 @@ func notStemRune(r rune) bool {
 // stemScratch is the scratch space of one stemText call, pooled: the
 // set of the stems of each note was a fifth of the bytes a cold index
 // allocated. It keeps, of each word it met (up to maxStemLocal), its
-// stem and the last call that met it, so that one look-up a word tells
-// both whether this note had it already and its stem, and most words
-// skip the shared cache (stemCache).
+// stem and the last call that met it, and of each distinct stem the last
+// call that wrote it, so that one look-up a word tells whether this note
+// had it already, its stem and whether the note had the stem (a set of
+// each note's stems was a tenth of stemText), and most words skip the
+// shared cache (stemCache).
 type stemScratch struct {
-	seen  map[string]struct{}
-	index map[string]int32 // a word's place in words
-	words []stemWord
-	text  uint32 // numbers the stemText calls
-	out   []byte // the column being built (stemText)
+	index   map[string]int32 // a word's place in words
+	words   []stemWord
+	stemIDs map[string]int32 // a stem's place in stems
+	stems   []stemSeen
+	text    uint32 // numbers the stemText calls
+	out     []byte // the column being built (stemText)
 }
 
-// stemWord is a word a stemScratch met: its stem as stem returns it, and
-// the stemText call (stemScratch.text) that last met it.
+// stemWord is a word a stemScratch met: its stem's place in
+// stemScratch.stems (-1 when Stem gives the word itself or ""), and the
+// stemText call (stemScratch.text) that last met it.
 type stemWord struct {
+	stem int32
+	text uint32
+}
+
+// stemSeen is a stem a stemScratch met and the stemText call that last
+// wrote it.
+type stemSeen struct {
 	stem string
 	text uint32
 }
 
-// Bounds of a pooled stemScratch: a set grown past maxStemScratch by a
-// long note is dropped rather than kept, and the words met are forgotten
-// when there are maxStemLocal of them.
+// Bounds of a pooled stemScratch: the words met are forgotten when there
+// are maxStemLocal of them, the stems at the next call that finds as
+// many.
 const (
-	maxStemScratch = 4096
-	maxStemLocal   = 20_000
-	maxStemOut     = 64 << 10 // bytes of column kept for the next call
+	maxStemLocal = 20_000
+	maxStemOut   = 64 << 10 // bytes of column kept for the next call
 )
 
 var stemPool = sync.Pool{New: func() any {
-	return &stemScratch{seen: map[string]struct{}{}, index: map[string]int32{}}
+	return &stemScratch{index: map[string]int32{}, stemIDs: map[string]int32{}}
 }}
 
-// stem returns Stem(w), or "" when that is w itself (in another case:
-// the word matches as written in its own column), and whether this
-// stemText call met w before.
-func (st *stemScratch) stem(w string) (stem string, again bool) {
+// stem returns what st knows of w (its stem as Stem gives it, -1 when
+// that is w itself in another case, since the word matches as written in
+// its own column, or ""), and whether this stemText call met w before.
+func (st *stemScratch) stem(w string) (sw stemWord, again bool) {
 	if j, ok := st.index[w]; ok {
-		sw := &st.words[j]
-		again, sw.text = sw.text == st.text, st.text
-		return sw.stem, again
+		p := &st.words[j]
+		again, p.text = p.text == st.text, st.text
+		return *p, again
 	}
 	s := Stem(w)
 	// Stem gives "" for a word that is not all ASCII letters, so the
@@ -302,29 +313,36 @@ func (st *stemScratch) stem(w string) (stem string, again bool) {
 		s = ""
 	}
 	if len(st.words) >= maxStemLocal {
-		st.forget()
+		clear(st.index)
+		st.words = st.words[:0]
+	}
+	sw = stemWord{stem: -1, text: st.text}
+	if s != "" {
+		id, ok := st.stemIDs[s]
+		if !ok {
+			id = int32(len(st.stems))
+			st.stemIDs[s] = id
+			st.stems = append(st.stems, stemSeen{stem: s})
+		}
+		sw.stem = id
 	}
 	st.index[strings.Clone(w)] = int32(len(st.words)) // w is part of a note's text
-	st.words = append(st.words, stemWord{stem: s, text: st.text})
-	return s, false
+	st.words = append(st.words, sw)
+	return sw, false
 }
 
-// forget empties the words st met.
+// forget empties the words and stems st met.
 func (st *stemScratch) forget() {
 	clear(st.index)
 	st.words = st.words[:0]
+	clear(st.stemIDs)
+	st.stems = st.stems[:0]
 }
 
-// put empties the set of stems, which holds parts of the texts, and
-// pools st.
+// put pools st, without a column grown past maxStemOut.
 func (st *stemScratch) put() {
 	if cap(st.out) > maxStemOut {
 		st.out = nil
-	}
-	if len(st.seen) > maxStemScratch {
-		st.seen = map[string]struct{}{}
-	} else {
-		clear(st.seen)
 	}
 	stemPool.Put(st)
 }
