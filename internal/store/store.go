@@ -184,6 +184,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// Without the change counter (an index file that cannot be written)
 	// Load reads the tables every time: slower, never wrong.
 	_ = s.ensureSnapgen(ctx)
+	// Likewise: without them, live writes merge more, never wrongly.
+	_ = s.ensureLiveFTS(ctx)
 	return s, nil
 }
 
