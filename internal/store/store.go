@@ -95,6 +95,10 @@ type Store struct {
 	anchorRowsPerScan int64
 	// stmts are the write transactions' statements, guarded by wmu.
 	stmts stmtCache
+	// wconn is the connection of the write transactions, and wraw the
+	// driver statements prepared on it (write_conn.go), guarded by wmu.
+	wconn *sql.Conn
+	wraw  rawStmts
 	// keep is what KeepCache knows of this store's writes, guarded by wmu.
 	keep keepState
 	// cachedKey is the key of the snapshot cache this store last read or
@@ -472,6 +476,7 @@ func (s *Store) Close() error {
 	s.closeSnip()
 	s.wmu.Lock()
 	s.stmts.close()
+	s.dropWriteConn()
 	s.wmu.Unlock()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
