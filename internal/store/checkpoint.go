@@ -30,14 +30,14 @@ func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end fu
 	return tx, end, err
 }
 
-// beginWriteConn is beginWrite on a connection of its own, which it
-// returns too (for statements run through the driver, raw_exec.go); end
-// releases it after the transaction.
+// beginWriteConn is beginWrite on the store's write connection
+// (writeConn), which it returns too (for statements run through the
+// driver, raw_exec.go).
 func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn, tx *sql.Tx, end func(), err error) {
 	s.wmu.Lock()
-	if conn, err = s.db.Conn(ctx); err == nil {
+	if conn, err = s.writeConn(ctx); err == nil {
 		if tx, err = conn.BeginTx(ctx, nil); err != nil {
-			_ = conn.Close()
+			s.dropWriteConn()
 		}
 	}
 	if err != nil {
@@ -49,9 +49,9 @@ func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn
 	s.keep.committed = false
 	return conn, tx, func() {
 		_ = tx.Rollback() // after Commit it is a no-op
-		_ = conn.Close()
 		if !s.keep.committed {
 			s.keep.failed = true // see KeepCache
+			s.dropWriteConn()
 		}
 		s.afterWrite()
 		s.wmu.Unlock()
@@ -68,6 +68,10 @@ func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end fu
 	}
 	w = newWriter(ctx, tx)
 	w.conn = conn
+	if s.wraw == nil {
+		s.wraw = rawStmts{}
+	}
+	w.raw = s.wraw
 	s.stmts.db = s.db
 	w.cache = &s.stmts
 	return w, func() {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"maps"
 	"testing"
 )
 
@@ -142,7 +143,7 @@ func TestLiveWriteFinishesMerges(t *testing.T) {
 
 // TestBulkPassMergesAtTheEnd: the batches of a bulk pass leave their
 // full-text segments unmerged (one a batch), the pass's last batch merges
-// them, and every transaction commits FTS5's default settings, so that an
+// them, and every transaction commits the live settings, so that an
 // interrupted pass leaves live writes merging as usual.
 func TestBulkPassMergesAtTheEnd(t *testing.T) {
 	ctx := context.Background()
@@ -155,7 +156,7 @@ func TestBulkPassMergesAtTheEnd(t *testing.T) {
 	if !ok || len(segs) != 17 {
 		t.Errorf("after 17 batches of a bulk pass fts holds %d segments (merge under way: %v), want 17 unmerged", len(segs), !ok)
 	}
-	checkDefaultConfig(t, s, "fts")
+	checkLiveConfig(t, s, "fts")
 	if err := s.Apply(ctx, &Batch{Upserts: notes[:1]}); err != nil {
 		t.Fatal(err)
 	}
@@ -164,31 +165,58 @@ func TestBulkPassMergesAtTheEnd(t *testing.T) {
 		t.Errorf("after the bulk pass fts holds %d segments", len(segs))
 	}
 	for _, table := range []string{"fts", "fts_anchor"} {
-		checkDefaultConfig(t, s, table)
+		checkLiveConfig(t, s, table)
 	}
 }
 
-// checkDefaultConfig checks that table's stored settings are FTS5's
-// defaults (or not stored).
-func checkDefaultConfig(t *testing.T, s *Store, table string) {
+// checkLiveConfig checks that table's stored settings are the live ones
+// (liveFTSConfig), every one of them stored.
+func checkLiveConfig(t *testing.T, s *Store, table string) {
 	t.Helper()
-	want := map[string]int64{"automerge": 4, "crisismerge": 16, "hashsize": 1 << 20}
+	want := map[string]int64{"automerge": liveMergeSegments, "usermerge": liveMergeSegments, "crisismerge": 16, "hashsize": 1 << 20}
 	rows, err := s.db.Query("SELECT k, v FROM " + table + "_config WHERE k <> 'version'")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
+	got := map[string]int64{}
 	for rows.Next() {
 		var k string
 		var v int64
 		if err := rows.Scan(&k, &v); err != nil {
 			t.Fatal(err)
 		}
-		if w, ok := want[k]; !ok || v != w {
-			t.Errorf("%s_config holds %s = %d, want FTS5's default", table, k, v)
-		}
+		got[k] = v
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("%s_config holds %v, want %v", table, got, want)
+	}
+}
+
+// TestOpenStoresLiveMergeSettings: a new index, and one written with
+// FTS5's defaults (before the live settings changed), holds the live
+// settings once opened, so that live writes merge liveMergeSegments
+// segments a level.
+func TestOpenStoresLiveMergeSettings(t *testing.T) {
+	s, path := openTemp(t)
+	for _, table := range []string{"fts", "fts_anchor"} {
+		checkLiveConfig(t, s, table)
+		for _, kv := range []string{"'automerge', 4", "'usermerge', 4"} {
+			if _, err := s.db.Exec("INSERT INTO " + table + "(" + table + ", rank) VALUES(" + kv + ")"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s.Close()
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, table := range []string{"fts", "fts_anchor"} {
+		checkLiveConfig(t, s, table)
 	}
 }

@@ -16,6 +16,18 @@ const (
 	keeperCachePages = "-1024"
 )
 
+// WithMmap makes each connection read up to n bytes of the index file
+// through a memory map (PRAGMA mmap_size) instead of read calls into its
+// own page cache. A commit makes every other connection drop its page
+// cache, so that under a mix of writes and searches each search read its
+// pages again; mapped pages stay, shared with the kernel's cache. The
+// pages a connection touched count in the process's RSS, once for each
+// connection that mapped them (clean pages: the kernel can drop them).
+// An index file already larger than n when opened is not mapped: the map
+// would cover only its start, and at 100,000 notes (a 320 MiB index) the
+// pages searches touched there added 90 MB to a server's RSS.
+func WithMmap(n int64) Option { return func(s *Store) { s.mmap = n } }
+
 // ShrinkMemory gives back what the index's idle connections hold in
 // their page caches (PRAGMA shrink_memory on each): each connection may
 // cache up to 16 MiB of pages (cache_size), and SQLite keeps them until

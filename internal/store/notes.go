@@ -164,8 +164,9 @@ type writer struct {
 	ctx context.Context
 	tx  *sql.Tx
 	// conn, when not nil, is tx's connection, and raw the statements
-	// prepared on it through the driver (raw_exec.go), with named and
-	// args the argument slices they reuse.
+	// prepared on it through the driver (raw_exec.go), which the store
+	// keeps with it (write_conn.go), with named and args the argument
+	// slices they reuse.
 	conn  *sql.Conn
 	raw   rawStmts
 	named []driver.NamedValue
@@ -288,7 +289,6 @@ func (w *writer) queryRow(query string, args ...any) *sql.Row {
 }
 
 func (w *writer) close() {
-	w.closeRaw()
 	for _, st := range w.stmts {
 		st.Close()
 	}

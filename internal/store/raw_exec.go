@@ -16,7 +16,8 @@ import (
 // arguments in one slice the writer reuses.
 
 // rawStmts are the driver statements a writer prepared on its
-// transaction's connection, by query; the writer closes them.
+// transaction's connection, by query: the store's write connection's,
+// closed with it (write_conn.go).
 type rawStmts map[string]driver.Stmt
 
 // linkColumns are the columns of a links row as insertLinks writes them.
@@ -108,7 +109,7 @@ func (w *writer) execRaw(query string, args []any) error {
 			if w.raw == nil {
 				w.raw = rawStmts{}
 			}
-			w.raw[query] = st
+			w.raw[query] = st // kept with the connection (write_conn.go)
 		}
 		ex, ok := st.(driver.StmtExecContext)
 		if !ok {
@@ -121,18 +122,4 @@ func (w *writer) execRaw(query string, args []any) error {
 		return fmt.Errorf("index write: %w", err)
 	}
 	return nil
-}
-
-// closeRaw closes the driver statements of the writer.
-func (w *writer) closeRaw() {
-	if len(w.raw) == 0 {
-		return
-	}
-	_ = w.conn.Raw(func(any) error {
-		for _, st := range w.raw {
-			_ = st.Close()
-		}
-		return nil
-	})
-	w.raw = nil
 }

@@ -95,6 +95,9 @@ func TestInsertLinksStatements(t *testing.T) {
 		want []int // rows of the statements prepared
 	}{{1, []int{1}}, {8, []int{8}}, {16, []int{16}}, {17, []int{1, 16}}, {35, []int{3, 16}}} {
 		n := tc.give
+		s.wmu.Lock()
+		s.dropWriteConn() // the statements the last case kept
+		s.wmu.Unlock()
 		w, end, err := s.beginWriter(ctx, "test")
 		if err != nil {
 			t.Fatal(err)
@@ -120,6 +123,36 @@ func TestInsertLinksStatements(t *testing.T) {
 		}
 		checkLinkRows(t, s, manyLinksRec(id, n))
 	}
+}
+
+// TestWriteStatementsKept: the driver statements a write prepares stay
+// prepared for the next write, on the store's write connection, unless
+// the write did not commit.
+func TestWriteStatementsKept(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	if err := s.Apply(ctx, &Batch{Upserts: []*Record{manyLinksRec("A.md", 8)}}); err != nil {
+		t.Fatal(err)
+	}
+	kept := func() bool {
+		w, end, err := s.beginWriter(ctx, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer end() // no commit
+		_, ok := w.raw[insertLinksSQL[8]]
+		return ok
+	}
+	if !kept() {
+		t.Error("the next write prepares the statement of 8 link rows again")
+	}
+	if kept() {
+		t.Error("a write that did not commit left its connection's statements to the next")
+	}
+	if err := s.Apply(ctx, &Batch{Upserts: []*Record{manyLinksRec("B.md", 8)}}); err != nil {
+		t.Fatal(err)
+	}
+	checkLinkRows(t, s, manyLinksRec("B.md", 8))
 }
 
 // checkLinkRows fails t unless the links of r are stored as r has them.

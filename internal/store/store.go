@@ -97,6 +97,10 @@ type Store struct {
 	stmts stmtCache
 	// reads are the statements of the searches' reads (search_read.go).
 	reads readStmts
+	// wconn is the connection of the write transactions, and wraw the
+	// driver statements prepared on it (write_conn.go), guarded by wmu.
+	wconn *sql.Conn
+	wraw  rawStmts
 	// keep is what KeepCache knows of this store's writes, guarded by wmu.
 	keep keepState
 	// cachedKey is the key of the snapshot cache this store last read or
@@ -108,18 +112,6 @@ type Store struct {
 	// mmap is each connection's PRAGMA mmap_size (WithMmap).
 	mmap int64
 }
-
-// WithMmap makes each connection read up to n bytes of the index file
-// through a memory map (PRAGMA mmap_size) instead of read calls into its
-// own page cache. A commit makes every other connection drop its page
-// cache, so that under a mix of writes and searches each search read its
-// pages again; mapped pages stay, shared with the kernel's cache. The
-// pages a connection touched count in the process's RSS, once for each
-// connection that mapped them (clean pages: the kernel can drop them).
-// An index file already larger than n when opened is not mapped: the map
-// would cover only its start, and at 100,000 notes (a 320 MiB index) the
-// pages searches touched there added 90 MB to a server's RSS.
-func WithMmap(n int64) Option { return func(s *Store) { s.mmap = n } }
 
 // Open opens or creates the index at path, creating its folder. It
 // returns an error wrapping ErrUnusable when the file exists but cannot
@@ -188,6 +180,8 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// Load reads the tables every time: slower, never wrong.
 	_ = s.ensureSnapgen(ctx)
 	ensureLinksTo(ctx, db)
+	// Likewise: without them, live writes merge more, never wrongly.
+	_ = s.ensureLiveFTS(ctx)
 	return s, nil
 }
 
@@ -474,6 +468,7 @@ func (s *Store) Close() error {
 	s.closeSnip()
 	s.wmu.Lock()
 	s.stmts.close()
+	s.dropWriteConn()
 	s.wmu.Unlock()
 	s.reads.close()
 	if err := s.db.Close(); err != nil {
