@@ -55,12 +55,13 @@ func (w *writer) refreshAllAnchors() error {
 		return err
 	}
 	maxDoc := int64(len(ranks) - 1)
-	// All the links, not only those with a context: SQLite counts them
-	// from the pages of the table or an index without reading a row,
-	// where "WHERE context <> ''" read every row of the table once more
-	// than the scans do. The bound is as good.
+	// The links with a context, counted from the table the scans read
+	// next: "SELECT count(*) FROM links" counts the entries of links_to,
+	// at 100,000 notes less CPU (0.07 s) but 10 MB of the index's pages
+	// more to read, and the peak RSS of a cold index was 15-20 MB higher
+	// (3 runs each).
 	var links int64
-	if err := w.queryRow("SELECT count(*) FROM links").Scan(&links); err != nil {
+	if err := w.queryRow("SELECT count(*) FROM links WHERE context <> ''").Scan(&links); err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
 	}
 	scans := 1 + links/cmp.Or(w.anchorRowsPerScan, anchorRowsPerScan)
