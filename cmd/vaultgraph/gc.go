@@ -61,8 +61,12 @@ func loadGC() (restore func()) {
 // MiB), 384 MiB 80.3 s and 479 MiB, 352 MiB 83.0 s and 448 MiB (470 MB,
 // under the 500 MB target) with the same wall time (51 s) as the build
 // before; the rest of the RSS is SQLite's page caches and the program's
-// text. A smaller vault never reaches it.
-const indexMemoryLimit = 352 << 20
+// text. A smaller vault never reaches it. Once a cold index kept less
+// (2026-11-27), 368 MiB took 1.5 to 3% less CPU than 352 MiB at 100,000
+// notes on the quiet machine (54.4 to 55.2 s against 55.7 to 57.4 s,
+// wall 29.5 to 29.9 s against 30.1 to 31.1 s) for the same peak RSS
+// (428 to 430 MiB against 430 to 432); 384 MiB took 53.8 s at 445 MiB.
+const indexMemoryLimit = 368 << 20
 
 // indexGCPercent is the GOGC an index run sets when $GOGC does not: the
 // collector runs half as often while the heap is small (the memory limit
