@@ -117,9 +117,10 @@ func (p matchPhrase) matches(tok string) bool {
 // and whether the row matches the expression at all; ok is false when a
 // column has a character tokens61 does not split, or the body has words
 // folded further than unicode61 folds them (its hidden column is not
-// empty: the snippet is then made otherwise, see snippet).
+// empty: the snippet is then made otherwise, see snippet), or a NUL byte
+// (FTS5 returns its snippet as a C string, cut at the first NUL).
 func (e *snipExpr) snippet(cols [len(ftsColumns)]string) (snip string, matched, ok bool) {
-	if cols[3] != "" { // the body's hidden column: see bodyColumns
+	if cols[3] != "" || strings.IndexByte(cols[1], 0) >= 0 { // the body's hidden column: see bodyColumns
 		return "", false, false
 	}
 	flags := make([]uint8, len(e.phrases))
