@@ -21,11 +21,7 @@ func TestFoldPiecesSameAsWhole(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 15))
 	var f folder
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + r.IntN(12) {
-			b.WriteString(parts[r.IntN(len(parts))])
-		}
-		s := b.String()
+		s := joinParts(r, parts)
 		want := string(new(folder).foldUnicode(nil, s))
 		if got := string(f.fold(s)); got != want {
 			t.Fatalf("fold(%+q) = %+q, want %+q", s, got, want)
@@ -86,11 +82,7 @@ func TestNormalizeSameAsAppend(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 9))
 	var f folder
 	for range 20000 {
-		var b strings.Builder
-		for range 1 + r.IntN(12) {
-			b.WriteString(parts[r.IntN(len(parts))])
-		}
-		s := b.String()
+		s := joinParts(r, parts)
 		for _, form := range []norm.Form{norm.NFKD, norm.NFC} {
 			want := string(form.AppendString([]byte("<"), s))
 			if got := string(f.normalize(form, []byte("<"), s)); got != want {
@@ -127,4 +119,13 @@ func FuzzNormalize(f *testing.F) {
 			}
 		}
 	})
+}
+
+// joinParts joins 1 to 12 of parts, picked by r.
+func joinParts(r *rand.Rand, parts []string) string {
+	var b strings.Builder
+	for range 1 + r.IntN(12) {
+		b.WriteString(parts[r.IntN(len(parts))])
+	}
+	return b.String()
 }
