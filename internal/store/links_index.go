@@ -84,13 +84,14 @@ func (w *writer) linksIndex(deferred bool) error {
 	}
 	if has {
 		var some bool
-		if err := w.queryRow("SELECT EXISTS (SELECT 1 FROM links)").Scan(&some); err != nil {
-			return fmt.Errorf("index links_to: %w", err)
+		err := w.queryRow("SELECT EXISTS (SELECT 1 FROM links)").Scan(&some)
+		if err == nil && some {
+			return nil // kept: links has rows to index
 		}
-		if some {
-			return nil
+		if err == nil {
+			_, err = w.exec("DROP INDEX links_to")
 		}
-		if _, err := w.exec("DROP INDEX links_to"); err != nil {
+		if err != nil {
 			return fmt.Errorf("index links_to: %w", err)
 		}
 	}

@@ -474,29 +474,3 @@ func (w *writer) resolution(r *Record, i int) (resolved, status any, err error) 
 	}
 	return resolved, status, nil
 }
-
-// Reset empties the index (for an index file that belongs to another
-// vault).
-func (s *Store) Reset(ctx context.Context) error {
-	tx, end, err := s.beginWrite(ctx, "reset index")
-	if err != nil {
-		return err
-	}
-	defer end()
-	// 'delete-all' empties fts without reading each row's old values.
-	for _, stmt := range []string{"INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("reset index: %w", err)
-		}
-	}
-	for _, table := range []string{"note_body", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
-			return fmt.Errorf("reset index: %w", err)
-		}
-	}
-	if err := s.commitWrite(ctx, tx); err != nil {
-		return fmt.Errorf("reset index: %w", err)
-	}
-	s.ranks.forget() // FTS5's origins start over (search_docsize.go)
-	return nil
-}
