@@ -101,15 +101,12 @@ func (w *writer) linksIndex(deferred bool) error {
 
 // needLinksTo makes links_to again when the batch runs without it
 // (linksIndex), before a statement that finds links by their resolution.
-func (w *writer) needLinksTo() error {
-	if !w.noLinksTo {
-		return nil
+func (w *writer) needLinksTo() (err error) {
+	if w.noLinksTo {
+		err = makeLinksTo(w.ctx, w.tx)
+		w.noLinksTo = err != nil
 	}
-	if err := makeLinksTo(w.ctx, w.tx); err != nil {
-		return err
-	}
-	w.noLinksTo = false
-	return nil
+	return err
 }
 
 // ensureLinksTo makes links_to when a pass that was interrupted left the
