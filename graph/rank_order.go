@@ -12,9 +12,9 @@ import (
 // last bits with the way it was built. Sorting every node again at each
 // computation would cost a quarter of it (at 100,000 notes: 16 ms of
 // CPU to sort, 5 ms to update, 40 ms to compute); update keeps the nodes
-// that are still there in their order and inserts the new ones. It reads the nodes in the order of Graph.live, close to the
-// order of their slots, not in the order of IDs, which would jump all
-// over Graph.nodes.
+// that are still there in their order and inserts the new ones. It reads
+// the nodes in the order of Graph.live, close to the order of their
+// slots, not in the order of IDs, which would jump all over Graph.nodes.
 type rankOrder struct {
 	slots []int32  // live slots, sorted by node ID
 	idOf  []string // by slot: the ID slots holds it for, "" for none
