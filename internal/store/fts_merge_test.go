@@ -104,6 +104,13 @@ func ftsStructureOf(t *testing.T, s *Store, table string) (ftsStructure, bool) {
 	return parseStructure(b)
 }
 
+// parseStructure reads a structure record; ok is false for one it does
+// not expect, or while segments are being merged.
+func parseStructure(b []byte) (ftsStructure, bool) {
+	segs, merging, ok := parseStructureMerging(b)
+	return segs, ok && !merging
+}
+
 // TestLiveWriteFinishesMerges: a small transaction, as a group commit or
 // the watcher writes one, moves the FTS5 merge under way on (stepMerges)
 // and finishes a small one, so that the searches after it are ranked in

@@ -27,7 +27,7 @@ type ftsSegment struct {
 	origin1, origin2 int64 // 0 when the record lists none
 	tombPages        int64
 	// tombEntries counts the tombstones added to the segment: each
-	// delete adds one (see tombKey).
+	// delete adds one (see segReadKey.tombs).
 	tombEntries int64
 	// input is set for an input of a merge under way, whose first page
 	// is written again as the merge goes on.
@@ -51,13 +51,6 @@ const ftsMaxLevels = 64
 // ftsStructureV2 starts the rest of a structure record that lists each
 // segment's origins and tombstones (contentless_delete tables).
 var ftsStructureV2 = []byte{0xff, 0x00, 0x00, 0x01}
-
-// parseStructure reads a structure record; ok is false for one it does
-// not expect, or while segments are being merged.
-func parseStructure(b []byte) (ftsStructure, bool) {
-	segs, merging, ok := parseStructureMerging(b)
-	return segs, ok && !merging
-}
 
 // parseStructureMerging reads a structure record, merges under way
 // included (merging reports one). FTS5 merges a level's oldest segments

@@ -12,7 +12,7 @@ import (
 // change once written: a write adds a new segment, a merge writes a new
 // one and deletes its inputs; only the rowids deleted from it since
 // (tombstones) are added, and those are kept by their count
-// (ftsReader.tombstones, tombKey). Under writes, a search would otherwise read
+// (ftsReader.tombstones). Under writes, a search would otherwise read
 // every segment's pages of its tokens again after each commit, where
 // only the few new small segments differ (a third of a search's CPU
 // under `make load`). So the rows each read finds in a segment
@@ -44,7 +44,7 @@ type segReadKey struct {
 	prefix bool
 	whole  bool // every row of a small segment (scanSmall), not a read
 	// tombs is, for the segment's tombstones (segRead.dead), not a
-	// read, 1 + the tombstones added to it (tombKey).
+	// read, 1 + the tombstones added to it.
 	tombs int64
 }
 
@@ -63,6 +63,10 @@ type segRead struct {
 	used  uint64
 	// dead are a segment's tombstones (tombs keys).
 	dead *tombSet
+	// prev is the last rowid added; unsorted is set when a token's
+	// rowids did not go up (not expected: the read is not kept).
+	prev     int64
+	unsorted bool
 }
 
 // size is about the bytes r holds.
@@ -77,13 +81,16 @@ func (r *segRead) size(k segReadKey) int {
 // add records a row of token tok: the rowid, as a delta from the row
 // before of the same token, then a byte with a bit per column that has
 // instances, then their counts.
-func (r *segRead) add(tok string, p *ftsPosting, prev int64) {
+func (r *segRead) add(tok string, p *ftsPosting) {
 	if len(r.toks) == 0 || r.toks[len(r.toks)-1] != tok {
 		r.toks = append(r.toks, tok)
 		r.ends = append(r.ends, len(r.data))
-		prev = 0
+		r.prev = 0
+	} else if p.rowid <= r.prev {
+		r.unsorted = true
 	}
-	r.data = binary.AppendUvarint(r.data, uint64(p.rowid-prev))
+	r.data = binary.AppendUvarint(r.data, uint64(p.rowid-r.prev))
+	r.prev = p.rowid
 	var mask byte
 	for c, n := range p.counts {
 		if n != 0 {
@@ -99,13 +106,8 @@ func (r *segRead) add(tok string, p *ftsPosting, prev int64) {
 	r.ends[len(r.ends)-1] = len(r.data)
 }
 
-// replay hands found the rows r holds, as the segment's read did; ok is
-// false when found gives up.
-func (r *segRead) replay(found func(string, *ftsPosting) bool) bool {
-	return r.replayRange(0, len(r.toks), found)
-}
-
-// replayRange is replay for the rows of tokens [from, to) of r.toks.
+// replayRange hands found the rows r holds of tokens [from, to) of
+// r.toks, as the segment's read did; ok is false when found gives up.
 func (r *segRead) replayRange(from, to int, found func(string, *ftsPosting) bool) bool {
 	var p ftsPosting
 	at := 0
@@ -186,13 +188,8 @@ func (c *segCache) rowsOf(keys ...segReadKey) *segRead {
 func (c *segCache) put(k segReadKey, rows *segRead, pages int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.reads == nil {
-		c.reads = map[segReadKey]*segRead{}
-	}
-	old := c.reads[k]
 	r := &segRead{pages: -1}
-	if old != nil {
-		c.bytes -= old.size(k)
+	if old := c.reads[k]; old != nil {
 		*r = *old
 	}
 	if rows != nil {
@@ -201,35 +198,29 @@ func (c *segCache) put(k segReadKey, rows *segRead, pages int64) {
 	if pages >= 0 {
 		r.pages = pages
 	}
-	size := r.size(k)
-	if size > segmentCacheBytes/4 {
-		delete(c.reads, k) // too large to keep: read each time
-		return
-	}
-	c.tick++
-	r.used = c.tick
-	c.reads[k] = r
-	c.bytes += size
-	if c.bytes > segmentCacheBytes {
-		c.evict()
-	}
+	c.keep(k, r)
 }
 
-// putWhole keeps r, a small segment's rows (a whole key) or tombstones,
-// unless it holds more than a quarter of segmentCacheBytes.
+// putWhole keeps r, a small segment's rows (a whole key) or tombstones.
 func (c *segCache) putWhole(k segReadKey, r *segRead) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.reads == nil {
-		c.reads = map[segReadKey]*segRead{}
-	}
+	c.keep(k, r)
+}
+
+// keep puts r in place of what is kept of k, unless it holds more than a
+// quarter of segmentCacheBytes (it is then read each time); c.mu is held.
+func (c *segCache) keep(k segReadKey, r *segRead) {
 	if old := c.reads[k]; old != nil {
 		c.bytes -= old.size(k)
 		delete(c.reads, k)
 	}
 	size := r.size(k)
 	if size > segmentCacheBytes/4 {
-		return // too large to keep: read each time
+		return
+	}
+	if c.reads == nil {
+		c.reads = map[segReadKey]*segRead{}
 	}
 	c.tick++
 	r.used = c.tick
@@ -316,7 +307,7 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	passed := k
 	passed.seg.last = -1
 	if r := f.cache.rowsOf(passed, k); r != nil {
-		return r.replay(emit), nil
+		return r.replayRange(0, len(r.toks), emit), nil
 	}
 	if !f.cache.wantedBefore(k) {
 		// A read of a large segment asked for once or twice (a query
@@ -327,21 +318,15 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		return f.scanSegment(ctx, sg, &sc, found)
 	}
 	rec := &segRead{}
-	var prev int64
-	sorted := true
 	record := func(tok string, p *ftsPosting) bool {
-		if len(rec.toks) > 0 && rec.toks[len(rec.toks)-1] == tok && p.rowid <= prev {
-			sorted = false // not expected: rowids go up
-		}
-		rec.add(tok, p, prev)
-		prev = p.rowid
+		rec.add(tok, p)
 		if f.stopped {
 			return true // the caller has what it asked for: read on, to keep it all
 		}
 		return emit(tok, p) || f.stopped
 	}
 	ok, err := f.scanSegment(ctx, sg, &sc, record)
-	if err == nil && ok && sorted {
+	if err == nil && ok && !rec.unsorted {
 		if sc.passed {
 			k = passed
 		}

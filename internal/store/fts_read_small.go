@@ -25,14 +25,7 @@ func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
 // `make load`).
 func (f *ftsReader) scanSmall(ctx context.Context, sg ftsSegment, id segIdent, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
 	k := segReadKey{table: f.table, gen: f.gen(), seg: id, whole: true}
-	r := f.cache.get(k)
-	f.cache.mu.Lock()
-	if r != nil {
-		f.cache.hits++
-	} else {
-		f.cache.misses++
-	}
-	f.cache.mu.Unlock()
+	r := f.cache.rowsOf(k)
 	if r == nil {
 		var ok bool
 		var err error
@@ -58,15 +51,9 @@ func (f *ftsReader) scanSmall(ctx context.Context, sg ftsSegment, id segIdent, t
 // go up.
 func (f *ftsReader) readSmall(ctx context.Context, sg ftsSegment) (*segRead, bool, error) {
 	r := &segRead{pages: -1, rows: true}
-	var prev int64
-	sorted := true
 	sc := segmentScan{lo: []byte{mainKeyPrefix}, prefix: true}
 	sc.found = func(tok string, p *ftsPosting) bool {
-		if len(r.toks) > 0 && r.toks[len(r.toks)-1] == tok && p.rowid <= prev {
-			sorted = false
-		}
-		r.add(tok, p, prev)
-		prev = p.rowid
+		r.add(tok, p)
 		return true
 	}
 	pages, ok := int64(0), true
@@ -82,5 +69,5 @@ func (f *ftsReader) readSmall(ctx context.Context, sg ftsSegment) (*segRead, boo
 	if err != nil || !done || !ok || pages != sg.last-sg.first+1 || sc.d != nil && sc.d.open {
 		return nil, false, err
 	}
-	return r, sorted && sort.StringsAreSorted(r.toks), nil
+	return r, !r.unsorted && sort.StringsAreSorted(r.toks), nil
 }

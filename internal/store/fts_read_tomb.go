@@ -14,7 +14,7 @@ import (
 // tombstones (nEntryTombstone, in the structure record) with each rowid
 // it adds (sqlite3Fts5IndexContentlessDelete), and rebuilds the pages
 // (more of them) with the same rowids. So a segment's tombstones are
-// named by the segment and that count (tombKey), and kept in segCache
+// named by the segment and that count (segReadKey.tombs), and kept in segCache
 // under it; a set of them is a bit per rowid.
 
 // maxTombBit bounds the bits of a tombSet: a rowid at or above it (not
@@ -62,20 +62,15 @@ func (t *tombSet) size() int {
 	return 48 + 8*cap(t.bits) + 32*len(t.above)
 }
 
-// tombKey names the tombstones of segment sg in segCache; ok is false
-// when they cannot be kept (segIdent).
-func (f *ftsReader) tombKey(sg ftsSegment) (segReadKey, bool) {
-	id, keep := sg.ident()
-	return segReadKey{table: f.table, gen: f.gen(), seg: id, tombs: 1 + sg.tombEntries}, keep && f.cache != nil
-}
-
 // tombstones returns the rowids deleted from segment i (nil: none).
 func (f *ftsReader) tombstones(ctx context.Context, i int) (*tombSet, error) {
 	sg := f.segs[i]
 	if sg.tombPages == 0 || f.tombs[i] != nil {
 		return f.tombs[i], nil
 	}
-	k, keep := f.tombKey(sg)
+	id, keep := sg.ident()
+	keep = keep && f.cache != nil
+	k := segReadKey{table: f.table, gen: f.gen(), seg: id, tombs: 1 + sg.tombEntries}
 	if keep {
 		if r := f.cache.get(k); r != nil && r.dead != nil {
 			f.tombs[i] = r.dead
