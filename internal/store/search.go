@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -284,50 +283,14 @@ func (s *Store) details(ctx context.Context, rt *readTx, expr string, terms []Te
 	for i, h := range hits {
 		rowids[i] = h.rowid
 	}
-	list, _ := json.Marshal(rowids) // numbers always marshal
-	query := `SELECT snip.rowid, notes.id, notes.title, snippet(snip, 1, ?, ?, ?, ?), ` + bodyColumns(terms) + `
-		FROM snip JOIN notes ON notes.rowid = snip.rowid
-		WHERE snip MATCH ? AND snip.rowid IN (SELECT value FROM json_each(?))`
-	args := []any{MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, string(list)}
 	conn, err := s.snipConn(ctx, rowids, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
-	var q querier = conn
-	rows, err := q.QueryContext(ctx, query, args...)
+	byRow, err := hitSnippets(ctx, conn, rowids, terms, expr)
 	if err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	defer rows.Close()
-	type detail struct{ id, snippet string }
-	byRow := map[int64]detail{}
-	for rows.Next() {
-		var rowid int64
-		var id, title, snip, body string
-		var inGo bool
-		if err := rows.Scan(&rowid, &id, &title, &snip, &body, &inGo); err != nil {
-			return nil, fmt.Errorf("keyword snippets: %w", err)
-		}
-		byRow[rowid] = detail{id: id, snippet: snippet(snip, body, title, inGo, terms)}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	if len(byRow) < len(hits) {
-		var missing []int64
-		for _, h := range hits {
-			if _, ok := byRow[h.rowid]; !ok {
-				missing = append(missing, h.rowid)
-			}
-		}
-		found, err := anchorOnlySnippets(ctx, q, missing, terms)
-		if err != nil {
-			return nil, err
-		}
-		for r, d := range found {
-			byRow[r] = detail{id: d[0], snippet: d[1]}
-		}
+		return nil, err
 	}
 	out := make([]KeywordHit, 0, len(hits))
 	for _, h := range hits {
@@ -350,32 +313,4 @@ func (s *Store) details(ctx context.Context, rt *readTx, expr string, terms []Te
 func anchorSnippet(body, title string, terms []Term) string {
 	snip, _, _ := textSnippet(body, terms)
 	return cleanSnippet(Highlight(snip, vault.NFC(body)), title)
-}
-
-// anchorOnlySnippets returns, keyed by rowid, the ID and a snippet of the
-// notes of rowids (found by the anchor text of the links to them, so that
-// their own text does not match): made in Go from the body, with the
-// terms' words highlighted where they are, else its start. A note that
-// is gone is left out. q has the rows of rowids in temp.snip (snipConn).
-func anchorOnlySnippets(ctx context.Context, q querier, rowids []int64, terms []Term) (map[int64][2]string, error) {
-	list, _ := json.Marshal(rowids) // numbers always marshal
-	rows, err := q.QueryContext(ctx, `SELECT snip.rowid, notes.id, notes.title, snip.body
-		FROM snip JOIN notes ON notes.rowid = snip.rowid WHERE snip.rowid IN (SELECT value FROM json_each(?))`, string(list))
-	if err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64][2]string{}
-	for rows.Next() {
-		var rowid int64
-		var id, title, body string
-		if err := rows.Scan(&rowid, &id, &title, &body); err != nil {
-			return nil, fmt.Errorf("keyword snippets: %w", err)
-		}
-		out[rowid] = [2]string{id, anchorSnippet(body, title, terms)}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	return out, nil
 }

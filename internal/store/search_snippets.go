@@ -107,25 +107,15 @@ func (s *Store) snippetsOf(ctx context.Context, rowids []int64, ids []string, te
 			todo = append(todo, r)
 		}
 	}
-	out, missing, err := matchedSnippets(ctx, conn, todo, terms)
+	found, err := hitSnippets(ctx, conn, todo, terms, matchExpr(terms, "OR"))
 	if err != nil {
 		return nil, false, err
 	}
-	if len(missing) > 0 {
-		// Found by the anchor text of the links to them only (or gone).
-		found, err := anchorOnlySnippets(ctx, conn, missing, terms)
-		if err != nil {
-			return nil, false, err
-		}
-		for _, d := range found {
-			out[d[0]] = d[1]
-		}
-	}
-	for _, r := range todo {
+	out := make(map[string]string, len(rowids))
+	for r, d := range found {
+		out[d.id] = d.snippet
 		if src, ok := conn.made[r]; ok {
-			if snip, made := out[src.id]; made {
-				s.snips.put(r, key, src, snip)
-			}
+			s.snips.put(r, key, src, d.snippet)
 		}
 	}
 	for r, snip := range kept {

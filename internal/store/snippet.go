@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -241,48 +242,61 @@ func snippetWindow(text string, at int) (start, end int) {
 	return start, end
 }
 
-// matchedSnippets makes the snippets of the notes rowids (in temp.snip,
-// fillSnip) whose text matches terms, by note ID, and returns the rowids
-// that do not match. One statement does them all, in one pass of the
-// match over the rowids' range of temp.snip: a statement per row set up
+// snipHit is a note's ID and snippet.
+type snipHit struct{ id, snippet string }
+
+// hitSnippets makes the snippets of the notes rowids (in temp.snip,
+// fillSnip) for terms, by rowid: FTS5's where the note's text matches
+// expr, the terms' expression, else (a note found by the anchor text of
+// the links to it only) one made in Go from the body (anchorSnippet). A
+// note that is gone is left out. One statement does the matches, in one
+// pass over the rowids' range of temp.snip: a statement per row set up
 // the terms' iterators (a prefix term's merged postings) again for each,
-// and FTS5 prepared it again whenever the match parameter was bound (a
-// third of the snippets' time under load). CROSS JOIN keeps temp.snip
-// the outer loop, and "+" keeps the rowid list out of FTS5's hands:
-// otherwise it is asked again for each rowid.
-func matchedSnippets(ctx context.Context, q querier, rowids []int64, terms []Term) (map[string]string, []int64, error) {
-	out := make(map[string]string, len(rowids))
+// and FTS5 prepared it again whenever the match parameter was bound.
+// CROSS JOIN keeps temp.snip the outer loop, and "+" keeps the rowid
+// list out of FTS5's hands: otherwise it is asked again for each rowid.
+func hitSnippets(ctx context.Context, q querier, rowids []int64, terms []Term, expr string) (map[int64]snipHit, error) {
+	out := make(map[int64]snipHit, len(rowids))
 	if len(rowids) == 0 {
-		return out, nil, nil
+		return out, nil
 	}
 	list, _ := json.Marshal(rowids) // numbers always marshal
 	rows, err := q.QueryContext(ctx, `SELECT snip.rowid, notes.id, notes.title, snippet(snip, 1, ?, ?, ?, ?), `+bodyColumns(terms)+`
 		FROM snip CROSS JOIN notes ON notes.rowid = snip.rowid
 		WHERE snip MATCH ? AND snip.rowid BETWEEN ? AND ? AND +snip.rowid IN (SELECT value FROM json_each(?))`,
-		MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, matchExpr(terms, "OR"), slices.Min(rowids), slices.Max(rowids), string(list))
-	if err != nil {
-		return nil, nil, fmt.Errorf("keyword snippets: %w", err)
-	}
-	defer rows.Close()
-	found := make(map[int64]bool, len(rowids))
-	for rows.Next() {
+		MarkOpen, MarkClose, SnippetEllipsis, SnippetTokens, expr, slices.Min(rowids), slices.Max(rowids), string(list))
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var rowid int64
 		var id, title, snip, body string
 		var inGo bool
 		if err := rows.Scan(&rowid, &id, &title, &snip, &body, &inGo); err != nil {
-			return nil, nil, fmt.Errorf("keyword snippets: %w", err)
+			return err
 		}
-		found[rowid] = true
-		out[id] = snippet(snip, body, title, inGo, terms)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("keyword snippets: %w", err)
-	}
+		out[rowid] = snipHit{id, snippet(snip, body, title, inGo, terms)}
+		return nil
+	})
 	var missing []int64
 	for _, r := range rowids {
-		if !found[r] {
+		if _, ok := out[r]; !ok {
 			missing = append(missing, r)
 		}
 	}
-	return out, missing, nil
+	if err == nil && len(missing) > 0 {
+		list, _ = json.Marshal(missing)
+		rows, err = q.QueryContext(ctx, `SELECT snip.rowid, notes.id, notes.title, snip.body
+			FROM snip JOIN notes ON notes.rowid = snip.rowid WHERE snip.rowid IN (SELECT value FROM json_each(?))`, string(list))
+		err = eachRow(rows, err, func(rows *sql.Rows) error {
+			var rowid int64
+			var id, title, body string
+			if err := rows.Scan(&rowid, &id, &title, &body); err != nil {
+				return err
+			}
+			out[rowid] = snipHit{id, anchorSnippet(body, title, terms)}
+			return nil
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("keyword snippets: %w", err)
+	}
+	return out, nil
 }

@@ -164,7 +164,7 @@ func (e *snipExpr) snippet(cols [len(ftsColumns)]string) (snip string, matched, 
 // rowSnippet is the snippet of the row (its title and columns) for
 // terms, as KeywordSnippets writes it: FTS5's, cleaned (snippet), or for
 // a row that does not match, one made as for a note found by anchor text
-// only (anchorOnlySnippets); ok is false when it cannot be made in Go.
+// only (anchorSnippet); ok is false when it cannot be made in Go.
 func (e *snipExpr) rowSnippet(row func() (string, [len(ftsColumns)]string), terms []Term) (string, bool) {
 	title, cols := row()
 	snip, matched, ok := e.snippet(cols)
