@@ -180,7 +180,7 @@ func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args
 		n := strings.Count(c, "?")
 		keys[i] = fmt.Sprintf("%s%q", c, args[:n])
 		if v, ok := s.flags.get(state, keys[i]); ok {
-			found[i] = v != 0
+			found[i] = v
 		} else {
 			todo, todoArgs, dest = append(todo, c), append(todoArgs, args[:n]...), append(dest, &found[i])
 		}
@@ -193,11 +193,7 @@ func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	for i, f := range found {
-		v := int64(0)
-		if f {
-			v = 1
-		}
-		s.flags.put(state, keys[i], v)
+		s.flags.put(state, keys[i], f)
 	}
 	return found, nil
 }

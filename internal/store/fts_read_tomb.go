@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"fmt"
 )
@@ -98,17 +99,13 @@ func (f *ftsReader) readTombstones(ctx context.Context, sg ftsSegment) (*tombSet
 	dead := &tombSet{}
 	rows, err := f.conn.QueryContext(ctx, "SELECT block FROM "+f.table+"_data WHERE id >= ? AND id < ?",
 		tombRowid(sg.id, 0), tombRowid(sg.id, sg.tombPages))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var p []byte
 		if err := rows.Scan(&p); err != nil {
-			return nil, err
+			return err
 		}
 		if len(p) < 8 || (p[0] != 4 && p[0] != 8) {
-			return nil, fmt.Errorf("%s: tombstone page of %d bytes", f.table, len(p))
+			return fmt.Errorf("%s: tombstone page of %d bytes", f.table, len(p))
 		}
 		if p[1] != 0 {
 			dead.add(0)
@@ -125,8 +122,9 @@ func (f *ftsReader) readTombstones(ctx context.Context, sg ftsSegment) (*tombSet
 				dead.add(int64(v))
 			}
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return dead, nil

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -151,15 +152,14 @@ func (s *Store) Keyword(ctx context.Context, q KeywordQuery) ([]KeywordHit, erro
 	if q.Limit <= 0 {
 		q.Limit = DefaultKeywordLimit
 	}
-	if q.Weights == nil {
-		w := DefaultFieldWeights
-		q.Weights = &w
+	w := DefaultFieldWeights
+	if q.Weights != nil {
+		w = *q.Weights
 	}
 	if q.TitleWeight > 0 {
-		w := *q.Weights
 		w.Title = q.TitleWeight
-		q.Weights = &w
 	}
+	q.Weights = &w
 	var hits []hit
 	var expr string
 	var memo rankMemo
@@ -198,7 +198,7 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 	}
 	matched := fmt.Sprint(nTerms)
 	titleExpr := "{title cjktitle} : (" + expr + ")"
-	args := append([]any{}, q.Weights.bm25Args()...)
+	args := q.Weights.bm25Args()
 	// A note matches in its own fields (fts) or in the anchor text of the
 	// links to it (fts_anchor); a note found in both scores the sum. When
 	// no anchor text matches, fts alone is ranked (no union to group).
@@ -219,10 +219,7 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 		FROM m
 		WHERE 1 ` + filter + `
 		GROUP BY rowid`
-		args = append([]any{}, q.Weights.bm25Args()...)
-		args = append(args, expr)
-		args = append(args, q.Weights.anchorBM25Args()...)
-		args = append(args, expr, titleExpr)
+		args = slices.Concat(q.Weights.bm25Args(), []any{expr}, q.Weights.anchorBM25Args(), []any{expr, titleExpr})
 	}
 	args = append(args, filterArgs...)
 	if count == nil {
@@ -232,20 +229,12 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 		args = append(args, q.Limit)
 	}
 	rows, err := s.sqlOf(rt).QueryContext(ctx, query, args...)
+	hits, err := scanRows(rows, err, func(rows *sql.Rows, h *hit) error {
+		h.Terms = nTerms
+		return rows.Scan(&h.rowid, &h.BM25, &h.Title, &h.Matched)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		h := hit{KeywordHit: KeywordHit{Terms: nTerms}}
-		if err := rows.Scan(&h.rowid, &h.BM25, &h.Title, &h.Matched); err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, wrapKeyword(err)
 	}
 	if count != nil {
 		if err := s.countMatched(ctx, rt, hits, count, anchored); err != nil {

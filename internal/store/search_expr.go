@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -126,7 +127,7 @@ func (p *matchParser) primary(cols uint8) *matchNode {
 		}
 		var in uint8
 		for _, c := range strings.Fields(set) {
-			i := columnIndex(c)
+			i := slices.Index(ftsColumns[:], c)
 			if i < 0 {
 				p.ok = false
 				return &matchNode{}
@@ -162,14 +163,4 @@ func (p *matchParser) phrase(cols uint8) *matchNode {
 	}
 	p.phrases = append(p.phrases, ph)
 	return &matchNode{phrase: len(p.phrases) - 1}
-}
-
-// columnIndex is the place of the column named c in ftsColumns, or -1.
-func columnIndex(c string) int {
-	for i, name := range ftsColumns {
-		if name == c {
-			return i
-		}
-	}
-	return -1
 }

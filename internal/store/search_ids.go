@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
-	"fmt"
 	"sync"
 )
 
@@ -109,22 +109,14 @@ func noteIDs(ctx context.Context, q querier, docs []int64) (map[int64]string, er
 	}
 	list, _ := json.Marshal(docs) // numbers always marshal
 	rows, err := q.QueryContext(ctx, `SELECT rowid, id FROM notes WHERE rowid IN (SELECT value FROM json_each(?))`, string(list))
-	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var doc int64
 		var id string
-		if err := rows.Scan(&doc, &id); err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
-		}
+		err := rows.Scan(&doc, &id)
 		out[doc] = id
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
-	return out, nil
+		return err
+	})
+	return out, wrapKeyword(err)
 }
 
 // plainDetails is details without snippets: the hits whose ID rankTopK

@@ -3,6 +3,7 @@ package store
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 
@@ -66,23 +67,19 @@ func (s *Store) countMatched(ctx context.Context, rt *readTx, hits []hit, terms 
 			args = append(args, t.expr())
 		}
 		rows, err := s.sqlOf(rt).QueryContext(ctx, query, args...)
-		if err != nil {
-			return fmt.Errorf("keyword search: %w", err)
-		}
-		for rows.Next() {
+		err = eachRow(rows, err, func(rows *sql.Rows) error {
 			var r int64
 			if err := rows.Scan(&r); err != nil {
-				rows.Close()
-				return fmt.Errorf("keyword search: %w", err)
+				return err
 			}
 			if i, ok := at[r]; ok && last[i] != ti+1 {
 				last[i] = ti + 1
 				hits[i].Matched++
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("keyword search: %w", err)
+			return nil
+		})
+		if err != nil {
+			return wrapKeyword(err)
 		}
 	}
 	return nil

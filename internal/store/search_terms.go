@@ -306,29 +306,29 @@ func (s *Store) commonCounts(ctx context.Context, rt *readTx, exprs []string) ([
 // keep.
 const commonCacheSize = 4096
 
-// commonCache keeps values (selectFlags') for one state of the
+// commonCache keeps selectFlags' answers for one state of the
 // full-text index, named by key: FTS5's averages and structure
 // records, which every write to the index changes.
 type commonCache struct {
 	mu     sync.Mutex
 	key    string
-	counts map[string]int64
+	counts map[string]bool
 }
 
-func (c *commonCache) get(key, expr string) (int64, bool) {
+func (c *commonCache) get(key, expr string) (v, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n, ok := c.counts[expr]
-	return n, ok && c.key == key
+	v, ok = c.counts[expr]
+	return v, ok && c.key == key
 }
 
-func (c *commonCache) put(key, expr string, n int64) {
+func (c *commonCache) put(key, expr string, v bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.key != key || c.counts == nil || len(c.counts) >= commonCacheSize {
-		c.key, c.counts = key, map[string]int64{}
+		c.key, c.counts = key, map[string]bool{}
 	}
-	c.counts[expr] = n
+	c.counts[expr] = v
 }
 
 // commonState is a state of the index as commonCounts reads it: key

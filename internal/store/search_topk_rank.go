@@ -131,10 +131,7 @@ func (s *Store) countTopK(ctx context.Context, rt *readTx, exprs []string) (coun
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)
 	}
-	ones := make([]float64, len(ftsColumns))
-	for i := range ones {
-		ones[i] = 1
-	}
+	ones := slices.Repeat([]float64{1}, len(ftsColumns))
 	h, ok, err := scanPhrases(ctx, r, p.phrases, ones, st.ids, countAll{})
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)

@@ -163,12 +163,7 @@ func (n *matchNode) read(read []bool) bool {
 	if n.kids == nil {
 		return read[n.phrase]
 	}
-	for _, k := range n.kids {
-		if !k.read(read) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(n.kids, func(k *matchNode) bool { return !k.read(read) })
 }
 
 // count counts a row that cannot match (p, its instances not summed) in
