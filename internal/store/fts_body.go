@@ -15,20 +15,14 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// Since schema 8 the full-text table fts keeps no text at all
-// (contentless, with contentless_delete): it is an index only, and a
-// write deletes a row by its rowid without the old values. What the
-// snippets need is each note's body: read from the note's file when the
-// store knows the vault (WithVault, as the engine's store does), else
-// kept deflated in note_body (about two thirds of the markdown's bytes).
-// Every other column of the full-text row is made again from the note's
-// row when needed (ftsCols).
-//
-// A search's snippets are made by FTS5 itself, as before, from a small
-// table of the connection (temp.snip, same columns and tokenizer) that
-// holds the full-text rows of the hits only, made again from note_body
-// and notes (snipConn): the same text gives the same snippets and
-// highlights, and the same matches for phrases and NEAR.
+// The full-text table fts keeps no text (contentless, with
+// contentless_delete): a write deletes a row by its rowid without the
+// old values. The snippets need each note's body: read from the note's
+// file when the store knows the vault (WithVault), else kept deflated in
+// note_body. The other columns are made again from the note's row
+// (ftsCols). FTS5 makes a search's snippets from temp.snip, a table of
+// the connection with the same columns and tokenizer that holds the
+// hits' rows only (snipConn), so the same text gives the same snippets.
 const noteBodySchema = `CREATE TABLE IF NOT EXISTS note_body (
 	doc INTEGER PRIMARY KEY,
 	z   BLOB NOT NULL
@@ -52,8 +46,8 @@ func WithVault(root string) Option { return func(s *Store) { s.vault.Store(&root
 // IndexedBody is the text of a note's file src that the full-text index
 // holds, its body: the file from bodyStart on, as valid UTF-8; nothing for
 // an Excalidraw drawing or a file too big to parse. The text shares src's
-// bytes when they are valid UTF-8 (a copy of every body was 2% of what a
-// cold index allocated): the caller must not change src afterwards.
+// bytes when they are valid UTF-8: the caller must not change src
+// afterwards.
 func IndexedBody(id string, src []byte, bodyStart int) string {
 	if strings.HasSuffix(strings.ToLower(id), ".excalidraw.md") || bodyStart < 0 || bodyStart > len(src) || len(src) > vault.MaxParseBytes {
 		return ""
@@ -173,12 +167,11 @@ const SnipRowsKept = 1024
 
 // fillSnip makes temp.snip hold the full-text rows of rowids, their
 // bodies from note_body or else from their files. A row it holds already
-// is kept when the digest of what it was made of (temp.snip_hash: the
-// note's row and body, snipDigest) is the one it would be made of now;
-// the others are made again. Rows of other notes may stay:
-// every query of temp.snip names the rowids it wants. It returns what
-// each row of rowids is made from; a row skip (when not nil) reports is
-// left as it is (its snippet is kept, or made in Go: KeywordSnippets).
+// is kept when the digest of what it was made of (temp.snip_hash,
+// snipDigest) is the one it would be made of now. Rows of other notes may
+// stay: every query of temp.snip names the rowids it wants. It returns
+// what each row of rowids is made from; a row skip (when not nil)
+// reports is left as it is (its snippet is kept, or made in Go).
 func (s *Store) fillSnip(ctx context.Context, conn *snipDB, rowids []int64, skip snipSkip) (map[int64]snipSource, error) {
 	if err := s.startSnip(ctx, conn, len(rowids)); err != nil {
 		return nil, err
@@ -272,8 +265,7 @@ func remakeSnipRow(ctx context.Context, conn *snipDB, doc int64, held bool, cols
 // startSnip makes the connection's temp.snip and temp.snip_hash, and
 // empties them when adding n rows could take them past SnipRowsKept: by
 // making them again, as deleting each row of an FTS5 table with content
-// tokenizes its text again (`bench --search` at 100,000 notes: 0.6 ms
-// of CPU a search before, 0.13 ms after).
+// tokenizes its text again.
 func (s *Store) startSnip(ctx context.Context, conn *snipDB, n int) error {
 	create := []string{"CREATE VIRTUAL TABLE IF NOT EXISTS temp.snip USING " + snipTable,
 		"CREATE TABLE IF NOT EXISTS temp.snip_hash (doc INTEGER PRIMARY KEY, digest BLOB NOT NULL)"}
@@ -295,8 +287,7 @@ func (s *Store) startSnip(ctx context.Context, conn *snipDB, n int) error {
 
 // migrateContentless brings the full-text table of schema 7 (its content
 // the view note_text_cols over note_text) to schema 8 in place: a
-// contentless fts is filled from the same columns (FTS5 tokenizes every
-// row again: a few seconds at 10,000 notes), each body goes to
+// contentless fts is filled from the same columns, each body goes to
 // note_body when copyBodies is set (a store not given the vault, which
 // has no other place to read them from), and note_text and its view are
 // dropped. Notes, links and vectors stay.

@@ -10,27 +10,23 @@ import (
 // finishMerges completes the segment merges under way in the full-text
 // table (FTS5 merges a little with each write, so a bulk build leaves one
 // or more half done) and, at the end of a bulk pass, merges the segments
-// its batches left on level 0 (bulkFTS). Keyword ranking reads the index's pages itself,
-// a merge under way too (fts_read.go), but every segment of a token is
-// one more read, and the segments of a merge half done are its inputs
-// and its output. A 'merge' with a positive
-// count goes on with merges started and starts only those FTS5 would
-// (a level holding 'usermerge' segments); it did work when
-// total_changes() grew by 2 or more.
+// its batches left on level 0 (bulkFTS). Keyword ranking reads the index's
+// pages itself, a merge under way too (fts_read.go), but every segment of
+// a token is one more read, and the segments of a merge half done are its
+// inputs and its output. A 'merge' with a positive count goes on with
+// merges started and starts only those FTS5 would (a level holding
+// 'usermerge' segments); it did work when total_changes() grew by 2 or
+// more.
 func (w *writer) finishMerges(table string) error {
-	changes := func() (n int64, err error) {
-		err = w.queryRow("SELECT total_changes()").Scan(&n)
-		return n, err
-	}
 	for range maxMergeRounds {
-		before, err := changes()
-		if err != nil {
-			return fmt.Errorf("merge %s: %w", table, err)
+		var before, after int64
+		err := w.queryRow("SELECT total_changes()").Scan(&before)
+		if err == nil {
+			err = w.merge(table, bulkMergePages)
 		}
-		if _, err := w.exec("INSERT INTO " + table + "(" + table + ", rank) VALUES('merge', " + strconv.Itoa(bulkMergePages) + ")"); err != nil {
-			return fmt.Errorf("merge %s: %w", table, err)
+		if err == nil {
+			err = w.queryRow("SELECT total_changes()").Scan(&after)
 		}
-		after, err := changes()
 		if err != nil {
 			return fmt.Errorf("merge %s: %w", table, err)
 		}
@@ -41,12 +37,17 @@ func (w *writer) finishMerges(table string) error {
 	return nil
 }
 
+// merge runs FTS5's 'merge' command on table for at most pages pages.
+func (w *writer) merge(table string, pages int) error {
+	_, err := w.exec("INSERT INTO " + table + "(" + table + ", rank) VALUES('merge', " + strconv.Itoa(pages) + ")")
+	return err
+}
+
 // bulkMergePages is how many pages finishMerges merges a round. Each
 // round frees the pages of its inputs that it has read, and the next
 // round's output takes them: what is left free at the end is about one
-// round's worth. With rounds of 2,000 pages the merge that ends a bulk
-// pass of 10,000 notes left a quarter of the file free, and the pass
-// paid for a VACUUM (vacuum.go).
+// round's worth, which a larger round would leave for a VACUUM
+// (vacuum.go) to give back.
 const bulkMergePages = 256
 
 // maxMergeRounds bounds finishMerges: 256 pages a round, about 4 GB in
@@ -56,24 +57,18 @@ const maxMergeRounds = 4000
 // liveMergePages is how many pages (about 4 KB each) of merged segments
 // stepMerges writes at most: a live write waits for a bounded step, not
 // for a whole merge, which can rewrite most of the index when it takes
-// in the segment a bulk build left. Under `make load` (load average 3 to
-// 4, back to back) 400 pages gave write p99 583 / 388 ms, 100 pages 179 /
-// 166 ms for the same throughput, with 11% of the keyword ranking's CPU
-// still in SQL.
+// in the segment a bulk build left.
 const liveMergePages = 100
 
 // stepMerges moves the segment merges under way in the full-text table
 // on by at most liveMergePages, as one live write's step. Group commits
 // and the watcher commit many small transactions, each a new segment,
 // and FTS5's own automerge works in steps so small that a merge was
-// under way after most of them (281 of 500 four-note transactions over
-// 10,000 notes): keyword ranking then falls back to SQL (fts_read.go),
-// which under `make load` was 38% of the search CPU. With a step of 100
-// pages, 21 of 500 (400 pages: 6; finishing every merge instead left
-// none, but a transaction that finished a large one took 100 ms and
-// more).
+// under way after most of them, when keyword ranking reads more
+// segments; finishing every merge instead makes the transaction that
+// finishes a large one wait for it.
 func (w *writer) stepMerges(table string) error {
-	if _, err := w.exec("INSERT INTO " + table + "(" + table + ", rank) VALUES('merge', " + strconv.Itoa(liveMergePages) + ")"); err != nil {
+	if err := w.merge(table, liveMergePages); err != nil {
 		return fmt.Errorf("merge %s: %w", table, err)
 	}
 	return nil
@@ -81,16 +76,13 @@ func (w *writer) stepMerges(table string) error {
 
 // bulkFTSConfig are the full-text settings of a bulk pass's writes
 // (bulkFTS), and liveFTSConfig those of live writes, which every
-// transaction commits. FTS5 flushes its in-memory rows to a new segment when they
-// reach 'hashsize' bytes and, with each flush, merges a little of the
-// segments (automerge), so that every token's postings were rewritten
-// once a level, about four times over a cold index of 100,000 notes:
-// 6.9 s of its CPU. With automerge off the segments of a pass pile up
-// on level 0, until 'crisismerge' of them are merged at once; the
-// pass's end (finishMerges) merges what is left in one go. A bigger
-// hash makes fewer, larger segments: with 8 MB the peak RSS of a cold
-// index of 100,000 notes was about 30 MB higher, with 2 MB lower, than
-// with automerge, for about the same CPU.
+// transaction commits. FTS5 flushes its in-memory rows to a new segment
+// when they reach 'hashsize' bytes and, with each flush, merges a little
+// of the segments (automerge), so that every token's postings are
+// rewritten once a level. With automerge off the segments of a pass pile
+// up on level 0, until 'crisismerge' of them are merged at once; the
+// pass's end (finishMerges) merges what is left in one go. A bigger hash
+// makes fewer, larger segments, for a higher peak RSS.
 var (
 	bulkFTSConfig = []string{"'automerge', 0", "'crisismerge', 64", "'hashsize', " + strconv.Itoa(bulkFTSHash)}
 	liveFTSConfig = []string{"'automerge', " + strconv.Itoa(liveMergeSegments), "'usermerge', " + strconv.Itoa(liveMergeSegments),
@@ -100,13 +92,9 @@ var (
 // liveMergeSegments is how many segments a level of the full-text
 // tables gathers before live writes merge them into one of the next
 // level ('automerge', and 'usermerge' for stepMerges); FTS5's default is
-// 4. Every group commit and watcher pass writes a segment, and merging
-// them was most of what indexing a live write cost: the more segments
-// a merge takes, the fewer levels, and the fewer times a posting is
-// written again. With 8, 2,560 writes and watcher passes on 32
-// goroutines over 10,000 notes took 14% less CPU (4.70 s to 4.06 s, 8
-// pairs; one writer alone 5.06 s to 4.33 s, 6 pairs), with the same
-// keyword answers for the same CPU.
+// 4. Every group commit and watcher pass writes a segment: the more
+// segments a merge takes, the fewer levels, and the fewer times a
+// posting is written again.
 const liveMergeSegments = 8
 
 // bulkFTSHash is the 'hashsize' of a bulk pass, in bytes.

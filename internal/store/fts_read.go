@@ -8,17 +8,15 @@ import (
 
 // A reader of FTS5's own index (its %_data and %_idx tables), so that
 // Keyword's ranking in Go (search_topk.go) reads a token's postings a
-// page (about 4 KB, hundreds of notes) per row, where fts5vocab hands
-// them over one instance per row, at about 1 µs each through
-// database/sql. The format is FTS5's file format (fts5_index.c, which
-// SQLite keeps compatible): a structure record listing the segments,
-// each a run of leaf pages holding terms (prefix-compressed) and their
-// doclists (rowid deltas and position lists), a b-tree (%_idx) of each
-// leaf's first term, and per segment the rowids deleted from it since
-// (tombstones, for contentless_delete tables); a merge under way is read
-// as it stands (parseStructureMerging). Anything the reader does not
-// expect (a delete marker, a page cut short) makes it give up, and the
-// search is ranked by SQL.
+// page per row, where fts5vocab hands them over one instance per row.
+// The format is FTS5's file format (fts5_index.c, which SQLite keeps
+// compatible): a structure record listing the segments, each a run of
+// leaf pages holding terms (prefix-compressed) and their doclists (rowid
+// deltas and position lists), a b-tree (%_idx) of each leaf's first
+// term, and per segment the rowids deleted from it since (tombstones,
+// for contentless_delete tables). Anything the reader does not expect (a
+// delete marker, a page cut short) makes it give up, and the search is
+// ranked by SQL.
 
 // ftsSegment is a segment of an FTS5 index, as the structure record
 // lists it.
@@ -264,7 +262,7 @@ func (f *ftsReader) gen() int64 {
 
 // ownerTable is an ftsReader's owner table in ownerPool, with the last
 // serial written to it: a reader that takes it goes on from that serial,
-// so that the table needs no clearing (at 100,000 notes, 400 KB a reader).
+// so that the table needs no clearing.
 type ownerTable struct {
 	owner  []uint32
 	serial uint32

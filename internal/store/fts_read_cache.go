@@ -14,11 +14,9 @@ import (
 // (tombstones) are added, and those are kept by their count
 // (ftsReader.tombstones). Under writes, a search would otherwise read
 // every segment's pages of its tokens again after each commit, where
-// only the few new small segments differ (a third of a search's CPU
-// under `make load`). So the rows each read finds in a segment
-// (ftsReader.scan), and the pages it estimates the read at
-// (ftsReader.pages), are kept by segment and read: the next search
-// replays them without SQL.
+// only the few new small segments differ. So the rows each read finds in
+// a segment (ftsReader.scan), and the pages it estimates the read at
+// (ftsReader.pages), are kept by segment and read.
 //
 // A segment is named by its id, first and last page and the origins of
 // the writes it holds (a structure record of a contentless_delete

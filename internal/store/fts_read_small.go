@@ -18,11 +18,9 @@ func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
 // scanSmall is scanKept on a small segment: every row of every token of
 // sg (id names its content) is decoded once and kept in f.cache, and a
 // read of token (prefix: of the tokens it starts) replays the rows of
-// its tokens. A small segment is new (written since the last searches,
-// under writes), and a search asks it for a dozen tokens (the words'
-// forms, stems and folded spellings, in two tables): each read parsed
-// its pages up to the token again (a tenth of a search's CPU under
-// `make load`).
+// its tokens. A small segment is new, and a search asks it for a dozen
+// tokens (the words' forms, stems and folded spellings, in two tables),
+// each of which would parse its pages up to the token again.
 func (f *ftsReader) scanSmall(ctx context.Context, sg ftsSegment, id segIdent, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
 	k := segReadKey{table: f.table, gen: f.gen(), seg: id, whole: true}
 	r := f.cache.rowsOf(k)

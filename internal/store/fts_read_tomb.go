@@ -7,16 +7,13 @@ import (
 	"fmt"
 )
 
-// A segment's tombstones, kept between searches. Each search read the
-// tombstone pages of every segment it met again, and looked each row it
-// found up in a map of them (a tenth of a search's CPU under `make
-// load`, where the outside edits delete rows from the large segments).
-// They change only by growing: FTS5 adds one to the segment's count of
-// tombstones (nEntryTombstone, in the structure record) with each rowid
-// it adds (sqlite3Fts5IndexContentlessDelete), and rebuilds the pages
-// (more of them) with the same rowids. So a segment's tombstones are
-// named by the segment and that count (segReadKey.tombs), and kept in segCache
-// under it; a set of them is a bit per rowid.
+// A segment's tombstones, kept between searches rather than read again
+// by each search for every segment it meets. They change only by
+// growing: FTS5 adds one to the segment's count of tombstones
+// (nEntryTombstone, in the structure record) with each rowid it adds
+// (sqlite3Fts5IndexContentlessDelete), and rebuilds the pages with the
+// same rowids. So they are named by the segment and that count
+// (segReadKey.tombs) in segCache; a set of them is a bit per rowid.
 
 // maxTombBit bounds the bits of a tombSet: a rowid at or above it (not
 // expected: rowids are docs, counted from 1) is kept in a map.

@@ -7,22 +7,18 @@ import (
 )
 
 // Each note's length in tokens, for bm25, comes from the table's
-// %_docsize rows. Reading all of them costs about 0.35 µs a row, once per
-// state of the table: under writes, every search after a write read
-// them all again (a quarter of a search's CPU under `make load`). A
+// %_docsize rows; under writes, reading all of them again for each state
+// of the table would be a large part of every search. A
 // contentless_delete table gives each row the origin of the segment its
 // insert is flushed to, and FTS5 numbers those in order: a row written
 // or written again since a state has an origin above every origin of
 // that state. So once every row's length is known at one state, the
 // lengths at a later one are those with the rows of higher origin read
 // again; a deleted row's stale length is never asked for, as no match
-// names it (and a rowid used again is a row written again). "Later"
-// is told by snapgen.n, which counts every change to the notes table
-// and with it nearly every write of the full-text rows (a state with a
-// higher count is later); 'delete-all', which
-// starts the origins over, is only run by Reset (a rebuild, as an engine
-// opens its index, before it answers a search), which forgets the
-// lengths kept (rankCache.forget).
+// names it. "Later" is told by snapgen.n, which counts every change to
+// the notes table and with it nearly every write of the full-text rows;
+// 'delete-all', which starts the origins over, is only run by Reset,
+// which forgets the lengths kept (rankCache.forget).
 
 // docSizes returns the length in tokens of the rows of table (of
 // ftsStats st) as a slice by rowid: every row's, read once per state of

@@ -6,12 +6,11 @@ import (
 )
 
 // Which marked and stem tokens the full-text tables have (unmarkedAsk,
-// stemAsk) is asked by every search, and any write changed the answer
-// SQL gave (selectFlags keeps it while both tables are unchanged). The
-// same answers come from the tables' segments, whose reads are kept
-// between searches (fts_read_cache.go): only the segments written since
-// are read. A flag only leaves out a form of a word no live row has, so
-// the reads name live rows (tombstones applied), as a match does.
+// stemAsk) is asked by every search. SQL's answer holds only while both
+// tables are unchanged (selectFlags); the tables' segments give the same
+// answers, and their reads are kept between searches (fts_read_cache.go).
+// A flag only leaves out a form of a word no live row has, so the reads
+// name live rows (tombstones applied), as a match does.
 
 // tokenCheck asks whether a live row of table has token (with prefix: a
 // token it starts).

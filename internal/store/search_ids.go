@@ -7,16 +7,14 @@ import (
 	"sync"
 )
 
-// The note IDs of a search's hits. Each search read the ID of each of
-// its ~250 hits from the notes table (a fifth of a search's CPU under
-// writes), though a note's doc never names another note: notes.id is
-// never updated, and docs are AUTOINCREMENT, never used again. So the
-// IDs read are kept by doc (docIDs), and a hit whose doc is kept needs
-// no read, provided its note still exists. That is known without SQL
-// for a hit found in fts's own rows: a note's fts row goes with its
-// notes row, in the same transaction (writer.delete, upsert), and the
-// hits are read in the transaction they were ranked in (rankTopK). A
-// hit found by its anchor text alone is looked up as before.
+// The note IDs of a search's hits are kept by doc (docIDs): a note's doc
+// never names another note (notes.id is never updated, and docs are
+// AUTOINCREMENT, never used again), so a hit whose doc is kept needs no
+// read, provided its note still exists. That is known without SQL for a
+// hit found in fts's own rows: a note's fts row goes with its notes row,
+// in the same transaction, and the hits are read in the transaction
+// they were ranked in (rankTopK). A hit found by its anchor text alone
+// is looked up.
 
 // maxDocIDs bounds the IDs docIDs keeps in each of its two generations
 // (at most twice as many in all, about 1.5 MB with their map).

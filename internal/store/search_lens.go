@@ -4,12 +4,10 @@ import "sync"
 
 // The lengths sizesSince reads by rowid (the rows written since the kept
 // lengths' state) are kept too, each with the newest origin of the
-// index as it was read: under writes the same few hundred rows were read
-// again by every search until the next read of every newer row
-// (patchSizes). A row written again after that read has a higher origin
-// than any of that state (FTS5 numbers its flushes in order), so a kept
-// length answers while the segments the row is found in are no newer
-// (ftsStats' reasoning, row by row).
+// index as it was read, rather than read again by every search until
+// patchSizes reads every newer row. A row written again after that read
+// has a higher origin than any of that state, so a kept length answers
+// while the segments the row is found in are no newer.
 
 // maxKeptLens bounds the lengths lenCache keeps (about 48 bytes each).
 const maxKeptLens = 16384

@@ -50,9 +50,8 @@ func rankedKey(h hit) float64 {
 
 // countMatched sets each hit's Matched to the number of terms it has in
 // its own fields or, when anchored, in the anchor text of the links to
-// it: one pass over each term's matches, where SQL built a set per term
-// and looked every hit up in each (about a third of an any-term search's
-// time at 100,000 notes).
+// it: one pass over each term's matches, where SQL would build a set per
+// term and look every hit up in each.
 func (s *Store) countMatched(ctx context.Context, rt *readTx, hits []hit, terms []Term, anchored bool) error {
 	at := make(map[int64]int, len(hits))
 	for i := range hits {

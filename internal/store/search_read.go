@@ -7,21 +7,18 @@ import (
 	"sync"
 )
 
-// A search reads the index in one read transaction (readConn): every
-// page it reads, in Go or by SQL, is of one state of the index, and it
-// begins one transaction rather than one for each of its steps (the
-// forms of the words, the common-word test, the ranking), on one
-// connection.
+// A search reads the index in one read transaction (readConn), on one
+// connection: every page it reads, in Go or by SQL, is of one state of
+// the index.
 //
 // The statements it runs through readTx's own methods (the reads of
 // FTS5's records and pages, of the docsize rows, of the notes' IDs, the
 // logarithms of bm25; never a full-text MATCH) have a few dozen fixed
 // texts, and are kept prepared on each connection that runs them
-// (readStmts): SQLite's parser and planner were about a tenth of a
-// search's CPU under `make load`. The SQL of the ranking by SQL, the
-// anchor test and the fallbacks (sqlOf) is not kept: kept with these on
-// every connection of the pool, the searches' statements added about
-// 40 MB to the resident memory of 600 searches at 100,000 notes.
+// (readStmts), sparing SQLite's parser and planner. The SQL of the
+// ranking by SQL, the anchor test and the fallbacks (sqlOf) is not kept:
+// on every connection of the pool, those statements would hold tens of
+// MB.
 
 // maxReadStmts bounds the texts readStmts keeps prepared; a text beyond
 // them is run unprepared.
@@ -102,16 +99,13 @@ type readTx struct {
 	// stmts keeps the statements of its queries (nil: none kept).
 	stmts *readStmts
 	// low is the lowest doc of fts in the transaction's state, which
-	// names the index's generation: after another process's Reset,
-	// every doc is higher (rankCache.sameDocs). What a search keeps of
-	// its reads is kept under it, so that a search that began before
-	// such a Reset and one that began after it, at the same time, never
-	// take each other's reads of segments of the same names.
+	// names the index's generation (rankCache.sameDocs): what a search
+	// keeps of its reads is kept under it, so that searches on either
+	// side of another process's Reset never take each other's reads.
 	low int64
 	// readers are the transaction's readers of the full-text tables, by
 	// table (nil: the reader cannot serve it), made once: the search's
-	// reads (the forms of its words, the common-word test, the ranking)
-	// share their structure and tombstones.
+	// reads share their structure and tombstones.
 	readers map[string]*ftsReader
 }
 

@@ -9,21 +9,17 @@ import (
 )
 
 // Keyword's ranking in Go. FTS5 ranks a query by calling bm25() for every
-// note that matches it, then sorts them all: at 100,000 notes a common
-// word matches tens of thousands, at about 2 µs each, and counting each
-// term of the any-term fallback costs as much again. rankTopK computes
-// the same scores from the index's postings instead: it reads each
-// phrase's tokens' rows once from FTS5's own pages (fts_read.go), sums
-// the column weights per note and phrase as bm25() does, takes the
-// phrases' document counts and each note's length in tokens from the
-// same records FTS5 reads them from (the averages record and the
-// docsize table, the matching notes' rows only unless they are many),
-// and computes bm25 with
-// FTS5's own formula and operation order, so that the scores, and with
-// them the order of the hits, are the same to the last bit. It serves
-// expressions whose every phrase is one plain token (nearly every
-// query); the others (quoted phrases, CJK text, folded letters) are
-// ranked by SQL as before.
+// note that matches it, then sorts them all, and the any-term fallback
+// counts each term as much again. rankTopK computes the same scores from
+// the index's postings instead: it reads each phrase's tokens' rows once
+// from FTS5's own pages (fts_read.go), sums the column weights per note
+// and phrase as bm25() does, takes the phrases' document counts and each
+// note's length from the records FTS5 reads them from (the averages
+// record and the docsize table), and computes bm25 with FTS5's own
+// formula and operation order, so that the scores, and with them the
+// order of the hits, are the same to the last bit. It serves expressions
+// whose every phrase is one plain token (nearly every query); the others
+// (quoted phrases, CJK text, folded letters) are ranked by SQL.
 
 // bm25 constants, as FTS5 has them (variables: computed at run time in
 // float64, as C does, not folded exactly).
@@ -84,9 +80,8 @@ func (c *rankCache) forget() {
 // not low, the one seen last. Docs are never reused (AUTOINCREMENT), so
 // after another process emptied the index ('delete-all', which starts
 // FTS5's segment names and origins over) and wrote notes again, every doc
-// is higher than before: kept segment reads would otherwise be replayed
-// for new segments of the same names. Deleting the lowest note also
-// moves it, and costs only the reads made again.
+// is higher: kept segment reads would otherwise be replayed for new
+// segments of the same names.
 func (c *rankCache) sameDocs(low int64) {
 	c.mu.Lock()
 	same := c.low == low
@@ -176,8 +171,8 @@ const (
 // Pools of the large slices a search allocates (pooled, release): a
 // fallback search at 100,000 notes fills megabytes, which would
 // otherwise be garbage for the collector to pace the heap by. docsPool
-// holds tableHits' docs and origin, which grew by appends from nothing
-// (their copies were 7% of a keyword search's CPU at 100,000 notes).
+// holds tableHits' docs and origin, which would grow by appends from
+// nothing.
 var idxPool, ownerPool, freqPool, flagsPool, docsPool sync.Pool
 
 // takeDocs returns an empty slice from docsPool, or nil.
@@ -200,7 +195,7 @@ func pooled[T any](pool *sync.Pool, n int) []T {
 
 // takeIdx returns an index of n rowids, every entry 0: from idxPool,
 // whose tables are all 0 (release clears the entries it set), without
-// clearing all of it (at 100,000 notes, 400 KB a table and search).
+// clearing all of it.
 func takeIdx(n int) []int32 {
 	if p, ok := idxPool.Get().(*[]int32); ok && cap(*p) >= n {
 		return (*p)[:n]

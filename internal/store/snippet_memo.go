@@ -12,9 +12,7 @@ import (
 // and from nothing else: FTS5's snippet() looks at that row alone. So a
 // snippet made once is kept, under the note's rowid and the terms, with
 // a digest of all it was made from, and a later search with the same
-// terms takes it when the note's row and body give the same digest:
-// under `make load` the same few queries come back again and again, and
-// writes to other notes change nothing of it.
+// terms takes it when the note's row and body give the same digest.
 
 // SnipMemoSize bounds the snippets kept (snipMemo).
 const SnipMemoSize = 4096
