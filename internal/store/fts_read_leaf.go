@@ -109,22 +109,18 @@ func (d *doclistReader) feed(b []byte, abs bool) {
 			return
 		}
 		if first && abs {
-			d.rowid = int64(v)
-		} else {
-			d.rowid += int64(v)
+			d.rowid = 0
 		}
+		d.rowid += int64(v)
 		first = false
 		i += n
 		sz, n := getVarint(b[i:])
-		if n == 0 || sz&1 == 1 { // cut short, or a delete marker
+		// Cut short, a delete marker, or longer than any position list.
+		if n == 0 || sz&1 == 1 || sz>>1 > maxPositionList {
 			d.bad = true
 			return
 		}
 		i += n
-		if sz>>1 > maxPositionList {
-			d.bad = true // longer than any position list
-			return
-		}
 		size := int(sz >> 1)
 		d.passing = d.skip != nil && d.skip(d.rowid)
 		if d.passing {

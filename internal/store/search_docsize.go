@@ -72,10 +72,7 @@ func (s *Store) docSizes(ctx context.Context, conn *readTx, table string, st *ft
 		return nil, ok, err
 	}
 	if all {
-		s.keepSizes(table, st, size, origin, gen)
-		s.ranks.mu.Lock()
-		s.ranks.allSizes++
-		s.ranks.mu.Unlock()
+		s.keepSizes(table, st, size, origin, gen, &s.ranks.allSizes)
 	}
 	return size, true, nil
 }
@@ -91,18 +88,17 @@ func (s *Store) patchSizes(ctx context.Context, conn *readTx, table string, st, 
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	s.keepSizes(table, st, size, origin, gen)
-	s.ranks.mu.Lock()
-	s.ranks.patches++
-	s.ranks.mu.Unlock()
+	s.keepSizes(table, st, size, origin, gen, &s.ranks.patches)
 	return size, true, nil
 }
 
 // keepSizes keeps size as st's rows' lengths, and st as the table's
-// base for later states when it is the newest known.
-func (s *Store) keepSizes(table string, st *ftsStats, size []int32, origin, gen int64) {
+// base for later states when it is the newest known; it counts the read
+// in *reads (of s.ranks).
+func (s *Store) keepSizes(table string, st *ftsStats, size []int32, origin, gen int64, reads *int) {
 	s.ranks.mu.Lock()
 	defer s.ranks.mu.Unlock()
+	*reads++
 	st.size = size
 	if gen < 0 {
 		return

@@ -3,6 +3,7 @@ package store
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // The match expressions Keyword writes (Term.expr, matchExpr), read back
@@ -156,10 +157,8 @@ func (p *matchParser) phrase(cols uint8) *matchNode {
 	if strings.HasPrefix(p.s, "*") {
 		ph.prefix, p.s = true, p.s[1:]
 	}
-	for _, c := range []byte(text) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			p.ok = false
-		}
+	if strings.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf || !isASCIIAlnum(byte(r)) }) {
+		p.ok = false
 	}
 	p.phrases = append(p.phrases, ph)
 	return &matchNode{phrase: len(p.phrases) - 1}

@@ -253,53 +253,53 @@ func (s *Store) commonCounts(ctx context.Context, rt *readTx, exprs []string) ([
 	half := (int64(notes) + 1) / 2
 	now := commonState{key: fmt.Sprintf("%d\x00%s\x00%s", notes, avg, structure), gen: before, half: half}
 	counts := make([]int64, len(exprs))
-	query := "SELECT 0"
-	var args []any
+	var todo []string
 	var which []int
 	for i, e := range exprs {
 		if n, ok := s.common.get(now, e); ok {
 			counts[i] = n
 			continue
 		}
-		query += ", (SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?))"
-		args = append(args, e, half)
-		which = append(which, i)
+		todo, which = append(todo, e), append(which, i)
 	}
 	if len(which) == 0 {
 		return counts, half, nil
 	}
+	got, exact, err := s.countExprs(ctx, rt, todo, half)
+	if err != nil {
+		return nil, 0, err
+	}
 	// The counts are of a state at least as new as before.
-	at := commonState{key: now.key, gen: before, half: half}
+	for j, i := range which {
+		counts[i] = min(got[j], half)
+		s.common.put(now, exprs[i], got[j], exact || got[j] < half)
+	}
+	return counts, half, nil
+}
+
+// countExprs counts the notes each of exprs matches: in Go (countTopK),
+// exactly, or else by SQL, up to half (exact false).
+func (s *Store) countExprs(ctx context.Context, rt *readTx, exprs []string, half int64) (counts []int64, exact bool, err error) {
 	if !s.sqlRank {
-		todo := make([]string, len(which))
-		for j, i := range which {
-			todo[j] = exprs[i]
-		}
-		got, ok, err := s.countTopK(ctx, rt, todo)
-		if err != nil {
-			return nil, 0, err
-		}
-		if ok {
-			for j, i := range which {
-				counts[i] = min(got[j], half)
-				s.common.put(at, exprs[i], got[j], true)
-			}
-			return counts, half, nil
+		if counts, ok, err := s.countTopK(ctx, rt, exprs); err != nil || ok {
+			return counts, true, err
 		}
 	}
-	got := make([]int64, len(which)+1)
+	query := "SELECT 0"
+	var args []any
+	for _, e := range exprs {
+		query += ", (SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?))"
+		args = append(args, e, half)
+	}
+	got := make([]int64, len(exprs)+1)
 	dest := make([]any, len(got))
 	for i := range got {
 		dest[i] = &got[i]
 	}
 	if err := s.sqlOf(rt).QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
-		return nil, 0, fmt.Errorf("keyword search: %w", err)
+		return nil, false, fmt.Errorf("keyword search: %w", err)
 	}
-	for j, i := range which {
-		counts[i] = got[j+1]
-		s.common.put(at, exprs[i], counts[i], counts[i] < half)
-	}
-	return counts, half, nil
+	return got[1:], false, nil
 }
 
 // commonCacheSize bounds the expressions countCache and commonCache

@@ -33,7 +33,7 @@ func (s *Store) rankTerms(ctx context.Context, rt *readTx, terms []Term, op stri
 // phrase is not one plain token, or the index's rowids are out of
 // bounds, and the caller ranks by SQL. An AND search leaves in memo
 // what narrows the OR search of the same terms after it (orBound).
-func (s *Store) rankTopK(ctx context.Context, rt *readTx, terms []Term, or bool, q KeywordQuery, memo *rankMemo) (hits []hit, ok bool, err error) {
+func (s *Store) rankTopK(ctx context.Context, conn *readTx, terms []Term, or bool, q KeywordQuery, memo *rankMemo) (hits []hit, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(terms))
 	for i, t := range terms {
@@ -41,11 +41,6 @@ func (s *Store) rankTopK(ctx context.Context, rt *readTx, terms []Term, or bool,
 			return nil, false, nil
 		}
 	}
-	conn, done, err := s.useRead(ctx, rt)
-	if err != nil {
-		return nil, false, err
-	}
-	defer done()
 	var scope topkScope
 	if scope.in, err = scopeDocs(ctx, conn, q.IDs); err == nil {
 		scope.out, err = scopeDocs(ctx, conn, q.Exclude)
@@ -110,7 +105,7 @@ func (s *Store) rankTopK(ctx context.Context, rt *readTx, terms []Term, or bool,
 // in fts (all of them: the bit sets are counted whole), computed in Go from the index's pages; ok is
 // false when a phrase is not one plain token or the reader gives up, and
 // the caller counts by SQL.
-func (s *Store) countTopK(ctx context.Context, rt *readTx, exprs []string) (counts []int64, ok bool, err error) {
+func (s *Store) countTopK(ctx context.Context, conn *readTx, exprs []string) (counts []int64, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(exprs))
 	for i, e := range exprs {
@@ -118,11 +113,6 @@ func (s *Store) countTopK(ctx context.Context, rt *readTx, exprs []string) (coun
 			return nil, false, nil
 		}
 	}
-	conn, done, err := s.useRead(ctx, rt)
-	if err != nil {
-		return nil, false, err
-	}
-	defer done()
 	st, ok, err := s.stats(ctx, conn, "fts")
 	if err != nil || !ok {
 		return nil, false, wrapKeyword(err)

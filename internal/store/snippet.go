@@ -77,7 +77,7 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 	if len(others) > 0 {
 		for i, w := range textfold.Runs(body, isOtherWordRune) {
 			f, differs := textfold.FoldWord(w)
-			if !slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(f) }) {
+			if !slices.ContainsFunc(others, func(h matchPhrase) bool { return h.matches(f) }) {
 				continue
 			}
 			if at < 0 {
@@ -102,8 +102,9 @@ func textSnippet(body string, terms []Term) (snip string, cjk, folded bool) {
 }
 
 // snippetTerms splits the words of terms into the CJK runs textSnippet
-// looks for (needles, longest first) and its other words, folded.
-func snippetTerms(terms []Term) (needles []string, others []highlightWord) {
+// looks for (needles, longest first) and its other words, folded (their
+// cols unused).
+func snippetTerms(terms []Term) (needles []string, others []matchPhrase) {
 	for _, t := range terms {
 		for _, w := range textfold.Words(t.Text) {
 			for part, inCJK := range textfold.SplitCJK(w) {
@@ -112,7 +113,7 @@ func snippetTerms(terms []Term) (needles []string, others []highlightWord) {
 				} else {
 					prefix := !t.Phrase && !t.exact && utf8.RuneCountInString(part) > 1
 					f, _ := textfold.FoldWord(part)
-					others = append(others, highlightWord{f, prefix})
+					others = append(others, matchPhrase{token: f, prefix: prefix})
 				}
 			}
 		}
@@ -123,7 +124,7 @@ func snippetTerms(terms []Term) (needles []string, others []highlightWord) {
 
 // highlight writes text to b with the needles and the words matching
 // others marked, adjacent highlights merged into one.
-func highlight(b *strings.Builder, text string, needles []string, others []highlightWord) {
+func highlight(b *strings.Builder, text string, needles []string, others []matchPhrase) {
 	closed := -1 // where the last highlight closed in b
 	mark := func(s string) {
 		if b.Len() == closed { // adjacent highlights: one
@@ -149,7 +150,7 @@ func highlight(b *strings.Builder, text string, needles []string, others []highl
 			if n < 0 {
 				n = len(text) - i
 			}
-			if w, _ := textfold.FoldWord(text[i : i+n]); slices.ContainsFunc(others, func(h highlightWord) bool { return h.match(w) }) {
+			if w, _ := textfold.FoldWord(text[i : i+n]); slices.ContainsFunc(others, func(h matchPhrase) bool { return h.matches(w) }) {
 				mark(text[i : i+n])
 			} else {
 				b.WriteString(text[i : i+n])
@@ -164,17 +165,6 @@ func highlight(b *strings.Builder, text string, needles []string, others []highl
 
 // isOtherWordRune reports whether r is part of a word without CJK text.
 func isOtherWordRune(r rune) bool { return textfold.IsWordRune(r) && !textfold.IsCJK(r) }
-
-// highlightWord is a query word without CJK, folded, that textSnippet
-// highlights.
-type highlightWord struct {
-	word   string
-	prefix bool
-}
-
-func (h highlightWord) match(w string) bool {
-	return w == h.word || h.prefix && strings.HasPrefix(w, h.word)
-}
 
 // matchNeedle returns the length of the first needle s starts with, or 0.
 func matchNeedle(s string, needles []string) int {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -233,18 +234,14 @@ func bestWindow(text string, toks []textToken, insts []snipInst, phrases int) in
 		if len(firsts) == 0 || len(toks) <= SnippetTokens {
 			continue
 		}
-		jj := 0
-		for ; jj < len(firsts)-1; jj++ {
-			if firsts[jj+1] > in.off {
-				break
-			}
-		}
+		// The last sentence start at or before the instance.
+		jj, _ := slices.BinarySearch(firsts, in.off+1)
+		jj = max(jj-1, 0)
 		if firsts[jj] < in.off {
 			score, _ := windowScore(insts, phrases, len(toks), firsts[jj])
+			score += 100
 			if firsts[jj] == 0 {
-				score += 120
-			} else {
-				score += 100
+				score += 20
 			}
 			if score > best {
 				best, start = score, firsts[jj]

@@ -233,7 +233,7 @@ func tagRange(s string, i int) (r [][2]int, none bool) {
 // isURLStart reports whether a bare URL starts at s[i]: a scheme
 // ("https://") or "www." at the start of a word.
 func isURLStart(s string, i int) bool {
-	if i > 0 && (isASCIILetter(s[i-1]) || s[i-1] >= '0' && s[i-1] <= '9') {
+	if i > 0 && isASCIIAlnum(s[i-1]) {
 		return false
 	}
 	if strings.HasPrefix(s[i:], "www.") {
