@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -117,10 +118,10 @@ func noteIDs(ctx context.Context, q querier, docs []int64) (map[int64]string, er
 	return out, wrapKeyword(err)
 }
 
-// plainDetails is details without snippets: the hits whose ID rankTopK
-// set (hitIDs) keep it, the others' are read in rt; a hit whose note row
-// is gone is dropped.
-func plainDetails(ctx context.Context, rt *readTx, terms []Term, hits []hit) ([]KeywordHit, error) {
+// plainIDs returns the hits' IDs by rowid, for details without
+// snippets: those rankTopK set (hitIDs) as they are, the others read in
+// rt; a hit whose note row is gone is left out.
+func plainIDs(ctx context.Context, rt *readTx, hits []hit) (map[int64]snipHit, error) {
 	var todo []int64
 	for _, h := range hits {
 		if h.ID == "" {
@@ -128,21 +129,11 @@ func plainDetails(ctx context.Context, rt *readTx, terms []Term, hits []hit) ([]
 		}
 	}
 	found, err := noteIDs(ctx, rt, todo)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]KeywordHit, 0, len(hits))
+	byRow := make(map[int64]snipHit, len(hits))
 	for _, h := range hits {
-		if h.ID == "" {
-			id, ok := found[h.rowid]
-			if !ok {
-				continue
-			}
-			h.ID = id
+		if id, ok := found[h.rowid]; ok || h.ID != "" {
+			byRow[h.rowid] = snipHit{id: cmp.Or(h.ID, id)}
 		}
-		h.Snippet, h.terms, h.doc = "", terms, h.rowid
-		out = append(out, h.KeywordHit)
 	}
-	SortByRelevance(out) // as details: ties by ID
-	return out, nil
+	return byRow, err
 }
