@@ -65,14 +65,14 @@ func (c *docIDs) forget() {
 }
 
 // hitIDs sets the ID of the hits whose notes exist for certain in conn's
-// state (live, found in fts's own rows: inFTS) from those kept, and
-// reads and keeps the others of them by doc; the hits found by anchor
-// text alone are left without (details reads them).
-func (s *Store) hitIDs(ctx context.Context, conn *readTx, hits []hit, inFTS func(doc int64) bool) error {
+// state (live, found in fts's own rows) from those kept, and reads and
+// keeps the others of them by doc; the hits found by anchor text alone
+// are left without (details reads them).
+func (s *Store) hitIDs(ctx context.Context, conn *readTx, hits []hit, fts *tableHits) error {
 	var todo []int64
 	for i := range hits {
 		h := &hits[i]
-		if !inFTS(h.rowid) {
+		if _, ok := fts.row(h.rowid); !ok {
 			continue
 		}
 		if id, ok := s.ranks.ids.get(h.rowid); ok {

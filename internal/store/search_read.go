@@ -44,8 +44,7 @@ func (c *readStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 	if c.db == nil {
 		return nil
 	}
-	c.kept.max = maxReadStmts
-	return c.kept.get(ctx, query, c.db.PrepareContext)
+	return c.kept.get(ctx, query, maxReadStmts, c.db.PrepareContext)
 }
 
 // close closes the statements kept; later ones are run unprepared.
@@ -56,21 +55,18 @@ func (c *readStmts) close() {
 	c.db = nil
 }
 
-// keptStmts keeps statements prepared, by query text, at most max of
-// them (readStmts, snipDB).
-type keptStmts struct {
-	stmts map[string]*sql.Stmt
-	max   int
-}
+// keptStmts keeps statements prepared, by query text (readStmts,
+// snipDB).
+type keptStmts struct{ stmts map[string]*sql.Stmt }
 
 // get returns query's statement, prepared once by prepare, or nil when
 // max are kept or it cannot be prepared (the caller runs query
 // unprepared, which reports the error).
-func (k *keptStmts) get(ctx context.Context, query string, prepare func(context.Context, string) (*sql.Stmt, error)) *sql.Stmt {
+func (k *keptStmts) get(ctx context.Context, query string, max int, prepare func(context.Context, string) (*sql.Stmt, error)) *sql.Stmt {
 	if st, ok := k.stmts[query]; ok {
 		return st
 	}
-	if len(k.stmts) >= k.max {
+	if len(k.stmts) >= max {
 		return nil
 	}
 	// Not the caller's context: the statement outlives it.

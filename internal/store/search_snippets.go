@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // KeywordSnippets returns the snippets of hits (from a Keyword search
@@ -14,52 +15,32 @@ import (
 func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[string]string, error) {
 	var terms []Term
 	ids := make([]string, 0, len(hits))
+	docs := make([]int64, 0, len(hits))
 	for _, h := range hits {
-		ids = append(ids, h.ID)
+		ids, docs = append(ids, h.ID), append(docs, h.doc)
 		if terms == nil {
 			terms = h.terms
 		}
 	}
-	if len(terms) == 0 || len(ids) == 0 {
+	if len(terms) == 0 {
 		return map[string]string{}, nil
 	}
-	// The rowids the hits were found at are taken while they hold the
-	// same notes (snippetsOf checks), saving a query of notes by ID.
-	if docs := hitDocs(hits); docs != nil {
+	// The rowids the hits were found at, when all are known, are taken
+	// while they hold the same notes (snippetsOf checks), saving a query
+	// of notes by ID.
+	if !slices.Contains(docs, 0) {
 		if out, done, err := s.snippetsOf(ctx, docs, ids, terms, false); err != nil || done {
 			return out, err
 		}
 	}
-	rowids, err := s.hitRowids(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out, _, err := s.snippetsOf(ctx, rowids, ids, terms, true)
-	return out, err
-}
-
-// hitDocs returns the rowids the hits were found at, nil when one is not
-// known.
-func hitDocs(hits []KeywordHit) []int64 {
-	docs := make([]int64, 0, len(hits))
-	for _, h := range hits {
-		if h.doc == 0 {
-			return nil
-		}
-		docs = append(docs, h.doc)
-	}
-	return docs
-}
-
-// hitRowids returns the rowids of the notes ids (those still indexed).
-func (s *Store) hitRowids(ctx context.Context, ids []string) ([]int64, error) {
 	list, _ := json.Marshal(ids) // strings always marshal
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?))`, string(list))
 	rowids, err := scanRows(rows, err, func(rows *sql.Rows, r *int64) error { return rows.Scan(r) })
 	if err != nil {
 		return nil, fmt.Errorf("keyword snippets: %w", err)
 	}
-	return rowids, nil
+	out, _, err := s.snippetsOf(ctx, rowids, ids, terms, true)
+	return out, err
 }
 
 // sameNotes reports whether each rowids[i] was made from the note ids[i].

@@ -173,18 +173,15 @@ func scopeFilter(q KeywordQuery) (string, []any, error) {
 // are common, drops their prefix forms (see Keyword).
 func (s *Store) dropCommon(ctx context.Context, rt *readTx, terms []Term) ([]Term, error) {
 	var words []int // indexes of the words
+	var exprs []string
 	for i, t := range terms {
 		if !t.Phrase {
-			words = append(words, i)
+			t.exact = true
+			words, exprs = append(words, i), append(exprs, t.expr())
 		}
 	}
 	if len(words) == 0 {
 		return terms, nil
-	}
-	exprs := make([]string, len(words))
-	for j, i := range words {
-		t := terms[i]
-		exprs[j] = Term{Text: t.Text, exact: true, unmarked: t.unmarked, noStem: t.noStem, noStemWord: t.noStemWord}.expr()
 	}
 	counts, half, err := s.commonCounts(ctx, rt, exprs)
 	if err != nil {

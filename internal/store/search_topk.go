@@ -118,17 +118,16 @@ func (s *Store) stats(ctx context.Context, conn *readTx, table string) (*ftsStat
 	}
 	st = &ftsStats{key: key, ids: ids, low: conn.low}
 	var tokens int64
-	for i := 0; len(avg) > 0 && i <= len(ftsColumns); i++ {
-		v, n := getVarint(avg)
-		if n == 0 {
-			return nil, false, nil
-		}
-		if i == 0 {
-			st.rows = int64(v)
+	r := varintReader{b: avg}
+	for i := 0; r.i < len(r.b) && !r.bad && i <= len(ftsColumns); i++ {
+		if v := int64(r.next()); i == 0 {
+			st.rows = v
 		} else {
-			tokens += int64(v)
+			tokens += v
 		}
-		avg = avg[n:]
+	}
+	if r.bad {
+		return nil, false, nil
 	}
 	if st.rows > 0 {
 		st.avgdl = float64(tokens) / float64(st.rows)

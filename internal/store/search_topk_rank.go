@@ -58,17 +58,14 @@ func (s *Store) rankTopK(ctx context.Context, conn *readTx, terms []Term, or boo
 	if !or {
 		nw = andTerms(nodes)
 	}
-	specs := [2]struct {
-		name    string
-		weights []any
-	}{{"fts", q.Weights.bm25Args()}, {"fts_anchor", q.Weights.anchorBM25Args()}}
+	names, weights := [2]string{"fts", "fts_anchor"}, [2][]any{q.Weights.bm25Args(), q.Weights.anchorBM25Args()}
 	for _, i := range []int{1, 0} { // fts_anchor first: orBound keeps its rows
 		if i == 0 && or {
 			if nw, err = s.newOrBound(ctx, conn, nodes, p.phrases, memo, q.Limit, scope, tables[1].hits); err != nil {
 				return nil, false, err
 			}
 		}
-		if ok, err = tables[i].read(ctx, s, conn, specs[i].name, p.phrases, specs[i].weights, nw); err != nil || !ok {
+		if ok, err = tables[i].read(ctx, s, conn, names[i], p.phrases, weights[i], nw); err != nil || !ok {
 			return nil, ok, err
 		}
 	}
@@ -91,11 +88,7 @@ func (s *Store) rankTopK(ctx context.Context, conn *readTx, terms []Term, or boo
 	}
 	s.goRanked.Add(1)
 	hits = combine(tables, nodes, or, scope, q.Limit)
-	inFTS := func(doc int64) bool {
-		_, ok := tables[0].hits.row(doc)
-		return ok
-	}
-	if err := s.hitIDs(ctx, conn, hits, inFTS); err != nil {
+	if err := s.hitIDs(ctx, conn, hits, tables[0].hits); err != nil {
 		return nil, false, err
 	}
 	return hits, true, nil

@@ -24,8 +24,7 @@ type snipDB struct {
 // when it cannot be kept (the caller runs query unprepared, which
 // reports any error).
 func (c *snipDB) stmt(ctx context.Context, query string) *sql.Stmt {
-	c.stmts.max = maxSnipStmts
-	return c.stmts.get(ctx, query, c.Conn.PrepareContext)
+	return c.stmts.get(ctx, query, maxSnipStmts, c.Conn.PrepareContext)
 }
 
 // QueryContext runs query on the connection.
