@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"context"
-	"database/sql"
 )
 
 // A reader of FTS5's own index (its %_data and %_idx tables), so that
@@ -182,25 +181,6 @@ type ftsReader struct {
 	// stopped is set by a caller of scanKept whose found gave up because
 	// it has what it asked for, not because a row is not as expected.
 	stopped bool
-}
-
-// newFTSReader reads table's structure; ok is false when the reader
-// cannot serve it. Its reads of segments are kept in cache (nil: not
-// kept).
-func newFTSReader(ctx context.Context, conn *readTx, table string, cache *segCache) (*ftsReader, bool, error) {
-	var b []byte
-	err := conn.QueryRowContext(ctx, "SELECT block FROM "+table+"_data WHERE id = 10").Scan(&b)
-	if err == sql.ErrNoRows {
-		return &ftsReader{conn: conn, table: table, cache: cache}, true, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	segs, _, ok := parseStructureMerging(b)
-	if !ok {
-		return nil, false, nil
-	}
-	return &ftsReader{conn: conn, table: table, cache: cache, segs: segs, tombs: make([]*tombSet, len(segs))}, true, nil
 }
 
 // scan hands found each row (with its instances) of each token of the

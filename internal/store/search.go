@@ -188,13 +188,13 @@ type hit struct {
 // set (an any-term match), each hit's Matched is the number of those
 // terms it has, counted in Go (countMatched), which then ranks.
 func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
-	filter, filterArgs, err := scopeFilter(q)
+	filter, filterArgs := scopeFilter(q)
+	// Whether the anchor text of a note that passes filter matches expr.
+	var anchored bool
+	err := s.sqlOf(rt).QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")",
+		append([]any{expr}, filterArgs...)...).Scan(&anchored)
 	if err != nil {
-		return nil, err
-	}
-	anchored, err := s.anchorMatches(ctx, rt, expr, filter, filterArgs)
-	if err != nil {
-		return nil, err
+		return nil, wrapKeyword(err)
 	}
 	matched := fmt.Sprint(nTerms)
 	titleExpr := "{title cjktitle} : (" + expr + ")"
@@ -243,18 +243,6 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 		hits = bestRanked(hits, q.Limit)
 	}
 	return hits, nil
-}
-
-// anchorMatches reports whether the anchor text of a note that passes
-// filter matches expr.
-func (s *Store) anchorMatches(ctx context.Context, rt *readTx, expr, filter string, filterArgs []any) (bool, error) {
-	var found bool
-	args := append([]any{expr}, filterArgs...)
-	err := s.sqlOf(rt).QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")", args...).Scan(&found)
-	if err != nil {
-		return false, fmt.Errorf("keyword search: %w", err)
-	}
-	return found, nil
 }
 
 // details reads the ranked hits' note IDs (in rt) and snippets

@@ -194,7 +194,14 @@ func (s *Store) sizesSince(ctx context.Context, conn *readTx, table string, st, 
 	s.ranks.mu.Lock()
 	s.ranks.sinceRows += len(newer)
 	s.ranks.mu.Unlock()
-	if newest := conn.newestOrigin(table); newest > 0 {
+	// The newest origin of the segments of table as conn reads them.
+	var newest int64
+	if f := conn.readers[table]; f != nil {
+		for _, sg := range f.segs {
+			newest = max(newest, sg.origin2)
+		}
+	}
+	if newest > 0 {
 		for _, doc := range newer {
 			s.ranks.lens.put(lenKey{table, conn.low, doc}, size[doc], newest)
 		}

@@ -52,34 +52,28 @@ func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) (
 	}
 	defer done()
 	live := map[tokenCheck]bool{}
-	has := func(c tokenCheck) (bool, bool, error) {
-		if v, seen := live[c]; seen {
-			return v, true, nil
-		}
-		r, ok, err := conn.reader(ctx, c.table, &s.ranks.segs)
-		if err != nil || !ok {
-			return false, false, wrapKeyword(err)
-		}
-		v, ok, err := r.live(ctx, c.token, c.prefix)
-		live[c] = v
-		return v, ok, wrapKeyword(err)
-	}
 	out := make([]bool, len(checks))
 	for i, groups := range checks {
 		out[i] = true
 		for _, g := range groups {
 			hit := false
 			for _, c := range g {
-				v, ok, err := has(c)
-				if err != nil || !ok {
-					return nil, false, err
+				v, seen := live[c]
+				if !seen {
+					r, ok, err := conn.reader(ctx, c.table, &s.ranks.segs)
+					if err == nil && ok {
+						v, ok, err = r.live(ctx, c.token, c.prefix)
+					}
+					if err != nil || !ok {
+						return nil, false, wrapKeyword(err)
+					}
+					live[c] = v
 				}
 				if hit = v; hit {
 					break
 				}
 			}
-			if !hit {
-				out[i] = false
+			if out[i] = hit; !hit {
 				break
 			}
 		}

@@ -59,17 +59,3 @@ func (c *lenCache) forget() {
 	defer c.mu.Unlock()
 	c.lens = nil
 }
-
-// newestOrigin is the newest origin of the segments of table as rt
-// reads them (0: unknown).
-func (rt *readTx) newestOrigin(table string) int64 {
-	f := rt.readers[table]
-	if f == nil {
-		return 0
-	}
-	var o int64
-	for _, sg := range f.segs {
-		o = max(o, sg.origin2)
-	}
-	return o
-}

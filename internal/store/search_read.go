@@ -105,25 +105,30 @@ type readTx struct {
 	readers map[string]*ftsReader
 }
 
-// reader returns the transaction's reader of table (newFTSReader), its
-// reads kept in cache; ok is false when it cannot serve the table. The
-// function that ends the transaction releases it.
+// reader returns the transaction's reader of table, its reads of
+// segments kept in cache (nil: not kept); ok is false when it cannot
+// serve the table. The function that ends the transaction releases it.
 func (r *readTx) reader(ctx context.Context, table string, cache *segCache) (*ftsReader, bool, error) {
 	if f, ok := r.readers[table]; ok {
 		return f, f != nil, nil
 	}
-	f, ok, err := newFTSReader(ctx, r, table, cache)
-	if err != nil {
+	var b []byte // the structure record; none in an empty index
+	err := r.QueryRowContext(ctx, "SELECT block FROM "+table+"_data WHERE id = 10").Scan(&b)
+	if err != nil && err != sql.ErrNoRows {
 		return nil, false, err
 	}
-	if !ok {
-		f = nil
+	f := &ftsReader{conn: r, table: table, cache: cache}
+	if err == nil {
+		segs, _, ok := parseStructureMerging(b)
+		if f.segs, f.tombs = segs, make([]*tombSet, len(segs)); !ok {
+			f = nil
+		}
 	}
 	if r.readers == nil {
 		r.readers = map[string]*ftsReader{}
 	}
 	r.readers[table] = f
-	return f, ok, nil
+	return f, f != nil, nil
 }
 
 // end releases the transaction's readers and rolls it back (a read:

@@ -43,16 +43,6 @@ func (s *Store) KeywordSnippets(ctx context.Context, hits []KeywordHit) (map[str
 	return out, err
 }
 
-// sameNotes reports whether each rowids[i] was made from the note ids[i].
-func sameNotes(made map[int64]snipSource, rowids []int64, ids []string) bool {
-	for i, r := range rowids {
-		if src, ok := made[r]; !ok || src.id != ids[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // snippetsOf makes the snippets of the notes rowids for terms, by note
 // ID. Unless byID is set (rowids were looked up from ids), done is false
 // when a rowid no longer holds the note of ids at the same place: the
@@ -79,8 +69,10 @@ func (s *Store) snippetsOf(ctx context.Context, rowids []int64, ids []string, te
 		return nil, false, err
 	}
 	defer conn.Close()
-	if !byID && !sameNotes(conn.made, rowids, ids) {
-		return nil, false, nil
+	for i, r := range rowids { // each made from the note ids[i]
+		if src, ok := conn.made[r]; !byID && (!ok || src.id != ids[i]) {
+			return nil, false, nil
+		}
 	}
 	var todo []int64
 	for _, r := range rowids {

@@ -146,7 +146,7 @@ func matchExpr(terms []Term, op string) string {
 
 // scopeFilter is the SQL condition (and its arguments) that keeps a
 // keyword search to q.IDs and away from q.Exclude.
-func scopeFilter(q KeywordQuery) (string, []any, error) {
+func scopeFilter(q KeywordQuery) (string, []any) {
 	filter := ""
 	var args []any
 	for _, f := range []struct {
@@ -156,17 +156,14 @@ func scopeFilter(q KeywordQuery) (string, []any, error) {
 		if f.ids == nil {
 			continue
 		}
-		list, err := json.Marshal(f.ids)
-		if err != nil {
-			return "", nil, fmt.Errorf("keyword search: %w", err)
-		}
+		list, _ := json.Marshal(f.ids) // strings always marshal
 		// The unary + keeps SQLite from handing the rowids to FTS5 as
 		// lookups: one match evaluation per allowed note, minutes for a
 		// large vault, where a filter after one evaluation takes ms.
 		filter += " AND +rowid " + f.op + " (SELECT rowid FROM notes WHERE id IN (SELECT value FROM json_each(?)))"
 		args = append(args, string(list))
 	}
-	return filter, args, nil
+	return filter, args
 }
 
 // dropCommon leaves out the common words of terms, or when all of them

@@ -82,7 +82,9 @@ func scanPhrases(ctx context.Context, r *ftsReader, phrases []matchPhrase, weigh
 	out := func(rowid int64) bool { return h.idx[rowid] == 0 && !nw.keep(rowid) }
 	for _, sc := range scans {
 		var skip func(int64) bool
-		if narrow && sc.everyColumn(phrases) {
+		// With every phrase the scan serves matched in every column, a
+		// row that has one needs no instance read.
+		if narrow && !slices.ContainsFunc(sc.serves, func(i int) bool { return phrases[i].cols != ftsColumnBits }) {
 			skip = func(rowid int64) bool { return rowid >= 0 && rowid < int64(len(h.idx)) && out(rowid) }
 		}
 		var last string
@@ -146,17 +148,6 @@ type countAll struct{}
 func (countAll) order(context.Context, *ftsReader, []phraseScan, []matchPhrase) error { return nil }
 func (countAll) narrow(*tableHits, []bool) bool                                       { return true }
 func (countAll) keep(int64) bool                                                      { return false }
-
-// everyColumn reports whether every phrase the scan serves is matched in
-// every column: whether a row has one then needs no instance read.
-func (sc phraseScan) everyColumn(phrases []matchPhrase) bool {
-	for _, i := range sc.serves {
-		if phrases[i].cols != ftsColumnBits {
-			return false
-		}
-	}
-	return true
-}
 
 // read reports whether every phrase of n is read.
 func (n *matchNode) read(read []bool) bool {

@@ -139,9 +139,9 @@ func highlight(b *strings.Builder, text string, needles []string, others []match
 		closed = b.Len()
 	}
 	for i := 0; i < len(text); {
-		if n := matchNeedle(text[i:], needles); n > 0 {
-			mark(text[i : i+n])
-			i += n
+		if j := slices.IndexFunc(needles, func(n string) bool { return strings.HasPrefix(text[i:], n) }); j >= 0 {
+			mark(needles[j])
+			i += len(needles[j])
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -165,16 +165,6 @@ func highlight(b *strings.Builder, text string, needles []string, others []match
 
 // isOtherWordRune reports whether r is part of a word without CJK text.
 func isOtherWordRune(r rune) bool { return textfold.IsWordRune(r) && !textfold.IsCJK(r) }
-
-// matchNeedle returns the length of the first needle s starts with, or 0.
-func matchNeedle(s string, needles []string) int {
-	for _, n := range needles {
-		if strings.HasPrefix(s, n) {
-			return len(n)
-		}
-	}
-	return 0
-}
 
 // snippetWindow returns the bytes [start, end) of text a snippet shows
 // around the byte offset at: about SnippetTokens words, where a CJK
