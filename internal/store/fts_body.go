@@ -106,29 +106,27 @@ func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) 
 // rows skip reports (see fillSnip) are not made.
 func (s *Store) snipConn(ctx context.Context, rowids []int64, skip snipSkip) (*snipConnection, error) {
 	s.snipMu.Lock()
-	for try := 0; ; try++ {
+	var err error
+	// The connection may be broken (a search cancelled on it): a new one
+	// is tried once.
+	for try := 0; try < 2 && (try == 0 || ctx.Err() == nil); try++ {
 		if s.snip == nil {
-			conn, err := s.db.Conn(ctx)
-			if err != nil {
-				s.snipMu.Unlock()
-				return nil, fmt.Errorf("keyword snippets: %w", err)
+			var conn *sql.Conn
+			if conn, err = s.db.Conn(ctx); err != nil {
+				break
 			}
 			s.snip = &snipDB{Conn: conn}
 		}
-		made, err := s.fillSnip(ctx, s.snip, rowids, skip)
-		if err == nil {
+		var made map[int64]snipSource
+		if made, err = s.fillSnip(ctx, s.snip, rowids, skip); err == nil {
 			var once sync.Once
 			return &snipConnection{snipDB: s.snip, made: made, release: func() { once.Do(s.snipMu.Unlock) }}, nil
 		}
-		// The connection may be broken (a search cancelled on it): a
-		// new one is tried once.
 		s.snip.Close()
 		s.snip = nil
-		if try > 0 || ctx.Err() != nil {
-			s.snipMu.Unlock()
-			return nil, fmt.Errorf("keyword snippets: %w", err)
-		}
 	}
+	s.snipMu.Unlock()
+	return nil, fmt.Errorf("keyword snippets: %w", err)
 }
 
 // snipSkip tells fillSnip which rows of temp.snip not to make: given a

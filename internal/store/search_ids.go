@@ -38,19 +38,13 @@ func (c *docIDs) get(doc int64) (string, bool) {
 	}
 	id, ok := c.cold[doc]
 	if ok {
-		c.putLocked(doc, id)
+		c.put(doc, id)
 	}
 	return id, ok
 }
 
-// put keeps id as the ID of doc.
+// put keeps id as the ID of doc; c.mu is held.
 func (c *docIDs) put(doc int64, id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.putLocked(doc, id)
-}
-
-func (c *docIDs) putLocked(doc int64, id string) {
 	if c.hot == nil || len(c.hot) >= maxDocIDs {
 		c.cold, c.hot = c.hot, make(map[int64]string, 256)
 	}
@@ -89,8 +83,8 @@ func (s *Store) hitIDs(ctx context.Context, conn *readTx, hits []hit, fts *table
 		return err
 	}
 	s.ranks.ids.mu.Lock()
+	defer s.ranks.ids.mu.Unlock()
 	s.ranks.ids.reads += len(todo)
-	s.ranks.ids.mu.Unlock()
 	for i := range hits {
 		if id, ok := found[hits[i].rowid]; ok && hits[i].ID == "" {
 			hits[i].ID = id

@@ -20,14 +20,6 @@ type phraseScan struct {
 	serves []int
 }
 
-// covers reports whether the scan reads the rows of phrase p.
-func (sc phraseScan) covers(p matchPhrase) bool {
-	if sc.prefix {
-		return strings.HasPrefix(p.token, sc.token)
-	}
-	return !p.prefix && p.token == sc.token
-}
-
 // planScans groups phrases into the fewest reads: a prefix read serves
 // every phrase whose token it starts.
 func planScans(phrases []matchPhrase) []phraseScan {
@@ -49,7 +41,9 @@ func planScans(phrases []matchPhrase) []phraseScan {
 	var scans []phraseScan
 	for _, i := range order {
 		p := phrases[i]
-		j := slices.IndexFunc(scans, func(sc phraseScan) bool { return sc.covers(p) })
+		j := slices.IndexFunc(scans, func(sc phraseScan) bool { // a scan that reads p's rows
+			return sc.prefix && strings.HasPrefix(p.token, sc.token) || !sc.prefix && !p.prefix && p.token == sc.token
+		})
 		if j < 0 {
 			scans = append(scans, phraseScan{token: p.token, prefix: p.prefix})
 			j = len(scans) - 1

@@ -135,14 +135,8 @@ func (e *snipExpr) snippet(cols [len(ftsColumns)]string) (snip string, matched, 
 			body = toks
 		}
 		for i, p := range e.phrases {
-			if p.cols&(1<<c) == 0 || flags[i] != 0 {
-				continue
-			}
-			for _, t := range toks {
-				if p.matches(t.text) {
-					flags[i] = hasPhrase
-					break
-				}
+			if p.cols&(1<<c) != 0 && flags[i] == 0 && slices.ContainsFunc(toks, func(t textToken) bool { return p.matches(t.text) }) {
+				flags[i] = hasPhrase
 			}
 		}
 	}
