@@ -33,10 +33,7 @@ import (
 //
 // Each occurrence is kept, not each distinct word once: bm25 then ranks a
 // note that says Αθήνα ten times above one that says it once, as it does
-// for the words unicode61 folds, and phrases of folded words work. The
-// cost is in the index: for a Greek text, about as many tokens again;
-// for a Russian one, its words with ё or й; for English, French or German,
-// hardly any.
+// for the words unicode61 folds, and phrases of folded words work.
 
 // foldMarker starts each folded token of the hidden columns. It is ASCII
 // letters, which unicode61 keeps in the token; alone, it marks a gap.

@@ -20,7 +20,7 @@ import (
 // note spelled as the query ranks above one found as folded.
 //
 // q and the folded words are matched in every column, as a column filter
-// costs ~40% of a query's time; the hidden columns have only marked
+// is costly; the hidden columns have only marked
 // tokens, CJK bigrams and the other parts of words with CJK text. A
 // term that could match a marked token as written (its word is a prefix
 // of the marker, or starts with it: "vg") is filtered to the title and
@@ -43,8 +43,7 @@ func (t Term) foldExpr(q string, prefix bool) string {
 	if !ok || t.unmarked {
 		return q
 	}
-	// The prefix form only: with the exact form too, as q has, the
-	// snippet queries take a third longer.
+	// The prefix form only: the exact form too would slow the snippets.
 	m := `"` + foldMarker + strings.Join(folded, " "+foldMarker) + `"`
 	if prefix {
 		m += "*"

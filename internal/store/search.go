@@ -183,10 +183,9 @@ type hit struct {
 }
 
 // rank runs the match expression and returns the best q.Limit hits by
-// rowid, without IDs and snippets: the notes table is joined for those
-// only, as joining every match costs a quarter of the time. With count
-// set (an any-term match), each hit's Matched is the number of those
-// terms it has, counted in Go (countMatched), which then ranks.
+// rowid, without IDs and snippets (the notes table is joined for those
+// only). With count set (an any-term match), each hit's Matched is the
+// number of those terms it has, counted in Go (countMatched).
 func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term, nTerms int, q KeywordQuery) ([]hit, error) {
 	filter, filterArgs := scopeFilter(q)
 	// Whether the anchor text of a note that passes filter matches expr.
@@ -247,8 +246,9 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 
 // details reads the ranked hits' note IDs (in rt) and snippets
 // (highlighting what expr, the terms' expression, matches) and returns
-// them in order, equal hits by ID. A hit whose note row is gone (a write in between), or
-// whose file is when snippets are read from the files, is dropped.
+// them in order, equal hits by ID. A hit whose note row is gone (a write
+// in between), or whose file is when snippets are read from the files,
+// is dropped.
 func (s *Store) details(ctx context.Context, rt *readTx, expr string, terms []Term, hits []hit, snippets bool) ([]KeywordHit, error) {
 	if len(hits) == 0 {
 		return nil, nil

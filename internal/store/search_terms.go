@@ -210,15 +210,11 @@ func (s *Store) dropCommon(ctx context.Context, rt *readTx, terms []Term) ([]Ter
 
 // commonCounts returns how many notes match each of exprs, counting to
 // half the notes at most, and that half; -1 when the vault has fewer
-// than CommonWordMinNotes notes. The counts are kept (commonCache):
-// common words are in most queries, and under writes the same few words
-// are asked again and again. They are read in rt, or when it is nil, in
-// a read transaction of their own.
-//
-// The notes are counted by fts's averages record, which holds its rows:
-// one per note, written and deleted with the note's row in the same
-// transaction (count(*) of notes read a page of its index per hundred
-// notes in every search).
+// than CommonWordMinNotes notes. The counts are kept (countCache):
+// common words are in most queries. They are read in rt, or when it is
+// nil, in a read transaction of their own. The notes are counted by
+// fts's averages record, which holds its rows: one per note, written
+// and deleted with the note's row in the same transaction.
 func (s *Store) commonCounts(ctx context.Context, rt *readTx, exprs []string) ([]int64, int64, error) {
 	rt, done, err := s.useRead(ctx, rt)
 	if err != nil {

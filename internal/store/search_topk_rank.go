@@ -80,14 +80,16 @@ func (s *Store) rankTopK(ctx context.Context, conn *readTx, terms []Term, or boo
 		*memo = rankMemo{st: tables[0].st, docHit: slices.Clone(tables[0].hits.docHit)}
 	}
 	root := &matchNode{and: !or, kids: nodes}
+	anchored := false // a note in scope matches in fts_anchor
 	for i, t := range tables {
 		docs, origins := t.hits.matching(root, scope)
+		anchored = anchored || i == 1 && len(docs) > 0
 		if tables[i].size, ok, err = s.docSizes(ctx, conn, t.name, t.st, docs, origins); err != nil || !ok {
 			return nil, ok, wrapKeyword(err)
 		}
 	}
 	s.goRanked.Add(1)
-	hits = combine(tables, nodes, or, scope, q.Limit)
+	hits = combine(tables, root, scope, q.Limit, anchored)
 	if err := s.hitIDs(ctx, conn, hits, tables[0].hits); err != nil {
 		return nil, false, err
 	}
@@ -95,9 +97,9 @@ func (s *Store) rankTopK(ctx context.Context, conn *readTx, terms []Term, or boo
 }
 
 // countTopK is commonCounts' count of the notes each of exprs matches
-// in fts (all of them: the bit sets are counted whole), computed in Go from the index's pages; ok is
-// false when a phrase is not one plain token or the reader gives up, and
-// the caller counts by SQL.
+// in fts (all of them: the bit sets are counted whole), computed in Go
+// from the index's pages; ok is false when a phrase is not one plain
+// token or the reader gives up, and the caller counts by SQL.
 func (s *Store) countTopK(ctx context.Context, conn *readTx, exprs []string) (counts []int64, ok bool, err error) {
 	var p matchParser
 	nodes := make([]*matchNode, len(exprs))
@@ -175,11 +177,11 @@ func wrapKeyword(err error) error {
 }
 
 // combine turns the two tables' postings into rank's hits: the notes
-// in scope that match the terms' nodes (all of them, or with or any) in
-// fts, or in fts_anchor when a note in scope matches there, scored by
-// the sum of the two bm25, best limit first.
-func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope, limit int) []hit {
-	root := &matchNode{and: !or, kids: nodes}
+// in scope that match root (its terms' nodes, all of them or any) in
+// fts, or in fts_anchor when anchored (a note in scope matches there),
+// scored by the sum of the two bm25, best limit first.
+func combine(tables [2]rankedTable, root *matchNode, scope topkScope, limit int, anchored bool) []hit {
+	nodes, or := root.kids, !root.and
 	ft, an := tables[0], tables[1]
 	// matches reports whether row doc of t matches node n (nil: root).
 	matches := func(t rankedTable, n *matchNode, doc int64) (int32, bool) {
@@ -188,13 +190,6 @@ func combine(tables [2]rankedTable, nodes []*matchNode, or bool, scope topkScope
 			return r, ok && t.hits.ok[r]
 		}
 		return r, ok && n.match(t.hits.flagsOf(r), hasPhrase)
-	}
-	anchored := false
-	for r, doc := range an.hits.docs {
-		if an.hits.ok[r] && scope.keeps(doc) {
-			anchored = true
-			break
-		}
 	}
 	matched := func(doc int64) int {
 		if !or {
@@ -261,9 +256,8 @@ type offered struct {
 }
 
 // matching sets h.ok, whether each row matches root, and returns the
-// rows that do and that scope keeps, with their origins. The lists are
-// made at their size: grown by appends, they were copied over and over
-// at 100,000 notes.
+// rows that do and that scope keeps, with their origins, in lists made
+// at their size.
 func (h *tableHits) matching(root *matchNode, scope topkScope) (docs, origins []int64) {
 	h.ok = make([]bool, len(h.docs))
 	n := 0
