@@ -153,20 +153,16 @@ func uniqueWords(ws []string) []string {
 }
 
 // selectFlags evaluates boolean SQL expressions (cols, with their args)
-// over the full-text tables in one query; with none it runs no query.
-// checks are the same as token checks (search_flags.go), which answer
+// over the full-text tables in one query, in rt. checks are the same as token checks (search_flags.go), which answer
 // when the tables' segments can be read. SQL's answers are kept while
 // both tables are unchanged (s.flags): the same words come back in query
 // after query.
 func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args []any, checks []flagCheck) ([]bool, error) {
-	if len(cols) == 0 {
-		return nil, nil
-	}
 	if found, ok, err := s.liveFlags(ctx, rt, checks); err != nil || ok {
 		return found, err
 	}
 	var state string // both tables' averages and structure records
-	err := s.sqlOf(rt).QueryRowContext(ctx, `SELECT hex((SELECT block FROM fts_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_data WHERE id = 10))
+	err := rt.tx.QueryRowContext(ctx, `SELECT hex((SELECT block FROM fts_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_data WHERE id = 10))
 		|| ',' || hex((SELECT block FROM fts_anchor_data WHERE id = 1)) || ',' || hex((SELECT block FROM fts_anchor_data WHERE id = 10))`).Scan(&state)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -188,7 +184,7 @@ func (s *Store) selectFlags(ctx context.Context, rt *readTx, cols []string, args
 	if len(todo) == 0 {
 		return found, nil
 	}
-	if err := s.sqlOf(rt).QueryRowContext(ctx, "SELECT "+strings.Join(todo, ", "), todoArgs...).Scan(dest...); err != nil {
+	if err := rt.tx.QueryRowContext(ctx, "SELECT "+strings.Join(todo, ", "), todoArgs...).Scan(dest...); err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	for i, f := range found {

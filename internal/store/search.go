@@ -190,7 +190,7 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 	filter, filterArgs := scopeFilter(q)
 	// Whether the anchor text of a note that passes filter matches expr.
 	var anchored bool
-	err := s.sqlOf(rt).QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")",
+	err := rt.tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH ? "+filter+")",
 		append([]any{expr}, filterArgs...)...).Scan(&anchored)
 	if err != nil {
 		return nil, wrapKeyword(err)
@@ -227,7 +227,7 @@ func (s *Store) rank(ctx context.Context, rt *readTx, expr string, count []Term,
 		LIMIT ?`
 		args = append(args, q.Limit)
 	}
-	rows, err := s.sqlOf(rt).QueryContext(ctx, query, args...)
+	rows, err := rt.tx.QueryContext(ctx, query, args...)
 	hits, err := scanRows(rows, err, func(rows *sql.Rows, h *hit) error {
 		h.Terms = nTerms
 		return rows.Scan(&h.rowid, &h.BM25, &h.Title, &h.Matched)

@@ -37,7 +37,7 @@ func plainCheck(table, quoted string) (tokenCheck, bool) {
 
 // liveFlags answers checks from the tables' segments; ok is false when
 // a check is missing or the reader cannot tell, and the caller asks SQL.
-func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) ([]bool, bool, error) {
+func (s *Store) liveFlags(ctx context.Context, conn *readTx, checks []flagCheck) ([]bool, bool, error) {
 	if s.sqlRank || len(checks) == 0 {
 		return nil, false, nil
 	}
@@ -46,11 +46,6 @@ func (s *Store) liveFlags(ctx context.Context, rt *readTx, checks []flagCheck) (
 			return nil, false, nil
 		}
 	}
-	conn, done, err := s.useRead(ctx, rt)
-	if err != nil {
-		return nil, false, err
-	}
-	defer done()
 	live := map[tokenCheck]bool{}
 	out := make([]bool, len(checks))
 	for i, groups := range checks {
@@ -134,9 +129,16 @@ func (s *Store) askFlags(ctx context.Context, rt *readTx, asks ...flagAsk) error
 	for _, a := range asks {
 		all.cols, all.args, all.checks = append(all.cols, a.cols...), append(all.args, a.args...), append(all.checks, a.checks...)
 	}
-	found, err := s.selectFlags(ctx, rt, all.cols, all.args, all.checks)
-	if err != nil {
-		return err
+	var found []bool
+	if len(all.cols) > 0 {
+		rt, done, err := s.useRead(ctx, rt)
+		if err != nil {
+			return err
+		}
+		defer done()
+		if found, err = s.selectFlags(ctx, rt, all.cols, all.args, all.checks); err != nil {
+			return err
+		}
 	}
 	for _, a := range asks {
 		a.set(found[:len(a.cols)])

@@ -65,7 +65,7 @@ func (s *Store) countMatched(ctx context.Context, rt *readTx, hits []hit, terms 
 			query += ` UNION ALL SELECT rowid FROM fts_anchor WHERE fts_anchor MATCH ?`
 			args = append(args, t.expr())
 		}
-		rows, err := s.sqlOf(rt).QueryContext(ctx, query, args...)
+		rows, err := rt.tx.QueryContext(ctx, query, args...)
 		err = eachRow(rows, err, func(rows *sql.Rows) error {
 			var r int64
 			if err := rows.Scan(&r); err != nil {

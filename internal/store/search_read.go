@@ -16,7 +16,7 @@ import (
 // logarithms of bm25; never a full-text MATCH) have a few dozen fixed
 // texts, and are kept prepared on each connection that runs them
 // (readStmts), sparing SQLite's parser and planner. The SQL of the
-// ranking by SQL, the anchor test and the fallbacks (sqlOf) is not kept:
+// ranking by SQL, the anchor test and the fallbacks (readTx.tx) is not kept:
 // on every connection of the pool, those statements would hold tens of
 // MB.
 
@@ -175,22 +175,6 @@ func (s *Store) readConn(ctx context.Context) (*readTx, func(), error) {
 	}
 	s.ranks.sameDocs(rt.low)
 	return rt, rt.end, nil
-}
-
-// sqlReader runs a search's one-off SQL (ranking by SQL, the fallbacks).
-type sqlReader interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// sqlOf returns what runs a search's one-off SQL: rt's transaction, so
-// that the search uses one connection and reads one state; the database
-// when rt is nil.
-func (s *Store) sqlOf(rt *readTx) sqlReader {
-	if rt == nil {
-		return s.db
-	}
-	return rt.tx
 }
 
 // useRead returns rt, or when it is nil, a read transaction of its own

@@ -286,7 +286,7 @@ func (s *Store) countExprs(ctx context.Context, rt *readTx, exprs []string, half
 	for i := range got {
 		dest[i] = &got[i]
 	}
-	if err := s.sqlOf(rt).QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
+	if err := rt.tx.QueryRowContext(ctx, query, args...).Scan(dest...); err != nil {
 		return nil, false, fmt.Errorf("keyword search: %w", err)
 	}
 	return got[1:], false, nil
