@@ -224,14 +224,11 @@ func (c *segCache) keep(k segReadKey, r *segRead) {
 	r.used = c.tick
 	c.reads[k] = r
 	c.bytes += size
-	if c.bytes > segmentCacheBytes {
-		c.evict()
+	if c.bytes <= segmentCacheBytes {
+		return
 	}
-}
-
-// evict drops the least recently used reads until a quarter of the
-// bytes is free.
-func (c *segCache) evict() {
+	// The least recently used reads go until a quarter of the bytes is
+	// free.
 	keys := make([]segReadKey, 0, len(c.reads))
 	for k := range c.reads {
 		keys = append(keys, k)
@@ -331,25 +328,4 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 		f.cache.put(k, rec, -1)
 	}
 	return ok, err
-}
-
-// segPages is ftsReader.pages' estimate for one segment, kept in
-// f.cache; read asks SQLite.
-func (f *ftsReader) segPages(sg ftsSegment, token string, prefix bool, read func() (int64, error)) (int64, error) {
-	if small(sg) {
-		return 1, nil
-	}
-	id, keep := sg.ident()
-	if f.cache == nil || !keep {
-		return read()
-	}
-	k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
-	if r := f.cache.get(k); r != nil && r.pages >= 0 {
-		return r.pages, nil
-	}
-	n, err := read()
-	if err == nil {
-		f.cache.put(k, nil, n)
-	}
-	return n, err
 }

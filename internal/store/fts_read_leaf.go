@@ -309,24 +309,36 @@ func (f *ftsReader) pages(ctx context.Context, token string, prefix bool) (int64
 	}
 	var total int64
 	for _, sg := range f.segs {
-		n, err := f.segPages(sg, token, prefix, func() (int64, error) {
-			var from, to sql.NullInt64
-			err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
-				(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
-			if err != nil {
-				return 0, err
+		if small(sg) {
+			total++
+			continue
+		}
+		// The estimate is kept in f.cache with the segment's reads.
+		id, keep := sg.ident()
+		keep = keep && f.cache != nil
+		k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
+		if keep {
+			if r := f.cache.get(k); r != nil && r.pages >= 0 {
+				total += r.pages
+				continue
 			}
-			start, end := sg.first, sg.last+1
-			if from.Valid {
-				start = max(from.Int64>>1, sg.first)
-			}
-			if to.Valid {
-				end = to.Int64 >> 1
-			}
-			return max(end-start, 0) + 1, nil
-		})
+		}
+		var from, to sql.NullInt64
+		err := f.conn.QueryRowContext(ctx, `SELECT (SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1),
+			(SELECT pgno FROM `+f.table+`_idx WHERE segid = ?1 AND term >= ?3 ORDER BY term LIMIT 1)`, sg.id, lo, hi).Scan(&from, &to)
 		if err != nil {
 			return 0, err
+		}
+		start, end := sg.first, sg.last+1
+		if from.Valid {
+			start = max(from.Int64>>1, sg.first)
+		}
+		if to.Valid {
+			end = to.Int64 >> 1
+		}
+		n := max(end-start, 0) + 1
+		if keep {
+			f.cache.put(k, nil, n)
 		}
 		total += n
 	}

@@ -75,24 +75,6 @@ func (f *ftsReader) tombstones(ctx context.Context, i int) (*tombSet, error) {
 			return r.dead, nil
 		}
 	}
-	dead, err := f.readTombstones(ctx, sg)
-	if err != nil {
-		return nil, err
-	}
-	if keep {
-		f.cache.putWhole(k, &segRead{pages: -1, dead: dead})
-	}
-	if f.cache != nil {
-		f.cache.mu.Lock()
-		f.cache.tombReads++
-		f.cache.mu.Unlock()
-	}
-	f.tombs[i] = dead
-	return dead, nil
-}
-
-// readTombstones reads the tombstone pages of sg.
-func (f *ftsReader) readTombstones(ctx context.Context, sg ftsSegment) (*tombSet, error) {
 	dead := &tombSet{}
 	rows, err := f.conn.QueryContext(ctx, "SELECT block FROM "+f.table+"_data WHERE id >= ? AND id < ?",
 		tombRowid(sg.id, 0), tombRowid(sg.id, sg.tombPages))
@@ -124,5 +106,14 @@ func (f *ftsReader) readTombstones(ctx context.Context, sg ftsSegment) (*tombSet
 	if err != nil {
 		return nil, err
 	}
+	if keep {
+		f.cache.putWhole(k, &segRead{pages: -1, dead: dead})
+	}
+	if f.cache != nil {
+		f.cache.mu.Lock()
+		f.cache.tombReads++
+		f.cache.mu.Unlock()
+	}
+	f.tombs[i] = dead
 	return dead, nil
 }

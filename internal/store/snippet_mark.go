@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,13 +26,7 @@ func Highlight(snip, source string) string {
 	plain, marks := splitMarks(snip)
 	ranges, shift := sourceRanges(plain, source)
 	protected := func(start, end int) bool {
-		start, end = start+shift, end+shift
-		for _, r := range ranges {
-			if start < r[1] && r[0] < end {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(ranges, func(r [2]int) bool { return start+shift < r[1] && r[0] < end+shift })
 	}
 	var b strings.Builder
 	at, open := 0, -1 // the next byte of plain to write; the open match
