@@ -231,15 +231,6 @@ func (f *ftsReader) scan(ctx context.Context, token string, prefix bool, rows in
 	return true, nil
 }
 
-// gen is the lowest doc of the index as the reader's transaction sees
-// it: what it keeps in segCache is kept under it (segReadKey).
-func (f *ftsReader) gen() int64 {
-	if f.conn == nil {
-		return 0
-	}
-	return f.conn.low
-}
-
 // ownerTable is an ftsReader's owner table in ownerPool, with the last
 // serial written to it: a reader that takes it goes on from that serial,
 // so that the table needs no clearing.

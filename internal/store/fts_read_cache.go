@@ -295,7 +295,7 @@ func (f *ftsReader) scanKept(ctx context.Context, sg ftsSegment, token string, p
 	if small(sg) {
 		return f.scanSmall(ctx, sg, id, token, prefix, emit)
 	}
-	k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
+	k := segReadKey{table: f.table, gen: f.conn.low, seg: id, token: token, prefix: prefix}
 	// A read that saw a later token in the segment is kept without its
 	// last page: a merge's output grows at its end only, so those rows
 	// stay as they are while it grows.

@@ -316,7 +316,7 @@ func (f *ftsReader) pages(ctx context.Context, token string, prefix bool) (int64
 		// The estimate is kept in f.cache with the segment's reads.
 		id, keep := sg.ident()
 		keep = keep && f.cache != nil
-		k := segReadKey{table: f.table, gen: f.gen(), seg: id, token: token, prefix: prefix}
+		k := segReadKey{table: f.table, gen: f.conn.low, seg: id, token: token, prefix: prefix}
 		if keep {
 			if r := f.cache.get(k); r != nil && r.pages >= 0 {
 				total += r.pages

@@ -22,7 +22,7 @@ func small(sg ftsSegment) bool { return sg.last-sg.first < smallSegmentPages }
 // tokens (the words' forms, stems and folded spellings, in two tables),
 // each of which would parse its pages up to the token again.
 func (f *ftsReader) scanSmall(ctx context.Context, sg ftsSegment, id segIdent, token string, prefix bool, found func(string, *ftsPosting) bool) (bool, error) {
-	k := segReadKey{table: f.table, gen: f.gen(), seg: id, whole: true}
+	k := segReadKey{table: f.table, gen: f.conn.low, seg: id, whole: true}
 	r := f.cache.rowsOf(k)
 	if r == nil {
 		var ok bool

@@ -68,7 +68,7 @@ func (f *ftsReader) tombstones(ctx context.Context, i int) (*tombSet, error) {
 	}
 	id, keep := sg.ident()
 	keep = keep && f.cache != nil
-	k := segReadKey{table: f.table, gen: f.gen(), seg: id, tombs: 1 + sg.tombEntries}
+	k := segReadKey{table: f.table, gen: f.conn.low, seg: id, tombs: 1 + sg.tombEntries}
 	if keep {
 		if r := f.cache.get(k); r != nil && r.dead != nil {
 			f.tombs[i] = r.dead

@@ -36,9 +36,6 @@ type readStmts struct {
 
 // stmt returns query's statement, prepared once, or nil (keptStmts.get).
 func (c *readStmts) stmt(ctx context.Context, query string) *sql.Stmt {
-	if c == nil {
-		return nil
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.db == nil {
@@ -92,7 +89,7 @@ func (k *keptStmts) close() {
 // readTx is a search's read transaction.
 type readTx struct {
 	tx *sql.Tx
-	// stmts keeps the statements of its queries (nil: none kept).
+	// stmts keeps the statements of its queries.
 	stmts *readStmts
 	// low is the lowest doc of fts in the transaction's state, which
 	// names the index's generation (rankCache.sameDocs): what a search

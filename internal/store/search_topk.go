@@ -48,13 +48,11 @@ type rankCache struct {
 	mu    sync.Mutex
 	stats map[string]*ftsStats
 	sized map[string]*ftsStats
-	// allSizes counts the reads of every row's length (docSizes), for
-	// tests.
-	allSizes int
-	// patches counts the lengths brought up to date from every row
-	// written since (patchSizes), and sinceRows the rows' lengths read
-	// by rowid (sizesSince), for tests.
-	patches, sinceRows int
+	// allSizes, patches and sinceRows count, for tests, the reads of
+	// every row's length (docSizes), the lengths brought up to date from
+	// every row written since (patchSizes) and those read by rowid
+	// (sizesSince).
+	allSizes, patches, sinceRows int
 	// segs keeps the reads of the tables' segments (fts_read_cache.go).
 	segs segCache
 	// ids keeps the note IDs of docs (search_ids.go).
