@@ -27,15 +27,12 @@ import (
 // body.
 func (t Term) foldExpr(q string, prefix bool) string {
 	folded, differs, ok := t.foldedWords()
-	alt := func(ws []string) string {
-		q := `"` + strings.Join(ws, " ") + `"`
-		if prefix {
-			return "(" + q + " OR " + q + "*)"
-		}
-		return q
-	}
 	if differs {
-		q += " OR " + alt(folded)
+		f := `"` + strings.Join(folded, " ") + `"`
+		if prefix {
+			f = "(" + f + " OR " + f + "*)"
+		}
+		q += " OR " + f
 	}
 	if t.nearMarker() {
 		q = "{title body} : (" + q + ")"

@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ type phraseScan struct {
 	token  string
 	prefix bool
 	serves []int
+	pages  int64 // the leaf pages its rows take (ftsReader.order)
 }
 
 // planScans groups phrases into the fewest reads: a prefix read serves
@@ -243,16 +243,14 @@ func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []flo
 // order sorts scans by the leaf pages their tokens' rows take, fewest
 // first (ftsReader.pages).
 func (f *ftsReader) order(ctx context.Context, scans []phraseScan) error {
-	pages := make(map[string]int64, len(scans))
-	key := func(sc phraseScan) string { return fmt.Sprint(sc.prefix, sc.token) }
-	for _, sc := range scans {
+	for i, sc := range scans {
 		n, err := f.pages(ctx, sc.token, sc.prefix)
 		if err != nil {
 			return err
 		}
-		pages[key(sc)] = n
+		scans[i].pages = n
 	}
-	slices.SortStableFunc(scans, func(a, b phraseScan) int { return cmp.Compare(pages[key(a)], pages[key(b)]) })
+	slices.SortStableFunc(scans, func(a, b phraseScan) int { return cmp.Compare(a.pages, b.pages) })
 	return nil
 }
 
