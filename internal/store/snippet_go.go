@@ -267,10 +267,8 @@ func highlightWindow(text string, toks []textToken, insts []snipInst, start int)
 		b.WriteString(SnippetEllipsis)
 	}
 	off, open := 0, false
-	for pos, t := range toks {
-		if pos < start || pos > end {
-			continue
-		}
+	for pos := start; pos <= min(end, len(toks)-1); pos++ {
+		t := toks[pos]
 		if start != 0 && pos == start {
 			off = t.start
 		}
