@@ -29,9 +29,8 @@ import (
 // A word mixing CJK and other characters is one token for unicode61
 // ("Tokyo東京"): in the cjk columns its other parts are kept as words
 // next to the bigrams ("tokyo 東京 京"), so a mixed query word matches as
-// the phrase of its parts in that order, wherever in the text it is. Words
-// without CJK are in the cjk columns only as folded (see textfold.Fold), after the
-// bigrams.
+// the phrase of its parts in that order, wherever in the text it is.
+// Words without CJK are in the cjk columns only as folded (fold.go).
 
 // cjkText is what the cjk columns hold for a title or body: the tokens of
 // its words with CJK text (see appendCJK), separated by spaces; "" when it

@@ -15,14 +15,12 @@ import (
 // textfold.Fold folds those too.
 //
 // For each word of a note's title or body that textfold.FoldWord folds
-// beyond what unicode61 does, the index keeps the folded word as a marked token
-// (foldMarker, then the word) in the hidden columns: cjktitle for the
-// title, cjk for the body, after the CJK bigrams. A query word also
-// matches its marked folded form there, so "αθηνα", "ΑΘΗΝΑ" and "αθην"
-// find Αθήνα, and "strasse" and "stras" find Straße. The marked tokens
-// are terms of their own, with small doclists (a vault in English has
-// almost none), so the extra lookups cost ordinary queries little. Words
-// with CJK text are not folded.
+// beyond what unicode61 does, the index keeps the folded word as a
+// marked token (foldMarker, then the word) in the hidden columns:
+// cjktitle for the title, cjk for the body, after the CJK bigrams. A
+// query word also matches its marked folded form there, so "αθηνα",
+// "ΑΘΗΝΑ" and "αθην" find Αθήνα, and "strasse" and "stras" find Straße.
+// Words with CJK text are not folded.
 //
 // The marked tokens follow the text's order, and the bare marker stands
 // for each run of other words between them, so that a phrase of marked

@@ -100,10 +100,9 @@ func noteFields(id, title, aliases, tags, props string, anchors sql.NullString) 
 
 // snipConn returns the store's snippet connection, its temp.snip
 // holding the full-text rows of the notes rowids (those still in the
-// index). Searches make their snippets on it one at a time, so that the
-// rows it keeps (fillSnip) serve them all; the caller closes what
-// snipConn returns, which hands the connection to the next search. The
-// rows skip reports (see fillSnip) are not made.
+// index) but those skip reports (fillSnip). Searches use it one at a
+// time, so that the rows it keeps serve them all; closing what snipConn
+// returns hands the connection to the next search.
 func (s *Store) snipConn(ctx context.Context, rowids []int64, skip snipSkip) (*snipConnection, error) {
 	s.snipMu.Lock()
 	var err error

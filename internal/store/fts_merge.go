@@ -8,12 +8,9 @@ import (
 )
 
 // finishMerges completes the segment merges under way in the full-text
-// table (FTS5 merges a little with each write, so a bulk build leaves one
-// or more half done) and, at the end of a bulk pass, merges the segments
-// its batches left on level 0 (bulkFTS). Keyword ranking reads the index's
-// pages itself, a merge under way too (fts_read.go), but every segment of
-// a token is one more read, and the segments of a merge half done are its
-// inputs and its output. A 'merge' with a positive count goes on with
+// table and, at the end of a bulk pass, merges the segments its batches
+// left on level 0 (bulkFTS): every segment of a token is one more read
+// for keyword ranking. A 'merge' with a positive count goes on with
 // merges started and starts only those FTS5 would (a level holding
 // 'usermerge' segments); it did work when total_changes() grew by 2 or
 // more.
@@ -61,12 +58,9 @@ const maxMergeRounds = 4000
 const liveMergePages = 100
 
 // stepMerges moves the segment merges under way in the full-text table
-// on by at most liveMergePages, as one live write's step. Group commits
-// and the watcher commit many small transactions, each a new segment,
-// and FTS5's own automerge works in steps so small that a merge was
-// under way after most of them, when keyword ranking reads more
-// segments; finishing every merge instead makes the transaction that
-// finishes a large one wait for it.
+// on by at most liveMergePages, as one live write's step: FTS5's own
+// automerge works in steps so small that a merge would be under way after
+// most of the small transactions of group commits and the watcher.
 func (w *writer) stepMerges(table string) error {
 	if err := w.merge(table, liveMergePages); err != nil {
 		return fmt.Errorf("merge %s: %w", table, err)

@@ -22,11 +22,9 @@ import (
 
 // docSizes returns the length in tokens of the rows of table (of
 // ftsStats st) as a slice by rowid: every row's, read once per state of
-// the table and kept, when docs (the rows needed) are many, every row's
-// is kept already, or an earlier state's are and can be brought up to
-// date; else only those of docs, read for this search alone. origins
-// are, per doc, the newest origin of the segments it was read from
-// (sizesSince).
+// the table and kept, or brought up to date from an earlier state's;
+// only those of docs (the rows needed, with origins, the newest origin
+// of the segments each was read from), when they are few.
 func (s *Store) docSizes(ctx context.Context, conn *readTx, table string, st *ftsStats, docs, origins []int64) ([]int32, bool, error) {
 	s.ranks.mu.Lock()
 	size, base := st.size, s.ranks.sized[table]
@@ -147,14 +145,10 @@ func readSizes(ctx context.Context, conn *readTx, query string, args []any, ids 
 }
 
 // sizesSince returns the lengths of docs at st from those kept at base,
-// an earlier state, for this search alone: a doc read only from segments
-// whose origins are all at most base's newest is as it was at base (a
-// row written again since is in a newer segment, and its old instances
-// are deleted), so only the docs read from newer segments are read
-// again, by rowid, unless kept from such a read already (lenCache).
-// ok is false when a doc's origin is unknown, or more docs than
-// manySizes allows are newer: patchSizes then reads every newer row, and
-// keeps the lengths as a new base.
+// an earlier state, for this search alone: only the docs read from
+// segments newer than base's are read again, by rowid, unless kept from
+// such a read already (lenCache). ok is false when a doc's origin is
+// unknown, or more docs than manySizes allows are newer.
 func (s *Store) sizesSince(ctx context.Context, conn *readTx, table string, st, base *ftsStats, docs, origins []int64) ([]int32, bool, error) {
 	var newer []int64
 	type kept struct {

@@ -197,12 +197,9 @@ func servedBy(token string, serves []int, phrases []matchPhrase) *[len(ftsColumn
 
 // add counts the instances of a token in a row (p) for the phrases it
 // matches in each column (by): per phrase, the weights of the columns
-// they are in, summed by column (exact for weights that are multiples of
-// a small power of two, see exactWeights), as bm25 sums them by
-// instance.
-//
-// origin is the newest origin of the segment p comes from (0: unknown),
-// kept per row as the newest of its rows' (tableHits.origin).
+// they are in, summed by column (exact: see exactWeights). origin is the
+// newest origin of the segment p comes from (0: unknown), kept per row
+// as the newest of its rows' (tableHits.origin).
 func (h *tableHits) add(p *ftsPosting, by *[len(ftsColumns)][]int, weights []float64, origin int64) {
 	r := int32(-1)
 	var freq []float64

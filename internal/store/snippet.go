@@ -230,11 +230,10 @@ type snipHit struct{ id, snippet string }
 // expr, the terms' expression, else (a note found by the anchor text of
 // the links to it only) one made in Go from the body (anchorSnippet). A
 // note that is gone is left out. One statement does the matches, in one
-// pass over the rowids' range of temp.snip: a statement per row set up
-// the terms' iterators (a prefix term's merged postings) again for each,
-// and FTS5 prepared it again whenever the match parameter was bound.
-// CROSS JOIN keeps temp.snip the outer loop, and "+" keeps the rowid
-// list out of FTS5's hands: otherwise it is asked again for each rowid.
+// pass over the rowids' range of temp.snip, setting up the terms'
+// iterators once: CROSS JOIN keeps temp.snip the outer loop, and "+"
+// keeps the rowid list out of FTS5's hands, which would ask again for
+// each rowid.
 func hitSnippets(ctx context.Context, q querier, rowids []int64, terms []Term, expr string) (map[int64]snipHit, error) {
 	out := make(map[int64]snipHit, len(rowids))
 	if len(rowids) == 0 {
