@@ -253,20 +253,19 @@ func (s *Store) details(ctx context.Context, rt *readTx, expr string, terms []Te
 	if len(hits) == 0 {
 		return nil, nil
 	}
+	if !snippets {
+		return plainDetails(ctx, rt, terms, hits)
+	}
 	rowids := make([]int64, len(hits))
 	for i, h := range hits {
 		rowids[i] = h.rowid
 	}
-	var byRow map[int64]snipHit
-	var err error
-	if !snippets {
-		byRow, err = plainIDs(ctx, rt, hits)
-	} else if conn, cerr := s.snipConn(ctx, rowids, nil); cerr != nil {
-		return nil, cerr
-	} else {
-		defer conn.Close()
-		byRow, err = hitSnippets(ctx, conn, rowids, terms, expr)
+	conn, err := s.snipConn(ctx, rowids, nil)
+	if err != nil {
+		return nil, err
 	}
+	defer conn.Close()
+	byRow, err := hitSnippets(ctx, conn, rowids, terms, expr)
 	if err != nil {
 		return nil, err
 	}

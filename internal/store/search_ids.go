@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -112,10 +111,10 @@ func noteIDs(ctx context.Context, q querier, docs []int64) (map[int64]string, er
 	return out, wrapKeyword(err)
 }
 
-// plainIDs returns the hits' IDs by rowid, for details without
-// snippets: those rankTopK set (hitIDs) as they are, the others read in
-// rt; a hit whose note row is gone is left out.
-func plainIDs(ctx context.Context, rt *readTx, hits []hit) (map[int64]snipHit, error) {
+// plainDetails is details without snippets: the hits whose ID rankTopK
+// set (hitIDs) keep it, the others' are read in rt; a hit whose note row
+// is gone is dropped.
+func plainDetails(ctx context.Context, rt *readTx, terms []Term, hits []hit) ([]KeywordHit, error) {
 	var todo []int64
 	for _, h := range hits {
 		if h.ID == "" {
@@ -123,11 +122,21 @@ func plainIDs(ctx context.Context, rt *readTx, hits []hit) (map[int64]snipHit, e
 		}
 	}
 	found, err := noteIDs(ctx, rt, todo)
-	byRow := make(map[int64]snipHit, len(hits))
-	for _, h := range hits {
-		if id, ok := found[h.rowid]; ok || h.ID != "" {
-			byRow[h.rowid] = snipHit{id: cmp.Or(h.ID, id)}
-		}
+	if err != nil {
+		return nil, err
 	}
-	return byRow, err
+	out := make([]KeywordHit, 0, len(hits))
+	for _, h := range hits {
+		if h.ID == "" {
+			id, ok := found[h.rowid]
+			if !ok {
+				continue
+			}
+			h.ID = id
+		}
+		h.Snippet, h.terms, h.doc = "", terms, h.rowid
+		out = append(out, h.KeywordHit)
+	}
+	SortByRelevance(out) // as details: ties by ID
+	return out, nil
 }
