@@ -9,12 +9,9 @@ import (
 
 // The note IDs of a search's hits are kept by doc (docIDs): a note's doc
 // never names another note (notes.id is never updated, and docs are
-// AUTOINCREMENT, never used again), so a hit whose doc is kept needs no
-// read, provided its note still exists. That is known without SQL for a
-// hit found in fts's own rows: a note's fts row goes with its notes row,
-// in the same transaction, and the hits are read in the transaction
-// they were ranked in (rankTopK). A hit found by its anchor text alone
-// is looked up.
+// AUTOINCREMENT), so a hit whose doc is kept needs no read, provided its
+// note exists, as it does for a hit found in fts's own rows in the
+// transaction it was ranked in (a note's fts row goes with its notes row).
 
 // maxDocIDs bounds the IDs docIDs keeps in each of its two generations
 // (at most twice as many in all, about 1.5 MB with their map).

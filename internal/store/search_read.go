@@ -11,14 +11,12 @@ import (
 // connection: every page it reads, in Go or by SQL, is of one state of
 // the index.
 //
-// The statements it runs through readTx's own methods (the reads of
-// FTS5's records and pages, of the docsize rows, of the notes' IDs, the
-// logarithms of bm25; never a full-text MATCH) have a few dozen fixed
-// texts, and are kept prepared on each connection that runs them
-// (readStmts), sparing SQLite's parser and planner. The SQL of the
-// ranking by SQL, the anchor test and the fallbacks (readTx.tx) is not kept:
-// on every connection of the pool, those statements would hold tens of
-// MB.
+// The statements it runs through readTx's own methods (never a
+// full-text MATCH) have a few dozen fixed texts, and are kept prepared on
+// each connection that runs them (readStmts), sparing SQLite's parser and
+// planner. The SQL of the ranking by SQL, the anchor test and the
+// fallbacks (readTx.tx) is not kept: on every connection of the pool, it
+// would hold tens of MB.
 
 // maxReadStmts bounds the texts readStmts keeps prepared; a text beyond
 // them is run unprepared.
