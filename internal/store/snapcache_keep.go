@@ -50,7 +50,7 @@ func (s *Store) commitWrite(ctx context.Context, tx *sql.Tx) error {
 // status, as its last write stored them.
 //
 // Packed, when set, holds the same links as the cache holds them
-// (PackLinks, or a load from the cache), and Links is not read: each
+// (LinkPacker, or a load from the cache), and Links is not read: each
 // link's detail is copied, not decoded and encoded again.
 type NoteLinks struct {
 	Links    iter.Seq2[int, vault.Link]
