@@ -22,18 +22,11 @@ type checkpointer struct {
 }
 
 // beginWrite takes the writer's lock (wmu) and begins a write
-// transaction; what names the write in an error. The caller defers end,
-// which rolls back what was not committed, then runs afterWrite and
-// releases the lock.
-func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end func(), err error) {
-	_, tx, end, err = s.beginWriteConn(ctx, what)
-	return tx, end, err
-}
-
-// beginWriteConn is beginWrite on the store's write connection
-// (writeConn), which it returns too (for statements run through the
-// driver, raw_exec.go).
-func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn, tx *sql.Tx, end func(), err error) {
+// transaction on the store's write connection (writeConn), which it
+// returns too (for statements run through the driver, raw_exec.go); what
+// names the write in an error. The caller defers end, which rolls back
+// what was not committed, then runs afterWrite and releases the lock.
+func (s *Store) beginWrite(ctx context.Context, what string) (conn *sql.Conn, tx *sql.Tx, end func(), err error) {
 	s.wmu.Lock()
 	if conn, err = s.writeConn(ctx); err == nil {
 		if tx, err = conn.BeginTx(ctx, nil); err != nil {
@@ -62,7 +55,7 @@ func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn
 // writes that go through one (Apply, PutVectors). The caller defers end,
 // which closes the writer's statements, then ends the transaction.
 func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end func(), err error) {
-	conn, tx, endTx, err := s.beginWriteConn(ctx, what)
+	conn, tx, endTx, err := s.beginWrite(ctx, what)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,21 +103,16 @@ func (c *checkpointer) wait() { c.wg.Wait() }
 // Reset empties the index (for an index file that belongs to another
 // vault).
 func (s *Store) Reset(ctx context.Context) error {
-	tx, end, err := s.beginWrite(ctx, "reset index")
+	_, tx, end, err := s.beginWrite(ctx, "reset index")
 	if err != nil {
 		return err
 	}
 	defer end()
 	// 'delete-all' empties fts without reading each row's old values.
-	for _, stmt := range []string{"INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("reset index: %w", err)
-		}
-	}
-	for _, table := range []string{"note_body", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
-			return fmt.Errorf("reset index: %w", err)
-		}
+	if err := execAll(ctx, tx, "INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')",
+		"DELETE FROM note_body", "DELETE FROM vectors", "DELETE FROM vector_notes", "DELETE FROM vector_models", "DELETE FROM links",
+		"DELETE FROM pending", "DELETE FROM notes", "DELETE FROM attachments", "DELETE FROM problems", "DELETE FROM meta"); err != nil {
+		return fmt.Errorf("reset index: %w", err)
 	}
 	if err := s.commitWrite(ctx, tx); err != nil {
 		return fmt.Errorf("reset index: %w", err)

@@ -146,7 +146,7 @@ func (rd *rowReader) readNotes(ctx context.Context, q querier) error {
 	if scanErr != nil {
 		return fmt.Errorf("load notes: %w", scanErr)
 	}
-	rd.enc.endNotes()
+	rd.enc.endList()
 	return nil
 }
 
@@ -245,7 +245,7 @@ func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
 		return fmt.Errorf("load links: %w", err)
 	}
 	rd.endNoteLinks()
-	rd.enc.endLinks()
+	rd.enc.endList()
 	return nil
 }
 
@@ -344,11 +344,11 @@ func (rd *rowReader) readRest(ctx context.Context, q querier) error {
 	if err := queryStrings(ctx, q, "SELECT path FROM attachments ORDER BY path", rd.attachment); err != nil {
 		return err
 	}
-	rd.enc.endAttachments()
+	rd.enc.endList()
 	if err := queryStrings(ctx, q, "SELECT path, reason FROM problems ORDER BY path", rd.problem); err != nil {
 		return err
 	}
-	rd.enc.endProblems()
+	rd.enc.endList()
 	if err := queryStrings(ctx, q, "SELECT key, value FROM meta", rd.meta); err != nil {
 		return err
 	}

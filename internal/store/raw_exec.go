@@ -106,9 +106,6 @@ func (w *writer) execRaw(query string, args []any) error {
 			if st, err = p.PrepareContext(w.ctx, query); err != nil {
 				return err
 			}
-			if w.raw == nil {
-				w.raw = rawStmts{}
-			}
 			w.raw[query] = st // kept with the connection (write_conn.go)
 		}
 		ex, ok := st.(driver.StmtExecContext)

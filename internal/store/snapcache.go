@@ -345,11 +345,7 @@ func (e *snapEncoder) strings(v ...string) {
 	}
 }
 
-func (e *snapEncoder) endNotes()       { e.endList() }
-func (e *snapEncoder) endLinks()       { e.endList() }
-func (e *snapEncoder) endAttachments() { e.endList() }
-func (e *snapEncoder) endProblems()    { e.endList() }
-
+// endList ends a list (row).
 func (e *snapEncoder) endList() {
 	if e != nil {
 		e.end()

@@ -123,7 +123,7 @@ func (rd *rowReader) keepNotes(ctx context.Context, q querier, links func(id str
 			return errNotKept
 		}
 	}
-	rd.enc.endLinks()
+	rd.enc.endList()
 	return nil
 }
 
