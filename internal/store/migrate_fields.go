@@ -31,16 +31,16 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 	}
 	w := newWriter(ctx, tx)
 	defer w.close()
-	const batch = 500
-	last := int64(-1 << 63)
-	for {
-		n, err := migrateFieldsBatch(ctx, w, &last, batch)
-		if err != nil {
-			return err
-		}
-		if n < batch {
-			break
-		}
+	err := inBatches(ctx, tx, `SELECT fts.rowid, fts.title, fts.body, fts.cjktitle, fts.cjk,
+			coalesce(notes.id, ''), coalesce(notes.title, ''), coalesce(notes.tags, '[]'),
+			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
+		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
+		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, func(rows *sql.Rows, r *fieldsRow) error {
+		return rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
+			&r.tags, &r.properties, &r.anchors, &r.bodyStart)
+	}, func(r *fieldsRow) int64 { return r.rowid }, func(r *fieldsRow) error { return migrateFieldsRow(ctx, w, r) })
+	if err != nil {
+		return err
 	}
 	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
@@ -71,40 +71,16 @@ type fieldsRow struct {
 	bodyStart                       int
 }
 
-// migrateFieldsBatch moves the next rows (after *last) of fts to
-// fts_fields with their new columns and writes their links' contexts. It
-// returns how many rows it moved.
-func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) (int, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, fts.cjktitle, fts.cjk,
-			coalesce(notes.id, ''), coalesce(notes.title, ''), coalesce(notes.tags, '[]'),
-			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
-		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
-		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, *last, batch)
-	got, err := scanRows(rows, err, func(rows *sql.Rows, r *fieldsRow) error {
-		return rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
-			&r.tags, &r.properties, &r.anchors, &r.bodyStart)
-	})
-	if err != nil {
-		return 0, err
+// migrateFieldsRow moves the row r of fts to fts_fields with its new
+// columns and writes the context of each link of its note.
+func migrateFieldsRow(ctx context.Context, w *writer, r *fieldsRow) error {
+	n := noteFields(r.id, r.noteTitle, "", r.tags, r.properties, r.anchors)
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
+		heads, tagWords, props, stemText(r.title, heads, tagWords, props, r.body)); err != nil {
+		return err
 	}
-	for _, r := range got {
-		n := noteFields(r.id, r.noteTitle, "", r.tags, r.properties, r.anchors)
-		heads, tagWords, props := headingText(n), tagText(n), propText(n)
-		if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
-			heads, tagWords, props, stemText(r.title, heads, tagWords, props, r.body)); err != nil {
-			return 0, err
-		}
-		if err := migrateContexts(ctx, w, r); err != nil {
-			return 0, err
-		}
-		*last = r.rowid
-	}
-	return len(got), nil
-}
-
-// migrateContexts writes the context of each link of the note of r.
-func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 	// The links of a file whose version was set back are of schema 8,
 	// keyed by the note's rowid.
 	var key any = r.id

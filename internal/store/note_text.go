@@ -222,46 +222,35 @@ func migrateNoteTextRows(ctx context.Context, tx *sql.Tx) error {
 	); err != nil {
 		return err
 	}
-	const batch = 500
-	last := int64(-1 << 63)
-	for {
-		rows, err := tx.QueryContext(ctx, `SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems
-			FROM fts_v6 WHERE rowid > ? ORDER BY rowid LIMIT ?`, last, batch)
-		type row struct {
-			rowid int64
-			cols  [len(ftsColumns)]string
+	type row struct {
+		rowid int64
+		cols  [len(ftsColumns)]string
+	}
+	err := inBatches(ctx, tx, `SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems
+		FROM fts_v6 WHERE rowid > ? ORDER BY rowid LIMIT ?`, func(rows *sql.Rows, r *row) error {
+		var cols [len(ftsColumns)]sql.NullString
+		dest := []any{&r.rowid}
+		for i := range cols {
+			dest = append(dest, &cols[i])
 		}
-		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
-			var cols [len(ftsColumns)]sql.NullString
-			dest := []any{&r.rowid}
-			for i := range cols {
-				dest = append(dest, &cols[i])
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			for i, c := range cols {
-				r.cols[i] = c.String
-			}
-			return nil
-		})
-		if err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		for _, r := range got {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO note_text(doc, z) VALUES (?, ?)
-				ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, r.rowid, encodeNoteText(r.cols)); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.rowid, r.cols)...); err != nil {
-				return err
-			}
-			last = r.rowid
+		for i, c := range cols {
+			r.cols[i] = c.String
 		}
-		if len(got) < batch {
-			break
+		return nil
+	}, func(r *row) int64 { return r.rowid }, func(r *row) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO note_text(doc, z) VALUES (?, ?)
+			ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, r.rowid, encodeNoteText(r.cols)); err != nil {
+			return err
 		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.rowid, r.cols)...)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	// Rows of note_text with no row in the old table (a file whose
 	// version was set back) are dropped: fts has no row of them.

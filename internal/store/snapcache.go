@@ -73,13 +73,8 @@ func (s *Store) ensureSnapgen(ctx context.Context) error {
 		return fmt.Errorf("snapshot counter: %w", err)
 	}
 	defer tx.Rollback()
-	for _, stmt := range bytes.Split([]byte(snapgenSchema), []byte(";\n")) {
-		if len(bytes.TrimSpace(stmt)) == 0 {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, string(stmt)); err != nil {
-			return fmt.Errorf("snapshot counter: %w", err)
-		}
+	if err := execAll(ctx, tx, splitSchema(snapgenSchema)...); err != nil {
+		return fmt.Errorf("snapshot counter: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO snapgen(id, n) SELECT ?, 0 WHERE NOT EXISTS (SELECT 1 FROM snapgen)", hex.EncodeToString(id)); err != nil {
 		return fmt.Errorf("snapshot counter: %w", err)
