@@ -276,7 +276,8 @@ func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 // text and place in the file: the detail) follows with its length, so
 // that a load can leave it undecoded (LinkText).
 func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
-	e.linkHead(source, target, isNote, l.resolved, l.status, l.fragment != "")
+	// The detail is encoded where the row will go, then moved out of the
+	// way of its head.
 	mark := e.buf.Len()
 	e.symbol(l.kind, linkKinds)
 	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
@@ -286,16 +287,16 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	for _, v := range []int64{l.start, l.end - l.start, l.targetStart - l.start, l.targetEnd - l.targetStart, l.line} {
 		e.int(v)
 	}
-	detail := append(e.detail[:0], e.buf.Bytes()[mark:]...)
+	e.detail = append(e.detail[:0], e.buf.Bytes()[mark:]...)
 	e.buf.Truncate(mark)
-	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
-	e.buf.Write(detail)
-	e.detail = detail
+	e.linkWithDetail(source, target, isNote, l.resolved, l.status, l.fragment != "", e.detail)
 }
 
-// linkHead begins the row of a link (link): its source, its resolution
-// and its status, with whether it is anchored (has a fragment).
-func (e *snapEncoder) linkHead(source, target int, isNote bool, resolved, status string, anchored bool) {
+// linkWithDetail writes what link writes for a link whose detail is
+// already encoded (LinkText.details): its source, its resolution and its
+// status, with whether it is anchored (has a fragment), then the detail,
+// without decoding it and encoding it again.
+func (e *snapEncoder) linkWithDetail(source, target int, isNote bool, resolved, status string, anchored bool, detail []byte) {
 	e.row()
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
 	switch {
@@ -319,13 +320,6 @@ func (e *snapEncoder) linkHead(source, target int, isNote bool, resolved, status
 		e.int(frag)
 		e.str(status)
 	}
-}
-
-// linkWithDetail writes what link writes for a link whose detail is
-// already encoded (LinkText.details): the same bytes, without decoding
-// the detail and encoding it again.
-func (e *snapEncoder) linkWithDetail(source, target int, isNote bool, resolved, status string, anchored bool, detail []byte) {
-	e.linkHead(source, target, isNote, resolved, status, anchored)
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
 	e.buf.Write(detail)
 }
