@@ -149,14 +149,11 @@ func (w *writer) touchChangedAnchors(doc int64, before anchorLinks) error {
 	if err != nil {
 		return err
 	}
-	for target, cs := range before {
-		if !slices.Equal(cs, after[target]) {
-			w.touchAnchors(target)
-		}
-	}
-	for target := range after {
-		if _, ok := before[target]; !ok {
-			w.touchAnchors(target)
+	for _, links := range []anchorLinks{before, after} {
+		for target := range links {
+			if !slices.Equal(before[target], after[target]) {
+				w.touchAnchors(target)
+			}
 		}
 	}
 	return nil
@@ -198,7 +195,10 @@ func (w *writer) refreshAnchor(id string) error {
 	if err := eachString(rows, err, a.add); err != nil {
 		return err
 	}
-	return w.insertAnchor(rowid, &a)
+	if r, ok := a.row(rowid); ok {
+		return w.insertAnchorRow(&r)
+	}
+	return nil
 }
 
 // anchorText is the anchor text of one note, gathered from the contexts
@@ -220,16 +220,6 @@ func (a *anchorText) add(c string) {
 	a.display.WriteByte('\n')
 	a.around.WriteString(around)
 	a.around.WriteByte('\n')
-}
-
-// insertAnchor writes the fts_anchor row of the note rowid, if a has any
-// text.
-func (w *writer) insertAnchor(rowid int64, a *anchorText) error {
-	r, ok := a.row(rowid)
-	if !ok {
-		return nil
-	}
-	return w.insertAnchorRow(&r)
 }
 
 // anchorRow is one row of fts_anchor: the note's rowid and the columns

@@ -40,22 +40,26 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	// One read transaction: the rows and the generation they are
 	// cached under are of the same moment, whatever other processes
 	// write meanwhile.
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return nil, fmt.Errorf("load: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}}
-	key, ok := s.cacheKey(ctx, conn)
-	if ok {
-		rd.enc = s.newCacheEncoder(key)
-		defer rd.enc.discard()
-		rd.snap.Key = key.String()
-	}
-	if err := rd.readTables(ctx, conn); err != nil {
+	err = inReadTx(ctx, conn, "load", func() error {
+		key, ok := s.cacheKey(ctx, conn)
+		if ok {
+			rd.enc = s.newCacheEncoder(key)
+			defer rd.enc.discard()
+			rd.snap.Key = key.String()
+		}
+		for _, read := range []func(context.Context, querier) error{rd.readNotes, rd.readLinks, rd.readRest} {
+			if err := read(ctx, conn); err != nil {
+				return err
+			}
+		}
+		if ok {
+			s.writeCache(key, rd.enc)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if rd.enc != nil {
-		s.writeCache(key, rd.enc)
 	}
 	return rd.snap, nil
 }
@@ -100,17 +104,6 @@ type linkRow struct {
 	source, kind, target, fragment, alias, property string
 	start, end, targetStart, targetEnd, line        int64
 	resolved, status                                string
-}
-
-// readTables reads every table Load returns.
-func (rd *rowReader) readTables(ctx context.Context, q querier) error {
-	if err := rd.readNotes(ctx, q); err != nil {
-		return err
-	}
-	if err := rd.readLinks(ctx, q); err != nil {
-		return err
-	}
-	return rd.readRest(ctx, q)
 }
 
 // readNotes reads the notes table. The rows are scanned on a goroutine

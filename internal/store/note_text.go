@@ -198,7 +198,7 @@ func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_anchor_vocab",
 		"ALTER TABLE fts_anchor RENAME TO fts_anchor_v6",
-		"CREATE VIRTUAL TABLE fts_anchor USING "+ftsAnchorTable,
+		"CREATE VIRTUAL TABLE fts_anchor USING "+ftsTable,
 		`INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems FROM fts_anchor_v6`,
 		"DROP TABLE fts_anchor_v6",

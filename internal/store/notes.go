@@ -123,7 +123,10 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := s.commitWrite(ctx, w.tx); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
-	s.reserved = w.reservedAfter(b)
+	s.reserved = w.reserved
+	if b.Meta["consistent"] == "1" {
+		s.reserved = nil // the pass ended
+	}
 	if w.bulkEnd {
 		s.vacuumSparse(ctx)
 	}

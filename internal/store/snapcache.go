@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -98,21 +99,13 @@ func (k cacheKey) String() string { return fmt.Sprintf("%s:%d:%d", k.id, k.n, k.
 // cacheKey reads the index's key; ok is false without a counter or
 // without every one of its triggers (a table made again by a migration
 // loses its own).
-func (s *Store) cacheKey(ctx context.Context, q querier) (cacheKey, bool) {
+func (s *Store) cacheKey(ctx context.Context, q interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}) (cacheKey, bool) {
 	var k cacheKey
-	rows, err := q.QueryContext(ctx, `SELECT id, n, (SELECT schema_version FROM pragma_schema_version) FROM snapgen
-		WHERE (SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'snapgen_%') = ?`, snapgenTriggers)
-	if err != nil {
-		return k, false
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return k, false
-	}
-	if err := rows.Scan(&k.id, &k.n, &k.schema); err != nil {
-		return k, false
-	}
-	return k, rows.Err() == nil
+	err := q.QueryRowContext(ctx, `SELECT id, n, (SELECT schema_version FROM pragma_schema_version) FROM snapgen
+		WHERE (SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'snapgen_%') = ?`, snapgenTriggers).Scan(&k.id, &k.n, &k.schema)
+	return k, err == nil
 }
 
 // DropCachePages lets go of the process's pages of the snapshot cache

@@ -147,7 +147,7 @@ func (ka *keepAhead) run(conn *sql.Conn, want cacheKey) error {
 	default:
 		return errNotKept
 	}
-	err = inReadTx(ctx, conn, func() error {
+	err = inReadTx(ctx, conn, "keep snapshot cache", func() error {
 		if k, ok := s.cacheKey(ctx, conn); !ok || k != want {
 			return errNotKept
 		}
@@ -173,10 +173,11 @@ func (ka *keepAhead) run(conn *sql.Conn, want cacheKey) error {
 // the cache would describe.
 var errNotKept = errors.New("cache not kept: the index changed")
 
-// inReadTx runs fn in a read transaction on conn, rolled back after.
-func inReadTx(ctx context.Context, conn *sql.Conn, fn func() error) error {
+// inReadTx runs fn in a read transaction on conn, rolled back after;
+// what names the read in an error of BEGIN.
+func inReadTx(ctx context.Context, conn *sql.Conn, what string, fn func() error) error {
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return fmt.Errorf("keep snapshot cache: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 	return fn()

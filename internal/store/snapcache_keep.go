@@ -77,32 +77,29 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 		return "", fmt.Errorf("keep snapshot cache: %w", err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return "", fmt.Errorf("keep snapshot cache: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
-	key, ok := s.cacheKey(ctx, conn)
-	if !ok || key != s.keep.last {
+	var kept string
+	err = inReadTx(ctx, conn, "keep snapshot cache", func() error {
+		key, ok := s.cacheKey(ctx, conn)
+		if k := s.cachedKey.Load(); !ok || key != s.keep.last || k != nil && *k == key {
+			return nil // changed, or the cache this store read or wrote is current
+		}
+		rd := s.keepReader(key)
+		defer rd.enc.discard()
+		err := rd.keepNotes(ctx, conn, links)
+		if err == nil {
+			err = rd.readRest(ctx, conn)
+		}
+		if err != nil || rd.enc.err != nil {
+			return err
+		}
+		s.writeCache(key, rd.enc)
+		kept = key.String()
+		return nil
+	})
+	if errors.Is(err, errNotKept) {
 		return "", nil
 	}
-	if k := s.cachedKey.Load(); k != nil && *k == key {
-		return "", nil // the cache this store read or wrote is current
-	}
-	rd := s.keepReader(key)
-	defer rd.enc.discard()
-	if err := rd.keepNotes(ctx, conn, links); errors.Is(err, errNotKept) {
-		return "", nil
-	} else if err != nil {
-		return "", err
-	}
-	if err := rd.readRest(ctx, conn); err != nil {
-		return "", err
-	}
-	if rd.enc.err != nil {
-		return "", nil
-	}
-	s.writeCache(key, rd.enc)
-	return key.String(), nil
+	return kept, err
 }
 
 // keepReader returns a reader that encodes the notes rows it reads into

@@ -223,8 +223,7 @@ func OpenAndLoad(ctx context.Context, path string, opts ...Option) (*Store, *Sna
 }
 
 // setAside moves the unusable index at path aside and opens a new one.
-func setAside(ctx context.Context, path string, cause error, opts []Option) (*Store, string, error) {
-	err := cause
+func setAside(ctx context.Context, path string, err error, opts []Option) (*Store, string, error) {
 	aside := fmt.Sprintf("%s.broken-%s", path, time.Now().UTC().Format("20060102T150405"))
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if rerr := os.Rename(path+suffix, aside+suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
@@ -349,31 +348,23 @@ func (s *Store) migrate(ctx context.Context, version int) error {
 // CJK text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
 // headings, tags, props and stems are the other fields (fields.go). It
-// keeps no text (fts_body.go).
-const ftsTable = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	content = '', contentless_delete = 1,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
+// keeps no text (fts_body.go). fts_anchor is the same table (anchor_text.go,
+// bm25Call), as nothing reads its text back either.
+const ftsTable = ftsTableHead + "\tcontent = '', contentless_delete = 1,\n" + ftsTableTail
 
 // ftsTableV7 is the full-text table of schema 7, its content the view
 // note_text_cols (note_text.go): migrateNoteText writes it.
-const ftsTableV7 = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	content = 'note_text_cols', content_rowid = 'doc',
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
-
-// ftsAnchorTable is fts_anchor's: the same columns as fts (anchor_text.go,
-// bm25Call) and no content either, as nothing reads them back.
-const ftsAnchorTable = ftsTable
+const ftsTableV7 = ftsTableHead + "\tcontent = 'note_text_cols', content_rowid = 'doc',\n" + ftsTableTail
 
 // ftsTableV6 is the full-text table of schema 2 to 6, with FTS5's own
 // copy of every column: the migrations up to schema 6 write it.
-const ftsTableV6 = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
+const ftsTableV6 = ftsTableHead + ftsTableTail
+
+// The columns and the tokenizer of every version's full-text table.
+const (
+	ftsTableHead = "fts5(\n\ttitle, body, cjktitle, cjk, headings, tags, props, stems,\n"
+	ftsTableTail = "\ttokenize = 'unicode61 remove_diacritics 2'\n)"
+)
 
 // splitSchema returns the statements of a schema text, which are
 // separated by ";\n".
@@ -437,7 +428,7 @@ CREATE TABLE IF NOT EXISTS problems (
 ` + noteBodySchema + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsAnchorTable + `;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
 CREATE TABLE IF NOT EXISTS vector_models (
 	model INTEGER PRIMARY KEY,

@@ -21,13 +21,8 @@ const sparseShare = 10
 // for later writes to reuse.
 func (s *Store) vacuumSparse(ctx context.Context) {
 	var pages, free int64
-	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
-		return
-	}
-	if err := s.db.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free); err != nil {
-		return
-	}
-	if free == 0 || free*sparseShare < pages {
+	err := s.db.QueryRowContext(ctx, "SELECT page_count, freelist_count FROM pragma_page_count, pragma_freelist_count").Scan(&pages, &free)
+	if err != nil || free == 0 || free*sparseShare < pages {
 		return
 	}
 	before := s.keep.last
