@@ -7,14 +7,16 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// migrateFields brings an index of schema 1 to 5 to schema 6 in place:
-// the full-text table is made again with the columns headings, tags,
-// props and stems, filled from each note's row (its tags, properties and
-// headings) and its body as the old table has it; each link gets its
-// context from that body; fts_anchor is filled from the contexts later
-// (refreshAllAnchors). Notes, links and vectors stay, so nothing is
-// parsed or embedded again.
-func migrateFields(ctx context.Context, tx *sql.Tx) error {
+// migrateFields brings an index of schema 1 to 5 (from) to schema 6 in
+// place: the full-text table is made again with the columns headings,
+// tags, props and stems, filled from each note's row (its tags,
+// properties and headings) and its title and body as the old table has
+// them; each link gets its context from that body; fts_anchor is filled
+// from the contexts later (refreshAllAnchors). The hidden columns of
+// schema 1 and 2 are made again (CJK bigrams since 2, folded words since
+// 3), and schema 1's titles get the note's aliases. Notes, links and
+// vectors stay, so nothing is parsed or embedded again.
+func migrateFields(ctx context.Context, tx *sql.Tx, from int) error {
 	if err := addColumn(ctx, tx, "links", "context", "TEXT NOT NULL DEFAULT ''"); err != nil {
 		return err
 	}
@@ -31,13 +33,26 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 	}
 	w := newWriter(ctx, tx)
 	defer w.close()
-	err := inBatches(ctx, tx, `SELECT fts.rowid, fts.title, fts.body, fts.cjktitle, fts.cjk,
+	hidden := "fts.cjktitle, fts.cjk"
+	if from <= 2 {
+		hidden = "'', ''" // schema 1 has no such columns
+	}
+	err := inBatches(ctx, tx, `SELECT fts.rowid, fts.title, fts.body, `+hidden+`,
 			coalesce(notes.id, ''), coalesce(notes.title, ''), coalesce(notes.tags, '[]'),
-			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
+			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0), coalesce(notes.aliases, '[]')
 		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
 		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, func(rows *sql.Rows, r *fieldsRow) error {
-		return rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
-			&r.tags, &r.properties, &r.anchors, &r.bodyStart)
+		var aliases string
+		if err := rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
+			&r.tags, &r.properties, &r.anchors, &r.bodyStart, &aliases); err != nil || from > 2 {
+			return err
+		}
+		var names []string
+		if from == 1 && decodeJSON(aliases, &names) == nil {
+			r.title = ftsTitle(r.title, names)
+		}
+		r.cjktitle, r.cjk = hiddenText(r.title), hiddenText(r.body)
+		return nil
 	}, func(r *fieldsRow) int64 { return r.rowid }, func(r *fieldsRow) error { return migrateFieldsRow(ctx, w, r) })
 	if err != nil {
 		return err

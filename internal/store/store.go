@@ -123,30 +123,22 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create index folder: %w", err)
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	// FULL: a commit syncs the WAL before it returns, so the index
-	// transaction of a group commit is on disk when its writers are
-	// answered, like their files. In the group-commit benchmark this
-	// cost nothing measurable (one sync per group, while the next group
-	// writes its files).
-	q.Add("_pragma", "synchronous(FULL)")
-	// No connection checkpoints the WAL as part of its commit: that
-	// copied a thousand pages and synced the database file inside some
-	// writes (a group commit answering every writer of its group).
-	// afterWrite runs a passive checkpoint in the background instead.
-	q.Add("_pragma", "wal_autocheckpoint(0)")
-	q.Add("_pragma", "foreign_keys(ON)")
-	// A bigger page cache than the default 2 MiB saves re-reading pages
-	// for B-tree inserts in random key order during a cold index. Each
-	// cached page costs about twice its size in the C heap, which is not
-	// given back: with 64 MiB a cold index of 10,000 notes peaked at
-	// about 340 MiB RSS, with 16 MiB (the notes of a cold index are
-	// inserted in key order, their full-text rows together) at about 230
-	// MiB, for the same CPU time.
-	q.Add("_pragma", "cache_size("+poolCachePages+")")
-	q.Add("_pragma", "temp_store(MEMORY)")
+	q := url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()), "journal_mode(WAL)",
+		// FULL: a commit syncs the WAL before it returns, so the index
+		// transaction of a group commit is on disk when its writers are
+		// answered, like their files.
+		"synchronous(FULL)",
+		// No connection checkpoints the WAL as part of its commit, which
+		// copied a thousand pages and synced the database file inside
+		// some writes: afterWrite runs a passive checkpoint in the
+		// background instead.
+		"wal_autocheckpoint(0)", "foreign_keys(ON)",
+		// A bigger page cache than the default 2 MiB saves re-reading
+		// pages for B-tree inserts in random key order during a cold
+		// index; each cached page costs about twice its size in the C
+		// heap, which is not given back, and more than 16 MiB raised a
+		// cold index's peak RSS for no CPU time.
+		"cache_size(" + poolCachePages + ")", "temp_store(MEMORY)"}}
 	s := &Store{path: path, ckpt: checkpointer{last: time.Now()}}
 	for _, o := range opts {
 		o(s)
@@ -275,10 +267,9 @@ type migration struct {
 // with upTo set to the schema before it.
 func (s *Store) migrations(version int) []migration {
 	return []migration{
-		{upTo: 2, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFTS(ctx, tx, version) }},
 		{upTo: 3, run: migrateAnchors},
 		{upTo: 4, run: migrateCompact},
-		{upTo: 5, run: migrateFields},
+		{upTo: 5, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFields(ctx, tx, version) }},
 		{upTo: 6, run: migrateNoteText},
 		{upTo: 7, run: migrateDocs, vacuum: true},
 		{upTo: 7, run: func(ctx context.Context, tx *sql.Tx) error {
