@@ -107,9 +107,8 @@ func (w *writer) doc(id string) (int64, error) {
 	if d, ok := w.reserved[id]; ok {
 		return d, nil
 	}
-	var d int64
-	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&d)
-	if err == sql.ErrNoRows {
+	d, held, err := w.noteDoc(id)
+	if err == nil && !held {
 		if _, err := w.exec("INSERT INTO pending(name) VALUES (?) ON CONFLICT(name) DO NOTHING", id); err != nil {
 			return 0, err
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"context"
 	"database/sql"
@@ -43,10 +44,8 @@ CREATE VIEW IF NOT EXISTS note_text_cols AS SELECT doc,
 	FROM note_text`
 
 func init() {
-	if err := sqlite.RegisterDeterministicScalarFunction(noteTextFunc, 2, noteTextColumn); err != nil {
-		panic(err)
-	}
-	if err := sqlite.RegisterDeterministicScalarFunction(bodyFunc, 1, bodyText); err != nil {
+	err := sqlite.RegisterDeterministicScalarFunction(noteTextFunc, 2, noteTextColumn)
+	if err = cmp.Or(err, sqlite.RegisterDeterministicScalarFunction(bodyFunc, 1, bodyText)); err != nil {
 		panic(err)
 	}
 }

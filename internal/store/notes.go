@@ -354,12 +354,11 @@ func (w *writer) upsert(r *Record) error {
 	}
 	// A note the index does not hold yet has no rows to replace: its
 	// rows are only inserted (most notes of a cold index).
-	var doc int64
-	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", n.ID).Scan(&doc)
-	fresh := errors.Is(err, sql.ErrNoRows)
-	if err != nil && !fresh {
+	doc, held, err := w.noteDoc(n.ID)
+	if err != nil {
 		return fmt.Errorf("index %s: %w", n.ID, err)
 	}
+	fresh := !held
 	args := []any{n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		p.aliases, p.tags, p.props, p.warnings, p.anchors}
 	if fresh {

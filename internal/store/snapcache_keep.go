@@ -30,7 +30,7 @@ type keepState struct {
 	committed bool     // the write under way committed
 }
 
-// commitWrite commits tx, a write transaction from beginWrite, and
+// commitWrite commits tx, a write transaction from beginWriter, and
 // records the key it commits (the caller holds s.wmu).
 func (s *Store) commitWrite(ctx context.Context, tx *sql.Tx) error {
 	k, ok := s.cacheKey(ctx, tx)
