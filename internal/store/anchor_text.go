@@ -276,9 +276,8 @@ func (w *writer) refreshAnchorsAfter(deferred bool) (all bool, err error) {
 		return false, err
 	}
 	// What follows (the merges) writes only full-text tables: the caches
-	// are kept meanwhile (Batch.Keep). Kept while the anchor text was
-	// rewritten, they took the peak RSS of a cold index of 100,000 notes
-	// 50 MB higher.
+	// are kept meanwhile (Batch.Keep), not while the anchor text was
+	// rewritten, which would raise a cold index's peak RSS.
 	w.ahead.start(w)
 	return true, nil
 }

@@ -10,14 +10,12 @@ import (
 // LinkPacker packs the links of many notes, such as the notes of a cold
 // index, in the form the snapshot cache holds them (LinkText), without
 // their resolution: a cold index pass keeps the links of the notes it has
-// written so, instead of as link structs, which at 100,000 notes were
-// about 140 MB of its live heap (the resolution stays beside them, in the
-// engine's per-link slices). Each note's links are encoded into one
-// pooled encoder, then copied out at their exact size, and the packed
-// bytes and the LinkText values are cut from shared slabs, so that
-// 100,000 notes are a few hundred allocations instead of 200,000 (which
-// the collector then sweeps, and whose sizes leave the heap's spans part
-// empty). A note's pieces live as long as
+// written so, not as link structs, to keep its live heap small (the
+// resolution stays beside them, in the engine's per-link slices). Each
+// note's links are encoded into one pooled encoder, then copied out at
+// their exact size, and the packed bytes and the LinkText values are cut
+// from shared slabs: a few hundred allocations for 100,000 notes, not
+// 200,000 that the collector would sweep. A note's pieces live as long as
 // its slab: what replaces a note later does not reuse them, so a packer
 // is for notes that mostly stay (a start), not for live edits. The zero
 // value is ready; a LinkPacker is not safe for concurrent use.

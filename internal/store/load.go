@@ -108,9 +108,8 @@ type linkRow struct {
 
 // readNotes reads the notes table. The rows are scanned on a goroutine
 // of their own, a batch of noteScanBatch ahead of their decoding here
-// (JSON, properties, anchors: three quarters of the time), so that a
-// process that keeps the snapshot cache as it closes (KeepCache) uses
-// both cores for it.
+// (JSON, properties, anchors), so that a process that keeps the snapshot
+// cache as it closes (KeepCache) uses both cores for it.
 func (rd *rowReader) readNotes(ctx context.Context, q querier) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, `+notePath+`, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
 		FROM notes`)
@@ -244,7 +243,7 @@ func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
 
 // link adds one links row. A note's rows come one after another (ORDER
 // BY source), so they are cut from shared chunks rather than grown one
-// slice per note: a 100,000-note load allocates a third as much.
+// slice per note.
 func (rd *rowReader) link(l *linkRow) {
 	i, ok := rd.byID[l.source]
 	if !ok {

@@ -9,9 +9,8 @@ import (
 )
 
 // A cold index inserts eight link rows a note. Through database/sql each
-// INSERT allocated its arguments again ([]driver.NamedValue, 700 MB
-// at 100,000 notes: a tenth of what the pass allocated) and converted
-// each int by reflection. insertLinks hands the rows to the driver's
+// INSERT allocates its arguments again ([]driver.NamedValue) and
+// converts each int by reflection. insertLinks hands the rows to the driver's
 // statement on the transaction's own connection (sql.Conn.Raw), its
 // arguments in one slice the writer reuses.
 

@@ -11,8 +11,7 @@ import (
 )
 
 // A process that wrote the index leaves the snapshot cache stale: without
-// more, the next start reads every table again (about 5 s of CPU at
-// 100,000 notes, four fifths of it the link rows). KeepCache writes the
+// more, the next start reads every table again. KeepCache writes the
 // cache before the process ends, from the notes table and from the links
 // the caller holds in memory, which are what its own last write stored.
 //

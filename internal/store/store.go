@@ -24,23 +24,8 @@ import (
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
 // user_version. An index of version 1 to 7 is brought up to date in
-// place; one of another version is rebuilt (OpenOrRebuild).
-//
-// Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
-// 3 keeps the folded words unicode61 does not fold in them (foldText);
-// version 4 added notes.anchors, each note's headings and block ids
-// (anchors.go); version 5 stores vectors as bytes with a power-of-two
-// scale instead of float32s (vector_codec.go) and drops the indexes
-// links_resolved and tags_tag, which no query used (migrateCompact);
-// version 6 added the fts columns headings, tags, props and stems, the
-// table fts_anchor, links.context and the partial index links_context
-// (migrateFields); version 7 keeps the full-text table's columns
-// compressed in note_text, read through the view note_text_cols, instead
-// of FTS5's own copy of them, and fts_anchor without content
-// (migrateNoteText); version 8 keys notes by an integer, notes.doc, that
-// links and vectors refer to, stores link kinds and statuses as codes,
-// vector models and content hashes once, and no tags table (layout.go,
-// migrateDocs).
+// place, by the steps of migrations (each says what its version
+// changed); one of another version is rebuilt (OpenOrRebuild).
 const SchemaVersion = 8
 
 // BusyTimeout is how long a writer waits for another connection's lock.
@@ -324,8 +309,8 @@ func (s *Store) migrate(ctx context.Context, version int) error {
 	}
 	if vacuum {
 		// The old tables' pages are free now: a third of the file or
-		// more. VACUUM gives them back (about a second at 10,000
-		// notes); when it fails the index is as good, only bigger.
+		// more. VACUUM gives them back; when it fails the index is as
+		// good, only bigger.
 		_, _ = s.db.ExecContext(ctx, "VACUUM")
 		// No connection checkpoints on its own (see Open): the copy of
 		// the file that VACUUM left in the WAL goes into the file now.

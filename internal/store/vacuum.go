@@ -4,9 +4,8 @@ import "context"
 
 // A bulk pass ends by finishing FTS5's merges (fts_merge.go), and the
 // segments those merges replace leave their pages free at the end of the
-// file, where no later write of the pass reuses them: on a 10,000-note
-// vault, as much as a fifth of the file, depending on where the pass's
-// chunks fell. vacuumSparse gives them back.
+// file, where no later write of the pass reuses them. vacuumSparse gives
+// them back.
 
 // sparseShare is the share of free pages above which vacuumSparse runs:
 // 1/sparseShare of the file. A small file is rebuilt as fast as it is
