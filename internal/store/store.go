@@ -255,7 +255,9 @@ func (s *Store) migrations(version int) []migration {
 		{upTo: 3, run: migrateAnchors},
 		{upTo: 4, run: migrateCompact},
 		{upTo: 5, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFields(ctx, tx, version) }},
-		{upTo: 6, run: migrateNoteText},
+		{upTo: 6, run: func(ctx context.Context, tx *sql.Tx) error {
+			return migrateNoteText(ctx, tx, s.vault.Load() == nil)
+		}},
 		{upTo: 7, run: migrateDocs, vacuum: true},
 		{upTo: 7, run: func(ctx context.Context, tx *sql.Tx) error {
 			return migrateContentless(ctx, tx, s.vault.Load() == nil)
@@ -327,10 +329,6 @@ func (s *Store) migrate(ctx context.Context, version int) error {
 // keeps no text (fts_body.go). fts_anchor is the same table (anchor_text.go,
 // bm25Call), as nothing reads its text back either.
 const ftsTable = ftsTableHead + "\tcontent = '', contentless_delete = 1,\n" + ftsTableTail
-
-// ftsTableV7 is the full-text table of schema 7, its content the view
-// note_text_cols (note_text.go): migrateNoteText writes it.
-const ftsTableV7 = ftsTableHead + "\tcontent = 'note_text_cols', content_rowid = 'doc',\n" + ftsTableTail
 
 // ftsTableV6 is the full-text table of schema 2 to 6, with FTS5's own
 // copy of every column: the migrations up to schema 6 write it.
