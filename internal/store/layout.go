@@ -47,9 +47,6 @@ func notePathOf(table string) string {
 	return "iif(" + table + ".path = '', " + table + ".id, " + table + ".path)"
 }
 
-// A link's kind and status are stored as their place in linkKinds and
-// linkStatuses (snapcache_note.go), the lists the snapshot cache uses too.
-
 // linkCode is what the links table stores for v, one of list's values
 // or another string.
 func linkCode(list []string, v string) any {

@@ -10,13 +10,13 @@ import (
 // they resolve to) at a random place: a seek down the index, often a page
 // read and a split, and the page written again to the WAL by every later
 // batch that touched it. Built once from the finished table (sorted,
-// pages filled in order), the index costs a fraction of that. So a pass that defers the anchor text over an
-// empty links table (a cold index, Batch.DeferAnchors) drops links_to in
-// its first batch, and the first batch that does not defer (the pass's
-// last) makes it again, before its own writes. In between nothing needs
-// it: the anchor text is not worked out, and the statements that find
-// links by their resolution (claimPending, dropPending) make it first
-// (needLinksTo). An index left without it by a pass that was interrupted
+// pages filled in order), the index costs a fraction of that. So a pass
+// that defers the anchor text over an empty links table (a cold index,
+// Batch.DeferAnchors) drops links_to in its first batch, and the first
+// batch that does not defer (the pass's last) makes it again, before its
+// own writes. In between nothing needs it: the anchor text is not worked
+// out, and the statements that find links by their resolution
+// (claimPending, dropPending) make it first (needLinksTo). An index left without it by a pass that was interrupted
 // gets it back from the next batch that does not defer, or the next Open
 // (ensureLinksTo); until then every answer is the same, only slower.
 
