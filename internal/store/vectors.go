@@ -51,9 +51,9 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 	if err != nil {
 		return err
 	}
-	for i := range notes {
-		if err := w.putNoteVectors(mid, dim, &notes[i]); err != nil {
-			return fmt.Errorf("index vectors of %s: %w", notes[i].Note, err)
+	for _, nv := range notes {
+		if err := w.putNoteVectors(mid, dim, &nv); err != nil {
+			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
 	}
 	return nil
