@@ -221,19 +221,16 @@ func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
 	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
 		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '')
 		FROM (SELECT l.source AS doc, `+linkRowColumns+` `+linkRowJoins+`) ORDER BY doc, seq`)
-	if err != nil {
-		return fmt.Errorf("load links: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
 		var l linkRow
-		if err := rows.Scan(&l.source, &l.kind, &l.target, &l.fragment, &l.alias, &l.property, &l.start, &l.end,
-			&l.targetStart, &l.targetEnd, &l.line, &l.resolved, &l.status); err != nil {
-			return fmt.Errorf("load links: %w", err)
+		err := rows.Scan(&l.source, &l.kind, &l.target, &l.fragment, &l.alias, &l.property, &l.start, &l.end,
+			&l.targetStart, &l.targetEnd, &l.line, &l.resolved, &l.status)
+		if err == nil {
+			rd.link(&l)
 		}
-		rd.link(&l)
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
 	rd.endNoteLinks()
