@@ -18,15 +18,15 @@ import (
 // ("[[Callouts|callout]] blocks", "the [[Backlinks]] pane shows notes that
 // link to the current one") are often the words a question uses. Each
 // link row keeps its context (links.context): the link's display text, a
-// tab, and the words after it in its sentence (linkContext). A frontmatter link has none
-// (its display text is the target's name; the linking note's title as
-// its context made the rankings worse). A note's row in fts_anchor (same
-// columns as fts) holds the display texts of up to MaxAnchorLinks links
-// to it in title, the words around them in body, the hidden forms of both
-// in cjktitle and cjk, their stems in stems: each with its own weight
-// (FieldWeights.AnchorText, AnchorContext).
-// A write refreshes the rows of every note whose incoming links it
-// changed (Apply), so an edit of one note updates the notes it links to.
+// tab, and the words after it in its sentence (linkContext). A
+// frontmatter link has none (its display text is the target's name; the
+// linking note's title as its context made the rankings worse). A note's
+// row in fts_anchor (same columns as fts) holds the display texts of up
+// to MaxAnchorLinks links to it in title, the words around them in body,
+// the hidden forms of both in cjktitle and cjk, their stems in stems:
+// each with its own weight (FieldWeights.AnchorText, AnchorContext). A
+// write refreshes the rows of every note whose incoming links it changed
+// (Apply), so an edit of one note updates the notes it links to.
 
 // Bounds of the anchor text.
 const (

@@ -16,9 +16,10 @@ import (
 // batch that does not defer (the pass's last) makes it again, before its
 // own writes. In between nothing needs it: the anchor text is not worked
 // out, and the statements that find links by their resolution
-// (claimPending, dropPending) make it first (needLinksTo). An index left without it by a pass that was interrupted
-// gets it back from the next batch that does not defer, or the next Open
-// (ensureLinksTo); until then every answer is the same, only slower.
+// (claimPending, dropPending) make it first (needLinksTo). An index left
+// without it by a pass that was interrupted gets it back from the next
+// batch that does not defer, or the next Open (ensureLinksTo); until
+// then every answer is the same, only slower.
 
 // createLinksTo makes links_to, as the schema does.
 const createLinksTo = "CREATE INDEX IF NOT EXISTS links_to ON links(resolved)"

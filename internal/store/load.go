@@ -304,8 +304,9 @@ func (rd *rowReader) endNoteLinks() {
 }
 
 // addLazyLink gives note r one more link read from the cache, whose row
-// is rd.lazy.all[from:to]; anchored says it has a fragment. It is false when r's links do not come one
-// after another (the cache never writes them so).
+// is rd.lazy.all[from:to]; anchored says it has a fragment. It is false
+// when r's links do not come one after another (the cache never writes
+// them so).
 func (rd *rowReader) addLazyLink(r *Record, resolved string, status vault.Status, anchored bool, from, to int) bool {
 	if r != rd.cur {
 		rd.endNoteLinks()

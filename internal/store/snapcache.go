@@ -21,9 +21,9 @@ import (
 // tables: one read, no SQL, no JSON (each note's fields are stored
 // decoded, in binary: snapcache_note.go), strings cut from the file's
 // bytes, and links naming their note and target by their place in the
-// file. It is only
-// a cache: it is used when it is as new as the index and otherwise
-// ignored and written again by the next Load that reads the tables.
+// file. It is only a cache: it is used when it is as new as the index
+// and otherwise ignored and written again by the next Load that reads
+// the tables.
 //
 // "As new as the index" is exact. Triggers in the index count every
 // change to the tables a Snapshot holds (snapgen.n), in the transaction

@@ -1,8 +1,9 @@
 // Package store persists vaultgraph's index in SQLite (modernc.org/sqlite,
 // pure Go): notes with their metadata and tags, links with their byte
 // ranges and resolution, attachments, problems, a full-text index (FTS5,
-// without a copy of the text) and embedding vectors. The index is a cache of the vault's files: when it is
-// corrupt or from a newer vaultgraph it is set aside and rebuilt.
+// without a copy of the text) and embedding vectors. The index is a
+// cache of the vault's files: when it is corrupt or from a newer
+// vaultgraph it is set aside and rebuilt.
 package store
 
 import (

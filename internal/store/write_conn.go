@@ -10,8 +10,9 @@ import (
 // statements a transaction prepares, on the connection (stmtCache's) or
 // through the driver (raw_exec.go's full-text and link inserts), stay
 // prepared for the next one, rather than again for each live write on a
-// pooled connection (SQLite's parser and planner). A write that does not commit closes the connection, so that a
-// connection in a state of doubt is never used again.
+// pooled connection (SQLite's parser and planner). A write that does not
+// commit closes the connection, so that a connection in a state of doubt
+// is never used again.
 
 // writeConn returns the write connection, opening it the first time
 // (the caller holds wmu).
