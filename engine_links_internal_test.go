@@ -22,7 +22,7 @@ func TestResolveChanged(t *testing.T) {
 	for _, packed := range []bool{false, true} {
 		ns := &noteState{note: &vault.Note{ID: "A.md", Links: slices.Clone(links)}}
 		if packed {
-			ns.lazy, ns.note.Links = newLazyLinks(store.PackLinks(links)), nil
+			ns.lazy, ns.note.Links = newLazyLinks(new(store.LinkPacker).Pack(links)), nil
 		}
 		if !resolveChanged(x, ns) {
 			t.Errorf("packed=%v: first resolution: resolveChanged = false, want true", packed)

@@ -36,7 +36,7 @@ func TestBuildRefs(t *testing.T) {
 		}
 		ns := &noteState{note: &vault.Note{ID: id, Links: links}}
 		if i%2 == 0 {
-			ns.lazy, ns.note.Links = newLazyLinks(store.PackLinks(links)), nil
+			ns.lazy, ns.note.Links = newLazyLinks(new(store.LinkPacker).Pack(links)), nil
 		}
 		notes[id] = ns
 	}

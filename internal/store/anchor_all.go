@@ -43,8 +43,7 @@ type anchorScratch struct {
 // would one note at a time (a target's first MaxAnchorLinks links, by
 // source note ID and position). It reads the links in the order they are
 // stored, not through links_to: in target order, each link row is a
-// random read of the links table, which a cold index of 100,000 notes
-// paid for with most of its last batch.
+// random read of the links table.
 func (w *writer) refreshAllAnchors() error {
 	if _, err := w.exec("INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"); err != nil {
 		return err
@@ -55,10 +54,8 @@ func (w *writer) refreshAllAnchors() error {
 	}
 	maxDoc := int64(len(ranks) - 1)
 	// The links with a context, counted from the table the scans read
-	// next: "SELECT count(*) FROM links" counts the entries of links_to,
-	// at 100,000 notes less CPU (0.07 s) but 10 MB of the index's pages
-	// more to read, and the peak RSS of a cold index was 15-20 MB higher
-	// (3 runs each).
+	// next, not from links_to, whose pages would add to a cold index's
+	// peak RSS.
 	var links int64
 	if err := w.queryRow("SELECT count(*) FROM links WHERE context <> ''").Scan(&links); err != nil {
 		return fmt.Errorf("index anchor text: %w", err)
@@ -77,8 +74,7 @@ func (w *writer) refreshAllAnchors() error {
 // noteRanks returns each note's rank among the notes' IDs in order, by
 // doc, -1 for a doc no note has: its length is one more than the largest
 // doc. A slice, not a map: refreshAnchorRange looks up two docs a link,
-// which at 100,000 notes took 0.2 s of a map's hashing, and the docs are
-// the numbers from 1 up that the notes were given.
+// and the docs are the numbers from 1 up that the notes were given.
 func (w *writer) noteRanks() ([]int32, error) {
 	rows, err := w.tx.QueryContext(w.ctx, "SELECT doc FROM notes ORDER BY id")
 	var docs []int64
@@ -121,9 +117,7 @@ func rankOf(ranks []int32, doc int64) (int32, bool) {
 // anchorScan reads the links that give the notes of a range of docs
 // anchor text, in stored order. "+resolved" keeps SQLite from reading
 // them through links_to (NOT INDEXED does not stop that on this WITHOUT
-// ROWID table): in target order every row is a random read of the table,
-// which at 100,000 notes cost 4.4 s of CPU and more of waiting for the
-// disk, against 0.5 s in stored order.
+// ROWID table): in target order every row is a random read of the table.
 const anchorScan = `SELECT source, seq, resolved, context FROM links
 	WHERE +resolved BETWEEN ? AND ? AND context <> '' AND source <> resolved`
 
@@ -160,8 +154,7 @@ func (w *writer) refreshAnchorRange(ranks []int32, lo, hi int64, sc *anchorScrat
 	rows.Close()
 	// The rows are made (sorted, gathered, folded, stemmed) on another
 	// core while this one inserts them: at the end of a cold index
-	// nothing else runs (at 100,000 notes, about 1 s of CPU of the 4 s
-	// this takes).
+	// nothing else runs.
 	made := make(chan anchorRow, anchorRowsAhead)
 	go func() {
 		defer close(made)

@@ -18,15 +18,15 @@ import (
 // ("[[Callouts|callout]] blocks", "the [[Backlinks]] pane shows notes that
 // link to the current one") are often the words a question uses. Each
 // link row keeps its context (links.context): the link's display text, a
-// tab, and the words after it in its sentence (linkContext). A frontmatter link has none
-// (its display text is the target's name; the linking note's title as
-// its context made the rankings worse). A note's row in fts_anchor (same
-// columns as fts) holds the display texts of up to MaxAnchorLinks links
-// to it in title, the words around them in body, the hidden forms of both
-// in cjktitle and cjk, their stems in stems: each with its own weight
-// (FieldWeights.AnchorText, AnchorContext).
-// A write refreshes the rows of every note whose incoming links it
-// changed (Apply), so an edit of one note updates the notes it links to.
+// tab, and the words after it in its sentence (linkContext). A
+// frontmatter link has none (its display text is the target's name; the
+// linking note's title as its context made the rankings worse). A note's
+// row in fts_anchor (same columns as fts) holds the display texts of up
+// to MaxAnchorLinks links to it in title, the words around them in body,
+// the hidden forms of both in cjktitle and cjk, their stems in stems:
+// each with its own weight (FieldWeights.AnchorText, AnchorContext). A
+// write refreshes the rows of every note whose incoming links it changed
+// (Apply), so an edit of one note updates the notes it links to.
 
 // Bounds of the anchor text.
 const (
@@ -149,14 +149,11 @@ func (w *writer) touchChangedAnchors(doc int64, before anchorLinks) error {
 	if err != nil {
 		return err
 	}
-	for target, cs := range before {
-		if !slices.Equal(cs, after[target]) {
-			w.touchAnchors(target)
-		}
-	}
-	for target := range after {
-		if _, ok := before[target]; !ok {
-			w.touchAnchors(target)
+	for _, links := range []anchorLinks{before, after} {
+		for target := range links {
+			if !slices.Equal(before[target], after[target]) {
+				w.touchAnchors(target)
+			}
 		}
 	}
 	return nil
@@ -198,7 +195,10 @@ func (w *writer) refreshAnchor(id string) error {
 	if err := eachString(rows, err, a.add); err != nil {
 		return err
 	}
-	return w.insertAnchor(rowid, &a)
+	if r, ok := a.row(rowid); ok {
+		return w.insertAnchorRow(&r)
+	}
+	return nil
 }
 
 // anchorText is the anchor text of one note, gathered from the contexts
@@ -220,16 +220,6 @@ func (a *anchorText) add(c string) {
 	a.display.WriteByte('\n')
 	a.around.WriteString(around)
 	a.around.WriteByte('\n')
-}
-
-// insertAnchor writes the fts_anchor row of the note rowid, if a has any
-// text.
-func (w *writer) insertAnchor(rowid int64, a *anchorText) error {
-	r, ok := a.row(rowid)
-	if !ok {
-		return nil
-	}
-	return w.insertAnchorRow(&r)
 }
 
 // anchorRow is one row of fts_anchor: the note's rowid and the columns
@@ -286,9 +276,8 @@ func (w *writer) refreshAnchorsAfter(deferred bool) (all bool, err error) {
 		return false, err
 	}
 	// What follows (the merges) writes only full-text tables: the caches
-	// are kept meanwhile (Batch.Keep). Kept while the anchor text was
-	// rewritten, they took the peak RSS of a cold index of 100,000 notes
-	// 50 MB higher.
+	// are kept meanwhile (Batch.Keep), not while the anchor text was
+	// rewritten, which would raise a cold index's peak RSS.
 	w.ahead.start(w)
 	return true, nil
 }

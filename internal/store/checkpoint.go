@@ -21,21 +21,16 @@ type checkpointer struct {
 	wg      sync.WaitGroup
 }
 
-// beginWrite takes the writer's lock (wmu) and begins a write
-// transaction; what names the write in an error. The caller defers end,
-// which rolls back what was not committed, then runs afterWrite and
-// releases the lock.
-func (s *Store) beginWrite(ctx context.Context, what string) (tx *sql.Tx, end func(), err error) {
-	_, tx, end, err = s.beginWriteConn(ctx, what)
-	return tx, end, err
-}
-
-// beginWriteConn is beginWrite on the store's write connection
-// (writeConn), which it returns too (for statements run through the
-// driver, raw_exec.go).
-func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn, tx *sql.Tx, end func(), err error) {
+// beginWriter takes the writer's lock (wmu) and begins a write
+// transaction on the store's write connection (writeConn), with a writer
+// over it; what names the write in an error. The caller defers end,
+// which closes the writer's statements, rolls back what was not
+// committed, then runs afterWrite and releases the lock.
+func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end func(), err error) {
 	s.wmu.Lock()
-	if conn, err = s.writeConn(ctx); err == nil {
+	var tx *sql.Tx
+	conn, err := s.writeConn(ctx)
+	if err == nil {
 		if tx, err = conn.BeginTx(ctx, nil); err != nil {
 			s.dropWriteConn()
 		}
@@ -44,28 +39,9 @@ func (s *Store) beginWriteConn(ctx context.Context, what string) (conn *sql.Conn
 		s.keep.failed = true // see KeepCache
 		s.afterWrite()
 		s.wmu.Unlock()
-		return nil, nil, nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	s.keep.committed = false
-	return conn, tx, func() {
-		_ = tx.Rollback() // after Commit it is a no-op
-		if !s.keep.committed {
-			s.keep.failed = true // see KeepCache
-			s.dropWriteConn()
-		}
-		s.afterWrite()
-		s.wmu.Unlock()
-	}, nil
-}
-
-// beginWriter is beginWrite with a writer over the transaction, for the
-// writes that go through one (Apply, PutVectors). The caller defers end,
-// which closes the writer's statements, then ends the transaction.
-func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end func(), err error) {
-	conn, tx, endTx, err := s.beginWriteConn(ctx, what)
-	if err != nil {
-		return nil, nil, err
-	}
 	w = newWriter(ctx, tx)
 	w.conn = conn
 	if s.wraw == nil {
@@ -76,7 +52,13 @@ func (s *Store) beginWriter(ctx context.Context, what string) (w *writer, end fu
 	w.cache = &s.stmts
 	return w, func() {
 		w.close()
-		endTx()
+		_ = tx.Rollback() // after Commit it is a no-op
+		if !s.keep.committed {
+			s.keep.failed = true // see KeepCache
+			s.dropWriteConn()
+		}
+		s.afterWrite()
+		s.wmu.Unlock()
 	}, nil
 }
 
@@ -110,23 +92,18 @@ func (c *checkpointer) wait() { c.wg.Wait() }
 // Reset empties the index (for an index file that belongs to another
 // vault).
 func (s *Store) Reset(ctx context.Context) error {
-	tx, end, err := s.beginWrite(ctx, "reset index")
+	w, end, err := s.beginWriter(ctx, "reset index")
 	if err != nil {
 		return err
 	}
 	defer end()
 	// 'delete-all' empties fts without reading each row's old values.
-	for _, stmt := range []string{"INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')"} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("reset index: %w", err)
-		}
+	if err := execAll(ctx, w.tx, "INSERT INTO fts(fts) VALUES('delete-all')", "INSERT INTO fts_anchor(fts_anchor) VALUES('delete-all')",
+		"DELETE FROM note_body", "DELETE FROM vectors", "DELETE FROM vector_notes", "DELETE FROM vector_models", "DELETE FROM links",
+		"DELETE FROM pending", "DELETE FROM notes", "DELETE FROM attachments", "DELETE FROM problems", "DELETE FROM meta"); err != nil {
+		return fmt.Errorf("reset index: %w", err)
 	}
-	for _, table := range []string{"note_body", "vectors", "vector_notes", "vector_models", "links", "pending", "notes", "attachments", "problems", "meta"} {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
-			return fmt.Errorf("reset index: %w", err)
-		}
-	}
-	if err := s.commitWrite(ctx, tx); err != nil {
+	if err := s.commitWrite(ctx, w.tx); err != nil {
 		return fmt.Errorf("reset index: %w", err)
 	}
 	s.ranks.forget() // FTS5's origins start over (search_docsize.go)

@@ -3,6 +3,9 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -46,33 +49,35 @@ func toTyped(v any) (typedValue, error) {
 	case time.Time:
 		return typedValue{D: &x}, nil
 	case []any:
-		out := typedValue{L: []typedValue{}}
-		if len(x) == 0 {
-			out.N = "list"
-		}
-		for _, e := range x {
-			t, err := toTyped(e)
-			if err != nil {
-				return typedValue{}, err
-			}
-			out.L = append(out.L, t)
-		}
-		return out, nil
+		out := typedValue{L: make([]typedValue, len(x)), N: emptyMark(len(x), "list")}
+		err := typedEach(slices.All(x), func(i int, t typedValue) { out.L[i] = t })
+		return out, err
 	case map[string]any:
-		out := typedValue{M: map[string]typedValue{}}
-		if len(x) == 0 {
-			out.N = "map"
-		}
-		for k, e := range x {
-			t, err := toTyped(e)
-			if err != nil {
-				return typedValue{}, err
-			}
-			out.M[k] = t
-		}
-		return out, nil
+		out := typedValue{M: make(map[string]typedValue, len(x)), N: emptyMark(len(x), "map")}
+		err := typedEach(maps.All(x), func(k string, t typedValue) { out.M[k] = t })
+		return out, err
 	}
 	return typedValue{}, fmt.Errorf("property value of type %T cannot be stored", v)
+}
+
+// typedEach gives set each value of seq as toTyped converts it.
+func typedEach[K any](seq iter.Seq2[K, any], set func(K, typedValue)) error {
+	for k, v := range seq {
+		t, err := toTyped(v)
+		if err != nil {
+			return err
+		}
+		set(k, t)
+	}
+	return nil
+}
+
+// emptyMark is typedValue.N of a list or map of n items.
+func emptyMark(n int, mark string) string {
+	if n > 0 {
+		return ""
+	}
+	return mark
 }
 
 func fromTyped(t typedValue) any {

@@ -210,7 +210,7 @@ func stemText(texts ...string) string {
 // nextStemWord returns the first word of t[i:] and the offset just past
 // it, or "" when there is none: the words are those of
 // strings.FieldsFuncSeq(t, notStemRune), found without a call per
-// character for ASCII text (the call was a sixth of stemText).
+// character for ASCII text.
 func nextStemWord(t string, i int) (string, int) {
 	for i < len(t) { // separators
 		if c := t[i]; c < utf8.RuneSelf {
@@ -253,14 +253,12 @@ func notStemRune(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
-// stemScratch is the scratch space of one stemText call, pooled: the
-// set of the stems of each note was a fifth of the bytes a cold index
-// allocated. It keeps, of each word it met (up to maxStemLocal), its
-// stem and the last call that met it, and of each distinct stem the last
-// call that wrote it, so that one look-up a word tells whether this note
-// had it already, its stem and whether the note had the stem (a set of
-// each note's stems was a tenth of stemText), and most words skip the
-// shared cache (stemCache).
+// stemScratch is the scratch space of one stemText call, pooled, not a
+// set of each note's stems. It keeps, of each word it met (up to
+// maxStemLocal), its stem and the last call that met it, and of each
+// distinct stem the last call that wrote it, so that one look-up a word
+// tells whether this note had it already, its stem and whether the note
+// had the stem, and most words skip the shared cache (stemCache).
 type stemScratch struct {
 	index   map[string]int32 // a word's place in words
 	words   []stemWord
@@ -352,9 +350,8 @@ func (st *stemScratch) put() {
 // stem is a word of either, to set noStemWord: an expression without them
 // reads fewer posting lists (a word's stem is often no word, "invoic").
 // Each token is looked up as a match of one row: the tables' vocabularies
-// (fts_vocab) would count every note with it, a tenth of a search's time
-// at 100,000 notes. Stems are ASCII letters, so the quoted token is the
-// token.
+// (fts_vocab) would count every note with it. Stems are ASCII letters,
+// so the quoted token is the token.
 func stemAsk(terms []Term) flagAsk {
 	const exists = `(EXISTS (SELECT 1 FROM fts WHERE fts MATCH '"' || ? || '"') OR EXISTS (SELECT 1 FROM fts_anchor WHERE fts_anchor MATCH '"' || ? || '"'))`
 	var which []int

@@ -54,8 +54,7 @@ func (s *Store) WriteGraphCache(key string, payload []byte) {
 	if key == "" {
 		return
 	}
-	// Written in pieces, not copied into one buffer: at 100,000 notes
-	// the payload is 17 MB.
+	// Written in pieces, not copied into one buffer: the payload is large.
 	head := graphMagic + key + "\n"
 	sum := crc32.Update(crc32.ChecksumIEEE([]byte(head)), crc32.IEEETable, payload)
 	s.writeCacheFile(s.GraphCachePath(), []byte(head), payload, binary.LittleEndian.AppendUint32(nil, sum))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -46,30 +47,18 @@ func notePathOf(table string) string {
 	return "iif(" + table + ".path = '', " + table + ".id, " + table + ".path)"
 }
 
-// A link's kind and status are stored as their place in linkKinds and
-// linkStatuses (snapcache_note.go), the lists the snapshot cache uses too.
-
 // linkCode is what the links table stores for v, one of list's values
 // or another string.
 func linkCode(list []string, v string) any {
-	for i, s := range list {
-		if s == v {
-			return int64(i)
-		}
+	if i := slices.Index(list, v); i >= 0 {
+		return int64(i)
 	}
 	return v
 }
 
-// sqlCode returns an SQL expression of the code of the text in col
-// (linkCode, in SQL).
-func sqlCode(col string, list []string) string { return sqlCase(col, list, true) }
-
-// sqlText returns an SQL expression of the text of the code in col (the
-// reverse of sqlCode).
-func sqlText(col string, list []string) string { return sqlCase(col, list, false) }
-
-// sqlCase maps col from list's values to their indexes (toCode) or back;
-// any other value stays as it is.
+// sqlCase returns an SQL expression that maps col from list's values to
+// their codes (toCode: linkCode, in SQL) or back; any other value stays
+// as it is.
 func sqlCase(col string, list []string, toCode bool) string {
 	var b strings.Builder
 	b.WriteString("CASE " + col)
@@ -88,10 +77,10 @@ func sqlCase(col string, list []string, toCode bool) string {
 // tables they come from (l is links).
 var (
 	linkRowColumns = `s.id AS source, l.seq AS seq,
-	` + sqlText("l.kind", linkKinds) + ` AS kind, l.target AS target, l.fragment AS fragment,
+	` + sqlCase("l.kind", linkKinds, false) + ` AS kind, l.target AS target, l.fragment AS fragment,
 	l.alias AS alias, l.property AS property, l.start AS start, l.end AS end,
 	l.target_start AS target_start, l.target_end AS target_end, l.line AS line,
-	coalesce(r.id, p.name) AS resolved, ` + sqlText("l.status", linkStatuses) + ` AS status, l.context AS context`
+	coalesce(r.id, p.name) AS resolved, ` + sqlCase("l.status", linkStatuses, false) + ` AS status, l.context AS context`
 	linkRowJoins = `FROM links l JOIN notes s ON s.doc = l.source LEFT JOIN notes r ON r.doc = l.resolved
 	LEFT JOIN pending p ON p.id = -l.resolved`
 )
@@ -115,9 +104,8 @@ func (w *writer) doc(id string) (int64, error) {
 	if d, ok := w.reserved[id]; ok {
 		return d, nil
 	}
-	var d int64
-	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&d)
-	if err == sql.ErrNoRows {
+	d, held, err := w.noteDoc(id)
+	if err == nil && !held {
 		if _, err := w.exec("INSERT INTO pending(name) VALUES (?) ON CONFLICT(name) DO NOTHING", id); err != nil {
 			return 0, err
 		}
@@ -215,8 +203,8 @@ func migrateDocs(ctx context.Context, tx *sql.Tx) error {
 		`INSERT INTO pending(name) SELECT DISTINCT resolved FROM links_v7
 			WHERE resolved IS NOT NULL AND resolved NOT IN (SELECT id FROM notes) ORDER BY resolved`,
 		`INSERT INTO links(source, seq, kind, target, fragment, alias, property, start, end, target_start, target_end, line, resolved, status, context)
-			SELECT s.doc, l.seq, `+sqlCode("l.kind", linkKinds)+`, l.target, l.fragment, l.alias, l.property,
-				l.start, l.end, l.target_start, l.target_end, l.line, coalesce(r.doc, -p.id), `+sqlCode("l.status", linkStatuses)+`, l.context
+			SELECT s.doc, l.seq, `+sqlCase("l.kind", linkKinds, true)+`, l.target, l.fragment, l.alias, l.property,
+				l.start, l.end, l.target_start, l.target_end, l.line, coalesce(r.doc, -p.id), `+sqlCase("l.status", linkStatuses, true)+`, l.context
 			FROM links_v7 l JOIN notes s ON s.id = l.source LEFT JOIN notes r ON r.id = l.resolved
 			LEFT JOIN pending p ON p.name = l.resolved`,
 		"DROP TABLE links_v7", "DROP TABLE IF EXISTS tags",
@@ -239,7 +227,7 @@ func migrateVectorRows(ctx context.Context, tx *sql.Tx, schema8 []string) error 
 	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'vectors'").Scan(&has); err != nil || has == 0 {
 		return err
 	}
-	if err := execAll(ctx, tx,
+	return execAll(ctx, tx,
 		"ALTER TABLE vectors RENAME TO vectors_v7",
 		createOf(schema8, "vector_models"), createOf(schema8, "vector_notes"), createOf(schema8, "vectors"),
 		"INSERT INTO vector_models(name, dim) SELECT DISTINCT model, dim FROM vectors_v7 ORDER BY model, dim",
@@ -251,16 +239,11 @@ func migrateVectorRows(ctx context.Context, tx *sql.Tx, schema8 []string) error 
 			SELECT n.doc, m.model, v.chunk, v.vec
 			FROM vectors_v7 v JOIN notes n ON n.id = v.note JOIN vector_models m ON m.name = v.model AND m.dim = v.dim`,
 		"DROP TABLE vectors_v7",
-	); err != nil {
-		return err
-	}
-	return nil
+	)
 }
 
 // execAll runs stmts in tx, one after the other.
-func execAll(ctx context.Context, tx interface {
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
-}, stmts ...string) error {
+func execAll(ctx context.Context, tx execer, stmts ...string) error {
 	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err

@@ -1,54 +1,21 @@
 package store
 
 import (
-	"bytes"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/internal/slab"
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// packers holds the encoders PackLinks and LinkPacker reuse: each note's
-// links are encoded into one, then copied out at their exact size, so
-// that a cold index allocates the packed bytes once per note instead of
-// twice (at 100,000 notes the encoder's room was about 40 MB of garbage).
-var packers = sync.Pool{New: func() any { return &snapEncoder{} }}
-
-// PackLinks returns links in the form the snapshot cache holds them
-// (LinkText), without their resolution: a cold index pass keeps the
-// links of the notes it has written so, instead of as link structs,
-// which at 100,000 notes were about 140 MB of its live heap. The note's
-// resolution stays beside it (the engine's per-link slices).
-func PackLinks(links []vault.Link) *LinkText {
-	t := &LinkText{}
-	packInto(t, links, func(b []byte) []byte { return bytes.Clone(b) })
-	return t
-}
-
-// packInto encodes links into t, whose bytes are those keep returns of
-// the encoding (which it must copy: the encoder is reused).
-func packInto(t *LinkText, links []vault.Link, keep func([]byte) []byte) {
-	e := packers.Get().(*snapEncoder)
-	defer packers.Put(e)
-	e.buf.Reset()
-	e.err = nil
-	*t = LinkText{n: len(links)}
-	for i := range links {
-		l := &links[i]
-		if l.Fragment != "" {
-			t.anchored++
-		}
-		row := linkRowOf(l)
-		e.link(&row, 0, 0, false)
-	}
-	t.b = keep(e.buf.Bytes())
-}
-
-// LinkPacker is PackLinks for many notes at once, such as the notes of a
-// cold index: the packed bytes and the LinkText values are cut from
-// shared slabs, so that 100,000 notes are a few hundred allocations
-// instead of 200,000 (which the collector then sweeps, and whose sizes
-// leave the heap's spans part empty). A note's pieces live as long as
+// LinkPacker packs the links of many notes, such as the notes of a cold
+// index, in the form the snapshot cache holds them (LinkText), without
+// their resolution: a cold index pass keeps the links of the notes it has
+// written so, not as link structs, to keep its live heap small (the
+// resolution stays beside them, in the engine's per-link slices). Each
+// note's links are encoded into one pooled encoder, then copied out at
+// their exact size, and the packed bytes and the LinkText values are cut
+// from shared slabs: a few hundred allocations for 100,000 notes, not
+// 200,000 that the collector would sweep. A note's pieces live as long as
 // its slab: what replaces a note later does not reuse them, so a packer
 // is for notes that mostly stay (a start), not for live edits. The zero
 // value is ready; a LinkPacker is not safe for concurrent use.
@@ -65,20 +32,31 @@ const (
 	packSlabTexts = 1024
 )
 
-// Pack returns links packed as PackLinks does.
+// Pack returns links packed.
 func (p *LinkPacker) Pack(links []vault.Link) *LinkText {
+	e := packers.Get().(*snapEncoder)
+	defer packers.Put(e)
+	e.buf.Reset()
+	e.err = nil
 	t := &slab.Take(&p.texts, 1, packSlabTexts)[0]
-	packInto(t, links, p.keep)
+	*t = LinkText{n: len(links)}
+	for i := range links {
+		l := &links[i]
+		if l.Fragment != "" {
+			t.anchored++
+		}
+		row := linkRowOf(l)
+		e.link(&row, 0, 0, false)
+	}
+	// Copied into the byte slab (slab.Take: capped, so that no append to
+	// it reaches the next note's bytes): the encoder is reused.
+	t.b = slab.Take(&p.bytes, e.buf.Len(), packSlabBytes)
+	copy(t.b, e.buf.Bytes())
 	return t
 }
 
-// keep copies b into the packer's byte slab (slab.Take: capped, so that
-// no append to it reaches the next note's bytes).
-func (p *LinkPacker) keep(b []byte) []byte {
-	out := slab.Take(&p.bytes, len(b), packSlabBytes)
-	copy(out, b)
-	return out
-}
+// packers holds the encoders Pack reuses.
+var packers = sync.Pool{New: func() any { return &snapEncoder{} }}
 
 // linkRowOf is link l as a links row without its source and resolution.
 func linkRowOf(l *vault.Link) linkRow {

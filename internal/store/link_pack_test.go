@@ -28,14 +28,14 @@ func TestPackLinks(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.desc, func(t *testing.T) {
-			p := PackLinks(tt.give)
+			p := new(LinkPacker).Pack(tt.give)
 			got, err := p.Links()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(got) != 0 || len(tt.give) != 0 {
 				if !reflect.DeepEqual(got, tt.give) {
-					t.Errorf("PackLinks(...).Links() = %+v, want %+v", got, tt.give)
+					t.Errorf("Pack(...).Links() = %+v, want %+v", got, tt.give)
 				}
 			}
 			anchored := 0

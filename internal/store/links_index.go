@@ -6,20 +6,20 @@ import (
 	"fmt"
 )
 
-// A cold index of 100,000 notes writes 800,000 link rows, and each went
-// into links_to (links by the note they resolve to) at a random place: a
-// seek down the index, often a page read and a split, and the page
-// written again to the WAL by every later batch that touched it. Built
-// once from the finished table (sorted, pages filled in order), the index
-// costs a fraction of that. So a pass that defers the anchor text over an
-// empty links table (a cold index, Batch.DeferAnchors) drops links_to in
-// its first batch, and the first batch that does not defer (the pass's
-// last) makes it again, before its own writes. In between nothing needs
-// it: the anchor text is not worked out, and the statements that find
-// links by their resolution (claimPending, dropPending) make it first
-// (needLinksTo). An index left without it by a pass that was interrupted
-// gets it back from the next batch that does not defer, or the next Open
-// (ensureLinksTo); until then every answer is the same, only slower.
+// Each link row of a cold index would go into links_to (links by the note
+// they resolve to) at a random place: a seek down the index, often a page
+// read and a split, and the page written again to the WAL by every later
+// batch that touched it. Built once from the finished table (sorted,
+// pages filled in order), the index costs a fraction of that. So a pass
+// that defers the anchor text over an empty links table (a cold index,
+// Batch.DeferAnchors) drops links_to in its first batch, and the first
+// batch that does not defer (the pass's last) makes it again, before its
+// own writes. In between nothing needs it: the anchor text is not worked
+// out, and the statements that find links by their resolution
+// (claimPending, dropPending) make it first (needLinksTo). An index left
+// without it by a pass that was interrupted gets it back from the next
+// batch that does not defer, or the next Open (ensureLinksTo); until
+// then every answer is the same, only slower.
 
 // createLinksTo makes links_to, as the schema does.
 const createLinksTo = "CREATE INDEX IF NOT EXISTS links_to ON links(resolved)"
@@ -46,9 +46,8 @@ const sortCachePages = "-2048"
 // settings again. CREATE INDEX sorts the keys of every row first: with
 // temp_store MEMORY (Open) SQLite sorts them all in memory, in a buffer
 // it grows by doubling, and with FILE in runs of at most cache_size
-// bytes, which it merges from a temporary file. Making links_to at the
-// end of a cold index of 100,000 notes (800,000 links) under Open's
-// settings raised its peak RSS from 448-468 MB to 483-496 MB. These
+// bytes, which it merges from a temporary file: under Open's settings,
+// making links_to at the end of a cold index raised its peak RSS. These
 // PRAGMAs take effect when they are prepared, so none is prepared once
 // for every transaction (writer.exec): each runs as given. They are
 // best effort: SQLite refuses to change temp_store in a transaction on

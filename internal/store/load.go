@@ -40,22 +40,26 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	// One read transaction: the rows and the generation they are
 	// cached under are of the same moment, whatever other processes
 	// write meanwhile.
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return nil, fmt.Errorf("load: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 	rd := &rowReader{snap: &Snapshot{Meta: map[string]string{}}, byID: map[string]int{}}
-	key, ok := s.cacheKey(ctx, conn)
-	if ok {
-		rd.enc = s.newCacheEncoder(key)
-		defer rd.enc.discard()
-		rd.snap.Key = key.String()
-	}
-	if err := rd.readTables(ctx, conn); err != nil {
+	err = inReadTx(ctx, conn, "load", func() error {
+		key, ok := s.cacheKey(ctx, conn)
+		if ok {
+			rd.enc = s.newCacheEncoder(key)
+			defer rd.enc.discard()
+			rd.snap.Key = key.String()
+		}
+		for _, read := range []func(context.Context, querier) error{rd.readNotes, rd.readLinks, rd.readRest} {
+			if err := read(ctx, conn); err != nil {
+				return err
+			}
+		}
+		if ok {
+			s.writeCache(key, rd.enc)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if rd.enc != nil {
-		s.writeCache(key, rd.enc)
 	}
 	return rd.snap, nil
 }
@@ -102,22 +106,10 @@ type linkRow struct {
 	resolved, status                                string
 }
 
-// readTables reads every table Load returns.
-func (rd *rowReader) readTables(ctx context.Context, q querier) error {
-	if err := rd.readNotes(ctx, q); err != nil {
-		return err
-	}
-	if err := rd.readLinks(ctx, q); err != nil {
-		return err
-	}
-	return rd.readRest(ctx, q)
-}
-
 // readNotes reads the notes table. The rows are scanned on a goroutine
 // of their own, a batch of noteScanBatch ahead of their decoding here
-// (JSON, properties, anchors: three quarters of the time), so that a
-// process that keeps the snapshot cache as it closes (KeepCache) uses
-// both cores for it.
+// (JSON, properties, anchors), so that a process that keeps the snapshot
+// cache as it closes (KeepCache) uses both cores for it.
 func (rd *rowReader) readNotes(ctx context.Context, q querier) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, `+notePath+`, title, hash, size, mtime, body_start, aliases, tags, properties, warnings, anchors
 		FROM notes`)
@@ -146,7 +138,7 @@ func (rd *rowReader) readNotes(ctx context.Context, q querier) error {
 	if scanErr != nil {
 		return fmt.Errorf("load notes: %w", scanErr)
 	}
-	rd.enc.endNotes()
+	rd.enc.endList()
 	return nil
 }
 
@@ -229,29 +221,26 @@ func (rd *rowReader) readLinks(ctx context.Context, q querier) error {
 	rows, err := q.QueryContext(ctx, `SELECT source, kind, target, fragment, alias, property, start, end,
 		target_start, target_end, line, COALESCE(resolved, ''), COALESCE(status, '')
 		FROM (SELECT l.source AS doc, `+linkRowColumns+` `+linkRowJoins+`) ORDER BY doc, seq`)
+	err = eachRow(rows, err, func(rows *sql.Rows) error {
+		var l linkRow
+		err := rows.Scan(&l.source, &l.kind, &l.target, &l.fragment, &l.alias, &l.property, &l.start, &l.end,
+			&l.targetStart, &l.targetEnd, &l.line, &l.resolved, &l.status)
+		if err == nil {
+			rd.link(&l)
+		}
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("load links: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var l linkRow
-		if err := rows.Scan(&l.source, &l.kind, &l.target, &l.fragment, &l.alias, &l.property, &l.start, &l.end,
-			&l.targetStart, &l.targetEnd, &l.line, &l.resolved, &l.status); err != nil {
-			return fmt.Errorf("load links: %w", err)
-		}
-		rd.link(&l)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load links: %w", err)
-	}
 	rd.endNoteLinks()
-	rd.enc.endLinks()
+	rd.enc.endList()
 	return nil
 }
 
 // link adds one links row. A note's rows come one after another (ORDER
 // BY source), so they are cut from shared chunks rather than grown one
-// slice per note: a 100,000-note load allocates a third as much.
+// slice per note.
 func (rd *rowReader) link(l *linkRow) {
 	i, ok := rd.byID[l.source]
 	if !ok {
@@ -315,8 +304,9 @@ func (rd *rowReader) endNoteLinks() {
 }
 
 // addLazyLink gives note r one more link read from the cache, whose row
-// is rd.lazy.all[from:to]; anchored says it has a fragment. It is false when r's links do not come one
-// after another (the cache never writes them so).
+// is rd.lazy.all[from:to]; anchored says it has a fragment. It is false
+// when r's links do not come one after another (the cache never writes
+// them so).
 func (rd *rowReader) addLazyLink(r *Record, resolved string, status vault.Status, anchored bool, from, to int) bool {
 	if r != rd.cur {
 		rd.endNoteLinks()
@@ -344,11 +334,11 @@ func (rd *rowReader) readRest(ctx context.Context, q querier) error {
 	if err := queryStrings(ctx, q, "SELECT path FROM attachments ORDER BY path", rd.attachment); err != nil {
 		return err
 	}
-	rd.enc.endAttachments()
+	rd.enc.endList()
 	if err := queryStrings(ctx, q, "SELECT path, reason FROM problems ORDER BY path", rd.problem); err != nil {
 		return err
 	}
-	rd.enc.endProblems()
+	rd.enc.endList()
 	if err := queryStrings(ctx, q, "SELECT key, value FROM meta", rd.meta); err != nil {
 		return err
 	}

@@ -24,15 +24,14 @@ const (
 // pages a connection touched count in the process's RSS, once for each
 // connection that mapped them (clean pages: the kernel can drop them).
 // An index file already larger than n when opened is not mapped: the map
-// would cover only its start, and at 100,000 notes (a 320 MiB index) the
-// pages searches touched there added 90 MB to a server's RSS.
+// would cover only its start, and the pages searches touch there would
+// add to a server's RSS.
 func WithMmap(n int64) Option { return func(s *Store) { s.mmap = n } }
 
 // ShrinkMemory gives back what the index's idle connections hold in
 // their page caches (PRAGMA shrink_memory on each): each connection may
 // cache up to 16 MiB of pages (cache_size), and SQLite keeps them until
-// the connection closes. At 100,000 notes, 100 searches left a server
-// holding about 50 MB of them. The connections stay open, with their
+// the connection closes. The connections stay open, with their
 // schema and prepared statements; a read after this takes its pages
 // from the kernel's cache of the file. A server calls it when requests
 // pause. A connection in use is left alone.

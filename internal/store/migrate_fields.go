@@ -7,14 +7,16 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// migrateFields brings an index of schema 1 to 5 to schema 6 in place:
-// the full-text table is made again with the columns headings, tags,
-// props and stems, filled from each note's row (its tags, properties and
-// headings) and its body as the old table has it; each link gets its
-// context from that body; fts_anchor is filled from the contexts later
-// (refreshAllAnchors). Notes, links and vectors stay, so nothing is
-// parsed or embedded again.
-func migrateFields(ctx context.Context, tx *sql.Tx) error {
+// migrateFields brings an index of schema 1 to 5 (from) to schema 6 in
+// place: the full-text table is made again with the columns headings,
+// tags, props and stems, filled from each note's row (its tags,
+// properties and headings) and its title and body as the old table has
+// them; each link gets its context from that body; fts_anchor is filled
+// from the contexts later (refreshAllAnchors). The hidden columns of
+// schema 1 and 2 are made again (CJK bigrams since 2, folded words since
+// 3), and schema 1's titles get the note's aliases. Notes, links and
+// vectors stay, so nothing is parsed or embedded again.
+func migrateFields(ctx context.Context, tx *sql.Tx, from int) error {
 	if err := addColumn(ctx, tx, "links", "context", "TEXT NOT NULL DEFAULT ''"); err != nil {
 		return err
 	}
@@ -31,16 +33,29 @@ func migrateFields(ctx context.Context, tx *sql.Tx) error {
 	}
 	w := newWriter(ctx, tx)
 	defer w.close()
-	const batch = 500
-	last := int64(-1 << 63)
-	for {
-		n, err := migrateFieldsBatch(ctx, w, &last, batch)
-		if err != nil {
+	hidden := "fts.cjktitle, fts.cjk"
+	if from <= 2 {
+		hidden = "'', ''" // schema 1 has no such columns
+	}
+	err := inBatches(ctx, tx, `SELECT fts.rowid, fts.title, fts.body, `+hidden+`,
+			coalesce(notes.id, ''), coalesce(notes.title, ''), coalesce(notes.tags, '[]'),
+			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0), coalesce(notes.aliases, '[]')
+		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
+		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, func(rows *sql.Rows, r *fieldsRow) error {
+		var aliases string
+		if err := rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
+			&r.tags, &r.properties, &r.anchors, &r.bodyStart, &aliases); err != nil || from > 2 {
 			return err
 		}
-		if n < batch {
-			break
+		var names []string
+		if from == 1 && decodeJSON(aliases, &names) == nil {
+			r.title = ftsTitle(r.title, names)
 		}
+		r.cjktitle, r.cjk = hiddenText(r.title), hiddenText(r.body)
+		return nil
+	}, func(r *fieldsRow) int64 { return r.rowid }, func(r *fieldsRow) error { return migrateFieldsRow(ctx, w, r) })
+	if err != nil {
+		return err
 	}
 	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
@@ -71,40 +86,16 @@ type fieldsRow struct {
 	bodyStart                       int
 }
 
-// migrateFieldsBatch moves the next rows (after *last) of fts to
-// fts_fields with their new columns and writes their links' contexts. It
-// returns how many rows it moved.
-func migrateFieldsBatch(ctx context.Context, w *writer, last *int64, batch int) (int, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, fts.cjktitle, fts.cjk,
-			coalesce(notes.id, ''), coalesce(notes.title, ''), coalesce(notes.tags, '[]'),
-			coalesce(notes.properties, ''), notes.anchors, coalesce(notes.body_start, 0)
-		FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
-		WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, *last, batch)
-	got, err := scanRows(rows, err, func(rows *sql.Rows, r *fieldsRow) error {
-		return rows.Scan(&r.rowid, &r.title, &r.body, &r.cjktitle, &r.cjk, &r.id, &r.noteTitle,
-			&r.tags, &r.properties, &r.anchors, &r.bodyStart)
-	})
-	if err != nil {
-		return 0, err
+// migrateFieldsRow moves the row r of fts to fts_fields with its new
+// columns and writes the context of each link of its note.
+func migrateFieldsRow(ctx context.Context, w *writer, r *fieldsRow) error {
+	n := noteFields(r.id, r.noteTitle, "", r.tags, r.properties, r.anchors)
+	heads, tagWords, props := headingText(n), tagText(n), propText(n)
+	if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
+		heads, tagWords, props, stemText(r.title, heads, tagWords, props, r.body)); err != nil {
+		return err
 	}
-	for _, r := range got {
-		n := noteFields(r.id, r.noteTitle, "", r.tags, r.properties, r.anchors)
-		heads, tagWords, props := headingText(n), tagText(n), propText(n)
-		if _, err := w.exec(`INSERT INTO fts_fields(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.rowid, r.title, r.body, r.cjktitle, r.cjk,
-			heads, tagWords, props, stemText(r.title, heads, tagWords, props, r.body)); err != nil {
-			return 0, err
-		}
-		if err := migrateContexts(ctx, w, r); err != nil {
-			return 0, err
-		}
-		*last = r.rowid
-	}
-	return len(got), nil
-}
-
-// migrateContexts writes the context of each link of the note of r.
-func migrateContexts(ctx context.Context, w *writer, r fieldsRow) error {
 	// The links of a file whose version was set back are of schema 8,
 	// keyed by the note's rowid.
 	var key any = r.id

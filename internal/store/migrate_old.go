@@ -7,57 +7,6 @@ import (
 
 // The migrations of indexes written before schema 5.
 
-// migrateFTS brings a schema-1 or schema-2 index to the current schema
-// in place: its full-text table is made again, from its own titles and
-// bodies, a batch of rows at a time, with the hidden columns of this
-// version (CJK bigrams since 2, folded words since 3). Notes, links and
-// vectors stay, so nothing is parsed or embedded again.
-func migrateFTS(ctx context.Context, tx *sql.Tx, from int) error {
-	if _, err := tx.ExecContext(ctx, "CREATE VIRTUAL TABLE fts_new USING "+ftsTableV6); err != nil {
-		return err
-	}
-	const batch = 500
-	last := int64(-1 << 63)
-	for {
-		rows, err := tx.QueryContext(ctx, `SELECT fts.rowid, fts.title, fts.body, coalesce(notes.aliases, '[]')
-			FROM fts LEFT JOIN notes ON notes.rowid = fts.rowid
-			WHERE fts.rowid > ? ORDER BY fts.rowid LIMIT ?`, last, batch)
-		type row struct {
-			id          int64
-			title, body string
-		}
-		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
-			var aliases string
-			if err := rows.Scan(&r.id, &r.title, &r.body, &aliases); err != nil {
-				return err
-			}
-			var names []string
-			if from == 1 && decodeJSON(aliases, &names) == nil {
-				r.title = ftsTitle(r.title, names) // schema 1 had no aliases there
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for _, r := range got {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO fts_new(rowid, title, body, cjktitle, cjk) VALUES (?, ?, ?, ?, ?)",
-				r.id, r.title, r.body, hiddenText(r.title), hiddenText(r.body)); err != nil {
-				return err
-			}
-			last = r.id
-		}
-		if len(got) < batch {
-			break
-		}
-	}
-	if _, err := tx.ExecContext(ctx, "DROP TABLE fts"); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, "ALTER TABLE fts_new RENAME TO fts")
-	return err
-}
-
 // migrateAnchors brings an index of schema 1 to 3 to schema 4: notes
 // get the anchors column, NULL in every row (not known: Load gives such
 // a note Size -1 and no Hash, so the engine parses it again), and the

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"context"
 	"database/sql"
@@ -16,8 +17,8 @@ import (
 )
 
 // ftsColumns are the full-text table's columns, in order (ftsTable).
-// note_text, its view and the function below are of schema 7: the
-// migrations write and read them (migrateNoteText, migrateContentless).
+// note_text, its view and the function below are of schema 7:
+// migrateContentless reads them.
 var ftsColumns = [...]string{"title", "body", "cjktitle", "cjk", "headings", "tags", "props", "stems"}
 
 // noteTextFunc is the SQL function that reads one column of a note_text
@@ -25,28 +26,12 @@ var ftsColumns = [...]string{"title", "body", "cjktitle", "cjk", "headings", "ta
 const noteTextFunc = "vg_note_text"
 
 // In schema 7 the full-text table fts kept no copy of its rows: its
-// content is the view note_text_cols, which reads each note's columns
-// from one compressed blob in note_text (about a third of the bytes).
-// FTS5 reads it for snippet(), for a column such as fts.body, and for
-// the old values of a row it deletes; so a note's note_text row changes
-// only after its fts row is deleted, in the same transaction.
-const noteTextSchema = `
-CREATE TABLE IF NOT EXISTS note_text (
-	doc INTEGER PRIMARY KEY,
-	z   BLOB NOT NULL
-);
-CREATE VIEW IF NOT EXISTS note_text_cols AS SELECT doc,
-	` + noteTextFunc + `(z, 0) AS title, ` + noteTextFunc + `(z, 1) AS body,
-	` + noteTextFunc + `(z, 2) AS cjktitle, ` + noteTextFunc + `(z, 3) AS cjk,
-	` + noteTextFunc + `(z, 4) AS headings, ` + noteTextFunc + `(z, 5) AS tags,
-	` + noteTextFunc + `(z, 6) AS props, ` + noteTextFunc + `(z, 7) AS stems
-	FROM note_text`
+// content was the view note_text_cols, which reads each note's columns
+// from one compressed blob in note_text (noteTextFunc).
 
 func init() {
-	if err := sqlite.RegisterDeterministicScalarFunction(noteTextFunc, 2, noteTextColumn); err != nil {
-		panic(err)
-	}
-	if err := sqlite.RegisterDeterministicScalarFunction(bodyFunc, 1, bodyText); err != nil {
+	err := sqlite.RegisterDeterministicScalarFunction(noteTextFunc, 2, noteTextColumn)
+	if err = cmp.Or(err, sqlite.RegisterDeterministicScalarFunction(bodyFunc, 1, bodyText)); err != nil {
 		panic(err)
 	}
 }
@@ -92,17 +77,6 @@ var flateWriters = sync.Pool{New: func() any {
 	return w
 }}
 
-// encodeNoteText packs the columns of a full-text row: each as a
-// uvarint length and its bytes, the whole deflated.
-func encodeNoteText(cols [len(ftsColumns)]string) []byte {
-	var raw []byte
-	for _, c := range cols {
-		raw = binary.AppendUvarint(raw, uint64(len(c)))
-		raw = append(raw, c...)
-	}
-	return compressText(string(raw))
-}
-
 // compressText deflates text.
 func compressText(text string) []byte {
 	var out bytes.Buffer
@@ -125,7 +99,8 @@ func expandText(z []byte) (string, error) {
 
 var errNoteText = errors.New("bad note_text row")
 
-// decodeNoteText unpacks what encodeNoteText packed.
+// decodeNoteText unpacks the columns of a full-text row of note_text:
+// each as a uvarint length and its bytes, the whole deflated.
 func decodeNoteText(z []byte) ([len(ftsColumns)]string, error) {
 	lastText.Lock()
 	defer lastText.Unlock()
@@ -162,20 +137,20 @@ func ftsRowArgs(rowid any, cols [len(ftsColumns)]string) []any {
 }
 
 // migrateNoteText brings an index of schema 1 to 6 (made up to schema 6
-// by the migrations before it) to schema 7 in place: each row of the old
-// full-text table, which kept its own copy of every column, is written
-// to note_text and indexed again in a table whose content is
-// note_text_cols; fts_anchor, whose text nothing reads back, is made
-// again without content (contentless_delete). Notes, links and vectors
-// stay.
-func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
-	// A table already of schema 7 (a file whose version was set back)
-	// stays as it is.
+// by the migrations before it) to the full-text tables of schema 8 in
+// place: each row of the old full-text table, which kept its own copy of
+// every column, is indexed again in a table without content, its body
+// kept in note_body unless the bodies are read from the files
+// (copyBodies false); fts_anchor, whose text nothing reads back, is made
+// again without content too. Notes, links and vectors stay.
+func migrateNoteText(ctx context.Context, tx *sql.Tx, copyBodies bool) error {
+	// A table already of schema 7 or 8 (a file whose version was set
+	// back) stays as it is (migrateContentless).
 	ftsDone, err := tableSQLHas(ctx, tx, "fts", "note_text_cols")
 	if err != nil {
 		return err
 	}
-	if !ftsDone { // or of schema 8
+	if !ftsDone {
 		if ftsDone, err = tableSQLHas(ctx, tx, "fts", "contentless_delete"); err != nil {
 			return err
 		}
@@ -184,11 +159,8 @@ func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
-	if err := execAll(ctx, tx, splitSchema(noteTextSchema)...); err != nil {
-		return err
-	}
 	if !ftsDone {
-		if err := migrateNoteTextRows(ctx, tx); err != nil {
+		if err := migrateFTSRows(ctx, tx, copyBodies); err != nil {
 			return err
 		}
 	}
@@ -198,7 +170,7 @@ func migrateNoteText(ctx context.Context, tx *sql.Tx) error {
 	return execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_anchor_vocab",
 		"ALTER TABLE fts_anchor RENAME TO fts_anchor_v6",
-		"CREATE VIRTUAL TABLE fts_anchor USING "+ftsAnchorTable,
+		"CREATE VIRTUAL TABLE fts_anchor USING "+ftsTable,
 		`INSERT INTO fts_anchor(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
 			SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems FROM fts_anchor_v6`,
 		"DROP TABLE fts_anchor_v6",
@@ -212,61 +184,45 @@ func tableSQLHas(ctx context.Context, tx *sql.Tx, table, text string) (bool, err
 	return n > 0, err
 }
 
-// migrateNoteTextRows moves each row of the full-text table of schema 6
-// to note_text and a new fts, a batch at a time.
-func migrateNoteTextRows(ctx context.Context, tx *sql.Tx) error {
+// migrateFTSRows moves each row of the full-text table of schema 6 to a
+// new fts, and its body to note_body when copyBodies, a batch at a time.
+func migrateFTSRows(ctx context.Context, tx *sql.Tx, copyBodies bool) error {
 	if err := execAll(ctx, tx,
 		"DROP TABLE IF EXISTS fts_vocab",
 		"ALTER TABLE fts RENAME TO fts_v6",
-		"CREATE VIRTUAL TABLE fts USING "+ftsTableV7,
+		"CREATE VIRTUAL TABLE fts USING "+ftsTable,
+		noteBodySchema,
 	); err != nil {
 		return err
 	}
-	const batch = 500
-	last := int64(-1 << 63)
-	for {
-		rows, err := tx.QueryContext(ctx, `SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems
-			FROM fts_v6 WHERE rowid > ? ORDER BY rowid LIMIT ?`, last, batch)
-		type row struct {
-			rowid int64
-			cols  [len(ftsColumns)]string
+	type row struct {
+		rowid int64
+		cols  [len(ftsColumns)]string
+	}
+	err := inBatches(ctx, tx, `SELECT rowid, title, body, cjktitle, cjk, headings, tags, props, stems
+		FROM fts_v6 WHERE rowid > ? ORDER BY rowid LIMIT ?`, func(rows *sql.Rows, r *row) error {
+		var cols [len(ftsColumns)]sql.NullString
+		dest := []any{&r.rowid}
+		for i := range cols {
+			dest = append(dest, &cols[i])
 		}
-		got, err := scanRows(rows, err, func(rows *sql.Rows, r *row) error {
-			var cols [len(ftsColumns)]sql.NullString
-			dest := []any{&r.rowid}
-			for i := range cols {
-				dest = append(dest, &cols[i])
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			for i, c := range cols {
-				r.cols[i] = c.String
-			}
-			return nil
-		})
-		if err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		for _, r := range got {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO note_text(doc, z) VALUES (?, ?)
-				ON CONFLICT(doc) DO UPDATE SET z = excluded.z`, r.rowid, encodeNoteText(r.cols)); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.rowid, r.cols)...); err != nil {
-				return err
-			}
-			last = r.rowid
+		for i, c := range cols {
+			r.cols[i] = c.String
 		}
-		if len(got) < batch {
-			break
+		return nil
+	}, func(r *row) int64 { return r.rowid }, func(r *row) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO fts(rowid, title, body, cjktitle, cjk, headings, tags, props, stems)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ftsRowArgs(r.rowid, r.cols)...); err != nil || !copyBodies {
+			return err
 		}
+		_, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO note_body(doc, z) VALUES (?, ?)", r.rowid, compressText(r.cols[1]))
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	// Rows of note_text with no row in the old table (a file whose
-	// version was set back) are dropped: fts has no row of them.
-	return execAll(ctx, tx,
-		"DELETE FROM note_text WHERE doc NOT IN (SELECT rowid FROM fts_v6)",
-		"DROP TABLE fts_v6",
-	)
+	return execAll(ctx, tx, "DROP TABLE fts_v6")
 }

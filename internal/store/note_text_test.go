@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -193,4 +194,15 @@ func TestNoteTextCodec(t *testing.T) {
 	if _, err := decodeNoteText([]byte("not deflate")); err == nil {
 		t.Error("decodeNoteText(garbage) = nil error, want one")
 	}
+}
+
+// encodeNoteText packs the columns of a full-text row as schema 7 kept
+// them in note_text (decodeNoteText).
+func encodeNoteText(cols [len(ftsColumns)]string) []byte {
+	var raw []byte
+	for _, c := range cols {
+		raw = binary.AppendUvarint(raw, uint64(len(c)))
+		raw = append(raw, c...)
+	}
+	return compressText(string(raw))
 }

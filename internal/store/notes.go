@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -123,7 +122,10 @@ func (s *Store) Apply(ctx context.Context, b *Batch) error {
 	if err := s.commitWrite(ctx, w.tx); err != nil {
 		return fmt.Errorf("index commit: %w", err)
 	}
-	s.reserved = w.reservedAfter(b)
+	s.reserved = w.reserved
+	if b.Meta["consistent"] == "1" {
+		s.reserved = nil // the pass ended
+	}
 	if w.bulkEnd {
 		s.vacuumSparse(ctx)
 	}
@@ -215,12 +217,11 @@ type writer struct {
 // pass but changed notes (notes says so: a group commit, the watcher's
 // changes) moves them on by a bounded step (stepMerges); one that only
 // touched files' times, meta keys or vectors leaves them. It runs last in
-// a transaction: FTS5 keeps
-// the rows it is given in memory until the next savepoint, and every
-// statement that may change several rows (a row with triggers, an
-// upsert, a cascade) opens one. Written between such statements, each
-// note made a small segment of its own for FTS5 to merge again; written
-// together, a batch makes one.
+// a transaction: FTS5 keeps the rows it is given in memory until the next
+// savepoint, and every statement that may change several rows (a row
+// with triggers, an upsert, a cascade) opens one. Written between such
+// statements, each note would make a small segment of its own for FTS5 to
+// merge again; written together, a batch makes one.
 func (w *writer) writeFTS(deferAnchors, notes bool) error {
 	if err := w.writeFTSRows(deferAnchors); err != nil {
 		return err
@@ -320,11 +321,11 @@ func (w *writer) setProblems(ps []vault.Problem) error {
 func (w *writer) delete(id string) error {
 	delete(w.docs, id)
 	delete(w.fresh, id)
-	var doc int64
-	if err := w.queryRow("SELECT doc FROM notes WHERE id = ?", id).Scan(&doc); errors.Is(err, sql.ErrNoRows) {
-		return nil // not in the index: nothing to delete
-	} else if err != nil {
+	doc, held, err := w.noteDoc(id)
+	if err != nil {
 		return fmt.Errorf("index delete %s: %w", id, err)
+	} else if !held {
+		return nil // not in the index: nothing to delete
 	}
 	before, err := w.anchorLinksOf(doc)
 	if err != nil {
@@ -351,12 +352,11 @@ func (w *writer) upsert(r *Record) error {
 	}
 	// A note the index does not hold yet has no rows to replace: its
 	// rows are only inserted (most notes of a cold index).
-	var doc int64
-	err := w.queryRow("SELECT doc FROM notes WHERE id = ?", n.ID).Scan(&doc)
-	fresh := errors.Is(err, sql.ErrNoRows)
-	if err != nil && !fresh {
+	doc, held, err := w.noteDoc(n.ID)
+	if err != nil {
 		return fmt.Errorf("index %s: %w", n.ID, err)
 	}
+	fresh := !held
 	args := []any{n.ID, storedPath(n.ID, r.Path), n.Title, n.Hash, n.Size, n.ModTime.UnixNano(), n.BodyStart,
 		p.aliases, p.tags, p.props, p.warnings, p.anchors}
 	if fresh {

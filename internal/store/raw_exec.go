@@ -9,9 +9,8 @@ import (
 )
 
 // A cold index inserts eight link rows a note. Through database/sql each
-// INSERT allocated its arguments again ([]driver.NamedValue, 700 MB
-// at 100,000 notes: a tenth of what the pass allocated) and converted
-// each int by reflection. insertLinks hands the rows to the driver's
+// INSERT allocates its arguments again ([]driver.NamedValue) and
+// converts each int by reflection. insertLinks hands the rows to the driver's
 // statement on the transaction's own connection (sql.Conn.Raw), its
 // arguments in one slice the writer reuses.
 
@@ -105,9 +104,6 @@ func (w *writer) execRaw(query string, args []any) error {
 			var err error
 			if st, err = p.PrepareContext(w.ctx, query); err != nil {
 				return err
-			}
-			if w.raw == nil {
-				w.raw = rawStmts{}
 			}
 			w.raw[query] = st // kept with the connection (write_conn.go)
 		}

@@ -26,25 +26,20 @@ import (
 // its end, and the next start resolves every link again).
 
 // reserve sets the reservations the transaction knows: those of the
-// store (held) and those it makes for ids.
+// store (held, left as they are: the store keeps them until the
+// transaction commits) and those it makes for ids.
 func (w *writer) reserve(held map[string]int64, ids []string) error {
-	w.reserved = held
 	more, err := w.reserveDocs(ids)
 	if err != nil {
 		return err
 	}
-	w.reserved = mergeDocs(held, more)
-	return nil
-}
-
-// reservedAfter returns the reservations the store keeps once the
-// transaction that wrote b commits: none after a batch that ends a pass
-// (meta consistent set to 1).
-func (w *writer) reservedAfter(b *Batch) map[string]int64 {
-	if b.Meta["consistent"] == "1" {
-		return nil
+	w.reserved = held
+	if len(more) > 0 {
+		w.reserved = make(map[string]int64, len(held)+len(more))
+		maps.Copy(w.reserved, held)
+		maps.Copy(w.reserved, more)
 	}
-	return w.reserved
+	return nil
 }
 
 // reserveDocs gives each of ids not in the index the next unused doc, in
@@ -93,19 +88,6 @@ func (w *writer) reserveDocs(ids []string) (map[string]int64, error) {
 		}
 	}
 	return out, nil
-}
-
-// mergeDocs returns the reservations of a and b together (a when b adds
-// none), without changing a: the store keeps a until the transaction
-// that makes b commits.
-func mergeDocs(a, b map[string]int64) map[string]int64 {
-	if len(b) == 0 {
-		return a
-	}
-	out := make(map[string]int64, len(a)+len(b))
-	maps.Copy(out, a)
-	maps.Copy(out, b)
-	return out
 }
 
 // insertNote inserts the notes row of id (args are the columns of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -20,9 +21,9 @@ import (
 // tables: one read, no SQL, no JSON (each note's fields are stored
 // decoded, in binary: snapcache_note.go), strings cut from the file's
 // bytes, and links naming their note and target by their place in the
-// file. It is only
-// a cache: it is used when it is as new as the index and otherwise
-// ignored and written again by the next Load that reads the tables.
+// file. It is only a cache: it is used when it is as new as the index
+// and otherwise ignored and written again by the next Load that reads
+// the tables.
 //
 // "As new as the index" is exact. Triggers in the index count every
 // change to the tables a Snapshot holds (snapgen.n), in the transaction
@@ -73,13 +74,8 @@ func (s *Store) ensureSnapgen(ctx context.Context) error {
 		return fmt.Errorf("snapshot counter: %w", err)
 	}
 	defer tx.Rollback()
-	for _, stmt := range bytes.Split([]byte(snapgenSchema), []byte(";\n")) {
-		if len(bytes.TrimSpace(stmt)) == 0 {
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, string(stmt)); err != nil {
-			return fmt.Errorf("snapshot counter: %w", err)
-		}
+	if err := execAll(ctx, tx, splitSchema(snapgenSchema)...); err != nil {
+		return fmt.Errorf("snapshot counter: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO snapgen(id, n) SELECT ?, 0 WHERE NOT EXISTS (SELECT 1 FROM snapgen)", hex.EncodeToString(id)); err != nil {
 		return fmt.Errorf("snapshot counter: %w", err)
@@ -103,21 +99,13 @@ func (k cacheKey) String() string { return fmt.Sprintf("%s:%d:%d", k.id, k.n, k.
 // cacheKey reads the index's key; ok is false without a counter or
 // without every one of its triggers (a table made again by a migration
 // loses its own).
-func (s *Store) cacheKey(ctx context.Context, q querier) (cacheKey, bool) {
+func (s *Store) cacheKey(ctx context.Context, q interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}) (cacheKey, bool) {
 	var k cacheKey
-	rows, err := q.QueryContext(ctx, `SELECT id, n, (SELECT schema_version FROM pragma_schema_version) FROM snapgen
-		WHERE (SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'snapgen_%') = ?`, snapgenTriggers)
-	if err != nil {
-		return k, false
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		return k, false
-	}
-	if err := rows.Scan(&k.id, &k.n, &k.schema); err != nil {
-		return k, false
-	}
-	return k, rows.Err() == nil
+	err := q.QueryRowContext(ctx, `SELECT id, n, (SELECT schema_version FROM pragma_schema_version) FROM snapgen
+		WHERE (SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'snapgen_%') = ?`, snapgenTriggers).Scan(&k.id, &k.n, &k.schema)
+	return k, err == nil
 }
 
 // DropCachePages lets go of the process's pages of the snapshot cache
@@ -281,7 +269,8 @@ func (e *snapEncoder) end() { e.buf.WriteByte(0) }
 // text and place in the file: the detail) follows with its length, so
 // that a load can leave it undecoded (LinkText).
 func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
-	e.linkHead(source, target, isNote, l.resolved, l.status, l.fragment != "")
+	// The detail is encoded where the row will go, then moved out of the
+	// way of its head.
 	mark := e.buf.Len()
 	e.symbol(l.kind, linkKinds)
 	for _, v := range []string{l.target, l.fragment, l.alias, l.property} {
@@ -291,16 +280,16 @@ func (e *snapEncoder) link(l *linkRow, source, target int, isNote bool) {
 	for _, v := range []int64{l.start, l.end - l.start, l.targetStart - l.start, l.targetEnd - l.targetStart, l.line} {
 		e.int(v)
 	}
-	detail := append(e.detail[:0], e.buf.Bytes()[mark:]...)
+	e.detail = append(e.detail[:0], e.buf.Bytes()[mark:]...)
 	e.buf.Truncate(mark)
-	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
-	e.buf.Write(detail)
-	e.detail = detail
+	e.linkWithDetail(source, target, isNote, l.resolved, l.status, l.fragment != "", e.detail)
 }
 
-// linkHead begins the row of a link (link): its source, its resolution
-// and its status, with whether it is anchored (has a fragment).
-func (e *snapEncoder) linkHead(source, target int, isNote bool, resolved, status string, anchored bool) {
+// linkWithDetail writes what link writes for a link whose detail is
+// already encoded (LinkText.details): its source, its resolution and its
+// status, with whether it is anchored (has a fragment), then the detail,
+// without decoding it and encoding it again.
+func (e *snapEncoder) linkWithDetail(source, target int, isNote bool, resolved, status string, anchored bool, detail []byte) {
 	e.row()
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(source)))
 	switch {
@@ -324,13 +313,6 @@ func (e *snapEncoder) linkHead(source, target int, isNote bool, resolved, status
 		e.int(frag)
 		e.str(status)
 	}
-}
-
-// linkWithDetail writes what link writes for a link whose detail is
-// already encoded (LinkText.details): the same bytes, without decoding
-// the detail and encoding it again.
-func (e *snapEncoder) linkWithDetail(source, target int, isNote bool, resolved, status string, anchored bool, detail []byte) {
-	e.linkHead(source, target, isNote, resolved, status, anchored)
 	e.buf.Write(binary.AppendUvarint(e.tmp[:0], uint64(len(detail))))
 	e.buf.Write(detail)
 }
@@ -345,11 +327,7 @@ func (e *snapEncoder) strings(v ...string) {
 	}
 }
 
-func (e *snapEncoder) endNotes()       { e.endList() }
-func (e *snapEncoder) endLinks()       { e.endList() }
-func (e *snapEncoder) endAttachments() { e.endList() }
-func (e *snapEncoder) endProblems()    { e.endList() }
-
+// endList ends a list (row).
 func (e *snapEncoder) endList() {
 	if e != nil {
 		e.end()

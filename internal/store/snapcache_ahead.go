@@ -9,13 +9,11 @@ import (
 )
 
 // A cold index ends with a transaction that rewrites the anchor text of
-// every note and finishes the full-text merges: at 100,000 notes some
-// 3 s on one core, while the other had nothing left to do. KeepCache ran
-// after it, as the process closed, on one core too: 1.2 s reading every
-// notes row back, then 0.3 s encoding the graph. A batch with Keep set
-// writes the snapshot cache during its own transaction instead, on the
-// other core while the merges run, and the graph cache right after its
-// commit.
+// every note and finishes the full-text merges, on one core. A batch
+// with Keep set writes the snapshot cache during that transaction, on
+// the other core while the merges run, and the graph cache right after
+// its commit, rather than KeepCache doing it on one core as the process
+// closes.
 //
 // That is exact because of what such a batch writes. It writes no notes
 // row (keepsAhead), so the notes the keeper reads, on a connection of its
@@ -147,7 +145,7 @@ func (ka *keepAhead) run(conn *sql.Conn, want cacheKey) error {
 	default:
 		return errNotKept
 	}
-	err = inReadTx(ctx, conn, func() error {
+	err = inReadTx(ctx, conn, "keep snapshot cache", func() error {
 		if k, ok := s.cacheKey(ctx, conn); !ok || k != want {
 			return errNotKept
 		}
@@ -161,8 +159,7 @@ func (ka *keepAhead) run(conn *sql.Conn, want cacheKey) error {
 		return errNotKept // the file could not be written
 	}
 	// The graph is encoded once the transaction ended, not while its
-	// anchor text was in memory: at 100,000 notes the two together took
-	// the peak RSS of a cold index about 100 MB higher.
+	// anchor text is in memory, which would raise a cold index's peak RSS.
 	if ka.keep.Graph != nil {
 		s.WriteGraphCache(want.String(), ka.keep.Graph())
 	}
@@ -173,10 +170,11 @@ func (ka *keepAhead) run(conn *sql.Conn, want cacheKey) error {
 // the cache would describe.
 var errNotKept = errors.New("cache not kept: the index changed")
 
-// inReadTx runs fn in a read transaction on conn, rolled back after.
-func inReadTx(ctx context.Context, conn *sql.Conn, fn func() error) error {
+// inReadTx runs fn in a read transaction on conn, rolled back after;
+// what names the read in an error of BEGIN.
+func inReadTx(ctx context.Context, conn *sql.Conn, what string, fn func() error) error {
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return fmt.Errorf("keep snapshot cache: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
 	return fn()

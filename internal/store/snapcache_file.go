@@ -12,10 +12,9 @@ import (
 )
 
 // A snapshot cache is written to its file as it is encoded, not made
-// whole in memory first: at 100,000 notes the cache is about 62 MB, and
-// the buffer that held it (grown by doubling) came on top of a cold
-// index's live heap just as the index closed (KeepCache), which pushed
-// that heap past the index's memory limit. The encoder writes what it
+// whole in memory first, where its buffer (grown by doubling) would come
+// on top of a cold index's live heap as the index closes (KeepCache).
+// The encoder writes what it
 // holds whenever a row begins and it holds cacheFlushBytes; writeCache
 // writes the rest and the checksum and renames the file into place, and
 // discard removes a file that is not to be kept. A process killed while

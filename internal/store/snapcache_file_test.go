@@ -35,8 +35,8 @@ func TestCacheWrittenAsEncoded(t *testing.T) {
 		}
 		most = max(most, file.buf.Len())
 	}
-	mem.endNotes()
-	file.endNotes()
+	mem.endList()
+	file.endList()
 	if most > cacheFlushBytes+4096 {
 		t.Errorf("the encoder with a file held %d bytes at most, want at most about %d", most, cacheFlushBytes)
 	}

@@ -11,8 +11,7 @@ import (
 )
 
 // A process that wrote the index leaves the snapshot cache stale: without
-// more, the next start reads every table again (about 5 s of CPU at
-// 100,000 notes, four fifths of it the link rows). KeepCache writes the
+// more, the next start reads every table again. KeepCache writes the
 // cache before the process ends, from the notes table and from the links
 // the caller holds in memory, which are what its own last write stored.
 //
@@ -30,7 +29,7 @@ type keepState struct {
 	committed bool     // the write under way committed
 }
 
-// commitWrite commits tx, a write transaction from beginWrite, and
+// commitWrite commits tx, a write transaction from beginWriter, and
 // records the key it commits (the caller holds s.wmu).
 func (s *Store) commitWrite(ctx context.Context, tx *sql.Tx) error {
 	k, ok := s.cacheKey(ctx, tx)
@@ -50,7 +49,7 @@ func (s *Store) commitWrite(ctx context.Context, tx *sql.Tx) error {
 // status, as its last write stored them.
 //
 // Packed, when set, holds the same links as the cache holds them
-// (PackLinks, or a load from the cache), and Links is not read: each
+// (LinkPacker, or a load from the cache), and Links is not read: each
 // link's detail is copied, not decoded and encoded again.
 type NoteLinks struct {
 	Links    iter.Seq2[int, vault.Link]
@@ -77,32 +76,29 @@ func (s *Store) KeepCache(ctx context.Context, links func(id string) (NoteLinks,
 		return "", fmt.Errorf("keep snapshot cache: %w", err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
-		return "", fmt.Errorf("keep snapshot cache: %w", err)
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK") // a read: nothing to keep
-	key, ok := s.cacheKey(ctx, conn)
-	if !ok || key != s.keep.last {
+	var kept string
+	err = inReadTx(ctx, conn, "keep snapshot cache", func() error {
+		key, ok := s.cacheKey(ctx, conn)
+		if k := s.cachedKey.Load(); !ok || key != s.keep.last || k != nil && *k == key {
+			return nil // changed, or the cache this store read or wrote is current
+		}
+		rd := s.keepReader(key)
+		defer rd.enc.discard()
+		err := rd.keepNotes(ctx, conn, links)
+		if err == nil {
+			err = rd.readRest(ctx, conn)
+		}
+		if err != nil || rd.enc.err != nil {
+			return err
+		}
+		s.writeCache(key, rd.enc)
+		kept = key.String()
+		return nil
+	})
+	if errors.Is(err, errNotKept) {
 		return "", nil
 	}
-	if k := s.cachedKey.Load(); k != nil && *k == key {
-		return "", nil // the cache this store read or wrote is current
-	}
-	rd := s.keepReader(key)
-	defer rd.enc.discard()
-	if err := rd.keepNotes(ctx, conn, links); errors.Is(err, errNotKept) {
-		return "", nil
-	} else if err != nil {
-		return "", err
-	}
-	if err := rd.readRest(ctx, conn); err != nil {
-		return "", err
-	}
-	if rd.enc.err != nil {
-		return "", nil
-	}
-	s.writeCache(key, rd.enc)
-	return key.String(), nil
+	return kept, err
 }
 
 // keepReader returns a reader that encodes the notes rows it reads into
@@ -123,7 +119,7 @@ func (rd *rowReader) keepNotes(ctx context.Context, q querier, links func(id str
 			return errNotKept
 		}
 	}
-	rd.enc.endLinks()
+	rd.enc.endList()
 	return nil
 }
 

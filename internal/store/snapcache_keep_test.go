@@ -131,7 +131,7 @@ func TestKeepCacheOnlyWhenExact(t *testing.T) {
 	}
 }
 
-// TestKeepCachePackedLinks: links given packed (PackLinks, or as a load
+// TestKeepCachePackedLinks: links given packed (LinkPacker, or as a load
 // from the cache left them: Record.LazyLinks) are kept as they are, and
 // the cache gives exactly what the tables give.
 func TestKeepCachePackedLinks(t *testing.T) {
@@ -152,7 +152,7 @@ func TestKeepCachePackedLinks(t *testing.T) {
 			r := snap.Notes[i]
 			text := r.LazyLinks
 			if pack {
-				text = store.PackLinks(r.Note.Links)
+				text = new(store.LinkPacker).Pack(r.Note.Links)
 			}
 			if text == nil { // a note without links: as the engine gives it
 				return store.NoteLinks{Links: slices.All(r.Note.Links), Resolved: r.Resolved, Status: r.Status}, true
@@ -175,7 +175,7 @@ func TestKeepCachePackedLinks(t *testing.T) {
 		}
 		checkKeptCache(t, what, index)
 	}
-	keep("PackLinks", packed(fromTables, true))
+	keep("LinkPacker", packed(fromTables, true))
 	fromCache, cached := load(t, index)
 	if !cached {
 		t.Fatal("the cache was not loaded")

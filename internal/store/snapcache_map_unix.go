@@ -10,9 +10,8 @@ import (
 )
 
 // readCacheFile returns the bytes of the snapshot cache file p through a
-// read-only shared map of the file instead of a copy on the heap: at
-// 100,000 notes the cache is about 62 MB, all of it referenced for the
-// process's lifetime (the decoded strings and the links' details point
+// read-only shared map of the file instead of a copy on the heap: all
+// of it is referenced for the process's lifetime (the decoded strings and the links' details point
 // into it). Mapped, those bytes are the kernel's page cache of the file:
 // once the load has decoded them, dropCachePages lets the process's
 // pages go (and Store.DropCachePages again, once the engine's first

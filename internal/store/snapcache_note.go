@@ -256,9 +256,8 @@ func (d *snapDecoder) detail(l *vault.Link) (ok bool) {
 // LinkText is the links of one note as the snapshot cache holds them:
 // only their resolution and status are decoded at load (Record.Resolved,
 // Record.Status); the rest (target, fragment, alias, byte ranges) stays
-// in the cache's bytes until Links is called. At 100,000 notes that
-// keeps about 90 MiB of link structs out of memory while nothing asks
-// for them.
+// in the cache's bytes until Links is called: no link structs are in
+// memory while nothing asks for them.
 type LinkText struct {
 	b        []byte // the note's link rows, each from its tag
 	n        int

@@ -9,11 +9,10 @@ import (
 // each note (its Record, its vault.Note, their lists and its LinkText)
 // from chunks of many notes, instead of one allocation each. The records
 // go once the engine has taken their fields, while the rest stays as
-// long as the server runs: allocated one by one, among the garbage
-// the rest of the start makes at the same time (the scan of the vault,
-// the records), they left holes in the heap, which stayed in use
-// around the live notes (17 MB at 100,000 notes). From chunks the
-// records go a chunk at a time, and the notes sit together.
+// long as the server runs: allocated one by one, among the garbage of
+// the rest of the start, they would leave holes in the heap around the
+// live notes. From chunks the records go a chunk at a time, and the
+// notes sit together.
 type noteSlab struct {
 	records []Record
 	notes   []vault.Note

@@ -24,7 +24,7 @@ func TestSnapshotNotesSlab(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tables.enc.endNotes()
+	tables.enc.endList()
 	d := &snapDecoder{b: tables.enc.buf.Bytes()[len(cacheMagic):], slab: &noteSlab{}}
 	_, _, _ = d.str(), d.int(), d.int()
 	var got []*Record

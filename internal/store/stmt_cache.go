@@ -8,9 +8,9 @@ import (
 
 // stmtCache keeps the statements of the write transactions (Apply,
 // PutVectors) prepared on the database from one transaction to the next,
-// by query text, instead of each transaction preparing its own: SQLite's
-// parser and planner ran again for every statement of every live write
-// (9% of a lone note's write). database/sql keeps each statement
+// by query text, instead of each transaction preparing its own (SQLite's
+// parser and planner for every statement of every live write).
+// database/sql keeps each statement
 // prepared once per connection, and a transaction uses the one on its
 // own connection (Tx.StmtContext). It is guarded by Store.wmu, which
 // every write transaction holds.

@@ -1,8 +1,9 @@
 // Package store persists vaultgraph's index in SQLite (modernc.org/sqlite,
 // pure Go): notes with their metadata and tags, links with their byte
 // ranges and resolution, attachments, problems, a full-text index (FTS5,
-// without a copy of the text) and embedding vectors. The index is a cache of the vault's files: when it is
-// corrupt or from a newer vaultgraph it is set aside and rebuilt.
+// without a copy of the text) and embedding vectors. The index is a
+// cache of the vault's files: when it is corrupt or from a newer
+// vaultgraph it is set aside and rebuilt.
 package store
 
 import (
@@ -24,23 +25,8 @@ import (
 
 // SchemaVersion is the schema this package writes, kept in PRAGMA
 // user_version. An index of version 1 to 7 is brought up to date in
-// place; one of another version is rebuilt (OpenOrRebuild).
-//
-// Version 2 added the fts columns cjktitle and cjk (CJK bigrams); version
-// 3 keeps the folded words unicode61 does not fold in them (foldText);
-// version 4 added notes.anchors, each note's headings and block ids
-// (anchors.go); version 5 stores vectors as bytes with a power-of-two
-// scale instead of float32s (vector_codec.go) and drops the indexes
-// links_resolved and tags_tag, which no query used (migrateCompact);
-// version 6 added the fts columns headings, tags, props and stems, the
-// table fts_anchor, links.context and the partial index links_context
-// (migrateFields); version 7 keeps the full-text table's columns
-// compressed in note_text, read through the view note_text_cols, instead
-// of FTS5's own copy of them, and fts_anchor without content
-// (migrateNoteText); version 8 keys notes by an integer, notes.doc, that
-// links and vectors refer to, stores link kinds and statuses as codes,
-// vector models and content hashes once, and no tags table (layout.go,
-// migrateDocs).
+// place, by the steps of migrations (each says what its version
+// changed); one of another version is rebuilt (OpenOrRebuild).
 const SchemaVersion = 8
 
 // BusyTimeout is how long a writer waits for another connection's lock.
@@ -123,30 +109,22 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create index folder: %w", err)
 	}
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	// FULL: a commit syncs the WAL before it returns, so the index
-	// transaction of a group commit is on disk when its writers are
-	// answered, like their files. In the group-commit benchmark this
-	// cost nothing measurable (one sync per group, while the next group
-	// writes its files).
-	q.Add("_pragma", "synchronous(FULL)")
-	// No connection checkpoints the WAL as part of its commit: that
-	// copied a thousand pages and synced the database file inside some
-	// writes (a group commit answering every writer of its group).
-	// afterWrite runs a passive checkpoint in the background instead.
-	q.Add("_pragma", "wal_autocheckpoint(0)")
-	q.Add("_pragma", "foreign_keys(ON)")
-	// A bigger page cache than the default 2 MiB saves re-reading pages
-	// for B-tree inserts in random key order during a cold index. Each
-	// cached page costs about twice its size in the C heap, which is not
-	// given back: with 64 MiB a cold index of 10,000 notes peaked at
-	// about 340 MiB RSS, with 16 MiB (the notes of a cold index are
-	// inserted in key order, their full-text rows together) at about 230
-	// MiB, for the same CPU time.
-	q.Add("_pragma", "cache_size("+poolCachePages+")")
-	q.Add("_pragma", "temp_store(MEMORY)")
+	q := url.Values{"_pragma": {fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()), "journal_mode(WAL)",
+		// FULL: a commit syncs the WAL before it returns, so the index
+		// transaction of a group commit is on disk when its writers are
+		// answered, like their files.
+		"synchronous(FULL)",
+		// No connection checkpoints the WAL as part of its commit, which
+		// copied a thousand pages and synced the database file inside
+		// some writes: afterWrite runs a passive checkpoint in the
+		// background instead.
+		"wal_autocheckpoint(0)", "foreign_keys(ON)",
+		// A bigger page cache than the default 2 MiB saves re-reading
+		// pages for B-tree inserts in random key order during a cold
+		// index; each cached page costs about twice its size in the C
+		// heap, which is not given back, and more than 16 MiB raised a
+		// cold index's peak RSS for no CPU time.
+		"cache_size(" + poolCachePages + ")", "temp_store(MEMORY)"}}
 	s := &Store{path: path, ckpt: checkpointer{last: time.Now()}}
 	for _, o := range opts {
 		o(s)
@@ -223,8 +201,7 @@ func OpenAndLoad(ctx context.Context, path string, opts ...Option) (*Store, *Sna
 }
 
 // setAside moves the unusable index at path aside and opens a new one.
-func setAside(ctx context.Context, path string, cause error, opts []Option) (*Store, string, error) {
-	err := cause
+func setAside(ctx context.Context, path string, err error, opts []Option) (*Store, string, error) {
 	aside := fmt.Sprintf("%s.broken-%s", path, time.Now().UTC().Format("20060102T150405"))
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if rerr := os.Rename(path+suffix, aside+suffix); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
@@ -276,11 +253,12 @@ type migration struct {
 // with upTo set to the schema before it.
 func (s *Store) migrations(version int) []migration {
 	return []migration{
-		{upTo: 2, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFTS(ctx, tx, version) }},
 		{upTo: 3, run: migrateAnchors},
 		{upTo: 4, run: migrateCompact},
-		{upTo: 5, run: migrateFields},
-		{upTo: 6, run: migrateNoteText},
+		{upTo: 5, run: func(ctx context.Context, tx *sql.Tx) error { return migrateFields(ctx, tx, version) }},
+		{upTo: 6, run: func(ctx context.Context, tx *sql.Tx) error {
+			return migrateNoteText(ctx, tx, s.vault.Load() == nil)
+		}},
 		{upTo: 7, run: migrateDocs, vacuum: true},
 		{upTo: 7, run: func(ctx context.Context, tx *sql.Tx) error {
 			return migrateContentless(ctx, tx, s.vault.Load() == nil)
@@ -334,8 +312,8 @@ func (s *Store) migrate(ctx context.Context, version int) error {
 	}
 	if vacuum {
 		// The old tables' pages are free now: a third of the file or
-		// more. VACUUM gives them back (about a second at 10,000
-		// notes); when it fails the index is as good, only bigger.
+		// more. VACUUM gives them back; when it fails the index is as
+		// good, only bigger.
 		_, _ = s.db.ExecContext(ctx, "VACUUM")
 		// No connection checkpoints on its own (see Open): the copy of
 		// the file that VACUUM left in the WAL goes into the file now.
@@ -349,31 +327,19 @@ func (s *Store) migrate(ctx context.Context, version int) error {
 // CJK text as bigrams and their words unicode61 does not fold, folded
 // (hiddenText); searches read them, snippets the title and body.
 // headings, tags, props and stems are the other fields (fields.go). It
-// keeps no text (fts_body.go).
-const ftsTable = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	content = '', contentless_delete = 1,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
-
-// ftsTableV7 is the full-text table of schema 7, its content the view
-// note_text_cols (note_text.go): migrateNoteText writes it.
-const ftsTableV7 = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	content = 'note_text_cols', content_rowid = 'doc',
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
-
-// ftsAnchorTable is fts_anchor's: the same columns as fts (anchor_text.go,
-// bm25Call) and no content either, as nothing reads them back.
-const ftsAnchorTable = ftsTable
+// keeps no text (fts_body.go). fts_anchor is the same table (anchor_text.go,
+// bm25Call), as nothing reads its text back either.
+const ftsTable = ftsTableHead + "\tcontent = '', contentless_delete = 1,\n" + ftsTableTail
 
 // ftsTableV6 is the full-text table of schema 2 to 6, with FTS5's own
 // copy of every column: the migrations up to schema 6 write it.
-const ftsTableV6 = `fts5(
-	title, body, cjktitle, cjk, headings, tags, props, stems,
-	tokenize = 'unicode61 remove_diacritics 2'
-)`
+const ftsTableV6 = ftsTableHead + ftsTableTail
+
+// The columns and the tokenizer of every version's full-text table.
+const (
+	ftsTableHead = "fts5(\n\ttitle, body, cjktitle, cjk, headings, tags, props, stems,\n"
+	ftsTableTail = "\ttokenize = 'unicode61 remove_diacritics 2'\n)"
+)
 
 // splitSchema returns the statements of a schema text, which are
 // separated by ";\n".
@@ -437,7 +403,7 @@ CREATE TABLE IF NOT EXISTS problems (
 ` + noteBodySchema + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsAnchorTable + `;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor USING ` + ftsTable + `;
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_anchor_vocab USING fts5vocab(fts_anchor, 'row');
 CREATE TABLE IF NOT EXISTS vector_models (
 	model INTEGER PRIMARY KEY,

@@ -4,9 +4,8 @@ import "context"
 
 // A bulk pass ends by finishing FTS5's merges (fts_merge.go), and the
 // segments those merges replace leave their pages free at the end of the
-// file, where no later write of the pass reuses them: on a 10,000-note
-// vault, as much as a fifth of the file, depending on where the pass's
-// chunks fell. vacuumSparse gives them back.
+// file, where no later write of the pass reuses them. vacuumSparse gives
+// them back.
 
 // sparseShare is the share of free pages above which vacuumSparse runs:
 // 1/sparseShare of the file. A small file is rebuilt as fast as it is
@@ -21,13 +20,8 @@ const sparseShare = 10
 // for later writes to reuse.
 func (s *Store) vacuumSparse(ctx context.Context) {
 	var pages, free int64
-	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
-		return
-	}
-	if err := s.db.QueryRowContext(ctx, "PRAGMA freelist_count").Scan(&free); err != nil {
-		return
-	}
-	if free == 0 || free*sparseShare < pages {
+	err := s.db.QueryRowContext(ctx, "SELECT page_count, freelist_count FROM pragma_page_count, pragma_freelist_count").Scan(&pages, &free)
+	if err != nil || free == 0 || free*sparseShare < pages {
 		return
 	}
 	before := s.keep.last

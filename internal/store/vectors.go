@@ -52,52 +52,56 @@ func (w *writer) putVectors(model string, dim int, notes []NoteVectors) error {
 		return err
 	}
 	for _, nv := range notes {
-		// A note this transaction inserted (upsert) has no vectors yet,
-		// and its key is known.
-		doc := w.docs[nv.Note]
-		if !w.fresh[nv.Note] {
-			var exists bool
-			if doc, exists, err = w.noteDoc(nv.Note); err != nil {
-				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-			}
-			if !exists {
-				continue // only for a note still in the index
-			}
-			for _, table := range []string{"vectors", "vector_notes"} {
-				if _, err := w.exec("DELETE FROM "+table+" WHERE note = ? AND model = ?", doc, mid); err != nil {
-					return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-				}
-			}
-		}
-		blobs := nv.Blobs
-		if blobs == nil {
-			blobs = make([][]byte, len(nv.Vecs))
-			for i, v := range nv.Vecs {
-				if len(v) != dim {
-					return fmt.Errorf("index vectors of %s: chunk %d has %d dimensions, not %d", nv.Note, i, len(v), dim)
-				}
-				blobs[i] = encodeVector(v)
-			}
-		}
-		for i, b := range blobs {
-			if len(b) != dim+1 && !isSparse(len(b), dim) {
-				return fmt.Errorf("index vectors of %s: chunk %d is %d bytes, not an encoded vector of %d dimensions", nv.Note, i, len(b), dim)
-			}
-			// One INSERT per row (see writeLinks).
-			w.args = append(w.args[:0], doc, mid, int64(i), b)
-			if err := w.execRaw("INSERT INTO vectors(note, model, chunk, vec) VALUES (?, ?, ?, ?)", w.args); err != nil {
-				return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
-			}
-		}
-		if len(blobs) == 0 {
-			continue
-		}
-		if _, err := w.exec("INSERT INTO vector_notes(note, model, hash, chunks) VALUES (?, ?, ?, ?)",
-			doc, mid, nv.Hash, len(blobs)); err != nil {
+		if err := w.putNoteVectors(mid, dim, &nv); err != nil {
 			return fmt.Errorf("index vectors of %s: %w", nv.Note, err)
 		}
 	}
 	return nil
+}
+
+// putNoteVectors replaces the stored vectors of one note for the model
+// mid.
+func (w *writer) putNoteVectors(mid int64, dim int, nv *NoteVectors) error {
+	// A note this transaction inserted (upsert) has no vectors yet, and
+	// its key is known.
+	doc := w.docs[nv.Note]
+	if !w.fresh[nv.Note] {
+		var exists bool
+		var err error
+		if doc, exists, err = w.noteDoc(nv.Note); err != nil || !exists {
+			return err // only for a note still in the index
+		}
+		for _, table := range []string{"vectors", "vector_notes"} {
+			if _, err := w.exec("DELETE FROM "+table+" WHERE note = ? AND model = ?", doc, mid); err != nil {
+				return err
+			}
+		}
+	}
+	blobs := nv.Blobs
+	if blobs == nil {
+		blobs = make([][]byte, len(nv.Vecs))
+		for i, v := range nv.Vecs {
+			if len(v) != dim {
+				return fmt.Errorf("chunk %d has %d dimensions, not %d", i, len(v), dim)
+			}
+			blobs[i] = encodeVector(v)
+		}
+	}
+	for i, b := range blobs {
+		if len(b) != dim+1 && !isSparse(len(b), dim) {
+			return fmt.Errorf("chunk %d is %d bytes, not an encoded vector of %d dimensions", i, len(b), dim)
+		}
+		// One INSERT per row (see writeLinks).
+		w.args = append(w.args[:0], doc, mid, int64(i), b)
+		if err := w.execRaw("INSERT INTO vectors(note, model, chunk, vec) VALUES (?, ?, ?, ?)", w.args); err != nil {
+			return err
+		}
+	}
+	if len(blobs) == 0 {
+		return nil
+	}
+	_, err := w.exec("INSERT INTO vector_notes(note, model, hash, chunks) VALUES (?, ?, ?, ?)", doc, mid, nv.Hash, len(blobs))
+	return err
 }
 
 // noteDoc returns the key of the note id, and whether the index holds

@@ -9,12 +9,10 @@ import (
 // connection it keeps open, not on whichever the pool hands out: the
 // statements a transaction prepares, on the connection (stmtCache's) or
 // through the driver (raw_exec.go's full-text and link inserts), stay
-// prepared for the next one. On a pooled connection each live write
-// prepared its driver statements again, and its cached ones whenever the
-// pool had closed the connection they were prepared on: SQLite's parser
-// and planner, about a tenth of what indexing a one-note group commit
-// cost. A write that does not commit closes the connection, so that a
-// connection in a state of doubt is never used again.
+// prepared for the next one, rather than again for each live write on a
+// pooled connection (SQLite's parser and planner). A write that does not
+// commit closes the connection, so that a connection in a state of doubt
+// is never used again.
 
 // writeConn returns the write connection, opening it the first time
 // (the caller holds wmu).
