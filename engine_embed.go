@@ -207,17 +207,6 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 	return out, provider.Model() == embed.BuiltinModel, warnings, nil
 }
 
-// noteHashes returns every note's content hash.
-func (e *Engine) noteHashes() map[string]string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	out := make(map[string]string, len(e.notes))
-	for id, ns := range e.notes {
-		out[id] = ns.note.Hash
-	}
-	return out
-}
-
 // idHash is a note's ID, the engine's own string, and its content hash.
 type idHash struct{ id, hash string }
 

@@ -131,7 +131,7 @@ func (em *embedder) run(ctx context.Context) {
 	// The previous built-in model's vectors answer queries until the new
 	// model's are complete, even while its server is down.
 	if !em.e.opts.StoreVectorsOnly {
-		em.loadOld(ctx, em.e.noteHashes())
+		em.loadOld(ctx, em.e.noteHashIDs())
 	}
 	for ctx.Err() == nil {
 		if err := em.load(ctx); err != nil {
@@ -277,7 +277,7 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 // loadOld keeps the previous built-in model's vectors for queries while
 // the new model's are being made (a model switch must not leave search
 // without vectors for the hours a large vault may take).
-func (em *embedder) loadOld(ctx context.Context, hashes map[string]string) {
+func (em *embedder) loadOld(ctx context.Context, hashes map[string]idHash) {
 	st := em.e.store
 	if st == nil {
 		return
@@ -288,8 +288,8 @@ func (em *embedder) loadOld(ctx context.Context, hashes map[string]string) {
 	}
 	idx := em.e.newVectorIndex(ctx, b.Model(), b.Dimension())
 	err = st.Vectors(ctx, b.Model(), b.Dimension(), func(nv store.NoteVectors) error {
-		if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
-			idx.Replace(nv.Note, nv.Vecs)
+		if n, ok := hashes[nv.Note]; ok && n.hash == nv.Hash && nv.Hash != "" {
+			idx.Replace(n.id, nv.Vecs)
 		}
 		return nil
 	})

@@ -135,28 +135,20 @@ func (e *Engine) NoteIDs(after string, limit int) ([]string, bool, error) {
 }
 
 // checkFilter checks the tag mode and folder filters that ListQuery and
-// SearchQuery share, and returns the mode ("" read as TagsAny).
+// SearchQuery share, and returns the mode ("" read as TagsAny). A folder
+// with a ".." part, a NUL or a backslash names no folder of the vault;
+// "", "/" and "." are the vault root.
 func checkFilter(mode TagMode, folder string) (TagMode, error) {
 	mode, err := TagModes.Parse("tagMode", mode)
-	if err != nil {
+	switch {
+	case err != nil:
 		return "", err
+	case strings.ContainsAny(folder, "\x00\\"):
+		return "", fmt.Errorf("%w: folder %q: use a vault folder with '/' between names, e.g. Projects/Alpha", ErrInvalid, folder)
+	case slices.Contains(strings.Split(folder, "/"), ".."):
+		return "", fmt.Errorf("%w: folder %q: \"..\" leaves the vault; give a folder inside it, e.g. Projects", ErrInvalid, folder)
 	}
-	return mode, checkFolder(folder)
-}
-
-// checkFolder refuses a folder filter that names no folder of the vault:
-// one with a ".." part, a NUL or a backslash. "", "/" and "." are the
-// vault root.
-func checkFolder(folder string) error {
-	if strings.ContainsAny(folder, "\x00\\") {
-		return fmt.Errorf("%w: folder %q: use a vault folder with '/' between names, e.g. Projects/Alpha", ErrInvalid, folder)
-	}
-	for _, part := range strings.Split(folder, "/") {
-		if part == ".." {
-			return fmt.Errorf("%w: folder %q: \"..\" leaves the vault; give a folder inside it, e.g. Projects", ErrInvalid, folder)
-		}
-	}
-	return nil
+	return mode, nil
 }
 
 // noteFilter is the filters of a ListQuery, worked out once for a pass
