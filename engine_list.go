@@ -207,7 +207,7 @@ func (e *Engine) keep(f *noteFilter, r *noteRow) bool {
 	if q.BrokenLinks && !slices.Contains(ns.status, vault.Broken) {
 		return false
 	}
-	if q.BrokenAnchors && !e.hasBrokenAnchor(ns) {
+	if q.BrokenAnchors && len(e.brokenAnchors(ns)) == 0 {
 		return false
 	}
 	return true

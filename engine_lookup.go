@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func (e *Engine) lookupFallback(raw, id string) (string, []string, error) {
 			continue
 		}
 		slices.SortFunc(ids, func(a, b string) int { // shortest path first, as names resolve
-			return cmpPathLen(a, b)
+			return cmp.Or(strings.Count(a, "/")-strings.Count(b, "/"), strings.Compare(a, b))
 		})
 		w := fmt.Sprintf("no note has the path or name %q; %s of %s matches", raw, rule.what, ids[0])
 		if len(ids) > 1 {
@@ -47,14 +48,6 @@ func (e *Engine) lookupFallback(raw, id string) (string, []string, error) {
 		return found, append([]string{w}, warnings...), nil
 	}
 	return "", nil, nil
-}
-
-// cmpPathLen orders IDs shortest first, then by ID.
-func cmpPathLen(a, b string) int {
-	if la, lb := strings.Count(a, "/"), strings.Count(b, "/"); la != lb {
-		return la - lb
-	}
-	return strings.Compare(a, b)
 }
 
 // pastedLink returns the target of a wikilink pasted as an ID: "[[X]]",

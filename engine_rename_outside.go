@@ -136,7 +136,7 @@ func (e *Engine) outsideIncoming(id string) (links []incoming, warnings []string
 				if line > 0 {
 					l.Line = line
 				}
-				links = append(links, incoming{source: source, line: l.Line, text: linkText(l), link: l})
+				links = append(links, incoming{source: source, line: l.Line, text: l.Brief(), link: l})
 			}
 		}
 	}

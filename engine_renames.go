@@ -1,8 +1,10 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -276,11 +278,8 @@ func (e *Engine) countRepairLinks(r *RenameRepair) int {
 
 // encodeRepairs is the pending list as stored in the index's meta.
 func encodeRepairs(rs []RenameRepair) string {
-	if len(rs) == 0 {
-		return "[]"
-	}
 	b, err := json.Marshal(rs)
-	if err != nil {
+	if err != nil || len(rs) == 0 {
 		return "[]"
 	}
 	return string(b)
@@ -312,19 +311,7 @@ func (e *Engine) PendingRenames() ([]RenameRepair, error) {
 
 // compareRepairs orders repairs by From, then To.
 func compareRepairs(a, b RenameRepair) int {
-	if a.From != b.From {
-		if a.From < b.From {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.To < b.To:
-		return -1
-	case a.To > b.To:
-		return 1
-	}
-	return 0
+	return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
 }
 
 // count is the number of pending repairs with links to rewrite.

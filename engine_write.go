@@ -462,7 +462,7 @@ func (e *Engine) incomingLinks(id string) []incoming {
 		ns := e.notes[src]
 		for i, l := range ns.eachLink() {
 			if i < len(ns.resolved) && ns.resolved[i] == id && src != id {
-				out = append(out, incoming{source: src, line: l.Line, text: linkText(l), link: l})
+				out = append(out, incoming{source: src, line: l.Line, text: l.Brief(), link: l})
 			}
 		}
 	}
@@ -487,6 +487,3 @@ func (e *Engine) refSources(id string) []string {
 	slices.Sort(out)
 	return out
 }
-
-// linkText is a short rendering of a link for messages.
-func linkText(l vault.Link) string { return l.Brief() }
