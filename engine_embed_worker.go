@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -265,12 +266,7 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 			out = append(out, otherModel{model: m, notes: n})
 		}
 	}
-	slices.SortFunc(out, func(a, b otherModel) int {
-		if a.notes != b.notes {
-			return b.notes - a.notes
-		}
-		return strings.Compare(a.model, b.model)
-	})
+	slices.SortFunc(out, func(a, b otherModel) int { return cmp.Or(b.notes-a.notes, strings.Compare(a.model, b.model)) })
 	return out
 }
 

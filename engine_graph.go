@@ -158,5 +158,5 @@ func (e *Engine) RandomNode(ctx context.Context, r *rand.Rand, tags []string) (*
 	if !ok {
 		return nil, nil
 	}
-	return e.node(id), nil
+	return e.nodeAs(id, false), nil
 }

@@ -209,12 +209,9 @@ func bodyOf(src []byte, bodyStart int) string {
 	return strings.ToValidUTF8(string(body), "\uFFFD")
 }
 
-// node builds the Node for an existing ID; the caller holds e.mu.
-func (e *Engine) node(id string) *Node { return e.nodeAs(id, false) }
-
-// nodeAs is node, or with brief the Node without its links, broken
-// links, attachments and warnings: what a list row shows of a note
-// (PageQuery.Brief). Those are most of a Node's cost: the title of every
+// nodeAs builds the Node for an existing ID (the caller holds e.mu), with
+// brief without its links, broken links, attachments and warnings: what a
+// list row shows of a note (PageQuery.Brief). Those are most of a Node's cost: the title of every
 // linked note, one map look-up and a few cache misses each, and the
 // anchors of every link; a brief Node does not decode the links a note
 // loaded from the snapshot cache holds back (noteState.full) either.

@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -466,12 +467,7 @@ func (e *Engine) incomingLinks(id string) []incoming {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b incoming) int {
-		if c := strings.Compare(a.source, b.source); c != 0 {
-			return c
-		}
-		return a.line - b.line
-	})
+	slices.SortFunc(out, func(a, b incoming) int { return cmp.Or(strings.Compare(a.source, b.source), a.line-b.line) })
 	return out
 }
 
