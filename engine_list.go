@@ -184,43 +184,25 @@ func (e *Engine) keep(f *noteFilter, r *noteRow) bool {
 	if f.folder != "" && !strings.HasPrefix(vault.Fold(id), f.folder) {
 		return false
 	}
-	if f.tagged != nil {
-		if q.TagMode == TagsNone == f.tagged[id] {
-			return false
-		}
+	if f.tagged != nil && q.TagMode == TagsNone == f.tagged[id] {
+		return false
 	}
 	for k, want := range q.Properties {
-		v, ok := ns.note.Property(k)
-		if !ok || !valueMatches(v, want) {
+		if v, ok := ns.note.Property(k); !ok || !valueMatches(v, want) {
 			return false
 		}
 	}
-	if !inRange(r.created, q.CreatedAfter, q.CreatedBefore) {
-		return false
-	}
-	if !inRange(r.modified, q.ModifiedAfter, q.ModifiedBefore) {
-		return false
-	}
-	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {
-		return false
-	}
-	if q.BrokenLinks && !slices.Contains(ns.status, vault.Broken) {
-		return false
-	}
-	if q.BrokenAnchors && len(e.brokenAnchors(ns)) == 0 {
-		return false
-	}
-	return true
+	return inRange(r.created, q.CreatedAfter, q.CreatedBefore) &&
+		inRange(r.modified, q.ModifiedAfter, q.ModifiedBefore) &&
+		(!q.Orphans || e.graph.InDegree(id) == 0 && e.graph.OutDegree(id) == 0) &&
+		(!q.BrokenLinks || slices.Contains(ns.status, vault.Broken)) &&
+		(!q.BrokenAnchors || len(e.brokenAnchors(ns)) > 0)
 }
 
+// inRange reports whether t is within [after, before]; a zero bound is
+// open.
 func inRange(t, after, before time.Time) bool {
-	if !after.IsZero() && t.Before(after) {
-		return false
-	}
-	if !before.IsZero() && t.After(before) {
-		return false
-	}
-	return true
+	return (after.IsZero() || !t.Before(after)) && (before.IsZero() || !t.After(before))
 }
 
 // valueMatches compares a property value with the text a caller gave.
