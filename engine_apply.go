@@ -267,7 +267,10 @@ func (e *Engine) dropGone(p *pass) {
 		p.batch.RemoveFiles = append(p.batch.RemoveFiles, f)
 	}
 	if p.start && len(e.notes) == 0 {
-		e.sizeFor(len(d.parse))
+		// Room for the notes, which a cold index then fills without
+		// growing the map and rows step by step.
+		e.notes = make(map[string]*noteState, len(d.parse))
+		e.rows = slices.Grow(e.rows[:0], len(d.parse))
 	}
 	p.look = e.index
 	if p.start && len(d.parse) > e.chunkSize() {

@@ -266,7 +266,9 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 			out = append(out, otherModel{model: m, notes: n})
 		}
 	}
-	slices.SortFunc(out, func(a, b otherModel) int { return cmp.Or(b.notes-a.notes, strings.Compare(a.model, b.model)) })
+	slices.SortFunc(out, func(a, b otherModel) int {
+		return cmp.Or(b.notes-a.notes, strings.Compare(a.model, b.model))
+	})
 	return out
 }
 

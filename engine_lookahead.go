@@ -1,10 +1,6 @@
 package vaultgraph
 
-import (
-	"slices"
-
-	"github.com/vaultgraph/vaultgraph/vault"
-)
+import "github.com/vaultgraph/vaultgraph/vault"
 
 // lookahead returns an index of the notes and attachments the engine
 // knows plus the notes p parses, for resolving links while a big index
@@ -34,12 +30,4 @@ func (e *Engine) lookahead(p *pass) *vault.Index {
 		x.AddNote(f.ID)
 	}
 	return x
-}
-
-// sizeFor makes room in the engine's (empty) note map and rows for n
-// notes, which a cold index then fills without growing them step by step
-// (caller holds e.mu).
-func (e *Engine) sizeFor(n int) {
-	e.notes = make(map[string]*noteState, n)
-	e.rows = slices.Grow(e.rows[:0], n)
 }

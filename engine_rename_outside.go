@@ -60,7 +60,8 @@ func retargetCanvas(m *vault.Move, id string, data []byte) (out []byte, changes 
 	}
 	edits := vault.RetargetCanvasFiles(c, m.From, m.To)
 	for _, ed := range edits {
-		changes = append(changes, LinkChange{Line: lineOf(data, ed.Start), Old: string(data[ed.Start:ed.End]), New: ed.Text})
+		line := 1 + bytes.Count(data[:ed.Start], []byte("\n"))
+		changes = append(changes, LinkChange{Line: line, Old: string(data[ed.Start:ed.End]), New: ed.Text})
 	}
 	rw, err := c.RewriteTexts(id, data, func(t vault.CanvasString) ([]vault.Edit, []byte, []LinkChange, error) {
 		ted, newText, tch, err := m.Note(id, []byte(t.Value))
@@ -112,11 +113,6 @@ func verifyCanvas(id string, out []byte, c *vault.Canvas, oldID, newID string, n
 		return fmt.Errorf("%s line %d: a text node would read %q instead of %q", id, t.Line, have, want)
 	}
 	return nil
-}
-
-// lineOf is the 1-based line of byte offset off in data.
-func lineOf(data []byte, off int) int {
-	return 1 + bytes.Count(data[:off], []byte("\n"))
 }
 
 // outsideIncoming finds what beyond the graph's notes shows or links the

@@ -305,13 +305,10 @@ func (e *Engine) PendingRenames() ([]RenameRepair, error) {
 	}
 	defer e.mu.RUnlock()
 	out := slices.DeleteFunc(slices.Clone(e.renames.pending), func(r RenameRepair) bool { return r.Links == 0 })
-	slices.SortFunc(out, compareRepairs)
+	slices.SortFunc(out, func(a, b RenameRepair) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
+	})
 	return out, nil
-}
-
-// compareRepairs orders repairs by From, then To.
-func compareRepairs(a, b RenameRepair) int {
-	return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
 }
 
 // count is the number of pending repairs with links to rewrite.

@@ -467,7 +467,9 @@ func (e *Engine) incomingLinks(id string) []incoming {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b incoming) int { return cmp.Or(strings.Compare(a.source, b.source), a.line-b.line) })
+	slices.SortFunc(out, func(a, b incoming) int {
+		return cmp.Or(strings.Compare(a.source, b.source), a.line-b.line)
+	})
 	return out
 }
 
