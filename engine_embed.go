@@ -64,7 +64,7 @@ func (e *Engine) newVectorIndex(ctx context.Context, model string, dim int) *emb
 			e.log.Debug("count stored vectors", "model", model, "err", err)
 		}
 	}
-	idx := embed.NewIndex(dim, n > e.testOpts().quantizeAbove)
+	idx := embed.NewIndex(dim, n > e.opts.testOptions().quantizeAbove)
 	if vectorCodec(model) == store.Sparse {
 		idx = embed.NewSparseIndex(dim, store.SparseTerms)
 	}

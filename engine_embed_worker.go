@@ -128,7 +128,7 @@ func (em *embedder) setState(s string) {
 func (em *embedder) run(ctx context.Context) {
 	defer close(em.done)
 	log := em.e.log
-	embedRetry := em.e.testOpts().embedRetry
+	embedRetry := em.e.opts.testOptions().embedRetry
 	// The previous built-in model's vectors answer queries until the new
 	// model's are complete, even while its server is down.
 	if !em.e.opts.StoreVectorsOnly {
