@@ -461,8 +461,7 @@ func (em *embedder) finish(ctx context.Context) {
 	// caller waiting for ready (the CLI) does not close the index under
 	// the drop.
 	// Once: the model is the engine's for its lifetime, and counting the
-	// stored vectors by model reads the whole table (a full scan after
-	// every edit's re-embedding cost a sixth of a busy server's CPU).
+	// stored vectors by model reads the whole table.
 	if st := em.e.store; st != nil && !em.dropped && !em.e.opts.KeepOtherVectors {
 		if models, err := st.VectorModels(ctx); err == nil && len(models) > 1 {
 			if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil && ctx.Err() == nil {

@@ -7,8 +7,8 @@ import "github.com/vaultgraph/vaultgraph/vault"
 // pass is under way (caller holds e.mu).
 //
 // When the engine holds no note yet (a cold index), that is e.index
-// itself with the notes added, rather than a copy that at 100,000 notes
-// holds 17 MB more until the last chunk. It ends as the copy's way
+// itself with the notes added, rather than a copy held until the last
+// chunk. It ends as the copy's way
 // would: putParsed adds each note it installs (a no-op by then) and
 // takes out each that could not be parsed, in the order the notes were
 // added, so of notes whose paths fold alike the first installed holds

@@ -70,10 +70,9 @@ func pastedLink(s string) (string, bool) {
 }
 
 // titleIndex files the notes by folded frontmatter title and by folded
-// alias, for lookupFallback: an ID that no note has costs two map reads,
-// not a pass over every note (which a client polling for a note not yet
-// written paid each time: 9.4 ms of CPU at 10,000 notes). It is built at
-// the first lookup that needs it and kept up to date by putParsed and
+// alias, for lookupFallback: an ID that no note has (a client polling for
+// a note not yet written) costs two map reads, not a pass over every
+// note. It is built at the first lookup that needs it and kept up to date by putParsed and
 // dropGone (under the write lock); its methods do nothing on a nil index.
 type titleIndex struct {
 	title, alias idLists // Fold(title), Fold(alias) -> note IDs

@@ -273,8 +273,8 @@ func (e *Engine) addLinks(out *Node, ns *noteState, n *vault.Note) {
 // linkSet is the set of links node has listed, by target (a broken
 // link's as "broken:" and an attachment's as "file:" before it): a
 // search of a few keys in place while it holds at most linkSetFew, a map
-// beyond. A map made for every node was a fifth of node's CPU when
-// get_node, get_neighbors and list_nodes build thousands a second.
+// beyond: reads build thousands of Nodes a second, and a map each was a
+// large share of their cost.
 type linkSet struct {
 	few  [linkSetFew]string
 	n    int // keys in few
