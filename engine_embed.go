@@ -87,12 +87,10 @@ func (e *Engine) embeddingStatus(notes int) EmbeddingStatus {
 		// holds, e.g. those a server made.
 		s := EmbeddingStatus{State: "off"}
 		if e.store != nil && notes > 0 {
-			models, err := e.store.VectorModels(context.Background())
-			if err == nil {
+			if models, err := e.store.VectorModels(context.Background()); err == nil {
 				for key, n := range models {
-					model := modelOf(key)
 					if c := math.Min(1, float64(n)/float64(notes)); c > s.Coverage {
-						s.Model, s.Coverage = model, c
+						s.Model, s.Coverage = modelOf(key), c
 					}
 				}
 			}

@@ -94,18 +94,11 @@ type renameSeen struct {
 // e.mu).
 func (e *Engine) seeGone(p *pass, ns *noteState) {
 	id := ns.note.ID
-	incoming := p.start // the links are not known yet: pairRenames counts them
-	if !incoming {
-		for _, src := range e.refIndex()[refKey(id)] {
-			if src == id {
-				continue
-			}
-			if s, ok := e.notes[src]; ok && slices.Contains(s.resolved, id) {
-				incoming = true
-				break
-			}
-		}
-	}
+	// At a start the links are not known yet: pairRenames counts them.
+	incoming := p.start || slices.ContainsFunc(e.refIndex()[refKey(id)], func(src string) bool {
+		s, ok := e.notes[src]
+		return ok && src != id && slices.Contains(s.resolved, id)
+	})
 	p.seen.gone = append(p.seen.gone, seenNote{note: ns.full(), incoming: incoming})
 }
 
