@@ -206,10 +206,7 @@ func (e *Engine) keepAhead(p *pass) *store.Keep {
 			if built != nil {
 				<-built
 			}
-			e.mu.RLock()
-			g := e.graph
-			e.mu.RUnlock()
-			return g.AppendBinary(nil)
+			return e.Graph().AppendBinary(nil)
 		},
 	}
 }
