@@ -20,12 +20,8 @@ import (
 // with commit.ApplyGroup (temporary files synced in parallel, each folder
 // synced once, under one hold of the vault's write lock), brings the
 // engine and the index up to date in one pass (one SQLite transaction),
-// and wakes every writer of the group with its own outcome. The first
-// writer queued meanwhile writes the next group's files while this one
-// is indexed; groups written while the engine is busy are indexed
-// together, in one pass. Writes
-// that touch several files (renames, moves, heading renames) and deletes
-// hold e.writeMu alone, as before: no group is under way then.
+// and wakes every writer of the group with its own outcome. Writes that
+// touch several files hold e.writeMu alone: no group is under way then.
 
 // groupWrite is one write waiting in the group queue.
 type groupWrite struct {
