@@ -19,6 +19,7 @@
 //	                        (expand; expandExcluded for the paths the ignore rules skip)
 //	engine_parse.go         reading and parsing the files of a diff on parallel workers, a chunk at a time
 //	engine_read.go          the files of a parse read ahead of its workers, so a cold page cache leaves no core idle
+//	engine_lookahead.go     what a big start-up pass resolves links against while its chunks come in
 //	engine_apply.go         applying a diff, the one path start-up and the watcher share: notes,
 //	                        attachments, problems, excluded files, link resolution, graph, index, subscribers
 //	engine_links.go         link resolution of one note and the reverse-link bookkeeping (refs)
@@ -28,7 +29,9 @@
 //	engine_watch.go         Watch: the file watcher's changes applied with Sync and Rescan
 //	engine_excluded.go      the user-excluded files whose links a rename still rewrites
 //	engine_status.go        Status: counts, problems, duplicate names, index and watcher state
+//	index_size.go           IndexTableBytes: the bytes each part of an index file takes
 //	engine_node.go          GetNode, Lookup, Content, ReadNote: one note and its links
+//	engine_lookup.go        Lookup's fallbacks when no path or name matches: title, alias, pasted link
 //	engine_path.go          the paths callers give: note IDs (CleanID), absolute paths, the paths Sync is given
 //	engine_graph.go         Neighbors, FindPath, HubsPage, SearchByTags, ListTags, RandomNode
 //	engine_query.go         the one home of list questions: sort keys, pages (Pages), limits, directions, metrics;
@@ -46,6 +49,8 @@
 //	engine_search_snippet.go  the snippets around matching words
 //	engine_embed.go         vector search, embedding status and WaitEmbeddings
 //	engine_embed_worker.go  the background embedder that keeps note vectors up to date
+//	engine_embed_parse.go   the vectors a start-up pass makes as it parses, with a local model
+//	engine_embed_rescore.go the builtin model's candidates scored again exactly (rescore)
 //	engine_embed_cache.go   the chunk vectors searches scored again, kept by note version (rescore)
 //	engine_write.go         CreateNode, DeleteNode and what every write shares
 //	engine_update.go        UpdateNode: check, open (openForUpdate), prepare (new path, new text), commit
@@ -53,6 +58,8 @@
 //	engine_rename.go        which files a rename or move rewrites (vault.Move rewrites them)
 //	engine_plan.go          a write plan (every file a rename or move changes); readFile, the one read of a file that may be gone
 //	engine_rename_outside.go  rewriting links in excluded notes and canvases on a rename
+//	engine_renames.go       renames made outside vaultgraph, paired and kept as pending repairs
+//	engine_renames_repair.go  RepairLinks: those repairs listed or applied
 //	engine_heading.go       renaming a heading (NoteUpdate.RenameHeading) and planning its edits
 //	engine_heading_links.go   links left pointing at a heading or block a content update removed
 //	engine_heading_canvas.go  a heading rename in canvas text nodes

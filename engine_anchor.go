@@ -53,18 +53,8 @@ func (e *Engine) brokenAnchors(ns *noteState) []brokenAnchor {
 	return out
 }
 
-// hasBrokenAnchor reports whether ns has a broken anchor (caller holds
-// e.mu).
-func (e *Engine) hasBrokenAnchor(ns *noteState) bool {
-	return len(e.brokenAnchors(ns)) > 0
-}
-
 // warning is the text of b in a note's warnings:
 // `broken anchor [[Beta#Nope]] on line 3: Beta has no heading "Nope"`.
 func (b brokenAnchor) warning() string {
-	return fmt.Sprintf("broken anchor %s on line %d: %s has %s", anchorLinkText(b.link), b.link.Line, b.name, b.problem)
+	return fmt.Sprintf("broken anchor %s on line %d: %s has %s", b.link.BriefAnchor(), b.link.Line, b.name, b.problem)
 }
-
-// anchorLinkText writes a link for a broken-anchor message: linkText,
-// but a markdown link keeps its text and fragment: [text](Target#Fragment).
-func anchorLinkText(l vault.Link) string { return l.BriefAnchor() }

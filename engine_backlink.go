@@ -50,11 +50,8 @@ func spotContexts(ctx context.Context, spots map[string]linkSpot) (map[string]st
 		if err != nil {
 			return nil, fmt.Errorf("context of a link in %s: %w", src, err)
 		}
-		if !ok {
-			continue
-		}
-		if vault.Hash(data) != s.hash {
-			continue // changed since it was indexed: the ranges are stale
+		if !ok || vault.Hash(data) != s.hash {
+			continue // gone, or changed since it was indexed: the ranges are stale
 		}
 		if s.line {
 			c := vault.LineContext(data, s.start, s.end, ContextChars)

@@ -64,7 +64,7 @@ func (e *Engine) newVectorIndex(ctx context.Context, model string, dim int) *emb
 			e.log.Debug("count stored vectors", "model", model, "err", err)
 		}
 	}
-	idx := embed.NewIndex(dim, n > e.testOpts().quantizeAbove)
+	idx := embed.NewIndex(dim, n > e.opts.testOptions().quantizeAbove)
 	if vectorCodec(model) == store.Sparse {
 		idx = embed.NewSparseIndex(dim, store.SparseTerms)
 	}
@@ -87,12 +87,10 @@ func (e *Engine) embeddingStatus(notes int) EmbeddingStatus {
 		// holds, e.g. those a server made.
 		s := EmbeddingStatus{State: "off"}
 		if e.store != nil && notes > 0 {
-			models, err := e.store.VectorModels(context.Background())
-			if err == nil {
+			if models, err := e.store.VectorModels(context.Background()); err == nil {
 				for key, n := range models {
-					model := modelOf(key)
 					if c := math.Min(1, float64(n)/float64(notes)); c > s.Coverage {
-						s.Model, s.Coverage = model, c
+						s.Model, s.Coverage = modelOf(key), c
 					}
 				}
 			}
@@ -205,17 +203,6 @@ func (e *Engine) vectorSearch(ctx context.Context, query string, k int, keep fun
 		}
 	}
 	return out, provider.Model() == embed.BuiltinModel, warnings, nil
-}
-
-// noteHashes returns every note's content hash.
-func (e *Engine) noteHashes() map[string]string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	out := make(map[string]string, len(e.notes))
-	for id, ns := range e.notes {
-		out[id] = ns.note.Hash
-	}
-	return out
 }
 
 // idHash is a note's ID, the engine's own string, and its content hash.

@@ -8,9 +8,8 @@ import (
 // ChunkVectorCache is how many chunk vectors rescore keeps in memory
 // (about 2 KiB each with the builtin model): the chunks that searches
 // score again most often are not embedded again from their files while
-// their notes stay the same. Searches for related words share most of
-// their candidates: under make load (64 different queries) this cut the
-// CPU of rescoring by about three quarters.
+// their notes stay the same: searches for related words share most of
+// their candidates.
 const ChunkVectorCache = 4096
 
 // chunkKey names one chunk of one version of a note, embedded by one

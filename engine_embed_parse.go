@@ -99,7 +99,7 @@ func (ie *inlineEmbed) writeVectors(ctx context.Context, w vectorWriter, title, 
 // embedContent is bodyOf(src, bodyStart), cut from body when body is
 // store.IndexedBody of the same file and holds it (the same text but for
 // the leading line breaks), so that a note's text is not copied once more
-// for its vectors (172 MB at 100,000 notes).
+// for its vectors.
 func embedContent(src []byte, bodyStart int, body string) string {
 	if body != "" {
 		return strings.TrimLeft(body, "\r\n")

@@ -30,15 +30,15 @@ func TestInlineEmbedding(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	hashes := e.noteHashes()
+	hashes := e.noteHashIDs()
 	if len(stored) != len(hashes) || len(hashes) == 0 {
 		t.Fatalf("after Open: vectors of %d notes stored, want all %d", len(stored), len(hashes))
 	}
 	b := embed.NewBuiltin()
 	for id, h := range hashes {
 		nv := stored[id]
-		if nv.Hash != h {
-			t.Errorf("vectors of %s are of version %q, want %q", id, nv.Hash, h)
+		if nv.Hash != h.hash {
+			t.Errorf("vectors of %s are of version %q, want %q", id, nv.Hash, h.hash)
 		}
 		n, err := e.GetNode(ctx, id, true)
 		if err != nil {

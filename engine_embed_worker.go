@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -127,11 +128,11 @@ func (em *embedder) setState(s string) {
 func (em *embedder) run(ctx context.Context) {
 	defer close(em.done)
 	log := em.e.log
-	embedRetry := em.e.testOpts().embedRetry
+	embedRetry := em.e.opts.testOptions().embedRetry
 	// The previous built-in model's vectors answer queries until the new
 	// model's are complete, even while its server is down.
 	if !em.e.opts.StoreVectorsOnly {
-		em.loadOld(ctx, em.e.noteHashes())
+		em.loadOld(ctx, em.e.noteHashIDs())
 	}
 	for ctx.Err() == nil {
 		if err := em.load(ctx); err != nil {
@@ -266,10 +267,7 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 		}
 	}
 	slices.SortFunc(out, func(a, b otherModel) int {
-		if a.notes != b.notes {
-			return b.notes - a.notes
-		}
-		return strings.Compare(a.model, b.model)
+		return cmp.Or(b.notes-a.notes, strings.Compare(a.model, b.model))
 	})
 	return out
 }
@@ -277,7 +275,7 @@ func (em *embedder) otherModels(ctx context.Context, model string) []otherModel 
 // loadOld keeps the previous built-in model's vectors for queries while
 // the new model's are being made (a model switch must not leave search
 // without vectors for the hours a large vault may take).
-func (em *embedder) loadOld(ctx context.Context, hashes map[string]string) {
+func (em *embedder) loadOld(ctx context.Context, hashes map[string]idHash) {
 	st := em.e.store
 	if st == nil {
 		return
@@ -288,8 +286,8 @@ func (em *embedder) loadOld(ctx context.Context, hashes map[string]string) {
 	}
 	idx := em.e.newVectorIndex(ctx, b.Model(), b.Dimension())
 	err = st.Vectors(ctx, b.Model(), b.Dimension(), func(nv store.NoteVectors) error {
-		if h, ok := hashes[nv.Note]; ok && h == nv.Hash && nv.Hash != "" {
-			idx.Replace(nv.Note, nv.Vecs)
+		if n, ok := hashes[nv.Note]; ok && n.hash == nv.Hash && nv.Hash != "" {
+			idx.Replace(n.id, nv.Vecs)
 		}
 		return nil
 	})
@@ -463,8 +461,7 @@ func (em *embedder) finish(ctx context.Context) {
 	// caller waiting for ready (the CLI) does not close the index under
 	// the drop.
 	// Once: the model is the engine's for its lifetime, and counting the
-	// stored vectors by model reads the whole table (a full scan after
-	// every edit's re-embedding cost a sixth of a busy server's CPU).
+	// stored vectors by model reads the whole table.
 	if st := em.e.store; st != nil && !em.dropped && !em.e.opts.KeepOtherVectors {
 		if models, err := st.VectorModels(ctx); err == nil && len(models) > 1 {
 			if err := st.DropOtherVectors(ctx, em.model, em.dim); err != nil && ctx.Err() == nil {

@@ -89,7 +89,7 @@ type HubPage struct {
 // keys of SortFields) then only reorders that page's notes (nil keeps the
 // ranking's order). A page past the end is empty.
 func (e *Engine) HubsPage(ctx context.Context, metric graph.Metric, q PageQuery) (*HubPage, error) {
-	metric, err := checkMetric(metric)
+	metric, err := Metrics.Parse("metric", metric)
 	if err != nil {
 		return nil, err
 	}
@@ -158,5 +158,5 @@ func (e *Engine) RandomNode(ctx context.Context, r *rand.Rand, tags []string) (*
 	if !ok {
 		return nil, nil
 	}
-	return e.node(id), nil
+	return e.nodeAs(id, false), nil
 }

@@ -20,12 +20,8 @@ import (
 // with commit.ApplyGroup (temporary files synced in parallel, each folder
 // synced once, under one hold of the vault's write lock), brings the
 // engine and the index up to date in one pass (one SQLite transaction),
-// and wakes every writer of the group with its own outcome. The first
-// writer queued meanwhile writes the next group's files while this one
-// is indexed; groups written while the engine is busy are indexed
-// together, in one pass. Writes
-// that touch several files (renames, moves, heading renames) and deletes
-// hold e.writeMu alone, as before: no group is under way then.
+// and wakes every writer of the group with its own outcome. Writes that
+// touch several files hold e.writeMu alone: no group is under way then.
 
 // groupWrite is one write waiting in the group queue.
 type groupWrite struct {
@@ -142,9 +138,8 @@ func (e *Engine) syncGroup(s *groupSync) {
 // groupWriting reports whether a group's files are being written (caller
 // holds e.group.mu). The leader of the next sync waits for that group
 // (batchQueue.coming), at most gatherFor, so that both are indexed in
-// one pass: a pass costs about 3 ms of CPU besides its notes (the
-// commit, the full-text merge step, the statements), and under `make
-// load` the next group was being written when most passes began.
+// one pass: a pass costs CPU besides its notes (the commit, the
+// full-text merge step, the statements).
 func (e *Engine) groupWriting() bool { return e.group.writes.busy }
 
 // syncChanged brings the engine up to date with paths changed outside
@@ -280,13 +275,9 @@ func (e *Engine) syncBatch(stand []*groupWrite, paths []string) error {
 	return err
 }
 
-// heavyPerCore bounds the searches that run at once, per core. One per
-// core was the rule until measured: under make load (32 clients, 15%
-// searches) a search then waited about 150 ms in line for a core while
-// writers waited on their fsync with a core idle; 16 per core cut the
-// search p50 to about 33 ms and raised the writes by up to 11%, with
-// the write p99 still under 200 ms. The bound stays, so that a burst of
-// searches holds a bounded amount of memory.
+// heavyPerCore bounds the searches that run at once, per core: with one
+// per core, searches waited in line while writers waited on their fsync
+// with a core idle. The bound keeps a burst of searches' memory bounded.
 const heavyPerCore = 16
 
 // heavyRead waits until fewer CPU-bound reads (searches) run than

@@ -1,14 +1,12 @@
 package vaultgraph
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
-	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // HeadingRename renames a heading of a note (NoteUpdate.RenameHeading).
@@ -33,20 +31,12 @@ func (e *Engine) renameHeading(ctx context.Context, u NoteUpdate, id string, war
 	if err != nil {
 		return nil, err
 	}
-	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: []FileChange{}}
-	if !bytes.Equal(plan.self, src) {
-		res.Files = append(res.Files, FileChange{Path: id, Action: ActionUpdate, Links: plan.selfLinks})
-	}
-	res.Files = append(res.Files, plan.changes...)
+	files, ops := plan.withSelf(id, "", abs, src)
+	res := &WriteResult{Warnings: append(warnings, plan.warnings...), Files: files}
 	if u.DryRun {
 		res.DryRun = true
 		return res, nil
 	}
-	var ops []commit.Op
-	if !bytes.Equal(plan.self, src) {
-		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
-	}
-	ops = append(ops, plan.ops...)
 	if err := e.applyOps(ops, "update "+id, "heading rename"); err != nil {
 		return nil, err
 	}

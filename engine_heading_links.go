@@ -32,7 +32,7 @@ func (e *Engine) lostAnchors(id string, before, after []byte) []string {
 		if !old.Has(l.Fragment) || now.Has(l.Fragment) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s line %d: %s now points at a missing %s", in.source, in.line, anchorLinkText(l), missingAnchor(now, l.Fragment)))
+		out = append(out, fmt.Sprintf("%s line %d: %s now points at a missing %s", in.source, in.line, l.BriefAnchor(), missingAnchor(now, l.Fragment)))
 	}
 	return out
 }

@@ -135,28 +135,20 @@ func (e *Engine) NoteIDs(after string, limit int) ([]string, bool, error) {
 }
 
 // checkFilter checks the tag mode and folder filters that ListQuery and
-// SearchQuery share, and returns the mode ("" read as TagsAny).
+// SearchQuery share, and returns the mode ("" read as TagsAny). A folder
+// with a ".." part, a NUL or a backslash names no folder of the vault;
+// "", "/" and "." are the vault root.
 func checkFilter(mode TagMode, folder string) (TagMode, error) {
 	mode, err := TagModes.Parse("tagMode", mode)
-	if err != nil {
+	switch {
+	case err != nil:
 		return "", err
+	case strings.ContainsAny(folder, "\x00\\"):
+		return "", fmt.Errorf("%w: folder %q: use a vault folder with '/' between names, e.g. Projects/Alpha", ErrInvalid, folder)
+	case slices.Contains(strings.Split(folder, "/"), ".."):
+		return "", fmt.Errorf("%w: folder %q: \"..\" leaves the vault; give a folder inside it, e.g. Projects", ErrInvalid, folder)
 	}
-	return mode, checkFolder(folder)
-}
-
-// checkFolder refuses a folder filter that names no folder of the vault:
-// one with a ".." part, a NUL or a backslash. "", "/" and "." are the
-// vault root.
-func checkFolder(folder string) error {
-	if strings.ContainsAny(folder, "\x00\\") {
-		return fmt.Errorf("%w: folder %q: use a vault folder with '/' between names, e.g. Projects/Alpha", ErrInvalid, folder)
-	}
-	for _, part := range strings.Split(folder, "/") {
-		if part == ".." {
-			return fmt.Errorf("%w: folder %q: \"..\" leaves the vault; give a folder inside it, e.g. Projects", ErrInvalid, folder)
-		}
-	}
-	return nil
+	return mode, nil
 }
 
 // noteFilter is the filters of a ListQuery, worked out once for a pass
@@ -192,43 +184,25 @@ func (e *Engine) keep(f *noteFilter, r *noteRow) bool {
 	if f.folder != "" && !strings.HasPrefix(vault.Fold(id), f.folder) {
 		return false
 	}
-	if f.tagged != nil {
-		if q.TagMode == TagsNone == f.tagged[id] {
-			return false
-		}
+	if f.tagged != nil && q.TagMode == TagsNone == f.tagged[id] {
+		return false
 	}
 	for k, want := range q.Properties {
-		v, ok := ns.note.Property(k)
-		if !ok || !valueMatches(v, want) {
+		if v, ok := ns.note.Property(k); !ok || !valueMatches(v, want) {
 			return false
 		}
 	}
-	if !inRange(r.created, q.CreatedAfter, q.CreatedBefore) {
-		return false
-	}
-	if !inRange(r.modified, q.ModifiedAfter, q.ModifiedBefore) {
-		return false
-	}
-	if q.Orphans && (e.graph.InDegree(id) > 0 || e.graph.OutDegree(id) > 0) {
-		return false
-	}
-	if q.BrokenLinks && !slices.Contains(ns.status, vault.Broken) {
-		return false
-	}
-	if q.BrokenAnchors && !e.hasBrokenAnchor(ns) {
-		return false
-	}
-	return true
+	return inRange(r.created, q.CreatedAfter, q.CreatedBefore) &&
+		inRange(r.modified, q.ModifiedAfter, q.ModifiedBefore) &&
+		(!q.Orphans || e.graph.InDegree(id) == 0 && e.graph.OutDegree(id) == 0) &&
+		(!q.BrokenLinks || slices.Contains(ns.status, vault.Broken)) &&
+		(!q.BrokenAnchors || len(e.brokenAnchors(ns)) > 0)
 }
 
+// inRange reports whether t is within [after, before]; a zero bound is
+// open.
 func inRange(t, after, before time.Time) bool {
-	if !after.IsZero() && t.Before(after) {
-		return false
-	}
-	if !before.IsZero() && t.After(before) {
-		return false
-	}
-	return true
+	return (after.IsZero() || !t.Before(after)) && (before.IsZero() || !t.After(before))
 }
 
 // valueMatches compares a property value with the text a caller gave.

@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -205,10 +206,7 @@ func (e *Engine) keepAhead(p *pass) *store.Keep {
 			if built != nil {
 				<-built
 			}
-			e.mu.RLock()
-			g := e.graph
-			e.mu.RUnlock()
-			return g.AppendBinary(nil)
+			return e.Graph().AppendBinary(nil)
 		},
 	}
 }
@@ -260,9 +258,13 @@ func (e *Engine) openIndex(ctx context.Context) (*store.Snapshot, string, error)
 func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consistent, trust bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	var n int
+	if snap != nil {
+		n = len(snap.Notes)
+	}
 	e.ignore = ig
-	e.notes = make(map[string]*noteState, len(snapNotes(snap)))
-	e.rows = make(noteRows, 0, len(snapNotes(snap)))
+	e.notes = make(map[string]*noteState, n)
+	e.rows = make(noteRows, 0, n)
 	e.recent.reset()
 	e.index = vault.NewIndex()
 	e.graph = graph.New()
@@ -304,20 +306,9 @@ func (e *Engine) takeSnapshot(ig *vault.Ignore, snap *store.Snapshot) (consisten
 	return consistent, trust
 }
 
-// snapNotes returns the notes of snap, none when snap is nil.
-func snapNotes(snap *store.Snapshot) []*store.Record {
-	if snap == nil {
-		return nil
-	}
-	return snap.Notes
-}
-
 // IndexPath returns the index file the engine uses (after Open).
 func (e *Engine) IndexPath() string {
-	if e.opts.Index != "" {
-		return e.opts.Index
-	}
-	return filepath.Join(e.root, IndexDir, IndexFile)
+	return cmp.Or(e.opts.Index, filepath.Join(e.root, IndexDir, IndexFile))
 }
 
 // DefaultIndexPath returns the index file for the vault folder when no

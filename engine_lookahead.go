@@ -1,18 +1,14 @@
 package vaultgraph
 
-import (
-	"slices"
-
-	"github.com/vaultgraph/vaultgraph/vault"
-)
+import "github.com/vaultgraph/vaultgraph/vault"
 
 // lookahead returns an index of the notes and attachments the engine
 // knows plus the notes p parses, for resolving links while a big index
 // pass is under way (caller holds e.mu).
 //
 // When the engine holds no note yet (a cold index), that is e.index
-// itself with the notes added, rather than a copy that at 100,000 notes
-// holds 17 MB more until the last chunk. It ends as the copy's way
+// itself with the notes added, rather than a copy held until the last
+// chunk. It ends as the copy's way
 // would: putParsed adds each note it installs (a no-op by then) and
 // takes out each that could not be parsed, in the order the notes were
 // added, so of notes whose paths fold alike the first installed holds
@@ -34,12 +30,4 @@ func (e *Engine) lookahead(p *pass) *vault.Index {
 		x.AddNote(f.ID)
 	}
 	return x
-}
-
-// sizeFor makes room in the engine's (empty) note map and rows for n
-// notes, which a cold index then fills without growing them step by step
-// (caller holds e.mu).
-func (e *Engine) sizeFor(n int) {
-	e.notes = make(map[string]*noteState, n)
-	e.rows = slices.Grow(e.rows[:0], n)
 }

@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func (e *Engine) lookupFallback(raw, id string) (string, []string, error) {
 			continue
 		}
 		slices.SortFunc(ids, func(a, b string) int { // shortest path first, as names resolve
-			return cmpPathLen(a, b)
+			return cmp.Or(strings.Count(a, "/")-strings.Count(b, "/"), strings.Compare(a, b))
 		})
 		w := fmt.Sprintf("no note has the path or name %q; %s of %s matches", raw, rule.what, ids[0])
 		if len(ids) > 1 {
@@ -47,14 +48,6 @@ func (e *Engine) lookupFallback(raw, id string) (string, []string, error) {
 		return found, append([]string{w}, warnings...), nil
 	}
 	return "", nil, nil
-}
-
-// cmpPathLen orders IDs shortest first, then by ID.
-func cmpPathLen(a, b string) int {
-	if la, lb := strings.Count(a, "/"), strings.Count(b, "/"); la != lb {
-		return la - lb
-	}
-	return strings.Compare(a, b)
 }
 
 // pastedLink returns the target of a wikilink pasted as an ID: "[[X]]",
@@ -77,10 +70,9 @@ func pastedLink(s string) (string, bool) {
 }
 
 // titleIndex files the notes by folded frontmatter title and by folded
-// alias, for lookupFallback: an ID that no note has costs two map reads,
-// not a pass over every note (which a client polling for a note not yet
-// written paid each time: 9.4 ms of CPU at 10,000 notes). It is built at
-// the first lookup that needs it and kept up to date by putParsed and
+// alias, for lookupFallback: an ID that no note has (a client polling for
+// a note not yet written) costs two map reads, not a pass over every
+// note. It is built at the first lookup that needs it and kept up to date by putParsed and
 // dropGone (under the write lock); its methods do nothing on a nil index.
 type titleIndex struct {
 	title, alias idLists // Fold(title), Fold(alias) -> note IDs

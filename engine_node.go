@@ -209,12 +209,9 @@ func bodyOf(src []byte, bodyStart int) string {
 	return strings.ToValidUTF8(string(body), "\uFFFD")
 }
 
-// node builds the Node for an existing ID; the caller holds e.mu.
-func (e *Engine) node(id string) *Node { return e.nodeAs(id, false) }
-
-// nodeAs is node, or with brief the Node without its links, broken
-// links, attachments and warnings: what a list row shows of a note
-// (PageQuery.Brief). Those are most of a Node's cost: the title of every
+// nodeAs builds the Node for an existing ID (the caller holds e.mu), with
+// brief without its links, broken links, attachments and warnings: what a
+// list row shows of a note (PageQuery.Brief). Those are most of a Node's cost: the title of every
 // linked note, one map look-up and a few cache misses each, and the
 // anchors of every link; a brief Node does not decode the links a note
 // loaded from the snapshot cache holds back (noteState.full) either.
@@ -276,8 +273,8 @@ func (e *Engine) addLinks(out *Node, ns *noteState, n *vault.Note) {
 // linkSet is the set of links node has listed, by target (a broken
 // link's as "broken:" and an attachment's as "file:" before it): a
 // search of a few keys in place while it holds at most linkSetFew, a map
-// beyond. A map made for every node was a fifth of node's CPU when
-// get_node, get_neighbors and list_nodes build thousands a second.
+// beyond: reads build thousands of Nodes a second, and a map each was a
+// large share of their cost.
 type linkSet struct {
 	few  [linkSetFew]string
 	n    int // keys in few

@@ -31,7 +31,7 @@ type TagPage struct {
 // first, in file order, then incoming ones. It returns nil (and no error)
 // when no note matches id.
 func (e *Engine) NeighborsPage(ctx context.Context, id string, dir graph.Direction, q PageQuery) (*NeighborPage, error) {
-	dir, err := checkDirection(dir)
+	dir, err := Directions.Parse("direction", dir)
 	if err != nil {
 		return nil, err
 	}

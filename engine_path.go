@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -24,10 +25,8 @@ func CleanID(raw string) (string, error) {
 	if absPath(id) {
 		return "", fmt.Errorf("%w: id %q is an absolute path; give a path relative to the vault", ErrOutsideVault, raw)
 	}
-	for _, part := range strings.Split(id, "/") {
-		if part == ".." {
-			return "", fmt.Errorf("%w: id %q contains '..'", ErrOutsideVault, raw)
-		}
+	if slices.Contains(strings.Split(id, "/"), "..") {
+		return "", fmt.Errorf("%w: id %q contains '..'", ErrOutsideVault, raw)
 	}
 	id = strings.TrimPrefix(path.Clean(id), "./")
 	return vault.NFC(id), nil

@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,18 @@ type writePlan struct {
 func (p *writePlan) rewrite(id, path string, old, out []byte, links []LinkChange) {
 	p.ops = append(p.ops, commit.Op{Path: path, Data: out, CheckOld: true, Old: old})
 	p.changes = append(p.changes, FileChange{Path: id, Action: ActionUpdate, Links: links})
+}
+
+// withSelf returns the file changes and ops of p with those of the note
+// itself first, when its bytes change: id (from: its old ID, if any),
+// at abs on disk, holding src when read.
+func (p *writePlan) withSelf(id, from, abs string, src []byte) ([]FileChange, []commit.Op) {
+	files, ops := []FileChange{}, []commit.Op(nil)
+	if !bytes.Equal(p.self, src) {
+		files = append(files, FileChange{Path: id, From: from, Action: ActionUpdate, Links: p.selfLinks})
+		ops = append(ops, commit.Op{Path: abs, Data: p.self, CheckOld: true, Old: src})
+	}
+	return append(files, p.changes...), append(ops, p.ops...)
 }
 
 // readScanned reads the file id (at path on disk) that a scan found; ok

@@ -249,16 +249,6 @@ var Directions = Choice[graph.Direction]{Values: []graph.Direction{graph.In, gra
 // Metrics are the values HubsPage takes.
 var Metrics = Choice[graph.Metric]{Values: []graph.Metric{graph.InDegree, graph.OutDegree, graph.PageRank}, Default: graph.InDegree}
 
-// checkDirection returns dir, "" read as the default, or ErrInvalid.
-func checkDirection(dir graph.Direction) (graph.Direction, error) {
-	return Directions.Parse("direction", dir)
-}
-
-// checkMetric returns metric, "" read as the default, or ErrInvalid.
-func checkMetric(metric graph.Metric) (graph.Metric, error) {
-	return Metrics.Parse("metric", metric)
-}
-
 // InRange returns nil when the number v lies within the bounds of
 // parameter param, else ErrInvalid naming both ("page: 0 is out of range:
 // use 1 or more"). A nil bound is open. Numbers print as %v prints them:
@@ -284,25 +274,19 @@ type Pages struct {
 	TotalPages int `json:"totalPages"`
 }
 
-// pageOf is pageBounds for a result: the range [from, to) of page in n
-// items, and the page's place.
+// pageOf returns the range [from, to) of page (1-based) in n items cut
+// into pages of limit (0: one page holding everything), and the page's
+// place. A page past the end is the empty range n, n.
 func pageOf(n, page, limit int) (from, to int, p Pages) {
-	from, to, pages := pageBounds(n, page, limit)
-	return from, to, Pages{Total: n, Page: page, TotalPages: pages}
-}
-
-// pageBounds returns the range [from, to) of page (1-based) in n items
-// cut into pages of limit (0: one page holding everything), and the number
-// of pages. A page past the end is the empty range n, n.
-func pageBounds(n, page, limit int) (from, to, pages int) {
+	p = Pages{Total: n, Page: page}
 	if n == 0 {
-		return 0, 0, 0
+		return 0, 0, p
 	}
 	limit = cmp.Or(limit, n)
-	pages = (n + limit - 1) / limit
-	if page > pages {
-		return n, n, pages
+	p.TotalPages = (n + limit - 1) / limit
+	if page > p.TotalPages {
+		return n, n, p
 	}
 	from = (page - 1) * limit
-	return from, min(from+limit, n), pages
+	return from, min(from+limit, n), p
 }

@@ -87,22 +87,22 @@ func TestInRange(t *testing.T) {
 }
 
 func TestOneOf(t *testing.T) {
-	if d, err := checkDirection(""); d != graph.Both || err != nil {
-		t.Errorf("checkDirection(\"\") = %q, %v, want both", d, err)
+	if d, err := Directions.Parse("direction", ""); d != graph.Both || err != nil {
+		t.Errorf("Directions.Parse(\"\") = %q, %v, want both", d, err)
 	}
-	if m, err := checkMetric(graph.PageRank); m != graph.PageRank || err != nil {
-		t.Errorf("checkMetric(pagerank) = %q, %v, want pagerank", m, err)
+	if m, err := Metrics.Parse("metric", graph.PageRank); m != graph.PageRank || err != nil {
+		t.Errorf("Metrics.Parse(pagerank) = %q, %v, want pagerank", m, err)
 	}
 	for _, err := range []error{
-		func() error { _, err := checkDirection("up"); return err }(),
-		func() error { _, err := checkMetric("betweenness"); return err }(),
+		func() error { _, err := Directions.Parse("direction", "up"); return err }(),
+		func() error { _, err := Metrics.Parse("metric", "betweenness"); return err }(),
 	} {
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), ": use ") || !strings.Contains(err.Error(), " or ") {
 			t.Errorf("error = %v, want ErrInvalid saying what to use", err)
 		}
 	}
-	if _, err := checkDirection("up"); err == nil || !strings.HasSuffix(err.Error(), `direction: "up": use in, out or both`) {
-		t.Errorf("checkDirection(up) = %v", err)
+	if _, err := Directions.Parse("direction", "up"); err == nil || !strings.HasSuffix(err.Error(), `direction: "up": use in, out or both`) {
+		t.Errorf("Directions.Parse(up) = %v", err)
 	}
 }
 

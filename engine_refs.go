@@ -8,12 +8,9 @@ import (
 // buildRefs files every note under the name of each of its links'
 // targets (refKey), but not for its links to itself: what Engine.refs
 // holds. The lists are carved from one slice, and the names copied into
-// one string: built by appending to a list per name (as addRefs files
-// one note), the lists' growth and the names of links to a name already
-// filed left about 30 MB of holes between the live lists and names of a
-// 100,000-note server (its heap in use 32 MB above its live heap). A
-// link's name is folded into one buffer (appendRefKey): only a name
-// seen first is allocated.
+// one string: appending to a list per name (as addRefs files one note)
+// leaves the heap full of holes. A link's name is folded into one buffer
+// (appendRefKey): only a name seen first is allocated.
 func buildRefs(notes map[string]*noteState) idLists {
 	type ref struct{ key, note int32 }
 	ids := make([]string, 0, len(notes))

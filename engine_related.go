@@ -100,11 +100,7 @@ func (e *Engine) RelatedPage(ctx context.Context, q RelatedQuery) (*RelatedPage,
 		return res, nil
 	}
 	g := e.Graph()
-	limit := 0 // everything on one page
-	if q.Limit > 0 {
-		limit = page * q.Limit
-	}
-	ranked, total := g.Related(seeds, q.ExcludeLinked, limit)
+	ranked, total := g.Related(seeds, q.ExcludeLinked, page*q.Limit) // limit 0: everything
 	from, to, pages := pageOf(total, page, q.Limit)
 	to = min(to, len(ranked))
 	from = min(from, to)

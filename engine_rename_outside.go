@@ -60,7 +60,8 @@ func retargetCanvas(m *vault.Move, id string, data []byte) (out []byte, changes 
 	}
 	edits := vault.RetargetCanvasFiles(c, m.From, m.To)
 	for _, ed := range edits {
-		changes = append(changes, LinkChange{Line: lineOf(data, ed.Start), Old: string(data[ed.Start:ed.End]), New: ed.Text})
+		line := 1 + bytes.Count(data[:ed.Start], []byte("\n"))
+		changes = append(changes, LinkChange{Line: line, Old: string(data[ed.Start:ed.End]), New: ed.Text})
 	}
 	rw, err := c.RewriteTexts(id, data, func(t vault.CanvasString) ([]vault.Edit, []byte, []LinkChange, error) {
 		ted, newText, tch, err := m.Note(id, []byte(t.Value))
@@ -114,11 +115,6 @@ func verifyCanvas(id string, out []byte, c *vault.Canvas, oldID, newID string, n
 	return nil
 }
 
-// lineOf is the 1-based line of byte offset off in data.
-func lineOf(data []byte, off int) int {
-	return 1 + bytes.Count(data[:off], []byte("\n"))
-}
-
 // outsideIncoming finds what beyond the graph's notes shows or links the
 // note id, for the warnings of its deletion: the links of excluded notes
 // and of canvas text nodes that resolve to it, and a warning per canvas
@@ -136,7 +132,7 @@ func (e *Engine) outsideIncoming(id string) (links []incoming, warnings []string
 				if line > 0 {
 					l.Line = line
 				}
-				links = append(links, incoming{source: source, line: l.Line, text: linkText(l), link: l})
+				links = append(links, incoming{source: source, line: l.Line, text: l.Brief(), link: l})
 			}
 		}
 	}

@@ -1,8 +1,10 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/vaultgraph/vaultgraph/vault"
@@ -92,18 +94,11 @@ type renameSeen struct {
 // e.mu).
 func (e *Engine) seeGone(p *pass, ns *noteState) {
 	id := ns.note.ID
-	incoming := p.start // the links are not known yet: pairRenames counts them
-	if !incoming {
-		for _, src := range e.refIndex()[refKey(id)] {
-			if src == id {
-				continue
-			}
-			if s, ok := e.notes[src]; ok && slices.Contains(s.resolved, id) {
-				incoming = true
-				break
-			}
-		}
-	}
+	// At a start the links are not known yet: pairRenames counts them.
+	incoming := p.start || slices.ContainsFunc(e.refIndex()[refKey(id)], func(src string) bool {
+		s, ok := e.notes[src]
+		return ok && src != id && slices.Contains(s.resolved, id)
+	})
 	p.seen.gone = append(p.seen.gone, seenNote{note: ns.full(), incoming: incoming})
 }
 
@@ -276,11 +271,8 @@ func (e *Engine) countRepairLinks(r *RenameRepair) int {
 
 // encodeRepairs is the pending list as stored in the index's meta.
 func encodeRepairs(rs []RenameRepair) string {
-	if len(rs) == 0 {
-		return "[]"
-	}
 	b, err := json.Marshal(rs)
-	if err != nil {
+	if err != nil || len(rs) == 0 {
 		return "[]"
 	}
 	return string(b)
@@ -306,25 +298,10 @@ func (e *Engine) PendingRenames() ([]RenameRepair, error) {
 	}
 	defer e.mu.RUnlock()
 	out := slices.DeleteFunc(slices.Clone(e.renames.pending), func(r RenameRepair) bool { return r.Links == 0 })
-	slices.SortFunc(out, compareRepairs)
+	slices.SortFunc(out, func(a, b RenameRepair) int {
+		return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
+	})
 	return out, nil
-}
-
-// compareRepairs orders repairs by From, then To.
-func compareRepairs(a, b RenameRepair) int {
-	if a.From != b.From {
-		if a.From < b.From {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.To < b.To:
-		return -1
-	case a.To > b.To:
-		return 1
-	}
-	return 0
 }
 
 // count is the number of pending repairs with links to rewrite.

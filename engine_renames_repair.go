@@ -1,7 +1,6 @@
 package vaultgraph
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/vaultgraph/vaultgraph/vault"
-	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
 // RepairRequest says which pending rename repairs RepairLinks works on.
@@ -132,14 +130,7 @@ func (e *Engine) repairOne(ctx context.Context, r RenameRepair, together map[str
 	if err != nil {
 		return nil, nil, err
 	}
-	var files []FileChange
-	var ops []commit.Op
-	if !bytes.Equal(plan.self, src) {
-		files = append(files, FileChange{Path: r.To, From: r.From, Action: ActionUpdate, Links: plan.selfLinks})
-		ops = append(ops, commit.Op{Path: abs, Data: plan.self, CheckOld: true, Old: src})
-	}
-	files = append(files, plan.changes...)
-	ops = append(ops, plan.ops...)
+	files, ops := plan.withSelf(r.To, r.From, abs, src)
 	if !apply {
 		return files, plan.warnings, nil
 	}

@@ -73,8 +73,8 @@ func (e *Engine) diffScanLocked(scan vault.ScanResult, prefix string) diff {
 	d := diff{scanProblems: scan.Problems}
 	d.exclAdd.add(scan.ExcludedDirs, scan.ExcludedFiles)
 	// The notes scanned are marked (e.scanMark, under e.syncMu: no
-	// reader looks at it), the other files found kept in a set: at
-	// 100,000 notes, a set of every ID cost a twentieth of a start.
+	// reader looks at it), not kept in a set of every ID; the other
+	// files found are.
 	e.scanMark++
 	mark := e.scanMark
 	others := map[string]bool{}

@@ -249,8 +249,8 @@ func (e *Engine) SearchPage(ctx context.Context, q SearchQuery) (*SearchResult, 
 		return nil, err
 	}
 	res.Total, res.AtLeast = min(len(hits), MaxSearchTotal), len(hits) > MaxSearchTotal
-	from, to, pages := pageBounds(res.Total, q.Page, q.Limit)
-	res.TotalPages = pages
+	from, to, pages := pageOf(res.Total, q.Page, q.Limit)
+	res.TotalPages = pages.TotalPages
 	page := slices.Clone(hits[from:to])
 	if err := e.snippets(ctx, st, page, kw, vec, q.Query); err != nil {
 		return nil, fmt.Errorf("search %q: %w", q.Query, err)

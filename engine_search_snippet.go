@@ -8,9 +8,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 )
 
-// The snippets of the notes only the vector search found: the part of
-// the best chunk that has the query's words, bold as in keyword snippets.
-
 // snippetWord is a word of the query as snippets look for it.
 type snippetWord struct {
 	text   string // folded (textfold.FoldRunes)

@@ -11,9 +11,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// This file orders list answers by parsed sort keys (engine_query.go):
-// notes by their sort rows, tags, and a page of search hits.
-
 // listRow holds the sort keys of one note.
 type listRow struct {
 	id, title         string

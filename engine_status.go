@@ -68,7 +68,7 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 		Notes:      len(e.notes),
 		Edges:      e.graph.EdgeCount(),
 		Tags:       len(e.graph.Tags()),
-		Index:      e.indexState(),
+		Index:      "memory",
 		Watcher:    e.watcher,
 		LastSync:   e.lastSync,
 		LoadTimeMs: e.loadTime.Milliseconds(),
@@ -110,17 +110,9 @@ func (e *Engine) Status(ctx context.Context) (*Status, error) {
 	}
 	sort.Slice(s.DuplicateNames, func(i, j int) bool { return s.DuplicateNames[i].Name < s.DuplicateNames[j].Name })
 	if e.store != nil {
-		s.IndexBytes = e.store.Size()
+		s.Index, s.IndexBytes = e.store.Path(), e.store.Size()
 	}
 	es := e.embeddingStatus(len(e.notes))
 	s.Embeddings, s.EmbeddingModel, s.Embedding = es.Coverage, es.Model, es.State
 	return s, nil
-}
-
-// indexState describes the index for Status (caller holds e.mu).
-func (e *Engine) indexState() string {
-	if e.store == nil {
-		return "memory"
-	}
-	return e.store.Path()
 }

@@ -47,17 +47,14 @@ func (o *Options) testOptions() testOptions {
 	return defaultTestOptions()
 }
 
-// testOpts returns e's test settings, or the defaults.
-func (e *Engine) testOpts() testOptions { return e.opts.testOptions() }
-
 // chunkSize is how many notes an index pass of e parses and writes per
 // transaction.
-func (e *Engine) chunkSize() int { return e.testOpts().chunkSize }
+func (e *Engine) chunkSize() int { return e.opts.testOptions().chunkSize }
 
 // searchTuning returns the field weights keyword searches use (nil: the
 // store's defaults) and the weight of the graph prior.
 func (e *Engine) searchTuning() (*store.FieldWeights, float64) {
-	if t := e.testOpts().tuning; t != nil {
+	if t := e.opts.testOptions().tuning; t != nil {
 		w := t.Weights
 		return &w, t.Prior
 	}

@@ -9,10 +9,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// The reads of this file serve a person looking at the vault (the web
-// app): the whole graph at once, a note's links as resolved, and the notes
-// that link to a note with the sentence of each link.
-
 // GraphData is the whole link graph: every note and every edge.
 type GraphData struct {
 	Nodes []GraphNode `json:"nodes"`

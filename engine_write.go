@@ -1,6 +1,7 @@
 package vaultgraph
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -462,15 +463,12 @@ func (e *Engine) incomingLinks(id string) []incoming {
 		ns := e.notes[src]
 		for i, l := range ns.eachLink() {
 			if i < len(ns.resolved) && ns.resolved[i] == id && src != id {
-				out = append(out, incoming{source: src, line: l.Line, text: linkText(l), link: l})
+				out = append(out, incoming{source: src, line: l.Line, text: l.Brief(), link: l})
 			}
 		}
 	}
 	slices.SortFunc(out, func(a, b incoming) int {
-		if c := strings.Compare(a.source, b.source); c != 0 {
-			return c
-		}
-		return a.line - b.line
+		return cmp.Or(strings.Compare(a.source, b.source), a.line-b.line)
 	})
 	return out
 }
@@ -487,6 +485,3 @@ func (e *Engine) refSources(id string) []string {
 	slices.Sort(out)
 	return out
 }
-
-// linkText is a short rendering of a link for messages.
-func linkText(l vault.Link) string { return l.Brief() }

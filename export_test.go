@@ -24,7 +24,7 @@ import (
 // limit is 0, those scoring 0 too): in_degree (most linked to),
 // out_degree (most links) or pagerank.
 func (e *Engine) Hubs(ctx context.Context, metric graph.Metric, limit int) ([]Hub, error) {
-	metric, err := checkMetric(metric)
+	metric, err := Metrics.Parse("metric", metric)
 	if err != nil {
 		return nil, err
 	}

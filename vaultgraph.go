@@ -108,11 +108,9 @@ type Options struct {
 	test *testOptions
 }
 
-// ServeIndexMmap is the IndexMmap of `serve`: under `make load` (10,000
-// notes, a 28.5 MiB index), reading the pages again after every commit
-// was 8% of serve's CPU (read calls and the page cache), 2.7% through
-// the map. 64 MiB holds such an index whole and bounds what the map adds
-// to RSS on a big vault.
+// ServeIndexMmap is the IndexMmap of `serve`: reading the pages again
+// through the map after every commit costs a third of read calls; 64 MiB
+// holds a 10,000-note index whole and bounds what the map adds to RSS.
 const ServeIndexMmap = 64 << 20
 
 // Where the index lives by default, inside the vault (a dot-folder, so
