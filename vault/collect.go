@@ -193,7 +193,7 @@ func (c *collector) finish() {
 	n := c.note
 	n.Title = c.title
 	if n.Title == "" {
-		n.Title = titleFromID(n.ID)
+		n.Title = BaseName(n.ID)
 	}
 	sort.SliceStable(n.Links, func(i, j int) bool { return n.Links[i].Start < n.Links[j].Start })
 	switch {

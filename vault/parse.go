@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path"
 	"sort"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -102,13 +100,13 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 		// goldmark and its extensions are well tested, but a single odd
 		// file must not take the whole index down with it.
 		if r := recover(); r != nil {
-			note = &Note{ID: id, Title: titleFromID(id), Hash: hashOf(src), Size: int64(len(src))}
+			note = &Note{ID: id, Title: BaseName(id), Hash: Hash(src), Size: int64(len(src))}
 			note.Warnings = append(note.Warnings, fmt.Sprintf("parser failed on this note (%v); indexed by name only", r))
 			err = nil
 		}
 	}()
 
-	n := &Note{ID: id, Hash: hashOf(src), Size: int64(len(src))}
+	n := &Note{ID: id, Hash: Hash(src), Size: int64(len(src))}
 	if !utf8.Valid(src) {
 		n.Warnings = append(n.Warnings, "file is not valid UTF-8; invalid bytes are shown as U+FFFD")
 	}
@@ -303,28 +301,13 @@ func isSpaceByte(c byte) bool {
 // isBinary reports whether src looks like binary data: a NUL byte in its
 // first few kilobytes, as git and grep decide.
 func isBinary(src []byte) bool {
-	head := src
-	if len(head) > binarySniffBytes {
-		head = head[:binarySniffBytes]
-	}
-	return bytes.IndexByte(head, 0) >= 0
+	return bytes.IndexByte(src[:min(len(src), binarySniffBytes)], 0) >= 0
 }
 
 // Hash returns the content hash vaultgraph records for a file (Note.Hash).
-func Hash(src []byte) string { return hashOf(src) }
-
-func hashOf(src []byte) string {
+func Hash(src []byte) string {
 	sum := sha256.Sum256(src)
 	return hex.EncodeToString(sum[:8])
-}
-
-// titleFromID is the file's base name without ".md".
-func titleFromID(id string) string {
-	base := path.Base(id)
-	if strings.HasSuffix(strings.ToLower(base), ".md") {
-		base = base[:len(base)-3]
-	}
-	return base
 }
 
 // lineIndex maps byte offsets to 1-based line numbers.

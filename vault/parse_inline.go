@@ -200,24 +200,29 @@ func markdownDestination(src []byte, closeBracket int) (start, end int, ok bool)
 		}
 		return i + 1, i + 1 + j, true
 	}
-	start, depth := i, 0
-	for ; i < len(src); i++ {
-		c := src[i]
-		switch {
+	return i, destinationEnd(src, i), true
+}
+
+// destinationEnd returns the offset where the markdown link destination
+// that is not in angle brackets, read from offset i, ends: at a blank or
+// at the ')' that balances its parentheses, backslash escapes aside.
+func destinationEnd(src []byte, i int) int {
+	for depth := 0; i < len(src); i++ {
+		switch c := src[i]; {
 		case c == '\\' && i+1 < len(src):
 			i++
 		case c == '(':
 			depth++
 		case c == ')':
 			if depth == 0 {
-				return start, i, true
+				return i
 			}
 			depth--
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return start, i, true
+			return i
 		}
 	}
-	return start, i, true
+	return len(src)
 }
 
 // isExternal reports whether a markdown link destination is a URL rather

@@ -221,10 +221,10 @@ func (c *txn) run() error {
 	if err := c.checkAll(); err != nil {
 		return err
 	}
-	if err := c.removeToBackups(); err != nil {
+	if err := c.backUp(true); err != nil {
 		return err
 	}
-	if err := c.backUpReplaced(); err != nil {
+	if err := c.backUp(false); err != nil {
 		return err
 	}
 	return c.install()
@@ -232,22 +232,28 @@ func (c *txn) run() error {
 
 // writeTemps writes every new version to a temporary file.
 func (c *txn) writeTemps() error {
-	// 1. New versions in temporary files.
 	for i := range c.ops {
 		op := &c.ops[i]
 		if op.Remove {
 			continue
 		}
-		dir := filepath.Dir(op.Path)
-		if err := c.mkdirAll(dir); err != nil {
+		if err := c.mkdirAll(filepath.Dir(op.Path)); err != nil {
 			return err
 		}
-		tmp, err := writeTemp(dir, op.Data, fileMode(op.Path, op.Perm), c.step)
-		if err != nil {
-			return fmt.Errorf("write %s: %w", op.Path, err)
+		if err := c.writeTemp(op); err != nil {
+			return err
 		}
-		op.tmp = tmp
 	}
+	return nil
+}
+
+// writeTemp writes the new version of op to its temporary file.
+func (c *txn) writeTemp(op *opState) error {
+	tmp, err := writeTemp(filepath.Dir(op.Path), op.Data, fileMode(op.Path, op.Perm), c.step)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", op.Path, err)
+	}
+	op.tmp = tmp
 	return nil
 }
 
@@ -274,65 +280,54 @@ func (c *txn) journal() error {
 	return c.writeJournal(journalCommit)
 }
 
-// removeToBackups moves every removed file to its backup.
-func (c *txn) removeToBackups() error {
-	// 2. Removed files go to their backups first, so that a write to a
-	// name that differs only in case finds its folder entry free.
-	for i := range c.ops {
-		op := &c.ops[i]
-		if !op.Remove {
-			continue
-		}
-		bak, err := c.backupFor(op, "remove", "remove", "remove")
-		if err != nil {
-			return err
-		}
-		if bak == "" {
-			continue
-		}
-		if err := os.Rename(op.Path, bak); err != nil {
-			return fmt.Errorf("remove %s: %w", op.Path, err)
-		}
-		op.bak, op.bakRename = bak, true
-		// The backup is the very file removed: checking it leaves no gap.
-		if err := c.verify(op, bak); err != nil {
-			return err
-		}
+// backUp moves every removed file to its backup (removed), or keeps a
+// backup of every file about to be replaced (!removed). Removed files go
+// to their backups first, so that a write to a name that differs only in
+// case finds its folder entry free.
+func (c *txn) backUp(removed bool) error {
+	if !removed && c.single() {
+		return nil
 	}
-	return nil
-}
-
-// backUpReplaced keeps a backup of every file about to be replaced.
-func (c *txn) backUpReplaced() error {
-	// 3. Backups of the files about to be replaced.
 	for i := range c.ops {
 		op := &c.ops[i]
-		if op.Remove || c.single() {
+		if op.Remove != removed {
 			continue
 		}
-		bak, err := c.backupFor(op, "back up", "write", "backup")
+		bak, err := c.backupFor(op)
 		if err != nil {
 			return err
 		}
-		if bak == "" {
-			continue
-		}
-		if err := os.Link(op.Path, bak); err == nil {
-			op.bak = bak
-		} else if err := os.Rename(op.Path, bak); err == nil {
+		switch {
+		case bak == "":
+		case removed:
+			if err := os.Rename(op.Path, bak); err != nil {
+				return fmt.Errorf("remove %s: %w", op.Path, err)
+			}
 			op.bak, op.bakRename = bak, true
-		} else {
-			return fmt.Errorf("back up %s: %w", op.Path, err)
+			// The backup is the very file removed: checking it leaves no gap.
+			if err := c.verify(op, bak); err != nil {
+				return err
+			}
+		case os.Link(op.Path, bak) == nil:
+			op.bak = bak
+		default:
+			if err := os.Rename(op.Path, bak); err != nil {
+				return fmt.Errorf("back up %s: %w", op.Path, err)
+			}
+			op.bak, op.bakRename = bak, true
 		}
 	}
 	return nil
 }
 
-// backupFor names the backup of op's file and takes the crash step step
-// before the file is moved or linked there; it is "" when there is no
-// file. A file that cannot be read is an error of action ("remove",
-// "back up"), a folder one of verb (what op does).
-func (c *txn) backupFor(op *opState, action, verb, step string) (string, error) {
+// backupFor names the backup of op's file and takes the crash step
+// ("remove" or "backup") before the file is moved or linked there; it is
+// "" when there is no file.
+func (c *txn) backupFor(op *opState) (string, error) {
+	action, verb, step := "back up", "write", "backup"
+	if op.Remove {
+		action, verb, step = "remove", "remove", "remove"
+	}
 	if fi, err := os.Lstat(op.Path); errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	} else if err != nil {

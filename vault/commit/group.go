@@ -187,7 +187,7 @@ func (g *group) writeTemps() {
 	errs := make([]error, len(g.txns))
 	if g.opts.FailAt != nil {
 		for _, i := range live {
-			if errs[i] = g.writeTemp(i); g.stopped {
+			if errs[i] = g.txns[i].writeTemp(&g.txns[i].ops[0]); g.stopped {
 				return
 			}
 		}
@@ -198,7 +198,7 @@ func (g *group) writeTemps() {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				errs[i] = g.writeTemp(i)
+				errs[i] = g.txns[i].writeTemp(&g.txns[i].ops[0])
 			})
 		}
 		wg.Wait()
@@ -208,18 +208,6 @@ func (g *group) writeTemps() {
 			g.fail(i, errs[i])
 		}
 	}
-}
-
-// writeTemp writes the temporary file of op i.
-func (g *group) writeTemp(i int) error {
-	c := g.txns[i]
-	op := &c.ops[0]
-	tmp, err := writeTemp(filepath.Dir(op.Path), op.Data, fileMode(op.Path, op.Perm), c.step)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", op.Path, err)
-	}
-	op.tmp = tmp
-	return nil
 }
 
 // syncFolders syncs once each folder that an op's file went into, and the

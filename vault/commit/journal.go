@@ -70,10 +70,7 @@ func journalPath(root string) string { return filepath.Join(root, vault.StateDir
 // made the state folder).
 func (c *txn) writeJournal(state string) error {
 	j := journal{Version: journalVersion, State: state, Ops: make([]journalOp, len(c.ops))}
-	rel := func(p string) string {
-		r, _ := filepath.Rel(c.root, p) // checkOps made sure it is inside
-		return filepath.ToSlash(r)
-	}
+	rel := c.relFunc() // checkOps made sure every path is inside
 	for _, d := range c.created {
 		j.Folders = append(j.Folders, rel(d))
 	}
@@ -248,25 +245,22 @@ func (c *txn) rollForward() ([]string, error) {
 		}
 		if ok, err := exists(op.bakName); err != nil {
 			return done, err
-		} else if ok {
-			op.bak = op.bakName
-			done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
-			continue
-		}
-		fi, err := os.Lstat(op.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return done, err
-		}
-		if placing || fi.IsDir() {
-			// Moved and its backup removed already: what has this name
-			// now is not the removed file (on a case-insensitive disk, it
-			// can be a new file whose name differs only in case).
-			continue
-		}
-		if err := os.Rename(op.Path, op.bakName); err != nil {
-			return done, err
+		} else if !ok {
+			fi, err := os.Lstat(op.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			} else if err != nil {
+				return done, err
+			}
+			if placing || fi.IsDir() {
+				// Moved and its backup removed already: what has this name
+				// now is not the removed file (on a case-insensitive disk, it
+				// can be a new file whose name differs only in case).
+				continue
+			}
+			if err := os.Rename(op.Path, op.bakName); err != nil {
+				return done, err
+			}
 		}
 		op.bak = op.bakName
 		done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
