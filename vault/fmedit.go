@@ -220,13 +220,19 @@ func (fm *fmEdit) set(key string, value any) error {
 		}
 		return nil
 	}
+	return fm.put(e, key, value, fmt.Sprintf("property %q", key))
+}
+
+// put sets the new value of e, or of a new entry named key when e is nil;
+// what names the value in an error.
+func (fm *fmEdit) put(e *fmEntry, key string, value any, what string) error {
 	n, err := propertyNode(value)
 	if err == nil {
 		// What the indexer would leave out is refused here.
 		err = newYAMLBound().check(n)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: property %q: %v", ErrBadProperty, key, err)
+		return fmt.Errorf("%w: %s: %v", ErrBadProperty, what, err)
 	}
 	if e == nil {
 		e = &fmEntry{name: key}
@@ -272,19 +278,7 @@ func (fm *fmEdit) setTags(tags []string) error {
 	if len(clean) == 0 {
 		return nil
 	}
-	n, err := propertyNode(clean)
-	if err == nil {
-		err = newYAMLBound().check(n)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: tags: %v", ErrBadProperty, err)
-	}
-	if keep == nil {
-		keep = &fmEntry{name: "tags"}
-		fm.entries = append(fm.entries, keep)
-	}
-	keep.newVal = n
-	return nil
+	return fm.put(keep, "tags", clean, "tags")
 }
 
 // render returns the new YAML text and whether anything changed.

@@ -104,7 +104,7 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 	default:
 		return // aliases are not followed
 	}
-	want := wikilinkInners(v.Value)
+	want := wikilinkSpans(v.Value)
 	if len(want) == 0 {
 		return
 	}
@@ -119,7 +119,8 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 		}
 	}
 	eol := -1
-	for _, inner := range want {
+	for _, sp := range want {
+		inner := v.Value[sp[0]+2 : sp[1]]
 		open, closeAt, ok := nextWikilink(raw, at, &eol)
 		if !ok || string(raw[open+2:closeAt]) != inner {
 			return // the raw text does not spell the value (escapes): stop
@@ -154,15 +155,6 @@ func (c *collector) quotedLinks(val string, from []int, key string, rawStart int
 		inner := val[open+2 : closeAt]
 		c.addMappedWikilink(KindFrontmatter, inner, rawStart+from[start], func(i int) int { return rawStart + from[open+2+i] }, key)
 	}
-}
-
-// wikilinkInners returns the text inside each non-blank [[...]] of s.
-func wikilinkInners(s string) []string {
-	var out []string
-	for _, sp := range wikilinkSpans(s) {
-		out = append(out, s[sp[0]+2:sp[1]])
-	}
-	return out
 }
 
 // wikilinkSpans returns the offsets of the "[[" and the "]]" of each

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,23 +68,13 @@ type Options struct {
 // DefaultLockWait is how long a commit waits for another one by default.
 const DefaultLockWait = 30 * time.Second
 
-// Apply applies every op or none. It writes each new version to a
-// temporary file in its folder (creating missing folders) and syncs the
-// files and their folders; with a Root it then writes the journal, which
-// names every op's file, temporary file and backup. Then it keeps a
-// backup of every file it will remove or replace (BackupPrefix names in
-// the same folder: removed files are renamed there, replaced files
-// hard-linked, or renamed when the file system has no hard links), and
-// renames each temporary file into place. If a step fails, every file
-// replaced or removed so far is put back from its backup, new files,
-// temporary files and created folders are removed, and the error is
-// returned (with a Root, the journal is first rewritten to say so, and
-// removed at the end). On success the backups are removed, the touched
-// folders synced and the journal removed; an error there is returned
-// wrapping ErrCommitted and the change stands.
-//
-// A commit of a single file write skips the journal and the backup: its
-// one rename is atomic by itself.
+// Apply applies every op or none, by the protocol the package
+// documentation lays out: the new versions in temporary files, then (with
+// a Root, for more than one op) the journal, then the backups of the files
+// removed or replaced, then each temporary file renamed into place. If a
+// step fails, what was done is undone and the error returned; an error
+// met once every file is in place wraps ErrCommitted and the change
+// stands.
 //
 // The ops with CheckOld or IfAbsent are checked once the write lock is
 // held (with a Root) and the new versions are on disk, just before the
@@ -232,11 +223,7 @@ func (c *txn) run() error {
 
 // writeTemps writes every new version to a temporary file.
 func (c *txn) writeTemps() error {
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		if err := c.mkdirAll(filepath.Dir(op.Path)); err != nil {
 			return err
 		}
@@ -288,11 +275,7 @@ func (c *txn) backUp(removed bool) error {
 	if !removed && c.single() {
 		return nil
 	}
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove != removed {
-			continue
-		}
+	for op := range c.each(removed) {
 		bak, err := c.backupFor(op)
 		if err != nil {
 			return err
@@ -347,12 +330,7 @@ func (c *txn) backupFor(op *opState) (string, error) {
 
 // install renames every temporary file into place.
 func (c *txn) install() error {
-	// 4. Into place.
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		if err := c.step("rename"); err != nil {
 			return err
 		}
@@ -372,6 +350,17 @@ func (c *txn) install() error {
 		op.installed = true
 	}
 	return nil
+}
+
+// each yields the ops that remove a file (remove) or write one.
+func (c *txn) each(remove bool) iter.Seq[*opState] {
+	return func(yield func(*opState) bool) {
+		for i := range c.ops {
+			if c.ops[i].Remove == remove && !yield(&c.ops[i]) {
+				return
+			}
+		}
+	}
 }
 
 // single reports a commit of one file write: its rename is atomic on its

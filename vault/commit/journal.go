@@ -225,11 +225,7 @@ func (c *txn) rollForward() ([]string, error) {
 	// Once a temporary file is gone, its rename into place happened, so
 	// every removed file had been moved to its backup before.
 	placing := false
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		ok, err := exists(op.tmp)
 		if err != nil {
 			return nil, err
@@ -238,11 +234,7 @@ func (c *txn) rollForward() ([]string, error) {
 		placing = placing || !ok
 	}
 	var done []string
-	for i := range c.ops {
-		op := &c.ops[i]
-		if !op.Remove {
-			continue
-		}
+	for op := range c.each(true) {
 		if ok, err := exists(op.bakName); err != nil {
 			return done, err
 		} else if !ok {
@@ -265,11 +257,7 @@ func (c *txn) rollForward() ([]string, error) {
 		op.bak = op.bakName
 		done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
 	}
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		if ok, err := exists(op.bakName); err != nil {
 			return done, err
 		} else if ok {
