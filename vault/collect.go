@@ -26,8 +26,8 @@ type collector struct {
 	defs map[string]span
 
 	title   string
-	tagSeen map[string]bool
-	dupTags []string
+	tagSeen map[string]int // 1: the tag was added; 2: a duplicate was met too
+	dupTags []string       // the first duplicate of each tag
 }
 
 func (c *collector) walk(doc ast.Node) {
@@ -40,9 +40,9 @@ func (c *collector) walk(doc ast.Node) {
 		case *wikilink.Node:
 			c.wikilink(x)
 		case *ast.Link:
-			c.markdownLink(x, KindMarkdown, x.Pos(), plainText(x, body))
+			c.markdownLink(x, KindMarkdown, string(x.Destination), x.Reference, body)
 		case *ast.Image:
-			c.markdownLink(x, KindImage, x.Pos(), plainText(x, body))
+			c.markdownLink(x, KindImage, string(x.Destination), x.Reference, body)
 		case *hashtag.Node:
 			c.addTag(string(x.Tag))
 		case *ast.Heading:
@@ -99,25 +99,15 @@ func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at
 	})
 }
 
-func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string) {
+func (c *collector) markdownLink(n ast.Node, kind LinkKind, dest string, ref *ast.ReferenceLink, body []byte) {
 	sp, ok := c.spans[n]
-	if !ok || pos < 0 {
-		return
-	}
-	var dest string
-	var ref *ast.ReferenceLink
-	switch x := n.(type) {
-	case *ast.Link:
-		dest, ref = string(x.Destination), x.Reference
-	case *ast.Image:
-		dest, ref = string(x.Destination), x.Reference
-	}
-	if dest == "" || isExternal(dest) {
+	pos := n.Pos()
+	if !ok || pos < 0 || dest == "" || isExternal(dest) {
 		return
 	}
 	l := Link{
 		Kind:        kind,
-		Alias:       validUTF8(text),
+		Alias:       validUTF8(plainText(n, body)),
 		Start:       c.off + pos,
 		End:         c.off + sp.end,
 		TargetStart: -1,
@@ -178,14 +168,16 @@ func (c *collector) addTag(raw string) {
 	}
 	key := strings.ToLower(tag)
 	if c.tagSeen == nil {
-		c.tagSeen = map[string]bool{}
+		c.tagSeen = map[string]int{}
 	}
-	if c.tagSeen[key] {
+	switch c.tagSeen[key] {
+	case 0:
+		c.note.Tags = append(c.note.Tags, tag)
+		c.tagSeen[key] = 1
+	case 1:
 		c.dupTags = append(c.dupTags, tag)
-		return
+		c.tagSeen[key] = 2
 	}
-	c.tagSeen[key] = true
-	c.note.Tags = append(c.note.Tags, tag)
 }
 
 // finish sets the title and sorts links into file order.
@@ -207,14 +199,7 @@ func (c *collector) finish() {
 	if cap(n.Tags) > len(n.Tags) {
 		n.Tags = slices.Clone(n.Tags) // the same for the tags
 	}
-	if len(c.dupTags) > 0 {
-		seen := map[string]bool{}
-		for _, t := range c.dupTags {
-			k := strings.ToLower(t)
-			if !seen[k] {
-				seen[k] = true
-				n.Warnings = append(n.Warnings, fmt.Sprintf("duplicate tag ignored: %s", t))
-			}
-		}
+	for _, t := range c.dupTags {
+		n.Warnings = append(n.Warnings, fmt.Sprintf("duplicate tag ignored: %s", t))
 	}
 }

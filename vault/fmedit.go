@@ -29,12 +29,6 @@ var (
 // does.
 var editParser = sync.OnceValue(NewParser)
 
-// fmBlock is where a note's frontmatter is, as byte offsets in the file.
-type fmBlock struct {
-	rawStart, rawEnd int // the YAML text between the delimiter lines
-	end              int // just after the closing delimiter line
-}
-
 // locateFrontmatter finds the frontmatter of src the way Parse does; ok is
 // false when src has none. Only the lines up to the closing "---" are
 // parsed.
@@ -53,7 +47,7 @@ func locateFrontmatter(src []byte) (blk fmBlock, ok bool) {
 	if fm == nil {
 		return blk, false
 	}
-	return fmBlock{rawStart: off + fm.start, rawEnd: off + fm.start + len(fm.raw), end: off + fm.end}, true
+	return fmBlock{rawStart: off + fm.rawStart, rawEnd: off + fm.rawEnd, end: off + fm.end}, true
 }
 
 // fileEOL returns the line ending of src's first line: "\r\n", "\n", or ""

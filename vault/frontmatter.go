@@ -14,13 +14,15 @@ import (
 // the note without properties and adds a warning. Each value is measured
 // before it is decoded (yamlBound): one that aliases would blow up, or
 // that nests too deeply, is left out with a warning.
-func (c *collector) frontmatter(fm *rawFrontmatter) {
+func (c *collector) frontmatter(fm *fmBlock) {
 	c.note.BodyStart = c.off + fm.end
-	if len(bytes.TrimSpace(fm.raw)) == 0 {
+	rawStart := c.off + fm.rawStart
+	raw := c.src[rawStart : c.off+fm.rawEnd]
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(fm.raw, &doc); err != nil {
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		c.note.Warnings = append(c.note.Warnings, fmt.Sprintf("malformed YAML frontmatter, properties ignored: %v", err))
 		return
 	}
@@ -37,8 +39,7 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 		c.note.Warnings = append(c.note.Warnings, fmt.Sprintf("malformed YAML frontmatter, properties ignored: key %q already defined", key))
 		return
 	}
-	rawStart := c.off + fm.start
-	lineStarts := newLineIndex(fm.raw)
+	lineStarts := newLineIndex(raw)
 	seenLinks := map[int]bool{}
 	bound := newYAMLBound()
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -77,7 +78,7 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 			}
 		}
 		c.note.Properties = append(c.note.Properties, Property{Key: key, Value: val})
-		c.frontmatterLinks(v, key, fm.raw, rawStart, lineStarts, seenLinks, 0)
+		c.frontmatterLinks(v, key, raw, rawStart, lineStarts, seenLinks, 0)
 	}
 }
 

@@ -51,11 +51,7 @@ var captureFormat = frontmatter.Format{
 	Name:  "YAML",
 	Delim: '-',
 	Unmarshal: func(b []byte, v any) error {
-		c, ok := v.(*yamlCapture)
-		if !ok {
-			return fmt.Errorf("frontmatter: unexpected target %T", v)
-		}
-		c.raw = b
+		v.(*yamlCapture).raw = b // the only target it is decoded into
 		return nil
 	},
 }
@@ -148,7 +144,7 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 // parseMarkdown parses body and returns its AST with the raw frontmatter
 // (nil when there is none or it is never closed) and the spans of its
 // links (spanTable), made with room for links of them.
-func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *rawFrontmatter, spanTable) {
+func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *fmBlock, spanTable) {
 	_, _, fmEnd := findFrontmatter(body, len(body))
 	body = defuseLongDestinations(body, fmEnd)
 	pc := newContext(links)
@@ -170,14 +166,13 @@ func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *rawFrontmatte
 		pc = newContext(links)
 		return p.bodyMD.Parse(text.NewReader(body), parser.WithContext(pc)), nil, spansOf(pc)
 	}
-	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}, spansOf(pc)
+	return doc, &fmBlock{rawStart: start, rawEnd: end, end: closeEnd}, spansOf(pc)
 }
 
-// rawFrontmatter is the YAML text between the delimiters and where it is.
-type rawFrontmatter struct {
-	raw   []byte
-	start int // offset of raw in the parsed body
-	end   int // offset just after the closing delimiter line
+// fmBlock is where a note's frontmatter is, as byte offsets.
+type fmBlock struct {
+	rawStart, rawEnd int // the YAML text between the delimiter lines
+	end              int // just after the closing delimiter line
 }
 
 // opensFrontmatter reports whether the first line of body is exactly "---"
