@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -249,17 +250,12 @@ func editChange(src []byte, l Link, ed Edit) LinkChange {
 			New:  string(src[l.Start:ed.Start]) + ed.Text + string(src[ed.End:l.End]),
 		}
 	}
-	text := string(src)
-	start := strings.LastIndexByte(text[:ed.Start], '\n') + 1
-	end := len(text)
-	if i := strings.IndexByte(text[ed.End:], '\n'); i >= 0 {
-		end = ed.End + i
-	}
-	for end > ed.End && text[end-1] == '\r' {
+	start, end := lineStart(src, ed.Start), lineStop(src, ed.End)
+	for end > ed.End && src[end-1] == '\r' {
 		end--
 	}
 	return LinkChange{
-		Line: 1 + strings.Count(text[:ed.Start], "\n"),
+		Line: 1 + bytes.Count(src[:ed.Start], []byte("\n")),
 		Old:  string(src[start:end]),
 		New:  string(src[start:ed.Start]) + ed.Text + string(src[ed.End:end]),
 	}

@@ -90,10 +90,7 @@ func destinationRest(src []byte, at int, angle bool) string {
 // line does not show one opening (a plain scalar, or a quoted one that
 // began on an earlier line).
 func yamlQuote(src []byte, at int) byte {
-	start := at
-	for start > 0 && src[start-1] != '\n' {
-		start--
-	}
+	start := lineStart(src, at)
 	var q byte
 	prev := byte(0) // the last non-space byte outside quotes; 0 at line start
 	for i := start; i < at; i++ {
