@@ -119,9 +119,11 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, dest string, ref *as
 	// reference link.
 	if ds, de, inline := markdownDestination(c.src[c.off:], sp.start); inline && ref == nil && de <= sp.end {
 		l.TargetStart, l.TargetEnd = c.off+ds, c.off+de
-	} else if d, ok := c.defs[refLabel(ref)]; ok && ref != nil {
+	} else if ref != nil && c.defs != nil {
 		// ParseForRewrite: the destination of the definition it uses.
-		l.TargetStart, l.TargetEnd = c.off+d.start, c.off+d.end
+		if d, ok := c.defs[util.ToLinkReference(ref.Value)]; ok {
+			l.TargetStart, l.TargetEnd = c.off+d.start, c.off+d.end
+		}
 	}
 	if l.TargetStart >= 0 {
 		if h := strings.IndexByte(string(c.src[l.TargetStart:l.TargetEnd]), '#'); h >= 0 {
@@ -142,14 +144,6 @@ func splitDestination(dest string) (target, fragment string) {
 		decoded, fragment = decoded[:h], validUTF8(decoded[h+1:])
 	}
 	return cleanTarget(decoded), fragment
-}
-
-// refLabel is the normalised label of a reference link, or "".
-func refLabel(ref *ast.ReferenceLink) string {
-	if ref == nil {
-		return ""
-	}
-	return util.ToLinkReference(ref.Value)
 }
 
 // validUTF8 replaces invalid UTF-8 in s with U+FFFD.

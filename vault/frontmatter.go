@@ -52,7 +52,7 @@ func (c *collector) frontmatter(fm *fmBlock) {
 		switch strings.ToLower(key) {
 		case "tags", "tag":
 			for _, t := range scalarStrings(v) {
-				for _, part := range splitTagString(t) {
+				for _, part := range strings.FieldsFunc(t, isTagSeparator) {
 					c.addTag(part)
 				}
 			}

@@ -53,7 +53,6 @@ func NormalizeTag(tag string) string {
 	return NFC(strings.ToValidUTF8(tag, "\uFFFD"))
 }
 
-// splitTagString splits a frontmatter tag string ("a, b c") into tags.
-func splitTagString(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
-}
+// isTagSeparator reports whether r separates the tags of a frontmatter
+// tag string ("a, b c").
+func isTagSeparator(r rune) bool { return r == ',' || unicode.IsSpace(r) }

@@ -118,7 +118,9 @@ func (g *group) run() {
 	if g.opts.Root != "" {
 		lk, err := lockForCommit(g.opts.Root, g.opts.LockWait)
 		if err != nil {
-			g.failAll(err)
+			for _, i := range g.live() { // nothing was done
+				g.txns[i], g.errs[i] = nil, err
+			}
 			return
 		}
 		defer func() { _ = lk.Unlock() }()
@@ -151,14 +153,6 @@ func (g *group) run() {
 		}
 	}
 	g.syncFolders()
-}
-
-// failAll fails every op still under way with err (nothing was done).
-func (g *group) failAll(err error) {
-	for _, i := range g.live() {
-		g.txns[i] = nil
-		g.errs[i] = err
-	}
 }
 
 // resolve follows the symlinks of the ops' paths (see Apply); an op whose
