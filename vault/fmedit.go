@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -166,18 +167,10 @@ func setFrontmatter(src []byte, tags []string, setTags bool, props []Property) (
 	}
 	var out []byte
 	if has {
-		out = make([]byte, 0, len(src)+len(newRaw)-len(raw))
-		out = append(out, src[:blk.rawStart]...)
-		out = append(out, newRaw...)
-		out = append(out, src[blk.rawEnd:]...)
+		out = slices.Concat(src[:blk.rawStart], newRaw, src[blk.rawEnd:])
 	} else {
-		off := bomLen(src)
-		out = make([]byte, 0, len(src)+len(newRaw)+10)
-		out = append(out, src[:off]...)
-		out = append(out, "---"+eol...)
-		out = append(out, newRaw...)
-		out = append(out, "---"+eol...)
-		out = append(out, src[off:]...)
+		off, delim := bomLen(src), []byte("---"+eol)
+		out = slices.Concat(src[:off], delim, newRaw, delim, src[off:])
 	}
 	if err := fm.verify(out); err != nil {
 		return nil, nil, fmt.Errorf("set frontmatter: %w", err)

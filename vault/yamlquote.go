@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,9 +63,6 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 			return nil, nil, false
 		}
 		i = foldQuotedSpace(raw, i, leadingBlanks, emit)
-		if i >= len(raw) {
-			return nil, nil, false
-		}
 	}
 }
 
@@ -167,8 +165,7 @@ func yamlEscape(s []byte) (out []byte, n int, ok bool) {
 // with quote, from the start of one of its characters (or escapes) to the
 // end of another: the link target written in a quoted frontmatter value.
 func unquoteFragment(text string, quote byte) (string, bool) {
-	wrapped := make([]byte, 0, len(text)+2)
-	wrapped = append(append(append(wrapped, quote), text...), quote)
+	wrapped := slices.Concat([]byte{quote}, []byte(text), []byte{quote})
 	val, from, ok := decodeQuoted(wrapped, 0)
 	if !ok || from[len(from)-1] != len(wrapped)-1 {
 		return "", false // a quote of text closed the scalar early

@@ -121,10 +121,7 @@ func Apply(ops []Op, opts Options) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	if err := c.run(); err != nil {
-		if rerr := c.undo(); rerr != nil {
-			return fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
-		}
-		return fmt.Errorf("commit: %w", err)
+		return c.undo(err)
 	}
 	if err := c.finish(); err != nil {
 		return fmt.Errorf("commit: %w: %w", ErrCommitted, err)

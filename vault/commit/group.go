@@ -91,13 +91,8 @@ func (g *group) step(name string) error {
 
 // fail undoes the op i and records its error.
 func (g *group) fail(i int, err error) {
-	c := g.txns[i]
+	g.errs[i] = g.txns[i].undo(err)
 	g.txns[i] = nil
-	if rerr := c.undo(); rerr != nil {
-		g.errs[i] = fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
-		return
-	}
-	g.errs[i] = fmt.Errorf("commit: %w", err)
 }
 
 // live lists the ops still under way.

@@ -8,19 +8,24 @@ import (
 	"slices"
 )
 
-// undo rolls back a failed run. With a journal on disk, the journal is
+// undo rolls back a run that failed with err, and returns the commit's
+// error. With a journal on disk, the journal is
 // first rewritten to say the commit is being undone (so that a crash
 // now is undone too, not finished), and removed once all is undone.
-func (c *txn) undo() error {
+func (c *txn) undo(err error) error {
 	if c.journaled {
 		// When this fails the journal still says "finish": a crash before
 		// the rollback ends would then leave a mix; carry on regardless.
 		_ = c.writeJournal(journalRollback)
 	}
-	if err := c.rollback(); err != nil {
-		return err // the journal stays for Recover to retry
+	rerr := c.rollback() // when it fails, the journal stays for Recover to retry
+	if rerr == nil {
+		rerr = c.removeJournal()
 	}
-	return c.removeJournal()
+	if rerr != nil {
+		return fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
+	}
+	return fmt.Errorf("commit: %w", err)
 }
 
 // rollback undoes what run did, newest first: new files are removed or
