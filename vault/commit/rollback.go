@@ -50,8 +50,8 @@ func (c *txn) rollback() error {
 			// On a case-insensitive disk the new file's name is also that
 			// of a removed file already put back: keep it.
 			continue
-		} else if err := os.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
+		} else {
+			errs = append(errs, present(os.Remove(op.Path)))
 		}
 	}
 	for i := len(c.ops) - 1; i >= 0; i-- {
@@ -71,15 +71,11 @@ func (c *txn) rollback() error {
 				err = os.Remove(op.bak)
 			}
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, present(err))
 	}
 	for _, op := range c.ops {
 		if op.tmp != "" && !op.installed {
-			if err := os.Remove(op.tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, present(os.Remove(op.tmp)))
 		}
 	}
 	for _, d := range slices.Backward(c.created) {
@@ -124,16 +120,19 @@ func (c *txn) finish() error {
 	var errs []error
 	for _, op := range c.ops {
 		if op.bak != "" {
-			if err := os.Remove(op.bak); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, present(os.Remove(op.bak)))
 		}
 	}
-	if err := c.syncFolders(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+	if err := errors.Join(append(errs, c.syncFolders())...); err != nil {
+		return err
 	}
 	return c.removeJournal()
+}
+
+// present is err, or nil when it only says that the file was gone.
+func present(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
