@@ -2,6 +2,7 @@ package vault
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,9 +60,7 @@ func (a *Anchors) find(key string, from, level int) int {
 func (a *Anchors) Headings(fragment string) []int {
 	parts := SplitAnchor(fragment)
 	if isBlockAnchor(parts) {
-		out := make([]int, len(parts))
-		out[0] = -1
-		return out
+		return []int{-1} // one part
 	}
 	return walkHeadings(a.note.Headings, parts, a.find)
 }
@@ -72,12 +71,7 @@ func (a *Anchors) Has(fragment string) bool {
 	if parts := SplitAnchor(fragment); len(parts) == 0 || isBlockAnchor(parts) {
 		return a.note.HasAnchor(fragment)
 	}
-	for _, i := range a.Headings(fragment) {
-		if i < 0 {
-			return false
-		}
-	}
-	return true
+	return !slices.Contains(a.Headings(fragment), -1)
 }
 
 // Rename returns fragment (a Link.Fragment of a link to the note) with

@@ -244,10 +244,8 @@ func pick(source string, cands []string) (string, bool) {
 		return cands[0], true
 	}
 	dir := Fold(Dir(source))
-	for _, id := range cands {
-		if Fold(Dir(id)) == dir {
-			return id, true
-		}
+	if i := slices.IndexFunc(cands, func(id string) bool { return Fold(Dir(id)) == dir }); i >= 0 {
+		return cands[i], true
 	}
 	return cands[0], true
 }

@@ -50,12 +50,10 @@ func uniqueTarget(idx *Index, p, want string) bool {
 		return id == want
 	}
 	fp := Fold(TrimMD(p))
-	for _, id := range idx.Named(path.Base(fp)) {
-		if f := Fold(TrimMD(id)); id != want && (f == fp || strings.HasSuffix(f, "/"+fp)) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(idx.Named(path.Base(fp)), func(id string) bool {
+		f := Fold(TrimMD(id))
+		return id != want && (f == fp || strings.HasSuffix(f, "/"+fp))
+	})
 }
 
 // fileCandidates lists the targets (markdown ones not yet encoded) a link

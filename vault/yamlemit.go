@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -61,8 +62,8 @@ type swapper struct {
 func astralSwap(n *yaml.Node) *swapper {
 	used := map[rune]bool{}
 	var astral []rune
-	walkScalars(n, func(s string) {
-		for _, r := range s {
+	walkScalars(n, MaxPropertyDepth+2, func(s *yaml.Node) {
+		for _, r := range s.Value {
 			if r >= 0x10000 && !used[r] {
 				astral = append(astral, r)
 			}
@@ -88,16 +89,17 @@ func astralSwap(n *yaml.Node) *swapper {
 	return &swapper{forward: strings.NewReplacer(fwd...), back: strings.NewReplacer(back...)}
 }
 
-// walkScalars calls f with the value of every scalar under n.
-func walkScalars(n *yaml.Node, f func(string)) {
-	if n == nil {
+// walkScalars calls f with every scalar under n, down to depth levels
+// below it; aliases are not followed.
+func walkScalars(n *yaml.Node, depth int, f func(*yaml.Node)) {
+	if n == nil || depth < 0 {
 		return
 	}
 	if n.Kind == yaml.ScalarNode {
-		f(n.Value)
+		f(n)
 	}
 	for _, c := range n.Content {
-		walkScalars(c, f)
+		walkScalars(c, depth-1, f)
 	}
 }
 
@@ -115,16 +117,6 @@ func cloneYAML(n *yaml.Node, f func(string) string) *yaml.Node {
 // sameScalars reports whether a and b have the same shape and the same
 // scalar values.
 func sameScalars(a, b *yaml.Node) bool {
-	if a.Kind != b.Kind || len(a.Content) != len(b.Content) {
-		return false
-	}
-	if a.Kind == yaml.ScalarNode && a.Value != b.Value {
-		return false
-	}
-	for i := range a.Content {
-		if !sameScalars(a.Content[i], b.Content[i]) {
-			return false
-		}
-	}
-	return true
+	return a.Kind == b.Kind && (a.Kind != yaml.ScalarNode || a.Value == b.Value) &&
+		slices.EqualFunc(a.Content, b.Content, sameScalars)
 }

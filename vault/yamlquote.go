@@ -233,25 +233,11 @@ func frontmatterQuoteAt(src []byte, start, end int) (quote byte, ok bool) {
 	at := start - rawStart
 	var best *yaml.Node
 	bestAt := -1
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if depth > MaxPropertyDepth+2 {
-			return
+	walkScalars(&doc, MaxPropertyDepth+2, func(n *yaml.Node) {
+		if o := scalarOffset(raw, lines, n); o >= 0 && o <= at && o >= bestAt {
+			best, bestAt = n, o
 		}
-		if n.Kind == yaml.ScalarNode {
-			if o := scalarOffset(raw, lines, n); o >= 0 && o <= at && o >= bestAt {
-				best, bestAt = n, o
-			}
-			return
-		}
-		if n.Kind == yaml.AliasNode {
-			return
-		}
-		for _, c := range n.Content {
-			walk(c, depth+1)
-		}
-	}
-	walk(&doc, 0)
+	})
 	if best == nil {
 		return 0, false
 	}
