@@ -231,22 +231,21 @@ func duplicateKey(m *yaml.Node) (string, bool) {
 // scalars (how tags and aliases are written). Aliases are not followed,
 // so that its output is never bigger than the YAML text.
 func scalarStrings(v *yaml.Node) []string {
+	items := v.Content
 	switch v.Kind {
 	case yaml.ScalarNode:
-		if v.Tag == "!!null" {
-			return nil
-		}
-		return []string{v.Value}
+		items = []*yaml.Node{v}
 	case yaml.SequenceNode:
-		var out []string
-		for _, item := range v.Content {
-			if item.Kind == yaml.ScalarNode && item.Tag != "!!null" {
-				out = append(out, item.Value)
-			}
-		}
-		return out
+	default:
+		return nil
 	}
-	return nil
+	var out []string
+	for _, item := range items {
+		if item.Kind == yaml.ScalarNode && item.Tag != "!!null" {
+			out = append(out, item.Value)
+		}
+	}
+	return out
 }
 
 // normalizeValue turns decoded YAML into the value types Property

@@ -95,15 +95,11 @@ const DefaultLockWait = 30 * time.Second
 // systems too, because removals happen before writes.
 //
 // The ops' paths must be absolute and distinct (and inside Root when it
-// is set). With a Root, the commit holds the vault's write lock, so it
-// waits for another commit and Recover skips its files; if a journal
-// is left over from a crash, it first finishes that commit as
-// Recover would. After a crash Recover puts the vault in order:
-// a commit that had written its journal is finished (every file new), one
-// that had not is undone (every file old). Without a Root a crash can
-// leave a mix: Recover loses no content, but a moved note may then
-// exist at both paths, and a commit must not run at the same time as
-// another commit or Recover on the same files.
+// is set). With a Root, a journal left over from a crash is first
+// finished as Recover would. Without a Root a crash can leave a mix:
+// Recover loses no content, but a moved note may then exist at both
+// paths, and a commit must not run at the same time as another commit or
+// Recover on the same files.
 func Apply(ops []Op, opts Options) error {
 	if err := checkOps(ops, opts.Root); err != nil {
 		return err

@@ -28,17 +28,9 @@
 // undo is undone too. A single file write needs neither journal nor
 // backup: its one rename is atomic.
 //
-// ApplyGroup applies many independent single-file writes at once, each
-// its own commit with its own error: their temporary files are written
-// and synced in parallel under one hold of the lock, each is checked and
-// renamed into place, and each folder is synced once. Like any single
-// file write it needs no journal: a crash leaves each file old or new.
-//
-// On the next start, Recover (which the Engine calls on Open) takes the
-// write lock and finishes the commit a journal describes (or undoes it,
-// when the journal says "rollback"); without a journal it removes
-// temporary files and puts backups named after their files back in
-// place. A journal that cannot be read is moved aside and reported.
+// ApplyGroup applies many independent single-file writes under one hold
+// of the lock, each its own commit. Recover, which the Engine calls on
+// Open, finishes or undoes what a crash left.
 //
 // The package imports vault only for its vault-level names (StateDir,
 // ErrUnsafePath, MaxNameBytes); vault does not import it.
