@@ -47,10 +47,8 @@ func (c *collector) walk(doc ast.Node) {
 			c.addTag(string(x.Tag))
 		case *ast.Heading:
 			c.heading(x)
-		case *ast.Paragraph:
-			c.blockID(x)
-		case *ast.TextBlock:
-			c.blockID(x)
+		case *ast.Paragraph, *ast.TextBlock:
+			c.blockID(n)
 		}
 		return ast.WalkContinue, nil
 	})

@@ -269,7 +269,8 @@ func decodeDestination(dest string) string {
 	return d
 }
 
-// plainText returns the text of an inline node's children.
+// plainText returns the text of an inline node's children (a code span's
+// too: its children are text).
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -281,13 +282,6 @@ func plainText(n ast.Node, src []byte) string {
 			b.Write(t.Segment.Value(src))
 		case *ast.String:
 			b.Write(t.Value)
-		case *ast.CodeSpan:
-			for cc := t.FirstChild(); cc != nil; cc = cc.NextSibling() {
-				if tt, ok := cc.(*ast.Text); ok {
-					b.Write(tt.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})
