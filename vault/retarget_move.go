@@ -124,10 +124,7 @@ func (m *Move) verifyLinks(before []Link, out []byte, oldSource, newSource strin
 		return fmt.Errorf("%s would have %d links after rewriting, not %d", newSource, len(n.Links), len(before))
 	}
 	for i, l := range before {
-		if l.IsSelf() {
-			continue
-		}
-		was, st := m.Old.Resolve(oldSource, l)
+		was, st := m.Old.Resolve(oldSource, l) // Self for a link to its own note
 		if st == Attachment {
 			f, _ := m.Old.ResolveFile(oldSource, l)
 			if g, ok := m.New.ResolveFile(newSource, n.Links[i]); !ok || !g.Same(f) {
@@ -171,9 +168,6 @@ func (m *Move) retargetLinks(src []byte, links []Link, oldSource, newSource stri
 // retargetLink is the edit that keeps link l of src pointing at what it
 // meant (see retargetLinks); ok is false for a link that needs none.
 func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed Edit, ok bool, err error) {
-	if l.IsSelf() {
-		return Edit{}, false, nil
-	}
 	var want string
 	var file *FileTarget
 	was, st := m.Old.Resolve(oldSource, l)
@@ -195,7 +189,7 @@ func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed
 		}
 		want, file = f.Path, &f
 	default:
-		return Edit{}, false, nil // broken links stay as written
+		return Edit{}, false, nil // broken links stay as written, links to their own note too
 	}
 	if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {
 		return Edit{}, false, linkErrorf("%s line %d: %s is a reference-style link whose definition was not found, so it cannot be rewritten: change it to a [[wikilink]] or an inline link first; nothing was written",
