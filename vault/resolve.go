@@ -68,7 +68,12 @@ func NewIndexFor(notes, files int) *Index {
 // Clone returns an independent copy of the index, for working out how
 // links would resolve after a rename without touching the live index.
 func (x *Index) Clone() *Index {
-	return &Index{notes: maps.Clone(x.notes), byName: cloneLists(x.byName), files: maps.Clone(x.files), fnames: cloneLists(x.fnames)}
+	return &Index{
+		notes:  maps.Clone(x.notes),
+		byName: cloneLists(x.byName),
+		files:  maps.Clone(x.files),
+		fnames: cloneLists(x.fnames),
+	}
 }
 
 // cloneLists copies m and each of its lists.
