@@ -241,7 +241,7 @@ const maxDestinationBytes = 4096
 // does not scan it. Offsets are unchanged.
 func defuseLongDestinations(body []byte, from int) []byte {
 	out := body
-	var plain, angle nextStop
+	var plain, angle nextIndex
 	for i := from; i < len(body); {
 		k := bytes.Index(body[i:], []byte("]("))
 		if k < 0 {
@@ -253,9 +253,12 @@ func defuseLongDestinations(body []byte, from int) []byte {
 		}
 		var end int
 		if p < len(body) && body[p] == '<' {
-			end = angle.next(body, p+1, func(c byte) bool { return c == '>' || c == '\n' || c == '\r' })
+			end = angle.find(body, p+1, len(body), angleEnd)
 		} else {
-			end = plain.next(body, p, func(c byte) bool { return c == ')' || isSpaceByte(c) })
+			end = plain.find(body, p, len(body), plainEnd)
+		}
+		if end < 0 {
+			end = len(body)
 		}
 		if end-p > maxDestinationBytes {
 			if len(out) > 0 && &out[0] == &body[0] {
@@ -268,26 +271,10 @@ func defuseLongDestinations(body []byte, from int) []byte {
 	return out
 }
 
-// nextStop remembers the last answer of next, which is asked with
-// growing offsets, so that a scan of a whole text stays linear.
-type nextStop struct {
-	ok bool
-	at int
-}
-
-// next returns the offset of the first byte at or after from for which
-// stop is true, or len(b).
-func (n *nextStop) next(b []byte, from int, stop func(byte) bool) int {
-	if n.ok && n.at >= from {
-		return n.at
-	}
-	at := from
-	for at < len(b) && !stop(b[at]) {
-		at++
-	}
-	n.ok, n.at = true, at
-	return at
-}
+// angleEnd and plainEnd find where a markdown link destination ends, in
+// angle brackets or not.
+func angleEnd(b []byte) int { return bytes.IndexAny(b, ">\n\r") }
+func plainEnd(b []byte) int { return bytes.IndexAny(b, ") \t\n\r\v\f") }
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'

@@ -88,12 +88,12 @@ func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 	}
 	src := block.Source()
 	start := seg.Start + open
-	stop := sc.close.find(src, start, seg.Stop, []byte("]]"))
+	stop := sc.close.find(src, start, seg.Stop, wikiClose)
 	if stop < 0 {
 		return nil // must close on the same line
 	}
 	targetEnd, labelStart := stop, start
-	if pipe := sc.pipe.find(src, start, seg.Stop, []byte("|")); pipe >= 0 && pipe < stop {
+	if pipe := sc.pipe.find(src, start, seg.Stop, wikiPipe); pipe >= 0 && pipe < stop {
 		targetEnd, labelStart = pipe, pipe+1
 	}
 	if targetEnd == start || labelStart == stop {
@@ -109,24 +109,30 @@ func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 	return n
 }
 
+// wikiClose and wikiPipe find the "]]" and the '|' of a wikilink.
+func wikiClose(b []byte) int { return bytes.Index(b, []byte("]]")) }
+func wikiPipe(b []byte) int  { return bytes.IndexByte(b, '|') }
+
 // lineScan holds the last search for "]]" and for '|' of one parse.
 type lineScan struct{ close, pipe nextIndex }
 
-// nextIndex remembers where the next sep is in src[from:to]: at, or -1.
+// nextIndex remembers where the next stop that index finds is in
+// src[from:to]: at, or -1. Asked with growing offsets, a scan of a whole
+// text stays linear.
 type nextIndex struct {
 	ok           bool
 	from, to, at int
 }
 
-// find returns the offset of the first sep in src[from:to], or -1,
-// reusing the previous answer when it still holds.
-func (n *nextIndex) find(src []byte, from, to int, sep []byte) int {
+// find returns the offset of the first stop index finds in src[from:to],
+// or -1, reusing the previous answer when it still holds.
+func (n *nextIndex) find(src []byte, from, to int, index func([]byte) int) int {
 	if n.ok && n.to == to && from >= n.from && (n.at < 0 || n.at >= from) {
 		return n.at
 	}
 	at := -1
 	if from <= to && to <= len(src) {
-		if i := bytes.Index(src[from:to], sep); i >= 0 {
+		if i := index(src[from:to]); i >= 0 {
 			at = from + i
 		}
 	}

@@ -23,11 +23,9 @@ func wikiCandidates(idx *Index, source, core, want string) []string {
 		// the others, shortest first.
 		paths = suffixes(noExt, true)
 		if n := strings.Count(strings.Trim(core, "/"), "/"); n > 0 {
-			for i, p := range paths {
-				if strings.Count(p, "/") == n {
-					paths = append([]string{p}, append(paths[:i:i], paths[i+1:]...)...)
-					break
-				}
+			if i := slices.IndexFunc(paths, func(p string) bool { return strings.Count(p, "/") == n }); i > 0 {
+				p := paths[i]
+				paths = slices.Insert(slices.Delete(paths, i, i+1), 0, p)
 			}
 			if strings.Count(paths[0], "/") != n && strings.Count(noExt, "/") < n {
 				paths = append([]string{noExt}, paths...) // fewer folders exist now: the full path

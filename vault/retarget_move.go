@@ -258,8 +258,7 @@ func editChange(src []byte, l Link, ed Edit) LinkChange {
 // Brief is a short rendering of a link for messages: "(target)" for a
 // markdown link or image, "[[target#fragment]]" for the others.
 func (l Link) Brief() string {
-	switch l.Kind {
-	case KindMarkdown, KindImage:
+	if l.Kind.Markdown() {
 		return "(" + l.Target + ")"
 	}
 	t := l.Target
