@@ -109,17 +109,11 @@ func yamlLines(raw []byte) []int {
 
 // lineEnd returns the end of line i of raw without its line break.
 func lineEnd(raw []byte, lines []int, i int) int {
-	end := len(raw)
-	if i+1 < len(lines) {
-		end = lines[i+1]
+	at := lines[i]
+	for at < len(raw) && yamlBreak(raw, at) == 0 {
+		at++
 	}
-	line := raw[lines[i]:end]
-	for _, br := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
-		if bytes.HasSuffix(line, []byte(br)) {
-			return end - len(br)
-		}
-	}
-	return end
+	return at
 }
 
 // isDocumentMarker reports whether a line starts or ends a YAML document.
