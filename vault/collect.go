@@ -82,7 +82,7 @@ func (c *collector) addWikilink(kind LinkKind, inner string, start, innerStart i
 // inner+"]]" to the offset in the file where the text of that byte
 // starts.
 func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at func(int) int, property string) {
-	target, fragment, alias, tlen := parseWikilinkInner(inner)
+	target, fragment, alias := parseWikilinkInner(inner)
 	c.note.Links = append(c.note.Links, Link{
 		Kind:        kind,
 		Target:      cleanTarget(target),
@@ -92,7 +92,7 @@ func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at
 		Start:       start,
 		End:         at(len(inner) + 2),
 		TargetStart: at(0),
-		TargetEnd:   at(tlen),
+		TargetEnd:   at(len(target)),
 		Line:        c.lines.line(start),
 	})
 }

@@ -172,18 +172,13 @@ func (p *linkParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Co
 // parseWikilinkInner splits the text between "[[" and "]]" into target,
 // fragment and alias the way Obsidian does: the alias starts at the first
 // '|' (written "\|" inside tables), the fragment at the first '#'.
-// targetLen is the length in bytes of the target as written.
-func parseWikilinkInner(inner string) (target, fragment, alias string, targetLen int) {
-	ref := inner
-	if i := strings.IndexByte(inner, '|'); i >= 0 {
-		ref, alias = inner[:i], inner[i+1:]
+func parseWikilinkInner(inner string) (target, fragment, alias string) {
+	ref, alias, piped := strings.Cut(inner, "|")
+	if piped {
 		ref = strings.TrimSuffix(ref, `\`)
 	}
-	target = ref
-	if i := strings.IndexByte(ref, '#'); i >= 0 {
-		target, fragment = ref[:i], ref[i+1:]
-	}
-	return target, fragment, alias, len(target)
+	target, fragment, _ = strings.Cut(ref, "#")
+	return target, fragment, alias
 }
 
 // markdownDestination finds the destination of an inline markdown link in
