@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -183,7 +184,7 @@ func fragmentRange(src []byte, l Link) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	end = stop
-	if i := strings.IndexByte(string(src[at+1:stop]), '|'); i >= 0 {
+	if i := bytes.IndexByte(src[at+1:stop], '|'); i >= 0 {
 		end = at + 1 + i
 		if end > at+1 && src[end-1] == '\\' {
 			end-- // "\|" in a table

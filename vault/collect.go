@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -124,7 +125,7 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, dest string, ref *as
 		}
 	}
 	if l.TargetStart >= 0 {
-		if h := strings.IndexByte(string(c.src[l.TargetStart:l.TargetEnd]), '#'); h >= 0 {
+		if h := bytes.IndexByte(c.src[l.TargetStart:l.TargetEnd], '#'); h >= 0 {
 			l.TargetEnd = l.TargetStart + h
 		}
 	}
@@ -137,11 +138,8 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, dest string, ref *as
 // mean what CommonMark says ("a\_b.md" is "a_b.md"); goldmark leaves them
 // for its renderer to resolve.
 func splitDestination(dest string) (target, fragment string) {
-	decoded := decodeDestination(unescapeDestination(dest))
-	if h := strings.IndexByte(decoded, '#'); h >= 0 {
-		decoded, fragment = decoded[:h], validUTF8(decoded[h+1:])
-	}
-	return cleanTarget(decoded), fragment
+	target, fragment, _ = strings.Cut(decodeDestination(unescapeDestination(dest)), "#")
+	return cleanTarget(target), validUTF8(fragment)
 }
 
 // validUTF8 replaces invalid UTF-8 in s with U+FFFD.
