@@ -176,7 +176,7 @@ func (x *Index) ResolveName(source, target string) (string, Status) {
 		if id, ok := x.Note(joined); ok {
 			return id, Resolved
 		}
-		if x.isFile(joined) {
+		if _, ok := x.fileAt(source, joined); ok {
 			return "", Attachment
 		}
 		t = strings.TrimLeft(path.Clean("/"+t), "/")
@@ -184,7 +184,7 @@ func (x *Index) ResolveName(source, target string) (string, Status) {
 	if id, ok := x.byNameOrSuffix(source, t); ok {
 		return id, Resolved
 	}
-	if x.isFile(t) || IsAttachmentName(t) {
+	if _, ok := x.fileAt(source, t); ok || IsAttachmentName(t) {
 		return "", Attachment
 	}
 	return "", Broken
@@ -205,7 +205,7 @@ func (x *Index) resolveMarkdown(source, target string) (string, Status) {
 				return id, Resolved
 			}
 		}
-		if x.isFile(rel) {
+		if _, ok := x.fileAt(source, rel); ok {
 			return "", Attachment
 		}
 	}
@@ -230,13 +230,6 @@ func (x *Index) byNameOrSuffix(source, t string) (string, bool) {
 		return pick(source, cands)
 	}
 	return pick(source, x.byName[Fold(noExt)])
-}
-
-func (x *Index) isFile(p string) bool {
-	if _, ok := x.files[Fold(strings.TrimPrefix(p, "/"))]; ok {
-		return true
-	}
-	return !strings.Contains(p, "/") && len(x.fnames[Fold(p)]) > 0
 }
 
 // pick chooses among notes sharing a name: the one in the source's folder,
