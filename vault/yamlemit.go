@@ -21,16 +21,16 @@ func encodeYAML(n *yaml.Node) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	swap := astralSwap(n)
-	if swap == nil {
+	forward, back := astralSwap(n)
+	if forward == nil {
 		return plain, nil
 	}
-	sub := cloneYAML(n, func(s string) string { return swap.forward.Replace(s) })
+	sub := cloneYAML(n, forward.Replace)
 	out, err := emitYAML(sub)
 	if err != nil {
 		return plain, nil
 	}
-	out = []byte(swap.back.Replace(string(out)))
+	out = []byte(back.Replace(string(out)))
 	var got yaml.Node
 	if yaml.Unmarshal(out, &got) != nil || len(got.Content) != 1 || !sameScalars(got.Content[0], n) {
 		return plain, nil
@@ -52,14 +52,10 @@ func emitYAML(n *yaml.Node) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// swapper maps astral characters to private-use ones and back.
-type swapper struct {
-	forward, back *strings.Replacer
-}
-
-// astralSwap returns the swap for the astral characters of n's scalars,
+// astralSwap returns the replacers that swap the astral characters of n's
+// scalars for private-use ones and back,
 // or nil when there are none or not enough free private-use characters.
-func astralSwap(n *yaml.Node) *swapper {
+func astralSwap(n *yaml.Node) (forward, back *strings.Replacer) {
 	used := map[rune]bool{}
 	var astral []rune
 	walkScalars(n, MaxPropertyDepth+2, func(s *yaml.Node) {
@@ -71,22 +67,22 @@ func astralSwap(n *yaml.Node) *swapper {
 		}
 	})
 	if len(astral) == 0 {
-		return nil
+		return nil, nil
 	}
-	var fwd, back []string
+	var fwd, bwd []string
 	next := rune(0xE000)
 	for _, r := range astral {
 		for next <= 0xF8FF && used[next] {
 			next++
 		}
 		if next > 0xF8FF {
-			return nil
+			return nil, nil
 		}
 		fwd = append(fwd, string(r), string(next))
-		back = append(back, string(next), string(r))
+		bwd = append(bwd, string(next), string(r))
 		next++
 	}
-	return &swapper{forward: strings.NewReplacer(fwd...), back: strings.NewReplacer(back...)}
+	return strings.NewReplacer(fwd...), strings.NewReplacer(bwd...)
 }
 
 // walkScalars calls f with every scalar under n, down to depth levels
