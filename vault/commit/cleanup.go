@@ -151,7 +151,7 @@ func cleanLeftovers(root string, keep bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel := (&txn{root: root}).relFunc()
+	rel := relFunc(root)
 	var done []string
 	var errs []error
 	note := func(err error, line string) {

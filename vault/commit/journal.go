@@ -70,7 +70,7 @@ func journalPath(root string) string { return filepath.Join(root, vault.StateDir
 // made the state folder).
 func (c *txn) writeJournal(state string) error {
 	j := journal{Version: journalVersion, State: state, Ops: make([]journalOp, len(c.ops))}
-	rel := c.relFunc() // checkOps made sure every path is inside
+	rel := relFunc(c.root) // checkOps made sure every path is inside
 	for _, d := range c.created {
 		j.Folders = append(j.Folders, rel(d))
 	}
@@ -221,7 +221,7 @@ func checkSideName(name, prefix string) error {
 // then removes the backups and the journal. It can itself be interrupted
 // and run again. It returns a line per file it changed.
 func (c *txn) rollForward() ([]string, error) {
-	rel := c.relFunc()
+	rel := relFunc(c.root)
 	// Once a temporary file is gone, its rename into place happened, so
 	// every removed file had been moved to its backup before.
 	placing := false
@@ -276,10 +276,10 @@ func (c *txn) rollForward() ([]string, error) {
 }
 
 // relFunc returns a function giving the root-relative slash path of a
-// path under c.root.
-func (c *txn) relFunc() func(string) string {
+// path under root.
+func relFunc(root string) func(string) string {
 	return func(p string) string {
-		r, err := filepath.Rel(c.root, p)
+		r, err := filepath.Rel(root, p)
 		if err != nil {
 			return p
 		}
