@@ -43,7 +43,7 @@ func NewParser() *Parser {
 }
 
 // yamlCapture receives the raw frontmatter bytes from the frontmatter
-// extension without decoding them: decoding happens in parseFrontmatter,
+// extension without decoding them: decoding happens in the collector,
 // which needs the yaml.Node tree for positions.
 type yamlCapture struct{ raw []byte }
 
