@@ -311,9 +311,12 @@ func (c *txn) backupFor(op *opState) (string, error) {
 	} else if fi.IsDir() {
 		return "", fmt.Errorf("%s %s: it is a folder", verb, op.Path)
 	}
-	bak, err := op.backupName()
-	if err != nil {
-		return "", err
+	bak := op.bakName // the journal's, or a new one embedding the file's name
+	if bak == "" {
+		var err error
+		if bak, err = backupName(op.Path, false); err != nil {
+			return "", err
+		}
 	}
 	if err := c.step(step); err != nil {
 		return "", err
@@ -361,15 +364,6 @@ func (c *txn) each(remove bool) iter.Seq[*opState] {
 // file, or the new one, and at most a temporary file).
 func (c *txn) single() bool {
 	return len(c.ops) == 1 && !c.ops[0].Remove && !c.recovery
-}
-
-// backupName is the op's backup name: the one the journal names, or a
-// new one embedding the file's name when there is no journal.
-func (op *opState) backupName() (string, error) {
-	if op.bakName != "" {
-		return op.bakName, nil
-	}
-	return backupName(op.Path, false)
 }
 
 // mkdirAll creates dir and its missing parents, remembering each one.
