@@ -17,8 +17,9 @@
 //     file changed since the caller read it fails the Apply with a
 //     *ChangedError (ErrChanged) and nothing changes.
 //  4. Removed files are renamed to backups (BackupPrefix...), files
-//     about to be replaced are hard-linked to backups, and each temporary
-//     file is renamed into place (each checked once more just before).
+//     about to be replaced are hard-linked to backups (renamed where the
+//     file system has no hard links), and each temporary file is renamed
+//     into place (each checked once more just before).
 //  5. On success the backups go, the folders are synced and the journal
 //     is removed; an error then wraps ErrCommitted and the change stands.
 //
