@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,9 +61,7 @@ func (a *Anchors) find(key string, from, level int) int {
 func (a *Anchors) Headings(fragment string) []int {
 	parts := SplitAnchor(fragment)
 	if isBlockAnchor(parts) {
-		out := make([]int, len(parts))
-		out[0] = -1
-		return out
+		return []int{-1} // one part
 	}
 	return walkHeadings(a.note.Headings, parts, a.find)
 }
@@ -72,12 +72,7 @@ func (a *Anchors) Has(fragment string) bool {
 	if parts := SplitAnchor(fragment); len(parts) == 0 || isBlockAnchor(parts) {
 		return a.note.HasAnchor(fragment)
 	}
-	for _, i := range a.Headings(fragment) {
-		if i < 0 {
-			return false
-		}
-	}
-	return true
+	return !slices.Contains(a.Headings(fragment), -1)
 }
 
 // Rename returns fragment (a Link.Fragment of a link to the note) with
@@ -189,7 +184,7 @@ func fragmentRange(src []byte, l Link) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	end = stop
-	if i := strings.IndexByte(string(src[at+1:stop]), '|'); i >= 0 {
+	if i := bytes.IndexByte(src[at+1:stop], '|'); i >= 0 {
 		end = at + 1 + i
 		if end > at+1 && src[end-1] == '\\' {
 			end-- // "\|" in a table

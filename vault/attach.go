@@ -63,8 +63,8 @@ func (x *Index) ResolveFile(source string, l Link) (f FileTarget, ok bool) {
 	return FileTarget{Path: t, ByName: !strings.Contains(t, "/")}, true
 }
 
-// fileAt looks p up as Index.isFile does: the attachment at vault path p,
-// or, for a bare name, the attachments of that name.
+// fileAt looks p up: the attachment at vault path p or, for a bare name,
+// the one of that name pick chooses for source.
 func (x *Index) fileAt(source, p string) (FileTarget, bool) {
 	if f, ok := x.files[Fold(strings.TrimPrefix(p, "/"))]; ok {
 		return FileTarget{Path: f, Exists: true}, true

@@ -50,45 +50,45 @@ func ParseCanvas(data []byte) (*Canvas, error) {
 	}
 	cr := &canvasReader{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	cr.dec.UseNumber()
-	tok, err := cr.dec.Token()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrBadCanvas, err)
-	}
-	if tok != json.Delim('{') {
+	if cr.token() != json.Delim('{') && cr.err == nil {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrBadCanvas)
 	}
 	c := &Canvas{}
-	for cr.dec.More() {
-		key, err := cr.dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBadCanvas, err)
-		}
-		tok, err := cr.dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBadCanvas, err)
-		}
-		if key == "nodes" && tok == json.Delim('[') {
-			err = cr.nodes(c)
+	for cr.err == nil && cr.dec.More() {
+		key := cr.token()
+		if tok := cr.token(); key == "nodes" && tok == json.Delim('[') {
+			cr.nodes(c)
 		} else {
-			err = cr.skip(tok)
+			cr.skip(tok)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBadCanvas, err)
-		}
+	}
+	if cr.err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadCanvas, cr.err)
 	}
 	return c, nil
 }
 
-// canvasReader walks a canvas's JSON tokens.
+// canvasReader walks a canvas's JSON tokens. Its first error stops the
+// walk: err holds it, and every token read after it is nil.
 type canvasReader struct {
 	data []byte
 	dec  *json.Decoder
+	err  error
+}
+
+// token reads the next token.
+func (cr *canvasReader) token() json.Token {
+	if cr.err != nil {
+		return nil
+	}
+	tok, err := cr.dec.Token()
+	cr.err = err
+	return tok
 }
 
 // skip reads the rest of the value that begins with tok.
-func (cr *canvasReader) skip(tok json.Token) error {
-	depth := 0
-	for {
+func (cr *canvasReader) skip(tok json.Token) {
+	for depth := 0; cr.err == nil; tok = cr.token() {
 		switch tok {
 		case json.Delim('{'), json.Delim('['):
 			depth++
@@ -96,56 +96,35 @@ func (cr *canvasReader) skip(tok json.Token) error {
 			depth--
 		}
 		if depth == 0 {
-			return nil
-		}
-		var err error
-		if tok, err = cr.dec.Token(); err != nil {
-			return err
+			return
 		}
 	}
 }
 
 // nodes reads the elements of the "nodes" array and its closing bracket.
-func (cr *canvasReader) nodes(c *Canvas) error {
-	for cr.dec.More() {
-		tok, err := cr.dec.Token()
-		if err != nil {
-			return err
-		}
-		if tok != json.Delim('{') {
-			if err := cr.skip(tok); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := cr.node(c); err != nil {
-			return err
+func (cr *canvasReader) nodes(c *Canvas) {
+	for cr.err == nil && cr.dec.More() {
+		if tok := cr.token(); tok == json.Delim('{') {
+			cr.node(c)
+		} else {
+			cr.skip(tok)
 		}
 	}
-	_, err := cr.dec.Token() // ']'
-	return err
+	cr.token() // ']'
 }
 
 // node reads the members of one node and its closing brace. With
 // repeated members, the last counts, as in JSON.parse.
-func (cr *canvasReader) node(c *Canvas) error {
+func (cr *canvasReader) node(c *Canvas) {
 	var typ string
 	var file, text, subpath *CanvasString
-	for cr.dec.More() {
-		key, err := cr.dec.Token()
-		if err != nil {
-			return err
-		}
+	for cr.err == nil && cr.dec.More() {
+		key := cr.token()
 		from := int(cr.dec.InputOffset())
-		tok, err := cr.dec.Token()
-		if err != nil {
-			return err
-		}
+		tok := cr.token()
 		s, ok := tok.(string)
 		if !ok {
-			if err := cr.skip(tok); err != nil {
-				return err
-			}
+			cr.skip(tok)
 			continue
 		}
 		switch key {
@@ -166,17 +145,15 @@ func (cr *canvasReader) node(c *Canvas) error {
 			}
 		}
 	}
-	if _, err := cr.dec.Token(); err != nil { // '}'
-		return err
-	}
+	cr.token() // '}'
 	switch {
+	case cr.err != nil:
 	case typ == "file" && file != nil:
 		file.Subpath = subpath
 		c.Files = append(c.Files, *file)
 	case typ == "text" && text != nil:
 		c.Texts = append(c.Texts, *text)
 	}
-	return nil
 }
 
 // QuoteJSON returns s as a JSON string, quotes included, escaping only

@@ -76,20 +76,10 @@ func decodeJSONString(raw []byte) (text string, at map[int]int, ok bool) {
 // decodeEscape decodes the escape at the start of s (which begins with a
 // backslash): the rune and the escape's length, 0 when it is not one.
 func decodeEscape(s []byte) (rune, int) {
-	switch s[1] {
-	case '"', '\\', '/':
-		return rune(s[1]), 2
-	case 'b':
-		return '\b', 2
-	case 'f':
-		return '\f', 2
-	case 'n':
-		return '\n', 2
-	case 'r':
-		return '\r', 2
-	case 't':
-		return '\t', 2
-	case 'u':
+	if i := strings.IndexByte(`"\/bfnrt`, s[1]); i >= 0 {
+		return rune("\"\\/\b\f\n\r\t"[i]), 2
+	}
+	if s[1] == 'u' {
 		r1, ok := hex4(s[2:])
 		if !ok {
 			return 0, 0

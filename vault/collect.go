@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -26,8 +27,8 @@ type collector struct {
 	defs map[string]span
 
 	title   string
-	tagSeen map[string]bool
-	dupTags []string
+	tagSeen map[string]int // 1: the tag was added; 2: a duplicate was met too
+	dupTags []string       // the first duplicate of each tag
 }
 
 func (c *collector) walk(doc ast.Node) {
@@ -40,17 +41,15 @@ func (c *collector) walk(doc ast.Node) {
 		case *wikilink.Node:
 			c.wikilink(x)
 		case *ast.Link:
-			c.markdownLink(x, KindMarkdown, x.Pos(), plainText(x, body))
+			c.markdownLink(x, KindMarkdown, string(x.Destination), x.Reference, body)
 		case *ast.Image:
-			c.markdownLink(x, KindImage, x.Pos(), plainText(x, body))
+			c.markdownLink(x, KindImage, string(x.Destination), x.Reference, body)
 		case *hashtag.Node:
 			c.addTag(string(x.Tag))
 		case *ast.Heading:
 			c.heading(x)
-		case *ast.Paragraph:
-			c.blockID(x)
-		case *ast.TextBlock:
-			c.blockID(x)
+		case *ast.Paragraph, *ast.TextBlock:
+			c.blockID(n)
 		}
 		return ast.WalkContinue, nil
 	})
@@ -84,7 +83,7 @@ func (c *collector) addWikilink(kind LinkKind, inner string, start, innerStart i
 // inner+"]]" to the offset in the file where the text of that byte
 // starts.
 func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at func(int) int, property string) {
-	target, fragment, alias, tlen := parseWikilinkInner(inner)
+	target, fragment, alias := parseWikilinkInner(inner)
 	c.note.Links = append(c.note.Links, Link{
 		Kind:        kind,
 		Target:      cleanTarget(target),
@@ -94,30 +93,20 @@ func (c *collector) addMappedWikilink(kind LinkKind, inner string, start int, at
 		Start:       start,
 		End:         at(len(inner) + 2),
 		TargetStart: at(0),
-		TargetEnd:   at(tlen),
+		TargetEnd:   at(len(target)),
 		Line:        c.lines.line(start),
 	})
 }
 
-func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string) {
+func (c *collector) markdownLink(n ast.Node, kind LinkKind, dest string, ref *ast.ReferenceLink, body []byte) {
 	sp, ok := c.spans[n]
-	if !ok || pos < 0 {
-		return
-	}
-	var dest string
-	var ref *ast.ReferenceLink
-	switch x := n.(type) {
-	case *ast.Link:
-		dest, ref = string(x.Destination), x.Reference
-	case *ast.Image:
-		dest, ref = string(x.Destination), x.Reference
-	}
-	if dest == "" || isExternal(dest) {
+	pos := n.Pos()
+	if !ok || pos < 0 || dest == "" || isExternal(dest) {
 		return
 	}
 	l := Link{
 		Kind:        kind,
-		Alias:       validUTF8(text),
+		Alias:       validUTF8(plainText(n, body)),
 		Start:       c.off + pos,
 		End:         c.off + sp.end,
 		TargetStart: -1,
@@ -129,12 +118,14 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string
 	// reference link.
 	if ds, de, inline := markdownDestination(c.src[c.off:], sp.start); inline && ref == nil && de <= sp.end {
 		l.TargetStart, l.TargetEnd = c.off+ds, c.off+de
-	} else if d, ok := c.defs[refLabel(ref)]; ok && ref != nil {
+	} else if ref != nil && c.defs != nil {
 		// ParseForRewrite: the destination of the definition it uses.
-		l.TargetStart, l.TargetEnd = c.off+d.start, c.off+d.end
+		if d, ok := c.defs[util.ToLinkReference(ref.Value)]; ok {
+			l.TargetStart, l.TargetEnd = c.off+d.start, c.off+d.end
+		}
 	}
 	if l.TargetStart >= 0 {
-		if h := strings.IndexByte(string(c.src[l.TargetStart:l.TargetEnd]), '#'); h >= 0 {
+		if h := bytes.IndexByte(c.src[l.TargetStart:l.TargetEnd], '#'); h >= 0 {
 			l.TargetEnd = l.TargetStart + h
 		}
 	}
@@ -147,19 +138,8 @@ func (c *collector) markdownLink(n ast.Node, kind LinkKind, pos int, text string
 // mean what CommonMark says ("a\_b.md" is "a_b.md"); goldmark leaves them
 // for its renderer to resolve.
 func splitDestination(dest string) (target, fragment string) {
-	decoded := decodeDestination(unescapeDestination(dest))
-	if h := strings.IndexByte(decoded, '#'); h >= 0 {
-		decoded, fragment = decoded[:h], validUTF8(decoded[h+1:])
-	}
-	return cleanTarget(decoded), fragment
-}
-
-// refLabel is the normalised label of a reference link, or "".
-func refLabel(ref *ast.ReferenceLink) string {
-	if ref == nil {
-		return ""
-	}
-	return util.ToLinkReference(ref.Value)
+	target, fragment, _ = strings.Cut(decodeDestination(unescapeDestination(dest)), "#")
+	return cleanTarget(target), validUTF8(fragment)
 }
 
 // validUTF8 replaces invalid UTF-8 in s with U+FFFD.
@@ -178,14 +158,16 @@ func (c *collector) addTag(raw string) {
 	}
 	key := strings.ToLower(tag)
 	if c.tagSeen == nil {
-		c.tagSeen = map[string]bool{}
+		c.tagSeen = map[string]int{}
 	}
-	if c.tagSeen[key] {
+	switch c.tagSeen[key] {
+	case 0:
+		c.note.Tags = append(c.note.Tags, tag)
+		c.tagSeen[key] = 1
+	case 1:
 		c.dupTags = append(c.dupTags, tag)
-		return
+		c.tagSeen[key] = 2
 	}
-	c.tagSeen[key] = true
-	c.note.Tags = append(c.note.Tags, tag)
 }
 
 // finish sets the title and sorts links into file order.
@@ -193,7 +175,7 @@ func (c *collector) finish() {
 	n := c.note
 	n.Title = c.title
 	if n.Title == "" {
-		n.Title = titleFromID(n.ID)
+		n.Title = BaseName(n.ID)
 	}
 	sort.SliceStable(n.Links, func(i, j int) bool { return n.Links[i].Start < n.Links[j].Start })
 	switch {
@@ -207,14 +189,7 @@ func (c *collector) finish() {
 	if cap(n.Tags) > len(n.Tags) {
 		n.Tags = slices.Clone(n.Tags) // the same for the tags
 	}
-	if len(c.dupTags) > 0 {
-		seen := map[string]bool{}
-		for _, t := range c.dupTags {
-			k := strings.ToLower(t)
-			if !seen[k] {
-				seen[k] = true
-				n.Warnings = append(n.Warnings, fmt.Sprintf("duplicate tag ignored: %s", t))
-			}
-		}
+	for _, t := range c.dupTags {
+		n.Warnings = append(n.Warnings, fmt.Sprintf("duplicate tag ignored: %s", t))
 	}
 }

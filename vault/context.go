@@ -44,7 +44,7 @@ func textContext(src []byte, start, end, maxChars int, oneLine bool) string {
 	if maxChars <= 0 {
 		maxChars = DefaultContextChars
 	}
-	from, to := ctxLineStart(src, start), ctxLineEnd(src, end)
+	from, to := lineStart(src, start), lineStop(src, end)
 	if oneLine {
 		from += min(markerLen(ctxLine(src, from)), start-from)
 	} else if !bytes.HasPrefix(bytes.TrimLeft(ctxLine(src, from), " \t"), []byte("|")) {
@@ -64,28 +64,28 @@ func textContext(src []byte, start, end, maxChars int, oneLine bool) string {
 // list item's start or a heading, without the list marker, quote marker
 // or heading marks of its first line.
 func blockAround(src []byte, start, end int) (int, int) {
-	from := ctxLineStart(src, start)
+	from := lineStart(src, start)
 	if isHeadingLine(ctxLine(src, from)) {
-		return from + markerLen(ctxLine(src, from)), ctxLineEnd(src, end)
+		return from + markerLen(ctxLine(src, from)), lineStop(src, end)
 	}
 	for from > 0 {
 		if opensItem(ctxLine(src, from)) {
 			break
 		}
-		prev := ctxLineStart(src, from-1)
+		prev := lineStart(src, from-1)
 		if blankLine(ctxLine(src, prev)) || isHeadingLine(ctxLine(src, from)) {
 			break
 		}
 		from = prev
 	}
-	to := ctxLineEnd(src, end)
+	to := lineStop(src, end)
 	for to < len(src) {
 		next := to + 1
 		line := ctxLine(src, next)
 		if blankLine(line) || opensItem(line) || isHeadingLine(line) {
 			break
 		}
-		to = ctxLineEnd(src, next)
+		to = lineStop(src, next)
 	}
 	return from + markerLen(ctxLine(src, from)), to
 }
@@ -155,23 +155,23 @@ func foldSpace(s string) string {
 	return b.String()
 }
 
-func ctxLineStart(src []byte, at int) int { return bytes.LastIndexByte(src[:at], '\n') + 1 }
-
-func ctxLineEnd(src []byte, at int) int {
+// lineStop is the offset of the end of the line holding offset at,
+// without its line break.
+func lineStop(src []byte, at int) int {
 	if i := bytes.IndexByte(src[at:], '\n'); i >= 0 {
 		return at + i
 	}
 	return len(src)
 }
 
-func ctxLine(src []byte, at int) []byte { return src[at:ctxLineEnd(src, at)] }
+func ctxLine(src []byte, at int) []byte { return src[at:lineStop(src, at)] }
 
 func blankLine(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
 func isHeadingLine(line []byte) bool {
 	t := bytes.TrimLeft(line, " ")
-	return len(t) > 0 && t[0] == '#' && len(bytes.TrimLeft(t, "#")) < len(t) &&
-		(len(bytes.TrimLeft(t, "#")) == 0 || bytes.TrimLeft(t, "#")[0] == ' ')
+	rest := bytes.TrimLeft(t, "#")
+	return len(rest) < len(t) && (len(rest) == 0 || rest[0] == ' ')
 }
 
 // opensItem reports whether line starts a list item or a quote.

@@ -1,9 +1,10 @@
 package vault
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Errors of ApplyEdits.
@@ -32,12 +33,8 @@ func ApplyEdits(src []byte, edits []Edit) ([]byte, error) {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ea, eb := edits[order[a]], edits[order[b]]
-		if ea.Start != eb.Start {
-			return ea.Start < eb.Start
-		}
-		return ea.End < eb.End
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(edits[a].Start, edits[b].Start), cmp.Compare(edits[a].End, edits[b].End))
 	})
 	size := len(src)
 	for k, i := range order {

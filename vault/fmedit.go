@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -29,12 +30,6 @@ var (
 // does.
 var editParser = sync.OnceValue(NewParser)
 
-// fmBlock is where a note's frontmatter is, as byte offsets in the file.
-type fmBlock struct {
-	rawStart, rawEnd int // the YAML text between the delimiter lines
-	end              int // just after the closing delimiter line
-}
-
 // locateFrontmatter finds the frontmatter of src the way Parse does; ok is
 // false when src has none. Only the lines up to the closing "---" are
 // parsed.
@@ -53,7 +48,7 @@ func locateFrontmatter(src []byte) (blk fmBlock, ok bool) {
 	if fm == nil {
 		return blk, false
 	}
-	return fmBlock{rawStart: off + fm.start, rawEnd: off + fm.start + len(fm.raw), end: off + fm.end}, true
+	return fmBlock{rawStart: off + fm.rawStart, rawEnd: off + fm.rawEnd, end: off + fm.end}, true
 }
 
 // fileEOL returns the line ending of src's first line: "\r\n", "\n", or ""
@@ -172,18 +167,10 @@ func setFrontmatter(src []byte, tags []string, setTags bool, props []Property) (
 	}
 	var out []byte
 	if has {
-		out = make([]byte, 0, len(src)+len(newRaw)-len(raw))
-		out = append(out, src[:blk.rawStart]...)
-		out = append(out, newRaw...)
-		out = append(out, src[blk.rawEnd:]...)
+		out = slices.Concat(src[:blk.rawStart], newRaw, src[blk.rawEnd:])
 	} else {
-		off := bomLen(src)
-		out = make([]byte, 0, len(src)+len(newRaw)+10)
-		out = append(out, src[:off]...)
-		out = append(out, "---"+eol...)
-		out = append(out, newRaw...)
-		out = append(out, "---"+eol...)
-		out = append(out, src[off:]...)
+		off, delim := bomLen(src), []byte("---"+eol)
+		out = slices.Concat(src[:off], delim, newRaw, delim, src[off:])
 	}
 	if err := fm.verify(out); err != nil {
 		return nil, nil, fmt.Errorf("set frontmatter: %w", err)
@@ -220,13 +207,19 @@ func (fm *fmEdit) set(key string, value any) error {
 		}
 		return nil
 	}
+	return fm.put(e, key, value, fmt.Sprintf("property %q", key))
+}
+
+// put sets the new value of e, or of a new entry named key when e is nil;
+// what names the value in an error.
+func (fm *fmEdit) put(e *fmEntry, key string, value any, what string) error {
 	n, err := propertyNode(value)
 	if err == nil {
 		// What the indexer would leave out is refused here.
 		err = newYAMLBound().check(n)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: property %q: %v", ErrBadProperty, key, err)
+		return fmt.Errorf("%w: %s: %v", ErrBadProperty, what, err)
 	}
 	if e == nil {
 		e = &fmEntry{name: key}
@@ -272,19 +265,7 @@ func (fm *fmEdit) setTags(tags []string) error {
 	if len(clean) == 0 {
 		return nil
 	}
-	n, err := propertyNode(clean)
-	if err == nil {
-		err = newYAMLBound().check(n)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: tags: %v", ErrBadProperty, err)
-	}
-	if keep == nil {
-		keep = &fmEntry{name: "tags"}
-		fm.entries = append(fm.entries, keep)
-	}
-	keep.newVal = n
-	return nil
+	return fm.put(keep, "tags", clean, "tags")
 }
 
 // render returns the new YAML text and whether anything changed.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -95,21 +94,12 @@ func parseFMEntries(raw []byte) (*fmEdit, error) {
 func yamlLines(raw []byte) []int {
 	starts := []int{0}
 	for i := 0; i < len(raw); {
-		switch {
-		case raw[i] == '\n':
-			i++
-		case raw[i] == '\r':
-			i++
-			if i < len(raw) && raw[i] == '\n' {
-				i++
-			}
-		case bytes.HasPrefix(raw[i:], []byte("\u0085")), bytes.HasPrefix(raw[i:], []byte("\u2028")), bytes.HasPrefix(raw[i:], []byte("\u2029")):
-			_, size := utf8.DecodeRune(raw[i:])
-			i += size
-		default:
+		n := yamlBreak(raw, i)
+		if n == 0 {
 			i++
 			continue
 		}
+		i += n
 		if i < len(raw) {
 			starts = append(starts, i)
 		}
@@ -119,17 +109,11 @@ func yamlLines(raw []byte) []int {
 
 // lineEnd returns the end of line i of raw without its line break.
 func lineEnd(raw []byte, lines []int, i int) int {
-	end := len(raw)
-	if i+1 < len(lines) {
-		end = lines[i+1]
+	at := lines[i]
+	for at < len(raw) && yamlBreak(raw, at) == 0 {
+		at++
 	}
-	line := raw[lines[i]:end]
-	for _, br := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
-		if bytes.HasSuffix(line, []byte(br)) {
-			return end - len(br)
-		}
-	}
-	return end
+	return at
 }
 
 // isDocumentMarker reports whether a line starts or ends a YAML document.

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"cmp"
 	"encoding/hex"
 	"fmt"
 
@@ -41,26 +42,10 @@ func canonical(bound *yamlBound, n *yaml.Node) (string, bool) {
 func (fm *fmEdit) verify(out []byte) error {
 	type kv struct{ key, val string }
 	var want []kv
-	var appended []*fmEntry
 	wantBound, gotBound := newYAMLBound(), newYAMLBound()
-	for _, e := range fm.entries {
-		if e.key == nil {
-			appended = append(appended, e)
-			continue
-		}
-		if e.removed {
-			continue
-		}
-		v := e.val
-		if e.newVal != nil {
-			v = e.newVal
-		}
-		c, _ := canonical(wantBound, v)
-		want = append(want, kv{e.key.Value, c})
-	}
-	for _, e := range appended {
+	for _, e := range fm.entries { // the entries of the file, then the new ones
 		if !e.removed {
-			c, _ := canonical(wantBound, e.newVal)
+			c, _ := canonical(wantBound, cmp.Or(e.newVal, e.val))
 			want = append(want, kv{e.name, c})
 		}
 	}

@@ -14,13 +14,15 @@ import (
 // the note without properties and adds a warning. Each value is measured
 // before it is decoded (yamlBound): one that aliases would blow up, or
 // that nests too deeply, is left out with a warning.
-func (c *collector) frontmatter(fm *rawFrontmatter) {
+func (c *collector) frontmatter(fm *fmBlock) {
 	c.note.BodyStart = c.off + fm.end
-	if len(bytes.TrimSpace(fm.raw)) == 0 {
+	rawStart := c.off + fm.rawStart
+	raw := c.src[rawStart : c.off+fm.rawEnd]
+	if len(bytes.TrimSpace(raw)) == 0 {
 		return
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(fm.raw, &doc); err != nil {
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		c.note.Warnings = append(c.note.Warnings, fmt.Sprintf("malformed YAML frontmatter, properties ignored: %v", err))
 		return
 	}
@@ -37,8 +39,7 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 		c.note.Warnings = append(c.note.Warnings, fmt.Sprintf("malformed YAML frontmatter, properties ignored: key %q already defined", key))
 		return
 	}
-	rawStart := c.off + fm.start
-	lineStarts := newLineIndex(fm.raw)
+	lineStarts := newLineIndex(raw)
 	seenLinks := map[int]bool{}
 	bound := newYAMLBound()
 	for i := 0; i+1 < len(root.Content); i += 2 {
@@ -51,7 +52,7 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 		switch strings.ToLower(key) {
 		case "tags", "tag":
 			for _, t := range scalarStrings(v) {
-				for _, part := range splitTagString(t) {
+				for _, part := range strings.FieldsFunc(t, isTagSeparator) {
 					c.addTag(part)
 				}
 			}
@@ -77,7 +78,7 @@ func (c *collector) frontmatter(fm *rawFrontmatter) {
 			}
 		}
 		c.note.Properties = append(c.note.Properties, Property{Key: key, Value: val})
-		c.frontmatterLinks(v, key, fm.raw, rawStart, lineStarts, seenLinks, 0)
+		c.frontmatterLinks(v, key, raw, rawStart, lineStarts, seenLinks, 0)
 	}
 }
 
@@ -104,7 +105,7 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 	default:
 		return // aliases are not followed
 	}
-	want := wikilinkInners(v.Value)
+	want := wikilinkSpans(v.Value)
 	if len(want) == 0 {
 		return
 	}
@@ -119,7 +120,8 @@ func (c *collector) frontmatterLinks(v *yaml.Node, key string, raw []byte, rawSt
 		}
 	}
 	eol := -1
-	for _, inner := range want {
+	for _, sp := range want {
+		inner := v.Value[sp[0]+2 : sp[1]]
 		open, closeAt, ok := nextWikilink(raw, at, &eol)
 		if !ok || string(raw[open+2:closeAt]) != inner {
 			return // the raw text does not spell the value (escapes): stop
@@ -154,15 +156,6 @@ func (c *collector) quotedLinks(val string, from []int, key string, rawStart int
 		inner := val[open+2 : closeAt]
 		c.addMappedWikilink(KindFrontmatter, inner, rawStart+from[start], func(i int) int { return rawStart + from[open+2+i] }, key)
 	}
-}
-
-// wikilinkInners returns the text inside each non-blank [[...]] of s.
-func wikilinkInners(s string) []string {
-	var out []string
-	for _, sp := range wikilinkSpans(s) {
-		out = append(out, s[sp[0]+2:sp[1]])
-	}
-	return out
 }
 
 // wikilinkSpans returns the offsets of the "[[" and the "]]" of each
@@ -238,22 +231,21 @@ func duplicateKey(m *yaml.Node) (string, bool) {
 // scalars (how tags and aliases are written). Aliases are not followed,
 // so that its output is never bigger than the YAML text.
 func scalarStrings(v *yaml.Node) []string {
+	items := v.Content
 	switch v.Kind {
 	case yaml.ScalarNode:
-		if v.Tag == "!!null" {
-			return nil
-		}
-		return []string{v.Value}
+		items = []*yaml.Node{v}
 	case yaml.SequenceNode:
-		var out []string
-		for _, item := range v.Content {
-			if item.Kind == yaml.ScalarNode && item.Tag != "!!null" {
-				out = append(out, item.Value)
-			}
-		}
-		return out
+	default:
+		return nil
 	}
-	return nil
+	var out []string
+	for _, item := range items {
+		if item.Kind == yaml.ScalarNode && item.Tag != "!!null" {
+			out = append(out, item.Value)
+		}
+	}
+	return out
 }
 
 // normalizeValue turns decoded YAML into the value types Property

@@ -61,15 +61,20 @@ func (c *collector) heading(h *ast.Heading) {
 // Obsidian's block identifier ("text ^id", or "^id" on its own line after
 // the block).
 func (c *collector) blockID(n ast.Node) {
-	lines := n.Lines()
-	if lines.Len() == 0 {
-		return
-	}
-	last := lines.At(lines.Len() - 1)
-	line := bytes.TrimRight(last.Value(c.src[c.off:]), " \t\r\n")
-	if id, ok := trailingBlockID(line); ok {
+	if id, ok := blockIDOf(n, c.src[c.off:]); ok {
 		c.note.BlockIDs = append(c.note.BlockIDs, id)
 	}
+}
+
+// blockIDOf returns the "^id" that ends the last line of the block n of
+// the parsed body.
+func blockIDOf(n ast.Node, body []byte) (string, bool) {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return "", false
+	}
+	last := lines.At(lines.Len() - 1)
+	return trailingBlockID(bytes.TrimRight(last.Value(body), " \t\r\n"))
 }
 
 // trailingBlockID returns the id of a "^id" at the end of line, preceded

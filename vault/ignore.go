@@ -113,15 +113,6 @@ func (ig *Ignore) Filtered(rel string, isDir bool) bool {
 	if isDir {
 		key += "/"
 	}
-	for _, p := range ig.prefixes {
-		if strings.HasPrefix(key, p) {
-			return true
-		}
-	}
-	for _, re := range ig.patterns {
-		if re.MatchString(rel) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ig.prefixes, func(p string) bool { return strings.HasPrefix(key, p) }) ||
+		slices.ContainsFunc(ig.patterns, func(re *regexp.Regexp) bool { return re.MatchString(rel) })
 }

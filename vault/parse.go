@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path"
 	"sort"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -45,7 +43,7 @@ func NewParser() *Parser {
 }
 
 // yamlCapture receives the raw frontmatter bytes from the frontmatter
-// extension without decoding them: decoding happens in parseFrontmatter,
+// extension without decoding them: decoding happens in the collector,
 // which needs the yaml.Node tree for positions.
 type yamlCapture struct{ raw []byte }
 
@@ -53,11 +51,7 @@ var captureFormat = frontmatter.Format{
 	Name:  "YAML",
 	Delim: '-',
 	Unmarshal: func(b []byte, v any) error {
-		c, ok := v.(*yamlCapture)
-		if !ok {
-			return fmt.Errorf("frontmatter: unexpected target %T", v)
-		}
-		c.raw = b
+		v.(*yamlCapture).raw = b // the only target it is decoded into
 		return nil
 	},
 }
@@ -102,13 +96,13 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 		// goldmark and its extensions are well tested, but a single odd
 		// file must not take the whole index down with it.
 		if r := recover(); r != nil {
-			note = &Note{ID: id, Title: titleFromID(id), Hash: hashOf(src), Size: int64(len(src))}
+			note = &Note{ID: id, Title: BaseName(id), Hash: Hash(src), Size: int64(len(src))}
 			note.Warnings = append(note.Warnings, fmt.Sprintf("parser failed on this note (%v); indexed by name only", r))
 			err = nil
 		}
 	}()
 
-	n := &Note{ID: id, Hash: hashOf(src), Size: int64(len(src))}
+	n := &Note{ID: id, Hash: Hash(src), Size: int64(len(src))}
 	if !utf8.Valid(src) {
 		n.Warnings = append(n.Warnings, "file is not valid UTF-8; invalid bytes are shown as U+FFFD")
 	}
@@ -150,7 +144,7 @@ func (p *Parser) parse(id string, src []byte, refRanges bool) (note *Note, err e
 // parseMarkdown parses body and returns its AST with the raw frontmatter
 // (nil when there is none or it is never closed) and the spans of its
 // links (spanTable), made with room for links of them.
-func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *rawFrontmatter, spanTable) {
+func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *fmBlock, spanTable) {
 	_, _, fmEnd := findFrontmatter(body, len(body))
 	body = defuseLongDestinations(body, fmEnd)
 	pc := newContext(links)
@@ -172,14 +166,13 @@ func (p *Parser) parseMarkdown(body []byte, links int) (ast.Node, *rawFrontmatte
 		pc = newContext(links)
 		return p.bodyMD.Parse(text.NewReader(body), parser.WithContext(pc)), nil, spansOf(pc)
 	}
-	return doc, &rawFrontmatter{raw: capture.raw, start: start, end: closeEnd}, spansOf(pc)
+	return doc, &fmBlock{rawStart: start, rawEnd: end, end: closeEnd}, spansOf(pc)
 }
 
-// rawFrontmatter is the YAML text between the delimiters and where it is.
-type rawFrontmatter struct {
-	raw   []byte
-	start int // offset of raw in the parsed body
-	end   int // offset just after the closing delimiter line
+// fmBlock is where a note's frontmatter is, as byte offsets.
+type fmBlock struct {
+	rawStart, rawEnd int // the YAML text between the delimiter lines
+	end              int // just after the closing delimiter line
 }
 
 // opensFrontmatter reports whether the first line of body is exactly "---"
@@ -248,7 +241,7 @@ const maxDestinationBytes = 4096
 // does not scan it. Offsets are unchanged.
 func defuseLongDestinations(body []byte, from int) []byte {
 	out := body
-	var plain, angle nextStop
+	var plain, angle nextIndex
 	for i := from; i < len(body); {
 		k := bytes.Index(body[i:], []byte("]("))
 		if k < 0 {
@@ -260,9 +253,12 @@ func defuseLongDestinations(body []byte, from int) []byte {
 		}
 		var end int
 		if p < len(body) && body[p] == '<' {
-			end = angle.next(body, p+1, func(c byte) bool { return c == '>' || c == '\n' || c == '\r' })
+			end = angle.find(body, p+1, len(body), angleEnd)
 		} else {
-			end = plain.next(body, p, func(c byte) bool { return c == ')' || isSpaceByte(c) })
+			end = plain.find(body, p, len(body), plainEnd)
+		}
+		if end < 0 {
+			end = len(body)
 		}
 		if end-p > maxDestinationBytes {
 			if len(out) > 0 && &out[0] == &body[0] {
@@ -275,26 +271,10 @@ func defuseLongDestinations(body []byte, from int) []byte {
 	return out
 }
 
-// nextStop remembers the last answer of next, which is asked with
-// growing offsets, so that a scan of a whole text stays linear.
-type nextStop struct {
-	ok bool
-	at int
-}
-
-// next returns the offset of the first byte at or after from for which
-// stop is true, or len(b).
-func (n *nextStop) next(b []byte, from int, stop func(byte) bool) int {
-	if n.ok && n.at >= from {
-		return n.at
-	}
-	at := from
-	for at < len(b) && !stop(b[at]) {
-		at++
-	}
-	n.ok, n.at = true, at
-	return at
-}
+// angleEnd and plainEnd find where a markdown link destination ends, in
+// angle brackets or not.
+func angleEnd(b []byte) int { return bytes.IndexAny(b, ">\n\r") }
+func plainEnd(b []byte) int { return bytes.IndexAny(b, ") \t\n\r\v\f") }
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
@@ -303,28 +283,13 @@ func isSpaceByte(c byte) bool {
 // isBinary reports whether src looks like binary data: a NUL byte in its
 // first few kilobytes, as git and grep decide.
 func isBinary(src []byte) bool {
-	head := src
-	if len(head) > binarySniffBytes {
-		head = head[:binarySniffBytes]
-	}
-	return bytes.IndexByte(head, 0) >= 0
+	return bytes.IndexByte(src[:min(len(src), binarySniffBytes)], 0) >= 0
 }
 
 // Hash returns the content hash vaultgraph records for a file (Note.Hash).
-func Hash(src []byte) string { return hashOf(src) }
-
-func hashOf(src []byte) string {
+func Hash(src []byte) string {
 	sum := sha256.Sum256(src)
 	return hex.EncodeToString(sum[:8])
-}
-
-// titleFromID is the file's base name without ".md".
-func titleFromID(id string) string {
-	base := path.Base(id)
-	if strings.HasSuffix(strings.ToLower(base), ".md") {
-		base = base[:len(base)-3]
-	}
-	return base
 }
 
 // lineIndex maps byte offsets to 1-based line numbers.

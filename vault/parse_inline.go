@@ -88,12 +88,12 @@ func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 	}
 	src := block.Source()
 	start := seg.Start + open
-	stop := sc.close.find(src, start, seg.Stop, []byte("]]"))
+	stop := sc.close.find(src, start, seg.Stop, wikiClose)
 	if stop < 0 {
 		return nil // must close on the same line
 	}
 	targetEnd, labelStart := stop, start
-	if pipe := sc.pipe.find(src, start, seg.Stop, []byte("|")); pipe >= 0 && pipe < stop {
+	if pipe := sc.pipe.find(src, start, seg.Stop, wikiPipe); pipe >= 0 && pipe < stop {
 		targetEnd, labelStart = pipe, pipe+1
 	}
 	if targetEnd == start || labelStart == stop {
@@ -109,24 +109,30 @@ func (p *wikilinkParser) Parse(parent ast.Node, block text.Reader, pc parser.Con
 	return n
 }
 
+// wikiClose and wikiPipe find the "]]" and the '|' of a wikilink.
+func wikiClose(b []byte) int { return bytes.Index(b, []byte("]]")) }
+func wikiPipe(b []byte) int  { return bytes.IndexByte(b, '|') }
+
 // lineScan holds the last search for "]]" and for '|' of one parse.
 type lineScan struct{ close, pipe nextIndex }
 
-// nextIndex remembers where the next sep is in src[from:to]: at, or -1.
+// nextIndex remembers where the next stop that index finds is in
+// src[from:to]: at, or -1. Asked with growing offsets, a scan of a whole
+// text stays linear.
 type nextIndex struct {
 	ok           bool
 	from, to, at int
 }
 
-// find returns the offset of the first sep in src[from:to], or -1,
-// reusing the previous answer when it still holds.
-func (n *nextIndex) find(src []byte, from, to int, sep []byte) int {
+// find returns the offset of the first stop index finds in src[from:to],
+// or -1, reusing the previous answer when it still holds.
+func (n *nextIndex) find(src []byte, from, to int, index func([]byte) int) int {
 	if n.ok && n.to == to && from >= n.from && (n.at < 0 || n.at >= from) {
 		return n.at
 	}
 	at := -1
 	if from <= to && to <= len(src) {
-		if i := bytes.Index(src[from:to], sep); i >= 0 {
+		if i := index(src[from:to]); i >= 0 {
 			at = from + i
 		}
 	}
@@ -166,18 +172,13 @@ func (p *linkParser) CloseBlock(parent ast.Node, block text.Reader, pc parser.Co
 // parseWikilinkInner splits the text between "[[" and "]]" into target,
 // fragment and alias the way Obsidian does: the alias starts at the first
 // '|' (written "\|" inside tables), the fragment at the first '#'.
-// targetLen is the length in bytes of the target as written.
-func parseWikilinkInner(inner string) (target, fragment, alias string, targetLen int) {
-	ref := inner
-	if i := strings.IndexByte(inner, '|'); i >= 0 {
-		ref, alias = inner[:i], inner[i+1:]
+func parseWikilinkInner(inner string) (target, fragment, alias string) {
+	ref, alias, piped := strings.Cut(inner, "|")
+	if piped {
 		ref = strings.TrimSuffix(ref, `\`)
 	}
-	target = ref
-	if i := strings.IndexByte(ref, '#'); i >= 0 {
-		target, fragment = ref[:i], ref[i+1:]
-	}
-	return target, fragment, alias, len(target)
+	target, fragment, _ = strings.Cut(ref, "#")
+	return target, fragment, alias
 }
 
 // markdownDestination finds the destination of an inline markdown link in
@@ -200,24 +201,29 @@ func markdownDestination(src []byte, closeBracket int) (start, end int, ok bool)
 		}
 		return i + 1, i + 1 + j, true
 	}
-	start, depth := i, 0
-	for ; i < len(src); i++ {
-		c := src[i]
-		switch {
+	return i, destinationEnd(src, i), true
+}
+
+// destinationEnd returns the offset where the markdown link destination
+// that is not in angle brackets, read from offset i, ends: at a blank or
+// at the ')' that balances its parentheses, backslash escapes aside.
+func destinationEnd(src []byte, i int) int {
+	for depth := 0; i < len(src); i++ {
+		switch c := src[i]; {
 		case c == '\\' && i+1 < len(src):
 			i++
 		case c == '(':
 			depth++
 		case c == ')':
 			if depth == 0 {
-				return start, i, true
+				return i
 			}
 			depth--
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return start, i, true
+			return i
 		}
 	}
-	return start, i, true
+	return len(src)
 }
 
 // isExternal reports whether a markdown link destination is a URL rather
@@ -264,7 +270,8 @@ func decodeDestination(dest string) string {
 	return d
 }
 
-// plainText returns the text of an inline node's children.
+// plainText returns the text of an inline node's children (a code span's
+// too: its children are text).
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -276,13 +283,6 @@ func plainText(n ast.Node, src []byte) string {
 			b.Write(t.Segment.Value(src))
 		case *ast.String:
 			b.Write(t.Value)
-		case *ast.CodeSpan:
-			for cc := t.FirstChild(); cc != nil; cc = cc.NextSibling() {
-				if tt, ok := cc.(*ast.Text); ok {
-					b.Write(tt.Segment.Value(src))
-				}
-			}
-			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
 	})

@@ -120,33 +120,20 @@ func choose(g RenameCandidate, cands, rivals []RenameCandidate, similar bool) []
 		return []RenamePair{{From: g.ID, To: cands[0].ID, Similar: similar}}
 	}
 	name := Fold(BaseName(g.ID))
-	var same []RenameCandidate
-	for _, c := range cands {
-		if Fold(BaseName(c.ID)) == name {
-			same = append(same, c)
-		}
-	}
-	sameRivals := namesakes(rivals, name)
-	if len(same) == 1 && sameRivals == 1 {
-		return []RenamePair{{From: g.ID, To: same[0].ID, Similar: similar}}
+	if namesakes(cands, name) == 1 && namesakes(rivals, name) == 1 {
+		i := slices.IndexFunc(cands, func(c RenameCandidate) bool { return Fold(BaseName(c.ID)) == name })
+		return []RenamePair{{From: g.ID, To: cands[i].ID, Similar: similar}}
 	}
 	out := make([]RenamePair, 0, len(cands))
 	for _, c := range cands {
-		if len(same) == 1 && sameRivals == 1 && c.ID != same[0].ID {
+		// A rival has c's base name: c is that rival's own move (a folder
+		// moved), not g's rename.
+		if n := Fold(BaseName(c.ID)); n != name && namesakes(rivals, n) == 1 {
 			continue
-		}
-		if Fold(BaseName(c.ID)) != name && hasSameName(c, rivals) {
-			continue // another rival's own move
 		}
 		out = append(out, RenamePair{From: g.ID, To: c.ID, Similar: similar, Ambiguous: true})
 	}
 	return out
-}
-
-// hasSameName reports whether one of rivals has c's base name, so that c
-// is that rival's move (a folder moved), not another's rename.
-func hasSameName(c RenameCandidate, rivals []RenameCandidate) bool {
-	return namesakes(rivals, Fold(BaseName(c.ID))) == 1
 }
 
 // namesakes counts the notes of list whose folded base name is name.

@@ -68,17 +68,19 @@ func NewIndexFor(notes, files int) *Index {
 // Clone returns an independent copy of the index, for working out how
 // links would resolve after a rename without touching the live index.
 func (x *Index) Clone() *Index {
-	c := &Index{
+	return &Index{
 		notes:  maps.Clone(x.notes),
-		byName: make(map[string][]string, len(x.byName)),
+		byName: cloneLists(x.byName),
 		files:  maps.Clone(x.files),
-		fnames: make(map[string][]string, len(x.fnames)),
+		fnames: cloneLists(x.fnames),
 	}
-	for k, v := range x.byName {
-		c.byName[k] = slices.Clone(v)
-	}
-	for k, v := range x.fnames {
-		c.fnames[k] = slices.Clone(v)
+}
+
+// cloneLists copies m and each of its lists.
+func cloneLists(m map[string][]string) map[string][]string {
+	c := make(map[string][]string, len(m))
+	for k, v := range m {
+		c[k] = slices.Clone(v)
 	}
 	return c
 }
@@ -103,11 +105,7 @@ func (x *Index) RemoveNote(id string) {
 		return
 	}
 	delete(x.notes, key)
-	name := Fold(BaseName(id))
-	x.byName[name] = remove(x.byName[name], id)
-	if len(x.byName[name]) == 0 {
-		delete(x.byName, name)
-	}
+	removeFrom(x.byName, Fold(BaseName(id)), id)
 }
 
 // AddFile adds an attachment (a vault path of a non-markdown file).
@@ -120,11 +118,7 @@ func (x *Index) AddFile(p string) {
 // RemoveFile removes an attachment path.
 func (x *Index) RemoveFile(p string) {
 	delete(x.files, Fold(p))
-	name := Fold(path.Base(p))
-	x.fnames[name] = remove(x.fnames[name], p)
-	if len(x.fnames[name]) == 0 {
-		delete(x.fnames, name)
-	}
+	removeFrom(x.fnames, Fold(path.Base(p)), p)
 }
 
 // FileCount returns the number of attachments known.
@@ -134,14 +128,7 @@ func (x *Index) FileCount() int { return len(x.files) }
 func (x *Index) HasFile(p string) bool { return x.files[Fold(p)] == p }
 
 // Files returns every attachment path, sorted.
-func (x *Index) Files() []string {
-	out := make([]string, 0, len(x.files))
-	for _, p := range x.files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+func (x *Index) Files() []string { return slices.Sorted(maps.Values(x.files)) }
 
 // Note returns the ID of the note at vault path p (with or without .md,
 // any letter case).
@@ -189,7 +176,7 @@ func (x *Index) ResolveName(source, target string) (string, Status) {
 		if id, ok := x.Note(joined); ok {
 			return id, Resolved
 		}
-		if x.isFile(joined) {
+		if _, ok := x.fileAt(source, joined); ok {
 			return "", Attachment
 		}
 		t = strings.TrimLeft(path.Clean("/"+t), "/")
@@ -197,7 +184,7 @@ func (x *Index) ResolveName(source, target string) (string, Status) {
 	if id, ok := x.byNameOrSuffix(source, t); ok {
 		return id, Resolved
 	}
-	if x.isFile(t) || IsAttachmentName(t) {
+	if _, ok := x.fileAt(source, t); ok || IsAttachmentName(t) {
 		return "", Attachment
 	}
 	return "", Broken
@@ -218,7 +205,7 @@ func (x *Index) resolveMarkdown(source, target string) (string, Status) {
 				return id, Resolved
 			}
 		}
-		if x.isFile(rel) {
+		if _, ok := x.fileAt(source, rel); ok {
 			return "", Attachment
 		}
 	}
@@ -245,13 +232,6 @@ func (x *Index) byNameOrSuffix(source, t string) (string, bool) {
 	return pick(source, x.byName[Fold(noExt)])
 }
 
-func (x *Index) isFile(p string) bool {
-	if _, ok := x.files[Fold(strings.TrimPrefix(p, "/"))]; ok {
-		return true
-	}
-	return !strings.Contains(p, "/") && len(x.fnames[Fold(p)]) > 0
-}
-
 // pick chooses among notes sharing a name: the one in the source's folder,
 // else the first (candidates are kept shortest path first).
 func pick(source string, cands []string) (string, bool) {
@@ -262,10 +242,8 @@ func pick(source string, cands []string) (string, bool) {
 		return cands[0], true
 	}
 	dir := Fold(Dir(source))
-	for _, id := range cands {
-		if Fold(Dir(id)) == dir {
-			return id, true
-		}
+	if i := slices.IndexFunc(cands, func(id string) bool { return Fold(Dir(id)) == dir }); i >= 0 {
+		return cands[i], true
 	}
 	return cands[0], true
 }
@@ -285,19 +263,20 @@ func insertSorted(list []string, id string) []string {
 	if i < len(list) && list[i] == id {
 		return list
 	}
-	list = append(list, "")
-	copy(list[i+1:], list[i:])
-	list[i] = id
-	return list
+	return slices.Insert(list, i, id)
 }
 
-func remove(list []string, id string) []string {
-	for i, v := range list {
-		if v == id {
-			return append(list[:i:i], list[i+1:]...)
-		}
+// removeFrom removes id from the list m[key] (into a new array: the old
+// one may be shared), and the key with its last id.
+func removeFrom(m map[string][]string, key, id string) {
+	i := slices.Index(m[key], id)
+	switch {
+	case i < 0:
+	case len(m[key]) == 1:
+		delete(m, key)
+	default:
+		m[key] = append(m[key][:i:i], m[key][i+1:]...)
 	}
-	return list
 }
 
 // dotRelative reports whether the link target t starts with "./" or

@@ -23,7 +23,7 @@ var ErrCannotRetarget = errors.New("cannot point the link at the note")
 // of its link reference definition, keeping its angle brackets, its title
 // and the rest of the line.
 func RetargetEdit(idx *Index, source string, src []byte, l Link, want string) (Edit, error) {
-	return retargetEdit(idx, source, src, l, want, false)
+	return retargetEditCtx(idx, source, src, l, want, linkContext{})
 }
 
 // RetargetEditByName is RetargetEdit for a markdown link written as a bare
@@ -31,7 +31,7 @@ func RetargetEdit(idx *Index, source string, src []byte, l Link, want string) (E
 // style) rather than by its path: it stays a bare name while that name is
 // unambiguous, like a wikilink.
 func RetargetEditByName(idx *Index, source string, src []byte, l Link, want string) (Edit, error) {
-	return retargetEdit(idx, source, src, l, want, true)
+	return retargetEditCtx(idx, source, src, l, want, linkContext{byName: true})
 }
 
 // RetargetFileEdit is RetargetEdit for a link to an attachment: it returns
@@ -45,10 +45,6 @@ func RetargetEditByName(idx *Index, source string, src []byte, l Link, want stri
 // for notes.
 func RetargetFileEdit(idx *Index, source string, src []byte, l Link, want FileTarget) (Edit, error) {
 	return retargetEditCtx(idx, source, src, l, want.Path, linkContext{file: &want})
-}
-
-func retargetEdit(idx *Index, source string, src []byte, l Link, want string, byName bool) (Edit, error) {
-	return retargetEditCtx(idx, source, src, l, want, linkContext{byName: byName})
 }
 
 func retargetEditCtx(idx *Index, source string, src []byte, l Link, want string, ctx linkContext) (Edit, error) {

@@ -13,23 +13,19 @@ import (
 // tie-break), unless it is want's vault path.
 func wikiCandidates(idx *Index, source, core, want string) []string {
 	noExt, ext := splitMD(want)
-	var paths []string
+	p, anchor := anchored(core, Dir(source), noExt, false)
+	paths := []string{p}
 	switch {
-	case strings.HasPrefix(core, "./") || strings.HasPrefix(core, "../"):
-		paths = []string{relativeTo(Dir(source), noExt, true)}
-	case strings.HasPrefix(core, "/"):
-		paths = []string{"/" + noExt}
+	case anchor:
 	case strings.Contains(core, "/"):
 		// Keep as many folders as the user wrote, where the new path has
 		// them (a rename and its reverse then give the bytes back); then
 		// the others, shortest first.
 		paths = suffixes(noExt, true)
 		if n := strings.Count(strings.Trim(core, "/"), "/"); n > 0 {
-			for i, p := range paths {
-				if strings.Count(p, "/") == n {
-					paths = append([]string{p}, append(paths[:i:i], paths[i+1:]...)...)
-					break
-				}
+			if i := slices.IndexFunc(paths, func(p string) bool { return strings.Count(p, "/") == n }); i > 0 {
+				p := paths[i]
+				paths = slices.Insert(slices.Delete(paths, i, i+1), 0, p)
 			}
 			if strings.Count(paths[0], "/") != n && strings.Count(noExt, "/") < n {
 				paths = append([]string{noExt}, paths...) // fewer folders exist now: the full path
@@ -38,7 +34,7 @@ func wikiCandidates(idx *Index, source, core, want string) []string {
 	default:
 		paths = suffixes(noExt, false)
 	}
-	if !strings.HasPrefix(core, "./") && !strings.HasPrefix(core, "../") && !strings.HasPrefix(core, "/") {
+	if !anchor {
 		paths = slices.DeleteFunc(paths, func(p string) bool { return !uniqueTarget(idx, p, want) })
 	}
 	return withExt(paths, ext, HasMD(core))
@@ -52,12 +48,10 @@ func uniqueTarget(idx *Index, p, want string) bool {
 		return id == want
 	}
 	fp := Fold(TrimMD(p))
-	for _, id := range idx.Named(path.Base(fp)) {
-		if f := Fold(TrimMD(id)); id != want && (f == fp || strings.HasSuffix(f, "/"+fp)) {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(idx.Named(path.Base(fp)), func(id string) bool {
+		f := Fold(TrimMD(id))
+		return id != want && (f == fp || strings.HasSuffix(f, "/"+fp))
+	})
 }
 
 // fileCandidates lists the targets (markdown ones not yet encoded) a link
@@ -69,18 +63,8 @@ func fileCandidates(source string, l Link, core string, want FileTarget) []strin
 		t = core
 	}
 	dir := Dir(source)
-	switch {
-	case strings.HasPrefix(t, "/"):
-		return []string{"/" + want.Path}
-	case dotRelative(t):
-		if !l.Kind.Markdown() {
-			return []string{relativeTo(dir, want.Path, true)}
-		}
-		rel := relativeTo(dir, want.Path, false)
-		if strings.HasPrefix(t, "./") && !strings.HasPrefix(rel, "../") {
-			rel = "./" + rel
-		}
-		return []string{rel}
+	if p, ok := anchored(t, dir, want.Path, l.Kind.Markdown()); ok {
+		return []string{p}
 	}
 	var out []string
 	if want.ByName && !strings.Contains(t, "/") {
@@ -101,15 +85,9 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string, by
 	dir := Dir(source)
 	rel := relativeTo(dir, noExt, false)
 	var paths []string
-	switch {
-	case strings.HasPrefix(t, "/"):
-		paths = []string{"/" + noExt}
-	case dotRelative(t):
-		if strings.HasPrefix(t, "./") && !strings.HasPrefix(rel, "../") {
-			rel = "./" + rel
-		}
-		paths = []string{rel}
-	default:
+	if p, ok := anchored(t, dir, noExt, true); ok {
+		paths = []string{p}
+	} else {
 		// A bare file name is a path relative to source's folder: it stays
 		// bare only when want is in that folder, so that the link still
 		// works in any markdown tool, not only by Obsidian's name lookup.
@@ -124,6 +102,22 @@ func markdownCandidates(idx *Index, source string, l Link, core, want string, by
 		}
 	}
 	return withExt(paths, ext, HasMD(t) || HasMD(core))
+}
+
+// anchored returns the vault path p written as the link target t is
+// anchored: from the vault root ("/..."), or from the folder dir ("./",
+// "../"; a markdown link keeps "./" only where t had it); ok is false when
+// t is neither.
+func anchored(t, dir, p string, markdown bool) (string, bool) {
+	switch {
+	case strings.HasPrefix(t, "/"):
+		return "/" + p, true
+	case !dotRelative(t):
+		return "", false
+	case !markdown || strings.HasPrefix(t, "./"):
+		return relativeTo(dir, p, true), true
+	}
+	return relativeTo(dir, p, false), true
 }
 
 // writtenRelative guesses whether a markdown destination t without a

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -123,10 +124,7 @@ func (m *Move) verifyLinks(before []Link, out []byte, oldSource, newSource strin
 		return fmt.Errorf("%s would have %d links after rewriting, not %d", newSource, len(n.Links), len(before))
 	}
 	for i, l := range before {
-		if l.IsSelf() {
-			continue
-		}
-		was, st := m.Old.Resolve(oldSource, l)
+		was, st := m.Old.Resolve(oldSource, l) // Self for a link to its own note
 		if st == Attachment {
 			f, _ := m.Old.ResolveFile(oldSource, l)
 			if g, ok := m.New.ResolveFile(newSource, n.Links[i]); !ok || !g.Same(f) {
@@ -170,9 +168,6 @@ func (m *Move) retargetLinks(src []byte, links []Link, oldSource, newSource stri
 // retargetLink is the edit that keeps link l of src pointing at what it
 // meant (see retargetLinks); ok is false for a link that needs none.
 func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed Edit, ok bool, err error) {
-	if l.IsSelf() {
-		return Edit{}, false, nil
-	}
 	var want string
 	var file *FileTarget
 	was, st := m.Old.Resolve(oldSource, l)
@@ -194,7 +189,7 @@ func (m *Move) retargetLink(src []byte, l Link, oldSource, newSource string) (ed
 		}
 		want, file = f.Path, &f
 	default:
-		return Edit{}, false, nil // broken links stay as written
+		return Edit{}, false, nil // broken links stay as written, links to their own note too
 	}
 	if l.TargetStart < 0 || l.TargetEnd > len(src) || l.TargetStart > l.TargetEnd {
 		return Edit{}, false, linkErrorf("%s line %d: %s is a reference-style link whose definition was not found, so it cannot be rewritten: change it to a [[wikilink]] or an inline link first; nothing was written",
@@ -249,17 +244,12 @@ func editChange(src []byte, l Link, ed Edit) LinkChange {
 			New:  string(src[l.Start:ed.Start]) + ed.Text + string(src[ed.End:l.End]),
 		}
 	}
-	text := string(src)
-	start := strings.LastIndexByte(text[:ed.Start], '\n') + 1
-	end := len(text)
-	if i := strings.IndexByte(text[ed.End:], '\n'); i >= 0 {
-		end = ed.End + i
-	}
-	for end > ed.End && text[end-1] == '\r' {
+	start, end := lineStart(src, ed.Start), lineStop(src, ed.End)
+	for end > ed.End && src[end-1] == '\r' {
 		end--
 	}
 	return LinkChange{
-		Line: 1 + strings.Count(text[:ed.Start], "\n"),
+		Line: 1 + bytes.Count(src[:ed.Start], []byte("\n")),
 		Old:  string(src[start:end]),
 		New:  string(src[start:ed.Start]) + ed.Text + string(src[ed.End:end]),
 	}
@@ -268,8 +258,7 @@ func editChange(src []byte, l Link, ed Edit) LinkChange {
 // Brief is a short rendering of a link for messages: "(target)" for a
 // markdown link or image, "[[target#fragment]]" for the others.
 func (l Link) Brief() string {
-	switch l.Kind {
-	case KindMarkdown, KindImage:
+	if l.Kind.Markdown() {
 		return "(" + l.Target + ")"
 	}
 	t := l.Target

@@ -2,14 +2,15 @@ package vault
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 )
 
 // encodeDestination writes the vault path p as a markdown link destination
 // in the style of raw (see Retarget).
 func encodeDestination(p, raw string, angle bool) string {
-	upper := !hasLowerHexEscape(raw)
-	nonASCII := !angle && hasNonASCIIEscape(raw)
+	nonASCII, lower := escapeStyle(raw)
+	upper, nonASCII := !lower, nonASCII && !angle
 	must := func(c byte) bool {
 		switch {
 		case c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '|' || c == '\\' || c == '`':
@@ -52,43 +53,20 @@ func percentEncode(s string, must func(byte) bool, upper bool) string {
 	return b.String()
 }
 
-// escapes calls f with the value of each well-formed %XX escape of s and
-// whether its hex digits are lower case.
-func escapes(s string, f func(v byte, lower bool)) {
+// escapeStyle reports whether s has a well-formed %XX escape of a
+// non-ASCII byte, and one with lower-case hex digits.
+func escapeStyle(s string) (nonASCII, lower bool) {
 	for i := 0; i+2 < len(s); i++ {
 		if s[i] != '%' {
 			continue
 		}
-		hi, ok1 := unhex(s[i+1])
-		lo, ok2 := unhex(s[i+2])
-		if ok1 && ok2 {
-			lower := s[i+1] >= 'a' || s[i+2] >= 'a'
-			f(hi<<4|lo, lower)
+		if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+			nonASCII = nonASCII || v >= 0x80
+			lower = lower || s[i+1] >= 'a' || s[i+2] >= 'a'
 			i += 2
 		}
 	}
-}
-
-func hasNonASCIIEscape(s string) (found bool) {
-	escapes(s, func(v byte, _ bool) { found = found || v >= 0x80 })
-	return found
-}
-
-func hasLowerHexEscape(s string) (found bool) {
-	escapes(s, func(_ byte, lower bool) { found = found || lower })
-	return found
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	return nonASCII, lower
 }
 
 // destinationRest returns the part of a markdown link destination from
@@ -97,31 +75,14 @@ func destinationRest(src []byte, at int, angle bool) string {
 	if at >= len(src) || src[at] != '#' {
 		return ""
 	}
-	i := at
-	for depth := 0; i < len(src); i++ {
-		c := src[i]
-		if angle {
-			if c == '>' || c == '\n' || c == '\r' {
-				break
-			}
-			continue
-		}
-		if c == '\\' && i+1 < len(src) {
-			i++
-			continue
-		}
-		if c == '(' {
-			depth++
-		} else if c == ')' {
-			if depth == 0 {
-				break
-			}
-			depth--
-		} else if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			break
+	end := destinationEnd(src, at)
+	if angle {
+		end = len(src)
+		if i := bytes.IndexAny(src[at:], ">\n\r"); i >= 0 {
+			end = at + i
 		}
 	}
-	return string(src[at:min(i, len(src))])
+	return string(src[at:end])
 }
 
 // yamlQuote returns the quote (double or single) of the YAML scalar that holds
@@ -129,10 +90,7 @@ func destinationRest(src []byte, at int, angle bool) string {
 // line does not show one opening (a plain scalar, or a quoted one that
 // began on an earlier line).
 func yamlQuote(src []byte, at int) byte {
-	start := at
-	for start > 0 && src[start-1] != '\n' {
-		start--
-	}
+	start := lineStart(src, at)
 	var q byte
 	prev := byte(0) // the last non-space byte outside quotes; 0 at line start
 	for i := start; i < at; i++ {

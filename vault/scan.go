@@ -120,17 +120,13 @@ func ScanUnder(root, sub string, ig *Ignore) (ScanResult, error) {
 			}
 			return nil
 		}
-		if d.IsDir() {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
+		switch {
+		case d.IsDir():
+		case d.Type()&fs.ModeSymlink != 0:
 			res.symlink(realRoot, p, rel)
-			return nil
+		case d.Type().IsRegular():
+			res.file(rel, p, d)
 		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		res.file(rel, p, d)
 		return nil
 	}, descend, HasMD)
 	if err != nil {

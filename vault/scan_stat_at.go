@@ -44,31 +44,24 @@ func lstatEach(f *os.File, dir string, names []string, each func(int, fs.FileInf
 
 // fileMode is os's reading of a stat mode.
 func fileMode(m uint32) fs.FileMode {
-	mode := fs.FileMode(m & 0o777)
-	switch m & unix.S_IFMT {
-	case unix.S_IFBLK:
-		mode |= fs.ModeDevice
-	case unix.S_IFCHR:
-		mode |= fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFIFO:
-		mode |= fs.ModeNamedPipe
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	case unix.S_IFSOCK:
-		mode |= fs.ModeSocket
-	}
-	if m&unix.S_ISGID != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if m&unix.S_ISUID != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if m&unix.S_ISVTX != 0 {
-		mode |= fs.ModeSticky
+	mode := fs.FileMode(m&0o777) | fileTypes[m&unix.S_IFMT>>12]
+	for _, b := range [...]struct {
+		bit  uint32
+		mode fs.FileMode
+	}{{unix.S_ISGID, fs.ModeSetgid}, {unix.S_ISUID, fs.ModeSetuid}, {unix.S_ISVTX, fs.ModeSticky}} {
+		if m&b.bit != 0 {
+			mode |= b.mode
+		}
 	}
 	return mode
+}
+
+// fileTypes are the fs.FileMode type bits of the stat file types, by
+// their value shifted down to 0-15.
+var fileTypes = [16]fs.FileMode{
+	unix.S_IFBLK >> 12: fs.ModeDevice, unix.S_IFCHR >> 12: fs.ModeDevice | fs.ModeCharDevice,
+	unix.S_IFDIR >> 12: fs.ModeDir, unix.S_IFIFO >> 12: fs.ModeNamedPipe,
+	unix.S_IFLNK >> 12: fs.ModeSymlink, unix.S_IFSOCK >> 12: fs.ModeSocket,
 }
 
 // statInfo is the fs.FileInfo of one fstatat.

@@ -59,13 +59,7 @@ func (p *Parser) blockSection(src []byte, id string) (start, end int, ok bool) {
 		if n.Kind() != ast.KindParagraph && n.Kind() != ast.KindTextBlock {
 			return ast.WalkContinue, nil
 		}
-		lines := n.Lines()
-		if lines.Len() == 0 {
-			return ast.WalkContinue, nil
-		}
-		seg := lines.At(lines.Len() - 1)
-		last := bytes.TrimRight(seg.Value(body), " \t\r\n")
-		if got, ok := trailingBlockID(last); ok && strings.EqualFold(got, id) {
+		if got, ok := blockIDOf(n, body); ok && strings.EqualFold(got, id) {
 			found = n
 		}
 		return ast.WalkContinue, nil

@@ -21,14 +21,14 @@ var _ parser.InlineParser = (*tagParser)(nil)
 func (p *tagParser) Trigger() []byte { return p.inner.Trigger() }
 
 func (p *tagParser) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
-	_, seg := block.PeekLine()
+	line, seg := block.PeekLine()
 	if seg.Start > 0 {
 		prev, _ := utf8.DecodeLastRune(block.Source()[:seg.Start])
 		if !unicode.IsSpace(prev) {
 			return nil
 		}
 	}
-	if line, seg := block.PeekLine(); len(line) > 0 && line[0] == '#' {
+	if len(line) > 0 && line[0] == '#' {
 		if n, ok := parseASCII(block, line, seg); ok {
 			return n
 		}
@@ -41,9 +41,7 @@ func (p *tagParser) Parse(parent ast.Node, block text.Reader, pc parser.Context)
 // for text that is not a tag (empty, pure digits, containing spaces or a
 // '#' after its start).
 func NormalizeTag(tag string) string {
-	tag = strings.TrimSpace(tag)
-	tag = strings.TrimLeft(tag, "#")
-	tag = strings.Trim(tag, "/")
+	tag = strings.Trim(strings.TrimLeft(strings.TrimSpace(tag), "#"), "/")
 	if tag == "" || strings.ContainsFunc(tag, unicode.IsSpace) || strings.Contains(tag, "#") {
 		return ""
 	}
@@ -53,7 +51,6 @@ func NormalizeTag(tag string) string {
 	return NFC(strings.ToValidUTF8(tag, "\uFFFD"))
 }
 
-// splitTagString splits a frontmatter tag string ("a, b c") into tags.
-func splitTagString(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
-}
+// isTagSeparator reports whether r separates the tags of a frontmatter
+// tag string ("a, b c").
+func isTagSeparator(r rune) bool { return r == ',' || unicode.IsSpace(r) }

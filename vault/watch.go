@@ -64,12 +64,8 @@ type Watcher struct {
 
 // NewWatcher returns a Watcher for the vault at root. It does no I/O.
 func NewWatcher(root string, ig *Ignore, opts WatchOptions) *Watcher {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	opts.Poll = cmp.Or(opts.Poll, DefaultPoll)
-	return &Watcher{root: root, ig: ig, opts: opts, log: log}
+	return &Watcher{root: root, ig: ig, opts: opts, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))}
 }
 
 // Run watches until ctx is done, sending each batch on out. Its first
@@ -78,18 +74,20 @@ func NewWatcher(root string, ig *Ignore, opts WatchOptions) *Watcher {
 // cannot watch the vault it logs why and falls back to polling (a Rescan
 // at once, then every FallbackPoll).
 func (w *Watcher) Run(ctx context.Context, out chan<- Change) {
+	fallback := func(msg string, err error) {
+		w.log.Warn(msg, "err", err, "every", FallbackPoll)
+		w.poll(ctx, out, FallbackPoll)
+	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
-		w.log.Warn("file watcher unavailable, polling instead", "err", err, "every", FallbackPoll)
-		w.poll(ctx, out, FallbackPoll)
+		fallback("file watcher unavailable, polling instead", err)
 		return
 	}
 	defer fw.Close()
 	dirs := map[string]bool{} // the folders watched, by absolute path
 	if err := w.addTree(fw, dirs, w.root, nil); err != nil {
-		w.log.Warn("cannot watch every folder, polling instead", "err", err, "every", FallbackPoll)
 		fw.Close()
-		w.poll(ctx, out, FallbackPoll)
+		fallback("cannot watch every folder, polling instead", err)
 		return
 	}
 

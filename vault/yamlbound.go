@@ -182,19 +182,13 @@ func (b *yamlBound) digest(n *yaml.Node) (sum [sha256.Size]byte, ok bool) {
 		b.sums[n] = m
 	}
 	h := sha256.New()
-	var num [8]byte
-	writeString := func(s string) {
-		binary.BigEndian.PutUint64(num[:], uint64(len(s)))
-		h.Write(num[:])
-		h.Write([]byte(s))
-	}
-	h.Write([]byte{byte(n.Kind)})
-	writeString(n.ShortTag())
+	tag := n.ShortTag()
+	h.Write(append(binary.BigEndian.AppendUint64([]byte{byte(n.Kind)}, uint64(len(tag))), tag...))
 	if n.Kind == yaml.ScalarNode {
-		writeString(n.Value)
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(n.Value))))
+		h.Write([]byte(n.Value))
 	} else {
-		binary.BigEndian.PutUint64(num[:], uint64(len(n.Content)))
-		h.Write(num[:])
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(n.Content))))
 	}
 	ok = true
 	for _, c := range n.Content {

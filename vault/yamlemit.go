@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -20,16 +21,16 @@ func encodeYAML(n *yaml.Node) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	swap := astralSwap(n)
-	if swap == nil {
+	forward, back := astralSwap(n)
+	if forward == nil {
 		return plain, nil
 	}
-	sub := cloneYAML(n, func(s string) string { return swap.forward.Replace(s) })
+	sub := cloneYAML(n, forward.Replace)
 	out, err := emitYAML(sub)
 	if err != nil {
 		return plain, nil
 	}
-	out = []byte(swap.back.Replace(string(out)))
+	out = []byte(back.Replace(string(out)))
 	var got yaml.Node
 	if yaml.Unmarshal(out, &got) != nil || len(got.Content) != 1 || !sameScalars(got.Content[0], n) {
 		return plain, nil
@@ -51,18 +52,14 @@ func emitYAML(n *yaml.Node) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// swapper maps astral characters to private-use ones and back.
-type swapper struct {
-	forward, back *strings.Replacer
-}
-
-// astralSwap returns the swap for the astral characters of n's scalars,
+// astralSwap returns the replacers that swap the astral characters of n's
+// scalars for private-use ones and back,
 // or nil when there are none or not enough free private-use characters.
-func astralSwap(n *yaml.Node) *swapper {
+func astralSwap(n *yaml.Node) (forward, back *strings.Replacer) {
 	used := map[rune]bool{}
 	var astral []rune
-	walkScalars(n, func(s string) {
-		for _, r := range s {
+	walkScalars(n, MaxPropertyDepth+2, func(s *yaml.Node) {
+		for _, r := range s.Value {
 			if r >= 0x10000 && !used[r] {
 				astral = append(astral, r)
 			}
@@ -70,34 +67,35 @@ func astralSwap(n *yaml.Node) *swapper {
 		}
 	})
 	if len(astral) == 0 {
-		return nil
+		return nil, nil
 	}
-	var fwd, back []string
+	var fwd, bwd []string
 	next := rune(0xE000)
 	for _, r := range astral {
 		for next <= 0xF8FF && used[next] {
 			next++
 		}
 		if next > 0xF8FF {
-			return nil
+			return nil, nil
 		}
 		fwd = append(fwd, string(r), string(next))
-		back = append(back, string(next), string(r))
+		bwd = append(bwd, string(next), string(r))
 		next++
 	}
-	return &swapper{forward: strings.NewReplacer(fwd...), back: strings.NewReplacer(back...)}
+	return strings.NewReplacer(fwd...), strings.NewReplacer(bwd...)
 }
 
-// walkScalars calls f with the value of every scalar under n.
-func walkScalars(n *yaml.Node, f func(string)) {
-	if n == nil {
+// walkScalars calls f with every scalar under n, down to depth levels
+// below it; aliases are not followed.
+func walkScalars(n *yaml.Node, depth int, f func(*yaml.Node)) {
+	if n == nil || depth < 0 {
 		return
 	}
 	if n.Kind == yaml.ScalarNode {
-		f(n.Value)
+		f(n)
 	}
 	for _, c := range n.Content {
-		walkScalars(c, f)
+		walkScalars(c, depth-1, f)
 	}
 }
 
@@ -115,16 +113,6 @@ func cloneYAML(n *yaml.Node, f func(string) string) *yaml.Node {
 // sameScalars reports whether a and b have the same shape and the same
 // scalar values.
 func sameScalars(a, b *yaml.Node) bool {
-	if a.Kind != b.Kind || len(a.Content) != len(b.Content) {
-		return false
-	}
-	if a.Kind == yaml.ScalarNode && a.Value != b.Value {
-		return false
-	}
-	for i := range a.Content {
-		if !sameScalars(a.Content[i], b.Content[i]) {
-			return false
-		}
-	}
-	return true
+	return a.Kind == b.Kind && (a.Kind != yaml.ScalarNode || a.Value == b.Value) &&
+		slices.EqualFunc(a.Content, b.Content, sameScalars)
 }

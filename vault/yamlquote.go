@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,9 +63,6 @@ func decodeQuoted(raw []byte, at int) (val []byte, from []int, ok bool) {
 			return nil, nil, false
 		}
 		i = foldQuotedSpace(raw, i, leadingBlanks, emit)
-		if i >= len(raw) {
-			return nil, nil, false
-		}
 	}
 }
 
@@ -167,8 +165,7 @@ func yamlEscape(s []byte) (out []byte, n int, ok bool) {
 // with quote, from the start of one of its characters (or escapes) to the
 // end of another: the link target written in a quoted frontmatter value.
 func unquoteFragment(text string, quote byte) (string, bool) {
-	wrapped := make([]byte, 0, len(text)+2)
-	wrapped = append(append(append(wrapped, quote), text...), quote)
+	wrapped := slices.Concat([]byte{quote}, []byte(text), []byte{quote})
 	val, from, ok := decodeQuoted(wrapped, 0)
 	if !ok || from[len(from)-1] != len(wrapped)-1 {
 		return "", false // a quote of text closed the scalar early
@@ -236,25 +233,11 @@ func frontmatterQuoteAt(src []byte, start, end int) (quote byte, ok bool) {
 	at := start - rawStart
 	var best *yaml.Node
 	bestAt := -1
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if depth > MaxPropertyDepth+2 {
-			return
+	walkScalars(&doc, MaxPropertyDepth+2, func(n *yaml.Node) {
+		if o := scalarOffset(raw, lines, n); o >= 0 && o <= at && o >= bestAt {
+			best, bestAt = n, o
 		}
-		if n.Kind == yaml.ScalarNode {
-			if o := scalarOffset(raw, lines, n); o >= 0 && o <= at && o >= bestAt {
-				best, bestAt = n, o
-			}
-			return
-		}
-		if n.Kind == yaml.AliasNode {
-			return
-		}
-		for _, c := range n.Content {
-			walk(c, depth+1)
-		}
-	}
-	walk(&doc, 0)
+	})
 	if best == nil {
 		return 0, false
 	}

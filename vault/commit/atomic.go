@@ -50,13 +50,10 @@ func fileMode(path string, perm fs.FileMode) fs.FileMode {
 // it mode and returns its path; on error nothing is left behind. hook,
 // when set, is asked before each step.
 func writeTemp(dir string, data []byte, mode fs.FileMode, hook func(step string) error) (path string, err error) {
-	step := func(name string) error {
-		if hook == nil {
-			return nil
-		}
-		return hook(name)
+	if hook == nil {
+		hook = func(string) error { return nil }
 	}
-	if err := step("create"); err != nil {
+	if err := hook("create"); err != nil {
 		return "", err
 	}
 	f, err := os.CreateTemp(dir, TempPrefix+"*")
@@ -69,29 +66,23 @@ func writeTemp(dir string, data []byte, mode fs.FileMode, hook func(step string)
 			_ = os.Remove(f.Name())
 		}
 	}()
-	if err := step("write"); err != nil {
-		return "", err
-	}
-	if _, err := f.Write(data); err != nil {
-		return "", err
-	}
-	if err := step("sync"); err != nil {
-		return "", err
-	}
-	if err := f.Sync(); err != nil {
-		return "", err
-	}
-	if err := step("chmod"); err != nil {
-		return "", err
-	}
-	if err := f.Chmod(mode); err != nil {
-		return "", err
-	}
-	if err := step("close"); err != nil {
-		return "", err
-	}
-	if err := f.Close(); err != nil {
-		return "", err
+	for _, step := range []string{"write", "sync", "chmod", "close"} {
+		if err := hook(step); err != nil {
+			return "", err
+		}
+		switch step {
+		case "write":
+			_, err = f.Write(data)
+		case "sync":
+			err = f.Sync()
+		case "chmod":
+			err = f.Chmod(mode)
+		default:
+			err = f.Close()
+		}
+		if err != nil {
+			return "", err
+		}
 	}
 	return f.Name(), nil
 }

@@ -30,20 +30,13 @@ func backupName(path string, journaled bool) (string, error) {
 		if !journaled {
 			return "", fmt.Errorf("back up %s: the name is too long to keep a backup beside it", path)
 		}
-		name = BackupPrefix + id + "~" + truncateName(base, vault.MaxNameBytes-len(BackupPrefix)-len(id)-1)
+		n := vault.MaxNameBytes - len(BackupPrefix) - len(id) - 1
+		for n > 0 && !utf8.RuneStart(base[n]) {
+			n-- // cut at a character boundary
+		}
+		name = BackupPrefix + id + "~" + base[:n]
 	}
 	return filepath.Join(filepath.Dir(path), name), nil
-}
-
-// truncateName cuts name to at most n bytes, at a character boundary.
-func truncateName(name string, n int) string {
-	if len(name) <= n {
-		return name
-	}
-	for n > 0 && !utf8.RuneStart(name[n]) {
-		n--
-	}
-	return name[:n]
 }
 
 // backupTarget returns the name of the file a backup name keeps, or ""

@@ -151,15 +151,18 @@ func cleanLeftovers(root string, keep bool) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	rel := (&txn{root: root}).relFunc()
+	rel := relFunc(root)
 	var done []string
 	var errs []error
-	for _, p := range temps {
-		if err := os.Remove(p); err != nil {
+	note := func(err error, line string) {
+		if err != nil {
 			errs = append(errs, err)
-			continue
+		} else {
+			done = append(done, line)
 		}
-		done = append(done, "removed temporary file "+rel(p))
+	}
+	for _, p := range temps {
+		note(os.Remove(p), "removed temporary file "+rel(p))
 	}
 	sort.Strings(baks)
 	for _, p := range baks {
@@ -167,28 +170,16 @@ func cleanLeftovers(root string, keep bool) ([]string, error) {
 		ti, err := os.Lstat(target)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			if err := os.Rename(p, target); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			done = append(done, "restored "+rel(target)+" from backup "+rel(p))
+			note(os.Rename(p, target), "restored "+rel(target)+" from backup "+rel(p))
 		case err != nil:
 			errs = append(errs, err)
 		case keep && !sameFile(p, ti):
 			name := filepath.Base(p)
 			i := len(BackupPrefix) + 8 // the "-" after the hex digits
 			kept := filepath.Join(filepath.Dir(p), name[:i]+"~"+name[i+1:])
-			if err := os.Rename(p, kept); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			done = append(done, "kept backup "+rel(kept)+": "+rel(target)+" has other content")
+			note(os.Rename(p, kept), "kept backup "+rel(kept)+": "+rel(target)+" has other content")
 		default:
-			if err := os.Remove(p); err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			done = append(done, "removed backup "+rel(p))
+			note(os.Remove(p), "removed backup "+rel(p))
 		}
 	}
 	return done, errors.Join(errs...)

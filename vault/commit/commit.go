@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,23 +68,13 @@ type Options struct {
 // DefaultLockWait is how long a commit waits for another one by default.
 const DefaultLockWait = 30 * time.Second
 
-// Apply applies every op or none. It writes each new version to a
-// temporary file in its folder (creating missing folders) and syncs the
-// files and their folders; with a Root it then writes the journal, which
-// names every op's file, temporary file and backup. Then it keeps a
-// backup of every file it will remove or replace (BackupPrefix names in
-// the same folder: removed files are renamed there, replaced files
-// hard-linked, or renamed when the file system has no hard links), and
-// renames each temporary file into place. If a step fails, every file
-// replaced or removed so far is put back from its backup, new files,
-// temporary files and created folders are removed, and the error is
-// returned (with a Root, the journal is first rewritten to say so, and
-// removed at the end). On success the backups are removed, the touched
-// folders synced and the journal removed; an error there is returned
-// wrapping ErrCommitted and the change stands.
-//
-// A commit of a single file write skips the journal and the backup: its
-// one rename is atomic by itself.
+// Apply applies every op or none, by the protocol the package
+// documentation lays out: the new versions in temporary files, then (with
+// a Root, for more than one op) the journal, then the backups of the files
+// removed or replaced, then each temporary file renamed into place. If a
+// step fails, what was done is undone and the error returned; an error
+// met once every file is in place wraps ErrCommitted and the change
+// stands.
 //
 // The ops with CheckOld or IfAbsent are checked once the write lock is
 // held (with a Root) and the new versions are on disk, just before the
@@ -104,15 +95,11 @@ const DefaultLockWait = 30 * time.Second
 // systems too, because removals happen before writes.
 //
 // The ops' paths must be absolute and distinct (and inside Root when it
-// is set). With a Root, the commit holds the vault's write lock, so it
-// waits for another commit and Recover skips its files; if a journal
-// is left over from a crash, it first finishes that commit as
-// Recover would. After a crash Recover puts the vault in order:
-// a commit that had written its journal is finished (every file new), one
-// that had not is undone (every file old). Without a Root a crash can
-// leave a mix: Recover loses no content, but a moved note may then
-// exist at both paths, and a commit must not run at the same time as
-// another commit or Recover on the same files.
+// is set). With a Root, a journal left over from a crash is first
+// finished as Recover would. Without a Root a crash can leave a mix:
+// Recover loses no content, but a moved note may then exist at both
+// paths, and a commit must not run at the same time as another commit or
+// Recover on the same files.
 func Apply(ops []Op, opts Options) error {
 	if err := checkOps(ops, opts.Root); err != nil {
 		return err
@@ -130,10 +117,7 @@ func Apply(ops []Op, opts Options) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	if err := c.run(); err != nil {
-		if rerr := c.undo(); rerr != nil {
-			return fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
-		}
-		return fmt.Errorf("commit: %w", err)
+		return c.undo(err)
 	}
 	if err := c.finish(); err != nil {
 		return fmt.Errorf("commit: %w: %w", ErrCommitted, err)
@@ -221,10 +205,10 @@ func (c *txn) run() error {
 	if err := c.checkAll(); err != nil {
 		return err
 	}
-	if err := c.removeToBackups(); err != nil {
+	if err := c.backUp(true); err != nil {
 		return err
 	}
-	if err := c.backUpReplaced(); err != nil {
+	if err := c.backUp(false); err != nil {
 		return err
 	}
 	return c.install()
@@ -232,22 +216,24 @@ func (c *txn) run() error {
 
 // writeTemps writes every new version to a temporary file.
 func (c *txn) writeTemps() error {
-	// 1. New versions in temporary files.
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
-		dir := filepath.Dir(op.Path)
-		if err := c.mkdirAll(dir); err != nil {
+	for op := range c.each(false) {
+		if err := c.mkdirAll(filepath.Dir(op.Path)); err != nil {
 			return err
 		}
-		tmp, err := writeTemp(dir, op.Data, fileMode(op.Path, op.Perm), c.step)
-		if err != nil {
-			return fmt.Errorf("write %s: %w", op.Path, err)
+		if err := c.writeTemp(op); err != nil {
+			return err
 		}
-		op.tmp = tmp
 	}
+	return nil
+}
+
+// writeTemp writes the new version of op to its temporary file.
+func (c *txn) writeTemp(op *opState) error {
+	tmp, err := writeTemp(filepath.Dir(op.Path), op.Data, fileMode(op.Path, op.Perm), c.step)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", op.Path, err)
+	}
+	op.tmp = tmp
 	return nil
 }
 
@@ -274,65 +260,50 @@ func (c *txn) journal() error {
 	return c.writeJournal(journalCommit)
 }
 
-// removeToBackups moves every removed file to its backup.
-func (c *txn) removeToBackups() error {
-	// 2. Removed files go to their backups first, so that a write to a
-	// name that differs only in case finds its folder entry free.
-	for i := range c.ops {
-		op := &c.ops[i]
-		if !op.Remove {
-			continue
-		}
-		bak, err := c.backupFor(op, "remove", "remove", "remove")
-		if err != nil {
-			return err
-		}
-		if bak == "" {
-			continue
-		}
-		if err := os.Rename(op.Path, bak); err != nil {
-			return fmt.Errorf("remove %s: %w", op.Path, err)
-		}
-		op.bak, op.bakRename = bak, true
-		// The backup is the very file removed: checking it leaves no gap.
-		if err := c.verify(op, bak); err != nil {
-			return err
-		}
+// backUp moves every removed file to its backup (removed), or keeps a
+// backup of every file about to be replaced (!removed). Removed files go
+// to their backups first, so that a write to a name that differs only in
+// case finds its folder entry free.
+func (c *txn) backUp(removed bool) error {
+	if !removed && c.single() {
+		return nil
 	}
-	return nil
-}
-
-// backUpReplaced keeps a backup of every file about to be replaced.
-func (c *txn) backUpReplaced() error {
-	// 3. Backups of the files about to be replaced.
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove || c.single() {
-			continue
-		}
-		bak, err := c.backupFor(op, "back up", "write", "backup")
+	for op := range c.each(removed) {
+		bak, err := c.backupFor(op)
 		if err != nil {
 			return err
 		}
-		if bak == "" {
-			continue
-		}
-		if err := os.Link(op.Path, bak); err == nil {
-			op.bak = bak
-		} else if err := os.Rename(op.Path, bak); err == nil {
+		switch {
+		case bak == "":
+		case removed:
+			if err := os.Rename(op.Path, bak); err != nil {
+				return fmt.Errorf("remove %s: %w", op.Path, err)
+			}
 			op.bak, op.bakRename = bak, true
-		} else {
-			return fmt.Errorf("back up %s: %w", op.Path, err)
+			// The backup is the very file removed: checking it leaves no gap.
+			if err := c.verify(op, bak); err != nil {
+				return err
+			}
+		case os.Link(op.Path, bak) == nil:
+			op.bak = bak
+		default:
+			if err := os.Rename(op.Path, bak); err != nil {
+				return fmt.Errorf("back up %s: %w", op.Path, err)
+			}
+			op.bak, op.bakRename = bak, true
 		}
 	}
 	return nil
 }
 
-// backupFor names the backup of op's file and takes the crash step step
-// before the file is moved or linked there; it is "" when there is no
-// file. A file that cannot be read is an error of action ("remove",
-// "back up"), a folder one of verb (what op does).
-func (c *txn) backupFor(op *opState, action, verb, step string) (string, error) {
+// backupFor names the backup of op's file and takes the crash step
+// ("remove" or "backup") before the file is moved or linked there; it is
+// "" when there is no file.
+func (c *txn) backupFor(op *opState) (string, error) {
+	action, verb, step := "back up", "write", "backup"
+	if op.Remove {
+		action, verb, step = "remove", "remove", "remove"
+	}
 	if fi, err := os.Lstat(op.Path); errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	} else if err != nil {
@@ -340,9 +311,12 @@ func (c *txn) backupFor(op *opState, action, verb, step string) (string, error) 
 	} else if fi.IsDir() {
 		return "", fmt.Errorf("%s %s: it is a folder", verb, op.Path)
 	}
-	bak, err := op.backupName()
-	if err != nil {
-		return "", err
+	bak := op.bakName // the journal's, or a new one embedding the file's name
+	if bak == "" {
+		var err error
+		if bak, err = backupName(op.Path, false); err != nil {
+			return "", err
+		}
 	}
 	if err := c.step(step); err != nil {
 		return "", err
@@ -352,12 +326,7 @@ func (c *txn) backupFor(op *opState, action, verb, step string) (string, error) 
 
 // install renames every temporary file into place.
 func (c *txn) install() error {
-	// 4. Into place.
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		if err := c.step("rename"); err != nil {
 			return err
 		}
@@ -379,20 +348,22 @@ func (c *txn) install() error {
 	return nil
 }
 
+// each yields the ops that remove a file (remove) or write one.
+func (c *txn) each(remove bool) iter.Seq[*opState] {
+	return func(yield func(*opState) bool) {
+		for i := range c.ops {
+			if c.ops[i].Remove == remove && !yield(&c.ops[i]) {
+				return
+			}
+		}
+	}
+}
+
 // single reports a commit of one file write: its rename is atomic on its
 // own, so it needs neither a journal nor a backup (a crash leaves the old
 // file, or the new one, and at most a temporary file).
 func (c *txn) single() bool {
 	return len(c.ops) == 1 && !c.ops[0].Remove && !c.recovery
-}
-
-// backupName is the op's backup name: the one the journal names, or a
-// new one embedding the file's name when there is no journal.
-func (op *opState) backupName() (string, error) {
-	if op.bakName != "" {
-		return op.bakName, nil
-	}
-	return backupName(op.Path, false)
 }
 
 // mkdirAll creates dir and its missing parents, remembering each one.

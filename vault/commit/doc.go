@@ -17,8 +17,9 @@
 //     file changed since the caller read it fails the Apply with a
 //     *ChangedError (ErrChanged) and nothing changes.
 //  4. Removed files are renamed to backups (BackupPrefix...), files
-//     about to be replaced are hard-linked to backups, and each temporary
-//     file is renamed into place (each checked once more just before).
+//     about to be replaced are hard-linked to backups (renamed where the
+//     file system has no hard links), and each temporary file is renamed
+//     into place (each checked once more just before).
 //  5. On success the backups go, the folders are synced and the journal
 //     is removed; an error then wraps ErrCommitted and the change stands.
 //
@@ -28,17 +29,9 @@
 // undo is undone too. A single file write needs neither journal nor
 // backup: its one rename is atomic.
 //
-// ApplyGroup applies many independent single-file writes at once, each
-// its own commit with its own error: their temporary files are written
-// and synced in parallel under one hold of the lock, each is checked and
-// renamed into place, and each folder is synced once. Like any single
-// file write it needs no journal: a crash leaves each file old or new.
-//
-// On the next start, Recover (which the Engine calls on Open) takes the
-// write lock and finishes the commit a journal describes (or undoes it,
-// when the journal says "rollback"); without a journal it removes
-// temporary files and puts backups named after their files back in
-// place. A journal that cannot be read is moved aside and reported.
+// ApplyGroup applies many independent single-file writes under one hold
+// of the lock, each its own commit. Recover, which the Engine calls on
+// Open, finishes or undoes what a crash left.
 //
 // The package imports vault only for its vault-level names (StateDir,
 // ErrUnsafePath, MaxNameBytes); vault does not import it.

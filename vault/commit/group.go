@@ -91,13 +91,8 @@ func (g *group) step(name string) error {
 
 // fail undoes the op i and records its error.
 func (g *group) fail(i int, err error) {
-	c := g.txns[i]
+	g.errs[i] = g.txns[i].undo(err)
 	g.txns[i] = nil
-	if rerr := c.undo(); rerr != nil {
-		g.errs[i] = fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
-		return
-	}
-	g.errs[i] = fmt.Errorf("commit: %w", err)
 }
 
 // live lists the ops still under way.
@@ -118,7 +113,9 @@ func (g *group) run() {
 	if g.opts.Root != "" {
 		lk, err := lockForCommit(g.opts.Root, g.opts.LockWait)
 		if err != nil {
-			g.failAll(err)
+			for _, i := range g.live() { // nothing was done
+				g.txns[i], g.errs[i] = nil, err
+			}
 			return
 		}
 		defer func() { _ = lk.Unlock() }()
@@ -153,14 +150,6 @@ func (g *group) run() {
 	g.syncFolders()
 }
 
-// failAll fails every op still under way with err (nothing was done).
-func (g *group) failAll(err error) {
-	for _, i := range g.live() {
-		g.txns[i] = nil
-		g.errs[i] = err
-	}
-}
-
 // resolve follows the symlinks of the ops' paths (see Apply); an op whose
 // file another op of the group also writes fails.
 func (g *group) resolve() {
@@ -187,7 +176,7 @@ func (g *group) writeTemps() {
 	errs := make([]error, len(g.txns))
 	if g.opts.FailAt != nil {
 		for _, i := range live {
-			if errs[i] = g.writeTemp(i); g.stopped {
+			if errs[i] = g.txns[i].writeTemp(&g.txns[i].ops[0]); g.stopped {
 				return
 			}
 		}
@@ -198,7 +187,7 @@ func (g *group) writeTemps() {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				errs[i] = g.writeTemp(i)
+				errs[i] = g.txns[i].writeTemp(&g.txns[i].ops[0])
 			})
 		}
 		wg.Wait()
@@ -208,18 +197,6 @@ func (g *group) writeTemps() {
 			g.fail(i, errs[i])
 		}
 	}
-}
-
-// writeTemp writes the temporary file of op i.
-func (g *group) writeTemp(i int) error {
-	c := g.txns[i]
-	op := &c.ops[0]
-	tmp, err := writeTemp(filepath.Dir(op.Path), op.Data, fileMode(op.Path, op.Perm), c.step)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", op.Path, err)
-	}
-	op.tmp = tmp
-	return nil
 }
 
 // syncFolders syncs once each folder that an op's file went into, and the

@@ -70,10 +70,7 @@ func journalPath(root string) string { return filepath.Join(root, vault.StateDir
 // made the state folder).
 func (c *txn) writeJournal(state string) error {
 	j := journal{Version: journalVersion, State: state, Ops: make([]journalOp, len(c.ops))}
-	rel := func(p string) string {
-		r, _ := filepath.Rel(c.root, p) // checkOps made sure it is inside
-		return filepath.ToSlash(r)
-	}
+	rel := relFunc(c.root) // checkOps made sure every path is inside
 	for _, d := range c.created {
 		j.Folders = append(j.Folders, rel(d))
 	}
@@ -224,15 +221,11 @@ func checkSideName(name, prefix string) error {
 // then removes the backups and the journal. It can itself be interrupted
 // and run again. It returns a line per file it changed.
 func (c *txn) rollForward() ([]string, error) {
-	rel := c.relFunc()
+	rel := relFunc(c.root)
 	// Once a temporary file is gone, its rename into place happened, so
 	// every removed file had been moved to its backup before.
 	placing := false
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		ok, err := exists(op.tmp)
 		if err != nil {
 			return nil, err
@@ -241,41 +234,30 @@ func (c *txn) rollForward() ([]string, error) {
 		placing = placing || !ok
 	}
 	var done []string
-	for i := range c.ops {
-		op := &c.ops[i]
-		if !op.Remove {
-			continue
-		}
+	for op := range c.each(true) {
 		if ok, err := exists(op.bakName); err != nil {
 			return done, err
-		} else if ok {
-			op.bak = op.bakName
-			done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
-			continue
-		}
-		fi, err := os.Lstat(op.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return done, err
-		}
-		if placing || fi.IsDir() {
-			// Moved and its backup removed already: what has this name
-			// now is not the removed file (on a case-insensitive disk, it
-			// can be a new file whose name differs only in case).
-			continue
-		}
-		if err := os.Rename(op.Path, op.bakName); err != nil {
-			return done, err
+		} else if !ok {
+			fi, err := os.Lstat(op.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			} else if err != nil {
+				return done, err
+			}
+			if placing || fi.IsDir() {
+				// Moved and its backup removed already: what has this name
+				// now is not the removed file (on a case-insensitive disk, it
+				// can be a new file whose name differs only in case).
+				continue
+			}
+			if err := os.Rename(op.Path, op.bakName); err != nil {
+				return done, err
+			}
 		}
 		op.bak = op.bakName
 		done = append(done, "removed "+rel(op.Path)+" (finishing an interrupted commit)")
 	}
-	for i := range c.ops {
-		op := &c.ops[i]
-		if op.Remove {
-			continue
-		}
+	for op := range c.each(false) {
 		if ok, err := exists(op.bakName); err != nil {
 			return done, err
 		} else if ok {
@@ -294,10 +276,10 @@ func (c *txn) rollForward() ([]string, error) {
 }
 
 // relFunc returns a function giving the root-relative slash path of a
-// path under c.root.
-func (c *txn) relFunc() func(string) string {
+// path under root.
+func relFunc(root string) func(string) string {
 	return func(p string) string {
-		r, err := filepath.Rel(c.root, p)
+		r, err := filepath.Rel(root, p)
 		if err != nil {
 			return p
 		}

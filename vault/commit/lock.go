@@ -108,23 +108,16 @@ func (l *WriteLock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	var errs []error
+	var rmErr error
 	if lockRemovable {
-		if err := os.Remove(l.f.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+		rmErr = present(os.Remove(l.f.Name()))
 	}
-	if err := unlockFile(l.f); err != nil {
-		errs = append(errs, err)
-	}
-	if err := l.f.Close(); err != nil {
-		errs = append(errs, err)
-	}
+	err := errors.Join(rmErr, unlockFile(l.f), l.f.Close())
 	l.f = nil
 	if l.made {
 		_ = os.Remove(l.dir) // fails when not empty: then it is not ours alone
 	}
-	if err := errors.Join(errs...); err != nil {
+	if err != nil {
 		return fmt.Errorf("unlock %s: %w", filepath.Join(l.dir, LockName), err)
 	}
 	return nil

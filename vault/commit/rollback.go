@@ -8,19 +8,24 @@ import (
 	"slices"
 )
 
-// undo rolls back a failed run. With a journal on disk, the journal is
+// undo rolls back a run that failed with err, and returns the commit's
+// error. With a journal on disk, the journal is
 // first rewritten to say the commit is being undone (so that a crash
 // now is undone too, not finished), and removed once all is undone.
-func (c *txn) undo() error {
+func (c *txn) undo(err error) error {
 	if c.journaled {
 		// When this fails the journal still says "finish": a crash before
 		// the rollback ends would then leave a mix; carry on regardless.
 		_ = c.writeJournal(journalRollback)
 	}
-	if err := c.rollback(); err != nil {
-		return err // the journal stays for Recover to retry
+	rerr := c.rollback() // when it fails, the journal stays for Recover to retry
+	if rerr == nil {
+		rerr = c.removeJournal()
 	}
-	return c.removeJournal()
+	if rerr != nil {
+		return fmt.Errorf("commit: %w (and undoing it failed: %v)", err, rerr)
+	}
+	return fmt.Errorf("commit: %w", err)
 }
 
 // rollback undoes what run did, newest first: new files are removed or
@@ -45,8 +50,8 @@ func (c *txn) rollback() error {
 			// On a case-insensitive disk the new file's name is also that
 			// of a removed file already put back: keep it.
 			continue
-		} else if err := os.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
+		} else {
+			errs = append(errs, present(os.Remove(op.Path)))
 		}
 	}
 	for i := len(c.ops) - 1; i >= 0; i-- {
@@ -66,15 +71,11 @@ func (c *txn) rollback() error {
 				err = os.Remove(op.bak)
 			}
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, present(err))
 	}
 	for _, op := range c.ops {
 		if op.tmp != "" && !op.installed {
-			if err := os.Remove(op.tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, present(os.Remove(op.tmp)))
 		}
 	}
 	for _, d := range slices.Backward(c.created) {
@@ -119,16 +120,19 @@ func (c *txn) finish() error {
 	var errs []error
 	for _, op := range c.ops {
 		if op.bak != "" {
-			if err := os.Remove(op.bak); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, present(os.Remove(op.bak)))
 		}
 	}
-	if err := c.syncFolders(); err != nil {
-		errs = append(errs, err)
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+	if err := errors.Join(append(errs, c.syncFolders())...); err != nil {
+		return err
 	}
 	return c.removeJournal()
+}
+
+// present is err, or nil when it only says that the file was gone.
+func present(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
