@@ -1,13 +1,13 @@
 package embed
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"runtime"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/internal/slab"
@@ -80,13 +80,6 @@ func (x *Index) NoteCount() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return len(x.byID)
-}
-
-// Notes returns the IDs of the notes in the index, sorted.
-func (x *Index) Notes() []string {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return slices.Sorted(maps.Keys(x.byID))
 }
 
 // Add appends chunk vectors to a note; they are numbered after the note's
@@ -194,7 +187,7 @@ func (x *Index) remove(noteID string) bool {
 		return false
 	}
 	rows := x.notes[slot].rows
-	sort.Slice(rows, func(i, j int) bool { return rows[i] > rows[j] })
+	slices.SortFunc(rows, func(a, b int32) int { return cmp.Compare(b, a) })
 	for _, r := range rows {
 		last := int32(len(x.rowNote) - 1)
 		if r != last {
@@ -248,9 +241,6 @@ func (x *Index) Grow(rows int) {
 		x.f32 = slices.Grow(x.f32, rows*x.dim)
 	}
 }
-
-// Quantized reports whether rows are stored as int8.
-func (x *Index) Quantized() bool { return x.quantize }
 
 func (x *Index) truncate(rows int) {
 	x.rowNote, x.rowChunk = x.rowNote[:rows], x.rowChunk[:rows]
@@ -316,11 +306,7 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := rows*w/workers, rows*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[w] = x.scan(query, lo, hi, k, allowed, perRow)
-		}()
+		wg.Go(func() { parts[w] = x.scan(query, lo, hi, k, allowed, perRow) })
 	}
 	wg.Wait()
 
@@ -340,19 +326,10 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 		}
 		hits = append(hits, Hit{NoteID: x.notes[slot].id, Chunk: int(e.chunk), Score: e.score})
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		if hits[i].NoteID != hits[j].NoteID {
-			return hits[i].NoteID < hits[j].NoteID
-		}
-		return hits[i].Chunk < hits[j].Chunk
+	slices.SortFunc(hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.NoteID, b.NoteID), a.Chunk-b.Chunk)
 	})
-	if len(hits) > k {
-		hits = hits[:k]
-	}
-	return hits
+	return hits[:min(k, len(hits))]
 }
 
 // dotInt8 is the dot product of an int8 row with a float32 query.
