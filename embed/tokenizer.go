@@ -108,14 +108,6 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 // VocabSize is one more than the largest token id.
 func (t *Tokenizer) VocabSize() int { return len(t.tokens) }
 
-// Token returns the text of a token id.
-func (t *Tokenizer) Token(id int) string {
-	if id < 0 || id >= len(t.tokens) {
-		return ""
-	}
-	return t.tokens[id]
-}
-
 // Encode returns the token ids of text, unknown tokens included.
 func (t *Tokenizer) Encode(text string) []int {
 	var ids []int

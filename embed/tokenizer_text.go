@@ -217,7 +217,7 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 	case "WhitespaceSplit":
 		return func(s string, _ bool) []string { return strings.FieldsFunc(s, unicode.IsSpace) }, nil
 	case "Whitespace":
-		return func(s string, _ bool) []string { return splitWhitespaceWords(s) }, nil
+		return func(s string, _ bool) []string { return splitClasses(s, whitespaceClass) }, nil
 	case "Punctuation":
 		drop := c.Behavior == "removed"
 		return func(s string, _ bool) []string {
@@ -229,7 +229,14 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 				return splitRunes(s, func(rune) bool { return false }, unicode.IsDigit, false)
 			}, nil
 		}
-		return func(s string, _ bool) []string { return splitDigitRuns(s) }, nil
+		return func(s string, _ bool) []string {
+			return splitClasses(s, func(r rune) int {
+				if unicode.IsDigit(r) {
+					return 1
+				}
+				return 2
+			})
+		}, nil
 	case "Metaspace":
 		return metaspace(c), nil
 	case "Sequence":
@@ -282,52 +289,32 @@ func splitRunes(s string, drop, isolate func(rune) bool, dropIsolated bool) []st
 	return out
 }
 
-// splitWhitespaceWords is the Whitespace pre-tokenizer, \w+|[^\w\s]+.
-func splitWhitespaceWords(s string) []string {
-	const (
-		space = iota
-		wordChar
-		other
-	)
-	class := func(r rune) int {
-		switch {
-		case unicode.IsSpace(r):
-			return space
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' || unicode.Is(unicode.Pc, r):
-			return wordChar
-		}
-		return other
+// whitespaceClass is the class of r for the Whitespace pre-tokenizer,
+// \w+|[^\w\s]+: 0 for space, 1 for a word character, 2 for the others.
+func whitespaceClass(r rune) int {
+	switch {
+	case unicode.IsSpace(r):
+		return 0
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' || unicode.Is(unicode.Pc, r):
+		return 1
 	}
+	return 2
+}
+
+// splitClasses cuts s where the class of its runes changes, and drops
+// the runs of class 0.
+func splitClasses(s string, class func(rune) int) []string {
 	var out []string
-	start, cur := 0, space
+	start, cur := 0, 0
 	for i, r := range s {
-		c := class(r)
-		if c != cur {
-			if cur != space && start < i {
+		if c := class(r); c != cur {
+			if cur != 0 && start < i {
 				out = append(out, s[start:i])
 			}
 			start, cur = i, c
 		}
 	}
-	if cur != space && start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
-// splitDigitRuns isolates runs of digits.
-func splitDigitRuns(s string) []string {
-	var out []string
-	start, digits := 0, false
-	for i, r := range s {
-		d := unicode.IsDigit(r)
-		if i > start && d != digits {
-			out = append(out, s[start:i])
-			start = i
-		}
-		digits = d
-	}
-	if start < len(s) {
+	if cur != 0 && start < len(s) {
 		out = append(out, s[start:])
 	}
 	return out
