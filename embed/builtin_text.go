@@ -18,23 +18,16 @@ type word struct {
 	afterBreak bool // punctuation or a line break separates it from the previous word
 }
 
-// foldText lower-cases s, applies compatibility decomposition and removes
-// the accents of Latin, Greek and Cyrillic letters (textfold's table).
-// Marks on other scripts (Japanese dakuten, Indic vowel signs) change the
-// letter, so they stay. It differs from textfold.Fold (compatibility
-// forms of every script, final sigma kept) because a change here changes
-// the builtin vectors, which takes a new BuiltinModel.
-func foldText(s string) string {
-	var f folder
-	return string(f.fold(s))
-}
-
-// folder holds foldText's buffers, reused from one text to the next (a
-// cold index folds every chunk it embeds: 0.9 GB of garbage at 100,000
-// notes when each fold made new ones), and the normaliser's iterator:
+// folder folds texts for the builtin embedder: lower case, compatibility
+// decomposition, the accents of Latin, Greek and Cyrillic letters removed
+// (textfold's table). Marks on other scripts (Japanese dakuten, Indic
+// vowel signs) change the letter, so they stay. It differs from
+// textfold.Fold (compatibility forms of every script, final sigma kept)
+// because a change here changes the builtin vectors, which takes a new
+// BuiltinModel. It keeps its buffers from one text to the next (a cold
+// index folds every chunk it embeds), and the normaliser's iterator:
 // norm.Form.AppendString makes a new reorder buffer on the heap for each
-// text that is not already normal (18 MB at 10,000 notes), an Iter holds
-// one.
+// text that is not already normal, an Iter holds one.
 type folder struct {
 	nfkd, out, nfc []byte
 	it             norm.Iter
@@ -84,8 +77,8 @@ func iterSafe(s string) bool {
 	return true
 }
 
-// fold returns s folded as foldText does, in one of f's buffers: valid
-// until the next call. Long runs of ASCII are only lower-cased; the rest
+// fold returns s folded, in one of f's buffers: valid until the next
+// call. Long runs of ASCII are only lower-cased; the rest
 // goes through foldUnicode in pieces cut just before an ASCII character,
 // where no rule of it reaches across (an ASCII character is a starter
 // that composes with no character before it, so decomposition, the
@@ -154,9 +147,8 @@ func appendLowerASCII(dst []byte, s string) []byte {
 	return dst
 }
 
-// foldUnicode appends s folded (foldText's rule, for any text): the
-// compatibility decomposition, lower case and the marks of Latin, Greek
-// and Cyrillic letters removed, then recomposed.
+// foldUnicode appends s folded (folder's rule, for any text), then
+// recomposed.
 func (f *folder) foldUnicode(dst []byte, s string) []byte {
 	f.nfkd = f.normalize(norm.NFKD, f.nfkd[:0], s)
 	from := len(dst)
