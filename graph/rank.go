@@ -3,6 +3,7 @@ package graph
 import (
 	"cmp"
 	"container/heap"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -117,10 +118,20 @@ func (g *Graph) Hubs(m Metric, limit int) []Hub {
 	if limit <= 0 || limit > len(g.live) {
 		limit = len(g.live)
 	}
+	return bestHubs(limit, func(yield func(Hub) bool) {
+		for _, u := range g.live {
+			if !yield(Hub{ID: g.nodes[u].id, Score: score(u)}) {
+				return
+			}
+		}
+	})
+}
+
+// bestHubs returns the best limit of hubs, best first.
+func bestHubs(limit int, hubs iter.Seq[Hub]) []Hub {
 	// Keep the best limit hubs in a heap whose root is the worst of them.
 	h := make(hubHeap, 0, limit)
-	for _, u := range g.live {
-		hub := Hub{ID: g.nodes[u].id, Score: score(u)}
+	for hub := range hubs {
 		switch {
 		case len(h) < limit:
 			heap.Push(&h, hub)

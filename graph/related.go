@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"container/heap"
 	"slices"
 	"sync"
 )
@@ -77,24 +76,16 @@ func (g *Graph) Related(seeds []string, excludeLinked bool, limit int) ([]Relate
 	if limit <= 0 || limit > total {
 		limit = total
 	}
-	h := make(hubHeap, 0, limit) // the best limit, the worst at the root
-	for _, u := range sc.touched {
-		if sc.skip[u] || sc.p[u] <= 0 || limit == 0 {
-			continue
+	hubs := bestHubs(limit, func(yield func(Hub) bool) {
+		for _, u := range sc.touched {
+			if !sc.skip[u] && sc.p[u] > 0 && !yield(Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}) {
+				return
+			}
 		}
-		hub := Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}
-		switch {
-		case len(h) < limit:
-			heap.Push(&h, hub)
-		case better(hub, h[0]):
-			h[0] = hub
-			heap.Fix(&h, 0)
-		}
-	}
-	out := make([]Related, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		hub := heap.Pop(&h).(Hub)
-		out[i] = Related{ID: hub.ID, Score: hub.Score}
+	})
+	out := make([]Related, len(hubs))
+	for i, hub := range hubs {
+		out[i] = Related(hub)
 	}
 	return out, total
 }
