@@ -155,13 +155,6 @@ func sections(body string) []section {
 		text string
 	}
 	var stack []level
-	path := func() []string {
-		p := make([]string, len(stack))
-		for i, l := range stack {
-			p[i] = l.text
-		}
-		return p
-	}
 	var out []section
 	cur := section{start: 0}
 	var fence string // the open fence's marker, "" outside code
@@ -189,7 +182,11 @@ func sections(body string) []section {
 				stack = stack[:len(stack)-1]
 			}
 			stack = append(stack, level{n, text})
-			cur = section{path: path(), start: next}
+			path := make([]string, len(stack))
+			for i, l := range stack {
+				path[i] = l.text
+			}
+			cur = section{path: path, start: next}
 		}
 		pos = next
 	}
@@ -364,21 +361,9 @@ func boundaries(body string, start, end, lvl int) []int {
 
 // trimSpan narrows [start, end) to exclude surrounding white space.
 func trimSpan(body string, start, end int) (int, int) {
-	for start < end {
-		r, n := utf8.DecodeRuneInString(body[start:end])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		start += n
-	}
-	for end > start {
-		r, n := utf8.DecodeLastRuneInString(body[start:end])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		end -= n
-	}
-	return start, end
+	s := strings.TrimLeftFunc(body[start:end], unicode.IsSpace)
+	start = end - len(s)
+	return start, start + len(strings.TrimRightFunc(s, unicode.IsSpace))
 }
 
 // cutBytes shortens s to at most n bytes at a character boundary.

@@ -79,17 +79,12 @@ func (m *Model2Vec) loadWeights(path string) error {
 	if err != nil {
 		return err
 	}
-	name := ""
-	for _, n := range []string{"embeddings", "embedding.weight", "0"} {
-		if st.has(n) {
-			name = n
-			break
-		}
-	}
-	if name == "" {
+	names := []string{"embeddings", "embedding.weight", "0"}
+	i := slices.IndexFunc(names, st.has)
+	if i < 0 {
 		return fmt.Errorf("%w: no \"embeddings\" tensor", ErrFormat)
 	}
-	emb, shape, err := st.floats(name)
+	emb, shape, err := st.floats(names[i])
 	if err != nil {
 		return err
 	}

@@ -151,10 +151,7 @@ func (o Options) remote(defaultURL string, keyEnvs ...string) remoteConfig {
 		client:  o.HTTPClient,
 	}
 	for _, env := range keyEnvs {
-		if c.key != "" {
-			break
-		}
-		c.key = os.Getenv(env)
+		c.key = cmp.Or(c.key, os.Getenv(env))
 	}
 	if c.batch <= 0 {
 		c.batch = DefaultBatchSize

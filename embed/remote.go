@@ -118,20 +118,22 @@ func (e *remote) try(ctx context.Context, body []byte, n int) ([][]float32, *att
 	if e.cfg.key != "" {
 		req.Header.Set("Authorization", "Bearer "+e.cfg.key)
 	}
+	// unreachable is a failure to talk to the server: retried, unless
+	// the caller gave up.
+	unreachable := func(err error) *attemptError {
+		if ctx.Err() != nil {
+			return &attemptError{err: ctx.Err()}
+		}
+		return &attemptError{err: fmt.Errorf("%w: %v", ErrUnavailable, err), retry: true}
+	}
 	resp, err := e.cfg.client.Do(req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &attemptError{err: ctx.Err()}
-		}
-		return nil, &attemptError{err: fmt.Errorf("%w: %v", ErrUnavailable, err), retry: true}
+		return nil, unreachable(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &attemptError{err: ctx.Err()}
-		}
-		return nil, &attemptError{err: fmt.Errorf("%w: reading the answer: %v", ErrUnavailable, err), retry: true}
+		return nil, unreachable(fmt.Errorf("reading the answer: %v", err))
 	}
 	code := resp.StatusCode
 	switch {

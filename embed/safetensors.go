@@ -238,11 +238,7 @@ func halfToFloat32(h uint16) float32 {
 			return math.Float32frombits(sign)
 		}
 		// Subnormal: frac × 2^-24.
-		v := float32(frac) / (1 << 24)
-		if sign != 0 {
-			v = -v
-		}
-		return v
+		return math.Float32frombits(sign | math.Float32bits(float32(frac)/(1<<24)))
 	case 0x1f:
 		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
 	}
