@@ -53,9 +53,8 @@ func Chunks(title, body string, maxChars int) []Chunk {
 // EachChunkText calls f with the Text of each chunk Chunks(title, body,
 // maxChars) gives, in order, joined in one buffer it reuses: the string f
 // gets is valid only until f returns (an embedder that reads it and keeps
-// nothing of it, Builtin.VectorTo). It returns how many chunks there
-// were. Joining each chunk's text into a string of its own copied the
-// whole vault once more (230 MB at 100,000 notes).
+// nothing of it, Builtin.VectorTo), rather than a string of its own for
+// each. It returns how many chunks there were.
 func EachChunkText(title, body string, maxChars int, f func(text string)) int {
 	sc, _ := chunkScratches.Get().(*chunkScratch)
 	if sc == nil {
@@ -84,8 +83,7 @@ func EachChunkText(title, body string, maxChars int, f func(text string)) int {
 }
 
 // chunkScratch is what EachChunkText reuses from one note to the next:
-// the buffer it joins texts in and its list of parts (a new list grown by
-// doubling for every note was 1% of the bytes of a cold index).
+// the buffer it joins texts in and its list of parts.
 type chunkScratch struct {
 	buf   []byte
 	parts []chunkPart
@@ -324,36 +322,25 @@ func boundaries(body string, start, end, lvl int) []int {
 			}
 			i = next
 		}
-	case splitSentence:
-		prevEnd := false
+	case splitSentence, splitWord:
+		// Cut before the first character after a sentence's end (and the
+		// spaces after it), or after spaces.
+		after := false
 		for i, r := range s {
-			if prevEnd && unicode.IsSpace(r) {
+			if after && unicode.IsSpace(r) {
 				continue
 			}
-			if prevEnd && i > 0 {
+			if after && i > 0 {
 				cuts = append(cuts, start+i)
 			}
-			prevEnd = false
-			switch r {
-			case '.', '!', '?', ';':
-				if next := i + 1; next < len(s) && unicode.IsSpace(rune(s[next])) {
-					prevEnd = true
-				}
-			case '。', '！', '？', '；':
-				prevEnd = true
+			after = lvl == splitWord && unicode.IsSpace(r)
+			switch {
+			case lvl == splitWord:
+			case r == '.' || r == '!' || r == '?' || r == ';':
+				after = i+1 < len(s) && unicode.IsSpace(rune(s[i+1]))
+			case r == '。' || r == '！' || r == '？' || r == '；':
+				after = true
 			}
-		}
-	case splitWord:
-		space := false
-		for i, r := range s {
-			if unicode.IsSpace(r) {
-				space = true
-				continue
-			}
-			if space && i > 0 {
-				cuts = append(cuts, start+i)
-			}
-			space = false
 		}
 	}
 	return cuts
