@@ -89,8 +89,8 @@ func iterSafe(s string) bool {
 func (f *folder) fold(s string) []byte {
 	out := f.out[:0]
 	for s != "" {
-		i := asciiPrefix(s)
-		if i == len(s) {
+		i := textfold.IndexNonASCII(s, 0)
+		if i < 0 {
 			out = appendLowerASCII(out, s)
 			break
 		}
@@ -105,16 +105,6 @@ func (f *folder) fold(s string) []byte {
 	f.it.InitString(norm.NFC, "") // keep no reference to the text
 	f.out = out
 	return out
-}
-
-// asciiPrefix returns the length of the run of ASCII bytes s starts with.
-func asciiPrefix(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return len(s)
 }
 
 // minASCIIRun is the shortest run of ASCII that fold lower-cases by
@@ -210,29 +200,23 @@ func appendWords(dst []word, s string) []word {
 		}
 	}
 	for i, r := range s {
+		var in bool
 		switch {
-		case r < utf8.RuneSelf && textfold.IsASCIIWordByte(byte(r)):
-			if start < 0 {
-				start = i
-			}
 		case r < utf8.RuneSelf:
-			emit(i)
-			if !joinsWords(r) {
-				brk = true
-			}
+			in = textfold.IsASCIIWordByte(byte(r))
 		case isIdeograph(r):
 			emit(i)
 			start = i
 			emit(i + utf8.RuneLen(r))
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
-			if start < 0 {
-				start = i
-			}
+			continue
 		default:
+			in = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
+		}
+		if in && start < 0 {
+			start = i
+		} else if !in {
 			emit(i)
-			if !joinsWords(r) {
-				brk = true
-			}
+			brk = brk || !joinsWords(r)
 		}
 	}
 	emit(len(s))
@@ -256,14 +240,7 @@ func wordWeight(w string) float32 {
 		}
 		return 0.3
 	}
-	digits := true
-	for _, r := range w {
-		if !unicode.IsDigit(r) {
-			digits = false
-			break
-		}
-	}
-	if digits {
+	if !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) {
 		return 0.6
 	}
 	return 1

@@ -171,10 +171,9 @@ func (x *Index) add(noteID string, vecs [][]float32) error {
 const rowSlabChunk = 4096
 
 // rowList returns an empty list with room for n rows, cut from
-// x.rowSlab: a list allocated for each note (100,000 of them at
-// 100,000 notes) left holes in the heap among the garbage of the
-// vectors' load. The room is capped, so that a note given more rows
-// later moves its list rather than write into the next note's.
+// x.rowSlab: a list allocated for each note left holes in the heap. The
+// room is capped, so that a note given more rows later moves its list
+// rather than write into the next note's.
 func (x *Index) rowList(n int) []int32 {
 	return slab.Take(&x.rowSlab, n, rowSlabChunk)[:0]
 }
@@ -330,21 +329,4 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.NoteID, b.NoteID), a.Chunk-b.Chunk)
 	})
 	return hits[:min(k, len(hits))]
-}
-
-// dotInt8 is the dot product of an int8 row with a float32 query.
-func dotInt8(q []int8, x []float32) float32 {
-	x = x[:len(q)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(q); i += 4 {
-		s0 += float32(q[i]) * x[i]
-		s1 += float32(q[i+1]) * x[i+1]
-		s2 += float32(q[i+2]) * x[i+2]
-		s3 += float32(q[i+3]) * x[i+3]
-	}
-	for ; i < len(q); i++ {
-		s0 += float32(q[i]) * x[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
