@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,7 +46,7 @@ const (
 func LoadModel2Vec(dir string) (*Model2Vec, error) {
 	for _, f := range []string{model2vecWeights, model2vecTokenizer} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
+			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("%w: %s has no %s", ErrModelNotFound, dir, f)
 			}
 			return nil, err

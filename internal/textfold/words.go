@@ -113,8 +113,7 @@ func IsCJK(r rune) bool {
 // HasCJK reports whether s has a CJK letter. It is strings.IndexFunc(s,
 // IsCJK) >= 0 without a call per rune: no rune below U+1100 is CJK, and a
 // byte below 0xE1 starts none from U+1100 on (nor is it inside one), so
-// only the runes that start at a byte from 0xE1 on are decoded and tested
-// (over a note's body, IndexFunc was a fifth of Prepare).
+// only the runes that start at a byte from 0xE1 on are decoded and tested.
 func HasCJK(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0xE1 {
