@@ -102,16 +102,8 @@ func (s *rankShape) equal(o *rankShape) bool {
 func (g *Graph) Hubs(m Metric, limit int) []Hub {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	var score func(u int32) float64
-	switch m {
-	case InDegree:
-		score = func(u int32) float64 { return float64(len(g.nodes[u].in)) }
-	case OutDegree:
-		score = func(u int32) float64 { return float64(len(g.nodes[u].out)) }
-	case PageRank:
-		scores := g.pageRank()
-		score = func(u int32) float64 { return scores[u] }
-	default:
+	score := g.scorer(m)
+	if score == nil {
 		return nil
 	}
 	if limit <= 0 || limit > len(g.live) {
@@ -124,6 +116,21 @@ func (g *Graph) Hubs(m Metric, limit int) []Hub {
 			}
 		}
 	})
+}
+
+// scorer returns the score of a node by metric m, nil for an unknown
+// metric. The caller holds the read lock.
+func (g *Graph) scorer(m Metric) func(u int32) float64 {
+	switch m {
+	case InDegree:
+		return func(u int32) float64 { return float64(len(g.nodes[u].in)) }
+	case OutDegree:
+		return func(u int32) float64 { return float64(len(g.nodes[u].out)) }
+	case PageRank:
+		scores := g.pageRank()
+		return func(u int32) float64 { return scores[u] }
+	}
+	return nil
 }
 
 // bestHubs returns the best limit of hubs, best first.
@@ -281,18 +288,12 @@ func (s *rankShape) pageRank() []float64 {
 func (g *Graph) Ranked(m Metric) int {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	n := 0
+	if m != InDegree && m != OutDegree {
+		return len(g.live)
+	}
+	score, n := g.scorer(m), 0
 	for _, u := range g.live {
-		switch m {
-		case InDegree:
-			if len(g.nodes[u].in) > 0 {
-				n++
-			}
-		case OutDegree:
-			if len(g.nodes[u].out) > 0 {
-				n++
-			}
-		default:
+		if score(u) > 0 {
 			n++
 		}
 	}
