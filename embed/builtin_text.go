@@ -200,23 +200,29 @@ func appendWords(dst []word, s string) []word {
 		}
 	}
 	for i, r := range s {
-		var in bool
 		switch {
+		case r < utf8.RuneSelf && textfold.IsASCIIWordByte(byte(r)):
+			if start < 0 {
+				start = i
+			}
 		case r < utf8.RuneSelf:
-			in = textfold.IsASCIIWordByte(byte(r))
+			emit(i)
+			if !joinsWords(r) {
+				brk = true
+			}
 		case isIdeograph(r):
 			emit(i)
 			start = i
 			emit(i + utf8.RuneLen(r))
-			continue
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
+			if start < 0 {
+				start = i
+			}
 		default:
-			in = unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
-		}
-		if in && start < 0 {
-			start = i
-		} else if !in {
 			emit(i)
-			brk = brk || !joinsWords(r)
+			if !joinsWords(r) {
+				brk = true
+			}
 		}
 	}
 	emit(len(s))
