@@ -18,16 +18,14 @@ type word struct {
 	afterBreak bool // punctuation or a line break separates it from the previous word
 }
 
-// folder folds texts for the builtin embedder: lower case, compatibility
-// decomposition, the accents of Latin, Greek and Cyrillic letters removed
-// (textfold's table). Marks on other scripts (Japanese dakuten, Indic
-// vowel signs) change the letter, so they stay. It differs from
-// textfold.Fold (compatibility forms of every script, final sigma kept)
-// because a change here changes the builtin vectors, which takes a new
-// BuiltinModel. It keeps its buffers from one text to the next (a cold
-// index folds every chunk it embeds), and the normaliser's iterator:
-// norm.Form.AppendString makes a new reorder buffer on the heap for each
-// text that is not already normal, an Iter holds one.
+// folder folds texts as Builtin says, with textfold's table of accents.
+// Marks on scripts other than Latin, Greek and Cyrillic (Japanese
+// dakuten, Indic vowel signs) change the letter, so they stay. It differs
+// from textfold.Fold (compatibility forms of every script, final sigma
+// kept) because a change here changes the builtin vectors, which takes a
+// new BuiltinModel. It keeps its buffers from one text to the next, and
+// the normaliser's iterator: norm.Form.AppendString makes a new reorder
+// buffer on the heap for each text that is not already normal.
 type folder struct {
 	nfkd, out, nfc []byte
 	it             norm.Iter

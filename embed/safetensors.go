@@ -178,15 +178,6 @@ func readTensor[T any](s *safetensors, t tensorInfo, conv func(b []byte) T) ([]T
 	return out, t.shape, nil
 }
 
-// tensor looks up a tensor by name.
-func (s *safetensors) tensor(name string) (tensorInfo, error) {
-	t, ok := s.tensors[name]
-	if !ok {
-		return t, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
-	}
-	return t, nil
-}
-
 // floatConv reads one value of each float dtype as float32.
 var floatConv = map[string]func(b []byte) float32{
 	"F32":  func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
@@ -215,9 +206,9 @@ func (s *safetensors) ints(name string) ([]int64, []int, error) {
 // readAs reads the tensor name with the conversion of its dtype; kind
 // names the types convs holds, for the error.
 func readAs[T any](s *safetensors, name string, convs map[string]func(b []byte) T, kind string) ([]T, []int, error) {
-	t, err := s.tensor(name)
-	if err != nil {
-		return nil, nil, err
+	t, ok := s.tensors[name]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
 	}
 	conv, ok := convs[t.dtype]
 	if !ok {

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"golang.org/x/text/unicode/norm"
@@ -341,21 +340,17 @@ func metaspace(c component) preTokenizer {
 			return []string{s}
 		}
 		var out []string
-		start := 0
-		for i := 0; i < len(s); {
-			if strings.HasPrefix(s[i:], rep) {
-				if i > start {
-					out = append(out, s[start:i])
-					start = i
-				}
-				i += len(rep)
-				continue
+		for s != "" { // a word runs up to the next replacement
+			from := 0
+			if strings.HasPrefix(s, rep) {
+				from = len(rep)
 			}
-			_, n := utf8.DecodeRuneInString(s[i:])
-			i += n
-		}
-		if start < len(s) {
-			out = append(out, s[start:])
+			end := len(s)
+			if i := strings.Index(s[from:], rep); i >= 0 {
+				end = from + i
+			}
+			out = append(out, s[:end])
+			s = s[end:]
 		}
 		return out
 	}
