@@ -103,19 +103,14 @@ func parseSafetensorsHeader(hdr []byte, dataLen int64) (map[string]tensorInfo, e
 				return nil, fmt.Errorf("%w: safetensors tensor %q: bad shape %v", ErrFormat, name, t.Shape)
 			}
 			shape[i] = int(d)
-			if d == 0 {
+			switch {
+			case d == 0:
 				count = 0
-			}
-		}
-		for _, d := range t.Shape {
-			if count <= 0 {
-				break
-			}
-			if count > span/d { // more elements than bytes: cannot match
+			case count > 0 && count > span/d: // more elements than bytes: cannot match
 				count = -1
-				break
+			case count > 0:
+				count *= d
 			}
-			count *= d
 		}
 		if count < 0 || count*size != span {
 			return nil, fmt.Errorf("%w: safetensors tensor %q: shape %v of %s needs other than %d bytes",
