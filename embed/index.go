@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -80,6 +81,13 @@ func (x *Index) NoteCount() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return len(x.byID)
+}
+
+// Notes returns the IDs of the notes in the index, sorted.
+func (x *Index) Notes() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return slices.Sorted(maps.Keys(x.byID))
 }
 
 // Add appends chunk vectors to a note; they are numbered after the note's
@@ -240,6 +248,9 @@ func (x *Index) Grow(rows int) {
 		x.f32 = slices.Grow(x.f32, rows*x.dim)
 	}
 }
+
+// Quantized reports whether rows are stored as int8.
+func (x *Index) Quantized() bool { return x.quantize }
 
 func (x *Index) truncate(rows int) {
 	x.rowNote, x.rowChunk = x.rowNote[:rows], x.rowChunk[:rows]

@@ -3,9 +3,7 @@ package embed
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -251,11 +249,4 @@ func (x *Index) dimension() int {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	return x.dim
-}
-
-// Notes returns the IDs of the notes in the index, sorted.
-func (x *Index) Notes() []string {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	return slices.Sorted(maps.Keys(x.byID))
 }

@@ -36,7 +36,6 @@ type Tokenizer struct {
 type addedToken struct {
 	content string
 	id      int
-	special bool
 }
 
 // tokenModel splits one pre-tokenized word into token ids.
@@ -87,7 +86,7 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 		if a.Content == "" || a.ID < 0 {
 			continue
 		}
-		t.added = append(t.added, addedToken{content: a.Content, id: a.ID, special: a.Special})
+		t.added = append(t.added, addedToken{content: a.Content, id: a.ID})
 		if a.Special {
 			t.special[a.ID] = true
 		}
