@@ -302,10 +302,8 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 		allowed = make([]bool, len(x.notes))
 		some := false
 		for i, n := range x.notes {
-			if n.id != "" && keep(n.id) {
-				allowed[i] = true
-				some = true
-			}
+			allowed[i] = n.id != "" && keep(n.id)
+			some = some || allowed[i]
 		}
 		if !some {
 			return nil

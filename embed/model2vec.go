@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"unicode/utf8"
 )
 
 // Model2Vec is a static embedding model in the model2vec format (for
@@ -148,15 +147,13 @@ func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, err
 // Vector embeds one text: the mean of its tokens' (weighted) rows,
 // normalised; the zero vector when no token is known.
 func (m *Model2Vec) Vector(text string) []float32 {
-	if utf8.RuneCountInString(text) > m.maxChars {
-		n := 0
-		for i := range text {
-			if n == m.maxChars {
-				text = text[:i]
-				break
-			}
-			n++
+	n := 0
+	for i := range text {
+		if n == m.maxChars {
+			text = text[:i]
+			break
 		}
+		n++
 	}
 	out := make([]float32, m.dim)
 	used := 0
