@@ -56,10 +56,7 @@ func Chunks(title, body string, maxChars int) []Chunk {
 // nothing of it, Builtin.VectorTo), rather than a string of its own for
 // each. It returns how many chunks there were.
 func EachChunkText(title, body string, maxChars int, f func(text string)) int {
-	sc, _ := chunkScratches.Get().(*chunkScratch)
-	if sc == nil {
-		sc = new(chunkScratch)
-	}
+	sc := chunkScratches.Get().(*chunkScratch)
 	defer chunkScratches.Put(sc)
 	parts := chunkParts(sc.parts[:0], title, body, maxChars)
 	buf := sc.buf
@@ -90,7 +87,7 @@ type chunkScratch struct {
 }
 
 // chunkScratches holds EachChunkText's scratch space (*chunkScratch).
-var chunkScratches sync.Pool
+var chunkScratches = sync.Pool{New: func() any { return new(chunkScratch) }}
 
 // maxPooledParts is the most parts a pooled chunkScratch keeps room for.
 const maxPooledParts = 256

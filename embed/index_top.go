@@ -27,15 +27,12 @@ type topNotes struct {
 }
 
 // topPool holds released topNotes.
-var topPool sync.Pool
+var topPool = sync.Pool{New: func() any { return new(topNotes) }}
 
 // newTopNotes returns an empty heap of at most k notes of slots below
 // slots, from topPool when it has one; release gives it back.
 func newTopNotes(k, slots int) *topNotes {
-	t, ok := topPool.Get().(*topNotes)
-	if !ok {
-		t = &topNotes{}
-	}
+	t := topPool.Get().(*topNotes)
 	t.k, t.items = k, t.items[:0]
 	if len(t.pos) < slots {
 		t.pos = make([]int32, slots)
