@@ -3,7 +3,6 @@ package graph
 import (
 	"cmp"
 	"container/heap"
-	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -109,13 +108,11 @@ func (g *Graph) Hubs(m Metric, limit int) []Hub {
 	if limit <= 0 || limit > len(g.live) {
 		limit = len(g.live)
 	}
-	return bestHubs(limit, func(yield func(Hub) bool) {
-		for _, u := range g.live {
-			if !yield(Hub{ID: g.nodes[u].id, Score: score(u)}) {
-				return
-			}
-		}
-	})
+	h := make(hubHeap, 0, limit)
+	for _, u := range g.live {
+		h.offer(Hub{ID: g.nodes[u].id, Score: score(u)}, limit)
+	}
+	return h.best()
 }
 
 // scorer returns the score of a node by metric m, nil for an unknown
@@ -133,22 +130,23 @@ func (g *Graph) scorer(m Metric) func(u int32) float64 {
 	return nil
 }
 
-// bestHubs returns the best limit of hubs, best first.
-func bestHubs(limit int, hubs iter.Seq[Hub]) []Hub {
-	// Keep the best limit hubs in a heap whose root is the worst of them.
-	h := make(hubHeap, 0, limit)
-	for hub := range hubs {
-		switch {
-		case len(h) < limit:
-			heap.Push(&h, hub)
-		case limit > 0 && better(hub, h[0]):
-			h[0] = hub
-			heap.Fix(&h, 0)
-		}
+// offer adds hub to h, which keeps the best limit hubs offered with the
+// worst of them at the root, if it is among them.
+func (h *hubHeap) offer(hub Hub, limit int) {
+	switch {
+	case len(*h) < limit:
+		heap.Push(h, hub)
+	case limit > 0 && better(hub, (*h)[0]):
+		(*h)[0] = hub
+		heap.Fix(h, 0)
 	}
-	res := make([]Hub, len(h))
-	for i := len(h) - 1; i >= 0; i-- {
-		res[i] = heap.Pop(&h).(Hub)
+}
+
+// best empties h and returns its hubs, best first.
+func (h *hubHeap) best() []Hub {
+	res := make([]Hub, len(*h))
+	for i := len(*h) - 1; i >= 0; i-- {
+		res[i] = heap.Pop(h).(Hub)
 	}
 	return res
 }

@@ -76,15 +76,14 @@ func (g *Graph) Related(seeds []string, excludeLinked bool, limit int) ([]Relate
 	if limit <= 0 || limit > total {
 		limit = total
 	}
-	hubs := bestHubs(limit, func(yield func(Hub) bool) {
-		for _, u := range sc.touched {
-			if !sc.skip[u] && sc.p[u] > 0 && !yield(Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}) {
-				return
-			}
+	h := make(hubHeap, 0, limit) // the best limit, the worst at the root
+	for _, u := range sc.touched {
+		if !sc.skip[u] && sc.p[u] > 0 {
+			h.offer(Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}, limit)
 		}
-	})
-	out := make([]Related, len(hubs))
-	for i, hub := range hubs {
+	}
+	out := make([]Related, len(h))
+	for i, hub := range h.best() {
 		out[i] = Related(hub)
 	}
 	return out, total
