@@ -114,13 +114,11 @@ func (t *Tokenizer) Encode(text string) []int {
 	t.splitAdded(text, func(seg string, added int) {
 		if added >= 0 {
 			ids = append(ids, added)
-			first = false
-			return
-		}
-		seg = t.norm(seg)
-		for _, w := range t.pre(seg, first) {
-			if w != "" {
-				ids = t.model.encode(ids, w)
+		} else {
+			for _, w := range t.pre(t.norm(seg), first) {
+				if w != "" {
+					ids = t.model.encode(ids, w)
+				}
 			}
 		}
 		first = false
