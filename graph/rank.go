@@ -108,9 +108,17 @@ func (g *Graph) Hubs(m Metric, limit int) []Hub {
 	if limit <= 0 || limit > len(g.live) {
 		limit = len(g.live)
 	}
+	// Keep the best limit hubs in a heap whose root is the worst of them.
 	h := make(hubHeap, 0, limit)
 	for _, u := range g.live {
-		h.offer(Hub{ID: g.nodes[u].id, Score: score(u)}, limit)
+		hub := Hub{ID: g.nodes[u].id, Score: score(u)}
+		switch {
+		case len(h) < limit:
+			heap.Push(&h, hub)
+		case limit > 0 && better(hub, h[0]):
+			h[0] = hub
+			heap.Fix(&h, 0)
+		}
 	}
 	return h.best()
 }
@@ -128,18 +136,6 @@ func (g *Graph) scorer(m Metric) func(u int32) float64 {
 		return func(u int32) float64 { return scores[u] }
 	}
 	return nil
-}
-
-// offer adds hub to h, which keeps the best limit hubs offered with the
-// worst of them at the root, if it is among them.
-func (h *hubHeap) offer(hub Hub, limit int) {
-	switch {
-	case len(*h) < limit:
-		heap.Push(h, hub)
-	case limit > 0 && better(hub, (*h)[0]):
-		(*h)[0] = hub
-		heap.Fix(h, 0)
-	}
 }
 
 // best empties h and returns its hubs, best first.

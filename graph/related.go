@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"container/heap"
 	"slices"
 	"sync"
 )
@@ -78,8 +79,16 @@ func (g *Graph) Related(seeds []string, excludeLinked bool, limit int) ([]Relate
 	}
 	h := make(hubHeap, 0, limit) // the best limit, the worst at the root
 	for _, u := range sc.touched {
-		if !sc.skip[u] && sc.p[u] > 0 {
-			h.offer(Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}, limit)
+		if sc.skip[u] || sc.p[u] <= 0 || limit == 0 {
+			continue
+		}
+		hub := Hub{ID: g.nodes[u].id, Score: sc.p[u] / best}
+		switch {
+		case len(h) < limit:
+			heap.Push(&h, hub)
+		case better(hub, h[0]):
+			h[0] = hub
+			heap.Fix(&h, 0)
 		}
 	}
 	out := make([]Related, len(h))
