@@ -183,8 +183,10 @@ func (t *Tokenizer) parseModel(raw json.RawMessage) error {
 		if err := json.Unmarshal(m.Vocab, &t.vocab); err != nil {
 			return fmt.Errorf("%w: %s vocab: %v", ErrFormat, m.Type, err)
 		}
-		if err := checkIDs(t.vocab); err != nil {
-			return err
+		for tok, id := range t.vocab {
+			if id < 0 || id > 1<<24 {
+				return fmt.Errorf("%w: token %q has id %d", ErrFormat, tok, id)
+			}
 		}
 		if m.UnkToken != nil {
 			if id, ok := t.vocab[*m.UnkToken]; ok {
@@ -214,15 +216,6 @@ func (t *Tokenizer) parseModel(raw json.RawMessage) error {
 		return nil
 	}
 	return fmt.Errorf("%w: tokenizer model %q is not supported (WordPiece, Unigram and WordLevel are)", ErrFormat, m.Type)
-}
-
-func checkIDs(vocab map[string]int) error {
-	for tok, id := range vocab {
-		if id < 0 || id > 1<<24 {
-			return fmt.Errorf("%w: token %q has id %d", ErrFormat, tok, id)
-		}
-	}
-	return nil
 }
 
 // unigramPiece is one ["token", score] pair of a Unigram vocab.

@@ -149,7 +149,7 @@ func bertNormalize(s string, clean, chinese, strip, lower bool) string {
 			if r == 0 || r == unicode.ReplacementChar || isBertControl(r) {
 				continue
 			}
-			if isBertSpace(r) {
+			if unicode.IsSpace(r) {
 				r = ' '
 			}
 		}
@@ -169,10 +169,6 @@ func bertNormalize(s string, clean, chinese, strip, lower bool) string {
 		s = strings.ToLower(s)
 	}
 	return s
-}
-
-func isBertSpace(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || unicode.IsSpace(r)
 }
 
 func isBertControl(r rune) bool {
