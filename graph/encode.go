@@ -60,7 +60,7 @@ func Decode(b []byte) (*Graph, error) {
 	g.index = make(map[string]int32, slots)
 	for i := range g.nodes {
 		n := &g.nodes[i]
-		if n.id = d.str(); n.id == "" {
+		if n.id = string(d.bytes()); n.id == "" {
 			continue
 		}
 		before := len(g.index)
@@ -148,8 +148,6 @@ func (d *decoder) bytes() []byte {
 	d.b = d.b[l:]
 	return s
 }
-
-func (d *decoder) str() string { return string(d.bytes()) }
 
 // tag reads a tag of the node at slot u; each tag is kept once.
 func (d *decoder) tag(u int32) string {
