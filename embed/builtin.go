@@ -368,7 +368,8 @@ func (t *hashTable) find(h, m uint64) int {
 // Keys need not be distinct (a wordCache tells equal hashes apart).
 func (t *hashTable) set(slot int, h uint64, v int32) {
 	t.keys[slot], t.vals[slot] = h, v
-	if t.used++; t.used*2 <= len(t.keys) {
+	t.used++
+	if t.used*2 <= len(t.keys) {
 		return
 	}
 	keys, vals := t.keys, t.vals

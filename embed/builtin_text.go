@@ -76,14 +76,14 @@ func iterSafe(s string) bool {
 }
 
 // fold returns s folded, in one of f's buffers: valid until the next
-// call. Long runs of ASCII are only lower-cased; the rest
-// goes through foldUnicode in pieces cut just before an ASCII character,
-// where no rule of it reaches across (an ASCII character is a starter
-// that composes with no character before it, so decomposition, the
-// marks' order, the accent rule and recomposition each end there). A
-// cold index folds every chunk, and most chunks are ASCII but for a few
-// letters; short ASCII runs stay in the pieces, because each piece costs
-// the normaliser an allocation.
+// call. Long runs of ASCII are only lower-cased; the rest goes through
+// foldUnicode in pieces cut just before an ASCII character, where no rule
+// of it reaches across (an ASCII character is a starter that composes
+// with no character before it, so decomposition, the marks' order, the
+// accent rule and recomposition each end there). A cold index folds every
+// chunk, and most chunks are ASCII but for a few letters; short ASCII
+// runs stay in the pieces, because each piece costs the normaliser an
+// allocation.
 func (f *folder) fold(s string) []byte {
 	out := f.out[:0]
 	for s != "" {
