@@ -282,12 +282,18 @@ func (s *rankShape) pageRank() []float64 {
 func (g *Graph) Ranked(m Metric) int {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	if m != InDegree && m != OutDegree {
-		return len(g.live)
-	}
-	score, n := g.scorer(m), 0
+	n := 0
 	for _, u := range g.live {
-		if score(u) > 0 {
+		switch m {
+		case InDegree:
+			if len(g.nodes[u].in) > 0 {
+				n++
+			}
+		case OutDegree:
+			if len(g.nodes[u].out) > 0 {
+				n++
+			}
+		default:
 			n++
 		}
 	}
