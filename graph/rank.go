@@ -101,8 +101,16 @@ func (s *rankShape) equal(o *rankShape) bool {
 func (g *Graph) Hubs(m Metric, limit int) []Hub {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	score := g.scorer(m)
-	if score == nil {
+	var score func(u int32) float64
+	switch m {
+	case InDegree:
+		score = func(u int32) float64 { return float64(len(g.nodes[u].in)) }
+	case OutDegree:
+		score = func(u int32) float64 { return float64(len(g.nodes[u].out)) }
+	case PageRank:
+		scores := g.pageRank()
+		score = func(u int32) float64 { return scores[u] }
+	default:
 		return nil
 	}
 	if limit <= 0 || limit > len(g.live) {
@@ -121,21 +129,6 @@ func (g *Graph) Hubs(m Metric, limit int) []Hub {
 		}
 	}
 	return h.best()
-}
-
-// scorer returns the score of a node by metric m, nil for an unknown
-// metric. The caller holds the read lock.
-func (g *Graph) scorer(m Metric) func(u int32) float64 {
-	switch m {
-	case InDegree:
-		return func(u int32) float64 { return float64(len(g.nodes[u].in)) }
-	case OutDegree:
-		return func(u int32) float64 { return float64(len(g.nodes[u].out)) }
-	case PageRank:
-		scores := g.pageRank()
-		return func(u int32) float64 { return scores[u] }
-	}
-	return nil
 }
 
 // best empties h and returns its hubs, best first.
