@@ -128,14 +128,9 @@ func (g *Graph) Hubs(m Metric, limit int) []Hub {
 			heap.Fix(&h, 0)
 		}
 	}
-	return h.best()
-}
-
-// best empties h and returns its hubs, best first.
-func (h *hubHeap) best() []Hub {
-	res := make([]Hub, len(*h))
-	for i := len(*h) - 1; i >= 0; i-- {
-		res[i] = heap.Pop(h).(Hub)
+	res := make([]Hub, len(h))
+	for i := len(h) - 1; i >= 0; i-- {
+		res[i] = heap.Pop(&h).(Hub)
 	}
 	return res
 }

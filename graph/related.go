@@ -92,8 +92,9 @@ func (g *Graph) Related(seeds []string, excludeLinked bool, limit int) ([]Relate
 		}
 	}
 	out := make([]Related, len(h))
-	for i, hub := range h.best() {
-		out[i] = Related(hub)
+	for i := len(h) - 1; i >= 0; i-- {
+		hub := heap.Pop(&h).(Hub)
+		out[i] = Related{ID: hub.ID, Score: hub.Score}
 	}
 	return out, total
 }
