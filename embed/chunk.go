@@ -186,9 +186,7 @@ func sections(body string) []section {
 		pos = next
 	}
 	cur.end = len(body)
-	if cur.start > cur.end {
-		cur.start = cur.end
-	}
+	cur.start = min(cur.start, cur.end)
 	return append(out, cur)
 }
 
@@ -199,10 +197,7 @@ func fenceMarker(line string) string {
 	if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
 		return ""
 	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
 	if n < 3 {
 		return ""
 	}
@@ -312,9 +307,7 @@ func boundaries(body string, start, end, lvl int) []int {
 				break
 			}
 			next := i + j + 1
-			line := s[i : i+j]
-			isBlank := strings.TrimSpace(line) == ""
-			if next < len(s) && (lvl == splitLine || isBlank) {
+			if next < len(s) && (lvl == splitLine || strings.TrimSpace(s[i:i+j]) == "") {
 				cuts = append(cuts, start+next)
 			}
 			i = next
