@@ -93,8 +93,7 @@ func (b *Builtin) Vector(text string) []float32 {
 
 // VectorTo embeds one text into dst, which must hold BuiltinDim floats
 // (what it holds is overwritten), and returns it: for a caller that is
-// done with each vector before it makes the next, so that one buffer
-// serves them all (a cold index makes 2 KB less garbage per chunk).
+// done with each vector before it makes the next.
 func (*Builtin) VectorTo(dst []float32, text string) []float32 {
 	st := builtinPool.Get().(*builtinState)
 	defer builtinPool.Put(st)
@@ -236,7 +235,7 @@ func eachBit(used *[BuiltinDim / 64]uint64) func(func(int) bool) {
 
 // builtinState is the scratch space of one Vector call, pooled.
 type builtinState struct {
-	idx   featTable
+	idx   hashTable
 	feats []feature
 	words []word
 	uniq  []wordCount
@@ -274,7 +273,7 @@ var builtinPool = sync.Pool{New: func() any {
 }}
 
 func (st *builtinState) reset() {
-	st.idx.reset()
+	st.idx.reset(1024)
 	for g := range st.used {
 		for i := range eachBit(&st.used[g]) {
 			st.acc[g][i] = 0
@@ -313,25 +312,13 @@ const (
 
 // hashString continues an FNV-1a hash with a tag byte and then s.
 func hashString(h uint64, tag byte, s string) uint64 {
-	h = (h ^ uint64(tag)) * fnvPrime
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * fnvPrime
-	}
-	return h
+	return hashMore((h^uint64(tag))*fnvPrime, s)
 }
 
 // hashMore continues an FNV-1a hash with s.
 func hashMore(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
 		h = (h ^ uint64(s[i])) * fnvPrime
-	}
-	return h
-}
-
-func hashBytes(h uint64, tag byte, b []byte) uint64 {
-	h = (h ^ uint64(tag)) * fnvPrime
-	for _, c := range b {
-		h = (h ^ uint64(c)) * fnvPrime
 	}
 	return h
 }
@@ -347,17 +334,20 @@ func mix64(h uint64) uint64 {
 	return h
 }
 
-// featTable maps feature hashes to 1 + their index in feats: open
-// addressing with linear probing, faster than a Go map for this load.
-type featTable struct {
+// hashTable maps 64-bit hashes to int32 values (feature hashes to 1 +
+// their index in feats, word hashes to 1 + their index in a wordCache):
+// open addressing with linear probing, faster than a Go map for this
+// load.
+type hashTable struct {
 	keys []uint64
 	vals []int32 // 0 = empty
 	used int
 }
 
-func (t *featTable) reset() {
-	if t.keys == nil {
-		t.keys, t.vals = make([]uint64, 1024), make([]int32, 1024)
+// reset empties t, with room for at least n slots (a power of two).
+func (t *hashTable) reset(n int) {
+	if len(t.keys) < n {
+		t.keys, t.vals = make([]uint64, n), make([]int32, n)
 	}
 	clear(t.vals)
 	t.used = 0
@@ -365,7 +355,7 @@ func (t *featTable) reset() {
 
 // find returns the slot holding h, whose mix64 is m, or the empty slot
 // where it belongs.
-func (t *featTable) find(h, m uint64) int {
+func (t *hashTable) find(h, m uint64) int {
 	mask := len(t.keys) - 1
 	i := int(m) & mask
 	for t.vals[i] != 0 && t.keys[i] != h {
@@ -374,17 +364,24 @@ func (t *featTable) find(h, m uint64) int {
 	return i
 }
 
-func (t *featTable) set(slot int, h uint64, v int32) {
+// set puts h and v in slot, and doubles the table when it is half full.
+// Keys need not be distinct (a wordCache tells equal hashes apart).
+func (t *hashTable) set(slot int, h uint64, v int32) {
 	t.keys[slot], t.vals[slot] = h, v
 	t.used++
-	if t.used*2 > len(t.keys) {
-		keys, vals := t.keys, t.vals
-		t.keys, t.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
-		t.used = 0
-		for i, v := range vals {
-			if v != 0 {
-				t.set(t.find(keys[i], mix64(keys[i])), keys[i], v)
+	if t.used*2 <= len(t.keys) {
+		return
+	}
+	keys, vals := t.keys, t.vals
+	t.keys, t.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
+	mask := len(t.keys) - 1
+	for k, v := range vals {
+		if v != 0 {
+			i := int(mix64(keys[k])) & mask
+			for t.vals[i] != 0 {
+				i = (i + 1) & mask
 			}
+			t.keys[i], t.vals[i] = keys[k], v
 		}
 	}
 }

@@ -278,3 +278,9 @@ func BenchmarkBuiltinEmbedBatch(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(texts))/b.Elapsed().Seconds(), "notes/s")
 }
+
+// foldText is s folded by a folder of its own.
+func foldText(s string) string {
+	var f folder
+	return string(f.fold(s))
+}

@@ -18,23 +18,14 @@ type word struct {
 	afterBreak bool // punctuation or a line break separates it from the previous word
 }
 
-// foldText lower-cases s, applies compatibility decomposition and removes
-// the accents of Latin, Greek and Cyrillic letters (textfold's table).
-// Marks on other scripts (Japanese dakuten, Indic vowel signs) change the
-// letter, so they stay. It differs from textfold.Fold (compatibility
-// forms of every script, final sigma kept) because a change here changes
-// the builtin vectors, which takes a new BuiltinModel.
-func foldText(s string) string {
-	var f folder
-	return string(f.fold(s))
-}
-
-// folder holds foldText's buffers, reused from one text to the next (a
-// cold index folds every chunk it embeds: 0.9 GB of garbage at 100,000
-// notes when each fold made new ones), and the normaliser's iterator:
-// norm.Form.AppendString makes a new reorder buffer on the heap for each
-// text that is not already normal (18 MB at 10,000 notes), an Iter holds
-// one.
+// folder folds texts as Builtin says, with textfold's table of accents.
+// Marks on scripts other than Latin, Greek and Cyrillic (Japanese
+// dakuten, Indic vowel signs) change the letter, so they stay. It differs
+// from textfold.Fold (compatibility forms of every script, final sigma
+// kept) because a change here changes the builtin vectors, which takes a
+// new BuiltinModel. It keeps its buffers from one text to the next, and
+// the normaliser's iterator: norm.Form.AppendString makes a new reorder
+// buffer on the heap for each text that is not already normal.
 type folder struct {
 	nfkd, out, nfc []byte
 	it             norm.Iter
@@ -84,20 +75,20 @@ func iterSafe(s string) bool {
 	return true
 }
 
-// fold returns s folded as foldText does, in one of f's buffers: valid
-// until the next call. Long runs of ASCII are only lower-cased; the rest
-// goes through foldUnicode in pieces cut just before an ASCII character,
-// where no rule of it reaches across (an ASCII character is a starter
-// that composes with no character before it, so decomposition, the
-// marks' order, the accent rule and recomposition each end there). A
-// cold index folds every chunk, and most chunks are ASCII but for a few
-// letters; short ASCII runs stay in the pieces, because each piece costs
-// the normaliser an allocation.
+// fold returns s folded, in one of f's buffers: valid until the next
+// call. Long runs of ASCII are only lower-cased; the rest goes through
+// foldUnicode in pieces cut just before an ASCII character, where no rule
+// of it reaches across (an ASCII character is a starter that composes
+// with no character before it, so decomposition, the marks' order, the
+// accent rule and recomposition each end there). A cold index folds every
+// chunk, and most chunks are ASCII but for a few letters; short ASCII
+// runs stay in the pieces, because each piece costs the normaliser an
+// allocation.
 func (f *folder) fold(s string) []byte {
 	out := f.out[:0]
 	for s != "" {
-		i := asciiPrefix(s)
-		if i == len(s) {
+		i := textfold.IndexNonASCII(s, 0)
+		if i < 0 {
 			out = appendLowerASCII(out, s)
 			break
 		}
@@ -112,16 +103,6 @@ func (f *folder) fold(s string) []byte {
 	f.it.InitString(norm.NFC, "") // keep no reference to the text
 	f.out = out
 	return out
-}
-
-// asciiPrefix returns the length of the run of ASCII bytes s starts with.
-func asciiPrefix(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return len(s)
 }
 
 // minASCIIRun is the shortest run of ASCII that fold lower-cases by
@@ -154,9 +135,8 @@ func appendLowerASCII(dst []byte, s string) []byte {
 	return dst
 }
 
-// foldUnicode appends s folded (foldText's rule, for any text): the
-// compatibility decomposition, lower case and the marks of Latin, Greek
-// and Cyrillic letters removed, then recomposed.
+// foldUnicode appends s folded (folder's rule, for any text), then
+// recomposed.
 func (f *folder) foldUnicode(dst []byte, s string) []byte {
 	f.nfkd = f.normalize(norm.NFKD, f.nfkd[:0], s)
 	from := len(dst)
@@ -264,14 +244,7 @@ func wordWeight(w string) float32 {
 		}
 		return 0.3
 	}
-	digits := true
-	for _, r := range w {
-		if !unicode.IsDigit(r) {
-			digits = false
-			break
-		}
-	}
-	if digits {
+	if !strings.ContainsFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) {
 		return 0.6
 	}
 	return 1

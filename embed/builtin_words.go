@@ -3,6 +3,7 @@ package embed
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxCachedWords is how many distinct words a wordCache keeps before it
@@ -17,12 +18,9 @@ const maxCachedWords = 8192
 // bounded (maxCachedWords). A cold index embeds every chunk of the
 // vault, and most of a chunk's words were met in the chunks before.
 type wordCache struct {
-	// keys and vals map a word's hash hw to 1 + its index in infos
-	// (0 = empty): open addressing with linear probing.
-	keys  []uint64
-	vals  []int32
-	infos []wordInfo
-	tris  []trigram // the trigrams of every word, each word's a range
+	hashTable // a word's hash hw to 1 + its index in infos
+	infos     []wordInfo
+	tris      []trigram // the trigrams of every word, each word's a range
 }
 
 // wordInfo is one word of a wordCache.
@@ -47,10 +45,7 @@ func (c *wordCache) startText() {
 	if c.keys != nil && len(c.infos) < maxCachedWords {
 		return
 	}
-	if len(c.keys) != 2*maxCachedWords {
-		c.keys, c.vals = make([]uint64, 2*maxCachedWords), make([]int32, 2*maxCachedWords)
-	}
-	clear(c.vals)
+	c.reset(2 * maxCachedWords)
 	clear(c.infos) // drop the copies of the words
 	c.infos, c.tris = c.infos[:0], c.tris[:0]
 }
@@ -70,28 +65,8 @@ func (c *wordCache) word(hw uint64, text string) int32 {
 	c.tris = appendTrigrams(c.tris, text)
 	c.infos = append(c.infos, wordInfo{text: strings.Clone(text), hw: hw, hb: hashString(fnvOffset, 'b', text),
 		weight: wordWeight(text), tri0: t0, tri1: int32(len(c.tris))})
-	c.keys[i], c.vals[i] = hw, j+1
-	if 2*len(c.infos) > len(c.keys) { // a text of many new words
-		c.grow()
-	}
+	c.set(i, hw, j+1)
 	return j
-}
-
-// grow doubles c's table.
-func (c *wordCache) grow() {
-	keys, vals := c.keys, c.vals
-	c.keys, c.vals = make([]uint64, 2*len(keys)), make([]int32, 2*len(vals))
-	mask := len(c.keys) - 1
-	for k, v := range vals {
-		if v == 0 {
-			continue
-		}
-		i := int(mix64(keys[k])) & mask
-		for c.vals[i] != 0 {
-			i = (i + 1) & mask
-		}
-		c.keys[i], c.vals[i] = keys[k], v
-	}
 }
 
 // appendTrigrams appends the character trigrams of a word framed by
@@ -112,7 +87,7 @@ func appendTrigrams(dst []trigram, w string) []trigram {
 	}
 	at = append(at, len(buf))
 	for i := 0; i+3 < len(at); i++ {
-		h := hashBytes(fnvOffset, 't', buf[at[i]:at[i+3]])
+		h := hashString(fnvOffset, 't', unsafe.String(&buf[at[i]], at[i+3]-at[i]))
 		dst = append(dst, trigram{h: h, m: mix64(h)})
 	}
 	return dst

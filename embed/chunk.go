@@ -53,14 +53,10 @@ func Chunks(title, body string, maxChars int) []Chunk {
 // EachChunkText calls f with the Text of each chunk Chunks(title, body,
 // maxChars) gives, in order, joined in one buffer it reuses: the string f
 // gets is valid only until f returns (an embedder that reads it and keeps
-// nothing of it, Builtin.VectorTo). It returns how many chunks there
-// were. Joining each chunk's text into a string of its own copied the
-// whole vault once more (230 MB at 100,000 notes).
+// nothing of it, Builtin.VectorTo), rather than a string of its own for
+// each. It returns how many chunks there were.
 func EachChunkText(title, body string, maxChars int, f func(text string)) int {
-	sc, _ := chunkScratches.Get().(*chunkScratch)
-	if sc == nil {
-		sc = new(chunkScratch)
-	}
+	sc := chunkScratches.Get().(*chunkScratch)
 	defer chunkScratches.Put(sc)
 	parts := chunkParts(sc.parts[:0], title, body, maxChars)
 	buf := sc.buf
@@ -84,15 +80,14 @@ func EachChunkText(title, body string, maxChars int, f func(text string)) int {
 }
 
 // chunkScratch is what EachChunkText reuses from one note to the next:
-// the buffer it joins texts in and its list of parts (a new list grown by
-// doubling for every note was 1% of the bytes of a cold index).
+// the buffer it joins texts in and its list of parts.
 type chunkScratch struct {
 	buf   []byte
 	parts []chunkPart
 }
 
 // chunkScratches holds EachChunkText's scratch space (*chunkScratch).
-var chunkScratches sync.Pool
+var chunkScratches = sync.Pool{New: func() any { return new(chunkScratch) }}
 
 // maxPooledParts is the most parts a pooled chunkScratch keeps room for.
 const maxPooledParts = 256
@@ -155,13 +150,6 @@ func sections(body string) []section {
 		text string
 	}
 	var stack []level
-	path := func() []string {
-		p := make([]string, len(stack))
-		for i, l := range stack {
-			p[i] = l.text
-		}
-		return p
-	}
 	var out []section
 	cur := section{start: 0}
 	var fence string // the open fence's marker, "" outside code
@@ -189,14 +177,16 @@ func sections(body string) []section {
 				stack = stack[:len(stack)-1]
 			}
 			stack = append(stack, level{n, text})
-			cur = section{path: path(), start: next}
+			path := make([]string, len(stack))
+			for i, l := range stack {
+				path[i] = l.text
+			}
+			cur = section{path: path, start: next}
 		}
 		pos = next
 	}
 	cur.end = len(body)
-	if cur.start > cur.end {
-		cur.start = cur.end
-	}
+	cur.start = min(cur.start, cur.end)
 	return append(out, cur)
 }
 
@@ -207,10 +197,7 @@ func fenceMarker(line string) string {
 	if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
 		return ""
 	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
 	if n < 3 {
 		return ""
 	}
@@ -320,43 +307,30 @@ func boundaries(body string, start, end, lvl int) []int {
 				break
 			}
 			next := i + j + 1
-			line := s[i : i+j]
-			isBlank := strings.TrimSpace(line) == ""
-			if next < len(s) && (lvl == splitLine || isBlank) {
+			if next < len(s) && (lvl == splitLine || strings.TrimSpace(s[i:i+j]) == "") {
 				cuts = append(cuts, start+next)
 			}
 			i = next
 		}
-	case splitSentence:
-		prevEnd := false
+	case splitSentence, splitWord:
+		// Cut before the first character after a sentence's end (and the
+		// spaces after it), or after spaces.
+		after := false
 		for i, r := range s {
-			if prevEnd && unicode.IsSpace(r) {
+			if after && unicode.IsSpace(r) {
 				continue
 			}
-			if prevEnd && i > 0 {
+			if after && i > 0 {
 				cuts = append(cuts, start+i)
 			}
-			prevEnd = false
-			switch r {
-			case '.', '!', '?', ';':
-				if next := i + 1; next < len(s) && unicode.IsSpace(rune(s[next])) {
-					prevEnd = true
-				}
-			case '。', '！', '？', '；':
-				prevEnd = true
+			after = lvl == splitWord && unicode.IsSpace(r)
+			switch {
+			case lvl == splitWord:
+			case r == '.' || r == '!' || r == '?' || r == ';':
+				after = i+1 < len(s) && unicode.IsSpace(rune(s[i+1]))
+			case r == '。' || r == '！' || r == '？' || r == '；':
+				after = true
 			}
-		}
-	case splitWord:
-		space := false
-		for i, r := range s {
-			if unicode.IsSpace(r) {
-				space = true
-				continue
-			}
-			if space && i > 0 {
-				cuts = append(cuts, start+i)
-			}
-			space = false
 		}
 	}
 	return cuts
@@ -364,21 +338,9 @@ func boundaries(body string, start, end, lvl int) []int {
 
 // trimSpan narrows [start, end) to exclude surrounding white space.
 func trimSpan(body string, start, end int) (int, int) {
-	for start < end {
-		r, n := utf8.DecodeRuneInString(body[start:end])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		start += n
-	}
-	for end > start {
-		r, n := utf8.DecodeLastRuneInString(body[start:end])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		end -= n
-	}
-	return start, end
+	s := strings.TrimLeftFunc(body[start:end], unicode.IsSpace)
+	start = end - len(s)
+	return start, start + len(strings.TrimRightFunc(s, unicode.IsSpace))
 }
 
 // cutBytes shortens s to at most n bytes at a character boundary.

@@ -1,13 +1,14 @@
 package embed
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"runtime"
 	"slices"
-	"sort"
+	"strings"
 	"sync"
 
 	"github.com/vaultgraph/vaultgraph/internal/slab"
@@ -178,10 +179,9 @@ func (x *Index) add(noteID string, vecs [][]float32) error {
 const rowSlabChunk = 4096
 
 // rowList returns an empty list with room for n rows, cut from
-// x.rowSlab: a list allocated for each note (100,000 of them at
-// 100,000 notes) left holes in the heap among the garbage of the
-// vectors' load. The room is capped, so that a note given more rows
-// later moves its list rather than write into the next note's.
+// x.rowSlab: a list allocated for each note left holes in the heap. The
+// room is capped, so that a note given more rows later moves its list
+// rather than write into the next note's.
 func (x *Index) rowList(n int) []int32 {
 	return slab.Take(&x.rowSlab, n, rowSlabChunk)[:0]
 }
@@ -194,7 +194,7 @@ func (x *Index) remove(noteID string) bool {
 		return false
 	}
 	rows := x.notes[slot].rows
-	sort.Slice(rows, func(i, j int) bool { return rows[i] > rows[j] })
+	slices.SortFunc(rows, func(a, b int32) int { return cmp.Compare(b, a) })
 	for _, r := range rows {
 		last := int32(len(x.rowNote) - 1)
 		if r != last {
@@ -302,10 +302,8 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 		allowed = make([]bool, len(x.notes))
 		some := false
 		for i, n := range x.notes {
-			if n.id != "" && keep(n.id) {
-				allowed[i] = true
-				some = true
-			}
+			allowed[i] = n.id != "" && keep(n.id)
+			some = some || allowed[i]
 		}
 		if !some {
 			return nil
@@ -316,11 +314,7 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := rows*w/workers, rows*(w+1)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			parts[w] = x.scan(query, lo, hi, k, allowed, perRow)
-		}()
+		wg.Go(func() { parts[w] = x.scan(query, lo, hi, k, allowed, perRow) })
 	}
 	wg.Wait()
 
@@ -340,34 +334,8 @@ func (x *Index) search(query []float32, k int, keep func(noteID string) bool, pe
 		}
 		hits = append(hits, Hit{NoteID: x.notes[slot].id, Chunk: int(e.chunk), Score: e.score})
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		if hits[i].NoteID != hits[j].NoteID {
-			return hits[i].NoteID < hits[j].NoteID
-		}
-		return hits[i].Chunk < hits[j].Chunk
+	slices.SortFunc(hits, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.NoteID, b.NoteID), a.Chunk-b.Chunk)
 	})
-	if len(hits) > k {
-		hits = hits[:k]
-	}
-	return hits
-}
-
-// dotInt8 is the dot product of an int8 row with a float32 query.
-func dotInt8(q []int8, x []float32) float32 {
-	x = x[:len(q)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(q); i += 4 {
-		s0 += float32(q[i]) * x[i]
-		s1 += float32(q[i+1]) * x[i+1]
-		s2 += float32(q[i+2]) * x[i+2]
-		s3 += float32(q[i+3]) * x[i+3]
-	}
-	for ; i < len(q); i++ {
-		s0 += float32(q[i]) * x[i]
-	}
-	return (s0 + s1) + (s2 + s3)
+	return hits[:min(k, len(hits))]
 }

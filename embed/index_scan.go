@@ -50,7 +50,7 @@ func (x *Index) score(query []float32, rows []int32, out []float32) {
 	d := x.dim
 	for i, r := range rows {
 		if x.quantize {
-			out[i] = dotInt8(x.q[int(r)*d:int(r+1)*d], query) * x.scale[r]
+			out[i] = dot(x.q[int(r)*d:int(r+1)*d], query) * x.scale[r]
 		} else {
 			out[i] = dot(x.f32[int(r)*d:int(r+1)*d], query)
 		}

@@ -47,10 +47,8 @@ const candidatesOnStack = 128
 // per exponent finds the exponent of the n-th largest; those above it are
 // in, and of those at it (a factor of two apart at most), a count per
 // next 8 bits of the mantissa finds the rest, and only the few at that
-// cut are sorted. That is two passes over v and none over a heap (a heap
-// of the best n was a twentieth of a cold index's parse workers). It
-// allocates nothing with a dst of capacity n for a v of a few hundred
-// components.
+// cut are sorted: two passes over v and none over a heap. It allocates
+// nothing with a dst of capacity n for a v of a few hundred components.
 func AppendLargest(dst []int, v []float32, n int) []int {
 	from := len(dst)
 	if n <= 0 {
@@ -100,9 +98,8 @@ func AppendLargest(dst []int, v []float32, n int) []int {
 }
 
 // sortDims sorts dims, distinct dimensions of a vector of dim
-// components, in increasing order: through a bit set for a vector of up
-// to 1,024 components (slices.Sort of a sparse vector's 32 dimensions was
-// a fifth of AppendLargest), with slices.Sort for a longer one.
+// components, in increasing order: through a bit set (faster than
+// slices.Sort) for a vector of up to 1,024 components.
 func sortDims(dims []int, dim int) {
 	var set [16]uint64
 	if dim > 64*len(set) {

@@ -16,10 +16,10 @@ type noteScore struct {
 // note only comes back in with a better score than it had.
 //
 // The positions are a table by slot (1 + the position; 0: not in the
-// heap), not a map: a search moves entries of the heap thousands of
-// times, and a map's writes were a third of the vector scan's CPU under
-// `make load`. Tables go back to topPool cleared entry by entry (release),
-// so that a search neither makes nor clears one the size of the index.
+// heap), not a map, whose writes are too slow for a heap that moves
+// entries thousands of times. Tables go back to topPool cleared entry by
+// entry (release), so that a search neither makes nor clears one the
+// size of the index.
 type topNotes struct {
 	k     int
 	items []noteScore
@@ -27,15 +27,12 @@ type topNotes struct {
 }
 
 // topPool holds released topNotes.
-var topPool sync.Pool
+var topPool = sync.Pool{New: func() any { return new(topNotes) }}
 
 // newTopNotes returns an empty heap of at most k notes of slots below
 // slots, from topPool when it has one; release gives it back.
 func newTopNotes(k, slots int) *topNotes {
-	t, ok := topPool.Get().(*topNotes)
-	if !ok {
-		t = &topNotes{}
-	}
+	t := topPool.Get().(*topNotes)
 	t.k, t.items = k, t.items[:0]
 	if len(t.pos) < slots {
 		t.pos = make([]int32, slots)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"unicode/utf8"
 )
 
 // Model2Vec is a static embedding model in the model2vec format (for
@@ -47,7 +45,7 @@ const (
 func LoadModel2Vec(dir string) (*Model2Vec, error) {
 	for _, f := range []string{model2vecWeights, model2vecTokenizer} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
+			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("%w: %s has no %s", ErrModelNotFound, dir, f)
 			}
 			return nil, err
@@ -79,17 +77,12 @@ func (m *Model2Vec) loadWeights(path string) error {
 	if err != nil {
 		return err
 	}
-	name := ""
-	for _, n := range []string{"embeddings", "embedding.weight", "0"} {
-		if st.has(n) {
-			name = n
-			break
-		}
-	}
-	if name == "" {
+	names := []string{"embeddings", "embedding.weight", "0"}
+	i := slices.IndexFunc(names, st.has)
+	if i < 0 {
 		return fmt.Errorf("%w: no \"embeddings\" tensor", ErrFormat)
 	}
-	emb, shape, err := st.floats(name)
+	emb, shape, err := st.floats(names[i])
 	if err != nil {
 		return err
 	}
@@ -154,15 +147,13 @@ func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, err
 // Vector embeds one text: the mean of its tokens' (weighted) rows,
 // normalised; the zero vector when no token is known.
 func (m *Model2Vec) Vector(text string) []float32 {
-	if utf8.RuneCountInString(text) > m.maxChars {
-		n := 0
-		for i := range text {
-			if n == m.maxChars {
-				text = text[:i]
-				break
-			}
-			n++
+	n := 0
+	for i := range text {
+		if n == m.maxChars {
+			text = text[:i]
+			break
 		}
+		n++
 	}
 	out := make([]float32, m.dim)
 	used := 0

@@ -131,45 +131,27 @@ func New(spec string, opts Options) (Embedder, error) {
 		spec, ErrUnknownProvider)
 }
 
-// remoteConfig is Options with defaults and environment applied.
-type remoteConfig struct {
-	base    string
-	key     string
-	batch   int
-	timeout time.Duration
-	retries int
-	client  *http.Client
-}
-
-func (o Options) remote(defaultURL string, keyEnvs ...string) remoteConfig {
-	c := remoteConfig{
-		base:    strings.TrimRight(cmp.Or(o.BaseURL, os.Getenv(EnvEmbedURL), defaultURL), "/"),
-		key:     o.APIKey,
-		batch:   o.BatchSize,
-		timeout: o.Timeout,
-		retries: o.Retries,
-		client:  o.HTTPClient,
-	}
+// remote returns o with the defaults and the environment applied: the
+// base URL without a trailing slash, Retries 0 for none.
+func (o Options) remote(defaultURL string, keyEnvs ...string) Options {
+	o.BaseURL = strings.TrimRight(cmp.Or(o.BaseURL, os.Getenv(EnvEmbedURL), defaultURL), "/")
 	for _, env := range keyEnvs {
-		if c.key != "" {
-			break
-		}
-		c.key = os.Getenv(env)
+		o.APIKey = cmp.Or(o.APIKey, os.Getenv(env))
 	}
-	if c.batch <= 0 {
-		c.batch = DefaultBatchSize
+	if o.BatchSize <= 0 {
+		o.BatchSize = DefaultBatchSize
 	}
-	if c.timeout <= 0 {
-		c.timeout = DefaultTimeout
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
 	}
 	switch {
-	case c.retries == 0:
-		c.retries = DefaultRetries
-	case c.retries < 0:
-		c.retries = 0
+	case o.Retries == 0:
+		o.Retries = DefaultRetries
+	case o.Retries < 0:
+		o.Retries = 0
 	}
-	if c.client == nil {
-		c.client = &http.Client{}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{}
 	}
-	return c
+	return o
 }

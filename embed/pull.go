@@ -95,11 +95,13 @@ func Pull(ctx context.Context, name, cacheDir string, client *http.Client, progr
 
 var errNotOnHub = fmt.Errorf("%w: not on the hub", ErrModelNotFound)
 
-// download tracks progress across files.
+// download tracks progress across files; it reads the body of the file
+// being fetched.
 type download struct {
 	client      *http.Client
 	progress    func(done, total int64)
 	done, total int64
+	body        io.Reader
 }
 
 func (d *download) fetch(ctx context.Context, u, path string) error {
@@ -128,7 +130,8 @@ func (d *download) fetch(ctx context.Context, u, path string) error {
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(f, &progressReader{r: resp.Body, d: d})
+	d.body = resp.Body
+	n, err := io.Copy(f, d)
 	if err == nil && resp.ContentLength >= 0 && n != resp.ContentLength {
 		err = fmt.Errorf("GET %s: got %d of %d bytes", u, n, resp.ContentLength)
 	}
@@ -141,17 +144,13 @@ func (d *download) fetch(ctx context.Context, u, path string) error {
 	return err
 }
 
-type progressReader struct {
-	r io.Reader
-	d *download
-}
-
-func (p *progressReader) Read(b []byte) (int, error) {
-	n, err := p.r.Read(b)
+// Read reads the body, counting the bytes for progress.
+func (d *download) Read(b []byte) (int, error) {
+	n, err := d.body.Read(b)
 	if n > 0 {
-		p.d.done += int64(n)
-		if p.d.progress != nil {
-			p.d.progress(p.d.done, p.d.total)
+		d.done += int64(n)
+		if d.progress != nil {
+			d.progress(d.done, d.total)
 		}
 	}
 	return n, err

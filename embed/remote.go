@@ -34,7 +34,7 @@ type remote struct {
 	provider string // "ollama" or "openai"
 	model    string
 	endpoint string
-	cfg      remoteConfig
+	cfg      Options // with the defaults applied (Options.remote)
 	dim      atomic.Int64
 	api      remoteAPI
 
@@ -56,11 +56,11 @@ func (e *remote) Dimension() int { return int(e.dim.Load()) }
 // Embed sends the texts in batches and returns their normalised vectors.
 func (e *remote) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
-	for start := 0; start < len(texts); start += e.cfg.batch {
-		end := min(start+e.cfg.batch, len(texts))
+	for start := 0; start < len(texts); start += e.cfg.BatchSize {
+		end := min(start+e.cfg.BatchSize, len(texts))
 		vecs, err := e.embedBatch(ctx, texts[start:end])
 		if err != nil {
-			return nil, fmt.Errorf("%s %s at %s: %w", e.provider, e.model, e.cfg.base, err)
+			return nil, fmt.Errorf("%s %s at %s: %w", e.provider, e.model, e.cfg.BaseURL, err)
 		}
 		out = append(out, vecs...)
 	}
@@ -84,7 +84,7 @@ func (e *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		if aerr == nil {
 			return e.check(vecs)
 		}
-		if !aerr.retry || attempt >= e.cfg.retries || ctx.Err() != nil {
+		if !aerr.retry || attempt >= e.cfg.Retries || ctx.Err() != nil {
 			if aerr.retry && ctx.Err() == nil {
 				return nil, fmt.Errorf("%w (after %d attempts)%s", aerr.err, attempt+1, e.api.hint)
 			}
@@ -106,7 +106,7 @@ func (e *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 
 // try makes one request.
 func (e *remote) try(ctx context.Context, body []byte, n int) ([][]float32, *attemptError) {
-	actx, cancel := context.WithTimeout(ctx, e.cfg.timeout)
+	actx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, e.endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -115,23 +115,25 @@ func (e *remote) try(ctx context.Context, body []byte, n int) ([][]float32, *att
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "vaultgraph")
-	if e.cfg.key != "" {
-		req.Header.Set("Authorization", "Bearer "+e.cfg.key)
+	if e.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+e.cfg.APIKey)
 	}
-	resp, err := e.cfg.client.Do(req)
-	if err != nil {
+	// unreachable is a failure to talk to the server: retried, unless
+	// the caller gave up.
+	unreachable := func(err error) *attemptError {
 		if ctx.Err() != nil {
-			return nil, &attemptError{err: ctx.Err()}
+			return &attemptError{err: ctx.Err()}
 		}
-		return nil, &attemptError{err: fmt.Errorf("%w: %v", ErrUnavailable, err), retry: true}
+		return &attemptError{err: fmt.Errorf("%w: %v", ErrUnavailable, err), retry: true}
+	}
+	resp, err := e.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return nil, unreachable(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, &attemptError{err: ctx.Err()}
-		}
-		return nil, &attemptError{err: fmt.Errorf("%w: reading the answer: %v", ErrUnavailable, err), retry: true}
+		return nil, unreachable(fmt.Errorf("reading the answer: %v", err))
 	}
 	code := resp.StatusCode
 	switch {

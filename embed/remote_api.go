@@ -46,7 +46,7 @@ func newHTTPEmbedder(provider, model string, opts Options) *remote {
 	return &remote{
 		provider: provider,
 		model:    cmp.Or(model, api.defaultModel),
-		endpoint: cfg.base + api.path,
+		endpoint: cfg.BaseURL + api.path,
 		cfg:      cfg,
 		api:      api,
 	}

@@ -460,8 +460,8 @@ func TestRemoteEnv(t *testing.T) {
 		t.Errorf("Authorization = %q, want Bearer vg", r.auth)
 	}
 	t.Setenv(EnvEmbedKey, "")
-	if o := newHTTPEmbedder("ollama", "m", Options{}); o.cfg.key != "" {
-		t.Errorf("ollama key = %q, want none", o.cfg.key)
+	if o := newHTTPEmbedder("ollama", "m", Options{}); o.cfg.APIKey != "" {
+		t.Errorf("ollama key = %q, want none", o.cfg.APIKey)
 	}
 }
 

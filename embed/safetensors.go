@@ -103,19 +103,14 @@ func parseSafetensorsHeader(hdr []byte, dataLen int64) (map[string]tensorInfo, e
 				return nil, fmt.Errorf("%w: safetensors tensor %q: bad shape %v", ErrFormat, name, t.Shape)
 			}
 			shape[i] = int(d)
-			if d == 0 {
+			switch {
+			case d == 0:
 				count = 0
-			}
-		}
-		for _, d := range t.Shape {
-			if count <= 0 {
-				break
-			}
-			if count > span/d { // more elements than bytes: cannot match
+			case count > 0 && count > span/d: // more elements than bytes: cannot match
 				count = -1
-				break
+			case count > 0:
+				count *= d
 			}
-			count *= d
 		}
 		if count < 0 || count*size != span {
 			return nil, fmt.Errorf("%w: safetensors tensor %q: shape %v of %s needs other than %d bytes",
@@ -178,15 +173,6 @@ func readTensor[T any](s *safetensors, t tensorInfo, conv func(b []byte) T) ([]T
 	return out, t.shape, nil
 }
 
-// tensor looks up a tensor by name.
-func (s *safetensors) tensor(name string) (tensorInfo, error) {
-	t, ok := s.tensors[name]
-	if !ok {
-		return t, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
-	}
-	return t, nil
-}
-
 // floatConv reads one value of each float dtype as float32.
 var floatConv = map[string]func(b []byte) float32{
 	"F32":  func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) },
@@ -215,9 +201,9 @@ func (s *safetensors) ints(name string) ([]int64, []int, error) {
 // readAs reads the tensor name with the conversion of its dtype; kind
 // names the types convs holds, for the error.
 func readAs[T any](s *safetensors, name string, convs map[string]func(b []byte) T, kind string) ([]T, []int, error) {
-	t, err := s.tensor(name)
-	if err != nil {
-		return nil, nil, err
+	t, ok := s.tensors[name]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: safetensors: no tensor %q", ErrFormat, name)
 	}
 	conv, ok := convs[t.dtype]
 	if !ok {
@@ -238,11 +224,7 @@ func halfToFloat32(h uint16) float32 {
 			return math.Float32frombits(sign)
 		}
 		// Subnormal: frac × 2^-24.
-		v := float32(frac) / (1 << 24)
-		if sign != 0 {
-			v = -v
-		}
-		return v
+		return math.Float32frombits(sign | math.Float32bits(float32(frac)/(1<<24)))
 	case 0x1f:
 		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
 	}

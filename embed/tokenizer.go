@@ -36,7 +36,6 @@ type Tokenizer struct {
 type addedToken struct {
 	content string
 	id      int
-	special bool
 }
 
 // tokenModel splits one pre-tokenized word into token ids.
@@ -87,7 +86,7 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 		if a.Content == "" || a.ID < 0 {
 			continue
 		}
-		t.added = append(t.added, addedToken{content: a.Content, id: a.ID, special: a.Special})
+		t.added = append(t.added, addedToken{content: a.Content, id: a.ID})
 		if a.Special {
 			t.special[a.ID] = true
 		}
@@ -108,14 +107,6 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 // VocabSize is one more than the largest token id.
 func (t *Tokenizer) VocabSize() int { return len(t.tokens) }
 
-// Token returns the text of a token id.
-func (t *Tokenizer) Token(id int) string {
-	if id < 0 || id >= len(t.tokens) {
-		return ""
-	}
-	return t.tokens[id]
-}
-
 // Encode returns the token ids of text, unknown tokens included.
 func (t *Tokenizer) Encode(text string) []int {
 	var ids []int
@@ -123,13 +114,11 @@ func (t *Tokenizer) Encode(text string) []int {
 	t.splitAdded(text, func(seg string, added int) {
 		if added >= 0 {
 			ids = append(ids, added)
-			first = false
-			return
-		}
-		seg = t.norm(seg)
-		for _, w := range t.pre(seg, first) {
-			if w != "" {
-				ids = t.model.encode(ids, w)
+		} else {
+			for _, w := range t.pre(t.norm(seg), first) {
+				if w != "" {
+					ids = t.model.encode(ids, w)
+				}
 			}
 		}
 		first = false
@@ -194,8 +183,10 @@ func (t *Tokenizer) parseModel(raw json.RawMessage) error {
 		if err := json.Unmarshal(m.Vocab, &t.vocab); err != nil {
 			return fmt.Errorf("%w: %s vocab: %v", ErrFormat, m.Type, err)
 		}
-		if err := checkIDs(t.vocab); err != nil {
-			return err
+		for tok, id := range t.vocab {
+			if id < 0 || id > 1<<24 {
+				return fmt.Errorf("%w: token %q has id %d", ErrFormat, tok, id)
+			}
 		}
 		if m.UnkToken != nil {
 			if id, ok := t.vocab[*m.UnkToken]; ok {
@@ -225,15 +216,6 @@ func (t *Tokenizer) parseModel(raw json.RawMessage) error {
 		return nil
 	}
 	return fmt.Errorf("%w: tokenizer model %q is not supported (WordPiece, Unigram and WordLevel are)", ErrFormat, m.Type)
-}
-
-func checkIDs(vocab map[string]int) error {
-	for tok, id := range vocab {
-		if id < 0 || id > 1<<24 {
-			return fmt.Errorf("%w: token %q has id %d", ErrFormat, tok, id)
-		}
-	}
-	return nil
 }
 
 // unigramPiece is one ["token", score] pair of a Unigram vocab.

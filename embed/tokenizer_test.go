@@ -287,3 +287,11 @@ func (t *Tokenizer) tokenTexts(text string) []string {
 	}
 	return out
 }
+
+// Token returns the text of a token id.
+func (t *Tokenizer) Token(id int) string {
+	if id < 0 || id >= len(t.tokens) {
+		return ""
+	}
+	return t.tokens[id]
+}

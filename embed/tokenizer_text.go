@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"golang.org/x/text/unicode/norm"
@@ -150,7 +149,7 @@ func bertNormalize(s string, clean, chinese, strip, lower bool) string {
 			if r == 0 || r == unicode.ReplacementChar || isBertControl(r) {
 				continue
 			}
-			if isBertSpace(r) {
+			if unicode.IsSpace(r) {
 				r = ' '
 			}
 		}
@@ -170,10 +169,6 @@ func bertNormalize(s string, clean, chinese, strip, lower bool) string {
 		s = strings.ToLower(s)
 	}
 	return s
-}
-
-func isBertSpace(r rune) bool {
-	return r == '\t' || r == '\n' || r == '\r' || unicode.IsSpace(r)
 }
 
 func isBertControl(r rune) bool {
@@ -217,7 +212,7 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 	case "WhitespaceSplit":
 		return func(s string, _ bool) []string { return strings.FieldsFunc(s, unicode.IsSpace) }, nil
 	case "Whitespace":
-		return func(s string, _ bool) []string { return splitWhitespaceWords(s) }, nil
+		return func(s string, _ bool) []string { return splitClasses(s, whitespaceClass) }, nil
 	case "Punctuation":
 		drop := c.Behavior == "removed"
 		return func(s string, _ bool) []string {
@@ -229,7 +224,14 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 				return splitRunes(s, func(rune) bool { return false }, unicode.IsDigit, false)
 			}, nil
 		}
-		return func(s string, _ bool) []string { return splitDigitRuns(s) }, nil
+		return func(s string, _ bool) []string {
+			return splitClasses(s, func(r rune) int {
+				if unicode.IsDigit(r) {
+					return 1
+				}
+				return 2
+			})
+		}, nil
 	case "Metaspace":
 		return metaspace(c), nil
 	case "Sequence":
@@ -282,52 +284,32 @@ func splitRunes(s string, drop, isolate func(rune) bool, dropIsolated bool) []st
 	return out
 }
 
-// splitWhitespaceWords is the Whitespace pre-tokenizer, \w+|[^\w\s]+.
-func splitWhitespaceWords(s string) []string {
-	const (
-		space = iota
-		wordChar
-		other
-	)
-	class := func(r rune) int {
-		switch {
-		case unicode.IsSpace(r):
-			return space
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' || unicode.Is(unicode.Pc, r):
-			return wordChar
-		}
-		return other
+// whitespaceClass is the class of r for the Whitespace pre-tokenizer,
+// \w+|[^\w\s]+: 0 for space, 1 for a word character, 2 for the others.
+func whitespaceClass(r rune) int {
+	switch {
+	case unicode.IsSpace(r):
+		return 0
+	case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_' || unicode.Is(unicode.Pc, r):
+		return 1
 	}
+	return 2
+}
+
+// splitClasses cuts s where the class of its runes changes, and drops
+// the runs of class 0.
+func splitClasses(s string, class func(rune) int) []string {
 	var out []string
-	start, cur := 0, space
+	start, cur := 0, 0
 	for i, r := range s {
-		c := class(r)
-		if c != cur {
-			if cur != space && start < i {
+		if c := class(r); c != cur {
+			if cur != 0 && start < i {
 				out = append(out, s[start:i])
 			}
 			start, cur = i, c
 		}
 	}
-	if cur != space && start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
-// splitDigitRuns isolates runs of digits.
-func splitDigitRuns(s string) []string {
-	var out []string
-	start, digits := 0, false
-	for i, r := range s {
-		d := unicode.IsDigit(r)
-		if i > start && d != digits {
-			out = append(out, s[start:i])
-			start = i
-		}
-		digits = d
-	}
-	if start < len(s) {
+	if cur != 0 && start < len(s) {
 		out = append(out, s[start:])
 	}
 	return out
@@ -354,21 +336,17 @@ func metaspace(c component) preTokenizer {
 			return []string{s}
 		}
 		var out []string
-		start := 0
-		for i := 0; i < len(s); {
-			if strings.HasPrefix(s[i:], rep) {
-				if i > start {
-					out = append(out, s[start:i])
-					start = i
-				}
-				i += len(rep)
-				continue
+		for s != "" { // a word runs up to the next replacement
+			from := 0
+			if strings.HasPrefix(s, rep) {
+				from = len(rep)
 			}
-			_, n := utf8.DecodeRuneInString(s[i:])
-			i += n
-		}
-		if start < len(s) {
-			out = append(out, s[start:])
+			end := len(s)
+			if i := strings.Index(s[from:], rep); i >= 0 {
+				end = from + i
+			}
+			out = append(out, s[:end])
+			s = s[end:]
 		}
 		return out
 	}

@@ -25,21 +25,22 @@ func Normalize(v []float32) []float32 {
 	return v
 }
 
-// dot is the dot product of two vectors of the same length; for
-// normalised vectors it is their cosine similarity. It is unrolled by
-// four; the compiler removes the bounds checks.
-func dot(a, b []float32) float32 {
+// dot is the dot product of a row (of float32, or of an int8 index) and
+// a vector of the same length; for normalised vectors it is their cosine
+// similarity. It is unrolled by four; the compiler removes the bounds
+// checks.
+func dot[T float32 | int8](a []T, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += float32(a[i]) * b[i]
+		s1 += float32(a[i+1]) * b[i+1]
+		s2 += float32(a[i+2]) * b[i+2]
+		s3 += float32(a[i+3]) * b[i+3]
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += float32(a[i]) * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)
 }

@@ -11,10 +11,8 @@
 // proportional to the degree of the node, lets [Graph.ShortestPath] run a
 // bidirectional breadth-first search over adjacency lists, and lets
 // PageRank ([Graph.PageRankOf], [Graph.Hubs]) iterate over a compact edge
-// array. [Graph.Related] ranks the nodes near some seeds by personalized
-// PageRank, computed by forward push so that it touches only the part of
-// the graph near them, and [Graph.RelatedWhy] says how each is linked with
-// the seeds.
+// array. [Graph.Related] ranks the nodes near some seeds, and
+// [Graph.RelatedWhy] says how each is linked with them.
 //
 // Tags are matched case-insensitively and hierarchically, as in Obsidian:
 // a query for "project" matches notes tagged "project" or "project/alpha",

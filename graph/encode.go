@@ -60,7 +60,7 @@ func Decode(b []byte) (*Graph, error) {
 	g.index = make(map[string]int32, slots)
 	for i := range g.nodes {
 		n := &g.nodes[i]
-		if n.id = d.str(); n.id == "" {
+		if n.id = string(d.bytes()); n.id == "" {
 			continue
 		}
 		before := len(g.index)
@@ -113,8 +113,7 @@ type decoder struct {
 	tagged [][][2]int32 // tag number and slot, in chunks of slotChunk
 }
 
-// slotChunk is the number of slots in one chunk of decoder.arena: at
-// 100,000 notes one allocation instead of some 300,000.
+// slotChunk is the number of slots in one chunk of decoder.arena.
 const slotChunk = 1 << 14
 
 func (d *decoder) fail() {
@@ -150,9 +149,6 @@ func (d *decoder) bytes() []byte {
 	return s
 }
 
-func (d *decoder) str() string { return string(d.bytes()) }
-
-// tag reads a string that many nodes share, keeping one copy of it.
 // tag reads a tag of the node at slot u; each tag is kept once.
 func (d *decoder) tag(u int32) string {
 	b := d.bytes()

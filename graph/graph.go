@@ -83,33 +83,27 @@ func (g *Graph) names(slots []int32) []string {
 	return ids
 }
 
-// Has reports whether id is a node of the graph.
-func (g *Graph) Has(id string) bool {
+// read returns get() under the read lock.
+func read[T any](g *Graph, get func() T) T {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	_, ok := g.index[id]
-	return ok
+	return get()
+}
+
+// Has reports whether id is a node of the graph.
+func (g *Graph) Has(id string) bool {
+	return nodeValue(g, id, func(*node) bool { return true })
 }
 
 // Len returns the number of nodes.
-func (g *Graph) Len() int {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return len(g.live)
-}
+func (g *Graph) Len() int { return read(g, func() int { return len(g.live) }) }
 
 // EdgeCount returns the number of distinct directed edges.
-func (g *Graph) EdgeCount() int {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return g.edges
-}
+func (g *Graph) EdgeCount() int { return read(g, func() int { return g.edges }) }
 
 // IDs returns the IDs of all nodes, sorted.
 func (g *Graph) IDs() []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	ids := g.names(g.live)
+	ids := read(g, func() []string { return g.names(g.live) })
 	slices.Sort(ids)
 	return ids
 }

@@ -54,12 +54,9 @@ func (sc *bfsScratch) reset(n int) uint32 {
 func (g *Graph) ShortestPath(src, dst string, directed bool) []string {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	s, ok := g.index[src]
-	if !ok {
-		return nil
-	}
-	t, ok := g.index[dst]
-	if !ok {
+	s, okS := g.index[src]
+	t, okT := g.index[dst]
+	if !okS || !okT {
 		return nil
 	}
 	if s == t {

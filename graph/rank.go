@@ -59,8 +59,7 @@ type rankCache struct {
 // graph version that changed only tags, or replaced links by the same
 // links, keeps the scores of the one before. Since the positions follow
 // the IDs, every sum PageRank takes adds the same numbers in the same
-// order for the same graph, however it was built: the same graph gets
-// the same scores, bit for bit.
+// order for the same graph, however it was built.
 type rankShape struct {
 	slots       int // len(Graph.nodes)
 	live, start []int32

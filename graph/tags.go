@@ -75,10 +75,7 @@ func (g *Graph) Tags() []TagCount {
 // A leading '#' in a query tag is ignored. WithTags returns nil when tags
 // holds no usable tag.
 func (g *Graph) WithTags(tags []string, all bool) []string {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	slots := g.withTags(normalizeTags(tags), all)
-	ids := g.names(slots)
+	ids := read(g, func() []string { return g.names(g.withTags(normalizeTags(tags), all)) })
 	slices.Sort(ids)
 	return ids
 }

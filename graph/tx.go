@@ -25,17 +25,14 @@ func (g *Graph) Update(fn func(tx *Tx)) {
 // node ID, when fn returns, instead of one sorted insertion per edge. The
 // graph is the same as Update would make.
 func (g *Graph) Build(fn func(tx *Tx)) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.bulk = true
-	tx := &Tx{g: g}
-	defer func() {
-		tx.g = nil
-		g.bulk = false
-		g.sortIns()
-		g.version++
-	}()
-	fn(tx)
+	g.Update(func(tx *Tx) {
+		g.bulk = true
+		defer func() {
+			g.bulk = false
+			g.sortIns()
+		}()
+		fn(tx)
+	})
 }
 
 // sortIns sorts every node's sources by ID after a Build: the IDs are

@@ -41,29 +41,35 @@ func FoldWord(w string) (folded string, differs bool) {
 	b.Grow(len(w))
 	dropMarks := false // the last letter was folded: its marks go
 	for _, r := range w {
-		if r < utf8.RuneSelf {
-			b.WriteRune(unicode.ToLower(r))
-			dropMarks = true
-			continue
-		}
-		if unicode.Is(unicode.Mn, r) {
-			if dropMarks {
-				differs = differs || !U61Diacritic(r)
-				continue
-			}
-			b.WriteRune(r)
-			continue
-		}
-		f, ok := foldRune(r)
-		dropMarks = ok
-		if !ok {
-			b.WriteRune(r)
-			continue
-		}
-		b.WriteString(f)
-		differs = differs || !u61Folds(r, f)
+		var d bool
+		dropMarks, d = foldStep(&b, r, dropMarks, !differs)
+		differs = differs || d
 	}
 	return b.String(), differs
+}
+
+// foldStep writes to b the fold of r, which follows a folded letter (whose
+// marks go) when dropMarks. It returns dropMarks for the next rune and,
+// when check, whether unicode61 folds r otherwise.
+func foldStep(b *strings.Builder, r rune, dropMarks, check bool) (bool, bool) {
+	switch {
+	case r < utf8.RuneSelf:
+		b.WriteRune(unicode.ToLower(r))
+		return true, false
+	case unicode.Is(unicode.Mn, r):
+		if dropMarks {
+			return true, check && !U61Diacritic(r)
+		}
+		b.WriteRune(r)
+		return false, false
+	}
+	f, ok := foldRune(r)
+	if !ok {
+		b.WriteRune(r)
+		return false, false
+	}
+	b.WriteString(f)
+	return true, check && !u61Folds(r, f)
 }
 
 // Folded is a word folded (FoldRunes) with, for each byte of Text, the
@@ -90,22 +96,7 @@ func FoldRunes(w []rune) Folded {
 	dropMarks := false // as in FoldWord
 	for i, c := range w {
 		n := b.Len()
-		switch {
-		case c < utf8.RuneSelf:
-			b.WriteRune(unicode.ToLower(c))
-			dropMarks = true
-		case unicode.Is(unicode.Mn, c):
-			if !dropMarks {
-				b.WriteRune(c)
-			}
-		default:
-			f, ok := foldRune(c)
-			if !ok {
-				f = string(c)
-			}
-			b.WriteString(f)
-			dropMarks = ok
-		}
+		dropMarks, _ = foldStep(&b, c, dropMarks, false)
 		for range b.Len() - n {
 			from = append(from, i)
 		}

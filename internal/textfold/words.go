@@ -49,33 +49,14 @@ func Words(s string) []string {
 // Runs yields the byte offset and text of each run of s of runes for
 // which in reports true.
 func Runs(s string, in func(rune) bool) iter.Seq2[int, string] {
-	return runs(s, in, nil)
-}
-
-// Tokens yields the byte offset and text of each of unicode61's tokens
-// of s, as written: Runs(s, IsWordRune), without a call per ASCII
-// character (the hidden columns of every note's body are made from them).
-func Tokens(s string) iter.Seq2[int, string] {
-	return runs(s, IsWordRune, &asciiWordBytes)
-}
-
-// runs is Runs, answered for ASCII characters by ascii when not nil.
-func runs(s string, in func(rune) bool, ascii *[256]bool) iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
 		start := -1
 		for i := 0; i < len(s); {
-			var ok bool
-			n := 1
-			switch c := s[i]; {
-			case c < utf8.RuneSelf && ascii != nil:
-				ok = ascii[c]
-			case c < utf8.RuneSelf:
-				ok = in(rune(c))
-			default:
-				var r rune
+			r, n := rune(s[i]), 1
+			if r >= utf8.RuneSelf {
 				r, n = utf8.DecodeRuneInString(s[i:])
-				ok = in(r)
 			}
+			ok := in(r)
 			switch {
 			case ok && start < 0:
 				start = i
@@ -132,8 +113,7 @@ func IsCJK(r rune) bool {
 // HasCJK reports whether s has a CJK letter. It is strings.IndexFunc(s,
 // IsCJK) >= 0 without a call per rune: no rune below U+1100 is CJK, and a
 // byte below 0xE1 starts none from U+1100 on (nor is it inside one), so
-// only the runes that start at a byte from 0xE1 on are decoded and tested
-// (over a note's body, IndexFunc was a fifth of Prepare).
+// only the runes that start at a byte from 0xE1 on are decoded and tested.
 func HasCJK(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0xE1 {

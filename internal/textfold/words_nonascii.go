@@ -16,7 +16,7 @@ func NonASCIITokens(s string) iter.Seq2[bool, string] {
 	return func(yield func(bool, string) bool) {
 		skipped := false
 		for i := 0; i < len(s); {
-			p := indexNonASCII(s, i)
+			p := IndexNonASCII(s, i)
 			if p < 0 {
 				return
 			}
@@ -42,9 +42,9 @@ func NonASCIITokens(s string) iter.Seq2[bool, string] {
 	}
 }
 
-// indexNonASCII returns the index of the first byte of s from i on that
+// IndexNonASCII returns the index of the first byte of s from i on that
 // is not ASCII, or -1.
-func indexNonASCII(s string, i int) int {
+func IndexNonASCII(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		if (s[i]|s[i+1]|s[i+2]|s[i+3]|s[i+4]|s[i+5]|s[i+6]|s[i+7])&0x80 != 0 {
 			break

@@ -1,6 +1,7 @@
 package textfold
 
 import (
+	"iter"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -38,3 +39,7 @@ func TestTokensSameAsRuns(t *testing.T) {
 		}
 	}
 }
+
+// Tokens yields the byte offset and text of each of unicode61's tokens
+// of s, as written.
+func Tokens(s string) iter.Seq2[int, string] { return Runs(s, IsWordRune) }
