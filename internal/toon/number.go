@@ -79,49 +79,51 @@ func CanonicalNumber(s string) (out string, ok bool) {
 // sign, integer digits, fraction digits and exponent text; ok is false
 // when s is not a JSON number.
 func splitNumber(s string) (neg bool, intPart, frac, expText string, ok bool) {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		neg = true
-		i++
+	neg = strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
 	}
-	start := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	intPart = s[start:i]
-	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
-		return false, "", "", "", false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		start = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		frac = s[start:i]
-		if frac == "" {
-			return false, "", "", "", false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		start = i
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		digits := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		if i == digits {
-			return false, "", "", "", false
-		}
-		expText = s[start:i]
-	}
-	if i != len(s) {
+	intPart, frac, expText, ok = scanNumber(s)
+	if !ok || len(intPart) > 1 && intPart[0] == '0' {
 		return false, "", "", "", false
 	}
 	return neg, intPart, frac, expText, true
+}
+
+// scanNumber splits s, an unsigned number that may have leading zeros,
+// per the grammar digits(.digits)?([eE][+-]?digits)?; expText is the text
+// after the e. ok is false when s does not match.
+func scanNumber(s string) (intPart, frac, expText string, ok bool) {
+	digits := func(i int) int {
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		return i
+	}
+	i := digits(0)
+	intPart = s[:i]
+	if intPart == "" {
+		return "", "", "", false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return "", "", "", false
+		}
+		frac, i = s[i+1:j], j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := digits(j)
+		if k == j {
+			return "", "", "", false
+		}
+		expText, i = s[i+1:k], k
+	}
+	return intPart, frac, expText, i == len(s)
 }
 
 // expForm renders ±d[0].d[1:]e±exp (lowercase e, explicit sign).

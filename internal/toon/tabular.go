@@ -1,6 +1,9 @@
 package toon
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // tfield is one entry of a tabular field list: a leaf field, or a nested
 // field group when sub is non-nil (§9.3).
@@ -64,7 +67,7 @@ func tabularFields(rows []Object) ([]tfield, bool) {
 			}
 			col[i] = v
 		}
-		if allPrimitive(col) {
+		if !slices.ContainsFunc(col, isComposite) {
 			fields = append(fields, tfield{name: f.Key})
 			continue
 		}
@@ -117,11 +120,6 @@ func lookup(o Object, idx map[string]int, key string) (any, bool) {
 // fieldList renders {f1<d>f2{s1<d>s2}…}.
 func (e *encoder) fieldList(fields []tfield) string {
 	var b strings.Builder
-	e.writeFields(&b, fields)
-	return b.String()
-}
-
-func (e *encoder) writeFields(b *strings.Builder, fields []tfield) {
 	b.WriteByte('{')
 	for i, f := range fields {
 		if i > 0 {
@@ -129,10 +127,11 @@ func (e *encoder) writeFields(b *strings.Builder, fields []tfield) {
 		}
 		b.WriteString(encodeKey(f.name))
 		if f.sub != nil {
-			e.writeFields(b, f.sub)
+			b.WriteString(e.fieldList(f.sub))
 		}
 	}
 	b.WriteByte('}')
+	return b.String()
 }
 
 // row renders prefix followed by the leaf cells of o in depth-first field
@@ -140,12 +139,12 @@ func (e *encoder) writeFields(b *strings.Builder, fields []tfield) {
 func (e *encoder) row(prefix []byte, o Object, fields []tfield) string {
 	var b strings.Builder
 	b.Write(prefix)
-	first := true
-	e.writeCells(&b, o, fields, &first)
+	e.writeCells(&b, o, fields, len(prefix))
 	return b.String()
 }
 
-func (e *encoder) writeCells(b *strings.Builder, o Object, fields []tfield, first *bool) {
+// writeCells writes the cells of o to b, whose first cell starts at start.
+func (e *encoder) writeCells(b *strings.Builder, o Object, fields []tfield, start int) {
 	for i, f := range fields {
 		var v any
 		if i < len(o) && o[i].Key == f.name {
@@ -154,13 +153,12 @@ func (e *encoder) writeCells(b *strings.Builder, o Object, fields []tfield, firs
 			v, _ = lookup(o, nil, f.name)
 		}
 		if f.sub != nil {
-			e.writeCells(b, v.(Object), f.sub, first)
+			e.writeCells(b, v.(Object), f.sub, start)
 			continue
 		}
-		if !*first {
+		if b.Len() > start {
 			b.WriteByte(e.delim)
 		}
-		*first = false
 		b.WriteString(e.prim(v))
 	}
 }

@@ -37,23 +37,22 @@ func splitKey(s string) (key, rest string, err error) {
 // and decodes each token.
 func cells(s string, delim byte) ([]any, error) {
 	var out []any
-	start, quoted := 0, false
-	for i := 0; i <= len(s); i++ {
-		switch {
-		case i < len(s) && quoted && s[i] == '\\':
-			i++
-		case i < len(s) && s[i] == '"':
-			quoted = !quoted
-		case i == len(s) || !quoted && s[i] == delim:
-			v, err := primitive(s[start:i])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-			start = i + 1
+	for {
+		i := indexUnquoted(s, delim)
+		tok := s
+		if i >= 0 {
+			tok = s[:i]
 		}
+		v, err := primitive(tok)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		if i < 0 {
+			return out, nil
+		}
+		s = s[i+1:]
 	}
-	return out, nil
 }
 
 // primitive decodes one value token (spec §4).
