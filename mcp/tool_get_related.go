@@ -59,7 +59,7 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	}
 	out := nodePage(res.Pages, res.Warnings)
 	out.Seeds = res.Seeds
-	err = addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
+	return addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
 		func(r vaultgraph.RelatedNote) string { return r.ID },
 		func(r vaultgraph.RelatedNote, item *NodeResponse) {
 			item.Score, item.Distance, item.Shared = &r.Score, &r.Distance, &r.Shared
@@ -69,16 +69,4 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 			}
 			item.Via = strings.Join(via, "; ")
 		})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// title is the title of the note id, or id when it has gone.
-func (t *Tools) title(ctx context.Context, id string) string {
-	if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
-		return n.Title
-	}
-	return id
 }

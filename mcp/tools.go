@@ -27,9 +27,18 @@ const MaxNodeNeighbors = 20
 // their direction: with content when withContent, and the sentence
 // holding each incoming link when withContext.
 func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Neighbor, withContent, withContext bool, row func(*vaultgraph.Node) NodeResponse) ([]NodeResponse, error) {
-	contexts, err := t.contexts(ctx, id, nbs, withContext)
-	if err != nil {
-		return nil, err
+	var contexts map[string]string
+	var err error
+	if withContext {
+		var in []string // the incoming neighbours
+		for _, nb := range nbs {
+			if nb.Direction != graph.Out {
+				in = append(in, nb.ID)
+			}
+		}
+		if contexts, err = t.Engine.LinkContexts(ctx, id, in); err != nil {
+			return nil, err
+		}
 	}
 	rows := make([]NodeResponse, 0, len(nbs))
 	for _, nb := range nbs {
@@ -43,21 +52,6 @@ func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Ne
 		rows = append(rows, nr)
 	}
 	return rows, nil
-}
-
-// contexts are the sentences holding the links of id's incoming
-// neighbours among nbs to id, by neighbour; nil unless want.
-func (t *Tools) contexts(ctx context.Context, id string, nbs []vaultgraph.Neighbor, want bool) (map[string]string, error) {
-	if !want {
-		return nil, nil
-	}
-	var in []string
-	for _, nb := range nbs {
-		if nb.Direction != graph.Out {
-			in = append(in, nb.ID)
-		}
-	}
-	return t.Engine.LinkContexts(ctx, id, in)
 }
 
 // content reads the body of a listed note. A note whose file went away
@@ -98,12 +92,13 @@ func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.
 
 // addRanked adds to out the row of each note of a ranking: the note read
 // afresh (with content when withContent), then what fill sets (its score,
-// why it ranks). A note removed since the ranking is skipped.
-func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) error {
+// why it ranks). A note removed since the ranking is skipped. It returns
+// out as a tool's answer.
+func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) (any, error) {
 	for _, r := range ranked {
 		n, err := t.Engine.GetNodeBrief(ctx, id(r), withContent) // a row: listItem
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if n == nil {
 			continue
@@ -112,7 +107,15 @@ func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked [
 		fill(r, &item)
 		out.Nodes = append(out.Nodes, item)
 	}
-	return nil
+	return out, nil
+}
+
+// title is the title of the note id, or id when it has gone.
+func (t *Tools) title(ctx context.Context, id string) string {
+	if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
+		return n.Title
+	}
+	return id
 }
 
 // nodePage is the answer for the Engine's page p of notes before its

@@ -36,16 +36,13 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 		return nil, err
 	}
 	out := nodePage(vaultgraph.Pages{Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}, res.Warnings)
-	if err := addRanked(ctx, t, out, res.Hits, p.wants(searchFields, "content"),
-		func(h vaultgraph.SearchHit) string { return h.ID },
-		func(h vaultgraph.SearchHit, item *NodeResponse) { item.Score, item.Snippet = &h.Score, h.Snippet }); err != nil {
-		return nil, err
-	}
 	out.Hint = searchHint(res)
 	if res.Total == 0 {
 		out.Hint = emptySearchHint(p)
 	}
-	return out, nil
+	return addRanked(ctx, t, out, res.Hits, p.wants(searchFields, "content"),
+		func(h vaultgraph.SearchHit) string { return h.ID },
+		func(h vaultgraph.SearchHit, item *NodeResponse) { item.Score, item.Snippet = &h.Score, h.Snippet })
 }
 
 // emptySearchHint is the hint of a search that found nothing: fewer
