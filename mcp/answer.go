@@ -67,15 +67,13 @@ var identifying = []string{"id", "title", "direction", "score", "tag", "count", 
 
 // tree builds the answer as ordered data, as cut says.
 func (a *answer) tree(c cut) toon.Object {
-	obj := toon.Object{}
-	switch {
-	case c.idOnly:
-		obj = append(obj, keepFields(a.head, true, []string{"id"})...)
-	default:
-		obj = append(obj, keepFields(a.head, c.minimal, a.keep)...)
+	keep, minimal := a.keep, c.minimal
+	if c.idOnly {
+		keep, minimal = []string{"id"}, true
 	}
+	obj := append(toon.Object{}, keepFields(a.head, minimal, keep)...)
 	if a.content != nil && c.content != 0 && !c.minimal && !c.idOnly {
-		obj = append(obj, toon.Field{Key: "content", Value: cutText(*a.content, c.content)})
+		obj = append(obj, toon.Field{Key: "content", Value: Truncate(*a.content, c.content)})
 	}
 	if !c.idOnly {
 		obj = append(obj, a.more...)
@@ -148,7 +146,7 @@ func (a *answer) keptRows(c cut) ([]toon.Object, toon.Object) {
 			case f.Key == "content" && c.rowContent == 0:
 				continue
 			case f.Key == "content" && c.rowContent > 0:
-				f.Value = cutText(f.Value.(string), c.rowContent)
+				f.Value = Truncate(f.Value.(string), c.rowContent)
 			}
 			row = append(row, f)
 		}
@@ -176,14 +174,6 @@ func keepFields(o toon.Object, minimal bool, names []string) toon.Object {
 		}
 	}
 	return out
-}
-
-// cutText shortens s to n characters (n < 0: as it is).
-func cutText(s string, n int) string {
-	if n < 0 {
-		return s
-	}
-	return Truncate(s, n)
 }
 
 func rowID(r toon.Object) string {
@@ -222,9 +212,7 @@ func preview(s, title string, n int) string {
 // dates as text, maps as objects with sorted keys.
 func value(v any) any {
 	switch x := v.(type) {
-	case nil, bool, string, int, int64, float64:
-		return x
-	case int8, int16, int32, uint, uint8, uint16, uint32, uint64, float32:
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
 		return x
 	case time.Time:
 		return formatTime(x)

@@ -70,14 +70,6 @@ func (s *fieldSet) withStandard(fields ...string) *fieldSet {
 	return &c
 }
 
-// withRows is a copy of s whose answer also holds rows with the fields
-// of rows.
-func (s *fieldSet) withRows(rows *fieldSet) *fieldSet {
-	c := *s
-	c.rows = rows
-	return &c
-}
-
 // preset is the field set of a detail preset.
 func (s *fieldSet) preset(detail string) []string {
 	switch detail {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -68,11 +69,11 @@ func (a *answer) markdown(c cut) string {
 	// A trimmed answer's omitted line already says how to get the rest.
 	if (a.kind == kindNote || a.kind == kindRows) && a.omitted == "" {
 		blankLine(&b)
+		footer := markdownFooter
 		if a.allFields {
-			b.WriteString(say(markdownFooterFull, a.flags))
-		} else {
-			b.WriteString(say(markdownFooter, a.flags))
+			footer = markdownFooterFull
 		}
+		b.WriteString(say(footer, a.flags))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -151,12 +152,7 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 			fmt.Fprintf(b, "## Unlinked mentions (%d)\n", len(rows))
 			for i, r := range rows {
 				m := r.(toon.Object)
-				var line any
-				for _, f := range m {
-					if f.Key == "line" {
-						line = f.Value
-					}
-				}
+				line, _ := m.Get("line")
 				fmt.Fprintf(b, "%d. %s line %v: %s\n", i+1, fieldString(m, "source"), line, fieldString(m, "context"))
 			}
 		case "neighborProperties":
@@ -173,7 +169,8 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 // noteHead sorts a note's fields: the heading (the title, else the id,
 // then not repeated below it), the metadata line's parts, and the rest.
 func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, rest toon.Object) {
-	idHeading = !hasField(t, "title")
+	_, hasTitle := t.Get("title")
+	idHeading = !hasTitle
 	for _, f := range t {
 		switch f.Key {
 		case "title":
@@ -199,21 +196,16 @@ func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, res
 
 // fieldString is the text of o's field key, or "".
 func fieldString(o toon.Object, key string) string {
-	for _, f := range o {
-		if f.Key == key {
-			s, _ := f.Value.(string)
-			return s
-		}
-	}
-	return ""
+	v, _ := o.Get(key)
+	s, _ := v.(string)
+	return s
 }
 
 // markdownRows writes a list: a count line, then one numbered line per
 // row; it returns the fields left for the footer.
 func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 	var rows []any
-	var props toon.Object
-	var rest toon.Object
+	var props, rest toon.Object
 	total, page, pages := -1, 0, 0
 	for _, f := range t {
 		switch f.Key {
@@ -232,10 +224,7 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 			rest = append(rest, f)
 		}
 	}
-	what := a.rowsKey
-	if a.label != "" {
-		what = a.label
-	}
+	what := cmp.Or(a.label, a.rowsKey)
 	head := fmt.Sprintf("%d %s", len(rows), what)
 	if total > len(rows) {
 		head = fmt.Sprintf("%d of %d %s", len(rows), total, what)
@@ -283,11 +272,11 @@ func writeRows(b *strings.Builder, rows []any, searchScores bool) {
 			case "direction":
 				parts = append(parts, f.Value.(string))
 			case "score":
+				s := inline(f.Value)
 				if searchScores {
-					parts = append(parts, "score "+interpretScore(f.Value))
-				} else {
-					parts = append(parts, "score "+inline(f.Value))
+					s = interpretScore(f.Value)
 				}
+				parts = append(parts, "score "+s)
 			default:
 				if s := inline(f.Value); s != "" {
 					parts = append(parts, f.Key+": "+s)

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -111,6 +112,7 @@ func (d *toolDef) render(v any, p Presentation) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	a.allFields, a.flags = p.Detail == DetailFull && len(p.Fields) == 0, p.Flags
 	return a.fit(p)
 }
 
@@ -140,22 +142,8 @@ func (a *answer) render(format string, c cut) (string, error) {
 
 // isNil reports a not-found read: nil or a nil pointer.
 func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch x := v.(type) {
-	case *NodeResponse:
-		return x == nil
-	case *ListResponse:
-		return x == nil
-	case *PathResponse:
-		return x == nil
-	case *WriteResponse:
-		return x == nil
-	case *RepairResponse:
-		return x == nil
-	}
-	return false
+	rv := reflect.ValueOf(v)
+	return v == nil || rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // wants reports whether an answer with the fields s shows field (so

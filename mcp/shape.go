@@ -13,46 +13,30 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
-// shape turns a Tools answer into an answer with the chosen fields.
+// shape turns a Tools answer into an answer with the fields of tool d.
 func shape(d *toolDef, v any, p Presentation) (*answer, error) {
-	a, err := shapeAny(d, v, p)
-	if err == nil {
-		a.allFields = p.Detail == DetailFull && len(p.Fields) == 0
-		a.flags = p.Flags
-	}
-	return a, err
-}
-
-// shapeAny shapes v by its type with the fields of tool d.
-func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
-	switch v.(type) {
-	case *WriteResponse, *RepairResponse, *MissingResponse:
-	default:
-		if d.fields == nil {
-			return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
-		}
-	}
 	switch x := v.(type) {
-	case *NodeResponse:
-		return shapeNote(d, x, p), nil
-	case NodeResponse:
-		return shapeNote(d, &x, p), nil
-	case *ListResponse:
-		return shapeList(d, x, p), nil
-	case ListResponse:
-		return shapeList(d, &x, p), nil
-	case *TagsResponse:
-		return shapeTags(d, x, p), nil
-	case *PathResponse:
-		return shapePath(d, x, p), nil
-	case *vaultgraph.Status:
-		return shapeStatus(d, x, p), nil
 	case *WriteResponse:
 		return shapeWrite(d, x, p), nil
 	case *MissingResponse:
 		return &answer{kind: kindStatus, warnings: x.Warnings}, nil
 	case *RepairResponse:
 		return shapeRepair(d, x, p), nil
+	}
+	if d.fields == nil {
+		return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+	}
+	switch x := v.(type) {
+	case *NodeResponse:
+		return shapeNote(d, x, p), nil
+	case *ListResponse:
+		return shapeList(d, x, p), nil
+	case *TagsResponse:
+		return shapeTags(d, x, p), nil
+	case *PathResponse:
+		return shapePath(d, x, p), nil
+	case *vaultgraph.Status:
+		return shapeStatus(d, x, p), nil
 	}
 	return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
 }

@@ -8,8 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
-
-	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
 // TokenEncoding is the tokenizer maxTokens counts with: o200k_base, the
@@ -234,8 +232,9 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 		left = append(left, w)
 	}
 	how := "raise {maxTokens}"
+	_, hasPage := a.foot.Get("page")
 	switch {
-	case rowsCut && hasField(a.foot, "page"):
+	case rowsCut && hasPage:
 		how += " or page with a smaller {limit}"
 	case rowsCut && a.rowsKey == "neighbors":
 		how += " or page through {get_neighbors}"
@@ -294,14 +293,4 @@ func (a *answer) droppedFields(c cut, kept int) []string {
 		}
 	}
 	return out
-}
-
-// hasField reports whether o has a field named key.
-func hasField(o toon.Object, key string) bool {
-	for _, f := range o {
-		if f.Key == key {
-			return true
-		}
-	}
-	return false
 }

@@ -14,12 +14,13 @@ import (
 // link counts (in every preset; fields can pick them) and rows of
 // neighbours with get_neighbors' fields.
 var getNodeFields = func() *fieldSet {
-	s := noteFields.withRows(getNeighborsFields)
+	s := *noteFields
+	s.rows = getNeighborsFields
 	counts := []string{"incomingCount", "outgoingCount"}
 	s.all = slices.Concat(s.all, counts)
 	s.minimal = slices.Concat(s.minimal, counts)
 	s.standard = slices.Concat(s.standard, counts)
-	return s
+	return &s
 }()
 
 func getNodeTool() *toolDef {

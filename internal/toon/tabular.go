@@ -109,12 +109,7 @@ func lookup(o Object, idx map[string]int, key string) (any, bool) {
 		}
 		return o[j].Value, true
 	}
-	for _, f := range o {
-		if f.Key == key {
-			return f.Value, true
-		}
-	}
-	return nil, false
+	return o.Get(key)
 }
 
 // fieldList renders {f1<d>f2{s1<d>s2}…}.
@@ -150,7 +145,7 @@ func (e *encoder) writeCells(b *strings.Builder, o Object, fields []tfield, star
 		if i < len(o) && o[i].Key == f.name {
 			v = o[i].Value // common case: same key order as the header
 		} else {
-			v, _ = lookup(o, nil, f.name)
+			v, _ = o.Get(f.name)
 		}
 		if f.sub != nil {
 			e.writeCells(b, v.(Object), f.sub, start)

@@ -17,6 +17,16 @@ type Field struct {
 	Value any
 }
 
+// Get returns the value of o's field key, and whether o has one.
+func (o Object) Get(key string) (any, bool) {
+	for _, f := range o {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
 // MaxDepth bounds the nesting FromJSON and Encode accept (and the toontest
 // decoder).
 const MaxDepth = 1000 // output grows with the square of the depth
