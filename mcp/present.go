@@ -131,13 +131,11 @@ func (a *answer) render(format string, c cut) (string, error) {
 		b.warnings = append(slices.Clone(a.warnings), fmt.Sprintf("TOON encoding failed (%v); this answer is JSON", err))
 		return b.render(FormatJSON, c)
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(a.tree(c)); err != nil {
+	b, err := toon.Marshal(a.tree(c))
+	if err != nil {
 		return "", fmt.Errorf("encode answer: %w", err)
 	}
-	return strings.TrimRight(b.String(), "\n"), nil
+	return string(b), nil
 }
 
 // isNil reports a not-found read: nil or a nil pointer.
@@ -161,10 +159,7 @@ func (p Presentation) wants(s *fieldSet, field string) bool {
 // fields s (get_node's) show field.
 func (p Presentation) wantsRow(s *fieldSet, field string) bool {
 	c, err := p.check("")
-	if err != nil {
-		return true
-	}
-	return slices.Contains(s.neighborFields(c), field)
+	return err != nil || slices.Contains(s.neighborFields(c), field)
 }
 
 // SortKeys are sort keys: a JSON list of strings or one string of
@@ -174,12 +169,10 @@ type SortKeys []string
 // UnmarshalJSON accepts "key", "-a,b" or ["-a","b"].
 func (s *SortKeys) UnmarshalJSON(b []byte) error {
 	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
-		*s = vaultgraph.SplitList([]string{one})
-		return nil
-	}
 	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
+	if err := json.Unmarshal(b, &one); err == nil {
+		list = []string{one}
+	} else if err := json.Unmarshal(b, &list); err != nil {
 		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
 	}
 	*s = vaultgraph.SplitList(list)

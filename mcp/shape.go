@@ -53,18 +53,8 @@ func roundScore(f float64) float64 {
 // shapePath shapes find_path's answer.
 func shapePath(d *toolDef, r *PathResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
-	a := &answer{kind: kindPath, warnings: append(warnings, r.Warnings...)}
-	for _, name := range names {
-		switch name {
-		case "path":
-			a.head = append(a.head, toon.Field{Key: "path", Value: strings2any(r.Path)})
-		case "length":
-			a.head = append(a.head, toon.Field{Key: "length", Value: r.Length})
-		case "titles":
-			a.head = append(a.head, toon.Field{Key: "titles", Value: strings2any(r.Titles)})
-		}
-	}
-	return a
+	all := toon.Object{{Key: "path", Value: strings2any(r.Path)}, {Key: "length", Value: r.Length}, {Key: "titles", Value: strings2any(r.Titles)}}
+	return &answer{kind: kindPath, warnings: append(warnings, r.Warnings...), head: only(names, all)}
 }
 
 // shapeStatus shapes vault_status's answer.
@@ -185,20 +175,22 @@ func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindRows, rowsKey: "tags", rows: []toon.Object{}, warnings: warnings, hint: l.Hint}
 	for _, t := range l.Tags {
-		row := make(toon.Object, 0, len(names))
-		for _, name := range names {
-			switch name {
-			case "tag":
-				row = append(row, toon.Field{Key: name, Value: t.Tag})
-			case "count":
-				row = append(row, toon.Field{Key: name, Value: t.Count})
-			}
-		}
-		a.rows = append(a.rows, row)
+		a.rows = append(a.rows, only(names, toon.Object{{Key: "tag", Value: t.Tag}, {Key: "count", Value: t.Count}}))
 		a.props = append(a.props, nil)
 	}
 	a.paged(l.PageInfo)
 	return a
+}
+
+// only is the fields of all named in names, in the order of names.
+func only(names []string, all toon.Object) toon.Object {
+	out := make(toon.Object, 0, len(names))
+	for _, name := range names {
+		if v, ok := all.Get(name); ok {
+			out = append(out, toon.Field{Key: name, Value: v})
+		}
+	}
+	return out
 }
 
 // titlesAreNames reports whether every note's title is its file name

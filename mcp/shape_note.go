@@ -117,10 +117,6 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 				continue
 			}
 			v = roundScore(*n.Score)
-		case "tags":
-			v = strings2any(n.Tags)
-		case "aliases":
-			v = strings2any(n.Aliases)
 		case "distance", "shared":
 			p := n.Distance
 			if name == "shared" {

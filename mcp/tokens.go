@@ -99,44 +99,45 @@ func (f *fitter) largest(lo, hi int, set func(int) cut) (string, bool) {
 func (f *fitter) trim() (string, error) {
 	a := f.a
 	c := uncut
+	// shrink finds the largest limit *field of c in [lo, hi] that fits;
+	// when none does, the limit is lo, or 0 tried last when zero is set.
+	shrink := func(field *int, lo, hi int, zero bool) (string, bool) {
+		if s, ok := f.largest(lo, hi, func(k int) cut { *field = k; return c }); ok {
+			return s, true
+		}
+		if *field = lo; zero {
+			*field = 0
+			return f.try(c)
+		}
+		return "", false
+	}
 	// 1. Fewer warnings; the omitted line counts those left out.
 	if n := min(len(a.warnings), MaxWarnings); n > 0 {
-		if s, ok := f.largest(0, n-1, func(k int) cut { c := c; c.warnings = k; return c }); ok {
+		if s, ok := shrink(&c.warnings, 0, n-1, false); ok {
 			return s, f.err
 		}
-		c.warnings = 0
 	}
 	// 2. Fewer rows, keeping at least one.
 	if n := len(a.rows); n > 1 {
-		if s, ok := f.largest(1, n-1, func(k int) cut { c := c; c.rows = k; return c }); ok {
+		if s, ok := shrink(&c.rows, 1, n-1, false); ok {
 			return s, f.err
 		}
-		c.rows = 1
 	}
 	// 3. Shorter content: the note's, then the rows'.
 	if a.content != nil {
-		chars := utf8.RuneCountInString(*a.content)
-		if s, ok := f.largest(1, chars-1, func(k int) cut { c := c; c.content = k; return c }); ok {
-			return s, f.err
-		}
-		c.content = 0
-		if s, ok := f.try(c); ok {
+		if s, ok := shrink(&c.content, 1, utf8.RuneCountInString(*a.content)-1, true); ok {
 			return s, f.err
 		}
 	}
 	if chars := a.rowContentChars(); chars > 0 {
-		if s, ok := f.largest(1, chars-1, func(k int) cut { c := c; c.rowContent = k; return c }); ok {
-			return s, f.err
-		}
-		c.rowContent = 0
-		if s, ok := f.try(c); ok {
+		if s, ok := shrink(&c.rowContent, 1, chars-1, true); ok {
 			return s, f.err
 		}
 	}
 	// 4. Only the identifying fields, with as many rows as fit.
 	c.minimal, c.content, c.rowContent = true, 0, -1
 	if n := len(a.rows); n > 0 {
-		if s, ok := f.largest(0, n, func(k int) cut { c := c; c.rows = k; return c }); ok {
+		if s, ok := shrink(&c.rows, 0, n, false); ok {
 			return s, f.err
 		}
 	} else if s, ok := f.try(c); ok {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -55,11 +56,8 @@ type WriteResponse struct {
 
 // CreateNode writes a new note.
 func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error) {
-	if err := required("title", p.Title, "the note's title, which names its file"); err != nil {
-		return nil, err
-	}
 	props, err := properties(p.Properties)
-	if err != nil {
+	if err = cmp.Or(required("title", p.Title, "the note's title, which names its file"), err); err != nil {
 		return nil, err
 	}
 	return written(t.Engine.CreateNode(ctx, vaultgraph.NewNote{
@@ -69,11 +67,8 @@ func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error)
 
 // UpdateNode changes, renames or moves a note, rewriting links to it.
 func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error) {
-	if err := required("id", p.ID, "the note to update"); err != nil {
-		return nil, err
-	}
 	props, err := properties(p.Properties)
-	if err != nil {
+	if err = cmp.Or(required("id", p.ID, "the note to update"), err); err != nil {
 		return nil, err
 	}
 	if r := p.RenameHeading; r != nil && strings.TrimSpace(r.From) == "" && strings.TrimSpace(r.To) == "" {
