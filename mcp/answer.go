@@ -277,23 +277,21 @@ func flatRows(obj toon.Object, rowsKey string) toon.Object {
 		if f.Key != rowsKey || !ok {
 			continue
 		}
-		flat := make([]any, len(rows))
+		flat := slices.Clone(rows)
 		for j, r := range rows {
 			row, ok := r.(toon.Object)
 			if !ok {
-				flat[j] = r
 				continue
 			}
 			row = slices.Clone(row)
 			for k, cell := range row {
-				if sep, ok := rowSeparators[cell.Key]; ok {
-					if list, ok := cell.Value.([]any); ok {
-						words := make([]string, len(list))
-						for n, w := range list {
-							words[n] = fmt.Sprint(w)
-						}
-						row[k].Value = strings.Join(words, sep)
+				sep, joined := rowSeparators[cell.Key]
+				if list, ok := cell.Value.([]any); ok && joined {
+					words := make([]string, len(list))
+					for n, w := range list {
+						words[n] = fmt.Sprint(w)
 					}
+					row[k].Value = strings.Join(words, sep)
 				}
 			}
 			flat[j] = row

@@ -100,12 +100,8 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 	// The title as a heading; when the text opens with that heading
 	// already, its own line is the heading and the text goes on after the
 	// metadata.
-	body, hasBody := "", false
-	for _, f := range rest {
-		if f.Key == "content" {
-			body, hasBody = f.Value.(string), true
-		}
-	}
+	v, hasBody := rest.Get("content")
+	body, _ := v.(string)
 	if heading != "" {
 		rawHeading := fieldString(raw, "title")
 		if idHeading {
