@@ -247,11 +247,7 @@ func jsonType(goKind string) string {
 
 // toolError turns an error into an isError result with its SPEC code.
 func toolError(err error) *mcpgo.CallToolResult {
-	return errorResult(Code(err), Message(err))
-}
-
-func errorResult(code, msg string) *mcpgo.CallToolResult {
-	return mcpgo.NewToolResultError(code + ": " + msg)
+	return mcpgo.NewToolResultError(Code(err) + ": " + Message(err))
 }
 
 // noProperties leaves out the empty "properties" that mcp-go gives an

@@ -156,7 +156,7 @@ func (d *toolDef) serverTool(t *Tools, log *slog.Logger) server.ServerTool {
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
-				res = errorResult(CodeProviderError, fmt.Sprintf("%s failed unexpectedly (%v); the server is still running, try again or report this", name, r))
+				res = mcpgo.NewToolResultError(fmt.Sprintf("%s: %s failed unexpectedly (%v); the server is still running, try again or report this", CodeProviderError, name, r))
 				err = nil
 			}
 		}()

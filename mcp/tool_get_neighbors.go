@@ -50,10 +50,8 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return missing(p.ID), nil
 	}
 	out := nodePage(res.Pages, res.Warnings)
-	rows, err := t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem)
-	if err != nil {
+	if out.Nodes, err = t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem); err != nil {
 		return nil, err
 	}
-	out.Nodes = append(out.Nodes, rows...)
 	return out, nil
 }

@@ -31,9 +31,5 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 			return nil, err
 		}
 	}
-	r := nodeResponse(n, PrimaryContentChars)
-	if err := t.mentions(ctx, &r, p.wants(noteFields, "mentions")); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return t.note(ctx, n, p.wants(noteFields, "mentions"))
 }

@@ -124,15 +124,17 @@ func nodePage(p vaultgraph.Pages, warnings []string) *ListResponse {
 	return &ListResponse{Nodes: []NodeResponse{}, PageInfo: pageInfo(p), Warnings: warnings}
 }
 
-// mentions adds the note's unlinked mentions to r when want.
-func (t *Tools) mentions(ctx context.Context, r *NodeResponse, want bool) error {
-	if !want {
-		return nil
+// note is n as a single note's answer, with its unlinked mentions when
+// withMentions.
+func (t *Tools) note(ctx context.Context, n *vaultgraph.Node, withMentions bool) (*NodeResponse, error) {
+	r := nodeResponse(n, PrimaryContentChars)
+	if !withMentions {
+		return &r, nil
 	}
 	ms, _, warnings, err := t.Engine.Mentions(ctx, r.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.Mentions, r.Warnings = ms, append(r.Warnings, warnings...)
-	return nil
+	return &r, nil
 }
