@@ -80,11 +80,7 @@ func (a *answer) tree(c cut) toon.Object {
 	}
 	if a.rowsKey != "" {
 		rows, props := a.keptRows(c)
-		list := make([]any, len(rows))
-		for i, r := range rows {
-			list[i] = r
-		}
-		obj = append(obj, toon.Field{Key: a.rowsKey, Value: list})
+		obj = append(obj, toon.Field{Key: a.rowsKey, Value: mapped(rows, func(r toon.Object) any { return r })})
 		if len(props) > 0 {
 			obj = append(obj, toon.Field{Key: a.propsKey(), Value: props})
 		}
@@ -186,10 +182,13 @@ func rowID(r toon.Object) string {
 	return ""
 }
 
-func strings2any(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
+func strings2any(ss []string) []any { return mapped(ss, func(s string) any { return s }) }
+
+// mapped is f of each element of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
 	return out
 }
@@ -217,11 +216,7 @@ func value(v any) any {
 	case time.Time:
 		return formatTime(x)
 	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = value(e)
-		}
-		return out
+		return mapped(x, value)
 	case map[string]any:
 		out := make(toon.Object, 0, len(x))
 		for _, k := range slices.Sorted(maps.Keys(x)) {
@@ -241,23 +236,15 @@ func propertiesObject(p Properties) toon.Object {
 	return out
 }
 
-// mentionRows are unlinked mentions as rows: where, the text as
-// written, and its sentence.
-func mentionRows(ms []vaultgraph.Mention) []any {
-	out := make([]any, len(ms))
-	for i, m := range ms {
-		out[i] = toon.Object{{Key: "source", Value: m.Source}, {Key: "line", Value: m.Line}, {Key: "text", Value: m.Text}, {Key: "context", Value: m.Context}}
-	}
-	return out
+// mentionRow is an unlinked mention as a row: where, the text as written,
+// and its sentence.
+func mentionRow(m vaultgraph.Mention) any {
+	return toon.Object{{Key: "source", Value: m.Source}, {Key: "line", Value: m.Line}, {Key: "text", Value: m.Text}, {Key: "context", Value: m.Context}}
 }
 
-// linksRows are a note's links as {id, title} rows.
-func linksRows(links []vaultgraph.LinkInfo) []any {
-	out := make([]any, len(links))
-	for i, l := range links {
-		out[i] = toon.Object{{Key: "id", Value: l.ID}, {Key: "title", Value: l.Title}}
-	}
-	return out
+// noteLinkRow is a note's link as an {id, title} row.
+func noteLinkRow(l vaultgraph.LinkInfo) any {
+	return toon.Object{{Key: "id", Value: l.ID}, {Key: "title", Value: l.Title}}
 }
 
 // rowSeparators join a row's list fields into one string for a TOON
@@ -287,11 +274,7 @@ func flatRows(obj toon.Object, rowsKey string) toon.Object {
 			for k, cell := range row {
 				sep, joined := rowSeparators[cell.Key]
 				if list, ok := cell.Value.([]any); ok && joined {
-					words := make([]string, len(list))
-					for n, w := range list {
-						words[n] = fmt.Sprint(w)
-					}
-					row[k].Value = strings.Join(words, sep)
+					row[k].Value = strings.Join(mapped(list, func(w any) string { return fmt.Sprint(w) }), sep)
 				}
 			}
 			flat[j] = row

@@ -146,10 +146,4 @@ func findField(avail []string, name string) (string, bool) {
 	return "", false
 }
 
-func quoteList(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
-}
+func quoteList(ss []string) string { return strings.Join(mapped(ss, strconv.Quote), ", ") }

@@ -124,11 +124,7 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 		case "properties":
 			fmt.Fprintf(b, "properties: %s\n", inline(f.Value))
 		case "links":
-			ids := make([]string, 0)
-			for _, l := range f.Value.([]any) {
-				ids = append(ids, rowID(l.(toon.Object)))
-			}
-			if len(ids) > 0 {
+			if ids := mapped(f.Value.([]any), func(l any) string { return rowID(l.(toon.Object)) }); len(ids) > 0 {
 				fmt.Fprintf(b, "links: %s\n", strings.Join(ids, ", "))
 			}
 		case "content":
@@ -355,11 +351,7 @@ func inline(v any) string {
 	case string:
 		return x
 	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = inline(e)
-		}
-		return strings.Join(parts, ", ")
+		return strings.Join(mapped(x, inline), ", ")
 	case toon.Object:
 		parts := make([]string, 0, len(x))
 		for _, f := range x {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // shape turns a Tools answer into an answer with the fields of tool d.
@@ -97,18 +98,14 @@ var statusValues = map[string]func(s *vaultgraph.Status) any{
 		return s.LastSync.UTC().Format("2006-01-02T15:04:05Z")
 	},
 	"problems": func(s *vaultgraph.Status) any {
-		rows := make([]any, len(s.Problems))
-		for i, pr := range s.Problems {
-			rows[i] = toon.Object{{Key: "path", Value: pr.Path}, {Key: "reason", Value: pr.Reason}}
-		}
-		return rows
+		return mapped(s.Problems, func(p vault.Problem) any {
+			return toon.Object{{Key: "path", Value: p.Path}, {Key: "reason", Value: p.Reason}}
+		})
 	},
 	"duplicateNames": func(s *vaultgraph.Status) any {
-		rows := make([]any, len(s.DuplicateNames))
-		for i, d := range s.DuplicateNames {
-			rows[i] = toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
-		}
-		return rows
+		return mapped(s.DuplicateNames, func(d vaultgraph.DuplicateName) any {
+			return toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
+		})
 	},
 }
 

@@ -90,13 +90,13 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 	case "outDegree":
 		return n.OutDegree, true
 	case "links":
-		return linksRows(n.Links), true
+		return mapped(n.Links, noteLinkRow), true
 	case "brokenLinks":
 		return strings2any(n.BrokenLinks), len(n.BrokenLinks) > 0
 	case "attachments":
 		return strings2any(n.Attachments), len(n.Attachments) > 0
 	case "mentions":
-		return mentionRows(n.Mentions), len(n.Mentions) > 0
+		return mapped(n.Mentions, mentionRow), len(n.Mentions) > 0
 	}
 	return nil, false
 }

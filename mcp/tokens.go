@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
 // TokenEncoding is the tokenizer maxTokens counts with: o200k_base, the
@@ -182,10 +184,7 @@ const maxNamedFields = 3
 // only for a note's content.
 func (a *answer) omittedLine(c cut, budget, full int) string {
 	if c.idOnly { // as short as can be: the budget is nearly spent
-		var kept []string
-		for _, f := range append(keepFields(a.head, true, []string{"id"}), a.foot...) {
-			kept = append(kept, f.Key)
-		}
+		kept := mapped(append(keepFields(a.head, true, []string{"id"}), a.foot...), func(f toon.Field) string { return f.Key })
 		return fmt.Sprintf("all but %s left out ({maxTokens} %d, answer %d): raise {maxTokens}", strings.Join(kept, ", "), budget, full)
 	}
 	var left []string
@@ -202,12 +201,12 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 	}
 	contentCut := false
 	dropped := a.droppedFields(c, kept)
-	if a.content != nil && (c.minimal || c.idOnly || c.content == 0) {
+	if a.content != nil && (c.minimal || c.content == 0) {
 		dropped, contentCut = append([]string{"content"}, dropped...), true
 	} else if a.content != nil && c.content > 0 {
 		left, contentCut = append(left, fmt.Sprintf("content past %d characters", c.content)), true
 	}
-	if kept > 0 && !c.minimal && !c.idOnly {
+	if kept > 0 && !c.minimal {
 		switch {
 		case c.rowContent == 0:
 			left = append(left, "rows' content")
@@ -250,16 +249,16 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 	return fmt.Sprintf("%s left out ({maxTokens} %d, answer %d): %s", what, budget, full, how)
 }
 
-// droppedFields are the fields of the answer that a minimal or id-only
-// cut leaves out, besides the note's content (which omittedLine names
-// itself); kept is how many rows the cut keeps.
+// droppedFields are the fields of the answer that a minimal cut (not an
+// id-only one, which omittedLine words itself) leaves out, besides the
+// note's content; kept is how many rows the cut keeps.
 func (a *answer) droppedFields(c cut, kept int) []string {
-	if !c.minimal && !c.idOnly {
+	if !c.minimal {
 		return nil
 	}
 	var out []string
-	add := func(name string) {
-		if !slices.Contains(out, name) {
+	add := func(name string, keep []string) {
+		if !slices.Contains(keep, name) && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -267,31 +266,16 @@ func (a *answer) droppedFields(c cut, kept int) []string {
 	if keep == nil {
 		keep = identifying
 	}
-	if c.idOnly {
-		keep = []string{"id"}
-		for _, f := range a.more {
-			add(f.Key)
-		}
-	}
 	for _, f := range a.head {
-		if !slices.Contains(keep, f.Key) {
-			add(f.Key)
+		add(f.Key, keep)
+	}
+	for _, r := range a.rows[:kept] {
+		for _, f := range r {
+			add(f.Key, identifying)
 		}
 	}
-	if kept > 0 {
-		for _, r := range a.rows[:kept] {
-			for _, f := range r {
-				if !slices.Contains(identifying, f.Key) {
-					add(f.Key)
-				}
-			}
-		}
-		for _, p := range a.props[:kept] {
-			if p != nil {
-				add(a.propsKey())
-				break
-			}
-		}
+	if slices.ContainsFunc(a.props[:kept], func(p toon.Object) bool { return p != nil }) {
+		add(a.propsKey(), nil)
 	}
 	return out
 }

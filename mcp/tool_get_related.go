@@ -63,10 +63,6 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 		func(r vaultgraph.RelatedNote) string { return r.ID },
 		func(r vaultgraph.RelatedNote, item *NodeResponse) {
 			item.Score, item.Distance, item.Shared = &r.Score, &r.Distance, &r.Shared
-			via := make([]string, len(r.Via))
-			for i, id := range r.Via {
-				via[i] = t.title(ctx, id)
-			}
-			item.Via = strings.Join(via, "; ")
+			item.Via = strings.Join(mapped(r.Via, func(id string) string { return t.title(ctx, id) }), "; ")
 		})
 }
