@@ -131,11 +131,13 @@ func (a *answer) render(format string, c cut) (string, error) {
 		b.warnings = append(slices.Clone(a.warnings), fmt.Sprintf("TOON encoding failed (%v); this answer is JSON", err))
 		return b.render(FormatJSON, c)
 	}
-	b, err := toon.Marshal(a.tree(c))
-	if err != nil {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(a.tree(c)); err != nil {
 		return "", fmt.Errorf("encode answer: %w", err)
 	}
-	return string(b), nil
+	return strings.TrimRight(b.String(), "\n"), nil
 }
 
 // isNil reports a not-found read: nil or a nil pointer.

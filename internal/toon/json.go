@@ -16,11 +16,11 @@ func (o Object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, err := Marshal(f.Key)
+		k, err := marshalNoEscape(f.Key)
 		if err != nil {
 			return nil, fmt.Errorf("toon: key %q: %w", f.Key, err)
 		}
-		v, err := Marshal(f.Value)
+		v, err := marshalNoEscape(f.Value)
 		if err != nil {
 			return nil, fmt.Errorf("toon: value of %q: %w", f.Key, err)
 		}
@@ -32,9 +32,9 @@ func (o Object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Marshal is json.Marshal without HTML escaping (<, > and & stay
+// marshalNoEscape is json.Marshal without HTML escaping (<, > and & stay
 // as they are, which keeps note text readable and cheaper in tokens).
-func Marshal(v any) ([]byte, error) {
+func marshalNoEscape(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -39,9 +39,9 @@ func CanonicalNumber(s string) (out string, ok bool) {
 	// Digits before the decimal point of D, before applying the exponent.
 	pointPos := int64(len(intPart) - lead)
 
-	exp, err := strconv.ParseInt(strings.TrimPrefix(expText, "+"), 10, 64)
-	if expText == "" {
-		exp, err = 0, nil
+	exp, err := int64(0), error(nil)
+	if expText != "" { // ParseInt("") would allocate its error
+		exp, err = strconv.ParseInt(strings.TrimPrefix(expText, "+"), 10, 64)
 	}
 	if err != nil || exp > 1<<40 || exp < -(1<<40) {
 		// Far outside the plain-decimal range: exponent form via big.Int.
