@@ -102,15 +102,9 @@ func (s *fieldSet) pick(tool string, p Presentation) ([]string, []string) {
 	}
 	var chosen, unknown []string
 	for _, f := range p.Fields {
-		name, ok := findField(s.all, f)
-		switch {
-		case ok:
+		if name, ok := s.find(f); ok {
 			chosen = append(chosen, name)
-		case s.rows != nil:
-			if _, ok := findField(s.rows.all, f); !ok {
-				unknown = append(unknown, f)
-			}
-		default:
+		} else if _, ok := s.rows.find(f); !ok {
 			unknown = append(unknown, f)
 		}
 	}
@@ -136,9 +130,13 @@ func (s *fieldSet) neighborFields(p Presentation) []string {
 	return names
 }
 
-// findField matches a requested field name, ignoring case.
-func findField(avail []string, name string) (string, bool) {
-	for _, f := range avail {
+// find matches a requested field name to one of s (nil: none), ignoring
+// case.
+func (s *fieldSet) find(name string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	for _, f := range s.all {
 		if strings.EqualFold(f, strings.TrimSpace(name)) {
 			return f, true
 		}

@@ -23,8 +23,7 @@ const (
 // note as a short metadata header and its content as it is; lists as
 // numbered lines; a path as arrows; status as key: value lines. The same
 // cut applies as for the other formats. It never starts with a blank line.
-// Every value from the notes is written as safeTree makes it: no note can
-// change the answer's structure.
+// Values from the notes are written as safeTree makes them.
 func (a *answer) markdown(c cut) string {
 	var b strings.Builder
 	raw := flatRows(a.tree(c), a.rowsKey)

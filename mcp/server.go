@@ -38,8 +38,7 @@ type ServerOptions struct {
 }
 
 // instructions tell an agent how the tools fit together, and describe
-// once the response parameters that every tool takes (tools/list leaves
-// them out of the schemas: see readTool).
+// the response parameters every tool takes (see readTool).
 const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
 Note IDs are vault paths like "Projects/Alpha Plan.md"; a tool's id also takes the path without
 .md, any letter case, a note name, a frontmatter title, an alias or a pasted [[link]].
@@ -213,17 +212,17 @@ func bindArguments(req mcpgo.CallToolRequest, p any) error {
 		return nil
 	}
 	raw, err := json.Marshal(args)
-	if err != nil {
-		return invalid("arguments", "%v", err)
+	if err == nil {
+		err = json.Unmarshal(raw, p)
 	}
-	if err := json.Unmarshal(raw, p); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// Field is the Go path ("Presentation.maxTokens" for an
-			// embedded struct): name the parameter as the schema does.
-			name := te.Field[strings.LastIndex(te.Field, ".")+1:]
-			return invalid(name, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
-		}
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te):
+		// Field is the Go path ("Presentation.maxTokens" for an
+		// embedded struct): name the parameter as the schema does.
+		name := te.Field[strings.LastIndex(te.Field, ".")+1:]
+		return invalid(name, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
+	case err != nil:
 		return invalid("arguments", "%v", err)
 	}
 	return nil

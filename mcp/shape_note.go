@@ -102,8 +102,7 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 }
 
 // nodeRow is a note as a row plus its properties, written after the
-// table. Its tags and aliases are lists, as in JSON; flatRows makes them
-// one string each for a TOON table or a Markdown line.
+// table; its tags and aliases stay lists (see rowSeparators).
 func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, toon.Object) {
 	row := make(toon.Object, 0, len(names))
 	var props toon.Object

@@ -34,8 +34,7 @@ func CountTokens(s string) (int, error) {
 }
 
 // fit renders the answer and, with a token budget, trims it until it
-// fits: fewer rows first, then shorter content, then only identifying
-// fields; one line (omitted) says what was left out and how to get it.
+// fits (trim); one line (omitted) says what was left out and how to get it.
 func (a *answer) fit(p Presentation) (string, error) {
 	s, err := a.render(p.Format, uncut)
 	if err != nil || p.MaxTokens == 0 {

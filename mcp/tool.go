@@ -79,10 +79,8 @@ func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
 	return t.serverTools(readDefs, log)
 }
 
-// WriteTools returns the write tools with their handlers. A server made
-// with ServerOptions.ReadOnly does not register them (a call is "tool not
-// found"); when they are registered over a read-only Engine, each call is
-// READ_ONLY.
+// WriteTools returns the write tools with their handlers (see
+// ServerOptions.ReadOnly).
 func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
 	return t.serverTools(writeDefs, log)
 }
