@@ -314,34 +314,17 @@ func encodeKey(k string) string {
 	return k
 }
 
-// quote renders s as a quoted string with the escapes of §7.1.
-func quote(s string) string {
-	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
-			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			} else {
-				b.WriteByte(c)
-			}
+// quoter writes the escapes of §7.1: backslash, quote, \n, \r, \t and
+// the other control characters as \u00XX.
+var quoter = func() *strings.Replacer {
+	pairs := []string{`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`}
+	for c := range 0x20 {
+		if c != '\n' && c != '\r' && c != '\t' {
+			pairs = append(pairs, string(rune(c)), fmt.Sprintf(`\u%04x`, c))
 		}
 	}
-	b.WriteByte('"')
-	return b.String()
-}
+	return strings.NewReplacer(pairs...)
+}()
+
+// quote renders s as a quoted string.
+func quote(s string) string { return `"` + quoter.Replace(s) + `"` }
