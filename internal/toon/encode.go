@@ -168,15 +168,13 @@ func (e *encoder) array(depth int, head func(string), key string, arr []any, tab
 		head(key + bracket + ": " + e.primList(arr))
 		return
 	}
-	if tabular {
-		if rows, ok := asObjects(arr); ok {
-			if fields, ok := tabularFields(rows); ok {
-				head(key + bracket + e.fieldList(fields) + ":")
-				for _, r := range rows {
-					e.line(depth, e.row(nil, r, fields))
-				}
-				return
+	if rows, ok := asObjects(arr); ok && tabular {
+		if fields, ok := tabularFields(rows); ok {
+			head(key + bracket + e.fieldList(fields) + ":")
+			for _, r := range rows {
+				e.line(depth, e.row(nil, r, fields))
 			}
+			return
 		}
 	}
 	head(key + bracket + ":")
@@ -208,9 +206,8 @@ func (e *encoder) listItem(depth int, v any) {
 			e.line(depth, "-")
 			return
 		}
-		e.field(depth+1, true, x[0].Key, x[0].Value)
-		for _, f := range x[1:] {
-			e.field(depth+1, false, f.Key, f.Value)
+		for i, f := range x {
+			e.field(depth+1, i == 0, f.Key, f.Value)
 		}
 	default:
 		e.line(depth, "- "+e.prim(v))
@@ -232,10 +229,7 @@ func (e *encoder) prim(v any) string {
 	case nil:
 		return "null"
 	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
+		return strconv.FormatBool(x)
 	case string:
 		if needsQuote(x, e.delim) {
 			return quote(x)
