@@ -185,7 +185,6 @@ func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, res
 	return heading, idHeading, meta, rest
 }
 
-// fieldString is the text of o's field key, or "".
 func fieldString(o toon.Object, key string) string {
 	v, _ := o.Get(key)
 	s, _ := v.(string)
@@ -226,11 +225,7 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 	fmt.Fprintf(b, "%s\n", head)
 	if a.rowsKey == "tags" {
 		for _, r := range rows {
-			var parts []string
-			for _, f := range r.(toon.Object) {
-				parts = append(parts, inline(f.Value))
-			}
-			fmt.Fprintf(b, "- %s\n", strings.Join(parts, ": "))
+			fmt.Fprintf(b, "- %s\n", strings.Join(mapped(r.(toon.Object), func(f toon.Field) string { return inline(f.Value) }), ": "))
 		}
 	} else {
 		writeRows(b, rows, a.relevance)

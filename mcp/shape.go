@@ -51,14 +51,12 @@ func roundScore(f float64) float64 {
 	return r
 }
 
-// shapePath shapes find_path's answer.
 func shapePath(d *toolDef, r *PathResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	all := toon.Object{{Key: "path", Value: strings2any(r.Path)}, {Key: "length", Value: r.Length}, {Key: "titles", Value: strings2any(r.Titles)}}
 	return &answer{kind: kindPath, warnings: append(warnings, r.Warnings...), head: only(names, all)}
 }
 
-// shapeStatus shapes vault_status's answer.
 func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindStatus, warnings: warnings, keep: d.fields.minimal}
@@ -109,7 +107,6 @@ var statusValues = map[string]func(s *vaultgraph.Status) any{
 	},
 }
 
-// shapeList shapes a page of notes.
 func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	if d.fields.titleIfNew && len(p.Fields) == 0 && p.Detail != DetailFull && titlesAreNames(l.Nodes) {
@@ -167,7 +164,6 @@ func paging(total, page, totalPages int) toon.Object {
 	return foot
 }
 
-// shapeTags shapes a page of tags.
 func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindRows, rowsKey: "tags", rows: []toon.Object{}, warnings: warnings, hint: l.Hint}

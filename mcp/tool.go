@@ -85,7 +85,6 @@ func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
 	return t.serverTools(writeDefs, log)
 }
 
-// serverTools are the tools of defs over t.
 func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTool {
 	tools := make([]server.ServerTool, len(defs))
 	for i, d := range defs {

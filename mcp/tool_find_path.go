@@ -7,7 +7,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// pathFields are find_path's fields.
 var pathFields = &fieldSet{
 	all:      []string{"path", "length", "titles"},
 	minimal:  []string{"path", "length"},

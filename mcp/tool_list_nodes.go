@@ -13,7 +13,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
-// listNodesFields are the fields of list_nodes' rows.
 var listNodesFields = rowFields()
 
 func listNodesTool() *toolDef {

@@ -8,7 +8,6 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// searchByTagsFields are the fields of search_by_tags' rows.
 var searchByTagsFields = rowFields()
 
 func searchByTagsTool() *toolDef {

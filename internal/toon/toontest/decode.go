@@ -119,7 +119,7 @@ func (d *decoder) root() (any, error) {
 	}
 	if first.content == "[]" {
 		d.pos = 1
-		return d.end([]any{})
+		return d.end([]any{}, nil)
 	}
 	h, err := d.header(first.num, first.content)
 	if err != nil {
@@ -127,25 +127,20 @@ func (d *decoder) root() (any, error) {
 	}
 	if h != nil && !h.hasKey {
 		d.pos = 1
-		v, err := d.array(h, first, 0)
-		if err != nil {
-			return nil, err
-		}
-		return d.end(v)
+		return d.end(d.array(h, first, 0))
 	}
 	if len(d.lines) == 1 && indexUnquoted(first.content, ':') < 0 {
 		d.pos = 1
-		v, err := primitive(first.content)
-		if err != nil {
-			return nil, d.fail(first.num, err)
-		}
-		return v, nil
+		return d.primitive(first.num, first.content)
 	}
 	return d.object(0)
 }
 
-// end checks that nothing follows a complete root array.
-func (d *decoder) end(v any) (any, error) {
+// end checks that nothing follows v, a complete root array read with err.
+func (d *decoder) end(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
 	if d.strict && d.pos < len(d.lines) {
 		return nil, d.failf(d.lines[d.pos].num, "content after the root array")
 	}
@@ -233,11 +228,17 @@ func (d *decoder) keyValue(ln line, content string, depth int) (string, any, err
 	case "[]":
 		return key, []any{}, nil
 	}
-	v, err := primitive(rest)
+	v, err := d.primitive(ln.num, rest)
+	return key, v, err
+}
+
+// primitive decodes the value token s of line num.
+func (d *decoder) primitive(num int, s string) (any, error) {
+	v, err := primitive(s)
 	if err != nil {
-		return "", nil, d.fail(ln.num, err)
+		return nil, d.fail(num, err)
 	}
-	return key, v, nil
+	return v, nil
 }
 
 // array reads the value of header h, which stands on line ln at depth base.
@@ -394,11 +395,7 @@ func (d *decoder) item(ln line) (any, error) {
 		return []any{}, nil
 	}
 	if indexUnquoted(rest, ':') < 0 {
-		v, err := primitive(rest)
-		if err != nil {
-			return nil, d.fail(ln.num, err)
-		}
-		return v, nil
+		return d.primitive(ln.num, rest)
 	}
 	h, err := d.header(ln.num, rest)
 	if err != nil {
