@@ -48,9 +48,13 @@ var (
 )
 
 // rowFields are the fields of a list of notes whose rows also have own
-// (some of rowOwnFields).
-func rowFields(own ...string) *fieldSet {
-	s := &fieldSet{minimal: []string{"id", "title"}, standard: []string{"id", "title", "tags", "content"}}
+// (some of rowOwnFields), with the standard preset standard (nil: id,
+// title, tags and content).
+func rowFields(standard []string, own ...string) *fieldSet {
+	if standard == nil {
+		standard = []string{"id", "title", "tags", "content"}
+	}
+	s := &fieldSet{minimal: []string{"id", "title"}, standard: standard}
 	for _, f := range noteRowOrder {
 		if slices.Contains(rowOwnFields, f) && !slices.Contains(own, f) {
 			continue
@@ -61,13 +65,6 @@ func rowFields(own ...string) *fieldSet {
 		}
 	}
 	return s
-}
-
-// withStandard is a copy of s with another standard preset.
-func (s *fieldSet) withStandard(fields ...string) *fieldSet {
-	c := *s
-	c.standard = fields
-	return &c
 }
 
 // preset is the field set of a detail preset.

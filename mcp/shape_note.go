@@ -23,10 +23,7 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	a := &answer{kind: kindNote, warnings: append(warnings, n.Warnings...), hint: n.Hint}
 	for _, name := range names {
 		if name == "content" {
-			if n.Content != nil {
-				c := *n.Content
-				a.content = &c
-			}
+			a.content = n.Content
 			continue
 		}
 		if v, ok := noteField(n, name); ok {
@@ -50,14 +47,11 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	}
 	if n.Neighbors != nil && d.fields.rows != nil {
 		rowNames := d.fields.neighborFields(p)
-		a.rowsKey = "neighbors"
+		a.rowsKey, a.rows = "neighbors", []toon.Object{}
 		for _, nb := range n.Neighbors {
 			row, props := nodeRow(&nb, rowNames, NeighborContentChars)
 			a.rows = append(a.rows, row)
 			a.props = append(a.props, props)
-		}
-		if a.rows == nil {
-			a.rows = []toon.Object{}
 		}
 	}
 	return a

@@ -15,7 +15,7 @@ import (
 // score (HubsTokenBudget), the title only when some note's title is not
 // its file name; tags and previews are for full detail or fields.
 var getHubsFields = func() *fieldSet {
-	s := rowFields("score").withStandard("id", "title", "score")
+	s := rowFields([]string{"id", "title", "score"}, "score")
 	s.titleIfNew = true
 	return s
 }()

@@ -12,7 +12,7 @@ import (
 // getNeighborsFields are the fields of get_neighbors' rows, and of
 // get_node's neighbour rows: context is the sentence holding an incoming
 // link ("" for an outgoing neighbour).
-var getNeighborsFields = rowFields("direction", "context").withStandard("id", "title", "tags", "context", "content")
+var getNeighborsFields = rowFields([]string{"id", "title", "tags", "context", "content"}, "direction", "context")
 
 func getNeighborsTool() *toolDef {
 	return def((*Tools).GetNeighbors, FormatTOON, getNeighborsFields,

@@ -13,7 +13,7 @@ import (
 // related (distance, shared, via) comes with every preset but minimal's
 // via.
 var getRelatedFields = func() *fieldSet {
-	s := rowFields("score", "distance", "shared", "via").withStandard("id", "title", "distance", "shared", "via", "tags")
+	s := rowFields([]string{"id", "title", "distance", "shared", "via", "tags"}, "score", "distance", "shared", "via")
 	s.minimal = []string{"id", "title", "distance", "shared"}
 	return s
 }()

@@ -13,7 +13,7 @@ import (
 	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
-var listNodesFields = rowFields()
+var listNodesFields = rowFields(nil)
 
 func listNodesTool() *toolDef {
 	date := "Date, YYYY-MM-DD"

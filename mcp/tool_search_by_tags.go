@@ -8,7 +8,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-var searchByTagsFields = rowFields()
+var searchByTagsFields = rowFields(nil)
 
 func searchByTagsTool() *toolDef {
 	return def((*Tools).SearchByTags, FormatTOON, searchByTagsFields,

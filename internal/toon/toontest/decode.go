@@ -255,10 +255,11 @@ func (d *decoder) array(h *header, ln line, base int) (any, error) {
 			return nil, d.failf(ln.num, "%d values, header declares %d", len(vals), h.n)
 		}
 		return vals, nil
-	case h.fields != nil:
-		return d.table(h, ln, base)
+	case h.fields != nil: // a tabular array (spec §9.3)
+		rowLine := func(s string) bool { return isRow(s, h.delim) }
+		return d.collect(h, ln, base, "rows", rowLine, func(ln line) (any, error) { return d.row(ln, ln.content, h) })
 	}
-	return d.list(h, ln, base)
+	return d.collect(h, ln, base, "list items", isItem, d.item) // spec §9.2, §9.4
 }
 
 // contentDepth is the depth of the rows or items under a header at base.
@@ -326,16 +327,16 @@ func (d *decoder) scope(h *header, hl line, base int, what string, is func(strin
 	return d.noBlank(first, last)
 }
 
-// table reads the rows of a tabular array (spec §9.3).
-func (d *decoder) table(h *header, hl line, base int) ([]any, error) {
-	rows := []any{}
-	rowLine := func(s string) bool { return isRow(s, h.delim) }
-	err := d.scope(h, hl, base, "rows", rowLine, func(ln line) error {
-		row, err := d.row(ln, ln.content, h)
-		rows = append(rows, row)
+// collect reads the rows or items under header h (see scope), each as
+// read makes it.
+func (d *decoder) collect(h *header, hl line, base int, what string, is func(string) bool, read func(line) (any, error)) ([]any, error) {
+	out := []any{}
+	err := d.scope(h, hl, base, what, is, func(ln line) error {
+		v, err := read(ln)
+		out = append(out, v)
 		return err
 	})
-	return rows, err
+	return out, err
 }
 
 // keyed reads the entry rows of a keyed tabular object (spec §9.5).
@@ -354,17 +355,6 @@ func (d *decoder) keyed(h *header, hl line, base int) (toon.Object, error) {
 		return d.set(&o, ln.num, key, v)
 	})
 	return o.value(), err
-}
-
-// list reads the items of an expanded list array (spec §9.2, §9.4).
-func (d *decoder) list(h *header, hl line, base int) ([]any, error) {
-	items := []any{}
-	err := d.scope(h, hl, base, "list items", isItem, func(ln line) error {
-		v, err := d.item(ln)
-		items = append(items, v)
-		return err
-	})
-	return items, err
 }
 
 // row decodes the delimited cells of text into an object shaped by h.
