@@ -13,10 +13,8 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// toolDef describes one tool: all that differs between tools. Each
-// tool's descriptor sits in its own file (tool_get_node.go holds
-// getNodeTool); readDefs and writeDefs list them, so adding a tool is
-// one file and one line here.
+// toolDef describes one tool: all that differs between tools (see the
+// package documentation).
 type toolDef struct {
 	// Tool is the name, description, parameters and annotations that
 	// tools/list shows.

@@ -42,10 +42,8 @@ func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Ne
 	}
 	rows := make([]NodeResponse, 0, len(nbs))
 	for _, nb := range nbs {
-		if withContent {
-			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-				return nil, err
-			}
+		if err := t.readContent(ctx, nb.Node, withContent); err != nil {
+			return nil, err
 		}
 		nr := row(nb.Node)
 		nr.Direction, nr.Context = string(nb.Direction), contexts[nb.ID]
@@ -54,15 +52,19 @@ func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Ne
 	return rows, nil
 }
 
-// content reads the body of a listed note. A note whose file went away
-// since it was indexed is listed without content rather than failing the
-// whole answer.
-func (t *Tools) content(ctx context.Context, id string) (string, error) {
-	c, err := t.Engine.Content(ctx, id)
-	if errors.Is(err, vaultgraph.ErrNotFound) {
-		return "", nil
+// readContent reads the body of the listed note n when want. A note whose
+// file went away since it was indexed is listed without content rather
+// than failing the whole answer.
+func (t *Tools) readContent(ctx context.Context, n *vaultgraph.Node, want bool) error {
+	if !want {
+		return nil
 	}
-	return c, err
+	c, err := t.Engine.Content(ctx, n.ID)
+	if errors.Is(err, vaultgraph.ErrNotFound) {
+		c, err = "", nil
+	}
+	n.Content = c
+	return err
 }
 
 // listItem is a note as a list holds it: content cut to 500 characters,
@@ -78,12 +80,9 @@ func listItem(n *vaultgraph.Node) NodeResponse {
 func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
 	out := nodePage(res.Pages, nil)
 	withContent := p.wants(fields, "content")
-	var err error
 	for _, n := range res.Nodes {
-		if withContent {
-			if n.Content, err = t.content(ctx, n.ID); err != nil {
-				return nil, err
-			}
+		if err := t.readContent(ctx, n, withContent); err != nil {
+			return nil, err
 		}
 		out.Nodes = append(out.Nodes, listItem(n))
 	}

@@ -222,8 +222,7 @@ func (e *encoder) delimSym() string {
 }
 
 // prim encodes a primitive (validated beforehand) with delimiter-aware
-// quoting. The encoder uses one delimiter throughout, so the document and
-// active delimiters coincide.
+// quoting.
 func (e *encoder) prim(v any) string {
 	switch x := v.(type) {
 	case nil:
