@@ -76,23 +76,6 @@ func (f *fitter) try(c cut) (string, bool) {
 	return s, n <= f.p.MaxTokens
 }
 
-// largest finds the largest v in [lo, hi] for which set(v) fits, assuming
-// that fitting is monotonic in v; ok is false when not even lo fits.
-func (f *fitter) largest(lo, hi int, set func(int) cut) (string, bool) {
-	var best string
-	found := false
-	for lo <= hi {
-		mid := lo + (hi-lo)/2
-		if s, ok := f.try(set(mid)); ok {
-			best, found = s, true
-			lo = mid + 1
-		} else {
-			hi = mid - 1
-		}
-	}
-	return best, found
-}
-
 // trim cuts the answer until it fits: fewer warnings first, then fewer
 // rows, shorter content, only the identifying fields (with as many rows
 // as fit), only the id with the totals and paging, and last a line that
@@ -100,13 +83,24 @@ func (f *fitter) largest(lo, hi int, set func(int) cut) (string, bool) {
 func (f *fitter) trim() (string, error) {
 	a := f.a
 	c := uncut
-	// shrink finds the largest limit *field of c in [lo, hi] that fits;
-	// when none does, the limit is lo, or 0 tried last when zero is set.
+	// shrink finds by binary search the largest limit *field of c in
+	// [lo, hi] that fits, assuming that fitting is monotonic in it; when
+	// none does, the limit is lo, or 0 tried last when zero is set.
 	shrink := func(field *int, lo, hi int, zero bool) (string, bool) {
-		if s, ok := f.largest(lo, hi, func(k int) cut { *field = k; return c }); ok {
-			return s, true
+		best, found, least := "", false, lo
+		for lo <= hi {
+			mid := lo + (hi-lo)/2
+			*field = mid
+			if s, ok := f.try(c); ok {
+				best, found, lo = s, true, mid+1
+			} else {
+				hi = mid - 1
+			}
 		}
-		if *field = lo; zero {
+		if found {
+			return best, true
+		}
+		if *field = least; zero {
 			*field = 0
 			return f.try(c)
 		}
