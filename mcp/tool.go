@@ -19,8 +19,10 @@ type toolDef struct {
 	// Tool is the name, description, parameters and annotations that
 	// tools/list shows.
 	Tool mcpgo.Tool
-	// run binds a call's arguments and calls the tool's Tools method.
-	run runner
+	// run binds a call's arguments, checks the presentation parameters
+	// (the tool's default format is format) and calls the tool's Tools
+	// method over t; it returns the answer and how to present it.
+	run func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error)
 	// call decodes the JSON of the tool's parameter struct and calls the
 	// method (ReadCall).
 	call JSONCall
@@ -91,15 +93,9 @@ func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTo
 	return tools
 }
 
-// runner binds a call's arguments and runs a tool's method over t,
-// checking the presentation parameters (the tool's default format is
-// format) before the method runs. It returns the answer and how to
-// present it.
-type runner func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error)
-
 // def is the descriptor of tool t, which method answers, in format by
 // default; fields are a read tool's fields and presets (nil for a write
-// tool). Its runner reports a wrong argument type as INVALID_PARAMS
+// tool). Its run reports a wrong argument type as INVALID_PARAMS
 // naming the parameter.
 func def[P any](method func(*Tools, context.Context, P) (any, error), format string, fields *fieldSet, t mcpgo.Tool) *toolDef {
 	call := func(ctx context.Context, tools *Tools, params json.RawMessage) (any, error) {

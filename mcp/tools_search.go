@@ -27,10 +27,9 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err := required("query", p.Query, `words, a "quoted phrase" or a question`); err != nil {
 		return nil, err
 	}
-	tags := nonBlank(p.Tags)
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
 		Query: p.Query, Mode: vaultgraph.SearchMode(p.Mode), Limit: p.Limit, Page: p.Page, SortBy: p.SortBy,
-		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
+		Tags: nonBlank(p.Tags), TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
 	})
 	if err != nil {
 		return nil, err
