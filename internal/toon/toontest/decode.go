@@ -157,20 +157,16 @@ func (d *decoder) object(depth int) (toon.Object, error) {
 }
 
 func (d *decoder) fields(depth int, o *object) error {
-	for d.pos < len(d.lines) {
-		ln := d.lines[d.pos]
-		if ln.depth < depth {
-			return nil
-		}
-		if ln.depth > depth {
-			return d.failf(ln.num, "over-indented line (depth %d, want %d)", ln.depth, depth)
+	for {
+		ln, ok, err := d.next(depth-1, depth)
+		if !ok || err != nil {
+			return err
 		}
 		d.pos++
 		if err := d.field(ln, ln.content, depth, o); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // field reads one key-value or keyed array-header line into o; content is
@@ -219,11 +215,11 @@ func (d *decoder) keyValue(ln line, content string, depth int) (string, any, err
 		if d.pos == len(d.lines) || d.lines[d.pos].depth <= depth {
 			return key, toon.Object{}, nil
 		}
-		next := d.lines[d.pos]
-		if d.strict && next.depth > depth+1 {
-			return "", nil, d.failf(next.num, "indentation jumps from depth %d to %d", depth, next.depth)
+		inner, err := d.contentDepth(depth)
+		if err != nil {
+			return "", nil, err
 		}
-		o, err := d.object(next.depth)
+		o, err := d.object(inner)
 		return key, o, err
 	case "[]":
 		return key, []any{}, nil
