@@ -10,6 +10,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // kind is the shape of an answer, which decides its Markdown layout.
@@ -218,22 +219,18 @@ func value(v any) any {
 	case []any:
 		return mapped(x, value)
 	case map[string]any:
-		out := make(toon.Object, 0, len(x))
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			out = append(out, toon.Field{Key: k, Value: value(x[k])})
-		}
-		return out
+		return toon.Object(mapped(slices.Sorted(maps.Keys(x)), func(k string) toon.Field {
+			return toon.Field{Key: k, Value: value(x[k])}
+		}))
 	}
 	return fmt.Sprint(v)
 }
 
 // propertiesObject is a note's properties in file order.
 func propertiesObject(p Properties) toon.Object {
-	out := make(toon.Object, 0, len(p))
-	for _, prop := range p {
-		out = append(out, toon.Field{Key: prop.Key, Value: value(prop.Value)})
-	}
-	return out
+	return mapped(p, func(prop vault.Property) toon.Field {
+		return toon.Field{Key: prop.Key, Value: value(prop.Value)}
+	})
 }
 
 // mentionRow is an unlinked mention as a row: where, the text as written,

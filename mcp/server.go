@@ -111,14 +111,10 @@ func checkBounds(tool mcpgo.Tool, h server.ToolHandlerFunc) server.ToolHandlerFu
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		args := req.GetArguments()
 		for _, name := range slices.Sorted(maps.Keys(args)) {
-			v := args[name]
 			prop, _ := tool.InputSchema.Properties[name].(map[string]any)
-			if prop == nil || prop["type"] != "integer" {
+			n, ok := number(args[name]) // not a number: binding reports the type
+			if !ok || prop["type"] != "integer" {
 				continue
-			}
-			n, ok := number(v)
-			if !ok {
-				continue // not a number: binding reports the type
 			}
 			if err := vaultgraph.InRange(name, n, bound(prop["minimum"]), bound(prop["maximum"])); err != nil {
 				return toolError(err), nil
