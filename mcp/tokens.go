@@ -76,10 +76,7 @@ func (f *fitter) try(c cut) (string, bool) {
 	return s, n <= f.p.MaxTokens
 }
 
-// trim cuts the answer until it fits: fewer warnings first, then fewer
-// rows, shorter content, only the identifying fields (with as many rows
-// as fit), only the id with the totals and paging, and last a line that
-// says nothing fits.
+// trim cuts the answer until it fits, in the steps below.
 func (f *fitter) trim() (string, error) {
 	a := f.a
 	c := uncut

@@ -137,10 +137,8 @@ func ReadCall(name string) (call JSONCall, embeds bool) {
 	return nil, false
 }
 
-// serverTool adapts the tool to mcp-go: its handler checks the integer
-// arguments against the bounds its schema declares, runs the tool over t
-// with panic recovery (a panic is PROVIDER_ERROR, never a dead server) and
-// encodes the answer as the text content.
+// serverTool adapts the tool to mcp-go over t: a panic in its handler is
+// PROVIDER_ERROR, never a dead server.
 func (d *toolDef) serverTool(t *Tools, log *slog.Logger) server.ServerTool {
 	name := d.Tool.Name
 	return server.ServerTool{Tool: d.Tool, Handler: checkBounds(d.Tool, func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {

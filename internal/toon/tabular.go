@@ -71,10 +71,7 @@ func tabularFields(rows []Object) ([]tfield, bool) {
 			fields = append(fields, tfield{name: f.Key})
 			continue
 		}
-		subRows, ok := asObjects(col)
-		if !ok {
-			return nil, false
-		}
+		subRows, _ := asObjects(col) // nil, so not tabular, unless all are objects
 		sub, ok := tabularFields(subRows)
 		if !ok {
 			return nil, false
@@ -87,16 +84,14 @@ func tabularFields(rows []Object) ([]tfield, bool) {
 // indexes builds key→position maps for wide objects; narrow ones (nil
 // entry) are searched linearly.
 func indexes(rows []Object) []map[string]int {
-	if len(rows[0]) <= 8 {
-		return make([]map[string]int, len(rows))
-	}
 	idx := make([]map[string]int, len(rows))
 	for i, r := range rows {
-		m := make(map[string]int, len(r))
-		for j, f := range r {
-			m[f.Key] = j
+		if len(r) > 8 { // rows are of one width
+			idx[i] = make(map[string]int, len(r))
+			for j, f := range r {
+				idx[i][f.Key] = j
+			}
 		}
-		idx[i] = m
 	}
 	return idx
 }
