@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -194,26 +195,15 @@ func fieldString(o toon.Object, key string) string {
 // markdownRows writes a list: a count line, then one numbered line per
 // row; it returns the fields left for the footer.
 func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
-	var rows []any
-	var props, rest toon.Object
-	total, page, pages := -1, 0, 0
-	for _, f := range t {
-		switch f.Key {
-		case a.rowsKey:
-			rows = f.Value.([]any)
-		case "properties":
-			props = f.Value.(toon.Object)
-		case "metric":
-		case "total":
-			total = f.Value.(int)
-		case "page":
-			page = f.Value.(int)
-		case "totalPages":
-			pages = f.Value.(int)
-		default:
-			rest = append(rest, f)
-		}
+	v, rest := take(t, a.rowsKey, "properties", "metric", "total", "page", "totalPages")
+	rows, _ := v[a.rowsKey].([]any)
+	props, _ := v["properties"].(toon.Object)
+	total, ok := v["total"].(int)
+	if !ok {
+		total = -1
 	}
+	page, _ := v["page"].(int)
+	pages, _ := v["totalPages"].(int)
 	what := cmp.Or(a.label, a.rowsKey)
 	head := fmt.Sprintf("%d %s", len(rows), what)
 	if total > len(rows) {
@@ -304,20 +294,12 @@ func interpretScore(v any) string {
 
 // markdownPath writes a path as "A → B → C"; it returns the other fields.
 func markdownPath(b *strings.Builder, t toon.Object) toon.Object {
-	var path, titles []any
-	var rest toon.Object
-	length := -1
-	for _, f := range t {
-		switch f.Key {
-		case "path":
-			path = f.Value.([]any)
-		case "titles":
-			titles = f.Value.([]any)
-		case "length":
-			length = f.Value.(int)
-		default:
-			rest = append(rest, f)
-		}
+	v, rest := take(t, "path", "titles", "length")
+	path, _ := v["path"].([]any)
+	titles, _ := v["titles"].([]any)
+	length, ok := v["length"].(int)
+	if !ok {
+		length = -1
 	}
 	steps := make([]string, len(path))
 	for i, p := range path {
@@ -334,6 +316,20 @@ func markdownPath(b *strings.Builder, t toon.Object) toon.Object {
 	}
 	fmt.Fprintf(b, "%s\n", strings.Join(steps, " → "))
 	return rest
+}
+
+// take returns the values of o's fields named keys, and o without them.
+func take(o toon.Object, keys ...string) (map[string]any, toon.Object) {
+	vals := make(map[string]any, len(keys))
+	var rest toon.Object
+	for _, f := range o {
+		if slices.Contains(keys, f.Key) {
+			vals[f.Key] = f.Value
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return vals, rest
 }
 
 // inline writes a value on one line: lists joined with ", ", objects as
