@@ -63,6 +63,14 @@ type cut struct {
 
 var uncut = cut{rows: -1, content: -1, rowContent: -1, warnings: -1}
 
+// upTo is n, or limit (one of cut's counts) when it is set and smaller.
+func upTo(n, limit int) int {
+	if limit < 0 {
+		return n
+	}
+	return min(n, limit)
+}
+
 // identifying fields survive cut.minimal.
 var identifying = []string{"id", "title", "direction", "score", "tag", "count", "path", "length"}
 
@@ -87,11 +95,7 @@ func (a *answer) tree(c cut) toon.Object {
 		}
 	}
 	obj = append(obj, a.foot...)
-	ws := a.warnings
-	if c.warnings >= 0 && c.warnings < len(ws) {
-		ws = ws[:c.warnings]
-	}
-	if len(ws) > 0 {
+	if ws := a.warnings[:upTo(len(a.warnings), c.warnings)]; len(ws) > 0 {
 		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(ws))})
 	}
 	if a.hint != "" && !c.idOnly {
@@ -128,10 +132,7 @@ func (a *answer) propsKey() string {
 // keptRows returns the rows c keeps, their content cut, and the kept rows'
 // properties keyed by row id.
 func (a *answer) keptRows(c cut) ([]toon.Object, toon.Object) {
-	n := len(a.rows)
-	if c.rows >= 0 && c.rows < n {
-		n = c.rows
-	}
+	n := upTo(len(a.rows), c.rows)
 	rows := make([]toon.Object, 0, n)
 	var props toon.Object
 	for i, r := range a.rows[:n] {

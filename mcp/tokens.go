@@ -178,10 +178,7 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 		return fmt.Sprintf("all but %s left out ({maxTokens} %d, answer %d): raise {maxTokens}", strings.Join(kept, ", "), budget, full)
 	}
 	var left []string
-	kept := len(a.rows)
-	if c.rows >= 0 && c.rows < kept {
-		kept = c.rows
-	}
+	kept := upTo(len(a.rows), c.rows)
 	rowsCut := kept < len(a.rows)
 	switch {
 	case rowsCut && kept == 0:
