@@ -10,6 +10,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/textfold"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
 // kind is the shape of an answer, which decides its Markdown layout.
@@ -62,41 +63,39 @@ type cut struct {
 
 var uncut = cut{rows: -1, content: -1, rowContent: -1, warnings: -1}
 
+// upTo is n, or limit (one of cut's counts) when it is set and smaller.
+func upTo(n, limit int) int {
+	if limit < 0 {
+		return n
+	}
+	return min(n, limit)
+}
+
 // identifying fields survive cut.minimal.
 var identifying = []string{"id", "title", "direction", "score", "tag", "count", "path", "length"}
 
 // tree builds the answer as ordered data, as cut says.
 func (a *answer) tree(c cut) toon.Object {
-	obj := toon.Object{}
-	switch {
-	case c.idOnly:
-		obj = append(obj, keepFields(a.head, true, []string{"id"})...)
-	default:
-		obj = append(obj, keepFields(a.head, c.minimal, a.keep)...)
+	keep, minimal := a.keep, c.minimal
+	if c.idOnly {
+		keep, minimal = []string{"id"}, true
 	}
+	obj := append(toon.Object{}, keepFields(a.head, minimal, keep)...)
 	if a.content != nil && c.content != 0 && !c.minimal && !c.idOnly {
-		obj = append(obj, toon.Field{Key: "content", Value: cutText(*a.content, c.content)})
+		obj = append(obj, toon.Field{Key: "content", Value: Truncate(*a.content, c.content)})
 	}
 	if !c.idOnly {
 		obj = append(obj, a.more...)
 	}
 	if a.rowsKey != "" {
 		rows, props := a.keptRows(c)
-		list := make([]any, len(rows))
-		for i, r := range rows {
-			list[i] = r
-		}
-		obj = append(obj, toon.Field{Key: a.rowsKey, Value: list})
+		obj = append(obj, toon.Field{Key: a.rowsKey, Value: mapped(rows, func(r toon.Object) any { return r })})
 		if len(props) > 0 {
 			obj = append(obj, toon.Field{Key: a.propsKey(), Value: props})
 		}
 	}
 	obj = append(obj, a.foot...)
-	ws := a.warnings
-	if c.warnings >= 0 && c.warnings < len(ws) {
-		ws = ws[:c.warnings]
-	}
-	if len(ws) > 0 {
+	if ws := a.warnings[:upTo(len(a.warnings), c.warnings)]; len(ws) > 0 {
 		obj = append(obj, toon.Field{Key: "warnings", Value: strings2any(cappedWarnings(ws))})
 	}
 	if a.hint != "" && !c.idOnly {
@@ -133,10 +132,7 @@ func (a *answer) propsKey() string {
 // keptRows returns the rows c keeps, their content cut, and the kept rows'
 // properties keyed by row id.
 func (a *answer) keptRows(c cut) ([]toon.Object, toon.Object) {
-	n := len(a.rows)
-	if c.rows >= 0 && c.rows < n {
-		n = c.rows
-	}
+	n := upTo(len(a.rows), c.rows)
 	rows := make([]toon.Object, 0, n)
 	var props toon.Object
 	for i, r := range a.rows[:n] {
@@ -148,7 +144,7 @@ func (a *answer) keptRows(c cut) ([]toon.Object, toon.Object) {
 			case f.Key == "content" && c.rowContent == 0:
 				continue
 			case f.Key == "content" && c.rowContent > 0:
-				f.Value = cutText(f.Value.(string), c.rowContent)
+				f.Value = Truncate(f.Value.(string), c.rowContent)
 			}
 			row = append(row, f)
 		}
@@ -178,14 +174,6 @@ func keepFields(o toon.Object, minimal bool, names []string) toon.Object {
 	return out
 }
 
-// cutText shortens s to n characters (n < 0: as it is).
-func cutText(s string, n int) string {
-	if n < 0 {
-		return s
-	}
-	return Truncate(s, n)
-}
-
 func rowID(r toon.Object) string {
 	for _, f := range r {
 		if f.Key == "id" || f.Key == "tag" {
@@ -196,10 +184,13 @@ func rowID(r toon.Object) string {
 	return ""
 }
 
-func strings2any(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
+func strings2any(ss []string) []any { return mapped(ss, func(s string) any { return s }) }
+
+// mapped is f of each element of xs.
+func mapped[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
 	}
 	return out
 }
@@ -222,54 +213,36 @@ func preview(s, title string, n int) string {
 // dates as text, maps as objects with sorted keys.
 func value(v any) any {
 	switch x := v.(type) {
-	case nil, bool, string, int, int64, float64:
-		return x
-	case int8, int16, int32, uint, uint8, uint16, uint32, uint64, float32:
+	case nil, bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
 		return x
 	case time.Time:
 		return formatTime(x)
 	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = value(e)
-		}
-		return out
+		return mapped(x, value)
 	case map[string]any:
-		out := make(toon.Object, 0, len(x))
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			out = append(out, toon.Field{Key: k, Value: value(x[k])})
-		}
-		return out
+		return toon.Object(mapped(slices.Sorted(maps.Keys(x)), func(k string) toon.Field {
+			return toon.Field{Key: k, Value: value(x[k])}
+		}))
 	}
 	return fmt.Sprint(v)
 }
 
 // propertiesObject is a note's properties in file order.
 func propertiesObject(p Properties) toon.Object {
-	out := make(toon.Object, 0, len(p))
-	for _, prop := range p {
-		out = append(out, toon.Field{Key: prop.Key, Value: value(prop.Value)})
-	}
-	return out
+	return mapped(p, func(prop vault.Property) toon.Field {
+		return toon.Field{Key: prop.Key, Value: value(prop.Value)}
+	})
 }
 
-// mentionRows are unlinked mentions as rows: where, the text as
-// written, and its sentence.
-func mentionRows(ms []vaultgraph.Mention) []any {
-	out := make([]any, len(ms))
-	for i, m := range ms {
-		out[i] = toon.Object{{Key: "source", Value: m.Source}, {Key: "line", Value: m.Line}, {Key: "text", Value: m.Text}, {Key: "context", Value: m.Context}}
-	}
-	return out
+// mentionRow is an unlinked mention as a row: where, the text as written,
+// and its sentence.
+func mentionRow(m vaultgraph.Mention) any {
+	return toon.Object{{Key: "source", Value: m.Source}, {Key: "line", Value: m.Line}, {Key: "text", Value: m.Text}, {Key: "context", Value: m.Context}}
 }
 
-// linksRows are a note's links as {id, title} rows.
-func linksRows(links []vaultgraph.LinkInfo) []any {
-	out := make([]any, len(links))
-	for i, l := range links {
-		out[i] = toon.Object{{Key: "id", Value: l.ID}, {Key: "title", Value: l.Title}}
-	}
-	return out
+// noteLinkRow is a note's link as an {id, title} row.
+func noteLinkRow(l vaultgraph.LinkInfo) any {
+	return toon.Object{{Key: "id", Value: l.ID}, {Key: "title", Value: l.Title}}
 }
 
 // rowSeparators join a row's list fields into one string for a TOON
@@ -289,23 +262,17 @@ func flatRows(obj toon.Object, rowsKey string) toon.Object {
 		if f.Key != rowsKey || !ok {
 			continue
 		}
-		flat := make([]any, len(rows))
+		flat := slices.Clone(rows)
 		for j, r := range rows {
 			row, ok := r.(toon.Object)
 			if !ok {
-				flat[j] = r
 				continue
 			}
 			row = slices.Clone(row)
 			for k, cell := range row {
-				if sep, ok := rowSeparators[cell.Key]; ok {
-					if list, ok := cell.Value.([]any); ok {
-						words := make([]string, len(list))
-						for n, w := range list {
-							words[n] = fmt.Sprint(w)
-						}
-						row[k].Value = strings.Join(words, sep)
-					}
+				sep, joined := rowSeparators[cell.Key]
+				if list, ok := cell.Value.([]any); ok && joined {
+					row[k].Value = strings.Join(mapped(list, func(w any) string { return fmt.Sprint(w) }), sep)
 				}
 			}
 			flat[j] = row

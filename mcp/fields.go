@@ -48,9 +48,13 @@ var (
 )
 
 // rowFields are the fields of a list of notes whose rows also have own
-// (some of rowOwnFields).
-func rowFields(own ...string) *fieldSet {
-	s := &fieldSet{minimal: []string{"id", "title"}, standard: []string{"id", "title", "tags", "content"}}
+// (some of rowOwnFields), with the standard preset standard (nil: id,
+// title, tags and content).
+func rowFields(standard []string, own ...string) *fieldSet {
+	if standard == nil {
+		standard = []string{"id", "title", "tags", "content"}
+	}
+	s := &fieldSet{minimal: []string{"id", "title"}, standard: standard}
 	for _, f := range noteRowOrder {
 		if slices.Contains(rowOwnFields, f) && !slices.Contains(own, f) {
 			continue
@@ -61,21 +65,6 @@ func rowFields(own ...string) *fieldSet {
 		}
 	}
 	return s
-}
-
-// withStandard is a copy of s with another standard preset.
-func (s *fieldSet) withStandard(fields ...string) *fieldSet {
-	c := *s
-	c.standard = fields
-	return &c
-}
-
-// withRows is a copy of s whose answer also holds rows with the fields
-// of rows.
-func (s *fieldSet) withRows(rows *fieldSet) *fieldSet {
-	c := *s
-	c.rows = rows
-	return &c
 }
 
 // preset is the field set of a detail preset.
@@ -110,15 +99,9 @@ func (s *fieldSet) pick(tool string, p Presentation) ([]string, []string) {
 	}
 	var chosen, unknown []string
 	for _, f := range p.Fields {
-		name, ok := findField(s.all, f)
-		switch {
-		case ok:
+		if name, ok := s.find(f); ok {
 			chosen = append(chosen, name)
-		case s.rows != nil:
-			if _, ok := findField(s.rows.all, f); !ok {
-				unknown = append(unknown, f)
-			}
-		default:
+		} else if _, ok := s.rows.find(f); !ok {
 			unknown = append(unknown, f)
 		}
 	}
@@ -144,9 +127,13 @@ func (s *fieldSet) neighborFields(p Presentation) []string {
 	return names
 }
 
-// findField matches a requested field name, ignoring case.
-func findField(avail []string, name string) (string, bool) {
-	for _, f := range avail {
+// find matches a requested field name to one of s (nil: none), ignoring
+// case.
+func (s *fieldSet) find(name string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	for _, f := range s.all {
 		if strings.EqualFold(f, strings.TrimSpace(name)) {
 			return f, true
 		}
@@ -154,10 +141,4 @@ func findField(avail []string, name string) (string, bool) {
 	return "", false
 }
 
-func quoteList(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, ", ")
-}
+func quoteList(ss []string) string { return strings.Join(mapped(ss, strconv.Quote), ", ") }

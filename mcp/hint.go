@@ -21,15 +21,13 @@ func say(s string, flags bool) string {
 		return s
 	}
 	return hintName.ReplaceAllStringFunc(s, func(m string) string {
-		sub := hintName.FindStringSubmatch(m)
-		name, value := sub[1], sub[2]
-		tool := strings.Contains(name, "_")
+		name, value, _ := strings.Cut(m[1:len(m)-1], ": ")
 		switch {
 		case !flags && value != "":
 			return name + ": " + value
 		case !flags:
 			return name
-		case tool:
+		case strings.Contains(name, "_"): // a tool
 			return strings.ReplaceAll(name, "_", "-")
 		case value != "":
 			return "--" + kebab(name) + " " + value

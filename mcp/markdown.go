@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +24,7 @@ const (
 // note as a short metadata header and its content as it is; lists as
 // numbered lines; a path as arrows; status as key: value lines. The same
 // cut applies as for the other formats. It never starts with a blank line.
-// Every value from the notes is written as safeTree makes it: no note can
-// change the answer's structure.
+// Values from the notes are written as safeTree makes them.
 func (a *answer) markdown(c cut) string {
 	var b strings.Builder
 	raw := flatRows(a.tree(c), a.rowsKey)
@@ -68,11 +69,11 @@ func (a *answer) markdown(c cut) string {
 	// A trimmed answer's omitted line already says how to get the rest.
 	if (a.kind == kindNote || a.kind == kindRows) && a.omitted == "" {
 		blankLine(&b)
+		footer := markdownFooter
 		if a.allFields {
-			b.WriteString(say(markdownFooterFull, a.flags))
-		} else {
-			b.WriteString(say(markdownFooter, a.flags))
+			footer = markdownFooterFull
 		}
+		b.WriteString(say(footer, a.flags))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -99,12 +100,8 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 	// The title as a heading; when the text opens with that heading
 	// already, its own line is the heading and the text goes on after the
 	// metadata.
-	body, hasBody := "", false
-	for _, f := range rest {
-		if f.Key == "content" {
-			body, hasBody = f.Value.(string), true
-		}
-	}
+	v, hasBody := rest.Get("content")
+	body, _ := v.(string)
 	if heading != "" {
 		rawHeading := fieldString(raw, "title")
 		if idHeading {
@@ -127,11 +124,7 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 		case "properties":
 			fmt.Fprintf(b, "properties: %s\n", inline(f.Value))
 		case "links":
-			ids := make([]string, 0)
-			for _, l := range f.Value.([]any) {
-				ids = append(ids, rowID(l.(toon.Object)))
-			}
-			if len(ids) > 0 {
+			if ids := mapped(f.Value.([]any), func(l any) string { return rowID(l.(toon.Object)) }); len(ids) > 0 {
 				fmt.Fprintf(b, "links: %s\n", strings.Join(ids, ", "))
 			}
 		case "content":
@@ -151,12 +144,7 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 			fmt.Fprintf(b, "## Unlinked mentions (%d)\n", len(rows))
 			for i, r := range rows {
 				m := r.(toon.Object)
-				var line any
-				for _, f := range m {
-					if f.Key == "line" {
-						line = f.Value
-					}
-				}
+				line, _ := m.Get("line")
 				fmt.Fprintf(b, "%d. %s line %v: %s\n", i+1, fieldString(m, "source"), line, fieldString(m, "context"))
 			}
 		case "neighborProperties":
@@ -173,7 +161,8 @@ func (a *answer) markdownNote(b *strings.Builder, t, raw toon.Object) toon.Objec
 // noteHead sorts a note's fields: the heading (the title, else the id,
 // then not repeated below it), the metadata line's parts, and the rest.
 func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, rest toon.Object) {
-	idHeading = !hasField(t, "title")
+	_, hasTitle := t.Get("title")
+	idHeading = !hasTitle
 	for _, f := range t {
 		switch f.Key {
 		case "title":
@@ -197,45 +186,25 @@ func noteHead(t toon.Object) (heading string, idHeading bool, meta []string, res
 	return heading, idHeading, meta, rest
 }
 
-// fieldString is the text of o's field key, or "".
 func fieldString(o toon.Object, key string) string {
-	for _, f := range o {
-		if f.Key == key {
-			s, _ := f.Value.(string)
-			return s
-		}
-	}
-	return ""
+	v, _ := o.Get(key)
+	s, _ := v.(string)
+	return s
 }
 
 // markdownRows writes a list: a count line, then one numbered line per
 // row; it returns the fields left for the footer.
 func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
-	var rows []any
-	var props toon.Object
-	var rest toon.Object
-	total, page, pages := -1, 0, 0
-	for _, f := range t {
-		switch f.Key {
-		case a.rowsKey:
-			rows = f.Value.([]any)
-		case "properties":
-			props = f.Value.(toon.Object)
-		case "metric":
-		case "total":
-			total = f.Value.(int)
-		case "page":
-			page = f.Value.(int)
-		case "totalPages":
-			pages = f.Value.(int)
-		default:
-			rest = append(rest, f)
-		}
+	v, rest := take(t, a.rowsKey, "properties", "metric", "total", "page", "totalPages")
+	rows, _ := v[a.rowsKey].([]any)
+	props, _ := v["properties"].(toon.Object)
+	total, ok := v["total"].(int)
+	if !ok {
+		total = -1
 	}
-	what := a.rowsKey
-	if a.label != "" {
-		what = a.label
-	}
+	page, _ := v["page"].(int)
+	pages, _ := v["totalPages"].(int)
+	what := cmp.Or(a.label, a.rowsKey)
 	head := fmt.Sprintf("%d %s", len(rows), what)
 	if total > len(rows) {
 		head = fmt.Sprintf("%d of %d %s", len(rows), total, what)
@@ -246,11 +215,7 @@ func (a *answer) markdownRows(b *strings.Builder, t toon.Object) toon.Object {
 	fmt.Fprintf(b, "%s\n", head)
 	if a.rowsKey == "tags" {
 		for _, r := range rows {
-			var parts []string
-			for _, f := range r.(toon.Object) {
-				parts = append(parts, inline(f.Value))
-			}
-			fmt.Fprintf(b, "- %s\n", strings.Join(parts, ": "))
+			fmt.Fprintf(b, "- %s\n", strings.Join(mapped(r.(toon.Object), func(f toon.Field) string { return inline(f.Value) }), ": "))
 		}
 	} else {
 		writeRows(b, rows, a.relevance)
@@ -283,11 +248,11 @@ func writeRows(b *strings.Builder, rows []any, searchScores bool) {
 			case "direction":
 				parts = append(parts, f.Value.(string))
 			case "score":
+				s := inline(f.Value)
 				if searchScores {
-					parts = append(parts, "score "+interpretScore(f.Value))
-				} else {
-					parts = append(parts, "score "+inline(f.Value))
+					s = interpretScore(f.Value)
 				}
+				parts = append(parts, "score "+s)
 			default:
 				if s := inline(f.Value); s != "" {
 					parts = append(parts, f.Key+": "+s)
@@ -329,20 +294,12 @@ func interpretScore(v any) string {
 
 // markdownPath writes a path as "A → B → C"; it returns the other fields.
 func markdownPath(b *strings.Builder, t toon.Object) toon.Object {
-	var path, titles []any
-	var rest toon.Object
-	length := -1
-	for _, f := range t {
-		switch f.Key {
-		case "path":
-			path = f.Value.([]any)
-		case "titles":
-			titles = f.Value.([]any)
-		case "length":
-			length = f.Value.(int)
-		default:
-			rest = append(rest, f)
-		}
+	v, rest := take(t, "path", "titles", "length")
+	path, _ := v["path"].([]any)
+	titles, _ := v["titles"].([]any)
+	length, ok := v["length"].(int)
+	if !ok {
+		length = -1
 	}
 	steps := make([]string, len(path))
 	for i, p := range path {
@@ -361,6 +318,20 @@ func markdownPath(b *strings.Builder, t toon.Object) toon.Object {
 	return rest
 }
 
+// take returns the values of o's fields named keys, and o without them.
+func take(o toon.Object, keys ...string) (map[string]any, toon.Object) {
+	vals := make(map[string]any, len(keys))
+	var rest toon.Object
+	for _, f := range o {
+		if slices.Contains(keys, f.Key) {
+			vals[f.Key] = f.Value
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	return vals, rest
+}
+
 // inline writes a value on one line: lists joined with ", ", objects as
 // "key: value; ...", other values as JSON would (without quotes).
 func inline(v any) string {
@@ -370,11 +341,7 @@ func inline(v any) string {
 	case string:
 		return x
 	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = inline(e)
-		}
-		return strings.Join(parts, ", ")
+		return strings.Join(mapped(x, inline), ", ")
 	case toon.Object:
 		parts := make([]string, 0, len(x))
 		for _, f := range x {

@@ -39,11 +39,7 @@ func safeValue(v any, key string) any {
 		}
 		return mdText(x)
 	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = safeValue(e, key)
-		}
-		return out
+		return mapped(x, func(e any) any { return safeValue(e, key) })
 	case toon.Object:
 		out := make(toon.Object, len(x))
 		for i, f := range x {

@@ -5,9 +5,7 @@ import "github.com/vaultgraph/vaultgraph"
 // Descriptions of the parameters several tools share, written once so
 // that every tool says the same and tools/list stays short (every
 // parameter has a description: TestToolParamsDescribed; the whole list
-// has a token budget: TestToolsListSize). The response parameters every
-// tool takes (format, detail, fields, maxTokens) are described once, in
-// the server instructions.
+// has a token budget: TestToolsListSize).
 const (
 	descID      = "Note path, name, title or alias"
 	descSortBy  = `; "-key" descends`

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -111,6 +112,7 @@ func (d *toolDef) render(v any, p Presentation) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	a.allFields, a.flags = p.Detail == DetailFull && len(p.Fields) == 0, p.Flags
 	return a.fit(p)
 }
 
@@ -140,22 +142,8 @@ func (a *answer) render(format string, c cut) (string, error) {
 
 // isNil reports a not-found read: nil or a nil pointer.
 func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch x := v.(type) {
-	case *NodeResponse:
-		return x == nil
-	case *ListResponse:
-		return x == nil
-	case *PathResponse:
-		return x == nil
-	case *WriteResponse:
-		return x == nil
-	case *RepairResponse:
-		return x == nil
-	}
-	return false
+	rv := reflect.ValueOf(v)
+	return v == nil || rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // wants reports whether an answer with the fields s shows field (so
@@ -173,10 +161,7 @@ func (p Presentation) wants(s *fieldSet, field string) bool {
 // fields s (get_node's) show field.
 func (p Presentation) wantsRow(s *fieldSet, field string) bool {
 	c, err := p.check("")
-	if err != nil {
-		return true
-	}
-	return slices.Contains(s.neighborFields(c), field)
+	return err != nil || slices.Contains(s.neighborFields(c), field)
 }
 
 // SortKeys are sort keys: a JSON list of strings or one string of
@@ -186,12 +171,10 @@ type SortKeys []string
 // UnmarshalJSON accepts "key", "-a,b" or ["-a","b"].
 func (s *SortKeys) UnmarshalJSON(b []byte) error {
 	var one string
-	if err := json.Unmarshal(b, &one); err == nil {
-		*s = vaultgraph.SplitList([]string{one})
-		return nil
-	}
 	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
+	if err := json.Unmarshal(b, &one); err == nil {
+		list = []string{one}
+	} else if err := json.Unmarshal(b, &list); err != nil {
 		return invalid("sortBy", "use a string or a list of strings, e.g. [\"-modified\",\"title\"]")
 	}
 	*s = vaultgraph.SplitList(list)

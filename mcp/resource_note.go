@@ -52,8 +52,7 @@ func (t *Tools) listNotes(_ context.Context, _ any, req *mcpgo.ListResourcesRequ
 // readNoteResource answers resources/read for a note URI with the whole
 // file as it is on disk.
 func (t *Tools) readNoteResource(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
-	raw := strings.TrimPrefix(req.Params.URI, NoteURIPrefix)
-	id, err := url.PathUnescape(raw)
+	id, err := url.PathUnescape(strings.TrimPrefix(req.Params.URI, NoteURIPrefix))
 	if err != nil {
 		return nil, fmt.Errorf("%w: resource %q: bad percent-encoding", vaultgraph.ErrInvalid, req.Params.URI)
 	}

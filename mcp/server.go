@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,8 +38,7 @@ type ServerOptions struct {
 }
 
 // instructions tell an agent how the tools fit together, and describe
-// once the response parameters that every tool takes (tools/list leaves
-// them out of the schemas: see readTool).
+// the response parameters every tool takes (see readTool).
 const instructions = `vaultgraph serves an Obsidian vault (a folder of markdown notes) as a link graph.
 Note IDs are vault paths like "Projects/Alpha Plan.md"; a tool's id also takes the path without
 .md, any letter case, a note name, a frontmatter title, an alias or a pasted [[link]].
@@ -58,22 +58,14 @@ no result; a warning says when an id matched no note.`
 // resources (vaultgraph://note/{id}). It tells clients when notes are
 // added or removed (notifications/resources/list_changed).
 func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	version := opts.Version
-	if version == "" {
-		version = "dev"
-	}
+	log := cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	hooks := &server.Hooks{}
 	// Notes are listed from the Engine, a page at a time (listNotes),
 	// not registered one by one: mcp-go would keep a copy of every note
-	// and sort them all for each page (31 MB and half a second a page at
-	// 100,000 notes). Its own list stays empty, so it only checks the
-	// cursor; resources/read goes through the template.
+	// and sort them all for each page. Its own list stays empty, so it
+	// only checks the cursor; resources/read goes through the template.
 	hooks.AddAfterListResources(t.listNotes)
-	s := server.NewMCPServer(ServerName, version,
+	s := server.NewMCPServer(ServerName, cmp.Or(opts.Version, "dev"),
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, true),
 		server.WithInstructions(instructions),
@@ -81,13 +73,12 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 		server.WithPaginationLimit(ResourcePageSize),
 		server.WithHooks(hooks),
 	)
-	for _, st := range t.ServerTools(log) {
-		s.AddTool(rawSchema(st.Tool), st.Handler)
-	}
+	tools := t.ServerTools(log)
 	if !opts.ReadOnly {
-		for _, st := range t.WriteTools(log) {
-			s.AddTool(rawSchema(st.Tool), st.Handler)
-		}
+		tools = append(tools, t.WriteTools(log)...)
+	}
+	for _, st := range tools {
+		s.AddTool(rawSchema(st.Tool), st.Handler)
 	}
 	s.AddResourceTemplate(noteTemplate(), t.readNoteResource)
 	t.Engine.OnChange(func(c vaultgraph.Change) {
@@ -102,7 +93,7 @@ func NewServer(t *Tools, opts ServerOptions) *server.MCPServer {
 // (RawInputSchema) instead of a structure: the same bytes in tools/list,
 // but mcp-go looks for header-bound parameters in the schema of the tool
 // at every tools/call over HTTP, and a structure it encodes to JSON again
-// each time (~1% of serve's CPU under make load).
+// each time.
 func rawSchema(tool mcpgo.Tool) mcpgo.Tool {
 	raw, err := json.Marshal(tool.InputSchema)
 	if err != nil {
@@ -120,14 +111,10 @@ func checkBounds(tool mcpgo.Tool, h server.ToolHandlerFunc) server.ToolHandlerFu
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		args := req.GetArguments()
 		for _, name := range slices.Sorted(maps.Keys(args)) {
-			v := args[name]
 			prop, _ := tool.InputSchema.Properties[name].(map[string]any)
-			if prop == nil || prop["type"] != "integer" {
+			n, ok := number(args[name]) // not a number: binding reports the type
+			if !ok || prop["type"] != "integer" {
 				continue
-			}
-			n, ok := number(v)
-			if !ok {
-				continue // not a number: binding reports the type
 			}
 			if err := vaultgraph.InRange(name, n, bound(prop["minimum"]), bound(prop["maximum"])); err != nil {
 				return toolError(err), nil
@@ -167,44 +154,39 @@ func bound(v any) *float64 {
 // in each schema: listed in each they cost more than half of tools/list
 // (README "Tools"), and a new tool gets them, and their wording, for free.
 func readTool(name string, opts ...mcpgo.ToolOption) mcpgo.Tool {
-	opts = append([]mcpgo.ToolOption{mcpgo.WithToolAnnotation(hints(true, false, false))}, opts...)
-	return mcpgo.NewTool(name, opts...)
+	return annotated(name, mcpgo.ToolAnnotation{ReadOnlyHint: mcpgo.ToBoolPtr(true)}, opts)
 }
 
-// hints are a tool's annotations, only those that differ from the MCP
-// defaults (readOnlyHint false, destructiveHint true, idempotentHint false),
-// so that tools/list stays short: destructiveHint and idempotentHint mean
-// something only for a tool that is not read-only, and openWorldHint is
-// left out (no client acts on it; every tool works on the vault alone).
-func hints(readOnly, destructive, idempotent bool) mcpgo.ToolAnnotation {
+// writeTool declares a write tool with its annotations.
+func writeTool(name string, destructive, idempotent bool, opts ...mcpgo.ToolOption) mcpgo.Tool {
 	var a mcpgo.ToolAnnotation
-	switch {
-	case readOnly:
-		a.ReadOnlyHint = mcpgo.ToBoolPtr(true)
-		return a
-	case !destructive:
+	if !destructive {
 		a.DestructiveHint = mcpgo.ToBoolPtr(false)
 	}
 	if idempotent {
 		a.IdempotentHint = mcpgo.ToBoolPtr(true)
 	}
-	return a
+	return annotated(name, a, opts)
+}
+
+// annotated is the tool name with annotations a, which hold only the
+// hints that differ from the MCP defaults (readOnlyHint false,
+// destructiveHint true, idempotentHint false), so that tools/list stays
+// short: destructiveHint and idempotentHint mean something only for a
+// tool that is not read-only, and openWorldHint is left out (no client
+// acts on it; every tool works on the vault alone).
+func annotated(name string, a mcpgo.ToolAnnotation, opts []mcpgo.ToolOption) mcpgo.Tool {
+	return mcpgo.NewTool(name, append([]mcpgo.ToolOption{mcpgo.WithToolAnnotation(a)}, opts...)...)
 }
 
 // pagedTool is readTool for a tool that pages list k: its options, then
 // sortBy, page and limit.
 func pagedTool(name string, k vaultgraph.ListKind, opts ...mcpgo.ToolOption) mcpgo.Tool {
-	return readTool(name, append(opts, pagedOptions(k)...)...)
-}
-
-// pagedOptions are the sortBy, page and limit parameters of a tool that
-// pages list k.
-func pagedOptions(k vaultgraph.ListKind) []mcpgo.ToolOption {
-	return []mcpgo.ToolOption{
+	return readTool(name, append(opts,
 		mcpgo.WithAny("sortBy", mcpgo.Description(strings.Join(k.SortFields, ", ")+descSortBy)),
 		mcpgo.WithInteger("page", mcpgo.Min(1), mcpgo.Description(descPage)),
 		mcpgo.WithInteger("limit", mcpgo.Min(1), mcpgo.Max(float64(k.MaxLimit)), mcpgo.DefaultNumber(float64(k.DefaultLimit)), mcpgo.Description(descLimit)),
-	}
+	)...)
 }
 
 // enum describes a string parameter that takes one of the Engine's
@@ -226,17 +208,17 @@ func bindArguments(req mcpgo.CallToolRequest, p any) error {
 		return nil
 	}
 	raw, err := json.Marshal(args)
-	if err != nil {
-		return invalid("arguments", "%v", err)
+	if err == nil {
+		err = json.Unmarshal(raw, p)
 	}
-	if err := json.Unmarshal(raw, p); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			// Field is the Go path ("Presentation.maxTokens" for an
-			// embedded struct): name the parameter as the schema does.
-			name := te.Field[strings.LastIndex(te.Field, ".")+1:]
-			return invalid(name, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
-		}
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te):
+		// Field is the Go path ("Presentation.maxTokens" for an
+		// embedded struct): name the parameter as the schema does.
+		name := te.Field[strings.LastIndex(te.Field, ".")+1:]
+		return invalid(name, "expected %s, got a JSON %s", jsonType(te.Type.Kind().String()), te.Value)
+	case err != nil:
 		return invalid("arguments", "%v", err)
 	}
 	return nil
@@ -260,11 +242,7 @@ func jsonType(goKind string) string {
 
 // toolError turns an error into an isError result with its SPEC code.
 func toolError(err error) *mcpgo.CallToolResult {
-	return errorResult(Code(err), Message(err))
-}
-
-func errorResult(code, msg string) *mcpgo.CallToolResult {
-	return mcpgo.NewToolResultError(code + ": " + msg)
+	return mcpgo.NewToolResultError(Code(err) + ": " + Message(err))
 }
 
 // noProperties leaves out the empty "properties" that mcp-go gives an

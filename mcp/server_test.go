@@ -847,16 +847,13 @@ type boomParams struct {
 
 // boomTool panics: with a message, or with a nil pointer dereference.
 func boomTool(t *Tools, log *slog.Logger) server.ServerTool {
-	d := &toolDef{
-		Tool: mcpgo.NewTool("boom", mcpgo.WithDescription("panics"), mcpgo.WithBoolean("nil")),
-		run: bind(func(_ *Tools, _ context.Context, p boomParams) (any, error) {
-			if p.Nil {
-				var n *vaultgraph.Node
-				return n.ID, nil
-			}
-			panic("kaboom")
-		}),
-	}
+	d := def(func(_ *Tools, _ context.Context, p boomParams) (any, error) {
+		if p.Nil {
+			var n *vaultgraph.Node
+			return n.ID, nil
+		}
+		panic("kaboom")
+	}, "", nil, mcpgo.NewTool("boom", mcpgo.WithDescription("panics"), mcpgo.WithBoolean("nil")))
 	return d.serverTool(t, log)
 }
 

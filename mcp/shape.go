@@ -11,48 +11,33 @@ import (
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/internal/toon"
+	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// shape turns a Tools answer into an answer with the chosen fields.
+// shape turns a Tools answer into an answer with the fields of tool d.
 func shape(d *toolDef, v any, p Presentation) (*answer, error) {
-	a, err := shapeAny(d, v, p)
-	if err == nil {
-		a.allFields = p.Detail == DetailFull && len(p.Fields) == 0
-		a.flags = p.Flags
-	}
-	return a, err
-}
-
-// shapeAny shapes v by its type with the fields of tool d.
-func shapeAny(d *toolDef, v any, p Presentation) (*answer, error) {
-	switch v.(type) {
-	case *WriteResponse, *RepairResponse, *MissingResponse:
-	default:
-		if d.fields == nil {
-			return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
-		}
-	}
 	switch x := v.(type) {
-	case *NodeResponse:
-		return shapeNote(d, x, p), nil
-	case NodeResponse:
-		return shapeNote(d, &x, p), nil
-	case *ListResponse:
-		return shapeList(d, x, p), nil
-	case ListResponse:
-		return shapeList(d, &x, p), nil
-	case *TagsResponse:
-		return shapeTags(d, x, p), nil
-	case *PathResponse:
-		return shapePath(d, x, p), nil
-	case *vaultgraph.Status:
-		return shapeStatus(d, x, p), nil
 	case *WriteResponse:
 		return shapeWrite(d, x, p), nil
 	case *MissingResponse:
 		return &answer{kind: kindStatus, warnings: x.Warnings}, nil
 	case *RepairResponse:
 		return shapeRepair(d, x, p), nil
+	}
+	if d.fields == nil {
+		return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
+	}
+	switch x := v.(type) {
+	case *NodeResponse:
+		return shapeNote(d, x, p), nil
+	case *ListResponse:
+		return shapeList(d, x, p), nil
+	case *TagsResponse:
+		return shapeTags(d, x, p), nil
+	case *PathResponse:
+		return shapePath(d, x, p), nil
+	case *vaultgraph.Status:
+		return shapeStatus(d, x, p), nil
 	}
 	return nil, fmt.Errorf("%s: no presentation for %T", d.Tool.Name, v)
 }
@@ -66,24 +51,12 @@ func roundScore(f float64) float64 {
 	return r
 }
 
-// shapePath shapes find_path's answer.
 func shapePath(d *toolDef, r *PathResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
-	a := &answer{kind: kindPath, warnings: append(warnings, r.Warnings...)}
-	for _, name := range names {
-		switch name {
-		case "path":
-			a.head = append(a.head, toon.Field{Key: "path", Value: strings2any(r.Path)})
-		case "length":
-			a.head = append(a.head, toon.Field{Key: "length", Value: r.Length})
-		case "titles":
-			a.head = append(a.head, toon.Field{Key: "titles", Value: strings2any(r.Titles)})
-		}
-	}
-	return a
+	all := toon.Object{{Key: "path", Value: strings2any(r.Path)}, {Key: "length", Value: r.Length}, {Key: "titles", Value: strings2any(r.Titles)}}
+	return &answer{kind: kindPath, warnings: append(warnings, r.Warnings...), head: only(names, all)}
 }
 
-// shapeStatus shapes vault_status's answer.
 func shapeStatus(d *toolDef, s *vaultgraph.Status, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindStatus, warnings: warnings, keep: d.fields.minimal}
@@ -123,22 +96,17 @@ var statusValues = map[string]func(s *vaultgraph.Status) any{
 		return s.LastSync.UTC().Format("2006-01-02T15:04:05Z")
 	},
 	"problems": func(s *vaultgraph.Status) any {
-		rows := make([]any, len(s.Problems))
-		for i, pr := range s.Problems {
-			rows[i] = toon.Object{{Key: "path", Value: pr.Path}, {Key: "reason", Value: pr.Reason}}
-		}
-		return rows
+		return mapped(s.Problems, func(p vault.Problem) any {
+			return toon.Object{{Key: "path", Value: p.Path}, {Key: "reason", Value: p.Reason}}
+		})
 	},
 	"duplicateNames": func(s *vaultgraph.Status) any {
-		rows := make([]any, len(s.DuplicateNames))
-		for i, d := range s.DuplicateNames {
-			rows[i] = toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
-		}
-		return rows
+		return mapped(s.DuplicateNames, func(d vaultgraph.DuplicateName) any {
+			return toon.Object{{Key: "name", Value: d.Name}, {Key: "ids", Value: strings.Join(d.IDs, "; ")}}
+		})
 	},
 }
 
-// shapeList shapes a page of notes.
 func shapeList(d *toolDef, l *ListResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	if d.fields.titleIfNew && len(p.Fields) == 0 && p.Detail != DetailFull && titlesAreNames(l.Nodes) {
@@ -196,25 +164,26 @@ func paging(total, page, totalPages int) toon.Object {
 	return foot
 }
 
-// shapeTags shapes a page of tags.
 func shapeTags(d *toolDef, l *TagsResponse, p Presentation) *answer {
 	names, warnings := d.fields.pick(d.Tool.Name, p)
 	a := &answer{kind: kindRows, rowsKey: "tags", rows: []toon.Object{}, warnings: warnings, hint: l.Hint}
 	for _, t := range l.Tags {
-		row := make(toon.Object, 0, len(names))
-		for _, name := range names {
-			switch name {
-			case "tag":
-				row = append(row, toon.Field{Key: name, Value: t.Tag})
-			case "count":
-				row = append(row, toon.Field{Key: name, Value: t.Count})
-			}
-		}
-		a.rows = append(a.rows, row)
+		a.rows = append(a.rows, only(names, toon.Object{{Key: "tag", Value: t.Tag}, {Key: "count", Value: t.Count}}))
 		a.props = append(a.props, nil)
 	}
 	a.paged(l.PageInfo)
 	return a
+}
+
+// only is the fields of all named in names, in the order of names.
+func only(names []string, all toon.Object) toon.Object {
+	out := make(toon.Object, 0, len(names))
+	for _, name := range names {
+		if v, ok := all.Get(name); ok {
+			out = append(out, toon.Field{Key: name, Value: v})
+		}
+	}
+	return out
 }
 
 // titlesAreNames reports whether every note's title is its file name
@@ -226,4 +195,46 @@ func titlesAreNames(nodes []NodeResponse) bool {
 		}
 	}
 	return true
+}
+
+// shapeWrite shapes a write tool's answer: the note, the files changed
+// (with the links rewritten in each) and warnings.
+func shapeWrite(d *toolDef, w *WriteResponse, p Presentation) *answer {
+	a := &answer{kind: kindStatus, warnings: w.Warnings, keep: []string{"id", "deleted", "dryRun"}}
+	if w.Node != nil {
+		a.head = append(a.head, toon.Field{Key: "id", Value: w.Node.ID}, toon.Field{Key: "title", Value: w.Node.Title},
+			toon.Field{Key: "hash", Value: w.Node.Hash})
+	}
+	if d.deleted {
+		a.head = append(a.head, toon.Field{Key: "deleted", Value: w.Deleted})
+	}
+	if w.DryRun {
+		a.head = append(a.head, toon.Field{Key: "dryRun", Value: true})
+	}
+	files := make([]any, 0, min(len(w.Files), MaxListedItems))
+	var links []any
+	totalLinks := 0
+	for i, f := range w.Files {
+		totalLinks += len(f.Links)
+		if i < MaxListedItems {
+			files = append(files, toon.Object{{Key: "path", Value: f.Path}, {Key: "action", Value: f.Action},
+				{Key: "from", Value: f.From}, {Key: "links", Value: len(f.Links)}})
+		}
+		for _, l := range f.Links {
+			if len(links) == MaxListedItems {
+				break
+			}
+			links = append(links, toon.Object{{Key: "path", Value: f.Path}, {Key: "line", Value: l.Line},
+				{Key: "old", Value: l.Old}, {Key: "new", Value: l.New}})
+		}
+	}
+	a.head = append(a.head, toon.Field{Key: "files", Value: files})
+	if len(links) > 0 {
+		a.head = append(a.head, toon.Field{Key: "links", Value: links})
+	}
+	if len(w.Files) > len(files) || totalLinks > len(links) {
+		a.head = append(a.head, toon.Field{Key: "totalFiles", Value: len(w.Files)}, toon.Field{Key: "totalLinks", Value: totalLinks})
+		a.warnings = slices.Insert(slices.Clone(a.warnings), 0, fmt.Sprintf("%d of %d files and %d of %d rewritten links are listed", len(files), len(w.Files), len(links), totalLinks))
+	}
+	return a
 }

@@ -23,10 +23,7 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	a := &answer{kind: kindNote, warnings: append(warnings, n.Warnings...), hint: n.Hint}
 	for _, name := range names {
 		if name == "content" {
-			if n.Content != nil {
-				c := *n.Content
-				a.content = &c
-			}
+			a.content = n.Content
 			continue
 		}
 		if v, ok := noteField(n, name); ok {
@@ -50,14 +47,11 @@ func shapeNote(d *toolDef, n *NodeResponse, p Presentation) *answer {
 	}
 	if n.Neighbors != nil && d.fields.rows != nil {
 		rowNames := d.fields.neighborFields(p)
-		a.rowsKey = "neighbors"
+		a.rowsKey, a.rows = "neighbors", []toon.Object{}
 		for _, nb := range n.Neighbors {
 			row, props := nodeRow(&nb, rowNames, NeighborContentChars)
 			a.rows = append(a.rows, row)
 			a.props = append(a.props, props)
-		}
-		if a.rows == nil {
-			a.rows = []toon.Object{}
 		}
 	}
 	return a
@@ -90,20 +84,19 @@ func noteField(n *NodeResponse, name string) (any, bool) {
 	case "outDegree":
 		return n.OutDegree, true
 	case "links":
-		return linksRows(n.Links), true
+		return mapped(n.Links, noteLinkRow), true
 	case "brokenLinks":
 		return strings2any(n.BrokenLinks), len(n.BrokenLinks) > 0
 	case "attachments":
 		return strings2any(n.Attachments), len(n.Attachments) > 0
 	case "mentions":
-		return mentionRows(n.Mentions), len(n.Mentions) > 0
+		return mapped(n.Mentions, mentionRow), len(n.Mentions) > 0
 	}
 	return nil, false
 }
 
 // nodeRow is a note as a row plus its properties, written after the
-// table. Its tags and aliases are lists, as in JSON; flatRows makes them
-// one string each for a TOON table or a Markdown line.
+// table; its tags and aliases stay lists (see rowSeparators).
 func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, toon.Object) {
 	row := make(toon.Object, 0, len(names))
 	var props toon.Object
@@ -117,10 +110,6 @@ func nodeRow(n *NodeResponse, names []string, contentChars int) (toon.Object, to
 				continue
 			}
 			v = roundScore(*n.Score)
-		case "tags":
-			v = strings2any(n.Tags)
-		case "aliases":
-			v = strings2any(n.Aliases)
 		case "distance", "shared":
 			p := n.Distance
 			if name == "shared" {

@@ -34,8 +34,7 @@ func CountTokens(s string) (int, error) {
 }
 
 // fit renders the answer and, with a token budget, trims it until it
-// fits: fewer rows first, then shorter content, then only identifying
-// fields; one line (omitted) says what was left out and how to get it.
+// fits (trim); one line (omitted) says what was left out and how to get it.
 func (a *answer) fit(p Presentation) (string, error) {
 	s, err := a.render(p.Format, uncut)
 	if err != nil || p.MaxTokens == 0 {
@@ -77,68 +76,60 @@ func (f *fitter) try(c cut) (string, bool) {
 	return s, n <= f.p.MaxTokens
 }
 
-// largest finds the largest v in [lo, hi] for which set(v) fits, assuming
-// that fitting is monotonic in v; ok is false when not even lo fits.
-func (f *fitter) largest(lo, hi int, set func(int) cut) (string, bool) {
-	var best string
-	found := false
-	for lo <= hi {
-		mid := lo + (hi-lo)/2
-		if s, ok := f.try(set(mid)); ok {
-			best, found = s, true
-			lo = mid + 1
-		} else {
-			hi = mid - 1
-		}
-	}
-	return best, found
-}
-
-// trim cuts the answer until it fits: fewer warnings first, then fewer
-// rows, shorter content, only the identifying fields (with as many rows
-// as fit), only the id with the totals and paging, and last a line that
-// says nothing fits.
+// trim cuts the answer until it fits, in the steps below.
 func (f *fitter) trim() (string, error) {
 	a := f.a
 	c := uncut
+	// shrink finds by binary search the largest limit *field of c in
+	// [lo, hi] that fits, assuming that fitting is monotonic in it; when
+	// none does, the limit is lo, or 0 tried last when zero is set.
+	shrink := func(field *int, lo, hi int, zero bool) (string, bool) {
+		best, found, least := "", false, lo
+		for lo <= hi {
+			mid := lo + (hi-lo)/2
+			*field = mid
+			if s, ok := f.try(c); ok {
+				best, found, lo = s, true, mid+1
+			} else {
+				hi = mid - 1
+			}
+		}
+		if found {
+			return best, true
+		}
+		if *field = least; zero {
+			*field = 0
+			return f.try(c)
+		}
+		return "", false
+	}
 	// 1. Fewer warnings; the omitted line counts those left out.
 	if n := min(len(a.warnings), MaxWarnings); n > 0 {
-		if s, ok := f.largest(0, n-1, func(k int) cut { c := c; c.warnings = k; return c }); ok {
+		if s, ok := shrink(&c.warnings, 0, n-1, false); ok {
 			return s, f.err
 		}
-		c.warnings = 0
 	}
 	// 2. Fewer rows, keeping at least one.
 	if n := len(a.rows); n > 1 {
-		if s, ok := f.largest(1, n-1, func(k int) cut { c := c; c.rows = k; return c }); ok {
+		if s, ok := shrink(&c.rows, 1, n-1, false); ok {
 			return s, f.err
 		}
-		c.rows = 1
 	}
 	// 3. Shorter content: the note's, then the rows'.
 	if a.content != nil {
-		chars := utf8.RuneCountInString(*a.content)
-		if s, ok := f.largest(1, chars-1, func(k int) cut { c := c; c.content = k; return c }); ok {
-			return s, f.err
-		}
-		c.content = 0
-		if s, ok := f.try(c); ok {
+		if s, ok := shrink(&c.content, 1, utf8.RuneCountInString(*a.content)-1, true); ok {
 			return s, f.err
 		}
 	}
 	if chars := a.rowContentChars(); chars > 0 {
-		if s, ok := f.largest(1, chars-1, func(k int) cut { c := c; c.rowContent = k; return c }); ok {
-			return s, f.err
-		}
-		c.rowContent = 0
-		if s, ok := f.try(c); ok {
+		if s, ok := shrink(&c.rowContent, 1, chars-1, true); ok {
 			return s, f.err
 		}
 	}
 	// 4. Only the identifying fields, with as many rows as fit.
 	c.minimal, c.content, c.rowContent = true, 0, -1
 	if n := len(a.rows); n > 0 {
-		if s, ok := f.largest(0, n, func(k int) cut { c := c; c.rows = k; return c }); ok {
+		if s, ok := shrink(&c.rows, 0, n, false); ok {
 			return s, f.err
 		}
 	} else if s, ok := f.try(c); ok {
@@ -183,17 +174,11 @@ const maxNamedFields = 3
 // only for a note's content.
 func (a *answer) omittedLine(c cut, budget, full int) string {
 	if c.idOnly { // as short as can be: the budget is nearly spent
-		var kept []string
-		for _, f := range append(keepFields(a.head, true, []string{"id"}), a.foot...) {
-			kept = append(kept, f.Key)
-		}
+		kept := mapped(append(keepFields(a.head, true, []string{"id"}), a.foot...), func(f toon.Field) string { return f.Key })
 		return fmt.Sprintf("all but %s left out ({maxTokens} %d, answer %d): raise {maxTokens}", strings.Join(kept, ", "), budget, full)
 	}
 	var left []string
-	kept := len(a.rows)
-	if c.rows >= 0 && c.rows < kept {
-		kept = c.rows
-	}
+	kept := upTo(len(a.rows), c.rows)
 	rowsCut := kept < len(a.rows)
 	switch {
 	case rowsCut && kept == 0:
@@ -203,12 +188,12 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 	}
 	contentCut := false
 	dropped := a.droppedFields(c, kept)
-	if a.content != nil && (c.minimal || c.idOnly || c.content == 0) {
+	if a.content != nil && (c.minimal || c.content == 0) {
 		dropped, contentCut = append([]string{"content"}, dropped...), true
 	} else if a.content != nil && c.content > 0 {
 		left, contentCut = append(left, fmt.Sprintf("content past %d characters", c.content)), true
 	}
-	if kept > 0 && !c.minimal && !c.idOnly {
+	if kept > 0 && !c.minimal {
 		switch {
 		case c.rowContent == 0:
 			left = append(left, "rows' content")
@@ -234,8 +219,9 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 		left = append(left, w)
 	}
 	how := "raise {maxTokens}"
+	_, hasPage := a.foot.Get("page")
 	switch {
-	case rowsCut && hasField(a.foot, "page"):
+	case rowsCut && hasPage:
 		how += " or page with a smaller {limit}"
 	case rowsCut && a.rowsKey == "neighbors":
 		how += " or page through {get_neighbors}"
@@ -250,16 +236,16 @@ func (a *answer) omittedLine(c cut, budget, full int) string {
 	return fmt.Sprintf("%s left out ({maxTokens} %d, answer %d): %s", what, budget, full, how)
 }
 
-// droppedFields are the fields of the answer that a minimal or id-only
-// cut leaves out, besides the note's content (which omittedLine names
-// itself); kept is how many rows the cut keeps.
+// droppedFields are the fields of the answer that a minimal cut (not an
+// id-only one, which omittedLine words itself) leaves out, besides the
+// note's content; kept is how many rows the cut keeps.
 func (a *answer) droppedFields(c cut, kept int) []string {
-	if !c.minimal && !c.idOnly {
+	if !c.minimal {
 		return nil
 	}
 	var out []string
-	add := func(name string) {
-		if !slices.Contains(out, name) {
+	add := func(name string, keep []string) {
+		if !slices.Contains(keep, name) && !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -267,41 +253,16 @@ func (a *answer) droppedFields(c cut, kept int) []string {
 	if keep == nil {
 		keep = identifying
 	}
-	if c.idOnly {
-		keep = []string{"id"}
-		for _, f := range a.more {
-			add(f.Key)
-		}
-	}
 	for _, f := range a.head {
-		if !slices.Contains(keep, f.Key) {
-			add(f.Key)
+		add(f.Key, keep)
+	}
+	for _, r := range a.rows[:kept] {
+		for _, f := range r {
+			add(f.Key, identifying)
 		}
 	}
-	if kept > 0 {
-		for _, r := range a.rows[:kept] {
-			for _, f := range r {
-				if !slices.Contains(identifying, f.Key) {
-					add(f.Key)
-				}
-			}
-		}
-		for _, p := range a.props[:kept] {
-			if p != nil {
-				add(a.propsKey())
-				break
-			}
-		}
+	if slices.ContainsFunc(a.props[:kept], func(p toon.Object) bool { return p != nil }) {
+		add(a.propsKey(), nil)
 	}
 	return out
-}
-
-// hasField reports whether o has a field named key.
-func hasField(o toon.Object, key string) bool {
-	for _, f := range o {
-		if f.Key == key {
-			return true
-		}
-	}
-	return false
 }

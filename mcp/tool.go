@@ -13,22 +13,22 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// toolDef describes one tool: all that differs between tools. Each
-// tool's descriptor sits in its own file (tool_get_node.go holds
-// getNodeTool); readDefs and writeDefs list them, so adding a tool is
-// one file and one line here.
+// toolDef describes one tool: all that differs between tools (see the
+// package documentation).
 type toolDef struct {
 	// Tool is the name, description, parameters and annotations that
 	// tools/list shows.
 	Tool mcpgo.Tool
-	// run binds a call's arguments and calls the tool's Tools method.
-	run runner
+	// run binds a call's arguments, checks the presentation parameters
+	// (the tool's default format is format) and calls the tool's Tools
+	// method over t; it returns the answer and how to present it.
+	run func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error)
 	// call decodes the JSON of the tool's parameter struct and calls the
 	// method (ReadCall).
 	call JSONCall
-	// format is the default format: the form that measured fewest o200k
-	// tokens for typical answers on testvault and a generated 1,000-note
-	// vault (see README "Response formats" and TestDefaultFormatsMeasure).
+	// format is the default format: the form with the fewest o200k tokens
+	// for typical answers (README "Response formats",
+	// TestDefaultFormatsMeasure).
 	format string
 	// fields are a read tool's fields and detail presets; nil for a
 	// write tool.
@@ -74,25 +74,17 @@ func DefaultFormat(tool string) string {
 }
 
 // ServerTools returns every read tool with its handler (tools/list
-// shows them sorted by name). Each handler first checks the integer
-// arguments against the bounds its schema declares.
+// shows them sorted by name).
 func (t *Tools) ServerTools(log *slog.Logger) []server.ServerTool {
-	tools := t.serverTools(readDefs, log)
-	for i, st := range tools {
-		tools[i].Handler = checkBounds(st.Tool, st.Handler)
-	}
-	return tools
+	return t.serverTools(readDefs, log)
 }
 
-// WriteTools returns the write tools with their handlers. A server made
-// with ServerOptions.ReadOnly does not register them (a call is "tool not
-// found"); when they are registered over a read-only Engine, each call is
-// READ_ONLY.
+// WriteTools returns the write tools with their handlers (see
+// ServerOptions.ReadOnly).
 func (t *Tools) WriteTools(log *slog.Logger) []server.ServerTool {
 	return t.serverTools(writeDefs, log)
 }
 
-// serverTools are the tools of defs over t.
 func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTool {
 	tools := make([]server.ServerTool, len(defs))
 	for i, d := range defs {
@@ -101,15 +93,10 @@ func (t *Tools) serverTools(defs []*toolDef, log *slog.Logger) []server.ServerTo
 	return tools
 }
 
-// runner binds a call's arguments and runs a tool's method over t,
-// checking the presentation parameters (the tool's default format is
-// format) before the method runs. It returns the answer and how to
-// present it.
-type runner func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error)
-
 // def is the descriptor of tool t, which method answers, in format by
 // default; fields are a read tool's fields and presets (nil for a write
-// tool).
+// tool). Its run reports a wrong argument type as INVALID_PARAMS
+// naming the parameter.
 func def[P any](method func(*Tools, context.Context, P) (any, error), format string, fields *fieldSet, t mcpgo.Tool) *toolDef {
 	call := func(ctx context.Context, tools *Tools, params json.RawMessage) (any, error) {
 		var p P
@@ -118,29 +105,7 @@ func def[P any](method func(*Tools, context.Context, P) (any, error), format str
 		}
 		return method(tools, ctx, p)
 	}
-	return &toolDef{Tool: t, run: bind(method), call: call, format: format, fields: fields}
-}
-
-// JSONCall runs a tool over t with params, the JSON of the tool's
-// parameter struct.
-type JSONCall func(ctx context.Context, t *Tools, params json.RawMessage) (any, error)
-
-// ReadCall is the read tool name as a JSONCall (a running server answers
-// a CLI command's read with it), or nil when name is no read tool; embeds
-// says that its answer depends on the embedding model.
-func ReadCall(name string) (call JSONCall, embeds bool) {
-	for _, d := range readDefs {
-		if d.Tool.Name == name {
-			return d.call, d.embeds
-		}
-	}
-	return nil, false
-}
-
-// bind makes the runner of a Tools method: a wrong argument type is
-// INVALID_PARAMS naming the parameter.
-func bind[P any](method func(*Tools, context.Context, P) (any, error)) runner {
-	return func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error) {
+	run := func(ctx context.Context, t *Tools, req mcpgo.CallToolRequest, format string) (any, Presentation, error) {
 		var p P
 		if err := bindArguments(req, &p); err != nil {
 			return nil, Presentation{}, err
@@ -155,18 +120,32 @@ func bind[P any](method func(*Tools, context.Context, P) (any, error)) runner {
 		v, err := method(t, ctx, p)
 		return v, pres, err
 	}
+	return &toolDef{Tool: t, run: run, call: call, format: format, fields: fields}
 }
 
-// serverTool adapts the tool to mcp-go: its handler runs the tool over t
-// with panic recovery (a panic is PROVIDER_ERROR, never a dead server) and
-// encodes the answer as the text content.
+// JSONCall runs a tool over t with params, the JSON of the tool's
+// parameter struct.
+type JSONCall func(ctx context.Context, t *Tools, params json.RawMessage) (any, error)
+
+// ReadCall is the read tool name as a JSONCall (a running server answers
+// a CLI command's read with it), or nil when name is no read tool; embeds
+// says that its answer depends on the embedding model.
+func ReadCall(name string) (call JSONCall, embeds bool) {
+	if d := lookup(name); d != nil && d.fields != nil {
+		return d.call, d.embeds
+	}
+	return nil, false
+}
+
+// serverTool adapts the tool to mcp-go over t: a panic in its handler is
+// PROVIDER_ERROR, never a dead server.
 func (d *toolDef) serverTool(t *Tools, log *slog.Logger) server.ServerTool {
 	name := d.Tool.Name
-	return server.ServerTool{Tool: d.Tool, Handler: func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
+	return server.ServerTool{Tool: d.Tool, Handler: checkBounds(d.Tool, func(ctx context.Context, req mcpgo.CallToolRequest) (res *mcpgo.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
-				res = errorResult(CodeProviderError, fmt.Sprintf("%s failed unexpectedly (%v); the server is still running, try again or report this", name, r))
+				res = mcpgo.NewToolResultError(fmt.Sprintf("%s: %s failed unexpectedly (%v); the server is still running, try again or report this", CodeProviderError, name, r))
 				err = nil
 			}
 		}()
@@ -179,5 +158,5 @@ func (d *toolDef) serverTool(t *Tools, log *slog.Logger) server.ServerTool {
 			return toolError(err), nil
 		}
 		return mcpgo.NewToolResultText(text), nil
-	}}
+	})}
 }

@@ -1,12 +1,12 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
-// pathFields are find_path's fields.
 var pathFields = &fieldSet{
 	all:      []string{"path", "length", "titles"},
 	minimal:  []string{"path", "length"},
@@ -43,10 +43,7 @@ type PathResponse struct {
 
 // FindPath returns the shortest path between two notes, or nil.
 func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
-	if err := required("source", p.Source, ""); err != nil {
-		return nil, err
-	}
-	if err := required("target", p.Target, ""); err != nil {
+	if err := cmp.Or(required("source", p.Source, ""), required("target", p.Target, "")); err != nil {
 		return nil, err
 	}
 	path, warnings, err := t.Engine.FindPath(ctx, p.Source, p.Target, p.Directed)
@@ -68,11 +65,7 @@ func (t *Tools) FindPath(ctx context.Context, p FindPathParams) (any, error) {
 	}
 	r := &PathResponse{Path: path.Path, Length: path.Length, Warnings: warnings}
 	for _, id := range path.Path {
-		title := id
-		if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
-			title = n.Title
-		}
-		r.Titles = append(r.Titles, title)
+		r.Titles = append(r.Titles, t.title(ctx, id))
 	}
 	return r, nil
 }

@@ -15,7 +15,7 @@ import (
 // score (HubsTokenBudget), the title only when some note's title is not
 // its file name; tags and previews are for full detail or fields.
 var getHubsFields = func() *fieldSet {
-	s := rowFields("score").withStandard("id", "title", "score")
+	s := rowFields([]string{"id", "title", "score"}, "score")
 	s.titleIfNew = true
 	return s
 }()
@@ -55,11 +55,7 @@ func (t *Tools) GetHubs(ctx context.Context, p GetHubsParams) (any, error) {
 		// than list notes that score 0.
 		out.Hint = fmt.Sprintf("the %s ranking ends here; the %d unranked notes score 0", res.Metric, res.Unranked)
 	}
-	err = addRanked(ctx, t, out, res.Hubs, p.wants(getHubsFields, "content"),
+	return addRanked(ctx, t, out, res.Hubs, p.wants(getHubsFields, "content"),
 		func(h vaultgraph.Hub) string { return h.ID },
 		func(h vaultgraph.Hub, item *NodeResponse) { item.Score = &h.Score })
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }

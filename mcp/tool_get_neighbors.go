@@ -12,7 +12,7 @@ import (
 // getNeighborsFields are the fields of get_neighbors' rows, and of
 // get_node's neighbour rows: context is the sentence holding an incoming
 // link ("" for an outgoing neighbour).
-var getNeighborsFields = rowFields("direction", "context").withStandard("id", "title", "tags", "context", "content")
+var getNeighborsFields = rowFields([]string{"id", "title", "tags", "context", "content"}, "direction", "context")
 
 func getNeighborsTool() *toolDef {
 	return def((*Tools).GetNeighbors, FormatTOON, getNeighborsFields,
@@ -50,10 +50,8 @@ func (t *Tools) GetNeighbors(ctx context.Context, p GetNeighborsParams) (any, er
 		return missing(p.ID), nil
 	}
 	out := nodePage(res.Pages, res.Warnings)
-	rows, err := t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem)
-	if err != nil {
+	if out.Nodes, err = t.neighborRows(ctx, res.ID, res.Neighbors, p.wants(getNeighborsFields, "content"), p.wants(getNeighborsFields, "context"), listItem); err != nil {
 		return nil, err
 	}
-	out.Nodes = append(out.Nodes, rows...)
 	return out, nil
 }

@@ -14,12 +14,13 @@ import (
 // link counts (in every preset; fields can pick them) and rows of
 // neighbours with get_neighbors' fields.
 var getNodeFields = func() *fieldSet {
-	s := noteFields.withRows(getNeighborsFields)
+	s := *noteFields
+	s.rows = getNeighborsFields
 	counts := []string{"incomingCount", "outgoingCount"}
 	s.all = slices.Concat(s.all, counts)
 	s.minimal = slices.Concat(s.minimal, counts)
 	s.standard = slices.Concat(s.standard, counts)
-	return s
+	return &s
 }()
 
 func getNodeTool() *toolDef {
@@ -54,8 +55,8 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 	if n == nil {
 		return missing(p.ID), nil
 	}
-	r := nodeResponse(n, PrimaryContentChars)
-	if err := t.mentions(ctx, &r, p.wants(getNodeFields, "mentions")); err != nil {
+	r, err := t.note(ctx, n, p.wants(getNodeFields, "mentions"))
+	if err != nil {
 		return nil, err
 	}
 	if p.Depth == 1 {
@@ -67,15 +68,13 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		var nbs []vaultgraph.Neighbor
-		total := 0
-		if page != nil {
-			nbs, total = page.Neighbors, page.Total
+		if page == nil {
+			page = &vaultgraph.NeighborPage{} // the note went away
 		}
-		if total > len(nbs) {
-			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), total)
+		if nbs := page.Neighbors; page.Total > len(nbs) {
+			r.Hint = fmt.Sprintf("%d of %d linked notes shown: {get_neighbors} with {page: 2} gives the next ones", len(nbs), page.Total)
 		}
-		r.Neighbors, err = t.neighborRows(ctx, n.ID, nbs, p.wantsRow(getNodeFields, "content"), p.wantsRow(getNodeFields, "context"),
+		r.Neighbors, err = t.neighborRows(ctx, n.ID, page.Neighbors, p.wantsRow(getNodeFields, "content"), p.wantsRow(getNodeFields, "context"),
 			func(nb *vaultgraph.Node) NodeResponse {
 				nr := nodeResponse(nb, NeighborContentChars)
 				nr.Warnings = nil
@@ -85,5 +84,5 @@ func (t *Tools) GetNode(ctx context.Context, p GetNodeParams) (any, error) {
 			return nil, err
 		}
 	}
-	return &r, nil
+	return r, nil
 }

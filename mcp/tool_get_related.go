@@ -13,7 +13,7 @@ import (
 // related (distance, shared, via) comes with every preset but minimal's
 // via.
 var getRelatedFields = func() *fieldSet {
-	s := rowFields("score", "distance", "shared", "via").withStandard("id", "title", "distance", "shared", "via", "tags")
+	s := rowFields([]string{"id", "title", "distance", "shared", "via", "tags"}, "score", "distance", "shared", "via")
 	s.minimal = []string{"id", "title", "distance", "shared"}
 	return s
 }()
@@ -59,26 +59,10 @@ func (t *Tools) GetRelated(ctx context.Context, p GetRelatedParams) (any, error)
 	}
 	out := nodePage(res.Pages, res.Warnings)
 	out.Seeds = res.Seeds
-	err = addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
+	return addRanked(ctx, t, out, res.Notes, p.wants(getRelatedFields, "content"),
 		func(r vaultgraph.RelatedNote) string { return r.ID },
 		func(r vaultgraph.RelatedNote, item *NodeResponse) {
 			item.Score, item.Distance, item.Shared = &r.Score, &r.Distance, &r.Shared
-			via := make([]string, len(r.Via))
-			for i, id := range r.Via {
-				via[i] = t.title(ctx, id)
-			}
-			item.Via = strings.Join(via, "; ")
+			item.Via = strings.Join(mapped(r.Via, func(id string) string { return t.title(ctx, id) }), "; ")
 		})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// title is the title of the note id, or id when it has gone.
-func (t *Tools) title(ctx context.Context, id string) string {
-	if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
-		return n.Title
-	}
-	return id
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strings"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -32,11 +31,5 @@ func (t *Tools) LinkMentions(ctx context.Context, p LinkMentionsParams) (any, er
 	if err := required("id", p.ID, "the note whose mentions to link"); err != nil {
 		return nil, err
 	}
-	var sources []string
-	for _, s := range p.Sources {
-		if strings.TrimSpace(s) != "" {
-			sources = append(sources, s)
-		}
-	}
-	return written(t.Engine.LinkMentions(ctx, vaultgraph.MentionLinks{ID: p.ID, Sources: sources, DryRun: p.DryRun}))
+	return written(t.Engine.LinkMentions(ctx, vaultgraph.MentionLinks{ID: p.ID, Sources: nonBlank(p.Sources), DryRun: p.DryRun}))
 }

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strconv"
@@ -11,10 +10,10 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph"
+	"github.com/vaultgraph/vaultgraph/internal/toon"
 )
 
-// listNodesFields are the fields of list_nodes' rows.
-var listNodesFields = rowFields()
+var listNodesFields = rowFields(nil)
 
 func listNodesTool() *toolDef {
 	date := "Date, YYYY-MM-DD"
@@ -115,24 +114,19 @@ func (f *PropertyFilter) UnmarshalJSON(b []byte) error {
 	}
 	out := make(PropertyFilter, len(raw))
 	for k, v := range raw {
-		var s string
-		if err := json.Unmarshal(v, &s); err == nil {
-			out[k] = s
-			continue
-		}
-		var x any
-		d := json.NewDecoder(bytes.NewReader(v))
-		d.UseNumber()
-		if err := d.Decode(&x); err != nil {
-			return invalid("properties", "%s: %v", k, err)
-		}
+		x, err := toon.FromJSON(v) // v is valid JSON: an error is in a nested value
 		switch x := x.(type) {
+		case string:
+			out[k] = x
 		case json.Number:
 			out[k] = x.String()
 		case bool:
 			out[k] = strconv.FormatBool(x)
 		default:
-			return invalid("properties", "%s: use a string, number or boolean", k)
+			if x != nil || err != nil {
+				return invalid("properties", "%s: use a string, number or boolean", k)
+			}
+			out[k] = "" // null
 		}
 	}
 	*f = out

@@ -8,7 +8,6 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// tagFields are list_tags' fields.
 var tagFields = &fieldSet{
 	all:      []string{"tag", "count"},
 	minimal:  []string{"tag", "count"},

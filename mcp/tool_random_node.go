@@ -26,14 +26,8 @@ func (t *Tools) RandomNode(ctx context.Context, p RandomNodeParams) (any, error)
 	if err != nil || n == nil {
 		return nil, err
 	}
-	if p.wants(noteFields, "content") {
-		if n.Content, err = t.content(ctx, n.ID); err != nil {
-			return nil, err
-		}
-	}
-	r := nodeResponse(n, PrimaryContentChars)
-	if err := t.mentions(ctx, &r, p.wants(noteFields, "mentions")); err != nil {
+	if err := t.readContent(ctx, n, p.wants(noteFields, "content")); err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return t.note(ctx, n, p.wants(noteFields, "mentions"))
 }

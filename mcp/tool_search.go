@@ -8,7 +8,7 @@ import (
 
 // searchFields are the fields of search's rows: snippets instead of
 // content at standard detail.
-var searchFields = rowFields("score", "snippet").withStandard("id", "title", "tags", "snippet")
+var searchFields = rowFields([]string{"id", "title", "tags", "snippet"}, "score", "snippet")
 
 func searchTool() *toolDef {
 	d := def((*Tools).Search, FormatTOON, searchFields,

@@ -8,8 +8,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// searchByTagsFields are the fields of search_by_tags' rows.
-var searchByTagsFields = rowFields()
+var searchByTagsFields = rowFields(nil)
 
 func searchByTagsTool() *toolDef {
 	return def((*Tools).SearchByTags, FormatTOON, searchByTagsFields,

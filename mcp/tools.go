@@ -27,16 +27,23 @@ const MaxNodeNeighbors = 20
 // their direction: with content when withContent, and the sentence
 // holding each incoming link when withContext.
 func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Neighbor, withContent, withContext bool, row func(*vaultgraph.Node) NodeResponse) ([]NodeResponse, error) {
-	contexts, err := t.contexts(ctx, id, nbs, withContext)
-	if err != nil {
-		return nil, err
+	var contexts map[string]string
+	var err error
+	if withContext {
+		var in []string // the incoming neighbours
+		for _, nb := range nbs {
+			if nb.Direction != graph.Out {
+				in = append(in, nb.ID)
+			}
+		}
+		if contexts, err = t.Engine.LinkContexts(ctx, id, in); err != nil {
+			return nil, err
+		}
 	}
 	rows := make([]NodeResponse, 0, len(nbs))
 	for _, nb := range nbs {
-		if withContent {
-			if nb.Content, err = t.content(ctx, nb.ID); err != nil {
-				return nil, err
-			}
+		if err := t.readContent(ctx, nb.Node, withContent); err != nil {
+			return nil, err
 		}
 		nr := row(nb.Node)
 		nr.Direction, nr.Context = string(nb.Direction), contexts[nb.ID]
@@ -45,30 +52,19 @@ func (t *Tools) neighborRows(ctx context.Context, id string, nbs []vaultgraph.Ne
 	return rows, nil
 }
 
-// contexts are the sentences holding the links of id's incoming
-// neighbours among nbs to id, by neighbour; nil unless want.
-func (t *Tools) contexts(ctx context.Context, id string, nbs []vaultgraph.Neighbor, want bool) (map[string]string, error) {
+// readContent reads the body of the listed note n when want. A note whose
+// file went away since it was indexed is listed without content rather
+// than failing the whole answer.
+func (t *Tools) readContent(ctx context.Context, n *vaultgraph.Node, want bool) error {
 	if !want {
-		return nil, nil
+		return nil
 	}
-	var in []string
-	for _, nb := range nbs {
-		if nb.Direction != graph.Out {
-			in = append(in, nb.ID)
-		}
-	}
-	return t.Engine.LinkContexts(ctx, id, in)
-}
-
-// content reads the body of a listed note. A note whose file went away
-// since it was indexed is listed without content rather than failing the
-// whole answer.
-func (t *Tools) content(ctx context.Context, id string) (string, error) {
-	c, err := t.Engine.Content(ctx, id)
+	c, err := t.Engine.Content(ctx, n.ID)
 	if errors.Is(err, vaultgraph.ErrNotFound) {
-		return "", nil
+		c, err = "", nil
 	}
-	return c, err
+	n.Content = c
+	return err
 }
 
 // listItem is a note as a list holds it: content cut to 500 characters,
@@ -84,12 +80,9 @@ func listItem(n *vaultgraph.Node) NodeResponse {
 func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.ListResult, p Presentation) (*ListResponse, error) {
 	out := nodePage(res.Pages, nil)
 	withContent := p.wants(fields, "content")
-	var err error
 	for _, n := range res.Nodes {
-		if withContent {
-			if n.Content, err = t.content(ctx, n.ID); err != nil {
-				return nil, err
-			}
+		if err := t.readContent(ctx, n, withContent); err != nil {
+			return nil, err
 		}
 		out.Nodes = append(out.Nodes, listItem(n))
 	}
@@ -98,12 +91,13 @@ func (t *Tools) listPage(ctx context.Context, fields *fieldSet, res *vaultgraph.
 
 // addRanked adds to out the row of each note of a ranking: the note read
 // afresh (with content when withContent), then what fill sets (its score,
-// why it ranks). A note removed since the ranking is skipped.
-func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) error {
+// why it ranks). A note removed since the ranking is skipped. It returns
+// out as a tool's answer.
+func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked []R, withContent bool, id func(R) string, fill func(R, *NodeResponse)) (any, error) {
 	for _, r := range ranked {
 		n, err := t.Engine.GetNodeBrief(ctx, id(r), withContent) // a row: listItem
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if n == nil {
 			continue
@@ -112,7 +106,15 @@ func addRanked[R any](ctx context.Context, t *Tools, out *ListResponse, ranked [
 		fill(r, &item)
 		out.Nodes = append(out.Nodes, item)
 	}
-	return nil
+	return out, nil
+}
+
+// title is the title of the note id, or id when it has gone.
+func (t *Tools) title(ctx context.Context, id string) string {
+	if n, err := t.Engine.GetNode(ctx, id, false); err == nil && n != nil {
+		return n.Title
+	}
+	return id
 }
 
 // nodePage is the answer for the Engine's page p of notes before its
@@ -121,15 +123,17 @@ func nodePage(p vaultgraph.Pages, warnings []string) *ListResponse {
 	return &ListResponse{Nodes: []NodeResponse{}, PageInfo: pageInfo(p), Warnings: warnings}
 }
 
-// mentions adds the note's unlinked mentions to r when want.
-func (t *Tools) mentions(ctx context.Context, r *NodeResponse, want bool) error {
-	if !want {
-		return nil
+// note is n as a single note's answer, with its unlinked mentions when
+// withMentions.
+func (t *Tools) note(ctx context.Context, n *vaultgraph.Node, withMentions bool) (*NodeResponse, error) {
+	r := nodeResponse(n, PrimaryContentChars)
+	if !withMentions {
+		return &r, nil
 	}
 	ms, _, warnings, err := t.Engine.Mentions(ctx, r.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.Mentions, r.Warnings = ms, append(r.Warnings, warnings...)
-	return nil
+	return &r, nil
 }

@@ -27,25 +27,21 @@ func (t *Tools) Search(ctx context.Context, p SearchParams) (any, error) {
 	if err := required("query", p.Query, `words, a "quoted phrase" or a question`); err != nil {
 		return nil, err
 	}
-	tags := nonBlank(p.Tags)
 	res, err := t.Engine.SearchPage(ctx, vaultgraph.SearchQuery{
 		Query: p.Query, Mode: vaultgraph.SearchMode(p.Mode), Limit: p.Limit, Page: p.Page, SortBy: p.SortBy,
-		Tags: tags, TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
+		Tags: nonBlank(p.Tags), TagMode: vaultgraph.TagMode(p.TagMode), Folder: p.Folder,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := nodePage(vaultgraph.Pages{Total: res.Total, Page: res.Page, TotalPages: res.TotalPages}, res.Warnings)
-	if err := addRanked(ctx, t, out, res.Hits, p.wants(searchFields, "content"),
-		func(h vaultgraph.SearchHit) string { return h.ID },
-		func(h vaultgraph.SearchHit, item *NodeResponse) { item.Score, item.Snippet = &h.Score, h.Snippet }); err != nil {
-		return nil, err
-	}
 	out.Hint = searchHint(res)
 	if res.Total == 0 {
 		out.Hint = emptySearchHint(p)
 	}
-	return out, nil
+	return addRanked(ctx, t, out, res.Hits, p.wants(searchFields, "content"),
+		func(h vaultgraph.SearchHit) string { return h.ID },
+		func(h vaultgraph.SearchHit, item *NodeResponse) { item.Score, item.Snippet = &h.Score, h.Snippet })
 }
 
 // emptySearchHint is the hint of a search that found nothing: fewer

@@ -1,10 +1,10 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -55,11 +55,8 @@ type WriteResponse struct {
 
 // CreateNode writes a new note.
 func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error) {
-	if err := required("title", p.Title, "the note's title, which names its file"); err != nil {
-		return nil, err
-	}
 	props, err := properties(p.Properties)
-	if err != nil {
+	if err = cmp.Or(required("title", p.Title, "the note's title, which names its file"), err); err != nil {
 		return nil, err
 	}
 	return written(t.Engine.CreateNode(ctx, vaultgraph.NewNote{
@@ -69,11 +66,8 @@ func (t *Tools) CreateNode(ctx context.Context, p CreateNodeParams) (any, error)
 
 // UpdateNode changes, renames or moves a note, rewriting links to it.
 func (t *Tools) UpdateNode(ctx context.Context, p UpdateNodeParams) (any, error) {
-	if err := required("id", p.ID, "the note to update"); err != nil {
-		return nil, err
-	}
 	props, err := properties(p.Properties)
-	if err != nil {
+	if err = cmp.Or(required("id", p.ID, "the note to update"), err); err != nil {
 		return nil, err
 	}
 	if r := p.RenameHeading; r != nil && strings.TrimSpace(r.From) == "" && strings.TrimSpace(r.To) == "" {
@@ -160,46 +154,4 @@ func propertyFromJSON(v any) (any, error) {
 		return nil, fmt.Errorf("nested objects are not supported in properties")
 	}
 	return v, nil // nil, bool
-}
-
-// shapeWrite shapes a write tool's answer: the note, the files changed
-// (with the links rewritten in each) and warnings.
-func shapeWrite(d *toolDef, w *WriteResponse, p Presentation) *answer {
-	a := &answer{kind: kindStatus, warnings: w.Warnings, keep: []string{"id", "deleted", "dryRun"}}
-	if w.Node != nil {
-		a.head = append(a.head, toon.Field{Key: "id", Value: w.Node.ID}, toon.Field{Key: "title", Value: w.Node.Title},
-			toon.Field{Key: "hash", Value: w.Node.Hash})
-	}
-	if d.deleted {
-		a.head = append(a.head, toon.Field{Key: "deleted", Value: w.Deleted})
-	}
-	if w.DryRun {
-		a.head = append(a.head, toon.Field{Key: "dryRun", Value: true})
-	}
-	files := make([]any, 0, min(len(w.Files), MaxListedItems))
-	var links []any
-	totalLinks := 0
-	for i, f := range w.Files {
-		totalLinks += len(f.Links)
-		if i < MaxListedItems {
-			files = append(files, toon.Object{{Key: "path", Value: f.Path}, {Key: "action", Value: f.Action},
-				{Key: "from", Value: f.From}, {Key: "links", Value: len(f.Links)}})
-		}
-		for _, l := range f.Links {
-			if len(links) == MaxListedItems {
-				break
-			}
-			links = append(links, toon.Object{{Key: "path", Value: f.Path}, {Key: "line", Value: l.Line},
-				{Key: "old", Value: l.Old}, {Key: "new", Value: l.New}})
-		}
-	}
-	a.head = append(a.head, toon.Field{Key: "files", Value: files})
-	if len(links) > 0 {
-		a.head = append(a.head, toon.Field{Key: "links", Value: links})
-	}
-	if len(w.Files) > len(files) || totalLinks > len(links) {
-		a.head = append(a.head, toon.Field{Key: "totalFiles", Value: len(w.Files)}, toon.Field{Key: "totalLinks", Value: totalLinks})
-		a.warnings = slices.Insert(slices.Clone(a.warnings), 0, fmt.Sprintf("%d of %d files and %d of %d rewritten links are listed", len(files), len(w.Files), len(links), totalLinks))
-	}
-	return a
 }

@@ -35,9 +35,7 @@
 //
 // # Options (spec §13)
 //
-// Options.Indent is the spec's indentSize (default 2) and Options.Delimiter
-// the document delimiter (',' default, '\t' or '|'). The encoder uses that
-// one delimiter for every array header, so the active delimiter always equals
-// the document delimiter. Spec v4.0 defines no key folding, so there is no
-// such option.
+// The encoder uses the document delimiter (Options.Delimiter) for every
+// array header, so the active delimiter always equals it. Spec v4.0 defines
+// no key folding, so there is no such option.
 package toon

@@ -3,6 +3,7 @@ package toon
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -68,14 +69,11 @@ func validate(v any, depth int) error {
 			if !utf8.ValidString(f.Key) {
 				return fmt.Errorf("toon: key %q is not valid UTF-8", f.Key)
 			}
-			dup := false
+			dup := seen[f.Key]
 			if seen != nil {
-				dup = seen[f.Key]
 				seen[f.Key] = true
 			} else {
-				for _, g := range x[:i] {
-					dup = dup || g.Key == f.Key
-				}
+				dup = slices.ContainsFunc(x[:i], func(g Field) bool { return g.Key == f.Key })
 			}
 			if dup {
 				return fmt.Errorf("toon: duplicate object key %q", f.Key)
@@ -112,22 +110,7 @@ func (e *encoder) line(depth int, s string) {
 }
 
 func (e *encoder) root(v any) {
-	switch x := v.(type) {
-	case []any:
-		if len(x) == 0 {
-			e.line(0, "[]")
-			return
-		}
-		e.array(1, func(s string) { e.line(0, s) }, "", x, true)
-	case Object:
-		if fields, ok := keyedFields(x); ok {
-			e.keyed(1, func(s string) { e.line(0, s) }, "", x, fields)
-			return
-		}
-		e.object(0, x)
-	default:
-		e.line(0, e.prim(v))
-	}
+	e.value(0, func(s string) { e.line(0, s) }, "", v)
 }
 
 // object writes the fields of o at depth.
@@ -145,23 +128,35 @@ func (e *encoder) field(depth int, item bool, key string, v any) {
 	if item {
 		head = func(s string) { e.line(depth-1, "- "+s) }
 	}
-	k := encodeKey(key)
+	e.value(depth, head, encodeKey(key), v)
+}
+
+// value writes v, the value of the encoded key ("" for the root value):
+// its first line via head, its content at depth+1 (a root object's fields
+// at depth).
+func (e *encoder) value(depth int, head func(string), key string, v any) {
+	sep := ": "
+	if key == "" {
+		sep = ""
+	}
 	switch x := v.(type) {
 	case []any:
 		if len(x) == 0 {
-			head(k + ": []")
+			head(key + sep + "[]")
 			return
 		}
-		e.array(depth+1, head, k, x, true)
+		e.array(depth+1, head, key, x, true)
 	case Object:
 		if fields, ok := keyedFields(x); ok {
-			e.keyed(depth+1, head, k, x, fields)
-			return
+			e.keyed(depth+1, head, key, x, fields)
+		} else if key == "" {
+			e.object(depth, x)
+		} else {
+			head(key + ":")
+			e.object(depth+1, x)
 		}
-		head(k + ":")
-		e.object(depth+1, x)
 	default:
-		head(k + ": " + e.prim(v))
+		head(key + sep + e.prim(v))
 	}
 }
 
@@ -169,19 +164,17 @@ func (e *encoder) field(depth int, item bool, key string, v any) {
 // key, if any), content at depth. Tabular form needs tabular to be set.
 func (e *encoder) array(depth int, head func(string), key string, arr []any, tabular bool) {
 	bracket := "[" + strconv.Itoa(len(arr)) + e.delimSym() + "]"
-	if allPrimitive(arr) {
+	if !slices.ContainsFunc(arr, isComposite) {
 		head(key + bracket + ": " + e.primList(arr))
 		return
 	}
-	if tabular {
-		if rows, ok := asObjects(arr); ok {
-			if fields, ok := tabularFields(rows); ok {
-				head(key + bracket + e.fieldList(fields) + ":")
-				for _, r := range rows {
-					e.line(depth, e.row(nil, r, fields))
-				}
-				return
+	if rows, ok := asObjects(arr); ok && tabular {
+		if fields, ok := tabularFields(rows); ok {
+			head(key + bracket + e.fieldList(fields) + ":")
+			for _, r := range rows {
+				e.line(depth, e.row(nil, r, fields))
 			}
+			return
 		}
 	}
 	head(key + bracket + ":")
@@ -213,9 +206,8 @@ func (e *encoder) listItem(depth int, v any) {
 			e.line(depth, "-")
 			return
 		}
-		e.field(depth+1, true, x[0].Key, x[0].Value)
-		for _, f := range x[1:] {
-			e.field(depth+1, false, f.Key, f.Value)
+		for i, f := range x {
+			e.field(depth+1, i == 0, f.Key, f.Value)
 		}
 	default:
 		e.line(depth, "- "+e.prim(v))
@@ -230,17 +222,13 @@ func (e *encoder) delimSym() string {
 }
 
 // prim encodes a primitive (validated beforehand) with delimiter-aware
-// quoting. The encoder uses one delimiter throughout, so the document and
-// active delimiters coincide.
+// quoting.
 func (e *encoder) prim(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case bool:
-		if x {
-			return "true"
-		}
-		return "false"
+		return strconv.FormatBool(x)
 	case string:
 		if needsQuote(x, e.delim) {
 			return quote(x)
@@ -262,21 +250,13 @@ func (e *encoder) primList(arr []any) string {
 	return b.String()
 }
 
-func isPrimitive(v any) bool {
+// isComposite reports whether v is an array or an object.
+func isComposite(v any) bool {
 	switch v.(type) {
 	case []any, Object:
-		return false
+		return true
 	}
-	return true
-}
-
-func allPrimitive(arr []any) bool {
-	for _, v := range arr {
-		if !isPrimitive(v) {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // needsQuote reports whether a string value must be quoted (§7.2).
@@ -305,36 +285,11 @@ func needsQuote(s string, delim byte) bool {
 
 // numericLike matches /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i.
 func numericLike(s string) bool {
-	i := 0
-	digits := func() bool {
-		start := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		return i > start
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
 	}
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	if !digits() {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if !digits() {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return false
-		}
-	}
-	return i == len(s)
+	_, _, _, ok := scanNumber(s)
+	return ok
 }
 
 // encodeKey renders an object key, field name or entry key (§7.3).
@@ -352,34 +307,17 @@ func encodeKey(k string) string {
 	return k
 }
 
-// quote renders s as a quoted string with the escapes of §7.1.
-func quote(s string) string {
-	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
-			b.WriteString(`\\`)
-		case '"':
-			b.WriteString(`\"`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if c < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&0xf])
-			} else {
-				b.WriteByte(c)
-			}
+// quoter writes the escapes of §7.1: backslash, quote, \n, \r, \t and
+// the other control characters as \u00XX.
+var quoter = func() *strings.Replacer {
+	pairs := []string{`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`}
+	for c := range 0x20 {
+		if c != '\n' && c != '\r' && c != '\t' {
+			pairs = append(pairs, string(rune(c)), fmt.Sprintf(`\u%04x`, c))
 		}
 	}
-	b.WriteByte('"')
-	return b.String()
-}
+	return strings.NewReplacer(pairs...)
+}()
+
+// quote renders s as a quoted string.
+func quote(s string) string { return `"` + quoter.Replace(s) + `"` }

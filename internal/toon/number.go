@@ -24,7 +24,7 @@ func formatFloat(f float64, bits int) string {
 // canonical TOON form of spec §2 without losing any digit. ok is false when
 // s is not a JSON number.
 func CanonicalNumber(s string) (out string, ok bool) {
-	neg, intPart, frac, expText, ok := splitNumber(s)
+	sign, intPart, frac, expText, ok := splitNumber(s)
 	if !ok {
 		return "", false
 	}
@@ -39,108 +39,87 @@ func CanonicalNumber(s string) (out string, ok bool) {
 	// Digits before the decimal point of D, before applying the exponent.
 	pointPos := int64(len(intPart) - lead)
 
-	var k int64
-	exp, err := strconv.ParseInt(strings.TrimPrefix(expText, "+"), 10, 64)
-	if expText == "" {
-		exp, err = 0, nil
+	exp, err := int64(0), error(nil)
+	if expText != "" { // ParseInt("") would allocate its error
+		exp, err = strconv.ParseInt(strings.TrimPrefix(expText, "+"), 10, 64)
 	}
 	if err != nil || exp > 1<<40 || exp < -(1<<40) {
 		// Far outside the plain-decimal range: exponent form via big.Int.
 		e, _ := new(big.Int).SetString(strings.TrimPrefix(expText, "+"), 10)
 		e.Add(e, big.NewInt(pointPos-1))
-		return expForm(neg, d, e.String()), true
+		return expForm(sign, d, e.String()), true
 	}
-	k = pointPos + exp
-
-	if k < -5 || k > 21 {
-		return expForm(neg, d, strconv.FormatInt(k-1, 10)), true
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	switch {
+	switch k := pointPos + exp; {
+	case k < -5 || k > 21:
+		return expForm(sign, d, strconv.FormatInt(k-1, 10)), true
 	case k <= 0:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", int(-k)))
-		b.WriteString(d)
+		return sign + "0." + strings.Repeat("0", int(-k)) + d, true
 	case int(k) >= len(d):
-		b.WriteString(d)
-		b.WriteString(strings.Repeat("0", int(k)-len(d)))
+		return sign + d + strings.Repeat("0", int(k)-len(d)), true
 	default:
-		b.WriteString(d[:k])
-		b.WriteByte('.')
-		b.WriteString(d[k:])
+		return sign + d[:k] + "." + d[k:], true
 	}
-	return b.String(), true
 }
 
 // splitNumber splits a JSON number text (RFC 8259 grammar) into its
-// sign, integer digits, fraction digits and exponent text; ok is false
-// when s is not a JSON number.
-func splitNumber(s string) (neg bool, intPart, frac, expText string, ok bool) {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		neg = true
-		i++
+// sign ("-" or ""), integer digits, fraction digits and exponent text; ok
+// is false when s is not a JSON number.
+func splitNumber(s string) (sign, intPart, frac, expText string, ok bool) {
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
 	}
-	start := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
+	intPart, frac, expText, ok = scanNumber(s)
+	if !ok || len(intPart) > 1 && intPart[0] == '0' {
+		return "", "", "", "", false
 	}
-	intPart = s[start:i]
-	if intPart == "" || (len(intPart) > 1 && intPart[0] == '0') {
-		return false, "", "", "", false
+	return sign, intPart, frac, expText, true
+}
+
+// scanNumber splits s, an unsigned number that may have leading zeros,
+// per the grammar digits(.digits)?([eE][+-]?digits)?; expText is the text
+// after the e. ok is false when s does not match.
+func scanNumber(s string) (intPart, frac, expText string, ok bool) {
+	digits := func(i int) int {
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		return i
+	}
+	i := digits(0)
+	intPart = s[:i]
+	if intPart == "" {
+		return "", "", "", false
 	}
 	if i < len(s) && s[i] == '.' {
-		i++
-		start = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
+		j := digits(i + 1)
+		if j == i+1 {
+			return "", "", "", false
 		}
-		frac = s[start:i]
-		if frac == "" {
-			return false, "", "", "", false
-		}
+		frac, i = s[i+1:j], j
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		start = i
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
 		}
-		digits := i
-		for i < len(s) && isDigit(s[i]) {
-			i++
+		k := digits(j)
+		if k == j {
+			return "", "", "", false
 		}
-		if i == digits {
-			return false, "", "", "", false
-		}
-		expText = s[start:i]
+		expText, i = s[i+1:k], k
 	}
-	if i != len(s) {
-		return false, "", "", "", false
-	}
-	return neg, intPart, frac, expText, true
+	return intPart, frac, expText, i == len(s)
 }
 
 // expForm renders ±d[0].d[1:]e±exp (lowercase e, explicit sign).
-func expForm(neg bool, d, exp string) string {
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	b.WriteByte(d[0])
+func expForm(sign, d, exp string) string {
 	if len(d) > 1 {
-		b.WriteByte('.')
-		b.WriteString(d[1:])
+		d = d[:1] + "." + d[1:]
 	}
-	b.WriteByte('e')
 	if !strings.HasPrefix(exp, "-") {
-		b.WriteByte('+')
+		exp = "+" + exp
 	}
-	b.WriteString(exp)
-	return b.String()
+	return sign + d + "e" + exp
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

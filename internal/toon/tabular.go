@@ -1,6 +1,9 @@
 package toon
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // tfield is one entry of a tabular field list: a leaf field, or a nested
 // field group when sub is non-nil (§9.3).
@@ -64,14 +67,11 @@ func tabularFields(rows []Object) ([]tfield, bool) {
 			}
 			col[i] = v
 		}
-		if allPrimitive(col) {
+		if !slices.ContainsFunc(col, isComposite) {
 			fields = append(fields, tfield{name: f.Key})
 			continue
 		}
-		subRows, ok := asObjects(col)
-		if !ok {
-			return nil, false
-		}
+		subRows, _ := asObjects(col) // nil, so not tabular, unless all are objects
 		sub, ok := tabularFields(subRows)
 		if !ok {
 			return nil, false
@@ -84,16 +84,14 @@ func tabularFields(rows []Object) ([]tfield, bool) {
 // indexes builds key→position maps for wide objects; narrow ones (nil
 // entry) are searched linearly.
 func indexes(rows []Object) []map[string]int {
-	if len(rows[0]) <= 8 {
-		return make([]map[string]int, len(rows))
-	}
 	idx := make([]map[string]int, len(rows))
 	for i, r := range rows {
-		m := make(map[string]int, len(r))
-		for j, f := range r {
-			m[f.Key] = j
+		if len(r) > 8 { // rows are of one width
+			idx[i] = make(map[string]int, len(r))
+			for j, f := range r {
+				idx[i][f.Key] = j
+			}
 		}
-		idx[i] = m
 	}
 	return idx
 }
@@ -106,22 +104,12 @@ func lookup(o Object, idx map[string]int, key string) (any, bool) {
 		}
 		return o[j].Value, true
 	}
-	for _, f := range o {
-		if f.Key == key {
-			return f.Value, true
-		}
-	}
-	return nil, false
+	return o.Get(key)
 }
 
 // fieldList renders {f1<d>f2{s1<d>s2}…}.
 func (e *encoder) fieldList(fields []tfield) string {
 	var b strings.Builder
-	e.writeFields(&b, fields)
-	return b.String()
-}
-
-func (e *encoder) writeFields(b *strings.Builder, fields []tfield) {
 	b.WriteByte('{')
 	for i, f := range fields {
 		if i > 0 {
@@ -129,10 +117,11 @@ func (e *encoder) writeFields(b *strings.Builder, fields []tfield) {
 		}
 		b.WriteString(encodeKey(f.name))
 		if f.sub != nil {
-			e.writeFields(b, f.sub)
+			b.WriteString(e.fieldList(f.sub))
 		}
 	}
 	b.WriteByte('}')
+	return b.String()
 }
 
 // row renders prefix followed by the leaf cells of o in depth-first field
@@ -140,27 +129,26 @@ func (e *encoder) writeFields(b *strings.Builder, fields []tfield) {
 func (e *encoder) row(prefix []byte, o Object, fields []tfield) string {
 	var b strings.Builder
 	b.Write(prefix)
-	first := true
-	e.writeCells(&b, o, fields, &first)
+	e.writeCells(&b, o, fields, len(prefix))
 	return b.String()
 }
 
-func (e *encoder) writeCells(b *strings.Builder, o Object, fields []tfield, first *bool) {
+// writeCells writes the cells of o to b, whose first cell starts at start.
+func (e *encoder) writeCells(b *strings.Builder, o Object, fields []tfield, start int) {
 	for i, f := range fields {
 		var v any
 		if i < len(o) && o[i].Key == f.name {
 			v = o[i].Value // common case: same key order as the header
 		} else {
-			v, _ = lookup(o, nil, f.name)
+			v, _ = o.Get(f.name)
 		}
 		if f.sub != nil {
-			e.writeCells(b, v.(Object), f.sub, first)
+			e.writeCells(b, v.(Object), f.sub, start)
 			continue
 		}
-		if !*first {
+		if b.Len() > start {
 			b.WriteByte(e.delim)
 		}
-		*first = false
 		b.WriteString(e.prim(v))
 	}
 }

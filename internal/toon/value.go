@@ -17,6 +17,16 @@ type Field struct {
 	Value any
 }
 
+// Get returns the value of o's field key, and whether o has one.
+func (o Object) Get(key string) (any, bool) {
+	for _, f := range o {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
+}
+
 // MaxDepth bounds the nesting FromJSON and Encode accept (and the toontest
 // decoder).
 const MaxDepth = 1000 // output grows with the square of the depth
@@ -55,6 +65,7 @@ func readValue(dec *json.Decoder, depth int) (any, error) {
 	if depth >= MaxDepth {
 		return nil, fmt.Errorf("toon: JSON nested deeper than %d", MaxDepth)
 	}
+	var out any
 	switch d {
 	case '[':
 		arr := []any{}
@@ -65,10 +76,7 @@ func readValue(dec *json.Decoder, depth int) (any, error) {
 			}
 			arr = append(arr, v)
 		}
-		if _, err := dec.Token(); err != nil { // ']'
-			return nil, fmt.Errorf("toon: %w", err)
-		}
-		return arr, nil
+		out = arr
 	case '{':
 		obj := Object{}
 		seen := map[string]bool{}
@@ -88,10 +96,12 @@ func readValue(dec *json.Decoder, depth int) (any, error) {
 			}
 			obj = append(obj, Field{Key: key, Value: v})
 		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return nil, fmt.Errorf("toon: %w", err)
-		}
-		return obj, nil
+		out = obj
+	default:
+		return nil, fmt.Errorf("toon: unexpected delimiter %q", d)
 	}
-	return nil, fmt.Errorf("toon: unexpected delimiter %q", d)
+	if _, err := dec.Token(); err != nil { // ']' or '}'
+		return nil, fmt.Errorf("toon: %w", err)
+	}
+	return out, nil
 }

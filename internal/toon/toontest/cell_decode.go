@@ -37,23 +37,22 @@ func splitKey(s string) (key, rest string, err error) {
 // and decodes each token.
 func cells(s string, delim byte) ([]any, error) {
 	var out []any
-	start, quoted := 0, false
-	for i := 0; i <= len(s); i++ {
-		switch {
-		case i < len(s) && quoted && s[i] == '\\':
-			i++
-		case i < len(s) && s[i] == '"':
-			quoted = !quoted
-		case i == len(s) || !quoted && s[i] == delim:
-			v, err := primitive(s[start:i])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-			start = i + 1
+	for {
+		i := indexUnquoted(s, delim)
+		tok := s
+		if i >= 0 {
+			tok = s[:i]
 		}
+		v, err := primitive(tok)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		if i < 0 {
+			return out, nil
+		}
+		s = s[i+1:]
 	}
-	return out, nil
 }
 
 // primitive decodes one value token (spec §4).
@@ -85,45 +84,26 @@ func primitive(tok string) (any, error) {
 	return tok, nil
 }
 
-// unescape resolves the escapes of spec §7.1 in the body of a quoted token.
+// unescape resolves the escapes of spec §7.1 in the body of a quoted
+// token: those of strconv.Unquote but for \a, \x, \U, octal and the like,
+// which TOON does not have.
 func unescape(s string) (string, error) {
-	if strings.IndexByte(s, '\\') < 0 {
-		return s, nil
-	}
-	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' {
-			b.WriteByte(s[i])
 			continue
 		}
-		if i++; i == len(s) {
+		switch i++; {
+		case i == len(s):
 			return "", errors.New("backslash at the end of a string")
-		}
-		switch s[i] {
-		case '\\', '"':
-			b.WriteByte(s[i])
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			hex := s[i+1 : min(i+5, len(s))]
-			r, err := strconv.ParseUint(hex, 16, 32)
-			if len(hex) < 4 || err != nil || strings.ContainsAny(hex, "+-_xX") {
-				return "", fmt.Errorf(`invalid escape \u%s: want four hex digits`, hex)
-			}
-			if r >= 0xD800 && r <= 0xDFFF {
-				return "", fmt.Errorf(`lone surrogate \u%s`, hex)
-			}
-			b.WriteRune(rune(r))
-			i += 4
-		default:
+		case !strings.ContainsRune(`\"nrtu`, rune(s[i])):
 			return "", fmt.Errorf(`invalid escape \%c`, s[i])
 		}
 	}
-	return b.String(), nil
+	u, err := strconv.Unquote(`"` + s + `"`)
+	if err != nil {
+		return "", fmt.Errorf("invalid escape in %.40q", s)
+	}
+	return u, nil
 }
 
 // closingQuote returns the index of the quote that closes the one at

@@ -119,7 +119,7 @@ func (d *decoder) root() (any, error) {
 	}
 	if first.content == "[]" {
 		d.pos = 1
-		return d.end([]any{})
+		return d.end([]any{}, nil)
 	}
 	h, err := d.header(first.num, first.content)
 	if err != nil {
@@ -127,25 +127,20 @@ func (d *decoder) root() (any, error) {
 	}
 	if h != nil && !h.hasKey {
 		d.pos = 1
-		v, err := d.array(h, first, 0)
-		if err != nil {
-			return nil, err
-		}
-		return d.end(v)
+		return d.end(d.array(h, first, 0))
 	}
 	if len(d.lines) == 1 && indexUnquoted(first.content, ':') < 0 {
 		d.pos = 1
-		v, err := primitive(first.content)
-		if err != nil {
-			return nil, d.fail(first.num, err)
-		}
-		return v, nil
+		return d.primitive(first.num, first.content)
 	}
 	return d.object(0)
 }
 
-// end checks that nothing follows a complete root array.
-func (d *decoder) end(v any) (any, error) {
+// end checks that nothing follows v, a complete root array read with err.
+func (d *decoder) end(v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
 	if d.strict && d.pos < len(d.lines) {
 		return nil, d.failf(d.lines[d.pos].num, "content after the root array")
 	}
@@ -162,20 +157,16 @@ func (d *decoder) object(depth int) (toon.Object, error) {
 }
 
 func (d *decoder) fields(depth int, o *object) error {
-	for d.pos < len(d.lines) {
-		ln := d.lines[d.pos]
-		if ln.depth < depth {
-			return nil
-		}
-		if ln.depth > depth {
-			return d.failf(ln.num, "over-indented line (depth %d, want %d)", ln.depth, depth)
+	for {
+		ln, ok, err := d.next(depth-1, depth)
+		if !ok || err != nil {
+			return err
 		}
 		d.pos++
 		if err := d.field(ln, ln.content, depth, o); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // field reads one key-value or keyed array-header line into o; content is
@@ -224,20 +215,26 @@ func (d *decoder) keyValue(ln line, content string, depth int) (string, any, err
 		if d.pos == len(d.lines) || d.lines[d.pos].depth <= depth {
 			return key, toon.Object{}, nil
 		}
-		next := d.lines[d.pos]
-		if d.strict && next.depth > depth+1 {
-			return "", nil, d.failf(next.num, "indentation jumps from depth %d to %d", depth, next.depth)
+		inner, err := d.contentDepth(depth)
+		if err != nil {
+			return "", nil, err
 		}
-		o, err := d.object(next.depth)
+		o, err := d.object(inner)
 		return key, o, err
 	case "[]":
 		return key, []any{}, nil
 	}
-	v, err := primitive(rest)
+	v, err := d.primitive(ln.num, rest)
+	return key, v, err
+}
+
+// primitive decodes the value token s of line num.
+func (d *decoder) primitive(num int, s string) (any, error) {
+	v, err := primitive(s)
 	if err != nil {
-		return "", nil, d.fail(ln.num, err)
+		return nil, d.fail(num, err)
 	}
-	return key, v, nil
+	return v, nil
 }
 
 // array reads the value of header h, which stands on line ln at depth base.
@@ -254,10 +251,11 @@ func (d *decoder) array(h *header, ln line, base int) (any, error) {
 			return nil, d.failf(ln.num, "%d values, header declares %d", len(vals), h.n)
 		}
 		return vals, nil
-	case h.fields != nil:
-		return d.table(h, ln, base)
+	case h.fields != nil: // a tabular array (spec §9.3)
+		rowLine := func(s string) bool { return isRow(s, h.delim) }
+		return d.collect(h, ln, base, "rows", rowLine, func(ln line) (any, error) { return d.row(ln, ln.content, h) })
 	}
-	return d.list(h, ln, base)
+	return d.collect(h, ln, base, "list items", isItem, d.item) // spec §9.2, §9.4
 }
 
 // contentDepth is the depth of the rows or items under a header at base.
@@ -325,16 +323,16 @@ func (d *decoder) scope(h *header, hl line, base int, what string, is func(strin
 	return d.noBlank(first, last)
 }
 
-// table reads the rows of a tabular array (spec §9.3).
-func (d *decoder) table(h *header, hl line, base int) ([]any, error) {
-	rows := []any{}
-	rowLine := func(s string) bool { return isRow(s, h.delim) }
-	err := d.scope(h, hl, base, "rows", rowLine, func(ln line) error {
-		row, err := d.row(ln, ln.content, h)
-		rows = append(rows, row)
+// collect reads the rows or items under header h (see scope), each as
+// read makes it.
+func (d *decoder) collect(h *header, hl line, base int, what string, is func(string) bool, read func(line) (any, error)) ([]any, error) {
+	out := []any{}
+	err := d.scope(h, hl, base, what, is, func(ln line) error {
+		v, err := read(ln)
+		out = append(out, v)
 		return err
 	})
-	return rows, err
+	return out, err
 }
 
 // keyed reads the entry rows of a keyed tabular object (spec §9.5).
@@ -353,17 +351,6 @@ func (d *decoder) keyed(h *header, hl line, base int) (toon.Object, error) {
 		return d.set(&o, ln.num, key, v)
 	})
 	return o.value(), err
-}
-
-// list reads the items of an expanded list array (spec §9.2, §9.4).
-func (d *decoder) list(h *header, hl line, base int) ([]any, error) {
-	items := []any{}
-	err := d.scope(h, hl, base, "list items", isItem, func(ln line) error {
-		v, err := d.item(ln)
-		items = append(items, v)
-		return err
-	})
-	return items, err
 }
 
 // row decodes the delimited cells of text into an object shaped by h.
@@ -394,11 +381,7 @@ func (d *decoder) item(ln line) (any, error) {
 		return []any{}, nil
 	}
 	if indexUnquoted(rest, ':') < 0 {
-		v, err := primitive(rest)
-		if err != nil {
-			return nil, d.fail(ln.num, err)
-		}
-		return v, nil
+		return d.primitive(ln.num, rest)
 	}
 	h, err := d.header(ln.num, rest)
 	if err != nil {
