@@ -46,18 +46,6 @@ func CopyDir(t testing.TB, src string) string {
 	return dir
 }
 
-// MakeVault writes files (vault path -> content) into a new temporary
-// vault folder and returns it.
-func MakeVault(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	WriteFiles(t, dir, files)
-	return dir
-}
-
 // WriteFiles writes files (slash path -> content) under root, making
 // their folders.
 func WriteFiles(t testing.TB, root string, files map[string]string) {
