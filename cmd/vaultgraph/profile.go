@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 )
@@ -63,7 +62,6 @@ func watchPeakHeap(path string, stderr io.Writer) (stop func()) {
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
-		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		var written uint64
 		tick := time.NewTicker(peakHeapEvery)
 		defer tick.Stop()
@@ -73,8 +71,7 @@ func watchPeakHeap(path string, stderr io.Writer) (stop func()) {
 				return
 			case <-tick.C:
 			}
-			metrics.Read(sample)
-			live := sample[0].Value.Uint64()
+			live := liveHeap()
 			if live < written+written/10 || live == 0 {
 				continue
 			}
