@@ -117,31 +117,16 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 	if o.edits < 1 {
 		return fmt.Errorf("%w: --edits must be at least 1", vaultgraph.ErrInvalid)
 	}
-	if o.exe == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("bench: find this program to run it: %w", err)
-		}
-		o.exe = exe
+	work, cleanup, err := o.workDir()
+	if err != nil {
+		return err
 	}
-	work := o.dir
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "vaultgraph-bench-")
-		if err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		work = tmp
-		if !o.keep {
-			defer os.RemoveAll(tmp)
-		}
-	}
+	defer cleanup()
 	for _, n := range o.notes {
 		vaultDir := filepath.Join(work, fmt.Sprintf("vault-%d", n))
 		indexDir := filepath.Join(work, fmt.Sprintf("index-%d", n))
-		for _, p := range []string{vaultDir, indexDir} {
-			if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("%w: %s exists (from an earlier --keep run?); remove it or choose another --dir", vaultgraph.ErrInvalid, p)
-			}
+		if err := o.newDirs(vaultDir, indexDir); err != nil {
+			return err
 		}
 		r, err := benchVault(ctx, o, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr)
 		if err == nil {
@@ -163,15 +148,53 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 				}
 			}
 		}
-		if !o.keep && o.dir != "" {
-			os.RemoveAll(vaultDir)
-			os.RemoveAll(indexDir)
-		}
+		o.removeDirs(vaultDir, indexDir)
 		if err != nil {
 			return fmt.Errorf("bench notes=%d: %w", n, err)
 		}
 	}
 	return nil
+}
+
+// workDir finds the binary to run (--exe, else this one) and returns the
+// folder the bench writes under: --dir, else a new temporary folder that
+// cleanup removes unless --keep.
+func (o *benchOptions) workDir() (work string, cleanup func(), err error) {
+	if o.exe == "" {
+		if o.exe, err = os.Executable(); err != nil {
+			return "", nil, fmt.Errorf("bench: find this program to run it: %w", err)
+		}
+	}
+	if o.dir != "" {
+		return o.dir, func() {}, nil
+	}
+	if work, err = os.MkdirTemp("", "vaultgraph-bench-"); err != nil {
+		return "", nil, fmt.Errorf("bench: %w", err)
+	}
+	if o.keep {
+		return work, func() {}, nil
+	}
+	return work, func() { os.RemoveAll(work) }, nil
+}
+
+// newDirs refuses folders under --dir that already exist.
+func (o *benchOptions) newDirs(dirs ...string) error {
+	for _, p := range dirs {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %s exists (from an earlier --keep run?); remove it or choose another --dir", vaultgraph.ErrInvalid, p)
+		}
+	}
+	return nil
+}
+
+// removeDirs removes the folders a vault's figures were taken in, under
+// --dir unless --keep (a temporary folder goes as a whole).
+func (o *benchOptions) removeDirs(dirs ...string) {
+	if !o.keep && o.dir != "" {
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // benchVault generates one vault and takes its figures.
@@ -214,11 +237,7 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 		*s.run = run
 		say("%s: %s, peak RSS %s", s.name, secs(run.wall), kib(run.rssKiB))
 	}
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(index + suffix); err == nil {
-			r.indexBytes += fi.Size()
-		}
-	}
+	r.indexBytes = indexSize(index)
 
 	say("timing one-shot reads and a server's start")
 	if r.read, err = benchReads(ctx, o.exe, vaultDir, index); err != nil {
@@ -236,8 +255,20 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 	return r, nil
 }
 
-// summary matches the line `vaultgraph index` ends with.
-var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, (\d+) unchanged, (\d+) removed\)`)
+// summary matches the line `vaultgraph index` ends with: notes, parsed,
+// links, broken, problems.
+var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, \d+ unchanged, \d+ removed\), (\d+) links, (\d+) broken, (\d+) problems in `)
+
+// indexSize is the size of the index file and its WAL.
+func indexSize(index string) int64 {
+	var n int64
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(index + suffix); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
 
 // runIndexChild runs `exe index VAULT --index INDEX --embed none` and
 // returns its wall time, peak RSS and the number of notes it parsed.

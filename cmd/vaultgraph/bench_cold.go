@@ -32,15 +32,12 @@ type coldResult struct {
 // server with its defaults on it (benchServeRSS).
 func (r coldResult) line() string {
 	var b strings.Builder
-	ratio, rate := 0.0, 0.0
+	ratio := 0.0
 	if r.markdownBytes > 0 {
 		ratio = float64(r.indexBytes) / float64(r.markdownBytes)
 	}
-	if s := r.run.wall.Seconds(); s > 0 {
-		rate = float64(r.markdownBytes) / 1e6 / s
-	}
 	fmt.Fprintf(&b, "bench-cold notes=%d parsed=%d embed=builtin markdown=%s index_size=%s index_ratio=%.2f cold_index=%s md_mb_per_s=%.2f peak_rss=%s",
-		r.notes, r.parsed, mib(r.markdownBytes), mib(r.indexBytes), ratio, secs(r.run.wall), rate, kib(r.run.rssKiB))
+		r.notes, r.parsed, mib(r.markdownBytes), mib(r.indexBytes), ratio, secs(r.run.wall), perSecond(float64(r.markdownBytes)/1e6, r.run.wall), kib(r.run.rssKiB))
 	for _, p := range coldParts {
 		fmt.Fprintf(&b, " %s=%s", p, mib(r.parts[p]))
 	}
@@ -73,11 +70,7 @@ func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, s
 		return r, fmt.Errorf("%s index printed %q, not the summary of a cold index", exe, out)
 	}
 	r.parsed, _ = strconv.Atoi(m[2]) // the watcher bench may have added notes
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(index + suffix); err == nil {
-			r.indexBytes += fi.Size()
-		}
-	}
+	r.indexBytes = indexSize(index)
 	if r.parts, err = vaultgraph.IndexTableBytes(ctx, index); err != nil {
 		return r, err
 	}

@@ -24,9 +24,8 @@ type graphResult struct {
 
 // line is the result as printed.
 func (r graphResult) line() string {
-	return fmt.Sprintf("bench-graph notes=%d queries=%d related_p50=%s related_p99=%s mentions_p50=%s mentions_p99=%s mentions_found=%d",
-		r.notes, len(r.related), fineMillis(percentile(r.related, 0.50)), fineMillis(percentile(r.related, 0.99)),
-		fineMillis(percentile(r.mentions, 0.50)), fineMillis(percentile(r.mentions, 0.99)), r.found)
+	return fmt.Sprintf("bench-graph notes=%d queries=%d %s %s mentions_found=%d",
+		r.notes, len(r.related), quantiles("related", r.related), quantiles("mentions", r.mentions), r.found)
 }
 
 // benchGraph opens an engine on the indexed vault and times, for

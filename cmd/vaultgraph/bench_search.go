@@ -40,9 +40,9 @@ type searchResult struct {
 func (r searchResult) line() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bench-search notes=%d embedded=%d chunks=%d embed_time=%s embed_notes_per_s=%.0f embed_chunks_per_s=%.0f queries=%d",
-		r.notes, r.embedded, r.chunks, secs(r.embed), perSecond(r.embedded, r.embed), perSecond(int(r.chunks), r.embed), len(r.queries))
+		r.notes, r.embedded, r.chunks, secs(r.embed), perSecond(float64(r.embedded), r.embed), perSecond(float64(r.chunks), r.embed), len(r.queries))
 	for _, m := range benchSearchModes {
-		fmt.Fprintf(&b, " %s_p50=%s %s_p99=%s", m, fineMillis(percentile(r.lat[m], 0.50)), m, fineMillis(percentile(r.lat[m], 0.99)))
+		b.WriteString(" " + quantiles(string(m), r.lat[m]))
 	}
 	return b.String()
 }
@@ -82,17 +82,22 @@ func runBenchSearchOnly(ctx context.Context, vaultDir, index string, verbose boo
 	return nil
 }
 
-func perSecond(n int, d time.Duration) float64 {
+func perSecond(n float64, d time.Duration) float64 {
 	if d <= 0 {
 		return 0
 	}
-	return float64(n) / d.Seconds()
+	return n / d.Seconds()
 }
 
 // fineMillis is milliseconds with two decimals: keyword queries take
 // less than one.
 func fineMillis(d time.Duration) string {
 	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}
+
+// quantiles is "NAME_p50=… NAME_p99=…" of ds, in fineMillis.
+func quantiles(name string, ds []time.Duration) string {
+	return fmt.Sprintf("%s_p50=%s %s_p99=%s", name, fineMillis(percentile(ds, 0.50)), name, fineMillis(percentile(ds, 0.99)))
 }
 
 // countingEmbedder counts the texts it embeds.
@@ -139,23 +144,16 @@ func benchSearch(ctx context.Context, n int, vaultDir, index string, stderr io.W
 		return r, err
 	}
 	r.queries = queries
-	search := func(q string, m vaultgraph.SearchMode) (time.Duration, error) {
-		start := time.Now()
-		_, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: q, Mode: m})
-		return time.Since(start), err
-	}
+	warm := min(10, len(queries)) // queries run first, untimed, to warm up
 	for _, m := range benchSearchModes {
-		for _, q := range queries[:min(10, len(queries))] { // warm up
-			if _, err := search(q, m); err != nil {
+		for k, q := range slices.Concat(queries[:warm], queries) {
+			start := time.Now()
+			if _, _, err := e.Search(ctx, vaultgraph.SearchQuery{Query: q, Mode: m}); err != nil {
 				return r, fmt.Errorf("search %q (%s): %w", q, m, err)
 			}
-		}
-		for _, q := range queries {
-			d, err := search(q, m)
-			if err != nil {
-				return r, fmt.Errorf("search %q (%s): %w", q, m, err)
+			if k >= warm {
+				r.lat[m] = append(r.lat[m], time.Since(start))
 			}
-			r.lat[m] = append(r.lat[m], d)
 		}
 		say("search: %d %s queries, p50 %s, p99 %s", len(queries), m, fineMillis(percentile(r.lat[m], 0.5)), fineMillis(percentile(r.lat[m], 0.99)))
 	}

@@ -2,20 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 
 	"github.com/vaultgraph/vaultgraph"
 )
-
-// indexSummaryFull matches the whole summary line of `vaultgraph index`.
-var indexSummaryFull = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, \d+ unchanged, \d+ removed\), (\d+) links, (\d+) broken, (\d+) problems in `)
 
 // vaultBench holds the figures of `vaultgraph bench --vault DIR`.
 type vaultBench struct {
@@ -48,28 +42,17 @@ func runBenchVault(ctx context.Context, o benchOptions, vaultDir string, stdout,
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return fmt.Errorf("%w: --vault %s: not a folder", vaultgraph.ErrInvalid, vaultDir)
 	}
-	if o.exe == "" {
-		if o.exe, err = os.Executable(); err != nil {
-			return fmt.Errorf("bench: find this program to run it: %w", err)
-		}
-	}
 	r := vaultBench{name: filepath.Base(abs)}
-	work := o.dir
-	if work == "" {
-		if work, err = os.MkdirTemp("", "vaultgraph-bench-"); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		if !o.keep {
-			defer os.RemoveAll(work)
-		}
+	work, cleanup, err := o.workDir()
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	indexDir := filepath.Join(work, "index-"+r.name)
-	if _, err := os.Stat(indexDir); !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %s exists (from an earlier --keep run?); remove it or choose another --dir", vaultgraph.ErrInvalid, indexDir)
+	if err := o.newDirs(indexDir); err != nil {
+		return err
 	}
-	if !o.keep && o.dir != "" {
-		defer os.RemoveAll(indexDir)
-	}
+	defer o.removeDirs(indexDir)
 	for _, run := range []struct {
 		embed string
 		out   *childRun
@@ -80,7 +63,7 @@ func runBenchVault(ctx context.Context, o benchOptions, vaultDir string, stdout,
 		if err != nil {
 			return fmt.Errorf("bench --vault %s: %w", vaultDir, err)
 		}
-		m := indexSummaryFull.FindStringSubmatch(out)
+		m := summary.FindStringSubmatch(out)
 		if m == nil {
 			return fmt.Errorf("bench --vault %s: %s index printed %q, not its summary line", vaultDir, o.exe, out)
 		}

@@ -38,11 +38,9 @@ type globals struct {
 	embedSpec string
 	embedURL  string
 	log       *slog.Logger
-	stdin     io.Reader
-	// embedWait bounds a one-shot search's wait for missing vectors.
-	embedWait time.Duration
-	stdout    io.Writer
-	stderr    io.Writer
+	runOptions
+	stdout io.Writer
+	stderr io.Writer
 }
 
 // version is the release, set at build time with
@@ -82,7 +80,7 @@ func runWith(ctx context.Context, args []string, o runOptions, stdout, stderr io
 		o.stdin = os.Stdin
 	}
 	o.embedWait = cmp.Or(o.embedWait, oneShotEmbedWait)
-	g := &globals{stdin: o.stdin, embedWait: o.embedWait, stdout: stdout, stderr: stderr}
+	g := &globals{runOptions: o, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -179,13 +177,18 @@ func allArgs(dst *[]string) func(a []string) error {
 // index rebuilt) unless -v.
 func (g *globals) logger() *slog.Logger {
 	if g.log == nil { // one handler, so concurrent lines never interleave
-		level := slog.LevelWarn
-		if g.verbose {
-			level = slog.LevelInfo
-		}
-		g.log = slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+		g.log = g.newLogger(slog.LevelWarn)
 	}
 	return g.log
+}
+
+// newLogger logs to stderr at level, or at the level below it with -v
+// (serve logs at info level, other commands warnings).
+func (g *globals) newLogger(level slog.Level) *slog.Logger {
+	if g.verbose {
+		level -= 4 // warn to info, info to debug
+	}
+	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // engineOptions are the Engine options the global flags give.
@@ -316,26 +319,26 @@ func (g *globals) embedKey() string {
 	return g.embedSpec + " " + g.embedURL
 }
 
-// readTool makes c the command of a read tool: bind (when not nil)
-// takes the arguments into p, then c runs the tool with p through
-// withTools (a running server answers it when it can); c takes the
-// presentation flags.
-func readTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
-	presentationFlags(c, tool, pres)
-	return runTool(g, c, tool, p, pres, run, bind, true)
-}
+// toolKind says whether a command's tool reads or writes.
+type toolKind bool
 
-// writeTool is readTool for a write tool: c takes --format only, and the
-// write is never handed to a running server.
-func writeTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
-	formatFlag(c, tool, pres)
-	return runTool(g, c, tool, p, pres, run, bind, false)
-}
+const (
+	reads  toolKind = true
+	writes toolKind = false
+)
 
-// runTool makes c take its arguments into p (bind, when not nil) and run
-// the tool with p through withTools; a read may be answered by a running
-// server (handOff).
-func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error, read bool) *cobra.Command {
+// toolCmd makes c the command of tool: bind (when not nil) takes the
+// arguments into p, then c runs the tool with p through withTools. A read
+// takes the presentation flags and may be answered by a running server
+// (handOff); a write takes --format only and is never handed over.
+func toolCmd[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error, kind toolKind) *cobra.Command {
+	f := c.Flags()
+	f.StringVar(&pres.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")
+	if kind == reads {
+		f.StringVar(&pres.Detail, "detail", mcp.Details.Default, "field preset: "+mcp.Details.String())
+		f.StringSliceVar(&pres.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
+		f.IntVar(&pres.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
+	}
 	c.RunE = func(c *cobra.Command, a []string) error {
 		if bind != nil {
 			if err := bind(a); err != nil {
@@ -343,7 +346,7 @@ func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 			}
 		}
 		var params any
-		if read {
+		if kind == reads {
 			params = *p
 		}
 		return g.withTools(c.Context(), tool, params, pres, func(ctx context.Context, t *mcp.Tools) (any, error) {
@@ -351,20 +354,6 @@ func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 		})
 	}
 	return c
-}
-
-// formatFlag adds --format, the output format of tool's answer.
-func formatFlag(c *cobra.Command, tool string, p *mcp.Presentation) {
-	c.Flags().StringVar(&p.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")
-}
-
-// presentationFlags adds the flags that shape a read command's answer.
-func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
-	formatFlag(c, tool, p)
-	f := c.Flags()
-	f.StringVar(&p.Detail, "detail", mcp.Details.Default, "field preset: "+mcp.Details.String())
-	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
-	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
 }
 
 // pageFlags adds --sort-by, --page and --limit to a command that pages

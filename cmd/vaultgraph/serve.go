@@ -77,7 +77,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	log := g.serveLogger()
+	log := g.newLogger(slog.LevelInfo)
 	if err := startPprof(ctx, log); err != nil {
 		return err
 	}
@@ -294,12 +294,13 @@ func loopbackName(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return loopbackHost(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+}
+
+// loopbackHost reports whether name is localhost or a loopback address.
+func loopbackHost(name string) bool {
+	ip := net.ParseIP(name)
+	return strings.EqualFold(name, "localhost") || ip != nil && ip.IsLoopback()
 }
 
 // checkOrigin refuses (403) a browser request whose Origin is neither a
@@ -323,22 +324,5 @@ func allowedOrigin(origin, host string) bool {
 	if err != nil || u.Host == "" {
 		return false
 	}
-	if strings.EqualFold(u.Host, host) {
-		return true
-	}
-	name := u.Hostname()
-	if strings.EqualFold(name, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
-}
-
-// serveLogger logs at info level (debug with -v) to stderr.
-func (g *globals) serveLogger() *slog.Logger {
-	level := slog.LevelInfo
-	if g.verbose {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+	return strings.EqualFold(u.Host, host) || loopbackHost(u.Hostname())
 }

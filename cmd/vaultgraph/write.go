@@ -92,7 +92,7 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
 	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root, also /)")
 	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
-	return writeTool(g, c, "create_node", &p, &p.Presentation, (*mcp.Tools).CreateNode, func(a []string) error {
+	return toolCmd(g, c, "create_node", &p, &p.Presentation, (*mcp.Tools).CreateNode, func(a []string) error {
 		if len(a) == 1 {
 			if p.Title != "" {
 				return fmt.Errorf("%w: give the title once: as the argument or as --title", vaultgraph.ErrInvalid)
@@ -105,7 +105,7 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 		}
 		p.Properties, err = propertiesJSON(w.props)
 		return err
-	})
+	}, writes)
 }
 
 func newUpdateNodeCmd(g *globals) *cobra.Command {
@@ -123,7 +123,7 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 	f.StringVar(&heading, "rename-heading", "", "OLD=NEW: rename the heading OLD (split at the first '=') and rewrite the links to it")
 	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
 	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
-	return writeTool(g, c, "update_node", &p, &p.Presentation, (*mcp.Tools).UpdateNode, func(a []string) error {
+	return toolCmd(g, c, "update_node", &p, &p.Presentation, (*mcp.Tools).UpdateNode, func(a []string) error {
 		p.ID = a[0]
 		p.Title, p.Directory = optional(title), optional(dir)
 		if f.Changed("tags") { // --tags "" is [], removing every tag
@@ -146,7 +146,7 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 		var err error
 		p.Properties, err = propertiesJSON(w.props)
 		return err
-	})
+	}, writes)
 }
 
 // headingRename reads --rename-heading OLD=NEW, split at the first '='.
@@ -164,5 +164,5 @@ func newDeleteNodeCmd(g *globals) *cobra.Command {
 	var p mcp.DeleteNodeParams
 	c := command("delete-node", args("ID"))
 	c.Flags().StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
-	return writeTool(g, c, "delete_node", &p, &p.Presentation, (*mcp.Tools).DeleteNode, firstArg(&p.ID))
+	return toolCmd(g, c, "delete_node", &p, &p.Presentation, (*mcp.Tools).DeleteNode, firstArg(&p.ID), writes)
 }
