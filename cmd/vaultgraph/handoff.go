@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,12 +135,7 @@ func (h *handoffServer) serveConn(ctx context.Context, c net.Conn) {
 		h.log.Debug("command request", "err", err)
 		return
 	}
-	ans := h.answer(ctx, req)
-	b, err := json.Marshal(ans)
-	if err != nil {
-		return
-	}
-	_, _ = c.Write(append(b, '\n'))
+	_ = json.NewEncoder(c).Encode(h.answer(ctx, req))
 }
 
 // answer runs req's tool and renders its answer as the command would.
@@ -199,16 +193,12 @@ func handOff(ctx context.Context, index, root, tool, embed string, params any, p
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	req, err := json.Marshal(handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres, Flags: pres.Flags})
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", errDeclined, err)
-	}
-	if _, err := c.Write(append(req, '\n')); err != nil {
+	req := handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres, Flags: pres.Flags}
+	if err := json.NewEncoder(c).Encode(req); err != nil {
 		return "", fmt.Errorf("%w: %v", errDeclined, err)
 	}
 	var ans handoffAnswer
-	r := bufio.NewReader(io.LimitReader(c, maxHandoffBytes))
-	if err := json.NewDecoder(r).Decode(&ans); err != nil {
+	if err := json.NewDecoder(io.LimitReader(c, maxHandoffBytes)).Decode(&ans); err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
