@@ -288,10 +288,20 @@ func runIndexChild(ctx context.Context, exe, vaultDir, index string) (childRun, 
 }
 
 // indexChild runs `exe index VAULT --index INDEX --embed EMBED` in a child
-// process and returns its wall and CPU time, its peak RSS and what it
-// printed; an error holds what it printed to stderr.
+// process (runChild).
 func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childRun, string, error) {
-	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index, "--embed", embed)
+	run, out, err := runChild(ctx, exe, "index", vaultDir, "--index", index, "--embed", embed)
+	if err != nil {
+		err = fmt.Errorf("%s %w", exe, err)
+	}
+	return run, out, err
+}
+
+// runChild runs `exe ARGS...` in a child process and returns its wall and
+// CPU time, its peak RSS and what it printed; an error holds what it
+// printed to stderr.
+func runChild(ctx context.Context, exe string, args ...string) (childRun, string, error) {
+	cmd := exec.CommandContext(ctx, exe, args...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -301,7 +311,7 @@ func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childR
 		run.cpu = ps.UserTime() + ps.SystemTime()
 	}
 	if err != nil {
-		return run, "", fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(stderr.String()))
+		return run, "", fmt.Errorf("%s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return run, stdout.String(), nil
 }

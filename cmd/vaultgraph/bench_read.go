@@ -196,16 +196,12 @@ func timeGetNode(ctx context.Context, exe, vaultDir, index, id string) (time.Dur
 	var walls []time.Duration
 	var rss int64 = -1
 	for range oneShotRuns {
-		cmd := exec.CommandContext(ctx, exe, "get-node", id, "--vault", vaultDir, "--index", index)
-		var stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-		start := time.Now()
-		peak, err := runPeakRSS(cmd)
+		run, _, err := runChild(ctx, exe, "get-node", id, "--vault", vaultDir, "--index", index)
 		if err != nil {
-			return 0, 0, fmt.Errorf("get-node: %w: %s", err, strings.TrimSpace(stderr.String()))
+			return 0, 0, err
 		}
-		walls = append(walls, time.Since(start))
-		rss = max(rss, peak)
+		walls = append(walls, run.wall)
+		rss = max(rss, run.rssKiB)
 	}
 	slices.Sort(walls)
 	return walls[len(walls)/2], rss, nil

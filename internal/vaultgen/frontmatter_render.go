@@ -14,21 +14,11 @@ func (rd *renderer) frontmatter(n *note, links []link) {
 	b, r := rd.b, rd.r
 	b.WriteString("---\n")
 	if len(n.aliases) > 0 {
-		if r.Float64() < 0.7 {
-			b.WriteString("aliases:\n")
-			for _, a := range n.aliases {
-				b.WriteString("  - " + strconv.Quote(a) + "\n")
-			}
-		} else {
-			b.WriteString("aliases: [")
-			for j, a := range n.aliases {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(strconv.Quote(a))
-			}
-			b.WriteString("]\n")
+		quoted := make([]string, len(n.aliases))
+		for j, a := range n.aliases {
+			quoted[j] = strconv.Quote(a)
 		}
+		rd.yamlList("aliases", quoted, r.Float64() < 0.7)
 	}
 	if r.Float64() < 0.75 {
 		k := 1 + r.IntN(3)
@@ -39,15 +29,9 @@ func (rd *renderer) frontmatter(n *note, links []link) {
 				tags = append(tags, t)
 			}
 		}
-		switch u := r.Float64(); {
-		case u < 0.5:
-			b.WriteString("tags:\n")
-			for _, t := range tags {
-				b.WriteString("  - " + t + "\n")
-			}
-		case u < 0.7:
-			b.WriteString("tags: [" + strings.Join(tags, ", ") + "]\n")
-		default:
+		if u := r.Float64(); u < 0.7 {
+			rd.yamlList("tags", tags, u < 0.5)
+		} else {
 			b.WriteString("tags: " + strings.Join(tags, ", ") + "\n")
 		}
 	}
@@ -85,6 +69,18 @@ func (rd *renderer) frontmatter(n *note, links []link) {
 		}
 	}
 	b.WriteString("---\n")
+}
+
+// yamlList writes key's items as a block list, else as a flow list.
+func (rd *renderer) yamlList(key string, items []string, block bool) {
+	if !block {
+		rd.b.WriteString(key + ": [" + strings.Join(items, ", ") + "]\n")
+		return
+	}
+	rd.b.WriteString(key + ":\n")
+	for _, it := range items {
+		rd.b.WriteString("  - " + it + "\n")
+	}
 }
 
 // epoch is the earliest frontmatter date.

@@ -193,14 +193,13 @@ func (rd *renderer) linkText(l link, ctx int) (s string, embed bool) {
 	switch ctx {
 	case ctxFM:
 		return `"[[` + target(false) + `]]"`, false
-	case ctxTable:
-		if r.Float64() < 0.6 {
-			return "[[" + target(false) + `\|` + rd.alias(name) + "]]", false
+	case ctxTable, ctxIndex:
+		pipe, aliased := `\|`, 0.6 // a table cell escapes the alias's pipe
+		if ctx == ctxIndex {
+			pipe, aliased = "|", 0.2
 		}
-		return "[[" + target(false) + "]]", false
-	case ctxIndex:
-		if r.Float64() < 0.2 {
-			return "[[" + target(false) + "|" + rd.alias(name) + "]]", false
+		if r.Float64() < aliased {
+			return "[[" + target(false) + pipe + rd.alias(name) + "]]", false
 		}
 		return "[[" + target(false) + "]]", false
 	}

@@ -206,16 +206,11 @@ func (p *plan) duplicateTitle(r *rand.Rand, i int, byName map[string][]int32) st
 // asciiTitle returns 1–4 capitalised title words. Later tries use longer
 // titles and, eventually, a numeric suffix so that a free name is found.
 func asciiTitle(r *rand.Rand, try int) string {
-	var k int
-	switch u := r.Float64(); {
-	case u < 0.15:
-		k = 1
-	case u < 0.60:
-		k = 2
-	case u < 0.90:
-		k = 3
-	default:
-		k = 4
+	u, k := r.Float64(), 1 // 15% one word, 45% two, 30% three, 10% four
+	for _, p := range []float64{0.15, 0.60, 0.90} {
+		if u >= p {
+			k++
+		}
 	}
 	switch {
 	case try >= 30:
