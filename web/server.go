@@ -53,7 +53,7 @@ func New(e *vaultgraph.Engine, o Options) *Server {
 		guard = func(h http.Handler) http.Handler { return h }
 	}
 	api := http.NewServeMux()
-	for path, h := range map[string]func(http.ResponseWriter, *http.Request) error{
+	for path, h := range map[string]apiFunc{
 		"/api/status":  s.status,
 		"/api/search":  s.search,
 		"/api/note":    s.note,
@@ -98,11 +98,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // errNotFound is an API answer of 404.
 var errNotFound = errors.New("not found")
 
-// handle turns an API function's error into a JSON error answer: 400 for
-// a caller's mistake, 404 for a missing note, 500 for a fault.
-func (s *Server) handle(f func(http.ResponseWriter, *http.Request) error) http.Handler {
+// apiFunc answers an API call: its answer, written as JSON, or nil when it
+// wrote the answer itself.
+type apiFunc func(http.ResponseWriter, *http.Request) (any, error)
+
+// handle writes an API function's answer, or turns its error into a JSON
+// error answer: 400 for a caller's mistake, 404 for a missing note, 500
+// for a fault.
+func (s *Server) handle(f apiFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		err := f(w, r)
+		v, err := f(w, r)
+		if err == nil && v != nil {
+			err = writeJSON(w, v)
+		}
 		switch {
 		case err == nil:
 		case errors.Is(err, vaultgraph.ErrInvalid):

@@ -50,7 +50,6 @@ type EmbedServer struct {
 	failBody string        // and this body
 	gate     chan struct{} // non-nil: hold requests until it is closed
 	held     chan struct{} // told when a request is held
-	requests int           // answered with vectors
 	texts    int           // embedded, the probe included
 	models   []string      // the model of each request answered
 	queries  []string      // the texts of one-text requests answered
@@ -127,7 +126,7 @@ func (s *EmbedServer) Held() <-chan struct{} { return s.held }
 func (s *EmbedServer) Counts() (requests, texts int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.requests, s.texts
+	return len(s.models), s.texts
 }
 
 // Models returns the model of each request answered so far.
@@ -203,7 +202,6 @@ func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *EmbedServer) record(model string, texts []string, auth string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests++
 	s.texts += len(texts)
 	s.models = append(s.models, model)
 	if len(texts) == 1 {

@@ -98,12 +98,7 @@ func (rd *renderer) render(i int) {
 		rd.block(n, &blocks[j])
 	}
 	// End the file with exactly one newline.
-	buf := rd.b.Bytes()
-	end := len(buf)
-	for end > 0 && buf[end-1] == '\n' {
-		end--
-	}
-	rd.b.Truncate(end)
+	rd.b.Truncate(len(bytes.TrimRight(rd.b.Bytes(), "\n")))
 	rd.b.WriteByte('\n')
 }
 
@@ -280,10 +275,8 @@ func (rd *renderer) block(n *note, bl *block) {
 		b.WriteString("> ")
 		rd.inline(bl.words, bl.links, true, ctxList)
 		b.WriteString("\n\n")
-	case bBullets, bTasks, bNumbered:
+	case bBullets, bTasks, bNumbered, bCallout:
 		rd.list(bl)
-	case bCallout:
-		rd.callout(bl)
 	case bCode, bTilde:
 		b.WriteString(bl.text)
 		b.WriteByte('\n')
@@ -296,9 +289,14 @@ func (rd *renderer) block(n *note, bl *block) {
 	}
 }
 
-// list writes a bulleted, task or numbered list.
+// list writes a bulleted, task or numbered list, or a callout with a
+// title line and items.
 func (rd *renderer) list(bl *block) {
 	b, r := rd.b, rd.r
+	if bl.kind == bCallout {
+		kind := calloutKinds[r.IntN(len(calloutKinds))]
+		b.WriteString("> [!" + kind + "] " + capitalize(kind) + "\n")
+	}
 	words := splitInt(r, bl.words, bl.items)
 	links := splitLinks(r, bl.links, bl.items)
 	for j := range bl.items {
@@ -317,31 +315,14 @@ func (rd *renderer) list(bl *block) {
 		case bNumbered:
 			b.WriteString(strconv.Itoa(j + 1))
 			b.WriteString(". ")
+		case bCallout:
+			if j == 0 {
+				b.WriteString("> ")
+			} else {
+				b.WriteString("> - ")
+			}
 		}
-		rd.inline(words[j], links[j], false, ctxList)
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-}
-
-// callout writes a callout with a title line and items.
-func (rd *renderer) callout(bl *block) {
-	b, r := rd.b, rd.r
-	kind := calloutKinds[r.IntN(len(calloutKinds))]
-	b.WriteString("> [!")
-	b.WriteString(kind)
-	b.WriteString("] ")
-	b.WriteString(capitalize(kind))
-	b.WriteByte('\n')
-	words := splitInt(r, bl.words, bl.items)
-	links := splitLinks(r, bl.links, bl.items)
-	for j := range bl.items {
-		if j == 0 {
-			b.WriteString("> ")
-		} else {
-			b.WriteString("> - ")
-		}
-		rd.inline(words[j], links[j], j == 0, ctxList)
+		rd.inline(words[j], links[j], bl.kind == bCallout && j == 0, ctxList)
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
