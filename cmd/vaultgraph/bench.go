@@ -30,10 +30,8 @@ type benchOptions struct {
 	keep  bool
 	edits int
 	exe   string // the vaultgraph binary run for the index passes
-	// search adds a bench-search line per vault (bench_search.go).
-	search bool
-	// cold adds a bench-cold line per vault (bench_cold.go).
-	cold bool
+	// search and cold add a bench-search and a bench-cold line per vault.
+	search, cold bool
 }
 
 func newBenchCmd(g *globals) *cobra.Command {
@@ -82,7 +80,6 @@ type childRun struct {
 	parsed int
 }
 
-// line is the result as printed.
 func (r benchResult) line() string {
 	return fmt.Sprintf("bench notes=%d cold_index=%s warm_index=%s touch1pct_index=%s touched=%d index_size=%s peak_rss_cold=%s peak_rss_warm=%s peak_rss_touch=%s watch_p50=%s watch_p99=%s edits=%d",
 		r.notes, secs(r.cold.wall), secs(r.warm.wall), secs(r.touch.wall), r.touched, mib(r.indexBytes),
@@ -137,7 +134,7 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 			}
 			if o.cold && err == nil {
 				var cr coldResult
-				if cr, err = benchCold(ctx, o.exe, n, vaultDir, coldIndexPath(indexDir), stderr); err == nil {
+				if cr, err = benchCold(ctx, o.exe, n, vaultDir, filepath.Join(indexDir, "cold.db"), stderr); err == nil {
 					fmt.Fprintln(stdout, cr.line())
 				}
 			}
@@ -416,10 +413,7 @@ type coldResult struct {
 	serve         serveRSS
 }
 
-// line is the result as printed: markdown and index sizes, their ratio,
-// the cold index's wall time, markdown megabytes (10^6 bytes) per second
-// and peak RSS, the bytes of each part of the index, then the RSS of a
-// server with its defaults on it (benchServeRSS).
+// line is the bench-cold line bench's help describes.
 func (r coldResult) line() string {
 	var b strings.Builder
 	ratio := 0.0
@@ -436,9 +430,7 @@ func (r coldResult) line() string {
 }
 
 // benchCold indexes vaultDir into a new index with the default embedding
-// model (builtin), in a child process, and measures it: wall time, peak
-// RSS, the index file's size against the markdown's and where its bytes
-// go.
+// model (builtin), in a child process, and measures it.
 func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, stderr io.Writer) (coldResult, error) {
 	r := coldResult{notes: n}
 	paths, err := notePaths(vaultDir)
@@ -469,6 +461,3 @@ func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, s
 	r.serve, err = benchServeRSS(ctx, exe, vaultDir, index)
 	return r, err
 }
-
-// coldIndexPath is where benchCold writes its index for a vault.
-func coldIndexPath(indexDir string) string { return filepath.Join(indexDir, "cold.db") }

@@ -38,11 +38,8 @@ func (r readBench) fields() string {
 // is printed).
 const oneShotRuns = 3
 
-// benchReads times reads of vaultDir's index: `get-node` of the first
-// note as a command with no server, then `serve --embed none --no-watch`
-// started, initialized and asked get_node over stdio, its RSS once idle,
-// and `get-node` again while it runs; last a server with the watcher on,
-// its RSS one second after the watcher runs.
+// benchReads takes the read figures of vaultDir's index that bench's
+// help describes (read_oneshot to idle_rss_watch).
 func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, error) {
 	var r readBench
 	id, err := firstNote(vaultDir)
@@ -255,4 +252,96 @@ func procStatusKiB(pid int, field string) int64 {
 		}
 	}
 	return -1
+}
+
+// The peak RSS of a child process, as the bench reports it. The rusage a
+// parent gets for its child (maxRSS) is not the child's alone on Linux:
+// Go starts a child with vfork, and the kernel records the peak of the
+// address space the child left at exec, which is the parent's (a bench
+// holding a large engine). So the child reports its own peak (VmHWM, of
+// its own address space) into a file the bench names, and the bench
+// falls back to the rusage where the OS has no /proc.
+
+// envPeakRSS names the file a command writes its peak RSS to (KiB, as
+// text) as it exits; the bench sets it for the commands it times.
+const envPeakRSS = "VAULTGRAPH_PEAK_RSS_FILE"
+
+// writePeakRSS writes this process's peak RSS to path, when path is set
+// and the OS says it.
+func writePeakRSS(path string) {
+	if path == "" {
+		return
+	}
+	if kib := procStatusKiB(os.Getpid(), "VmHWM:"); kib >= 0 {
+		_ = os.WriteFile(path, []byte(strconv.FormatInt(kib, 10)), 0o600)
+	}
+}
+
+// runPeakRSS runs cmd and returns its peak RSS in KiB: what it reported
+// (writePeakRSS), else its rusage's (maxRSS), -1 when neither says.
+func runPeakRSS(cmd *exec.Cmd) (int64, error) {
+	dir, err := os.MkdirTemp("", "vaultgraph-rss-")
+	if err != nil {
+		return -1, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "peak")
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, envPeakRSS+"="+file)
+	err = cmd.Run()
+	if b, rerr := os.ReadFile(file); rerr == nil {
+		if kib, perr := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); perr == nil {
+			return kib, err
+		}
+	}
+	return maxRSS(cmd.ProcessState), err
+}
+
+// serveRSS holds a server's RSS with its defaults (the builtin model, the
+// watcher) on a vault whose index has its vectors: once its embeddings
+// are ready, and once idle again after searches.
+type serveRSS struct {
+	ready    int64 // KiB, a second after it logs that its embeddings are ready
+	searched int64 // KiB, idleAfterSearch after rssSearches searches
+}
+
+// fields are the figures as printed on the bench-cold line.
+func (r serveRSS) fields() string {
+	return fmt.Sprintf("idle_rss_serve=%s idle_rss_searched=%s", kib(r.ready), kib(r.searched))
+}
+
+// rssSearches is how many searches the server answers before its RSS is
+// taken again, idleAfterSearch after the last one.
+const (
+	rssSearches     = 100
+	idleAfterSearch = 3 * time.Second
+)
+
+// benchServeRSS starts `serve` with its defaults on vaultDir and index,
+// and takes its RSS when its embeddings are ready, then after searches
+// (two of a few common words, as an agent would ask).
+func benchServeRSS(ctx context.Context, exe, vaultDir, index string) (serveRSS, error) {
+	var r serveRSS
+	id, err := firstNote(vaultDir)
+	if err != nil {
+		return r, err
+	}
+	s, err := serveUntil(ctx, exe, vaultDir, index, id, `msg="embeddings ready"`, 10*time.Minute)
+	if err != nil {
+		return r, err
+	}
+	defer s.close()
+	r.ready = processRSS(s.cmd.Process.Pid)
+	words := []string{"project", "meeting", "plan", "garden", "music", "travel", "budget", "review"}
+	for i := range rssSearches {
+		q := words[i%len(words)] + " " + words[(i/len(words)+i+1)%len(words)]
+		if err := rpc(s.in, s.rd, 10+i, "tools/call", map[string]any{"name": "search", "arguments": map[string]any{"query": q}}); err != nil {
+			return r, err
+		}
+	}
+	time.Sleep(idleAfterSearch)
+	r.searched = processRSS(s.cmd.Process.Pid)
+	return r, nil
 }

@@ -36,7 +36,6 @@ type searchResult struct {
 	lat map[vaultgraph.SearchMode][]time.Duration
 }
 
-// line is the result as printed.
 func (r searchResult) line() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bench-search notes=%d embedded=%d chunks=%d embed_time=%s embed_notes_per_s=%.0f embed_chunks_per_s=%.0f queries=%d",
@@ -111,11 +110,8 @@ func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 	return c.Embedder.Embed(ctx, texts)
 }
 
-// benchSearch measures, on a vault already generated, the builtin
-// embedder's throughput and the latency of searches. It opens the vault
-// with a new index (so that the vector table is empty), times
-// WaitEmbeddings from the end of Open, then times benchSearchQueries
-// queries derived from the notes in each mode, one after another.
+// benchSearch takes the bench-search line bench's help describes: the
+// vault opened with a new index (so that the vector table is empty).
 func benchSearch(ctx context.Context, n int, vaultDir, index string, stderr io.Writer) (searchResult, error) {
 	r := searchResult{notes: n, lat: map[vaultgraph.SearchMode][]time.Duration{}}
 	say := func(format string, args ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", args...) }
@@ -238,4 +234,54 @@ func plainWords(text []byte) []string {
 		}
 	}
 	return out
+}
+
+// benchGraphQueries is how many notes `bench` times get_related and the
+// mention lookup for, per vault.
+const benchGraphQueries = 200
+
+// graphResult holds the related-notes and mention figures of one vault.
+type graphResult struct {
+	notes    int
+	related  []time.Duration
+	mentions []time.Duration
+	found    int // mentions found over all the lookups
+}
+
+func (r graphResult) line() string {
+	return fmt.Sprintf("bench-graph notes=%d queries=%d %s %s mentions_found=%d",
+		r.notes, len(r.related), quantiles("related", r.related), quantiles("mentions", r.mentions), r.found)
+}
+
+// benchGraph takes the bench-graph line bench's help describes, for
+// notes picked at random (seed 1).
+func benchGraph(ctx context.Context, n int, vaultDir, index string, stderr io.Writer) (graphResult, error) {
+	r := graphResult{notes: n}
+	fmt.Fprintf(stderr, "bench: timing get_related and mention lookups for %d notes\n", benchGraphQueries)
+	e := vaultgraph.New(vaultgraph.Options{Vault: vaultDir, Index: index})
+	if err := e.Open(ctx); err != nil {
+		return r, err
+	}
+	defer e.Close()
+	ids := e.Graph().IDs()
+	if len(ids) == 0 {
+		return r, fmt.Errorf("the vault has no notes")
+	}
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for range benchGraphQueries {
+		id := ids[rnd.IntN(len(ids))]
+		start := time.Now()
+		if _, err := e.RelatedPage(ctx, vaultgraph.RelatedQuery{IDs: []string{id}, Limit: vaultgraph.DefaultRelatedLimit}); err != nil {
+			return r, fmt.Errorf("related %s: %w", id, err)
+		}
+		r.related = append(r.related, time.Since(start))
+		start = time.Now()
+		ms, _, _, err := e.Mentions(ctx, id)
+		if err != nil {
+			return r, fmt.Errorf("mentions of %s: %w", id, err)
+		}
+		r.mentions = append(r.mentions, time.Since(start))
+		r.found += len(ms)
+	}
+	return r, nil
 }

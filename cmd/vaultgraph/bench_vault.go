@@ -18,7 +18,6 @@ type vaultBench struct {
 	index, indexEmbed              childRun
 }
 
-// line is the result as printed.
 func (r vaultBench) line() string {
 	return fmt.Sprintf("vault name=%s notes=%d links=%d broken=%d problems=%d index=%s peak_rss=%s index_embed=%s peak_rss_embed=%s",
 		r.name, r.notes, r.links, r.broken, r.problems, secs(r.index.wall), kib(r.index.rssKiB),
