@@ -90,21 +90,14 @@ func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTa
 // file, a missing note, or "" for a link to the note itself.
 func (t *linkTable) dest(markdown bool, target string) string {
 	l, ok := t.links[linkKey(markdown, target)]
-	if !ok {
-		if strings.TrimSpace(target) == "" {
-			return ""
-		}
-		return missingPrefix + url.PathEscape(target)
-	}
-	switch l.Status {
-	case vault.Resolved:
+	switch {
+	case !ok && strings.TrimSpace(target) == "":
+		return ""
+	case ok && l.Status == vault.Resolved:
 		return NoteHref(l.ID)
-	case vault.Attachment:
-		if l.File == "" {
-			return missingPrefix + url.PathEscape(target)
-		}
+	case ok && l.Status == vault.Attachment && l.File != "":
 		return FileHref(t.id, l.File)
-	case vault.Broken:
+	case !ok, l.Status == vault.Attachment, l.Status == vault.Broken:
 		return missingPrefix + url.PathEscape(target)
 	}
 	return ""

@@ -1,10 +1,10 @@
 package web
 
 import (
+	"compress/gzip"
 	"embed"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -125,18 +125,20 @@ func (s *Server) handle(f apiFunc) http.Handler {
 	})
 }
 
-// writeJSON writes v as the JSON answer: to w, an http.ResponseWriter,
-// or to another writer in front of one whose header is given.
-func writeJSON(w io.Writer, v any, header ...http.Header) error {
-	h := http.Header{}
-	if len(header) > 0 {
-		h = header[0]
-	} else if rw, ok := w.(http.ResponseWriter); ok {
-		h = rw.Header()
-	}
+// writeJSON writes v as the JSON answer, gzipped when the answer's
+// Content-Encoding says so.
+func writeJSON(w http.ResponseWriter, v any) error {
+	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	return json.NewEncoder(w).Encode(v)
+	if h.Get("Content-Encoding") != "gzip" {
+		return json.NewEncoder(w).Encode(v)
+	}
+	zw := gzip.NewWriter(w)
+	if err := json.NewEncoder(zw).Encode(v); err != nil {
+		return err
+	}
+	return zw.Close()
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {
