@@ -207,32 +207,28 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 	say("generated %d notes (%s) in %s", st.Notes, mib(int64(st.Bytes)), secs(time.Since(start)))
 	r.markdownBytes = int64(st.Bytes)
 
-	steps := []struct {
-		name   string
-		run    *childRun
-		parsed func() int
-		before func() error
-	}{
-		{name: "cold index", run: &r.cold, parsed: func() int { return n }},
-		{name: "warm index", run: &r.warm, parsed: func() int { return 0 }},
-		{name: "index after touching 1%", run: &r.touch, parsed: func() int { return r.touched },
-			before: func() (err error) { r.touched, err = touchNotes(vaultDir, 100); return err }},
-	}
-	for _, s := range steps {
-		if s.before != nil {
-			if err := s.before(); err != nil {
-				return r, err
-			}
-		}
+	timeIndex := func(name string, want int) (childRun, error) {
 		run, err := runIndexChild(ctx, o.exe, vaultDir, index)
 		if err != nil {
-			return r, fmt.Errorf("%s: %w", s.name, err)
+			return run, fmt.Errorf("%s: %w", name, err)
 		}
-		if want := s.parsed(); run.parsed != want {
-			return r, fmt.Errorf("%s parsed %d notes, want %d", s.name, run.parsed, want)
+		if run.parsed != want {
+			return run, fmt.Errorf("%s parsed %d notes, want %d", name, run.parsed, want)
 		}
-		*s.run = run
-		say("%s: %s, peak RSS %s", s.name, secs(run.wall), kib(run.rssKiB))
+		say("%s: %s, peak RSS %s", name, secs(run.wall), kib(run.rssKiB))
+		return run, nil
+	}
+	if r.cold, err = timeIndex("cold index", n); err != nil {
+		return r, err
+	}
+	if r.warm, err = timeIndex("warm index", 0); err != nil {
+		return r, err
+	}
+	if r.touched, err = touchNotes(vaultDir, 100); err != nil {
+		return r, err
+	}
+	if r.touch, err = timeIndex("index after touching 1%", r.touched); err != nil {
+		return r, err
 	}
 	r.indexBytes = indexSize(index)
 

@@ -126,11 +126,7 @@ func serveUntil(ctx context.Context, exe, vaultDir, index, id, mark string, wait
 func startServe(ctx context.Context, exe, vaultDir, index, id, mark string, args ...string) (*benchServer, error) {
 	args = append([]string{"serve", vaultDir, "--index", index}, args...)
 	s := &benchServer{cmd: exec.CommandContext(ctx, exe, args...), marked: make(chan struct{})}
-	w := &markWriter{seen: s.marked}
-	if mark != "" {
-		w.mark = []byte(mark)
-	}
-	s.cmd.Stderr = w
+	s.cmd.Stderr = &markWriter{mark: []byte(mark), seen: s.marked}
 	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -143,16 +139,15 @@ func startServe(ctx context.Context, exe, vaultDir, index, id, mark string, args
 	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	rd := bufio.NewReader(out)
-	s.rd = rd
-	if err := rpc(s.in, rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
+	s.rd = bufio.NewReader(out)
+	if err := rpc(s.in, s.rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
 		s.close()
 		return nil, err
 	}
 	s.init = time.Since(start)
 	fmt.Fprintln(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	if err := rpc(s.in, rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
+	if err := rpc(s.in, s.rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -168,7 +163,7 @@ type markWriter struct {
 }
 
 func (w *markWriter) Write(p []byte) (int, error) {
-	if w.mark == nil {
+	if len(w.mark) == 0 {
 		return len(p), nil
 	}
 	w.tail = append(w.tail, p...)
