@@ -2,6 +2,7 @@ package vaultgen
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -255,7 +256,6 @@ func (rd *renderer) alias(name string) string {
 // of the links and kept raw in the other half.
 func (rd *renderer) encode(s string) string {
 	full := rd.r.Float64() < 0.5
-	const hex = "0123456789ABCDEF"
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -263,9 +263,7 @@ func (rd *renderer) encode(s string) string {
 		case c == ' ':
 			sb.WriteString("%20")
 		case c >= 0x80 && full:
-			sb.WriteByte('%')
-			sb.WriteByte(hex[c>>4])
-			sb.WriteByte(hex[c&15])
+			fmt.Fprintf(&sb, "%%%02X", c)
 		default:
 			sb.WriteByte(c)
 		}

@@ -251,25 +251,18 @@ func (rd *renderer) block(n *note, bl *block) {
 	b, r := rd.b, rd.r
 	switch bl.kind {
 	case bH1:
-		b.WriteString("# ")
-		b.WriteString(n.title)
-		b.WriteString("\n\n")
+		b.WriteString("# " + n.title + "\n\n")
 	case bHeading:
-		b.WriteString(strings.Repeat("#", bl.level))
-		b.WriteByte(' ')
-		b.WriteString(bl.text)
-		b.WriteString("\n\n")
+		b.WriteString(strings.Repeat("#", bl.level) + " " + bl.text + "\n\n")
 	case bPara:
 		rd.embs = rd.embs[:0]
 		rd.inline(bl.words, bl.links, true, ctxInline)
 		if r.Float64() < 0.03 {
-			b.WriteString(" ^")
-			b.WriteString(strconv.FormatUint(r.Uint64()%(36*36*36*36*36*36), 36))
+			b.WriteString(" ^" + strconv.FormatUint(r.Uint64()%(36*36*36*36*36*36), 36))
 		}
 		b.WriteString("\n\n")
 		for _, e := range rd.embs {
-			b.WriteString(e)
-			b.WriteString("\n\n")
+			b.WriteString(e + "\n\n")
 		}
 	case bQuote:
 		b.WriteString("> ")
@@ -278,8 +271,7 @@ func (rd *renderer) block(n *note, bl *block) {
 	case bBullets, bTasks, bNumbered, bCallout:
 		rd.list(bl)
 	case bCode, bTilde:
-		b.WriteString(bl.text)
-		b.WriteByte('\n')
+		b.WriteString(bl.text + "\n")
 	case bTable:
 		rd.table(bl)
 	case bAttach:
@@ -313,8 +305,7 @@ func (rd *renderer) list(bl *block) {
 				b.WriteString("- [ ] ")
 			}
 		case bNumbered:
-			b.WriteString(strconv.Itoa(j + 1))
-			b.WriteString(". ")
+			b.WriteString(strconv.Itoa(j+1) + ". ")
 		case bCallout:
 			if j == 0 {
 				b.WriteString("> ")
@@ -342,11 +333,7 @@ func (rd *renderer) table(bl *block) {
 		} else {
 			b.WriteString(titleWordsCap[r.IntN(len(titleWordsCap))])
 		}
-		b.WriteString(" | ")
-		b.WriteString(statuses[r.IntN(len(statuses))])
-		b.WriteString(" | ")
-		b.WriteString(strconv.Itoa(r.IntN(10)))
-		b.WriteString(" |\n")
+		b.WriteString(" | " + statuses[r.IntN(len(statuses))] + " | " + strconv.Itoa(r.IntN(10)) + " |\n")
 	}
 	b.WriteByte('\n')
 }
@@ -372,8 +359,7 @@ func (rd *renderer) index(bl *block) {
 	b.WriteString("## Related notes\n\n")
 	for _, l := range bl.links {
 		s, _ := rd.linkText(l, ctxIndex)
-		b.WriteString("- ")
-		b.WriteString(s)
+		b.WriteString("- " + s)
 		if r.Float64() < 0.3 {
 			b.WriteString(" — ")
 			for k := range 2 + r.IntN(5) {
