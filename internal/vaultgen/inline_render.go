@@ -240,15 +240,11 @@ func (rd *renderer) alias(name string) string {
 	if r.Float64() < 0.2 {
 		return strings.ToLower(name)
 	}
-	k := 1 + r.IntN(3)
-	var sb strings.Builder
-	for j := range k {
-		if j > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(proseWords[r.IntN(len(proseWords))])
+	words := make([]string, 1+r.IntN(3))
+	for j := range words {
+		words[j] = proseWords[r.IntN(len(proseWords))]
 	}
-	return sb.String()
+	return strings.Join(words, " ")
 }
 
 // encode percent-encodes a markdown link destination the way Obsidian

@@ -218,7 +218,7 @@ func asciiTitle(r *rand.Rand, try int) string {
 	case try >= 8:
 		k = max(k, 3)
 	}
-	var sb strings.Builder
+	words := make([]string, 0, 4)
 	var picked [4]int
 	for j := range k {
 		w := r.IntN(len(titleWordsCap))
@@ -226,16 +226,12 @@ func asciiTitle(r *rand.Rand, try int) string {
 			w = r.IntN(len(titleWordsCap))
 		}
 		picked[j] = w
-		if j > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(titleWordsCap[w])
+		words = append(words, titleWordsCap[w])
 	}
 	if try >= 30 {
-		sb.WriteByte(' ')
-		sb.WriteString(strconv.Itoa(try))
+		words = append(words, strconv.Itoa(try))
 	}
-	return sb.String()
+	return strings.Join(words, " ")
 }
 
 // nonASCIITitle returns a title such as "Café Notes", "東京 Trip" or
