@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -271,4 +272,132 @@ func propText(v any) string {
 		return string(b)
 	}
 	return fmt.Sprint(v)
+}
+
+// localData is the graph around one note: the notes within depth links of
+// it (either way) and the links between them.
+type localData struct {
+	Center string     `json:"center"`
+	Nodes  []localRef `json:"nodes"`
+	Edges  [][2]int   `json:"edges"`
+	// Cut is set when the neighbourhood had more than maxLocal notes.
+	Cut bool `json:"cut,omitempty"`
+}
+
+// localRef is a note of a local graph and its distance from the centre.
+type localRef struct {
+	noteRef
+	Depth int `json:"depth"`
+}
+
+// localGraph walks Engine.Neighbors breadth first from id.
+func localGraph(r *http.Request, e *vaultgraph.Engine, id string, depth int) (*localData, error) {
+	ctx := r.Context()
+	start, _, err := e.Lookup(id)
+	if err != nil {
+		return nil, err
+	}
+	if start == "" {
+		return nil, fmt.Errorf("note %q: %w", id, errNotFound)
+	}
+	root, err := e.GetNode(ctx, start, false)
+	if err != nil || root == nil {
+		return nil, fmt.Errorf("note %q: %w", id, errNotFound)
+	}
+	out := &localData{Center: start, Edges: [][2]int{}}
+	at := map[string]int{}
+	links := map[string][]vaultgraph.LinkInfo{}
+	add := func(n *vaultgraph.Node, d int) bool {
+		if _, ok := at[n.ID]; ok {
+			return true
+		}
+		if len(out.Nodes) >= maxLocal {
+			out.Cut = true
+			return false
+		}
+		at[n.ID] = len(out.Nodes)
+		links[n.ID] = n.Links
+		out.Nodes = append(out.Nodes, localRef{noteRef: noteRef{ID: n.ID, Title: n.Title, Tags: n.Tags}, Depth: d})
+		return true
+	}
+	add(root, 0)
+	frontier := []string{start}
+	for d := 1; d <= depth && !out.Cut; d++ {
+		var next []string
+		for _, f := range frontier {
+			if out.Cut {
+				break
+			}
+			nb, _, _, err := e.Neighbors(ctx, f, graph.Both, 0)
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range nb {
+				_, seen := at[n.ID]
+				if !add(n.Node, d) {
+					break
+				}
+				if !seen {
+					next = append(next, n.ID)
+				}
+			}
+		}
+		frontier = next
+	}
+	for _, n := range out.Nodes {
+		for _, l := range links[n.ID] {
+			if j, ok := at[l.ID]; ok {
+				out.Edges = append(out.Edges, [2]int{at[n.ID], j})
+			}
+		}
+	}
+	return out, nil
+}
+
+// imageTypes are the attachments the app shows, by extension; any other
+// file is refused, so that no page of the vault is served as HTML.
+var imageTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".webp": "image/webp", ".bmp": "image/bmp", ".avif": "image/avif", ".svg": "image/svg+xml",
+}
+
+// fileCSP keeps a served image inert even when opened on its own (an SVG
+// with a script runs nothing).
+const fileCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+// file serves an image that a note links to: ?note=ID&path=FILE, where
+// FILE must be the attachment one of the note's links resolves to.
+func (s *Server) file(w http.ResponseWriter, r *http.Request) (any, error) {
+	q := r.URL.Query()
+	links, id, err := s.e.NoteLinks(r.Context(), q.Get("note"))
+	if err != nil {
+		return nil, err
+	}
+	want := q.Get("path")
+	if id == "" || !slices.ContainsFunc(links, func(l vaultgraph.NoteLink) bool { return l.File != "" && l.File == want }) {
+		return nil, fmt.Errorf("file %q: %w: no link of note %q finds it", want, errNotFound, q.Get("note"))
+	}
+	ctype, ok := imageTypes[strings.ToLower(path.Ext(want))]
+	if !ok {
+		return nil, fmt.Errorf("file %q: %w: only images are shown", want, errNotFound)
+	}
+	root, err := os.OpenRoot(s.e.Root())
+	if err != nil {
+		return nil, fmt.Errorf("file %q: %w", want, err)
+	}
+	defer root.Close()
+	f, err := root.Open(want)
+	if err != nil {
+		return nil, fmt.Errorf("file %q: %w", want, errNotFound)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("file %q: %w", want, errNotFound)
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Security-Policy", fileCSP)
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeContent(w, r, "", fi.ModTime(), f)
+	return nil, nil
 }

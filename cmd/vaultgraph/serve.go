@@ -8,13 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -325,4 +329,104 @@ func allowedOrigin(origin, host string) bool {
 		return false
 	}
 	return strings.EqualFold(u.Host, host) || loopbackHost(u.Hostname())
+}
+
+// A running server marks its index with a heartbeat file next to it,
+// touched every heartbeatEvery; a command that finds a fresh one trusts
+// the index instead of scanning the vault itself. A file older than
+// heartbeatStale is left over from a server that died.
+const (
+	heartbeatEvery = 5 * time.Second
+	heartbeatStale = 3 * heartbeatEvery
+)
+
+func heartbeatPath(index string) string { return index + ".serve" }
+
+// serverRunning reports whether a server is keeping index current.
+func serverRunning(index string) bool {
+	fi, err := os.Stat(heartbeatPath(index))
+	return err == nil && time.Since(fi.ModTime()) < heartbeatStale
+}
+
+// heartbeat marks index as served until ctx ends, then removes the mark.
+// Several servers on one index share the mark: each keeps it fresh
+// (writing it again if another removed it), and only the one whose
+// process ID it holds removes it.
+func heartbeat(ctx context.Context, index string) error {
+	p := heartbeatPath(index)
+	mark := fmt.Appendf(nil, "%d\n", os.Getpid())
+	if err := os.WriteFile(p, mark, 0o644); err != nil {
+		return fmt.Errorf("mark index as served: %w", err)
+	}
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				removeHeartbeat(index)
+				return
+			case now := <-t.C:
+				if err := os.Chtimes(p, now, now); errors.Is(err, fs.ErrNotExist) {
+					_ = os.WriteFile(p, mark, 0o644)
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+// removeHeartbeat removes index's mark if this process wrote it last.
+func removeHeartbeat(index string) {
+	p := heartbeatPath(index)
+	if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
+		_ = os.Remove(p)
+	}
+}
+
+// EnvPprof, when set to a loopback address such as 127.0.0.1:6060, makes
+// serve answer Go's profiles (CPU, heap, goroutine, block and mutex) at
+// http://ADDR/debug/pprof/ while it runs: how the load figures in README
+// were profiled. It is for development, never set by default.
+const EnvPprof = "VAULTGRAPH_PPROF"
+
+// profileRate is the block and mutex profile sampling served with
+// EnvPprof: one event in this many.
+const profileRate = 5
+
+// startPprof serves the profiles on $VAULTGRAPH_PPROF until ctx ends; it
+// does nothing when the variable is empty, and refuses an address that is
+// not loopback (profiles show note text).
+func startPprof(ctx context.Context, log *slog.Logger) error {
+	addr := os.Getenv(EnvPprof)
+	if addr == "" {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.Join(errors.New(EnvPprof+": want HOST:PORT on loopback"), err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return errors.New(EnvPprof + ": " + addr + " is not a loopback address")
+	}
+	runtime.SetBlockProfileRate(profileRate)
+	runtime.SetMutexProfileFraction(profileRate)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return errors.Join(errors.New(EnvPprof), err)
+	}
+	go func() { _ = srv.Serve(l) }()
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	log.Info("profiles", "url", "http://"+addr+"/debug/pprof/")
+	return nil
 }
