@@ -113,11 +113,8 @@ func (s *Server) note(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	p := notePage{ID: id, Title: n.Title, Tags: n.Tags, Aliases: n.Aliases, HTML: html, Links: n.Links,
-		Broken: n.Broken, Backlinks: back, Warnings: n.Warnings, Modified: n.Modified, Hash: n.Hash,
+		Broken: nonNil(n.Broken), Backlinks: back, Warnings: n.Warnings, Modified: n.Modified, Hash: n.Hash,
 		Properties: []property{}}
-	if p.Broken == nil {
-		p.Broken = []string{}
-	}
 	for _, pr := range n.Properties {
 		p.Properties = append(p.Properties, property{Key: pr.Key, Value: propText(pr.Value)})
 	}
@@ -143,11 +140,9 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) (any, error) {
 const maxAround = 500
 
 // around answers the page's patch of its global graph after a change:
-// the notes asked for (repeated id parameters, exact IDs) that exist and
-// the notes that link to them, each with the notes it links to, and the
-// ids no note has (Engine.GraphAround); and the highest PageRank of the
-// vault now (maxPagerank), the scale of the nodes' sizes, which a change
-// moves for every note.
+// Engine.GraphAround of the ids asked for (repeated id parameters), and
+// the highest PageRank of the vault now (maxPagerank), the scale of the
+// nodes' sizes, which a change moves for every note.
 func (s *Server) around(w http.ResponseWriter, r *http.Request) (any, error) {
 	ids := r.URL.Query()["id"]
 	if len(ids) == 0 || len(ids) > maxAround {

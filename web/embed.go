@@ -55,9 +55,7 @@ type embedRef struct {
 	target   string // as written
 	fragment string
 	id       string // the note it finds; "" when broken
-	// place is where it stands: alone on its line in a paragraph, alone
-	// on its line elsewhere (a list item), or inside a line of text.
-	place embedPlace
+	place    embedPlace
 }
 
 // embedPlace is where an embed stands, which decides how it shows: a

@@ -39,28 +39,23 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 	if len(kvs) == 0 {
 		return nil, nil
 	}
-	var b strings.Builder
-	b.WriteByte('{')
+	out := []byte{'{'}
 	for i, kv := range kvs {
 		k, v, err := keyValue(kv)
 		if err != nil {
 			return nil, err
 		}
 		if i > 0 {
-			b.WriteByte(',')
+			out = append(out, ',')
 		}
 		key, _ := json.Marshal(k)
-		b.Write(key)
-		b.WriteByte(':')
-		if json.Valid([]byte(v)) {
-			b.WriteString(v)
-		} else {
-			s, _ := json.Marshal(v)
-			b.Write(s)
+		val := []byte(v)
+		if !json.Valid(val) {
+			val, _ = json.Marshal(v)
 		}
+		out = append(append(append(out, key...), ':'), val...)
 	}
-	b.WriteByte('}')
-	return json.RawMessage(b.String()), nil
+	return append(out, '}'), nil
 }
 
 // keyValue splits a --property flag's key=value, both trimmed; a blank
@@ -165,4 +160,28 @@ func newDeleteNodeCmd(g *globals) *cobra.Command {
 	c := command("delete-node", args("ID"))
 	c.Flags().StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
 	return toolCmd(g, c, "delete_node", &p, &p.Presentation, (*mcp.Tools).DeleteNode, firstArg(&p.ID), writes)
+}
+
+func newLinkMentionsCmd(g *globals) *cobra.Command {
+	var p mcp.LinkMentionsParams
+	c := command("link-mentions", cobra.MinimumNArgs(1))
+	c.Flags().BoolVar(&p.DryRun, "dry-run", false, "list the changes, write nothing")
+	return toolCmd(g, c, "link_mentions", &p, &p.Presentation, (*mcp.Tools).LinkMentions, func(a []string) error {
+		p.ID, p.Sources = a[0], a[1:]
+		return nil
+	}, writes)
+}
+
+func newRepairLinksCmd(g *globals) *cobra.Command {
+	var p mcp.RepairLinksParams
+	c := command("repair-links", maxArgs(1))
+	f := c.Flags()
+	f.StringVar(&p.To, "to", "", "the note's new path, to pick one candidate of an ambiguous repair")
+	f.BoolVar(&p.Apply, "apply", false, "rewrite the links (default: a dry run listing them)")
+	return toolCmd(g, c, "repair_links", &p, &p.Presentation, (*mcp.Tools).RepairLinks, func(a []string) error {
+		if len(a) == 1 {
+			p.From = a[0]
+		}
+		return nil
+	}, writes)
 }

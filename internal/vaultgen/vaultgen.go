@@ -171,9 +171,8 @@ func prepareDir(dir string) error {
 	return nil
 }
 
-// writeNotes renders and writes every note, in parallel. Each note's
-// content depends only on the plan and the note's own random stream, so
-// the result does not depend on scheduling. It returns the bytes written.
+// writeNotes renders and writes every note, in parallel, and returns the
+// bytes written.
 func (p *plan) writeNotes(dir string) (int, error) {
 	workers := min(runtime.GOMAXPROCS(0)+2, 16, len(p.notes))
 	var (

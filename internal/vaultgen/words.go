@@ -8,7 +8,7 @@ import (
 
 // proseWords is the vocabulary used for paragraph text: a few hundred
 // common English words. Earlier entries are drawn more often (see
-// plan.word), which gives the text a mildly Zipfian word frequency.
+// renderer.word), which gives the text a mildly Zipfian word frequency.
 var proseWords = strings.Fields(`
 the of and to in is that it for was on are as with be at this have from or
 by one had not but what all were when we there can an your which their said
