@@ -23,7 +23,7 @@ import (
 // rules of the index file it serves (whoever may read the index may ask),
 // and a command that finds no server there, or one that declines the
 // request (another vault, another embedding model, another protocol),
-// reads the index itself as before.
+// reads the index itself.
 
 // handoffVersion is the protocol version both sides must speak.
 const handoffVersion = 1

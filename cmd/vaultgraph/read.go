@@ -12,13 +12,11 @@ import (
 )
 
 // The read commands: each runs its MCP tool's mcp.Tools method through
-// toolCmd, so a command and its tool answer alike. Their help texts are
-// in help.go.
+// toolCmd, so a command and its tool answer alike.
 
 // oneShotEmbedWait bounds how long a command that searches (search) makes
-// missing vectors before it answers: the builtin model embeds about 1,300
-// notes a second here, so a first search of a 100,000-note vault would
-// otherwise wait over a minute. The vectors made are kept for the next
+// missing vectors before it answers: a first search of a large vault
+// would otherwise wait minutes. The vectors made are kept for the next
 // run. It is the default of runOptions.embedWait, which tests shorten.
 const oneShotEmbedWait = 10 * time.Second
 

@@ -33,11 +33,7 @@ func EmbedVector(text string) []float32 {
 
 // EmbedServer is an embedding server over real HTTP speaking Ollama's
 // /api/embed or, with OpenAI set, OpenAI's /v1/embeddings, answering with
-// EmbedVector. A request to another path is refused with 404 Not Found;
-// one with no model, no text, or (when Model is set) another model, with
-// 400 Bad Request. Its behaviour can be switched while it runs: fail with
-// an HTTP status (Fail), or hold every request but the dimension probe
-// until released (Hold, Release). It records what it answers.
+// EmbedVector (ServeHTTP). It records what it answers.
 type EmbedServer struct {
 	*httptest.Server
 	// OpenAI chooses the wire format.
@@ -155,7 +151,9 @@ func (s *EmbedServer) Seen() (models, texts, auth []string) {
 	return models, texts, auth
 }
 
-// ServeHTTP answers one embedding request.
+// ServeHTTP answers one embedding request. A request to another path is
+// refused with 404 Not Found; one with no model, no text, or (when Model
+// is set) another model, with 400 Bad Request.
 func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := "/api/embed"
 	if s.OpenAI {
