@@ -1,6 +1,9 @@
 package vaultgen
 
 import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -188,3 +191,71 @@ var tildeFences = []string{
 // one of these names, so that counting them by mistake is visible as a
 // broken link rather than silently resolving.
 var reservedNames = []string{"not a link", "also not a link", "inline not a link"}
+
+// uniqueFolderName returns a folder name not yet in used (compared
+// case-insensitively) and records it.
+func uniqueFolderName(r *rand.Rand, used map[string]bool) string {
+	for try := 0; ; try++ {
+		var name string
+		switch {
+		case r.Float64() < 0.02:
+			name = nonASCIIFolders[r.IntN(len(nonASCIIFolders))]
+		case try < 2:
+			name = folderWords[r.IntN(len(folderWords))]
+		case try < 10:
+			name = folderModifiers[r.IntN(len(folderModifiers))] + " " + folderWords[r.IntN(len(folderWords))]
+		default:
+			name = folderWords[r.IntN(len(folderWords))] + " " + strconv.Itoa(try)
+		}
+		key := strings.ToLower(name)
+		if !used[key] {
+			used[key] = true
+			return name
+		}
+	}
+}
+
+// asciiTitle returns 1–4 capitalised title words. Later tries use longer
+// titles and, eventually, a numeric suffix so that a free name is found.
+func asciiTitle(r *rand.Rand, try int) string {
+	u, k := r.Float64(), 1 // 15% one word, 45% two, 30% three, 10% four
+	for _, p := range []float64{0.15, 0.60, 0.90} {
+		if u >= p {
+			k++
+		}
+	}
+	switch {
+	case try >= 30:
+		k = 3 // plus a number: still at most four words
+	case try >= 8:
+		k = max(k, 3)
+	}
+	words := make([]string, 0, 4)
+	var picked [4]int
+	for j := range k {
+		w := r.IntN(len(titleWordsCap))
+		for slices.Contains(picked[:j], w) { // no "Plan Plan"
+			w = r.IntN(len(titleWordsCap))
+		}
+		picked[j] = w
+		words = append(words, titleWordsCap[w])
+	}
+	if try >= 30 {
+		words = append(words, strconv.Itoa(try))
+	}
+	return strings.Join(words, " ")
+}
+
+// nonASCIITitle returns a title such as "Café Notes", "東京 Trip" or
+// "Ideas 🚀".
+func nonASCIITitle(r *rand.Rand) string {
+	w := func() string { return titleWordsCap[r.IntN(len(titleWordsCap))] }
+	switch r.IntN(3) {
+	case 0:
+		return nonASCIITitleWords[r.IntN(len(nonASCIITitleWords))] + " " + w()
+	case 1:
+		return w() + " " + emojis[r.IntN(len(emojis))]
+	default:
+		return w() + " " + nonASCIITitleWords[r.IntN(len(nonASCIITitleWords))] + " " + w()
+	}
+}
