@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html"
@@ -106,7 +105,7 @@ func renderPage(ctx context.Context, src noteSource, id, body string, links []va
 // rendered, sanitised HTML then has replaced by its frame: a note cannot
 // write a placeholder, as it cannot know the nonce.
 func (p *page) render(id, body string, t *linkTable, chain []string) (string, error) {
-	nonce := newNonce()
+	nonce := rand.Text()
 	chain = append(slices.Clip(chain), id)
 	var refs []embedRef
 	t.embed = func(n *wikilink.Node) string {
@@ -205,10 +204,4 @@ func brokenEmbed(href, name, why string, place embedPlace) string {
 	}
 	return fmt.Sprintf(`<%s class="%s"><a href="%s">%s</a> <span class="muted">(%s)</span></%s>`,
 		tag, class, html.EscapeString(href), html.EscapeString(name), why, tag)
-}
-
-func newNonce() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

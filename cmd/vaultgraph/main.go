@@ -363,28 +363,13 @@ func toolCmd[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 // "not given", so the command checks the flags before running.
 func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note string) {
 	f := c.Flags()
-	page, limit := &pg.Page, &pg.Limit
 	f.StringSliceVar((*[]string)(&pg.SortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
-	f.IntVar(page, "page", 1, "page number, from 1")
-	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
-	checkFlags(c, func() error {
-		if err := vaultgraph.InRange("--page", *page, new(1), nil); err != nil {
+	f.IntVar(&pg.Page, "page", 1, "page number, from 1")
+	f.IntVar(&pg.Limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
+	c.PreRunE = func(*cobra.Command, []string) error {
+		if err := vaultgraph.InRange("--page", pg.Page, new(1), nil); err != nil {
 			return err
 		}
-		return vaultgraph.InRange("--limit", *limit, new(1), &k.MaxLimit)
-	})
-}
-
-// checkFlags runs check before the command's RunE (after any check added
-// before it).
-func checkFlags(c *cobra.Command, check func() error) {
-	prev := c.PreRunE
-	c.PreRunE = func(c *cobra.Command, a []string) error {
-		if prev != nil {
-			if err := prev(c, a); err != nil {
-				return err
-			}
-		}
-		return check()
+		return vaultgraph.InRange("--limit", pg.Limit, new(1), &k.MaxLimit)
 	}
 }

@@ -284,21 +284,16 @@ func checkHost(addr net.Addr, next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopbackName(r.Host) {
+		host := r.Host // port optional
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if !loopbackHost(strings.TrimSuffix(strings.Trim(host, "[]"), ".")) {
 			http.Error(w, fmt.Sprintf("403 Forbidden: host %q is not this loopback server's", r.Host), http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// loopbackName reports whether host (a Host header, port optional) is
-// localhost or a loopback address.
-func loopbackName(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	return loopbackHost(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
 }
 
 // loopbackHost reports whether name is localhost or a loopback address.

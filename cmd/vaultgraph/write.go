@@ -132,27 +132,18 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 			p.Content = &text
 		}
 		if heading != "" { // "" is not given
-			r, err := headingRename(heading)
-			if err != nil {
-				return err
+			// Split at the first '=': a heading whose text holds '=' is
+			// named without it (headings match as links do, punctuation aside).
+			from, to, ok := strings.Cut(heading, "=")
+			if !ok || strings.TrimSpace(from) == "" {
+				return fmt.Errorf("%w: --rename-heading %q: use OLD=NEW, the heading's text and its new text", vaultgraph.ErrInvalid, heading)
 			}
-			p.RenameHeading = r
+			p.RenameHeading = &vaultgraph.HeadingRename{From: from, To: to}
 		}
 		var err error
 		p.Properties, err = propertiesJSON(w.props)
 		return err
 	}, writes)
-}
-
-// headingRename reads --rename-heading OLD=NEW, split at the first '='.
-// A heading whose text holds '=' is named without it: headings are
-// matched as links match them, punctuation aside.
-func headingRename(s string) (*vaultgraph.HeadingRename, error) {
-	from, to, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(from) == "" {
-		return nil, fmt.Errorf("%w: --rename-heading %q: use OLD=NEW, the heading's text and its new text", vaultgraph.ErrInvalid, s)
-	}
-	return &vaultgraph.HeadingRename{From: from, To: to}, nil
 }
 
 func newDeleteNodeCmd(g *globals) *cobra.Command {

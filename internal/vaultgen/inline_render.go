@@ -171,7 +171,7 @@ func (rd *renderer) linkText(l link, ctx int) (s string, embed bool) {
 	var heading string
 	forced := false
 	if l.broken() {
-		name = p.broken[l.brokenIndex()]
+		name = p.broken[-l-1]
 		path = name
 		if len(p.folders) > 0 {
 			path = p.folders[r.IntN(len(p.folders))].path + "/" + name

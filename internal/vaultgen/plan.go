@@ -34,9 +34,6 @@ type link int32
 // broken reports whether l has no target note.
 func (l link) broken() bool { return l < 0 }
 
-// brokenIndex returns the index into plan.broken of a broken link.
-func (l link) brokenIndex() int { return int(-l - 1) }
-
 // note is one planned note.
 type note struct {
 	title    string
