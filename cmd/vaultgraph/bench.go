@@ -208,11 +208,17 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 	r.markdownBytes = int64(st.Bytes)
 
 	timeIndex := func(name string, want int) (childRun, error) {
-		run, err := runIndexChild(ctx, o.exe, vaultDir, index)
+		// --embed none: embedding is measured on its own (bench --search),
+		// and would make these figures depend on the embedder.
+		run, out, err := indexChild(ctx, o.exe, vaultDir, index, "none")
 		if err != nil {
 			return run, fmt.Errorf("%s: %w", name, err)
 		}
-		if run.parsed != want {
+		m := summary.FindStringSubmatch(out)
+		if m == nil {
+			return run, fmt.Errorf("%s: %s index printed %q, not its summary line", name, o.exe, out)
+		}
+		if run.parsed, _ = strconv.Atoi(m[2]); run.parsed != want {
 			return run, fmt.Errorf("%s parsed %d notes, want %d", name, run.parsed, want)
 		}
 		say("%s: %s, peak RSS %s", name, secs(run.wall), kib(run.rssKiB))
@@ -261,23 +267,6 @@ func indexSize(index string) int64 {
 		}
 	}
 	return n
-}
-
-// runIndexChild runs `exe index VAULT --index INDEX --embed none` and
-// returns its wall time, peak RSS and the number of notes it parsed.
-// Embedding is left out: it is measured on its own (bench --search), and
-// would make these figures depend on the embedder.
-func runIndexChild(ctx context.Context, exe, vaultDir, index string) (childRun, error) {
-	run, out, err := indexChild(ctx, exe, vaultDir, index, "none")
-	if err != nil {
-		return run, err
-	}
-	m := summary.FindStringSubmatch(out)
-	if m == nil {
-		return run, fmt.Errorf("%s index printed %q, not its summary line", exe, out)
-	}
-	run.parsed, _ = strconv.Atoi(m[2])
-	return run, nil
 }
 
 // indexChild runs `exe index VAULT --index INDEX --embed EMBED` in a child

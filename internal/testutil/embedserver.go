@@ -192,22 +192,17 @@ func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.record(body.Model, body.Input, r.Header.Get("Authorization"))
-	s.answer(w, body.Model, body.Input)
-}
-
-// record notes a request about to be answered.
-func (s *EmbedServer) record(model string, texts []string, auth string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.texts += len(texts)
-	s.models = append(s.models, model)
-	if len(texts) == 1 {
-		s.queries = append(s.queries, texts[0])
+	s.texts += len(body.Input)
+	s.models = append(s.models, body.Model)
+	if len(body.Input) == 1 {
+		s.queries = append(s.queries, body.Input[0])
 	}
-	s.seen.models = append(s.seen.models, model)
-	s.seen.texts = append(s.seen.texts, texts...)
-	s.seen.auth = append(s.seen.auth, auth)
+	s.seen.models = append(s.seen.models, body.Model)
+	s.seen.texts = append(s.seen.texts, body.Input...)
+	s.seen.auth = append(s.seen.auth, r.Header.Get("Authorization"))
+	s.mu.Unlock()
+	s.answer(w, body.Model, body.Input)
 }
 
 // answer writes the vectors of texts in the server's wire format; an
