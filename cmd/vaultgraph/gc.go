@@ -30,11 +30,10 @@ const loadHeapLimit = 640 << 20
 // loadGC turns the garbage collector off while the engine loads the
 // index, up to loadHeapLimit: almost everything the load allocates stays
 // live (until a one-shot command exits, or as a server's graph), so
-// collections would find little to free (at 100,000 notes they cost a
-// sixth of a one-shot command's CPU). It does nothing when the user set
-// GOGC or GOMEMLIMIT (userGC). The function it returns puts the collector back: a
-// server calls it once loaded, a one-shot command before it embeds (which
-// allocates much); a one-shot read keeps it off until it exits.
+// collections would find little to free. It does nothing when userGC.
+// The function it returns puts the collector back: a server calls it once
+// loaded, a one-shot command before it embeds (which allocates much); a
+// one-shot read keeps it off until it exits.
 func loadGC() (restore func()) {
 	if userGC(os.Getenv) {
 		return func() {}
@@ -82,10 +81,8 @@ func limitIndexMemory(getenv func(string) string) int64 {
 // heap stays within twice what is live.
 const serveHeadroom = 256 << 20
 
-// serveGC sets the GOGC of a loaded server so that its heap may grow by
-// serveHeadroom (or by what is live, if more) between collections, given
-// the live heap; it does nothing when userGC(getenv). It returns the GOGC
-// in force.
+// serveGC sets the GOGC of a loaded server for serveHeadroom, given the
+// live heap, unless userGC(getenv); it returns the GOGC in force.
 func serveGC(getenv func(string) string, live uint64) int {
 	if userGC(getenv) {
 		percent := debug.SetGCPercent(100)
@@ -134,14 +131,11 @@ func serveMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger, re
 	go giveBackWhenIdle(ctx, e, log)
 }
 
-// settleMemory gives back what the embedder's start made, once it is
-// done: the stored vectors load, and notes changed since are embedded,
-// in the background after the server answers, with the collector at
-// the GOGC serveGC set from the heap before them; without this, a
-// server idles at about twice its live heap. It sets serveGC again for
-// the heap with the vectors, lets go of the snapshot cache's pages and
-// the index connections' page caches (Engine.ReleaseMemory), and logs
-// "embeddings ready" (bench waits for it).
+// settleMemory gives back what the embedder's start made (the stored
+// vectors load and changed notes are embedded in the background, with
+// the GOGC set before them) once it is done, sets serveGC again for the
+// heap with the vectors, and logs "embeddings ready" (bench waits for it).
+// Without this, a server idles at about twice its live heap.
 func settleMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if e.WaitEmbeddings(ctx) != nil {
 		return
@@ -162,12 +156,9 @@ const (
 )
 
 // giveBackWhenIdle collects and returns memory to the system once a
-// tick allocated little (the server is idle) and the heap holds more
-// than idleSlack beyond what the last collection found live; then not
-// again until requests come back. It does nothing when userGC. On the
-// first quiet tick after busy ones (and after the start) it also lets go
-// of the pages of the snapshot cache the requests read and of the index
-// connections' page caches (Engine.ReleaseMemory).
+// tick is quiet (idleHeap), then not again until requests come back; on
+// the first quiet tick after busy ones it also calls releaseMemory. It
+// does nothing when userGC.
 func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if userGC(os.Getenv) {
 		return
