@@ -13,12 +13,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
-// writeFlags are the flags create-node and update-node share.
-type writeFlags struct {
-	content string
-	props   []string
-}
-
 // contentText returns --content, reading standard input for "-".
 func (g *globals) contentText(s string) (string, error) {
 	if s != "-" {
@@ -79,14 +73,15 @@ func optional(s string) *string {
 
 func newCreateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.CreateNodeParams
-	var w writeFlags
+	var content string
+	var props []string
 	c := command("create-node", maxArgs(1))
 	f := c.Flags()
 	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
-	f.StringVar(&w.content, "content", "", "the body; - reads it from standard input")
+	f.StringVar(&content, "content", "", "the body; - reads it from standard input")
 	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
 	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root, also /)")
-	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
+	f.StringArrayVar(&props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
 	return toolCmd(g, c, "create_node", &p, &p.Presentation, (*mcp.Tools).CreateNode, func(a []string) error {
 		if len(a) == 1 {
 			if p.Title != "" {
@@ -95,26 +90,25 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 			p.Title = a[0]
 		}
 		var err error
-		if p.Content, err = g.contentText(w.content); err != nil {
+		if p.Content, err = g.contentText(content); err != nil {
 			return err
 		}
-		p.Properties, err = propertiesJSON(w.props)
+		p.Properties, err = propertiesJSON(props)
 		return err
 	}, writes)
 }
 
 func newUpdateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.UpdateNodeParams
-	var w writeFlags
-	var title, dir, heading string
-	var tags []string
+	var title, dir, heading, content string
+	var tags, props []string
 	c := command("update-node", args("ID"))
 	f := c.Flags()
 	f.StringVar(&title, "title", "", "rename: the new title (file name)")
 	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (/ = the root)")
-	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
+	f.StringVar(&content, "content", "", "replace the body; - reads it from standard input")
 	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
-	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
+	f.StringArrayVar(&props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
 	f.StringVar(&heading, "rename-heading", "", "OLD=NEW: rename the heading OLD (split at the first '=') and rewrite the links to it")
 	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
 	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
@@ -124,7 +118,7 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 		if f.Changed("tags") { // --tags "" is [], removing every tag
 			p.Tags = &tags
 		}
-		if content := optional(w.content); content != nil {
+		if content := optional(content); content != nil {
 			text, err := g.contentText(*content)
 			if err != nil {
 				return err
@@ -141,7 +135,7 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 			p.RenameHeading = &vaultgraph.HeadingRename{From: from, To: to}
 		}
 		var err error
-		p.Properties, err = propertiesJSON(w.props)
+		p.Properties, err = propertiesJSON(props)
 		return err
 	}, writes)
 }
