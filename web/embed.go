@@ -171,7 +171,7 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	}
 	body, err := p.src.Section(p.ctx, ref.id, ref.fragment)
 	if n == nil || errors.Is(err, vaultgraph.ErrNotFound) {
-		return brokenEmbed(NoteHref(ref.id), name, "no such heading or block", ref.place), nil
+		return brokenEmbed(noteHref(ref.id), name, "no such heading or block", ref.place), nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("embed %s: %w", name, err)
@@ -180,7 +180,7 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	if ref.fragment != "" {
 		title += " › " + strings.TrimPrefix(strings.TrimSpace(ref.fragment), "#")
 	}
-	source := fmt.Sprintf(`<a href="%s">%s</a>`, html.EscapeString(NoteHref(ref.id)), html.EscapeString(title))
+	source := fmt.Sprintf(`<a href="%s">%s</a>`, html.EscapeString(noteHref(ref.id)), html.EscapeString(title))
 	if ref.place == inLine {
 		return `<span class="embed-inline">` + source + `</span>`, nil
 	}

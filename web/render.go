@@ -94,22 +94,17 @@ func (t *linkTable) dest(markdown bool, target string) string {
 	case !ok && strings.TrimSpace(target) == "":
 		return ""
 	case ok && l.Status == vault.Resolved:
-		return NoteHref(l.ID)
+		return noteHref(l.ID)
 	case ok && l.Status == vault.Attachment && l.File != "":
-		return FileHref(t.id, l.File)
+		return filePath + "?" + url.Values{"note": {t.id}, "path": {l.File}}.Encode()
 	case !ok, l.Status == vault.Attachment, l.Status == vault.Broken:
 		return missingPrefix + url.PathEscape(target)
 	}
 	return ""
 }
 
-// NoteHref is the in-app address of note id.
-func NoteHref(id string) string { return notePrefix + url.PathEscape(id) }
-
-// FileHref is the address of the attachment file that note links to.
-func FileHref(note, file string) string {
-	return filePath + "?" + url.Values{"note": {note}, "path": {file}}.Encode()
-}
+// noteHref is the in-app address of note id.
+func noteHref(id string) string { return notePrefix + url.PathEscape(id) }
 
 // ResolveWikilink implements wikilink.Resolver.
 func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {

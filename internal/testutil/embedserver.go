@@ -17,23 +17,9 @@ import (
 // EmbedDim is the length of the vectors EmbedServer answers with.
 const EmbedDim = 8
 
-// EmbedVector is EmbedServer's deterministic embedding of text: each
-// lower-cased word adds 1 to the dimension its hash picks, and the last
-// dimension gets 0.1 so that it is never the zero vector.
-func EmbedVector(text string) []float32 {
-	v := make([]float32, EmbedDim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%EmbedDim]++
-	}
-	v[EmbedDim-1] += 0.1
-	return v
-}
-
 // EmbedServer is an embedding server over real HTTP speaking Ollama's
 // /api/embed or, with OpenAI set, OpenAI's /v1/embeddings, answering with
-// EmbedVector (ServeHTTP). It records what it answers.
+// a deterministic embedding (answer). It records what it answers.
 type EmbedServer struct {
 	*httptest.Server
 	// OpenAI chooses the wire format.
@@ -207,10 +193,18 @@ func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // answer writes the vectors of texts in the server's wire format; an
 // OpenAI answer lists them in reverse order, as its index fields allow.
+// Each lower-cased word of a text adds 1 to the dimension its hash picks,
+// and the last dimension gets 0.1 so that it is never the zero vector.
 func (s *EmbedServer) answer(w http.ResponseWriter, model string, texts []string) {
 	vecs := make([][]float32, len(texts))
 	for i, text := range texts {
-		vecs[i] = EmbedVector(text)
+		vecs[i] = make([]float32, EmbedDim)
+		for _, word := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+			h := fnv.New32a()
+			h.Write([]byte(word))
+			vecs[i][h.Sum32()%EmbedDim]++
+		}
+		vecs[i][EmbedDim-1] += 0.1
 	}
 	w.Header().Set("Content-Type", "application/json")
 	if !s.OpenAI {
