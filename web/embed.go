@@ -58,10 +58,9 @@ type embedRef struct {
 }
 
 // embedPlace is where an embed stands, which decides how it shows: a
-// frame (a block) where it stands alone on its line of a paragraph or a
-// list item, a link marked as an embed (an inline element) inside a line
-// of text, a heading or a table cell: HTML allows no block inside a
-// paragraph or a heading, and a frame would break a table's row.
+// frame where it stands alone on its line of a paragraph or a list item,
+// else an inline link marked as an embed (HTML allows no block inside a
+// paragraph or a heading, and a frame would break a table's row).
 type embedPlace int
 
 const (
@@ -155,8 +154,7 @@ func (p *page) render(id, body string, t *linkTable, chain []string) (string, er
 var emptyParaRE = regexp.MustCompile(`<p>\s*</p>`)
 
 // frame renders the frame of one embed: the embedded note or part with a
-// link to it, or a broken embed; an embed inside a line is a link to it
-// marked as an embed.
+// link to it, or a broken embed (inLine: a link marked as an embed).
 func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	name := ref.target
 	if ref.fragment != "" {

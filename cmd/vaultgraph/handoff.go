@@ -44,9 +44,8 @@ type handoffRequest struct {
 	Flags bool `json:"flags"`
 }
 
-// handoffAnswer is the server's reply: the rendered text, or an error with
-// its SPEC code, or Decline saying why the command should read the index
-// itself.
+// handoffAnswer is the server's reply: the rendered text, an error with
+// its SPEC code, or why it declines.
 type handoffAnswer struct {
 	Text    string `json:"text,omitempty"`
 	Code    string `json:"code,omitempty"`
@@ -162,9 +161,8 @@ func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffA
 	return handoffAnswer{Code: mcp.Code(err), Message: mcp.Message(err)}
 }
 
-// remoteError is an error the server answered: it prints as the server's
-// message and is the sentinel of its code (errors.Is), so the command
-// reports it exactly as if it had met it itself.
+// remoteError is an error the server answered, reported as if the
+// command had met it itself (its message, its code's sentinel).
 type remoteError struct{ code, msg string }
 
 func (e *remoteError) Error() string { return e.msg }

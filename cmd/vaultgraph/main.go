@@ -47,9 +47,8 @@ type globals struct {
 // -ldflags "-X main.version=v1.2.3"; "dev" otherwise.
 var version = "dev"
 
-// runOptions is what a run takes from outside its command line. The zero
-// value is the real program's; tests set fields instead of package-level
-// variables, so they can run in parallel.
+// runOptions is what a run takes from outside its command line; tests set
+// its fields (the zero value is the real program's) to run in parallel.
 type runOptions struct {
 	// stdin is what serve reads MCP messages from and --content - reads;
 	// nil means os.Stdin.
@@ -238,8 +237,7 @@ func (g *globals) embedder() (embed.Embedder, error) {
 
 // withTools opens the engine on the vault, runs fn and prints its answer
 // as tool's answer shaped by pres (the same text MCP returns). A read
-// (params, the tool's parameters, not nil) is first offered to a server
-// running on the index (handoff.go), which answers it from its graph.
+// (params not nil) is first offered to a server running on the index.
 func (g *globals) withTools(ctx context.Context, tool string, params any, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
 	pres.Flags = true // hints name this command's flags
 	if _, err := mcp.Render(tool, nil, *pres); err != nil {
@@ -276,9 +274,8 @@ func (g *globals) withTools(ctx context.Context, tool string, params any, pres *
 	if opts.Embedder != nil {
 		restoreGC()
 		// One-shot: make the missing vectors now (the server does it in
-		// the background), for up to g.embedWait. If the model fails
-		// or the vault is too large, search says so and uses keywords or
-		// the vectors made so far.
+		// the background), for up to g.embedWait; past it, or if the model
+		// fails, search says so and uses what it has.
 		wctx, cancel := context.WithTimeout(ctx, g.embedWait)
 		err := e.WaitEmbeddings(wctx)
 		cancel()
@@ -357,10 +354,9 @@ func toolCmd[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 }
 
 // pageFlags adds --sort-by, --page and --limit to a command that pages
-// list k; note follows the sort keys in the help. A --page or --limit
-// below 1 (or a --limit above k.MaxLimit) is INVALID_PARAMS, as the MCP
-// tools' schemas refuse "page": 0 or "limit": 0: the tools read 0 as
-// "not given", so the command checks the flags before running.
+// list k; note follows the sort keys in the help. The tools read 0 as
+// "not given", so the command refuses (INVALID_PARAMS) a --page or
+// --limit out of range before running, as the MCP schemas do.
 func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note string) {
 	f := c.Flags()
 	f.StringSliceVar((*[]string)(&pg.SortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)

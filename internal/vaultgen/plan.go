@@ -217,11 +217,10 @@ func (p *plan) makeHeadingsAndAliases(r *rand.Rand, taken map[string]bool) {
 	}
 }
 
-// makeLinks plans every link: out-degrees are heavy-tailed and sum to
-// round(AvgLinks*Notes); targets mix a Zipf over a random ranking of notes
-// (the hubs) with a uniform choice; BrokenRate of links get a name from a
-// pool of nonexistent notes, itself skewed so some missing notes are linked
-// repeatedly.
+// makeLinks plans every link: heavy-tailed out-degrees summing to
+// round(AvgLinks*Notes), targets from a Zipf over a random ranking of notes
+// (the hubs) or uniform, and BrokenRate of links to a skewed pool of
+// nonexistent names.
 func (p *plan) makeLinks(r *rand.Rand, taken map[string]bool) {
 	n := len(p.notes)
 	total := math.Round(p.cfg.AvgLinks * float64(n))

@@ -40,17 +40,15 @@ recipe budget health sleep running code server client query index cache signal
 pattern context question insight summary outline decision strategy experiment
 `)
 
-// nonASCIIWords are sprinkled into prose (and occasionally titles and
-// folders) so that full-text search and Unicode handling have something to
-// chew on.
+// nonASCIIWords are sprinkled into prose, for full-text search and
+// Unicode handling.
 var nonASCIIWords = []string{
 	"café", "naïve", "東京", "résumé", "über", "façade", "jalapeño", "zürich",
 	"crème", "brûlée", "déjà", "vu", "smörgåsbord", "piñata", "fiancée",
 	"москва", "αλφάβητο", "北京", "日本語", "데이터", "straße", "coöperate",
 }
 
-// titleWords are the words titles are built from. They are drawn from the
-// content words of proseWords plus a few title-flavoured nouns.
+// titleWords are the words titles are built from.
 var titleWords = strings.Fields(`
 project meeting research garden design system notes review draft plan graph
 vault link network model data method theory reading book article journal habit
