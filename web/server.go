@@ -178,18 +178,6 @@ func (b *broker) publish(c vaultgraph.Change) {
 	}
 }
 
-func (b *broker) subscribe() (chan vaultgraph.Change, func()) {
-	ch := make(chan vaultgraph.Change, 16)
-	b.mu.Lock()
-	b.subs[ch] = struct{}{}
-	b.mu.Unlock()
-	return ch, func() {
-		b.mu.Lock()
-		delete(b.subs, ch)
-		b.mu.Unlock()
-	}
-}
-
 // change is one server-sent event: the notes a sync added, removed or
 // edited.
 type change struct {
@@ -206,8 +194,15 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
-	ch, done := s.events.subscribe()
-	defer done()
+	ch, b := make(chan vaultgraph.Change, 16), s.events
+	b.mu.Lock()
+	b.subs[ch] = struct{}{}
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.subs, ch)
+		b.mu.Unlock()
+	}()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
