@@ -308,22 +308,15 @@ func loopbackHost(name string) bool {
 // header (every non-browser client) pass.
 func checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, r.Host) {
-			http.Error(w, fmt.Sprintf("403 Forbidden: origin %q may not use this server", origin), http.StatusForbidden)
-			return
+		if origin := r.Header.Get("Origin"); origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) && !loopbackHost(u.Hostname()) {
+				http.Error(w, fmt.Sprintf("403 Forbidden: origin %q may not use this server", origin), http.StatusForbidden)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// allowedOrigin reports whether a browser page at origin may call the
-// server reached as host.
-func allowedOrigin(origin, host string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	return strings.EqualFold(u.Host, host) || loopbackHost(u.Hostname())
 }
 
 // A running server marks its index with a heartbeat file next to it,

@@ -36,15 +36,6 @@ type block struct {
 	links []link // links written in this block
 }
 
-// textual reports whether links can be scattered into b's prose.
-func (b *block) textual() bool {
-	switch b.kind {
-	case bPara, bBullets, bTasks, bNumbered, bCallout, bQuote:
-		return true
-	}
-	return false
-}
-
 // renderer renders notes of a plan into a buffer. One renderer per
 // goroutine; the plan is shared read-only.
 type renderer struct {
@@ -199,7 +190,8 @@ func (rd *renderer) scatter(blocks []block, links []link) {
 	var at []int
 	acc := 0
 	for j := range blocks {
-		if blocks[j].textual() {
+		switch blocks[j].kind {
+		case bPara, bBullets, bTasks, bNumbered, bCallout, bQuote: // prose
 			acc += max(1, blocks[j].words)
 			cum = append(cum, acc)
 			at = append(at, j)
