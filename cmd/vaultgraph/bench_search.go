@@ -302,11 +302,9 @@ func (r vaultBench) line() string {
 
 // runBenchVault measures an existing vault, `vaultgraph bench --vault
 // DIR`: a cold `vaultgraph index` in a child process with --embed none
-// (parsing, links, graph, SQLite and full-text index: index and
-// peak_rss), then another into a new index with the default builtin
-// embedder (index_embed, peak_rss_embed). The indexes go to a temporary
-// folder (or --dir), so the vault is only read. It prints one line, the
-// name being the vault folder's name:
+// (index, peak_rss), then another with the builtin embedder (index_embed,
+// peak_rss_embed), into indexes under --dir or a temporary folder (the
+// vault is only read). It prints one line, named after the vault folder:
 //
 //	vault name=kepano-obsidian notes=103 links=147 broken=62 problems=0 index=0.15s peak_rss=38.2MiB index_embed=0.31s peak_rss_embed=52.0MiB
 func runBenchVault(ctx context.Context, o benchOptions, vaultDir string, stdout, stderr io.Writer) error {

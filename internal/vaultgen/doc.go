@@ -21,11 +21,8 @@
 //   - external links and markdown images of attachments, which are not
 //     links between notes either.
 //
-// Out-degree follows a heavy-tailed (shifted Pareto) distribution and link
-// targets are drawn from a Zipf distribution mixed with a uniform one, so a
-// few hub notes receive a large share of all backlinks. A small fraction of
-// links (Config.BrokenRate) point at notes that do not exist.
-//
+// A few hub notes receive a large share of all backlinks, and a small
+// fraction of links (Config.BrokenRate) point at notes that do not exist.
 // Some notes share their base name with a note in another folder; every
 // link to such a note spells its full path from the vault root, so each
 // link's intended target is unambiguous. Links to headings always name a
