@@ -86,10 +86,7 @@ func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 		return
 	}
 	var wg sync.WaitGroup
-	go func() {
-		<-ctx.Done()
-		ln.Close() // removes the socket file
-	}()
+	context.AfterFunc(ctx, func() { ln.Close() }) // removes the socket file
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -97,11 +94,7 @@ func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 				wg.Wait()
 				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				h.serveConn(ctx, c)
-			}()
+			wg.Go(func() { h.serveConn(ctx, c) })
 		}
 	}()
 }

@@ -411,10 +411,7 @@ func startPprof(ctx context.Context, log *slog.Logger) error {
 		return errors.Join(errors.New(EnvPprof), err)
 	}
 	go func() { _ = srv.Serve(l) }()
-	go func() {
-		<-ctx.Done()
-		_ = srv.Close()
-	}()
+	context.AfterFunc(ctx, func() { _ = srv.Close() })
 	log.Info("profiles", "url", "http://"+addr+"/debug/pprof/")
 	return nil
 }
