@@ -153,9 +153,8 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 	return nil
 }
 
-// workDir finds the binary to run (--exe, else this one) and returns the
-// folder the bench writes under: --dir, else a new temporary folder that
-// cleanup removes unless --keep.
+// workDir sets the binary to run (--exe, else this one) and returns --dir,
+// else a new temporary folder that cleanup removes unless --keep.
 func (o *benchOptions) workDir() (work string, cleanup func(), err error) {
 	if o.exe == "" {
 		if o.exe, err = os.Executable(); err != nil {
@@ -184,8 +183,7 @@ func (o *benchOptions) newDirs(dirs ...string) error {
 	return nil
 }
 
-// removeDirs removes the folders a vault's figures were taken in, under
-// --dir unless --keep (a temporary folder goes as a whole).
+// removeDirs removes a vault's folders under --dir, unless --keep.
 func (o *benchOptions) removeDirs(dirs ...string) {
 	if !o.keep && o.dir != "" {
 		for _, d := range dirs {
@@ -254,8 +252,7 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 	return r, nil
 }
 
-// summary matches the line `vaultgraph index` ends with: notes, parsed,
-// links, broken, problems.
+// summary matches the summary line `vaultgraph index` ends with.
 var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, \d+ unchanged, \d+ removed\), (\d+) links, (\d+) broken, (\d+) problems in `)
 
 // indexSize is the size of the index file and its WAL.
@@ -269,8 +266,7 @@ func indexSize(index string) int64 {
 	return n
 }
 
-// indexChild runs `exe index VAULT --index INDEX --embed EMBED` in a child
-// process (runChild).
+// indexChild runs `exe index VAULT --index INDEX --embed EMBED` (runChild).
 func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childRun, string, error) {
 	run, out, err := runChild(ctx, exe, "index", vaultDir, "--index", index, "--embed", embed)
 	if err != nil {
@@ -279,9 +275,8 @@ func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childR
 	return run, out, err
 }
 
-// runChild runs `exe ARGS...` in a child process and returns its wall and
-// CPU time, its peak RSS and what it printed; an error holds what it
-// printed to stderr.
+// runChild runs `exe ARGS...` in a child process and returns its times,
+// peak RSS and output; an error holds what it printed to stderr.
 func runChild(ctx context.Context, exe string, args ...string) (childRun, string, error) {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	var stdout, stderr strings.Builder
@@ -373,8 +368,7 @@ func notePaths(vaultDir string) ([]string, error) {
 	return out, err
 }
 
-// percentile returns the p-quantile (0..1) of ds by the nearest-rank
-// method.
+// percentile is the p-quantile (0..1) of ds, by the nearest-rank method.
 func percentile(ds []time.Duration, p float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
@@ -414,8 +408,7 @@ func (r coldResult) line() string {
 	return b.String()
 }
 
-// benchCold indexes vaultDir into a new index with the default embedding
-// model (builtin), in a child process, and measures it.
+// benchCold takes the bench-cold line of vaultDir, indexed anew.
 func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, stderr io.Writer) (coldResult, error) {
 	r := coldResult{notes: n}
 	paths, err := notePaths(vaultDir)

@@ -16,8 +16,7 @@ import (
 	"time"
 )
 
-// readBench holds the read-side figures of one vault: one-shot commands
-// on the unchanged vault with no server, and a server's start.
+// readBench holds the read figures of one vault (see bench's help).
 type readBench struct {
 	oneShot    time.Duration // median wall time of `get-node`, no server
 	oneShotRSS int64         // peak RSS of the slowest of those, KiB
@@ -34,8 +33,7 @@ func (r readBench) fields() string {
 		secs(r.oneShot), kib(r.oneShotRSS), secs(r.served), secs(r.serveInit), secs(r.serveReady), kib(r.idleRSS), kib(r.watchRSS))
 }
 
-// oneShotRuns is how many times each one-shot read is timed (the median
-// is printed).
+// oneShotRuns is how many times a one-shot read is timed (median printed).
 const oneShotRuns = 3
 
 // benchReads takes the read figures of vaultDir's index that bench's
@@ -81,8 +79,7 @@ func (r *readBench) serveIdle(ctx context.Context, exe, vaultDir, index, id stri
 	return err
 }
 
-// benchServer is a `serve` child over stdio, initialized and asked
-// get_node once.
+// benchServer is a `serve` child over stdio, initialized and asked get_node.
 type benchServer struct {
 	cmd         *exec.Cmd
 	in          io.WriteCloser
@@ -226,12 +223,10 @@ func rpc(w io.Writer, r *bufio.Reader, id int, method string, params any) error 
 	}
 }
 
-// processRSS is a running process's resident set in KiB (Linux's
-// /proc/PID/status VmRSS), -1 where the OS does not say.
+// processRSS is a running process's RSS in KiB (VmRSS), -1 where unknown.
 func processRSS(pid int) int64 { return procStatusKiB(pid, "VmRSS:") }
 
-// procStatusKiB is field (with its colon) of /proc/PID/status, in KiB;
-// -1 where the OS does not say.
+// procStatusKiB is field (with its colon) of /proc/PID/status in KiB, or -1.
 func procStatusKiB(pid int, field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -261,8 +256,7 @@ func procStatusKiB(pid int, field string) int64 {
 // text) as it exits; the bench sets it for the commands it times.
 const envPeakRSS = "VAULTGRAPH_PEAK_RSS_FILE"
 
-// writePeakRSS writes this process's peak RSS to path, when path is set
-// and the OS says it.
+// writePeakRSS writes this process's peak RSS to path, when set and known.
 func writePeakRSS(path string) {
 	if path == "" {
 		return

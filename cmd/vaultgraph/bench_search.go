@@ -47,8 +47,7 @@ func (r searchResult) line() string {
 	return b.String()
 }
 
-// slowest writes the n slowest queries of each mode to w, slowest
-// first, with their latency.
+// slowest writes the n slowest queries of each mode to w, slowest first.
 func (r searchResult) slowest(w io.Writer, n int) {
 	for _, m := range benchSearchModes {
 		order := make([]int, len(r.lat[m]))
@@ -237,8 +236,7 @@ func plainWords(text []byte) []string {
 	return out
 }
 
-// benchGraphQueries is how many notes `bench` times get_related and the
-// mention lookup for, per vault.
+// benchGraphQueries is how many notes bench-graph times, per vault.
 const benchGraphQueries = 200
 
 // graphResult holds the related-notes and mention figures of one vault.

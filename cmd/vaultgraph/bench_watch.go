@@ -88,8 +88,7 @@ func (w *watchBench) create(name string) (func() bool, error) {
 	}, err
 }
 
-// appendTo appends a line to an existing note and reports when the
-// engine has its new size.
+// appendTo appends a line to a note and reports when the engine has it.
 func (w *watchBench) appendTo(p string, i int) (func() bool, error) {
 	rel, err := filepath.Rel(w.vaultDir, p)
 	if err != nil {
