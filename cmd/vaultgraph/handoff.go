@@ -99,10 +99,8 @@ func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 	}()
 }
 
-// socketMode gives the socket the access of the index file: read access to
-// the index becomes read and write access to the socket (connecting needs
-// write), for the owner, group and others alike; 0600 if the index cannot
-// be read.
+// socketMode gives the socket the access of the index file: who may read
+// the index may connect (read and write); 0600 if the index cannot be read.
 func socketMode(index string) os.FileMode {
 	fi, err := os.Stat(index)
 	if err != nil {
@@ -205,8 +203,7 @@ func handOff(ctx context.Context, index, root, tool, embed string, params any, p
 	return ans.Text, nil
 }
 
-// vaultRoot is the absolute, symlink-free vault folder, as the engine and
-// the server name it.
+// vaultRoot is the absolute, symlink-free vault folder, as the engine has it.
 func vaultRoot(dir string) string {
 	root, err := filepath.Abs(dir)
 	if err != nil {

@@ -43,8 +43,7 @@ func (g *globals) terminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress is a progress bar up to max (-1: unknown) on stderr when it
-// is a terminal, else nil.
+// progress is a progress bar up to max (-1: unknown) on a terminal, else nil.
 func (g *globals) progress(max int, desc string, opts ...progressbar.Option) *progressbar.ProgressBar {
 	if !g.terminal() {
 		return nil

@@ -124,8 +124,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	return root
 }
 
-// args checks the number of positional arguments, naming them in the
-// error as INVALID_PARAMS.
+// args requires these positional arguments (INVALID_PARAMS otherwise).
 func args(names ...string) cobra.PositionalArgs {
 	return func(c *cobra.Command, a []string) error {
 		if len(a) != len(names) {
@@ -146,7 +145,7 @@ func maxArgs(n int) cobra.PositionalArgs {
 }
 
 // inVault is the RunE of a command whose one optional argument, VAULT,
-// names the vault as --vault does: it takes the argument, then runs run.
+// names the vault as --vault does.
 func (g *globals) inVault(run func(c *cobra.Command) error) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, a []string) error {
 		if len(a) == 1 {
@@ -172,8 +171,7 @@ func allArgs(dst *[]string) func(a []string) error {
 	}
 }
 
-// logger is the slog logger commands use: stderr, warnings (such as an
-// index rebuilt) unless -v.
+// logger is the logger commands use (newLogger, warnings).
 func (g *globals) logger() *slog.Logger {
 	if g.log == nil { // one handler, so concurrent lines never interleave
 		g.log = g.newLogger(slog.LevelWarn)
@@ -206,8 +204,7 @@ func (g *globals) engineOptions() (vaultgraph.Options, error) {
 // EnvEmbed holds the default of --embed.
 const EnvEmbed = "VAULTGRAPH_EMBED"
 
-// embedFlags adds --embed and --embed-url to a command that makes or uses
-// note vectors.
+// embedFlags adds --embed and --embed-url to a command that uses vectors.
 func (g *globals) embedFlags(c *cobra.Command) {
 	def := cmp.Or(os.Getenv(EnvEmbed), "builtin")
 	// Each command has its own variables: only the command that runs
@@ -222,8 +219,7 @@ func (g *globals) embedFlags(c *cobra.Command) {
 	}
 }
 
-// embedder builds the embedding model --embed names; nil for none or
-// when the command has no --embed.
+// embedder builds the model --embed names; nil for none or no --embed.
 func (g *globals) embedder() (embed.Embedder, error) {
 	if g.embedSpec == "" {
 		return nil, nil
@@ -306,9 +302,8 @@ func (g *globals) printAnswer(text string) error {
 	return nil
 }
 
-// embedKey names the embedding model a command or server uses (--embed
-// and --embed-url), so that a server answers only the searches it would
-// answer alike.
+// embedKey names the model a command or server uses (--embed and
+// --embed-url): a server answers only the searches it would answer alike.
 func (g *globals) embedKey() string {
 	if g.embedSpec == "" {
 		return ""

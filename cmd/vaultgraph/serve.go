@@ -157,8 +157,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, g *globals, log *slog.
 	return fmt.Errorf("stdio: %w", err)
 }
 
-// serveHTTP serves streamable HTTP at /mcp, and site (the web app, when
-// not nil) at /, until ctx ends.
+// serveHTTP serves streamable HTTP at /mcp, and site (when not nil) at /.
 func serveHTTP(ctx context.Context, s *server.MCPServer, site http.Handler, o serveOptions, log *slog.Logger) error {
 	addr, err := loopbackDefault(o.http)
 	if err != nil {
@@ -209,8 +208,7 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, site http.Handler, o se
 	return nil
 }
 
-// loopbackDefault binds a bare port ("8765" or ":8765") to 127.0.0.1;
-// another host must be named explicitly (e.g. 0.0.0.0:8765).
+// loopbackDefault binds a bare port ("8765" or ":8765") to 127.0.0.1.
 func loopbackDefault(addr string) (string, error) {
 	if !strings.Contains(addr, ":") {
 		addr = ":" + addr
@@ -245,9 +243,8 @@ func requireToken(token string, next http.Handler) http.Handler {
 	})
 }
 
-// limitBody answers 413 to a request whose body is over max bytes, read
-// before next sees it, so that a client learns the body was too large
-// rather than malformed.
+// limitBody answers 413 to a request whose body is over max bytes (read
+// before next sees it, so that the client learns why).
 func limitBody(next http.Handler, max int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > max {
@@ -304,8 +301,7 @@ func loopbackHost(name string) bool {
 
 // checkOrigin refuses (403) a browser request whose Origin is neither a
 // loopback address nor the server's own host, as the MCP specification
-// asks of HTTP servers against DNS rebinding. Requests without an Origin
-// header (every non-browser client) pass.
+// asks against DNS rebinding; requests without an Origin pass.
 func checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" {
@@ -373,18 +369,15 @@ func removeHeartbeat(index string) {
 }
 
 // EnvPprof, when set to a loopback address such as 127.0.0.1:6060, makes
-// serve answer Go's profiles (CPU, heap, goroutine, block and mutex) at
-// http://ADDR/debug/pprof/ while it runs: how the load figures in README
-// were profiled. It is for development, never set by default.
+// serve answer Go's profiles at http://ADDR/debug/pprof/ (development).
 const EnvPprof = "VAULTGRAPH_PPROF"
 
 // profileRate is the block and mutex profile sampling served with
 // EnvPprof: one event in this many.
 const profileRate = 5
 
-// startPprof serves the profiles on $VAULTGRAPH_PPROF until ctx ends; it
-// does nothing when the variable is empty, and refuses an address that is
-// not loopback (profiles show note text).
+// startPprof serves the profiles on $VAULTGRAPH_PPROF, if set, until ctx
+// ends; it refuses an address that is not loopback (profiles show notes).
 func startPprof(ctx context.Context, log *slog.Logger) error {
 	addr := os.Getenv(EnvPprof)
 	if addr == "" {

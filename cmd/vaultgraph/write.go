@@ -62,8 +62,8 @@ func keyValue(kv string) (key, value string, err error) {
 	return k, strings.TrimSpace(v), nil
 }
 
-// optional is a string flag as an optional parameter: nil when it was not
-// given, which an empty value also means (mcp.NotGiven), as over MCP.
+// optional is a string flag as an optional parameter: nil when not given
+// (mcp.NotGiven), as over MCP.
 func optional(s string) *string {
 	if mcp.NotGiven(s) {
 		return nil
