@@ -209,8 +209,7 @@ func (s *Server) tags(w http.ResponseWriter, r *http.Request) (any, error) {
 	return s.e.ListTags(r.Context())
 }
 
-// maxTagNotes bounds the notes a tag answer lists (the graph's tag filter
-// asks for all of them).
+// maxTagNotes bounds a tag answer (the graph's tag filter asks for all).
 const maxTagNotes = 100000
 
 func (s *Server) tag(w http.ResponseWriter, r *http.Request) (any, error) {
@@ -269,8 +268,7 @@ func propText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// localData is the graph around one note: the notes within depth links of
-// it (either way) and the links between them.
+// localData is the notes within depth links of one note, and their links.
 type localData struct {
 	Center string     `json:"center"`
 	Nodes  []localRef `json:"nodes"`
@@ -360,8 +358,7 @@ var imageTypes = map[string]string{
 // with a script runs nothing).
 const fileCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
-// file serves an image that a note links to: ?note=ID&path=FILE, where
-// FILE must be the attachment one of the note's links resolves to.
+// file serves the image a link of a note resolves to: ?note=ID&path=FILE.
 func (s *Server) file(w http.ResponseWriter, r *http.Request) (any, error) {
 	q := r.URL.Query()
 	links, id, err := s.e.NoteLinks(r.Context(), q.Get("note"))

@@ -24,11 +24,9 @@ import (
 // rendered and sanitised as a note is. An embed of an image or another
 // file stays what the wikilink renderer makes of it (an image, a link).
 const (
-	// maxEmbedDepth is how deep embeds show: a note's embeds, and their
-	// own embeds; an embed deeper than that is a link.
+	// maxEmbedDepth is how deep embeds show; a deeper one is a link.
 	maxEmbedDepth = 2
-	// maxEmbeds bounds the embeds one page shows; the ones after are
-	// links.
+	// maxEmbeds bounds the embeds one page shows; later ones are links.
 	maxEmbeds = 50
 )
 
@@ -48,8 +46,7 @@ type page struct {
 	embeds int // embeds shown so far
 }
 
-// embedRef is an embed met while rendering, shown in place of its
-// placeholder link.
+// embedRef is an embed met while rendering.
 type embedRef struct {
 	target   string // as written
 	fragment string
@@ -91,8 +88,7 @@ func placeOf(n *wikilink.Node) embedPlace {
 	return inLine
 }
 
-// renderPage renders note id's body as RenderNote does, with its embeds of
-// notes shown in frames.
+// renderPage renders note id's body with its embeds of notes in frames.
 func renderPage(ctx context.Context, src noteSource, id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
 	p := &page{ctx: ctx, src: src}
 	return p.render(id, body, newLinkTable(id, links, tags), nil)
@@ -193,8 +189,7 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	return `<div class="embed"><div class="embed-source">` + source + `</div>` + inner + `</div>`, nil
 }
 
-// brokenEmbed is the frame of an embed that finds nothing (a link marked
-// broken inside a line).
+// brokenEmbed is the frame of an embed that finds nothing.
 func brokenEmbed(href, name, why string, place embedPlace) string {
 	tag, class := "div", "embed broken-embed"
 	if place == inLine {

@@ -49,8 +49,7 @@ func newSanitizer() *bluemonday.Policy {
 	return p
 }
 
-// Sanitize returns html with everything that could run or load from
-// elsewhere removed, as the note page shows it.
+// Sanitize returns html without anything that could run or load from elsewhere.
 func Sanitize(html string) string { return sanitizer.Sanitize(html) }
 
 // linkTable maps the targets a note writes to what the engine resolved
@@ -86,8 +85,7 @@ func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTa
 	return t
 }
 
-// dest is the in-app address of a link to target: a note, an attachment
-// file, a missing note, or "" for a link to the note itself.
+// dest is the in-app address of a link to target ("" for the note itself).
 func (t *linkTable) dest(markdown bool, target string) string {
 	l, ok := t.links[linkKey(markdown, target)]
 	switch {
@@ -127,8 +125,7 @@ func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
 	return []byte(tagPrefix + url.PathEscape(tag)), nil
 }
 
-// Transform implements parser.ASTTransformer: markdown links and images
-// to notes and attachments get in-app addresses.
+// Transform implements parser.ASTTransformer: links get in-app addresses.
 func (t *linkTable) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

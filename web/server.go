@@ -44,8 +44,7 @@ type Server struct {
 	events *broker
 }
 
-// New returns the web app for e; it does no I/O. Its event streams end
-// with their requests' contexts.
+// New returns the web app for e; it does no I/O.
 func New(e *vaultgraph.Engine, o Options) *Server {
 	s := &Server{e: e, log: o.Logger, mux: http.NewServeMux(), events: &broker{subs: map[chan vaultgraph.Change]struct{}{}}}
 	if s.log == nil {
@@ -101,13 +100,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // errNotFound is an API answer of 404.
 var errNotFound = errors.New("not found")
 
-// apiFunc answers an API call: its answer, written as JSON, or nil when it
-// wrote the answer itself.
+// apiFunc answers an API call: its answer, or nil when it wrote it itself.
 type apiFunc func(http.ResponseWriter, *http.Request) (any, error)
 
-// handle writes an API function's answer, or turns its error into a JSON
-// error answer: 400 for a caller's mistake, 404 for a missing note, 500
-// for a fault.
+// handle writes an API function's answer as JSON, or its error: 400 for
+// a caller's mistake, 404 for a missing note, 500 for a fault.
 func (s *Server) handle(f apiFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := f(w, r)
@@ -128,8 +125,7 @@ func (s *Server) handle(f apiFunc) http.Handler {
 	})
 }
 
-// writeJSON writes v as the JSON answer, gzipped when the answer's
-// Content-Encoding says so.
+// writeJSON writes v as the JSON answer, gzipped if Content-Encoding says so.
 func writeJSON(w http.ResponseWriter, v any) error {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
@@ -178,16 +174,14 @@ func (b *broker) publish(c vaultgraph.Change) {
 	}
 }
 
-// change is one server-sent event: the notes a sync added, removed or
-// edited.
+// change is one server-sent event: the notes a sync changed.
 type change struct {
 	Added   []string `json:"added"`
 	Removed []string `json:"removed"`
 	Edited  []string `json:"edited"`
 }
 
-// stream serves the changes as server-sent events ("change", JSON data)
-// until the client or the server goes.
+// stream serves the changes as server-sent events until the client goes.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	flush, ok := w.(http.Flusher)
 	if !ok {

@@ -83,8 +83,7 @@ func (s *EmbedServer) Fail(code int, body string) {
 	s.mu.Unlock()
 }
 
-// Hold makes the server hold every request but the dimension probe until
-// Release.
+// Hold holds every request but the dimension probe until Release.
 func (s *EmbedServer) Hold() {
 	s.mu.Lock()
 	s.gate = make(chan struct{})

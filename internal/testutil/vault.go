@@ -9,9 +9,7 @@ import (
 )
 
 // TestVault returns the absolute path of the repository's testvault/,
-// whichever package's tests ask: it sits beside go.mod, in the nearest
-// folder above the working directory (a package's folder under go test)
-// that has one.
+// beside go.mod in the nearest folder above the working directory.
 func TestVault(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -30,15 +28,13 @@ func TestVault(t testing.TB) string {
 	}
 }
 
-// CopyTestVault copies testvault/ into a new temporary folder and returns
-// the copy.
+// CopyTestVault returns a copy of testvault/ in a new temporary folder.
 func CopyTestVault(t testing.TB) string {
 	t.Helper()
 	return CopyDir(t, TestVault(t))
 }
 
-// CopyDir copies the folder src into a new temporary folder named "vault"
-// and returns the copy.
+// CopyDir returns a copy of src in a new temporary folder named "vault".
 func CopyDir(t testing.TB, src string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
@@ -48,8 +44,7 @@ func CopyDir(t testing.TB, src string) string {
 	return dir
 }
 
-// WriteFiles writes files (slash path -> content) under root, making
-// their folders.
+// WriteFiles writes files (slash path -> content) under root.
 func WriteFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
@@ -57,8 +52,7 @@ func WriteFiles(t testing.TB, root string, files map[string]string) {
 	}
 }
 
-// WriteFile writes content to the slash path rel under dir, making its
-// folders.
+// WriteFile writes content to the slash path rel under dir, making folders.
 func WriteFile(t testing.TB, dir, rel, content string) {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(rel))
