@@ -267,8 +267,7 @@ func (rd *renderer) encode(s string) string {
 	return sb.String()
 }
 
-// frontmatter writes a YAML frontmatter block holding the given links as
-// `related:`.
+// frontmatter writes a YAML frontmatter block with links as `related:`.
 func (rd *renderer) frontmatter(n *note, links []link) {
 	b, r := rd.b, rd.r
 	b.WriteString("---\n")

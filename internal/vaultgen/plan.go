@@ -68,8 +68,7 @@ func newPlan(cfg Config) *plan {
 	return p
 }
 
-// makeFolders builds a folder tree with globally unique names. The first few
-// folders are top-level; later ones are increasingly likely to nest.
+// makeFolders builds a folder tree; later folders are likelier to nest.
 func (p *plan) makeFolders(r *rand.Rand) {
 	n := p.cfg.Folders
 	p.folders = make([]folder, 0, n)
@@ -93,8 +92,7 @@ func (p *plan) makeFolders(r *rand.Rand) {
 	}
 }
 
-// placeNotes assigns each note a folder (or the root). Folder sizes are
-// skewed; every folder gets at least one note while notes last.
+// placeNotes assigns each note a folder (or the root), skewed, none empty.
 func (p *plan) placeNotes(r *rand.Rand) {
 	nf := len(p.folders)
 	cdf := zipfCDF(nf, folderZipfExp)
@@ -160,9 +158,8 @@ func (p *plan) makeTitles(r *rand.Rand) map[string]bool {
 	return taken
 }
 
-// duplicateTitle picks the title of an earlier note that lives in a folder
-// and has no namesake in note i's folder, or returns "" if none is found
-// after a few tries.
+// duplicateTitle picks the title of an earlier note in a folder with no
+// namesake in note i's folder, or "" if a few tries find none.
 func (p *plan) duplicateTitle(r *rand.Rand, i int, byName map[string][]int32) string {
 	for range 5 {
 		src := &p.notes[r.IntN(i)]
@@ -176,9 +173,8 @@ func (p *plan) duplicateTitle(r *rand.Rand, i int, byName map[string][]int32) st
 	return ""
 }
 
-// makeHeadingsAndAliases plans each note's section headings (so that
-// [[Note#Heading]] links can target real headings) and frontmatter aliases.
-// Aliases are added to taken so that broken names avoid them too.
+// makeHeadingsAndAliases plans each note's headings (which links may
+// target) and aliases, adding the aliases to taken (broken names avoid them).
 func (p *plan) makeHeadingsAndAliases(r *rand.Rand, taken map[string]bool) {
 	idx := make([]uint8, len(headingWords))
 	for i := range idx {
@@ -282,8 +278,7 @@ func (p *plan) makeLinks(r *rand.Rand, taken map[string]bool) {
 	}
 }
 
-// zipfCDF returns the normalized cumulative weights of ranks 0..n-1 with
-// weight 1/(k+1)^s.
+// zipfCDF is the normalized cumulative weights 1/(k+1)^s of ranks 0..n-1.
 func zipfCDF(n int, s float64) []float64 {
 	cdf := make([]float64, n)
 	acc := 0.0
@@ -297,8 +292,7 @@ func zipfCDF(n int, s float64) []float64 {
 	return cdf
 }
 
-// sampleCDF returns the first index whose cumulative weight exceeds u, for
-// u in [0, 1).
+// sampleCDF is the first index whose cumulative weight exceeds u in [0, 1).
 func sampleCDF(cdf []float64, u float64) int {
 	i, _ := slices.BinarySearch(cdf, u)
 	if i < len(cdf) && cdf[i] == u {

@@ -36,8 +36,7 @@ type block struct {
 	links []link // links written in this block
 }
 
-// renderer renders notes of a plan into a buffer. One renderer per
-// goroutine; the plan is shared read-only.
+// renderer renders notes into a buffer, one per goroutine (the plan is shared).
 type renderer struct {
 	p    *plan
 	b    *bytes.Buffer
@@ -203,8 +202,7 @@ func (rd *renderer) scatter(blocks []block, links []link) {
 	}
 }
 
-// splitInt splits total into k positive parts (when total >= k) of
-// randomly varying size that sum to total.
+// splitInt splits total into k random positive parts (when total >= k).
 func splitInt(r *rand.Rand, total, k int) []int {
 	w := make([]float64, k)
 	sum := 0.0
@@ -273,8 +271,7 @@ func (rd *renderer) block(n *note, bl *block) {
 	}
 }
 
-// list writes a bulleted, task or numbered list, or a callout with a
-// title line and items.
+// list writes a bulleted, task or numbered list, or a callout.
 func (rd *renderer) list(bl *block) {
 	b, r := rd.b, rd.r
 	if bl.kind == bCallout {

@@ -178,8 +178,7 @@ var codeSnippets = []string{
 	"```js\nconst s = \"[[not a link]]\"; // #notatag\nconsole.log(s.length);\n```\n",
 }
 
-// tildeFences are ~~~ fenced blocks holding list-shaped text, which again
-// must not yield links or tags.
+// tildeFences are ~~~ fenced blocks of list-shaped text, again no links.
 var tildeFences = []string{
 	"~~~\n- [[not a link]]\n- [[also not a link|alias]]\n- #notatag\n~~~\n",
 	"~~~markdown\n1. ![[not a link]]\n2. #notatag/nested\n~~~\n",
@@ -190,8 +189,7 @@ var tildeFences = []string{
 // broken link rather than silently resolving.
 var reservedNames = []string{"not a link", "also not a link", "inline not a link"}
 
-// uniqueFolderName returns a folder name not yet in used (compared
-// case-insensitively) and records it.
+// uniqueFolderName returns and records a name not in used (any case).
 func uniqueFolderName(r *rand.Rand, used map[string]bool) string {
 	for try := 0; ; try++ {
 		var name string
