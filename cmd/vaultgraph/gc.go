@@ -59,9 +59,8 @@ const indexMemoryLimit = 368 << 20
 // still bounds it), for less CPU time.
 const indexGCPercent = 200
 
-// limitIndexMemory sets indexMemoryLimit unless getenv("GOMEMLIMIT")
-// sets a limit, and indexGCPercent unless getenv("GOGC") sets one; it
-// returns the limit in force.
+// limitIndexMemory sets indexMemoryLimit and indexGCPercent where getenv
+// sets none; it returns the memory limit in force.
 func limitIndexMemory(getenv func(string) string) int64 {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(indexGCPercent)
@@ -119,10 +118,9 @@ func sampleUint(s metrics.Sample) uint64 {
 }
 
 // serveMemory puts the collector back for a loaded server (restore is
-// loadGC's), then gives back what loading made: with the collector off,
-// all of that garbage is still there, and one collection here costs less
-// than the several the load would have made. It starts settleMemory and
-// giveBackWhenIdle, which end with ctx.
+// loadGC's) and gives back the garbage the load left, in one collection
+// rather than the several the load would have made; then it starts
+// settleMemory and giveBackWhenIdle, which end with ctx.
 func serveMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger, restore func()) {
 	restore()
 	debug.FreeOSMemory()
@@ -198,8 +196,7 @@ func giveBackWhenIdle(ctx context.Context, e *vaultgraph.Engine, log *slog.Logge
 }
 
 // releaseMemory calls Engine.ReleaseMemory; a failure loses nothing (the
-// memory stays held) and is logged at debug level, except when the
-// server is closing.
+// memory stays held) and is logged at debug level.
 func releaseMemory(ctx context.Context, e *vaultgraph.Engine, log *slog.Logger) {
 	if err := e.ReleaseMemory(ctx); err != nil && ctx.Err() == nil {
 		log.Debug("memory not given back", "err", err)
@@ -214,8 +211,8 @@ func giveBack() {
 	debug.FreeOSMemory()
 }
 
-// idleHeap reports whether a tick that allocated allocated bytes is
-// quiet and the heap holds more than idleSlack beyond live.
+// idleHeap reports whether a tick that allocated allocated bytes is quiet
+// with more than idleSlack held beyond live.
 func idleHeap(allocated, live, held uint64) bool {
 	return allocated < idleAllocs && held > live+idleSlack
 }
@@ -231,8 +228,7 @@ const (
 )
 
 // startProfiles starts the profiles the environment asks for and returns
-// the function that ends them. A profile that cannot be written is
-// reported on stderr and skipped: it never fails the command.
+// what ends them; one that cannot be written is reported on stderr only.
 func startProfiles(stderr io.Writer) (stop func()) {
 	var stops []func()
 	if path := os.Getenv(EnvCPUProfile); path != "" {
@@ -296,9 +292,7 @@ func watchPeakHeap(path string, stderr io.Writer) (stop func()) {
 	return func() { close(done); <-finished }
 }
 
-// writeHeapProfile writes the profile name ("heap": what was live at the
-// last collection first; "allocs": what was allocated since start first)
-// to path.
+// writeHeapProfile writes the profile name ("heap" or "allocs") to path.
 func writeHeapProfile(path, name string) error {
 	f, err := os.Create(path)
 	if err != nil {

@@ -50,11 +50,9 @@ var version = "dev"
 // runOptions is what a run takes from outside its command line; tests set
 // its fields (the zero value is the real program's) to run in parallel.
 type runOptions struct {
-	// stdin is what serve reads MCP messages from and --content - reads;
-	// nil means os.Stdin.
+	// stdin is what serve and --content - read; nil means os.Stdin.
 	stdin io.Reader
-	// embedWait bounds a one-shot search's wait for missing vectors;
-	// zero means oneShotEmbedWait.
+	// embedWait bounds a one-shot search's wait for vectors (0: oneShotEmbedWait).
 	embedWait time.Duration
 }
 
@@ -179,8 +177,7 @@ func (g *globals) logger() *slog.Logger {
 	return g.log
 }
 
-// newLogger logs to stderr at level, or at the level below it with -v
-// (serve logs at info level, other commands warnings).
+// newLogger logs to stderr at level, or at the level below it with -v.
 func (g *globals) newLogger(level slog.Level) *slog.Logger {
 	if g.verbose {
 		level -= 4 // warn to info, info to debug

@@ -47,10 +47,8 @@ type serveOptions struct {
 	noWatch  bool
 	// followRenames applies the link repairs of renames made outside.
 	followRenames bool
-	// noWeb leaves the web app out of --http; opened is called with the
-	// app's address once the server listens (vaultgraph open).
-	noWeb  bool
-	opened func(url string)
+	noWeb         bool
+	opened        func(url string) // given the app's address once it listens (open)
 }
 
 func newServeCmd(g *globals) *cobra.Command {

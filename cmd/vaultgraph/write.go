@@ -52,8 +52,8 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 	return append(out, '}'), nil
 }
 
-// keyValue splits a --property flag's key=value, both trimmed; a blank
-// key or no '=' is INVALID_PARAMS.
+// keyValue splits a --property key=value, both trimmed (INVALID_PARAMS
+// for a blank key or no '=').
 func keyValue(kv string) (key, value string, err error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if k = strings.TrimSpace(k); !ok || k == "" {
