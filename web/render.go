@@ -33,9 +33,8 @@ const (
 )
 
 // sanitizer is the one policy every piece of note HTML passes through:
-// user-generated content rules (no script, no event handlers, no style, no
-// javascript: or data: URLs), links to other sites opened in a new tab
-// without a referrer.
+// user-generated content rules (no script, handler, style, javascript: or
+// data: URL), links to other sites in a new tab without a referrer.
 var sanitizer = newSanitizer()
 
 func newSanitizer() *bluemonday.Policy {

@@ -27,16 +27,14 @@ const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-sr
 
 // Options configure a Server.
 type Options struct {
-	// Guard wraps the API (everything under /api/): the caller's token
-	// check. Nil lets every request in. The page and its scripts are
-	// public: they hold no note.
+	// Guard wraps the API (/api/), the caller's token check; nil lets all
+	// in. The page and its scripts are public: they hold no note.
 	Guard func(http.Handler) http.Handler
 	// Logger receives faults. Nil discards them.
 	Logger *slog.Logger
 }
 
-// Server is the web app: the page at "/" and its JSON API under "/api/",
-// answering from one Engine. It only reads.
+// Server is the web app: the page at "/" and its read-only API under "/api/".
 type Server struct {
 	e      *vaultgraph.Engine
 	log    *slog.Logger
@@ -151,8 +149,7 @@ func list(r *http.Request, name string) []string {
 	return vaultgraph.SplitList([]string{r.URL.Query().Get(name)})
 }
 
-// keepAlive is how often an idle event stream gets a comment line, so
-// that proxies and browsers keep it open.
+// keepAlive is how often an idle event stream gets a line, to stay open.
 const keepAlive = 15 * time.Second
 
 // broker fans the engine's changes out to the open event streams. The

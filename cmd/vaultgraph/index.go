@@ -13,8 +13,7 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// waitEmbeddings waits for the engine's vectors, with a progress bar on a
-// terminal (a new model re-embeds every note, which takes a while).
+// waitEmbeddings waits for the engine's vectors, with a progress bar.
 func (g *globals) waitEmbeddings(ctx context.Context, e *vaultgraph.Engine) error {
 	bar := g.progress(100, "embedding notes")
 	if bar == nil {

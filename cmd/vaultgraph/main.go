@@ -33,8 +33,7 @@ type globals struct {
 	vault   string
 	index   string
 	verbose bool
-	// embedSpec and embedURL choose the embedding model of the commands
-	// that make vectors (serve, index, search): see embedFlags.
+	// embedSpec and embedURL choose the embedding model (embedFlags).
 	embedSpec string
 	embedURL  string
 	log       *slog.Logger
@@ -317,9 +316,8 @@ const (
 )
 
 // toolCmd makes c the command of tool: bind (when not nil) takes the
-// arguments into p, then c runs the tool with p through withTools. A read
-// takes the presentation flags and may be answered by a running server
-// (handOff); a write takes --format only and is never handed over.
+// arguments into p, then withTools runs the tool. A read takes the
+// presentation flags and may be handed to a server; a write, --format.
 func toolCmd[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error, kind toolKind) *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&pres.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")

@@ -40,8 +40,7 @@ func newOpenCmd(g *globals) *cobra.Command {
 	return c
 }
 
-// openBrowser starts the desktop's browser on url, when there is a
-// desktop; failing that is not an error (the address was printed).
+// openBrowser starts the desktop's browser on url, if it can (not an error).
 func openBrowser(url string) {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {

@@ -330,10 +330,9 @@ func serverRunning(index string) bool {
 	return err == nil && time.Since(fi.ModTime()) < heartbeatStale
 }
 
-// heartbeat marks index as served until ctx ends, then removes the mark.
-// Several servers on one index share the mark: each keeps it fresh
-// (writing it again if another removed it), and only the one whose
-// process ID it holds removes it.
+// heartbeat marks index as served until ctx ends. Servers on one index
+// share the mark: each keeps it fresh (writing it again if another removed
+// it), and only the one whose process ID it holds removes it.
 func heartbeat(ctx context.Context, index string) error {
 	p := heartbeatPath(index)
 	mark := fmt.Appendf(nil, "%d\n", os.Getpid())
@@ -370,8 +369,7 @@ func removeHeartbeat(index string) {
 // serve answer Go's profiles at http://ADDR/debug/pprof/ (development).
 const EnvPprof = "VAULTGRAPH_PPROF"
 
-// profileRate is the block and mutex profile sampling served with
-// EnvPprof: one event in this many.
+// profileRate samples one block or mutex event in this many (EnvPprof).
 const profileRate = 5
 
 // startPprof serves the profiles on $VAULTGRAPH_PPROF, if set, until ctx

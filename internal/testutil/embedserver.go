@@ -45,8 +45,7 @@ func NewEmbedServer(t testing.TB, openai bool, model string) *EmbedServer {
 	return NewEmbedServerAt(t, openai, model, "")
 }
 
-// NewEmbedServerAt is NewEmbedServer listening on addr (host:port), or on
-// a free port when addr is empty.
+// NewEmbedServerAt is NewEmbedServer listening on addr ("": a free port).
 func NewEmbedServerAt(t testing.TB, openai bool, model, addr string) *EmbedServer {
 	t.Helper()
 	s := &EmbedServer{OpenAI: openai, Model: model, held: make(chan struct{}, 1)}
@@ -190,10 +189,9 @@ func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, body.Model, body.Input)
 }
 
-// answer writes the vectors of texts in the server's wire format; an
-// OpenAI answer lists them in reverse order, as its index fields allow.
-// Each lower-cased word of a text adds 1 to the dimension its hash picks,
-// and the last dimension gets 0.1 so that it is never the zero vector.
+// answer writes the vectors of texts (OpenAI's in reverse order, as its
+// index fields allow): each lower-cased word adds 1 to the dimension its
+// hash picks, and the last gets 0.1 so that none is the zero vector.
 func (s *EmbedServer) answer(w http.ResponseWriter, model string, texts []string) {
 	vecs := make([][]float32, len(texts))
 	for i, text := range texts {
