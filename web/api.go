@@ -135,8 +135,7 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) (any, error) {
 	return g, nil
 }
 
-// maxAround bounds the notes a graph patch asks about; a larger change
-// reloads the whole graph.
+// maxAround bounds a graph patch; a larger change reloads the whole graph.
 const maxAround = 500
 
 // around answers the page's patch of its global graph after a change:

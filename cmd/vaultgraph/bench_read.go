@@ -288,9 +288,8 @@ func runPeakRSS(cmd *exec.Cmd) (int64, error) {
 	return maxRSS(cmd.ProcessState), err
 }
 
-// serveRSS holds a server's RSS with its defaults (the builtin model, the
-// watcher) on a vault whose index has its vectors: once its embeddings
-// are ready, and once idle again after searches.
+// serveRSS holds a default server's RSS once its embeddings are ready, and
+// once idle again after searches.
 type serveRSS struct {
 	ready    int64 // KiB, a second after it logs that its embeddings are ready
 	searched int64 // KiB, idleAfterSearch after rssSearches searches
@@ -301,16 +300,14 @@ func (r serveRSS) fields() string {
 	return fmt.Sprintf("idle_rss_serve=%s idle_rss_searched=%s", kib(r.ready), kib(r.searched))
 }
 
-// rssSearches is how many searches the server answers before its RSS is
-// taken again, idleAfterSearch after the last one.
+// rssSearches are answered before the RSS is taken again, idleAfterSearch on.
 const (
 	rssSearches     = 100
 	idleAfterSearch = 3 * time.Second
 )
 
-// benchServeRSS starts `serve` with its defaults on vaultDir and index,
-// and takes its RSS when its embeddings are ready, then after searches
-// (two of a few common words, as an agent would ask).
+// benchServeRSS takes serveRSS of `serve` with its defaults on index; the
+// searches are two of a few common words, as an agent would ask.
 func benchServeRSS(ctx context.Context, exe, vaultDir, index string) (serveRSS, error) {
 	var r serveRSS
 	id, err := firstNote(vaultDir)

@@ -222,9 +222,8 @@ func body(src []byte) []byte {
 	return src
 }
 
-// plainWords returns the words of text made of letters only, lower case,
-// with trailing punctuation removed; anything else (links, tags, markup)
-// is left out.
+// plainWords returns the words of text made of letters only (trailing
+// punctuation removed), lower case; links, tags and markup are left out.
 func plainWords(text []byte) []string {
 	var out []string
 	for _, f := range strings.Fields(string(text)) {

@@ -63,10 +63,9 @@ type handoffServer struct {
 	log   *slog.Logger
 }
 
-// listenHandoff starts answering reads on index's socket until ctx ends.
-// A socket another live server answers on is left to it; a stale one (a
-// server that died) is replaced. It never fails the server: without the
-// socket, commands read the index themselves.
+// listenHandoff answers reads on index's socket until ctx ends, unless
+// another live server does (a stale socket is replaced). It never fails
+// the server: without the socket, commands read the index themselves.
 func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 	p := socketPath(index)
 	if c, err := net.DialTimeout("unix", p, time.Second); err == nil {

@@ -247,9 +247,8 @@ func (rd *renderer) alias(name string) string {
 	return strings.Join(words, " ")
 }
 
-// encode percent-encodes a markdown link destination the way Obsidian
-// writes it: spaces always become %20; non-ASCII bytes are encoded in half
-// of the links and kept raw in the other half.
+// encode percent-encodes a markdown link destination as Obsidian does:
+// spaces always, non-ASCII bytes in half of the links.
 func (rd *renderer) encode(s string) string {
 	full := rd.r.Float64() < 0.5
 	var sb strings.Builder

@@ -218,9 +218,8 @@ func splitInt(r *rand.Rand, total, k int) []int {
 	return out
 }
 
-// roundSteps rounds the running sum of share(0), ..., share(n-1) to whole
-// numbers and returns each one's step from the last (systematic
-// rounding); the last running sum is total, so the steps add up to it.
+// roundSteps rounds the running sums of share(0..n-1) to whole numbers, the
+// last to total, and returns the steps between them (systematic rounding).
 func roundSteps(n, total int, share func(i int) float64) []int {
 	out := make([]int, n)
 	acc, prev := 0.0, 0

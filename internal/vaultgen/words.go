@@ -184,9 +184,8 @@ var tildeFences = []string{
 	"~~~markdown\n1. ![[not a link]]\n2. #notatag/nested\n~~~\n",
 }
 
-// reservedNames are link-like strings used inside code. No note may have
-// one of these names, so that counting them by mistake is visible as a
-// broken link rather than silently resolving.
+// reservedNames are link-like strings used inside code, which no note may
+// have: a parser that counts them shows a broken link.
 var reservedNames = []string{"not a link", "also not a link", "inline not a link"}
 
 // uniqueFolderName returns and records a name not in used (any case).
