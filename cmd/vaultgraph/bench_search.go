@@ -61,10 +61,9 @@ func (r searchResult) slowest(w io.Writer, n int) {
 	}
 }
 
-// runBenchSearchOnly takes the bench-search line of an existing vault
-// with the index given (`bench --vault DIR --index FILE --search`): made
-// if missing, else reused, so that search can be timed again and again
-// without indexing anew. verbose adds the slowest queries on stderr.
+// runBenchSearchOnly takes the bench-search line of an existing vault and
+// index (`bench --vault DIR --index FILE --search`), made if missing, else
+// reused; verbose adds the slowest queries on stderr.
 func runBenchSearchOnly(ctx context.Context, vaultDir, index string, verbose bool, stdout, stderr io.Writer) error {
 	notes, err := notePaths(vaultDir)
 	if err != nil {
@@ -156,11 +155,9 @@ func benchSearch(ctx context.Context, n int, vaultDir, index string, stderr io.W
 	return r, nil
 }
 
-// benchQueries derives up to n queries from the notes of a vault, spread
-// evenly over them in path order, in four kinds taken in turn: the title's
-// words reversed; a question around the title; three longer words of the
-// body; six words in a row of the body. The same vault gives the same
-// queries.
+// benchQueries derives up to n queries from notes spread evenly over the
+// vault, in four kinds in turn: the title's words reversed; a question
+// around the title; three longer words of the body; six in a row.
 func benchQueries(vaultDir string, n int) ([]string, error) {
 	notes, err := notePaths(vaultDir)
 	if err != nil {

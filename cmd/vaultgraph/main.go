@@ -343,10 +343,9 @@ func toolCmd[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 	return c
 }
 
-// pageFlags adds --sort-by, --page and --limit to a command that pages
-// list k; note follows the sort keys in the help. The tools read 0 as
-// "not given", so the command refuses (INVALID_PARAMS) a --page or
-// --limit out of range before running, as the MCP schemas do.
+// pageFlags adds --sort-by (note follows its keys), --page and --limit for
+// list k. The tools read 0 as "not given", so the command refuses a --page
+// or --limit out of range itself, as the MCP schemas do.
 func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note string) {
 	f := c.Flags()
 	f.StringSliceVar((*[]string)(&pg.SortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)

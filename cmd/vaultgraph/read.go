@@ -14,10 +14,9 @@ import (
 // The read commands: each runs its MCP tool's mcp.Tools method through
 // toolCmd, so a command and its tool answer alike.
 
-// oneShotEmbedWait bounds how long a command that searches (search) makes
-// missing vectors before it answers: a first search of a large vault
-// would otherwise wait minutes. The vectors made are kept for the next
-// run. It is the default of runOptions.embedWait, which tests shorten.
+// oneShotEmbedWait bounds how long search makes missing vectors before it
+// answers (a first search of a large vault would wait minutes); the
+// vectors made are kept. It is the default of runOptions.embedWait.
 const oneShotEmbedWait = 10 * time.Second
 
 func newGetNodeCmd(g *globals) *cobra.Command {

@@ -114,9 +114,8 @@ func (p *plan) placeNotes(r *rand.Rand) {
 	})
 }
 
-// makeTitles gives every note a title that is a valid file name and unique
-// within its folder. About dupRate of notes reuse the title of a note in a
-// different folder (never in the root). It returns the set of lower-cased
+// makeTitles gives every note a file-name title unique in its folder
+// (dupRate of them reuse one of another folder) and returns the lower-cased
 // names in use, which broken link names must avoid.
 func (p *plan) makeTitles(r *rand.Rand) map[string]bool {
 	byName := make(map[string][]int32, len(p.notes)) // lower title -> folders

@@ -124,8 +124,7 @@ func Generate(dir string, cfg Config) (Stats, error) {
 		}
 	}
 	for i := 1; i <= p.attachments; i++ {
-		name := filepath.Join(dir, attachmentName(i))
-		if err := os.WriteFile(name, pngBytes, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, attachmentName(i)), pngBytes, 0o644); err != nil {
 			return st, fmt.Errorf("vaultgen: %w", err)
 		}
 		st.Bytes += len(pngBytes)
