@@ -20,9 +20,8 @@ import (
 )
 
 // An embed of a note ("![[Note]]", "![[Note#Heading]]", "![[Note#^block]]")
-// shows that note, or that part of it, in a frame inside the note page,
-// rendered and sanitised as a note is. An embed of an image or another
-// file stays what the wikilink renderer makes of it (an image, a link).
+// shows that note or part in a frame, rendered and sanitised as a note is;
+// an embed of another file stays what the wikilink renderer makes of it.
 const (
 	// maxEmbedDepth is how deep embeds show; a deeper one is a link.
 	maxEmbedDepth = 2

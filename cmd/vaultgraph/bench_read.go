@@ -252,8 +252,7 @@ func procStatusKiB(pid int, field string) int64 {
 // its own address space) into a file the bench names, and the bench
 // falls back to the rusage where the OS has no /proc.
 
-// envPeakRSS names the file a command writes its peak RSS to (KiB, as
-// text) as it exits; the bench sets it for the commands it times.
+// envPeakRSS names the file a command writes its peak RSS (KiB) to at exit.
 const envPeakRSS = "VAULTGRAPH_PEAK_RSS_FILE"
 
 // writePeakRSS writes this process's peak RSS to path, when set and known.

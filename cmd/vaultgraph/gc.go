@@ -261,10 +261,9 @@ func startProfiles(stderr io.Writer) (stop func()) {
 // peakHeapEvery is how often watchPeakHeap reads the live heap.
 const peakHeapEvery = 250 * time.Millisecond
 
-// watchPeakHeap writes a heap profile to path each time the live heap (as
-// of the last collection) has grown by a tenth past the largest one
-// written, until the function it returns is called: the last profile
-// written shows what was live near the peak.
+// watchPeakHeap writes a heap profile to path each time the live heap has
+// grown by a tenth past the largest written, until stop: the last one
+// shows what was live near the peak.
 func watchPeakHeap(path string, stderr io.Writer) (stop func()) {
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {

@@ -39,8 +39,7 @@ type handoffRequest struct {
 	Embed  string          `json:"embed,omitempty"`
 	Params json.RawMessage `json:"params"`
 	Pres   mcp.Presentation
-	// Flags is Pres.Flags, which Presentation does not encode: hints
-	// name the command's flags.
+	// Flags is Pres.Flags, which Presentation does not encode.
 	Flags bool `json:"flags"`
 }
 

@@ -227,9 +227,8 @@ func (g *globals) embedder() (embed.Embedder, error) {
 	return em, nil
 }
 
-// withTools opens the engine on the vault, runs fn and prints its answer
-// as tool's answer shaped by pres (the same text MCP returns). A read
-// (params not nil) is first offered to a server running on the index.
+// withTools runs fn on the vault's engine and prints its answer as MCP
+// would; a read (params not nil) is first offered to a running server.
 func (g *globals) withTools(ctx context.Context, tool string, params any, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
 	pres.Flags = true // hints name this command's flags
 	if _, err := mcp.Render(tool, nil, *pres); err != nil {
