@@ -241,8 +241,7 @@ func (s *Server) folders(w http.ResponseWriter, r *http.Request) (any, error) {
 	return nonNil(slices.Sorted(maps.Keys(seen))), nil
 }
 
-// propText writes a property value as the page shows it: a date as a
-// date, a list as its items joined by commas.
+// propText is a property value as the page shows it (a list: its items).
 func propText(v any) string {
 	switch x := v.(type) {
 	case nil:

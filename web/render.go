@@ -114,8 +114,7 @@ func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
 }
 
 // ResolveHashtag implements hashtag.Resolver: a tag of the note links to
-// its page; what the engine did not read as a tag (in a URL, a number)
-// stays text.
+// its page; what the engine did not read as a tag stays text.
 func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
 	tag := vault.Fold(string(n.Tag))
 	if !t.tags[tag] {

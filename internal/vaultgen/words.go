@@ -241,8 +241,7 @@ func asciiTitle(r *rand.Rand, try int) string {
 	return strings.Join(words, " ")
 }
 
-// nonASCIITitle returns a title such as "Café Notes", "東京 Trip" or
-// "Ideas 🚀".
+// nonASCIITitle returns a title such as "Café Notes" or "Ideas 🚀".
 func nonASCIITitle(r *rand.Rand) string {
 	w := func() string { return titleWordsCap[r.IntN(len(titleWordsCap))] }
 	switch r.IntN(3) {
