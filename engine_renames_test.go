@@ -127,7 +127,7 @@ func sameAsUpdate(t *testing.T, dir, to string, want map[string]string) {
 	t.Helper()
 	got := testutil.Files(t, dir)
 	delete(got, to)
-	if d := testutil.TreeDiff(got, want); d != "" {
+	if d := treeDiff(got, want); d != "" {
 		t.Errorf("after repair-links, the vault differs from update_node's rename:%s", d)
 	}
 }
@@ -165,7 +165,7 @@ func TestRenameOutside(t *testing.T) {
 			if !dry.DryRun || len(dry.Repairs) != 1 || len(dry.Files) < 2 {
 				t.Fatalf("RepairLinks(dry run) = %+v, want one repair rewriting 2 or more files", dry)
 			}
-			if d := testutil.TreeDiff(testutil.Files(t, dir), before); d != "" {
+			if d := treeDiff(testutil.Files(t, dir), before); d != "" {
 				t.Fatalf("a dry run changed files:%s", d)
 			}
 			res, err := e.RepairLinks(context.Background(), vaultgraph.RepairRequest{Apply: true})
@@ -325,7 +325,7 @@ func TestRenameOutsideBack(t *testing.T) {
 
 // twinVault is a vault with two notes of the same content, each linked.
 func twinVault(t *testing.T) string {
-	return testutil.MakeVault(t, map[string]string{
+	return makeVault(t, map[string]string{
 		"Twin One.md": "# Twin\n\nThe same words.\n",
 		"Twin Two.md": "# Twin\n\nThe same words.\n",
 		"Hub.md":      "See [[Twin One]] and [[Twin Two]].\n",

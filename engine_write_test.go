@@ -20,10 +20,6 @@ import (
 
 // Helpers shared by the write tests (this file, engine_rename_test.go).
 
-// makeVault is testutil.MakeVault: files (vault path -> content) written
-// into a new temporary vault folder.
-func makeVault(t testing.TB, files map[string]string) string { return testutil.MakeVault(t, files) }
-
 // openWriter opens a writable engine on dir (index in a temporary folder)
 // with extra options, and closes it when the test ends.
 func openWriter(t testing.TB, dir string, readOnly bool) *vaultgraph.Engine {
@@ -49,10 +45,6 @@ func openMemWriter(t testing.TB, dir string) *vaultgraph.Engine {
 	return e
 }
 
-// fileTree is testutil.FileTree: everything under root, with folders,
-// symlinks and file modes.
-func fileTree(t testing.TB, root string) map[string]string { return testutil.FileTree(t, root) }
-
 // noteFiles is fileTree without folders, modes and what vaultgraph keeps
 // for itself (.vaultgraph/): the files of the vault as a user sees them.
 func noteFiles(t testing.TB, root string) map[string]string {
@@ -66,9 +58,6 @@ func noteFiles(t testing.TB, root string) map[string]string {
 	}
 	return out
 }
-
-// treeDiff is testutil.TreeDiff: how got differs from want, or "".
-func treeDiff(got, want map[string]string) string { return testutil.TreeDiff(got, want) }
 
 // clip is testutil.Clip.
 func clip(s string) string { return testutil.Clip(s) }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html"
@@ -21,15 +20,12 @@ import (
 )
 
 // An embed of a note ("![[Note]]", "![[Note#Heading]]", "![[Note#^block]]")
-// shows that note, or that part of it, in a frame inside the note page,
-// rendered and sanitised as a note is. An embed of an image or another
-// file stays what the wikilink renderer makes of it (an image, a link).
+// shows that note or part in a frame, rendered and sanitised as a note is;
+// an embed of another file stays what the wikilink renderer makes of it.
 const (
-	// maxEmbedDepth is how deep embeds show: a note's embeds, and their
-	// own embeds; an embed deeper than that is a link.
+	// maxEmbedDepth is how deep embeds show; a deeper one is a link.
 	maxEmbedDepth = 2
-	// maxEmbeds bounds the embeds one page shows; the ones after are
-	// links.
+	// maxEmbeds bounds the embeds one page shows; later ones are links.
 	maxEmbeds = 50
 )
 
@@ -49,22 +45,18 @@ type page struct {
 	embeds int // embeds shown so far
 }
 
-// embedRef is an embed met while rendering, shown in place of its
-// placeholder link.
+// embedRef is an embed met while rendering.
 type embedRef struct {
 	target   string // as written
 	fragment string
 	id       string // the note it finds; "" when broken
-	// place is where it stands: alone on its line in a paragraph, alone
-	// on its line elsewhere (a list item), or inside a line of text.
-	place embedPlace
+	place    embedPlace
 }
 
 // embedPlace is where an embed stands, which decides how it shows: a
-// frame (a block) where it stands alone on its line of a paragraph or a
-// list item, a link marked as an embed (an inline element) inside a line
-// of text, a heading or a table cell: HTML allows no block inside a
-// paragraph or a heading, and a frame would break a table's row.
+// frame where it stands alone on its line of a paragraph or a list item,
+// else an inline link marked as an embed (HTML allows no block inside a
+// paragraph or a heading, and a frame would break a table's row).
 type embedPlace int
 
 const (
@@ -95,8 +87,7 @@ func placeOf(n *wikilink.Node) embedPlace {
 	return inLine
 }
 
-// renderPage renders note id's body as RenderNote does, with its embeds of
-// notes shown in frames.
+// renderPage renders note id's body with its embeds of notes in frames.
 func renderPage(ctx context.Context, src noteSource, id, body string, links []vaultgraph.NoteLink, tags []string) (string, error) {
 	p := &page{ctx: ctx, src: src}
 	return p.render(id, body, newLinkTable(id, links, tags), nil)
@@ -108,7 +99,7 @@ func renderPage(ctx context.Context, src noteSource, id, body string, links []va
 // rendered, sanitised HTML then has replaced by its frame: a note cannot
 // write a placeholder, as it cannot know the nonce.
 func (p *page) render(id, body string, t *linkTable, chain []string) (string, error) {
-	nonce := newNonce()
+	nonce := rand.Text()
 	chain = append(slices.Clip(chain), id)
 	var refs []embedRef
 	t.embed = func(n *wikilink.Node) string {
@@ -158,8 +149,7 @@ func (p *page) render(id, body string, t *linkTable, chain []string) (string, er
 var emptyParaRE = regexp.MustCompile(`<p>\s*</p>`)
 
 // frame renders the frame of one embed: the embedded note or part with a
-// link to it, or a broken embed; an embed inside a line is a link to it
-// marked as an embed.
+// link to it, or a broken embed (inLine: a link marked as an embed).
 func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	name := ref.target
 	if ref.fragment != "" {
@@ -174,7 +164,7 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	}
 	body, err := p.src.Section(p.ctx, ref.id, ref.fragment)
 	if n == nil || errors.Is(err, vaultgraph.ErrNotFound) {
-		return brokenEmbed(NoteHref(ref.id), name, "no such heading or block", ref.place), nil
+		return brokenEmbed(noteHref(ref.id), name, "no such heading or block", ref.place), nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("embed %s: %w", name, err)
@@ -183,7 +173,7 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	if ref.fragment != "" {
 		title += " › " + strings.TrimPrefix(strings.TrimSpace(ref.fragment), "#")
 	}
-	source := fmt.Sprintf(`<a href="%s">%s</a>`, html.EscapeString(NoteHref(ref.id)), html.EscapeString(title))
+	source := fmt.Sprintf(`<a href="%s">%s</a>`, html.EscapeString(noteHref(ref.id)), html.EscapeString(title))
 	if ref.place == inLine {
 		return `<span class="embed-inline">` + source + `</span>`, nil
 	}
@@ -198,8 +188,7 @@ func (p *page) frame(ref embedRef, chain []string) (string, error) {
 	return `<div class="embed"><div class="embed-source">` + source + `</div>` + inner + `</div>`, nil
 }
 
-// brokenEmbed is the frame of an embed that finds nothing (a link marked
-// broken inside a line).
+// brokenEmbed is the frame of an embed that finds nothing.
 func brokenEmbed(href, name, why string, place embedPlace) string {
 	tag, class := "div", "embed broken-embed"
 	if place == inLine {
@@ -207,10 +196,4 @@ func brokenEmbed(href, name, why string, place embedPlace) string {
 	}
 	return fmt.Sprintf(`<%s class="%s"><a href="%s">%s</a> <span class="muted">(%s)</span></%s>`,
 		tag, class, html.EscapeString(href), html.EscapeString(name), why, tag)
-}
-
-func newNonce() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

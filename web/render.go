@@ -33,9 +33,8 @@ const (
 )
 
 // sanitizer is the one policy every piece of note HTML passes through:
-// user-generated content rules (no script, no event handlers, no style, no
-// javascript: or data: URLs), links to other sites opened in a new tab
-// without a referrer.
+// user-generated content rules (no script, handler, style, javascript: or
+// data: URL), links to other sites in a new tab without a referrer.
 var sanitizer = newSanitizer()
 
 func newSanitizer() *bluemonday.Policy {
@@ -49,8 +48,7 @@ func newSanitizer() *bluemonday.Policy {
 	return p
 }
 
-// Sanitize returns html with everything that could run or load from
-// elsewhere removed, as the note page shows it.
+// Sanitize returns html without anything that could run or load from elsewhere.
 func Sanitize(html string) string { return sanitizer.Sanitize(html) }
 
 // linkTable maps the targets a note writes to what the engine resolved
@@ -86,37 +84,24 @@ func newLinkTable(id string, links []vaultgraph.NoteLink, tags []string) *linkTa
 	return t
 }
 
-// dest is the in-app address of a link to target: a note, an attachment
-// file, a missing note, or "" for a link to the note itself.
+// dest is the in-app address of a link to target ("" for the note itself).
 func (t *linkTable) dest(markdown bool, target string) string {
 	l, ok := t.links[linkKey(markdown, target)]
-	if !ok {
-		if strings.TrimSpace(target) == "" {
-			return ""
-		}
-		return missingPrefix + url.PathEscape(target)
-	}
-	switch l.Status {
-	case vault.Resolved:
-		return NoteHref(l.ID)
-	case vault.Attachment:
-		if l.File == "" {
-			return missingPrefix + url.PathEscape(target)
-		}
-		return FileHref(t.id, l.File)
-	case vault.Broken:
+	switch {
+	case !ok && strings.TrimSpace(target) == "":
+		return ""
+	case ok && l.Status == vault.Resolved:
+		return noteHref(l.ID)
+	case ok && l.Status == vault.Attachment && l.File != "":
+		return filePath + "?" + url.Values{"note": {t.id}, "path": {l.File}}.Encode()
+	case !ok, l.Status == vault.Attachment, l.Status == vault.Broken:
 		return missingPrefix + url.PathEscape(target)
 	}
 	return ""
 }
 
-// NoteHref is the in-app address of note id.
-func NoteHref(id string) string { return notePrefix + url.PathEscape(id) }
-
-// FileHref is the address of the attachment file that note links to.
-func FileHref(note, file string) string {
-	return filePath + "?" + url.Values{"note": {note}, "path": {file}}.Encode()
-}
+// noteHref is the in-app address of note id.
+func noteHref(id string) string { return notePrefix + url.PathEscape(id) }
 
 // ResolveWikilink implements wikilink.Resolver.
 func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
@@ -129,8 +114,7 @@ func (t *linkTable) ResolveWikilink(n *wikilink.Node) ([]byte, error) {
 }
 
 // ResolveHashtag implements hashtag.Resolver: a tag of the note links to
-// its page; what the engine did not read as a tag (in a URL, a number)
-// stays text.
+// its page; what the engine did not read as a tag stays text.
 func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
 	tag := vault.Fold(string(n.Tag))
 	if !t.tags[tag] {
@@ -139,8 +123,7 @@ func (t *linkTable) ResolveHashtag(n *hashtag.Node) ([]byte, error) {
 	return []byte(tagPrefix + url.PathEscape(tag)), nil
 }
 
-// Transform implements parser.ASTTransformer: markdown links and images
-// to notes and attachments get in-app addresses.
+// Transform implements parser.ASTTransformer: links get in-app addresses.
 func (t *linkTable) Transform(doc *ast.Document, _ text.Reader, _ parser.Context) {
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {

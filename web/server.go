@@ -1,13 +1,16 @@
 package web
 
 import (
+	"compress/gzip"
 	"embed"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/vaultgraph/vaultgraph"
 )
@@ -24,16 +27,14 @@ const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-sr
 
 // Options configure a Server.
 type Options struct {
-	// Guard wraps the API (everything under /api/): the caller's token
-	// check. Nil lets every request in. The page and its scripts are
-	// public: they hold no note.
+	// Guard wraps the API (/api/), the caller's token check; nil lets all
+	// in. The page and its scripts are public: they hold no note.
 	Guard func(http.Handler) http.Handler
 	// Logger receives faults. Nil discards them.
 	Logger *slog.Logger
 }
 
-// Server is the web app: the page at "/" and its JSON API under "/api/",
-// answering from one Engine. It only reads.
+// Server is the web app: the page at "/" and its read-only API under "/api/".
 type Server struct {
 	e      *vaultgraph.Engine
 	log    *slog.Logger
@@ -41,10 +42,9 @@ type Server struct {
 	events *broker
 }
 
-// New returns the web app for e; it does no I/O. Its event streams end
-// with their requests' contexts.
+// New returns the web app for e; it does no I/O.
 func New(e *vaultgraph.Engine, o Options) *Server {
-	s := &Server{e: e, log: o.Logger, mux: http.NewServeMux(), events: newBroker()}
+	s := &Server{e: e, log: o.Logger, mux: http.NewServeMux(), events: &broker{subs: map[chan vaultgraph.Change]struct{}{}}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -53,7 +53,7 @@ func New(e *vaultgraph.Engine, o Options) *Server {
 		guard = func(h http.Handler) http.Handler { return h }
 	}
 	api := http.NewServeMux()
-	for path, h := range map[string]func(http.ResponseWriter, *http.Request) error{
+	for path, h := range map[string]apiFunc{
 		"/api/status":  s.status,
 		"/api/search":  s.search,
 		"/api/note":    s.note,
@@ -98,11 +98,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // errNotFound is an API answer of 404.
 var errNotFound = errors.New("not found")
 
-// handle turns an API function's error into a JSON error answer: 400 for
+// apiFunc answers an API call: its answer, or nil when it wrote it itself.
+type apiFunc func(http.ResponseWriter, *http.Request) (any, error)
+
+// handle writes an API function's answer as JSON, or its error: 400 for
 // a caller's mistake, 404 for a missing note, 500 for a fault.
-func (s *Server) handle(f func(http.ResponseWriter, *http.Request) error) http.Handler {
+func (s *Server) handle(f apiFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		err := f(w, r)
+		v, err := f(w, r)
+		if err == nil && v != nil {
+			err = writeJSON(w, v)
+		}
 		switch {
 		case err == nil:
 		case errors.Is(err, vaultgraph.ErrInvalid):
@@ -117,18 +123,19 @@ func (s *Server) handle(f func(http.ResponseWriter, *http.Request) error) http.H
 	})
 }
 
-// writeJSON writes v as the JSON answer: to w, an http.ResponseWriter,
-// or to another writer in front of one whose header is given.
-func writeJSON(w io.Writer, v any, header ...http.Header) error {
-	h := http.Header{}
-	if len(header) > 0 {
-		h = header[0]
-	} else if rw, ok := w.(http.ResponseWriter); ok {
-		h = rw.Header()
-	}
+// writeJSON writes v as the JSON answer, gzipped if Content-Encoding says so.
+func writeJSON(w http.ResponseWriter, v any) error {
+	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	return json.NewEncoder(w).Encode(v)
+	if h.Get("Content-Encoding") != "gzip" {
+		return json.NewEncoder(w).Encode(v)
+	}
+	zw := gzip.NewWriter(w)
+	if err := json.NewEncoder(zw).Encode(v); err != nil {
+		return err
+	}
+	return zw.Close()
 }
 
 func writeError(w http.ResponseWriter, code int, msg string) {
@@ -140,4 +147,77 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 // list splits a comma-separated query parameter, dropping empty items.
 func list(r *http.Request, name string) []string {
 	return vaultgraph.SplitList([]string{r.URL.Query().Get(name)})
+}
+
+// keepAlive is how often an idle event stream gets a line, to stay open.
+const keepAlive = 15 * time.Second
+
+// broker fans the engine's changes out to the open event streams. The
+// engine's callback must not block: a stream that falls behind loses
+// changes and is told to reload everything.
+type broker struct {
+	mu   sync.Mutex
+	subs map[chan vaultgraph.Change]struct{}
+}
+
+func (b *broker) publish(c vaultgraph.Change) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch := range b.subs {
+		select {
+		case ch <- c:
+		default:
+		}
+	}
+}
+
+// change is one server-sent event: the notes a sync changed.
+type change struct {
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+	Edited  []string `json:"edited"`
+}
+
+// stream serves the changes as server-sent events until the client goes.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
+	flush, ok := w.(http.Flusher)
+	if !ok {
+		writeError(w, http.StatusInternalServerError, "streaming unsupported")
+		return
+	}
+	ch, b := make(chan vaultgraph.Change, 16), s.events
+	b.mu.Lock()
+	b.subs[ch] = struct{}{}
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		delete(b.subs, ch)
+		b.mu.Unlock()
+	}()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	fmt.Fprint(w, ": vaultgraph events\n\n")
+	flush.Flush()
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+		case c := <-ch:
+			data, _ := json.Marshal(change{Added: nonNil(c.Added), Removed: nonNil(c.Removed), Edited: nonNil(c.Edited)})
+			fmt.Fprintf(w, "event: change\ndata: %s\n\n", data)
+		}
+		flush.Flush()
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

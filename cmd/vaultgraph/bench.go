@@ -30,10 +30,8 @@ type benchOptions struct {
 	keep  bool
 	edits int
 	exe   string // the vaultgraph binary run for the index passes
-	// search adds a bench-search line per vault (bench_search.go).
-	search bool
-	// cold adds a bench-cold line per vault (bench_cold.go).
-	cold bool
+	// search and cold add a bench-search and a bench-cold line per vault.
+	search, cold bool
 }
 
 func newBenchCmd(g *globals) *cobra.Command {
@@ -82,7 +80,6 @@ type childRun struct {
 	parsed int
 }
 
-// line is the result as printed.
 func (r benchResult) line() string {
 	return fmt.Sprintf("bench notes=%d cold_index=%s warm_index=%s touch1pct_index=%s touched=%d index_size=%s peak_rss_cold=%s peak_rss_warm=%s peak_rss_touch=%s watch_p50=%s watch_p99=%s edits=%d",
 		r.notes, secs(r.cold.wall), secs(r.warm.wall), secs(r.touch.wall), r.touched, mib(r.indexBytes),
@@ -117,31 +114,16 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 	if o.edits < 1 {
 		return fmt.Errorf("%w: --edits must be at least 1", vaultgraph.ErrInvalid)
 	}
-	if o.exe == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("bench: find this program to run it: %w", err)
-		}
-		o.exe = exe
+	work, cleanup, err := o.workDir()
+	if err != nil {
+		return err
 	}
-	work := o.dir
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "vaultgraph-bench-")
-		if err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		work = tmp
-		if !o.keep {
-			defer os.RemoveAll(tmp)
-		}
-	}
+	defer cleanup()
 	for _, n := range o.notes {
 		vaultDir := filepath.Join(work, fmt.Sprintf("vault-%d", n))
 		indexDir := filepath.Join(work, fmt.Sprintf("index-%d", n))
-		for _, p := range []string{vaultDir, indexDir} {
-			if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("%w: %s exists (from an earlier --keep run?); remove it or choose another --dir", vaultgraph.ErrInvalid, p)
-			}
+		if err := o.newDirs(vaultDir, indexDir); err != nil {
+			return err
 		}
 		r, err := benchVault(ctx, o, n, vaultDir, filepath.Join(indexDir, "index.db"), stderr)
 		if err == nil {
@@ -152,7 +134,7 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 			}
 			if o.cold && err == nil {
 				var cr coldResult
-				if cr, err = benchCold(ctx, o.exe, n, vaultDir, coldIndexPath(indexDir), stderr); err == nil {
+				if cr, err = benchCold(ctx, o.exe, n, vaultDir, filepath.Join(indexDir, "cold.db"), stderr); err == nil {
 					fmt.Fprintln(stdout, cr.line())
 				}
 			}
@@ -163,15 +145,51 @@ func runBench(ctx context.Context, o benchOptions, stdout, stderr io.Writer) err
 				}
 			}
 		}
-		if !o.keep && o.dir != "" {
-			os.RemoveAll(vaultDir)
-			os.RemoveAll(indexDir)
-		}
+		o.removeDirs(vaultDir, indexDir)
 		if err != nil {
 			return fmt.Errorf("bench notes=%d: %w", n, err)
 		}
 	}
 	return nil
+}
+
+// workDir sets the binary to run (--exe, else this one) and returns --dir,
+// else a new temporary folder that cleanup removes unless --keep.
+func (o *benchOptions) workDir() (work string, cleanup func(), err error) {
+	if o.exe == "" {
+		if o.exe, err = os.Executable(); err != nil {
+			return "", nil, fmt.Errorf("bench: find this program to run it: %w", err)
+		}
+	}
+	if o.dir != "" {
+		return o.dir, func() {}, nil
+	}
+	if work, err = os.MkdirTemp("", "vaultgraph-bench-"); err != nil {
+		return "", nil, fmt.Errorf("bench: %w", err)
+	}
+	if o.keep {
+		return work, func() {}, nil
+	}
+	return work, func() { os.RemoveAll(work) }, nil
+}
+
+// newDirs refuses folders under --dir that already exist.
+func (o *benchOptions) newDirs(dirs ...string) error {
+	for _, p := range dirs {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %s exists (from an earlier --keep run?); remove it or choose another --dir", vaultgraph.ErrInvalid, p)
+		}
+	}
+	return nil
+}
+
+// removeDirs removes a vault's folders under --dir, unless --keep.
+func (o *benchOptions) removeDirs(dirs ...string) {
+	if !o.keep && o.dir != "" {
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 // benchVault generates one vault and takes its figures.
@@ -187,38 +205,36 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 	say("generated %d notes (%s) in %s", st.Notes, mib(int64(st.Bytes)), secs(time.Since(start)))
 	r.markdownBytes = int64(st.Bytes)
 
-	steps := []struct {
-		name   string
-		run    *childRun
-		parsed func() int
-		before func() error
-	}{
-		{name: "cold index", run: &r.cold, parsed: func() int { return n }},
-		{name: "warm index", run: &r.warm, parsed: func() int { return 0 }},
-		{name: "index after touching 1%", run: &r.touch, parsed: func() int { return r.touched },
-			before: func() (err error) { r.touched, err = touchNotes(vaultDir, 100); return err }},
-	}
-	for _, s := range steps {
-		if s.before != nil {
-			if err := s.before(); err != nil {
-				return r, err
-			}
-		}
-		run, err := runIndexChild(ctx, o.exe, vaultDir, index)
+	timeIndex := func(name string, want int) (childRun, error) {
+		// --embed none: embedding is measured on its own (bench --search),
+		// and would make these figures depend on the embedder.
+		run, out, err := indexChild(ctx, o.exe, vaultDir, index, "none")
 		if err != nil {
-			return r, fmt.Errorf("%s: %w", s.name, err)
+			return run, fmt.Errorf("%s: %w", name, err)
 		}
-		if want := s.parsed(); run.parsed != want {
-			return r, fmt.Errorf("%s parsed %d notes, want %d", s.name, run.parsed, want)
+		m := summary.FindStringSubmatch(out)
+		if m == nil {
+			return run, fmt.Errorf("%s: %s index printed %q, not its summary line", name, o.exe, out)
 		}
-		*s.run = run
-		say("%s: %s, peak RSS %s", s.name, secs(run.wall), kib(run.rssKiB))
+		if run.parsed, _ = strconv.Atoi(m[2]); run.parsed != want {
+			return run, fmt.Errorf("%s parsed %d notes, want %d", name, run.parsed, want)
+		}
+		say("%s: %s, peak RSS %s", name, secs(run.wall), kib(run.rssKiB))
+		return run, nil
 	}
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(index + suffix); err == nil {
-			r.indexBytes += fi.Size()
-		}
+	if r.cold, err = timeIndex("cold index", n); err != nil {
+		return r, err
 	}
+	if r.warm, err = timeIndex("warm index", 0); err != nil {
+		return r, err
+	}
+	if r.touched, err = touchNotes(vaultDir, 100); err != nil {
+		return r, err
+	}
+	if r.touch, err = timeIndex("index after touching 1%", r.touched); err != nil {
+		return r, err
+	}
+	r.indexBytes = indexSize(index)
 
 	say("timing one-shot reads and a server's start")
 	if r.read, err = benchReads(ctx, o.exe, vaultDir, index); err != nil {
@@ -236,31 +252,33 @@ func benchVault(ctx context.Context, o benchOptions, n int, vaultDir, index stri
 	return r, nil
 }
 
-// summary matches the line `vaultgraph index` ends with.
-var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, (\d+) unchanged, (\d+) removed\)`)
+// summary matches the summary line `vaultgraph index` ends with.
+var summary = regexp.MustCompile(`^indexed (\d+) notes \((\d+) parsed, \d+ unchanged, \d+ removed\), (\d+) links, (\d+) broken, (\d+) problems in `)
 
-// runIndexChild runs `exe index VAULT --index INDEX --embed none` and
-// returns its wall time, peak RSS and the number of notes it parsed.
-// Embedding is left out: it is measured on its own (bench --search), and
-// would make these figures depend on the embedder.
-func runIndexChild(ctx context.Context, exe, vaultDir, index string) (childRun, error) {
-	run, out, err := indexChild(ctx, exe, vaultDir, index, "none")
-	if err != nil {
-		return run, err
+// indexSize is the size of the index file and its WAL.
+func indexSize(index string) int64 {
+	var n int64
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(index + suffix); err == nil {
+			n += fi.Size()
+		}
 	}
-	m := summary.FindStringSubmatch(out)
-	if m == nil {
-		return run, fmt.Errorf("%s index printed %q, not its summary line", exe, out)
-	}
-	run.parsed, _ = strconv.Atoi(m[2])
-	return run, nil
+	return n
 }
 
-// indexChild runs `exe index VAULT --index INDEX --embed EMBED` in a child
-// process and returns its wall and CPU time, its peak RSS and what it
-// printed; an error holds what it printed to stderr.
+// indexChild runs `exe index VAULT --index INDEX --embed EMBED` (runChild).
 func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childRun, string, error) {
-	cmd := exec.CommandContext(ctx, exe, "index", vaultDir, "--index", index, "--embed", embed)
+	run, out, err := runChild(ctx, exe, "index", vaultDir, "--index", index, "--embed", embed)
+	if err != nil {
+		err = fmt.Errorf("%s %w", exe, err)
+	}
+	return run, out, err
+}
+
+// runChild runs `exe ARGS...` in a child process and returns its times,
+// peak RSS and output; an error holds what it printed to stderr.
+func runChild(ctx context.Context, exe string, args ...string) (childRun, string, error) {
+	cmd := exec.CommandContext(ctx, exe, args...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -270,7 +288,7 @@ func indexChild(ctx context.Context, exe, vaultDir, index, embed string) (childR
 		run.cpu = ps.UserTime() + ps.SystemTime()
 	}
 	if err != nil {
-		return run, "", fmt.Errorf("%s index: %w: %s", exe, err, strings.TrimSpace(stderr.String()))
+		return run, "", fmt.Errorf("%s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return run, stdout.String(), nil
 }
@@ -350,8 +368,7 @@ func notePaths(vaultDir string) ([]string, error) {
 	return out, err
 }
 
-// percentile returns the p-quantile (0..1) of ds by the nearest-rank
-// method.
+// percentile is the p-quantile (0..1) of ds, by the nearest-rank method.
 func percentile(ds []time.Duration, p float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
@@ -359,4 +376,66 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 	s := slices.Sorted(slices.Values(ds))
 	rank := int(math.Ceil(p*float64(len(s)))) - 1
 	return s[min(max(rank, 0), len(s)-1)]
+}
+
+// coldParts are the parts of the index a bench-cold line gives, in order.
+var coldParts = []string{"vectors", "fts", "text", "links", "notes", "other"}
+
+// coldResult holds the figures of `bench --cold` for one vault.
+type coldResult struct {
+	notes         int
+	parsed        int // notes in the vault when it was indexed
+	markdownBytes int64
+	run           childRun
+	indexBytes    int64
+	parts         map[string]int64
+	serve         serveRSS
+}
+
+// line is the bench-cold line bench's help describes.
+func (r coldResult) line() string {
+	var b strings.Builder
+	ratio := 0.0
+	if r.markdownBytes > 0 {
+		ratio = float64(r.indexBytes) / float64(r.markdownBytes)
+	}
+	fmt.Fprintf(&b, "bench-cold notes=%d parsed=%d embed=builtin markdown=%s index_size=%s index_ratio=%.2f cold_index=%s md_mb_per_s=%.2f peak_rss=%s",
+		r.notes, r.parsed, mib(r.markdownBytes), mib(r.indexBytes), ratio, secs(r.run.wall), perSecond(float64(r.markdownBytes)/1e6, r.run.wall), kib(r.run.rssKiB))
+	for _, p := range coldParts {
+		fmt.Fprintf(&b, " %s=%s", p, mib(r.parts[p]))
+	}
+	b.WriteString(" " + r.serve.fields())
+	return b.String()
+}
+
+// benchCold takes the bench-cold line of vaultDir, indexed anew.
+func benchCold(ctx context.Context, exe string, n int, vaultDir, index string, stderr io.Writer) (coldResult, error) {
+	r := coldResult{notes: n}
+	paths, err := notePaths(vaultDir)
+	if err != nil {
+		return r, err
+	}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil {
+			r.markdownBytes += fi.Size()
+		}
+	}
+	fmt.Fprintf(stderr, "bench: cold index with the builtin embedder (%s of markdown)\n", mib(r.markdownBytes))
+	var out string
+	if r.run, out, err = indexChild(ctx, exe, vaultDir, index, "builtin"); err != nil {
+		return r, err
+	}
+	m := summary.FindStringSubmatch(out)
+	if m == nil || m[1] != m[2] {
+		return r, fmt.Errorf("%s index printed %q, not the summary of a cold index", exe, out)
+	}
+	r.parsed, _ = strconv.Atoi(m[2]) // the watcher bench may have added notes
+	r.indexBytes = indexSize(index)
+	if r.parts, err = vaultgraph.IndexTableBytes(ctx, index); err != nil {
+		return r, err
+	}
+	fmt.Fprintf(stderr, "bench: cold index: %s (CPU %s), peak RSS %s, index %s\n", secs(r.run.wall), secs(r.run.cpu), kib(r.run.rssKiB), mib(r.indexBytes))
+	fmt.Fprintf(stderr, "bench: serve with its defaults on that index: RSS once ready, and after %d searches\n", rssSearches)
+	r.serve, err = benchServeRSS(ctx, exe, vaultDir, index)
+	return r, err
 }

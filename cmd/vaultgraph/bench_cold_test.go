@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestBenchCold checks the bench-cold line of `bench --cold`: after the
@@ -15,7 +13,7 @@ func TestBenchCold(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	out, errOut, code := runCLI(t, "bench", "--notes", "200", "--edits", "4", "--cold", "--dir", t.TempDir(), "--exe", bin)
 	if code != 0 {
 		t.Fatalf("bench --cold = exit %d, stderr %q", code, errOut)

@@ -16,8 +16,7 @@ import (
 	"time"
 )
 
-// readBench holds the read-side figures of one vault: one-shot commands
-// on the unchanged vault with no server, and a server's start.
+// readBench holds the read figures of one vault (see bench's help).
 type readBench struct {
 	oneShot    time.Duration // median wall time of `get-node`, no server
 	oneShotRSS int64         // peak RSS of the slowest of those, KiB
@@ -34,15 +33,11 @@ func (r readBench) fields() string {
 		secs(r.oneShot), kib(r.oneShotRSS), secs(r.served), secs(r.serveInit), secs(r.serveReady), kib(r.idleRSS), kib(r.watchRSS))
 }
 
-// oneShotRuns is how many times each one-shot read is timed (the median
-// is printed).
+// oneShotRuns is how many times a one-shot read is timed (median printed).
 const oneShotRuns = 3
 
-// benchReads times reads of vaultDir's index: `get-node` of the first
-// note as a command with no server, then `serve --embed none --no-watch`
-// started, initialized and asked get_node over stdio, its RSS once idle,
-// and `get-node` again while it runs; last a server with the watcher on,
-// its RSS one second after the watcher runs.
+// benchReads takes the read figures of vaultDir's index that bench's
+// help describes (read_oneshot to idle_rss_watch).
 func benchReads(ctx context.Context, exe, vaultDir, index string) (readBench, error) {
 	var r readBench
 	id, err := firstNote(vaultDir)
@@ -84,8 +79,7 @@ func (r *readBench) serveIdle(ctx context.Context, exe, vaultDir, index, id stri
 	return err
 }
 
-// benchServer is a `serve` child over stdio, initialized and asked
-// get_node once.
+// benchServer is a `serve` child over stdio, initialized and asked get_node.
 type benchServer struct {
 	cmd         *exec.Cmd
 	in          io.WriteCloser
@@ -129,11 +123,7 @@ func serveUntil(ctx context.Context, exe, vaultDir, index, id, mark string, wait
 func startServe(ctx context.Context, exe, vaultDir, index, id, mark string, args ...string) (*benchServer, error) {
 	args = append([]string{"serve", vaultDir, "--index", index}, args...)
 	s := &benchServer{cmd: exec.CommandContext(ctx, exe, args...), marked: make(chan struct{})}
-	w := &markWriter{seen: s.marked}
-	if mark != "" {
-		w.mark = []byte(mark)
-	}
-	s.cmd.Stderr = w
+	s.cmd.Stderr = &markWriter{mark: []byte(mark), seen: s.marked}
 	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -146,16 +136,15 @@ func startServe(ctx context.Context, exe, vaultDir, index, id, mark string, args
 	if err := s.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	rd := bufio.NewReader(out)
-	s.rd = rd
-	if err := rpc(s.in, rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
+	s.rd = bufio.NewReader(out)
+	if err := rpc(s.in, s.rd, 1, "initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "bench", "version": "1"}}); err != nil {
 		s.close()
 		return nil, err
 	}
 	s.init = time.Since(start)
 	fmt.Fprintln(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	if err := rpc(s.in, rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
+	if err := rpc(s.in, s.rd, 2, "tools/call", map[string]any{"name": "get_node", "arguments": map[string]any{"id": id}}); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -171,7 +160,7 @@ type markWriter struct {
 }
 
 func (w *markWriter) Write(p []byte) (int, error) {
-	if w.mark == nil {
+	if len(w.mark) == 0 {
 		return len(p), nil
 	}
 	w.tail = append(w.tail, p...)
@@ -196,16 +185,12 @@ func timeGetNode(ctx context.Context, exe, vaultDir, index, id string) (time.Dur
 	var walls []time.Duration
 	var rss int64 = -1
 	for range oneShotRuns {
-		cmd := exec.CommandContext(ctx, exe, "get-node", id, "--vault", vaultDir, "--index", index)
-		var stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-		start := time.Now()
-		peak, err := runPeakRSS(cmd)
+		run, _, err := runChild(ctx, exe, "get-node", id, "--vault", vaultDir, "--index", index)
 		if err != nil {
-			return 0, 0, fmt.Errorf("get-node: %w: %s", err, strings.TrimSpace(stderr.String()))
+			return 0, 0, err
 		}
-		walls = append(walls, time.Since(start))
-		rss = max(rss, peak)
+		walls = append(walls, run.wall)
+		rss = max(rss, run.rssKiB)
 	}
 	slices.Sort(walls)
 	return walls[len(walls)/2], rss, nil
@@ -238,12 +223,10 @@ func rpc(w io.Writer, r *bufio.Reader, id int, method string, params any) error 
 	}
 }
 
-// processRSS is a running process's resident set in KiB (Linux's
-// /proc/PID/status VmRSS), -1 where the OS does not say.
+// processRSS is a running process's RSS in KiB (VmRSS), -1 where unknown.
 func processRSS(pid int) int64 { return procStatusKiB(pid, "VmRSS:") }
 
-// procStatusKiB is field (with its colon) of /proc/PID/status, in KiB;
-// -1 where the OS does not say.
+// procStatusKiB is field (with its colon) of /proc/PID/status in KiB, or -1.
 func procStatusKiB(pid int, field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -259,4 +242,91 @@ func procStatusKiB(pid int, field string) int64 {
 		}
 	}
 	return -1
+}
+
+// The peak RSS of a child process, as the bench reports it. The rusage a
+// parent gets for its child (maxRSS) is not the child's alone on Linux:
+// Go starts a child with vfork, and the kernel records the peak of the
+// address space the child left at exec, which is the parent's (a bench
+// holding a large engine). So the child reports its own peak (VmHWM, of
+// its own address space) into a file the bench names, and the bench
+// falls back to the rusage where the OS has no /proc.
+
+// envPeakRSS names the file a command writes its peak RSS (KiB) to at exit.
+const envPeakRSS = "VAULTGRAPH_PEAK_RSS_FILE"
+
+// writePeakRSS writes this process's peak RSS to path, when set and known.
+func writePeakRSS(path string) {
+	if path == "" {
+		return
+	}
+	if kib := procStatusKiB(os.Getpid(), "VmHWM:"); kib >= 0 {
+		_ = os.WriteFile(path, []byte(strconv.FormatInt(kib, 10)), 0o600)
+	}
+}
+
+// runPeakRSS runs cmd and returns its peak RSS in KiB: what it reported
+// (writePeakRSS), else its rusage's (maxRSS), -1 when neither says.
+func runPeakRSS(cmd *exec.Cmd) (int64, error) {
+	dir, err := os.MkdirTemp("", "vaultgraph-rss-")
+	if err != nil {
+		return -1, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "peak")
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, envPeakRSS+"="+file)
+	err = cmd.Run()
+	if b, rerr := os.ReadFile(file); rerr == nil {
+		if kib, perr := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); perr == nil {
+			return kib, err
+		}
+	}
+	return maxRSS(cmd.ProcessState), err
+}
+
+// serveRSS holds a default server's RSS once its embeddings are ready, and
+// once idle again after searches.
+type serveRSS struct {
+	ready    int64 // KiB, a second after it logs that its embeddings are ready
+	searched int64 // KiB, idleAfterSearch after rssSearches searches
+}
+
+// fields are the figures as printed on the bench-cold line.
+func (r serveRSS) fields() string {
+	return fmt.Sprintf("idle_rss_serve=%s idle_rss_searched=%s", kib(r.ready), kib(r.searched))
+}
+
+// rssSearches are answered before the RSS is taken again, idleAfterSearch on.
+const (
+	rssSearches     = 100
+	idleAfterSearch = 3 * time.Second
+)
+
+// benchServeRSS takes serveRSS of `serve` with its defaults on index; the
+// searches are two of a few common words, as an agent would ask.
+func benchServeRSS(ctx context.Context, exe, vaultDir, index string) (serveRSS, error) {
+	var r serveRSS
+	id, err := firstNote(vaultDir)
+	if err != nil {
+		return r, err
+	}
+	s, err := serveUntil(ctx, exe, vaultDir, index, id, `msg="embeddings ready"`, 10*time.Minute)
+	if err != nil {
+		return r, err
+	}
+	defer s.close()
+	r.ready = processRSS(s.cmd.Process.Pid)
+	words := []string{"project", "meeting", "plan", "garden", "music", "travel", "budget", "review"}
+	for i := range rssSearches {
+		q := words[i%len(words)] + " " + words[(i/len(words)+i+1)%len(words)]
+		if err := rpc(s.in, s.rd, 10+i, "tools/call", map[string]any{"name": "search", "arguments": map[string]any{"query": q}}); err != nil {
+			return r, err
+		}
+	}
+	time.Sleep(idleAfterSearch)
+	r.searched = processRSS(s.cmd.Process.Pid)
+	return r, nil
 }

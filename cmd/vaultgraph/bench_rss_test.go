@@ -5,8 +5,6 @@ import (
 	"os/exec"
 	"runtime"
 	"testing"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestRunPeakRSSIsTheChilds: a child started by a parent that holds a
@@ -16,7 +14,7 @@ func TestRunPeakRSSIsTheChilds(t *testing.T) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("no /proc: the rusage is all there is")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	const held = 256 << 20
 	ballast := make([]byte, held)
 	for i := range ballast {

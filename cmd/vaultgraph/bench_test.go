@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // benchLine matches one result line of `vaultgraph bench`; rss is the
@@ -45,7 +43,7 @@ func TestBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 
 	t.Run("in-process", func(t *testing.T) {
 		// The command runs here; its index passes run the built binary.

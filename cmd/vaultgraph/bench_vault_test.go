@@ -6,15 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 func TestBenchVault(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	vault := filepath.Join(t.TempDir(), "tv")
 	if err := os.CopyFS(vault, os.DirFS("../../testvault")); err != nil {
 		t.Fatal(err)

@@ -11,10 +11,9 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// watchLatency opens an engine on the vault (warm, from index) with its
-// watcher running, then makes edits one after another: even ones create a
-// note, odd ones append a line to an existing note. Each is timed from
-// the write until GetNode shows it.
+// watchLatency times edits on an engine watching the vault (warm, from
+// index), as bench's help describes watch_p50/p99: even ones create a
+// note, odd ones append a line to an existing note.
 func watchLatency(ctx context.Context, vaultDir, index string, edits int) ([]time.Duration, error) {
 	e := vaultgraph.New(vaultgraph.Options{Vault: vaultDir, Index: index})
 	if err := e.Open(ctx); err != nil {
@@ -89,8 +88,7 @@ func (w *watchBench) create(name string) (func() bool, error) {
 	}, err
 }
 
-// appendTo appends a line to an existing note and reports when the
-// engine has its new size.
+// appendTo appends a line to a note and reports when the engine has it.
 func (w *watchBench) appendTo(p string, i int) (func() bool, error) {
 	rel, err := filepath.Rel(w.vaultDir, p)
 	if err != nil {

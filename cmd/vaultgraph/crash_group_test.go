@@ -16,7 +16,6 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
 
@@ -29,7 +28,7 @@ func TestCrashGroupKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	dir := filepath.Join(t.TempDir(), "vault")
 	const clients = 8
 	for i := range clients {

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // indexRows returns what an index file holds of a vault, as text: the
@@ -93,7 +91,7 @@ func TestCrashIndexKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and indexes a vault of 4,500 notes three times")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	const notes = 4500 // three chunks of the index pass
 	vault := genVault(t, notes)
 	want := filepath.Join(t.TempDir(), "want.db")

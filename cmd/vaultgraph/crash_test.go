@@ -35,7 +35,6 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/vault"
 	"github.com/vaultgraph/vaultgraph/vault/commit"
 )
@@ -225,7 +224,7 @@ func TestCrashRenameKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it many times")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := os.MkdirAll(filepath.Join(dir, "Notes"), 0o755); err != nil {
 		t.Fatal(err)
@@ -487,7 +486,7 @@ func TestCrashCLIWhileServing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	dir := copyVault(t)
 	index := filepath.Join(t.TempDir(), "index.db")
 	s := startServer(t, bin, []string{EnvToken + "=", EnvVault + "=", EnvIndex + "="}, "serve", "--no-watch", "--index", index, dir)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,7 +23,7 @@ import (
 // rules of the index file it serves (whoever may read the index may ask),
 // and a command that finds no server there, or one that declines the
 // request (another vault, another embedding model, another protocol),
-// reads the index itself as before.
+// reads the index itself.
 
 // handoffVersion is the protocol version both sides must speak.
 const handoffVersion = 1
@@ -40,14 +39,12 @@ type handoffRequest struct {
 	Embed  string          `json:"embed,omitempty"`
 	Params json.RawMessage `json:"params"`
 	Pres   mcp.Presentation
-	// Flags is Pres.Flags, which Presentation does not encode: hints
-	// name the command's flags.
+	// Flags is Pres.Flags, which Presentation does not encode.
 	Flags bool `json:"flags"`
 }
 
-// handoffAnswer is the server's reply: the rendered text, or an error with
-// its SPEC code, or Decline saying why the command should read the index
-// itself.
+// handoffAnswer is the server's reply: the rendered text, an error with
+// its SPEC code, or why it declines.
 type handoffAnswer struct {
 	Text    string `json:"text,omitempty"`
 	Code    string `json:"code,omitempty"`
@@ -65,10 +62,9 @@ type handoffServer struct {
 	log   *slog.Logger
 }
 
-// listenHandoff starts answering reads on index's socket until ctx ends.
-// A socket another live server answers on is left to it; a stale one (a
-// server that died) is replaced. It never fails the server: without the
-// socket, commands read the index themselves.
+// listenHandoff answers reads on index's socket until ctx ends, unless
+// another live server does (a stale socket is replaced). It never fails
+// the server: without the socket, commands read the index themselves.
 func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 	p := socketPath(index)
 	if c, err := net.DialTimeout("unix", p, time.Second); err == nil {
@@ -88,10 +84,7 @@ func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 		return
 	}
 	var wg sync.WaitGroup
-	go func() {
-		<-ctx.Done()
-		ln.Close() // removes the socket file
-	}()
+	context.AfterFunc(ctx, func() { ln.Close() }) // removes the socket file
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -99,19 +92,13 @@ func listenHandoff(ctx context.Context, h *handoffServer, index string) {
 				wg.Wait()
 				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				h.serveConn(ctx, c)
-			}()
+			wg.Go(func() { h.serveConn(ctx, c) })
 		}
 	}()
 }
 
-// socketMode gives the socket the access of the index file: read access to
-// the index becomes read and write access to the socket (connecting needs
-// write), for the owner, group and others alike; 0600 if the index cannot
-// be read.
+// socketMode gives the socket the access of the index file: who may read
+// the index may connect (read and write); 0600 if the index cannot be read.
 func socketMode(index string) os.FileMode {
 	fi, err := os.Stat(index)
 	if err != nil {
@@ -136,12 +123,7 @@ func (h *handoffServer) serveConn(ctx context.Context, c net.Conn) {
 		h.log.Debug("command request", "err", err)
 		return
 	}
-	ans := h.answer(ctx, req)
-	b, err := json.Marshal(ans)
-	if err != nil {
-		return
-	}
-	_, _ = c.Write(append(b, '\n'))
+	_ = json.NewEncoder(c).Encode(h.answer(ctx, req))
 }
 
 // answer runs req's tool and renders its answer as the command would.
@@ -168,9 +150,8 @@ func (h *handoffServer) answer(ctx context.Context, req handoffRequest) handoffA
 	return handoffAnswer{Code: mcp.Code(err), Message: mcp.Message(err)}
 }
 
-// remoteError is an error the server answered: it prints as the server's
-// message and is the sentinel of its code (errors.Is), so the command
-// reports it exactly as if it had met it itself.
+// remoteError is an error the server answered, reported as if the
+// command had met it itself (its message, its code's sentinel).
 type remoteError struct{ code, msg string }
 
 func (e *remoteError) Error() string { return e.msg }
@@ -199,16 +180,12 @@ func handOff(ctx context.Context, index, root, tool, embed string, params any, p
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	req, err := json.Marshal(handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres, Flags: pres.Flags})
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", errDeclined, err)
-	}
-	if _, err := c.Write(append(req, '\n')); err != nil {
+	req := handoffRequest{V: handoffVersion, Vault: root, Tool: tool, Embed: embed, Params: raw, Pres: pres, Flags: pres.Flags}
+	if err := json.NewEncoder(c).Encode(req); err != nil {
 		return "", fmt.Errorf("%w: %v", errDeclined, err)
 	}
 	var ans handoffAnswer
-	r := bufio.NewReader(io.LimitReader(c, maxHandoffBytes))
-	if err := json.NewDecoder(r).Decode(&ans); err != nil {
+	if err := json.NewDecoder(io.LimitReader(c, maxHandoffBytes)).Decode(&ans); err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
@@ -224,8 +201,7 @@ func handOff(ctx context.Context, index, root, tool, embed string, params any, p
 	return ans.Text, nil
 }
 
-// vaultRoot is the absolute, symlink-free vault folder, as the engine and
-// the server name it.
+// vaultRoot is the absolute, symlink-free vault folder, as the engine has it.
 func vaultRoot(dir string) string {
 	root, err := filepath.Abs(dir)
 	if err != nil {

@@ -17,9 +17,8 @@ type help struct {
 }
 
 // command makes the command named name (its path below the root, such as
-// "get-node" or "model pull") with its help from helps and its positional
-// argument check a. The constructors add flags and a run.
-// TestHelpsAllUsed checks that helps has the help of every command.
+// "model pull") with its help from helps and the argument check a; the
+// constructors add flags and a run.
 func command(name string, a cobra.PositionalArgs) *cobra.Command {
 	h := helps[name]
 	return &cobra.Command{Use: h.use, Short: h.short, Long: h.long, Example: h.example, Args: a}

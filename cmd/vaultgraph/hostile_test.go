@@ -27,8 +27,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // rawStdio speaks line-delimited JSON-RPC to a server by hand.
@@ -207,7 +205,7 @@ func TestHostileStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	top := t.TempDir()
 	vaultDir := filepath.Join(top, "vault")
 	if err := os.CopyFS(vaultDir, os.DirFS(filepath.Join("..", "..", "testvault"))); err != nil {
@@ -403,7 +401,7 @@ func TestHostileHTTPMessages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	h := startHostileHTTP(t, bin, "", copyVault(t))
 	// A session for the messages that need one.
 	res, err := http.Post(h.url, "application/json", strings.NewReader(initializeBody))
@@ -501,7 +499,7 @@ func TestHostileHTTPSecurity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	t.Run("loopback by default", func(t *testing.T) {
 		t.Parallel()
 		for _, flag := range []string{"0", ":0"} {
@@ -667,7 +665,7 @@ func TestHostileCLIPaths(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	top := t.TempDir()
 	vaultDir := filepath.Join(top, "vault")
 	if err := os.CopyFS(vaultDir, os.DirFS(filepath.Join("..", "..", "testvault"))); err != nil {

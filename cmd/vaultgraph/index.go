@@ -13,19 +13,12 @@ import (
 	"github.com/vaultgraph/vaultgraph"
 )
 
-// waitEmbeddings waits for the engine's vectors, with a progress bar on a
-// terminal (a new model re-embeds every note, which takes a while).
+// waitEmbeddings waits for the engine's vectors, with a progress bar.
 func (g *globals) waitEmbeddings(ctx context.Context, e *vaultgraph.Engine) error {
-	f, ok := g.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	bar := g.progress(100, "embedding notes")
+	if bar == nil {
 		return e.WaitEmbeddings(ctx)
 	}
-	bar := progressbar.NewOptions(100,
-		progressbar.OptionSetWriter(g.stderr),
-		progressbar.OptionSetDescription("embedding notes"),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
 	done := make(chan error, 1)
 	go func() { done <- e.WaitEmbeddings(ctx) }()
 	tick := time.NewTicker(200 * time.Millisecond)
@@ -43,6 +36,22 @@ func (g *globals) waitEmbeddings(ctx context.Context, e *vaultgraph.Engine) erro
 	}
 }
 
+// terminal reports whether stderr is a terminal, where progress bars go.
+func (g *globals) terminal() bool {
+	f, ok := g.stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progress is a progress bar up to max (-1: unknown) on a terminal, else nil.
+func (g *globals) progress(max int, desc string, opts ...progressbar.Option) *progressbar.ProgressBar {
+	if !g.terminal() {
+		return nil
+	}
+	return progressbar.NewOptions(max, append([]progressbar.Option{progressbar.OptionSetWriter(g.stderr),
+		progressbar.OptionSetDescription(desc), progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionClearOnFinish()}, opts...)...)
+}
+
 func newIndexCmd(g *globals) *cobra.Command {
 	var full bool
 	c := command("index", maxArgs(1))
@@ -58,17 +67,9 @@ func newIndexCmd(g *globals) *cobra.Command {
 		opts.StoreVectorsOnly = true // index embeds, it never searches
 		opts.IndexOnly = true        // nor reads a note back
 		limitIndexMemory(os.Getenv)
-		var bar *progressbar.ProgressBar
-		if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			bar = progressbar.NewOptions(-1,
-				progressbar.OptionSetWriter(g.stderr),
-				progressbar.OptionSetDescription("parsing notes"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("notes"),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
+		bar := g.progress(-1, "parsing notes", progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(), progressbar.OptionSetItsString("notes"))
+		if bar != nil {
 			opts.Progress = func(done, total int) {
 				bar.ChangeMax(total)
 				_ = bar.Set(done)

@@ -26,7 +26,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/vaultgraph/vaultgraph/internal/store"
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 	"github.com/vaultgraph/vaultgraph/internal/vaultgen"
 )
 
@@ -79,7 +78,7 @@ func (s *loadStats) fail(proto bool, msg string) {
 // file and in the server's answers, and the server's index equals a fresh
 // full index of the final vault. It prints requests/s and latencies.
 func TestLoad(t *testing.T) {
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	vaultDir := filepath.Join(t.TempDir(), "vault")
 	if _, err := vaultgen.Generate(vaultDir, vaultgen.Config{Notes: *loadNotes, Seed: 7}); err != nil {
 		t.Fatal(err)

@@ -33,31 +33,25 @@ type globals struct {
 	vault   string
 	index   string
 	verbose bool
-	// embedSpec and embedURL choose the embedding model of the commands
-	// that make vectors (serve, index, search): see embedFlags.
+	// embedSpec and embedURL choose the embedding model (embedFlags).
 	embedSpec string
 	embedURL  string
 	log       *slog.Logger
-	stdin     io.Reader
-	// embedWait bounds a one-shot search's wait for missing vectors.
-	embedWait time.Duration
-	stdout    io.Writer
-	stderr    io.Writer
+	runOptions
+	stdout io.Writer
+	stderr io.Writer
 }
 
 // version is the release, set at build time with
 // -ldflags "-X main.version=v1.2.3"; "dev" otherwise.
 var version = "dev"
 
-// runOptions is what a run takes from outside its command line. The zero
-// value is the real program's; tests set fields instead of package-level
-// variables, so they can run in parallel.
+// runOptions is what a run takes from outside its command line; tests set
+// its fields (the zero value is the real program's) to run in parallel.
 type runOptions struct {
-	// stdin is what serve reads MCP messages from and --content - reads;
-	// nil means os.Stdin.
+	// stdin is what serve and --content - read; nil means os.Stdin.
 	stdin io.Reader
-	// embedWait bounds a one-shot search's wait for missing vectors;
-	// zero means oneShotEmbedWait.
+	// embedWait bounds a one-shot search's wait for vectors (0: oneShotEmbedWait).
 	embedWait time.Duration
 }
 
@@ -82,7 +76,7 @@ func runWith(ctx context.Context, args []string, o runOptions, stdout, stderr io
 		o.stdin = os.Stdin
 	}
 	o.embedWait = cmp.Or(o.embedWait, oneShotEmbedWait)
-	g := &globals{stdin: o.stdin, embedWait: o.embedWait, stdout: stdout, stderr: stderr}
+	g := &globals{runOptions: o, stdout: stdout, stderr: stderr}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -127,8 +121,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	return root
 }
 
-// args checks the number of positional arguments, naming them in the
-// error as INVALID_PARAMS.
+// args requires these positional arguments (INVALID_PARAMS otherwise).
 func args(names ...string) cobra.PositionalArgs {
 	return func(c *cobra.Command, a []string) error {
 		if len(a) != len(names) {
@@ -149,7 +142,7 @@ func maxArgs(n int) cobra.PositionalArgs {
 }
 
 // inVault is the RunE of a command whose one optional argument, VAULT,
-// names the vault as --vault does: it takes the argument, then runs run.
+// names the vault as --vault does.
 func (g *globals) inVault(run func(c *cobra.Command) error) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, a []string) error {
 		if len(a) == 1 {
@@ -175,17 +168,20 @@ func allArgs(dst *[]string) func(a []string) error {
 	}
 }
 
-// logger is the slog logger commands use: stderr, warnings (such as an
-// index rebuilt) unless -v.
+// logger is the logger commands use (newLogger, warnings).
 func (g *globals) logger() *slog.Logger {
 	if g.log == nil { // one handler, so concurrent lines never interleave
-		level := slog.LevelWarn
-		if g.verbose {
-			level = slog.LevelInfo
-		}
-		g.log = slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+		g.log = g.newLogger(slog.LevelWarn)
 	}
 	return g.log
+}
+
+// newLogger logs to stderr at level, or at the level below it with -v.
+func (g *globals) newLogger(level slog.Level) *slog.Logger {
+	if g.verbose {
+		level -= 4 // warn to info, info to debug
+	}
+	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // engineOptions are the Engine options the global flags give.
@@ -204,8 +200,7 @@ func (g *globals) engineOptions() (vaultgraph.Options, error) {
 // EnvEmbed holds the default of --embed.
 const EnvEmbed = "VAULTGRAPH_EMBED"
 
-// embedFlags adds --embed and --embed-url to a command that makes or uses
-// note vectors.
+// embedFlags adds --embed and --embed-url to a command that uses vectors.
 func (g *globals) embedFlags(c *cobra.Command) {
 	def := cmp.Or(os.Getenv(EnvEmbed), "builtin")
 	// Each command has its own variables: only the command that runs
@@ -220,8 +215,7 @@ func (g *globals) embedFlags(c *cobra.Command) {
 	}
 }
 
-// embedder builds the embedding model --embed names; nil for none or
-// when the command has no --embed.
+// embedder builds the model --embed names; nil for none or no --embed.
 func (g *globals) embedder() (embed.Embedder, error) {
 	if g.embedSpec == "" {
 		return nil, nil
@@ -233,10 +227,8 @@ func (g *globals) embedder() (embed.Embedder, error) {
 	return em, nil
 }
 
-// withTools opens the engine on the vault, runs fn and prints its answer
-// as tool's answer shaped by pres (the same text MCP returns). A read
-// (params, the tool's parameters, not nil) is first offered to a server
-// running on the index (handoff.go), which answers it from its graph.
+// withTools runs fn on the vault's engine and prints its answer as MCP
+// would; a read (params not nil) is first offered to a running server.
 func (g *globals) withTools(ctx context.Context, tool string, params any, pres *mcp.Presentation, fn func(context.Context, *mcp.Tools) (any, error)) error {
 	pres.Flags = true // hints name this command's flags
 	if _, err := mcp.Render(tool, nil, *pres); err != nil {
@@ -273,9 +265,8 @@ func (g *globals) withTools(ctx context.Context, tool string, params any, pres *
 	if opts.Embedder != nil {
 		restoreGC()
 		// One-shot: make the missing vectors now (the server does it in
-		// the background), for up to g.embedWait. If the model fails
-		// or the vault is too large, search says so and uses keywords or
-		// the vectors made so far.
+		// the background), for up to g.embedWait; past it, or if the model
+		// fails, search says so and uses what it has.
 		wctx, cancel := context.WithTimeout(ctx, g.embedWait)
 		err := e.WaitEmbeddings(wctx)
 		cancel()
@@ -306,9 +297,8 @@ func (g *globals) printAnswer(text string) error {
 	return nil
 }
 
-// embedKey names the embedding model a command or server uses (--embed
-// and --embed-url), so that a server answers only the searches it would
-// answer alike.
+// embedKey names the model a command or server uses (--embed and
+// --embed-url): a server answers only the searches it would answer alike.
 func (g *globals) embedKey() string {
 	if g.embedSpec == "" {
 		return ""
@@ -316,26 +306,25 @@ func (g *globals) embedKey() string {
 	return g.embedSpec + " " + g.embedURL
 }
 
-// readTool makes c the command of a read tool: bind (when not nil)
-// takes the arguments into p, then c runs the tool with p through
-// withTools (a running server answers it when it can); c takes the
-// presentation flags.
-func readTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
-	presentationFlags(c, tool, pres)
-	return runTool(g, c, tool, p, pres, run, bind, true)
-}
+// toolKind says whether a command's tool reads or writes.
+type toolKind bool
 
-// writeTool is readTool for a write tool: c takes --format only, and the
-// write is never handed to a running server.
-func writeTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error) *cobra.Command {
-	formatFlag(c, tool, pres)
-	return runTool(g, c, tool, p, pres, run, bind, false)
-}
+const (
+	reads  toolKind = true
+	writes toolKind = false
+)
 
-// runTool makes c take its arguments into p (bind, when not nil) and run
-// the tool with p through withTools; a read may be answered by a running
-// server (handOff).
-func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error, read bool) *cobra.Command {
+// toolCmd makes c the command of tool: bind (when not nil) takes the
+// arguments into p, then withTools runs the tool. A read takes the
+// presentation flags and may be handed to a server; a write, --format.
+func toolCmd[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.Presentation, run func(*mcp.Tools, context.Context, P) (any, error), bind func(a []string) error, kind toolKind) *cobra.Command {
+	f := c.Flags()
+	f.StringVar(&pres.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")
+	if kind == reads {
+		f.StringVar(&pres.Detail, "detail", mcp.Details.Default, "field preset: "+mcp.Details.String())
+		f.StringSliceVar(&pres.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
+		f.IntVar(&pres.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
+	}
 	c.RunE = func(c *cobra.Command, a []string) error {
 		if bind != nil {
 			if err := bind(a); err != nil {
@@ -343,7 +332,7 @@ func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 			}
 		}
 		var params any
-		if read {
+		if kind == reads {
 			params = *p
 		}
 		return g.withTools(c.Context(), tool, params, pres, func(ctx context.Context, t *mcp.Tools) (any, error) {
@@ -353,49 +342,18 @@ func runTool[P any](g *globals, c *cobra.Command, tool string, p *P, pres *mcp.P
 	return c
 }
 
-// formatFlag adds --format, the output format of tool's answer.
-func formatFlag(c *cobra.Command, tool string, p *mcp.Presentation) {
-	c.Flags().StringVar(&p.Format, "format", "", "output format: "+mcp.Formats.String()+" (default "+mcp.DefaultFormat(tool)+")")
-}
-
-// presentationFlags adds the flags that shape a read command's answer.
-func presentationFlags(c *cobra.Command, tool string, p *mcp.Presentation) {
-	formatFlag(c, tool, p)
-	f := c.Flags()
-	f.StringVar(&p.Detail, "detail", mcp.Details.Default, "field preset: "+mcp.Details.String())
-	f.StringSliceVar(&p.Fields, "fields", nil, "fields to print instead of the preset, comma-separated (see README)")
-	f.IntVar(&p.MaxTokens, "max-tokens", 0, "trim the answer to at most this many o200k tokens (50 or more)")
-}
-
-// pageFlags adds --sort-by, --page and --limit to a command that pages
-// list k; note follows the sort keys in the help. A --page or --limit
-// below 1 (or a --limit above k.MaxLimit) is INVALID_PARAMS, as the MCP
-// tools' schemas refuse "page": 0 or "limit": 0: the tools read 0 as
-// "not given", so the command checks the flags before running.
+// pageFlags adds --sort-by (note follows its keys), --page and --limit for
+// list k. The tools read 0 as "not given", so the command refuses a --page
+// or --limit out of range itself, as the MCP schemas do.
 func pageFlags(c *cobra.Command, k vaultgraph.ListKind, pg *mcp.Paging, note string) {
 	f := c.Flags()
-	page, limit := &pg.Page, &pg.Limit
 	f.StringSliceVar((*[]string)(&pg.SortBy), "sort-by", nil, "sort keys, comma-separated, '-' for descending: "+strings.Join(k.SortFields, ", ")+note)
-	f.IntVar(page, "page", 1, "page number, from 1")
-	f.IntVar(limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
-	checkFlags(c, func() error {
-		if err := vaultgraph.InRange("--page", *page, new(1), nil); err != nil {
+	f.IntVar(&pg.Page, "page", 1, "page number, from 1")
+	f.IntVar(&pg.Limit, "limit", k.DefaultLimit, fmt.Sprintf("items per page (1-%d)", k.MaxLimit))
+	c.PreRunE = func(*cobra.Command, []string) error {
+		if err := vaultgraph.InRange("--page", pg.Page, new(1), nil); err != nil {
 			return err
 		}
-		return vaultgraph.InRange("--limit", *limit, new(1), &k.MaxLimit)
-	})
-}
-
-// checkFlags runs check before the command's RunE (after any check added
-// before it).
-func checkFlags(c *cobra.Command, check func() error) {
-	prev := c.PreRunE
-	c.PreRunE = func(c *cobra.Command, a []string) error {
-		if prev != nil {
-			if err := prev(c, a); err != nil {
-				return err
-			}
-		}
-		return check()
+		return vaultgraph.InRange("--limit", pg.Limit, new(1), &k.MaxLimit)
 	}
 }

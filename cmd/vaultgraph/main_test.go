@@ -706,7 +706,7 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	vault := testVault(t)
 	tests := []struct {
 		desc       string

@@ -3,11 +3,9 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"os"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/vaultgraph/vaultgraph"
 	"github.com/vaultgraph/vaultgraph/embed"
@@ -39,7 +37,7 @@ func newModelPullCmd(g *globals) *cobra.Command {
 			cacheDir = dir
 		}
 		var bar *progressbar.ProgressBar
-		if f, ok := g.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if g.terminal() {
 			bar = progressbar.DefaultBytes(-1, "downloading "+name)
 		}
 		progress := func(done, total int64) {

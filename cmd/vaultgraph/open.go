@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/rand"
 	"fmt"
 	"os"
@@ -12,44 +13,34 @@ import (
 	"github.com/vaultgraph/vaultgraph/vault"
 )
 
-// openOptions are open's flags.
-type openOptions struct {
-	port    int
-	token   string
-	noOpen  bool
-	noWatch bool
-}
-
 func newOpenCmd(g *globals) *cobra.Command {
-	var o openOptions
+	var port int
+	var token string
+	var noOpen bool
+	so := serveOptions{readOnly: true}
 	c := command("open", maxArgs(1))
 	c.RunE = g.inVault(func(c *cobra.Command) error {
-		token := o.token
-		if token == "" {
-			token = rand.Text()
-		}
-		so := serveOptions{http: fmt.Sprintf("127.0.0.1:%d", o.port), token: token, readOnly: true, noWatch: o.noWatch}
+		so.http, so.token = fmt.Sprintf("127.0.0.1:%d", port), cmp.Or(token, rand.Text())
 		so.watch.Poll, so.watch.Quiet = vault.DefaultPoll, vault.DefaultQuiet
 		so.opened = func(url string) {
-			url += "#token=" + token
+			url += "#token=" + so.token
 			fmt.Fprintln(g.stdout, url)
-			if !o.noOpen {
+			if !noOpen {
 				openBrowser(url)
 			}
 		}
 		return g.serve(c.Context(), so)
 	})
 	f := c.Flags()
-	f.IntVar(&o.port, "port", 0, "loopback port to listen on (0: a free one)")
-	f.StringVar(&o.token, "token", os.Getenv(EnvToken), "the token the app asks for (default $"+EnvToken+", else a new random one)")
-	f.BoolVar(&o.noOpen, "no-browser", false, "print the address only; do not start a browser")
-	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the files")
+	f.IntVar(&port, "port", 0, "loopback port to listen on (0: a free one)")
+	f.StringVar(&token, "token", os.Getenv(EnvToken), "the token the app asks for (default $"+EnvToken+", else a new random one)")
+	f.BoolVar(&noOpen, "no-browser", false, "print the address only; do not start a browser")
+	f.BoolVar(&so.noWatch, "no-watch", false, "do not watch the files")
 	g.embedFlags(c)
 	return c
 }
 
-// openBrowser starts the desktop's browser on url, when there is a
-// desktop; failing that is not an error (the address was printed).
+// openBrowser starts the desktop's browser on url, if it can (not an error).
 func openBrowser(url string) {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {

@@ -12,21 +12,18 @@ import (
 )
 
 // The read commands: each runs its MCP tool's mcp.Tools method through
-// readTool, so a command and its tool answer alike. Their help texts are
-// in help.go.
+// toolCmd, so a command and its tool answer alike.
 
-// oneShotEmbedWait bounds how long a command that searches (search) makes
-// missing vectors before it answers: the builtin model embeds about 1,300
-// notes a second here, so a first search of a 100,000-note vault would
-// otherwise wait over a minute. The vectors made are kept for the next
-// run. It is the default of runOptions.embedWait, which tests shorten.
+// oneShotEmbedWait bounds how long search makes missing vectors before it
+// answers (a first search of a large vault would wait minutes); the
+// vectors made are kept. It is the default of runOptions.embedWait.
 const oneShotEmbedWait = 10 * time.Second
 
 func newGetNodeCmd(g *globals) *cobra.Command {
 	var p mcp.GetNodeParams
 	c := command("get-node", args("ID"))
 	c.Flags().IntVar(&p.Depth, "depth", 0, "0 = the note only, 1 = also its neighbours and link counts")
-	return readTool(g, c, "get_node", &p, &p.Presentation, (*mcp.Tools).GetNode, firstArg(&p.ID))
+	return toolCmd(g, c, "get_node", &p, &p.Presentation, (*mcp.Tools).GetNode, firstArg(&p.ID), reads)
 }
 
 func newGetNeighborsCmd(g *globals) *cobra.Command {
@@ -34,17 +31,17 @@ func newGetNeighborsCmd(g *globals) *cobra.Command {
 	c := command("get-neighbors", args("ID"))
 	c.Flags().StringVar(&p.Direction, "direction", string(vaultgraph.Directions.Default), vaultgraph.Directions.String())
 	pageFlags(c, vaultgraph.NeighborList, &p.Paging, "")
-	return readTool(g, c, "get_neighbors", &p, &p.Presentation, (*mcp.Tools).GetNeighbors, firstArg(&p.ID))
+	return toolCmd(g, c, "get_neighbors", &p, &p.Presentation, (*mcp.Tools).GetNeighbors, firstArg(&p.ID), reads)
 }
 
 func newFindPathCmd(g *globals) *cobra.Command {
 	var p mcp.FindPathParams
 	c := command("find-path", args("SOURCE", "TARGET"))
 	c.Flags().BoolVar(&p.Directed, "directed", false, "follow links only from the linking note to the linked one")
-	return readTool(g, c, "find_path", &p, &p.Presentation, (*mcp.Tools).FindPath, func(a []string) error {
+	return toolCmd(g, c, "find_path", &p, &p.Presentation, (*mcp.Tools).FindPath, func(a []string) error {
 		p.Source, p.Target = a[0], a[1]
 		return nil
-	})
+	}, reads)
 }
 
 func newGetHubsCmd(g *globals) *cobra.Command {
@@ -52,7 +49,7 @@ func newGetHubsCmd(g *globals) *cobra.Command {
 	c := command("get-hubs", args())
 	c.Flags().StringVar(&p.Metric, "metric", string(vaultgraph.Metrics.Default), vaultgraph.Metrics.String())
 	pageFlags(c, vaultgraph.HubList, &p.Paging, " (reorders the page; default: the metric's ranking)")
-	return readTool(g, c, "get_hubs", &p, &p.Presentation, (*mcp.Tools).GetHubs, nil)
+	return toolCmd(g, c, "get_hubs", &p, &p.Presentation, (*mcp.Tools).GetHubs, nil, reads)
 }
 
 func newSearchByTagsCmd(g *globals) *cobra.Command {
@@ -65,7 +62,7 @@ func newSearchByTagsCmd(g *globals) *cobra.Command {
 	})
 	c.Flags().StringVar(&p.Mode, "mode", string(vaultgraph.TagsAny), "any (a note has at least one tag) or all (every tag)")
 	pageFlags(c, vaultgraph.TaggedList, &p.Paging, "")
-	return readTool(g, c, "search_by_tags", &p, &p.Presentation, (*mcp.Tools).SearchByTags, allArgs(&p.Tags))
+	return toolCmd(g, c, "search_by_tags", &p, &p.Presentation, (*mcp.Tools).SearchByTags, allArgs(&p.Tags), reads)
 }
 
 func newListNodesCmd(g *globals) *cobra.Command {
@@ -85,7 +82,7 @@ func newListNodesCmd(g *globals) *cobra.Command {
 	f.BoolVar(&p.BrokenLinks, "broken-links", false, "only notes with at least one broken link")
 	f.BoolVar(&p.BrokenAnchors, "broken-anchors", false, "only notes with a link to a heading or ^block its note lacks")
 	pageFlags(c, vaultgraph.NoteList, &p.Paging, " (default path)")
-	return readTool(g, c, "list_nodes", &p, &p.Presentation, (*mcp.Tools).ListNodes, func(_ []string) error {
+	return toolCmd(g, c, "list_nodes", &p, &p.Presentation, (*mcp.Tools).ListNodes, func(_ []string) error {
 		for _, kv := range props {
 			if mcp.NotGiven(kv) {
 				continue
@@ -100,26 +97,26 @@ func newListNodesCmd(g *globals) *cobra.Command {
 			p.Properties[k] = v
 		}
 		return nil
-	})
+	}, reads)
 }
 
 func newListTagsCmd(g *globals) *cobra.Command {
 	var p mcp.ListTagsParams
 	c := command("list-tags", args())
 	pageFlags(c, vaultgraph.TagList, &p.Paging, "")
-	return readTool(g, c, "list_tags", &p, &p.Presentation, (*mcp.Tools).ListTags, nil)
+	return toolCmd(g, c, "list_tags", &p, &p.Presentation, (*mcp.Tools).ListTags, nil, reads)
 }
 
 func newRandomNodeCmd(g *globals) *cobra.Command {
 	var p mcp.RandomNodeParams
 	c := command("random-node", args())
 	c.Flags().StringSliceVar(&p.Tags, "tags", nil, "only notes with any of these tags")
-	return readTool(g, c, "random_node", &p, &p.Presentation, (*mcp.Tools).RandomNode, nil)
+	return toolCmd(g, c, "random_node", &p, &p.Presentation, (*mcp.Tools).RandomNode, nil, reads)
 }
 
 func newVaultStatusCmd(g *globals) *cobra.Command {
 	var p mcp.VaultStatusParams
-	return readTool(g, command("vault-status", args()), "vault_status", &p, &p.Presentation, (*mcp.Tools).VaultStatus, nil)
+	return toolCmd(g, command("vault-status", args()), "vault_status", &p, &p.Presentation, (*mcp.Tools).VaultStatus, nil, reads)
 }
 
 func newGetRelatedCmd(g *globals) *cobra.Command {
@@ -128,7 +125,7 @@ func newGetRelatedCmd(g *globals) *cobra.Command {
 	c.Flags().StringVar(&p.Query, "query", "", "search words whose best hits are the start")
 	c.Flags().BoolVar(&p.ExcludeLinked, "exclude-linked", false, "leave out notes already linked with a given note")
 	pageFlags(c, vaultgraph.RelatedList, &p.Paging, " (reorders the page; default: closest first)")
-	return readTool(g, c, "get_related", &p, &p.Presentation, (*mcp.Tools).GetRelated, allArgs(&p.IDs))
+	return toolCmd(g, c, "get_related", &p, &p.Presentation, (*mcp.Tools).GetRelated, allArgs(&p.IDs), reads)
 }
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -145,10 +142,10 @@ func newSearchCmd(g *globals) *cobra.Command {
 	f.StringSliceVar(&p.Tags, "tags", nil, "only notes with these tags (comma-separated or repeated), see --tag-mode")
 	f.StringVar(&p.TagMode, "tag-mode", string(vaultgraph.TagModes.Default), "how --tags filters: "+vaultgraph.TagModes.String())
 	f.StringVar(&p.Folder, "folder", "", "only notes in this folder or below it")
-	readTool(g, c, "search", &p, &p.Presentation, (*mcp.Tools).Search, func(a []string) error {
+	toolCmd(g, c, "search", &p, &p.Presentation, (*mcp.Tools).Search, func(a []string) error {
 		p.Query = strings.Join(a, " ")
 		return nil
-	})
+	}, reads)
 	g.embedFlags(c) // after RunE is set: it wraps it
 	return c
 }

@@ -9,8 +9,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestRepairLinks is README's example: a note renamed with mv between two
@@ -57,7 +55,7 @@ func TestServeFollowRenames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	vaultDir := copyVault(t)
 	var stderr lockedBuffer
 	env, _ := serveEnv(t)

@@ -8,13 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -43,10 +47,8 @@ type serveOptions struct {
 	noWatch  bool
 	// followRenames applies the link repairs of renames made outside.
 	followRenames bool
-	// noWeb leaves the web app out of --http; opened is called with the
-	// app's address once the server listens (vaultgraph open).
-	noWeb  bool
-	opened func(url string)
+	noWeb         bool
+	opened        func(url string) // given the app's address once it listens (open)
 }
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -77,7 +79,7 @@ func (g *globals) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	log := g.serveLogger()
+	log := g.newLogger(slog.LevelInfo)
 	if err := startPprof(ctx, log); err != nil {
 		return err
 	}
@@ -153,8 +155,7 @@ func serveStdio(ctx context.Context, s *server.MCPServer, g *globals, log *slog.
 	return fmt.Errorf("stdio: %w", err)
 }
 
-// serveHTTP serves streamable HTTP at /mcp, and site (the web app, when
-// not nil) at /, until ctx ends.
+// serveHTTP serves streamable HTTP at /mcp, and site (when not nil) at /.
 func serveHTTP(ctx context.Context, s *server.MCPServer, site http.Handler, o serveOptions, log *slog.Logger) error {
 	addr, err := loopbackDefault(o.http)
 	if err != nil {
@@ -205,8 +206,7 @@ func serveHTTP(ctx context.Context, s *server.MCPServer, site http.Handler, o se
 	return nil
 }
 
-// loopbackDefault binds a bare port ("8765" or ":8765") to 127.0.0.1;
-// another host must be named explicitly (e.g. 0.0.0.0:8765).
+// loopbackDefault binds a bare port ("8765" or ":8765") to 127.0.0.1.
 func loopbackDefault(addr string) (string, error) {
 	if !strings.Contains(addr, ":") {
 		addr = ":" + addr
@@ -241,9 +241,8 @@ func requireToken(token string, next http.Handler) http.Handler {
 	})
 }
 
-// limitBody answers 413 to a request whose body is over max bytes, read
-// before next sees it, so that a client learns the body was too large
-// rather than malformed.
+// limitBody answers 413 to a request whose body is over max bytes (read
+// before next sees it, so that the client learns why).
 func limitBody(next http.Handler, max int64) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > max {
@@ -280,7 +279,11 @@ func checkHost(addr net.Addr, next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !loopbackName(r.Host) {
+		host := r.Host // port optional
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if !loopbackHost(strings.TrimSuffix(strings.Trim(host, "[]"), ".")) {
 			http.Error(w, fmt.Sprintf("403 Forbidden: host %q is not this loopback server's", r.Host), http.StatusForbidden)
 			return
 		}
@@ -288,57 +291,116 @@ func checkHost(addr net.Addr, next http.Handler) http.Handler {
 	})
 }
 
-// loopbackName reports whether host (a Host header, port optional) is
-// localhost or a loopback address.
-func loopbackName(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+// loopbackHost reports whether name is localhost or a loopback address.
+func loopbackHost(name string) bool {
+	ip := net.ParseIP(name)
+	return strings.EqualFold(name, "localhost") || ip != nil && ip.IsLoopback()
 }
 
 // checkOrigin refuses (403) a browser request whose Origin is neither a
 // loopback address nor the server's own host, as the MCP specification
-// asks of HTTP servers against DNS rebinding. Requests without an Origin
-// header (every non-browser client) pass.
+// asks against DNS rebinding; requests without an Origin pass.
 func checkOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !allowedOrigin(origin, r.Host) {
-			http.Error(w, fmt.Sprintf("403 Forbidden: origin %q may not use this server", origin), http.StatusForbidden)
-			return
+		if origin := r.Header.Get("Origin"); origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || u.Host == "" || !strings.EqualFold(u.Host, r.Host) && !loopbackHost(u.Hostname()) {
+				http.Error(w, fmt.Sprintf("403 Forbidden: origin %q may not use this server", origin), http.StatusForbidden)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// allowedOrigin reports whether a browser page at origin may call the
-// server reached as host.
-func allowedOrigin(origin, host string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if strings.EqualFold(u.Host, host) {
-		return true
-	}
-	name := u.Hostname()
-	if strings.EqualFold(name, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(name)
-	return ip != nil && ip.IsLoopback()
+// A running server marks its index with a heartbeat file next to it,
+// touched every heartbeatEvery; a command that finds a fresh one trusts
+// the index instead of scanning the vault itself. A file older than
+// heartbeatStale is left over from a server that died.
+const (
+	heartbeatEvery = 5 * time.Second
+	heartbeatStale = 3 * heartbeatEvery
+)
+
+func heartbeatPath(index string) string { return index + ".serve" }
+
+// serverRunning reports whether a server is keeping index current.
+func serverRunning(index string) bool {
+	fi, err := os.Stat(heartbeatPath(index))
+	return err == nil && time.Since(fi.ModTime()) < heartbeatStale
 }
 
-// serveLogger logs at info level (debug with -v) to stderr.
-func (g *globals) serveLogger() *slog.Logger {
-	level := slog.LevelInfo
-	if g.verbose {
-		level = slog.LevelDebug
+// heartbeat marks index as served until ctx ends. Servers on one index
+// share the mark: each keeps it fresh (writing it again if another removed
+// it), and only the one whose process ID it holds removes it.
+func heartbeat(ctx context.Context, index string) error {
+	p := heartbeatPath(index)
+	mark := fmt.Appendf(nil, "%d\n", os.Getpid())
+	if err := os.WriteFile(p, mark, 0o644); err != nil {
+		return fmt.Errorf("mark index as served: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level}))
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				removeHeartbeat(index)
+				return
+			case now := <-t.C:
+				if err := os.Chtimes(p, now, now); errors.Is(err, fs.ErrNotExist) {
+					_ = os.WriteFile(p, mark, 0o644)
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+// removeHeartbeat removes index's mark if this process wrote it last.
+func removeHeartbeat(index string) {
+	p := heartbeatPath(index)
+	if b, err := os.ReadFile(p); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(os.Getpid()) {
+		_ = os.Remove(p)
+	}
+}
+
+// EnvPprof, when set to a loopback address such as 127.0.0.1:6060, makes
+// serve answer Go's profiles at http://ADDR/debug/pprof/ (development).
+const EnvPprof = "VAULTGRAPH_PPROF"
+
+// profileRate samples one block or mutex event in this many (EnvPprof).
+const profileRate = 5
+
+// startPprof serves the profiles on $VAULTGRAPH_PPROF, if set, until ctx
+// ends; it refuses an address that is not loopback (profiles show notes).
+func startPprof(ctx context.Context, log *slog.Logger) error {
+	addr := os.Getenv(EnvPprof)
+	if addr == "" {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.Join(errors.New(EnvPprof+": want HOST:PORT on loopback"), err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return errors.New(EnvPprof + ": " + addr + " is not a loopback address")
+	}
+	runtime.SetBlockProfileRate(profileRate)
+	runtime.SetMutexProfileFraction(profileRate)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return errors.Join(errors.New(EnvPprof), err)
+	}
+	go func() { _ = srv.Serve(l) }()
+	context.AfterFunc(ctx, func() { _ = srv.Close() })
+	log.Info("profiles", "url", "http://"+addr+"/debug/pprof/")
+	return nil
 }

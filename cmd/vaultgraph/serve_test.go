@@ -212,7 +212,7 @@ func TestServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	t.Run("stdio", func(t *testing.T) { t.Parallel(); testServeStdio(t, bin) })
 	t.Run("stdio stdout and SIGTERM", func(t *testing.T) { t.Parallel(); testServeStdout(t, bin) })
 	t.Run("stdio external edit", func(t *testing.T) { t.Parallel(); testServeExternalEdit(t, bin) })

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // webGet sends GET path with the given Host, Origin and token (each
@@ -45,7 +43,7 @@ func TestServeWeb(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	addr := freeAddr(t)
 	_, port, _ := net.SplitHostPort(addr)
 	env, _ := serveEnv(t)
@@ -86,7 +84,7 @@ func TestOpen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	env, _ := serveEnv(t)
 	s := startServer(t, bin, env, "open", "--no-browser", copyVault(t))
 	stdout, err := s.cmd.StdoutPipe()

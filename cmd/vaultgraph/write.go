@@ -13,12 +13,6 @@ import (
 	"github.com/vaultgraph/vaultgraph/mcp"
 )
 
-// writeFlags are the flags create-node and update-node share.
-type writeFlags struct {
-	content string
-	props   []string
-}
-
 // contentText returns --content, reading standard input for "-".
 func (g *globals) contentText(s string) (string, error) {
 	if s != "-" {
@@ -39,32 +33,27 @@ func propertiesJSON(kvs []string) (json.RawMessage, error) {
 	if len(kvs) == 0 {
 		return nil, nil
 	}
-	var b strings.Builder
-	b.WriteByte('{')
+	out := []byte{'{'}
 	for i, kv := range kvs {
 		k, v, err := keyValue(kv)
 		if err != nil {
 			return nil, err
 		}
 		if i > 0 {
-			b.WriteByte(',')
+			out = append(out, ',')
 		}
 		key, _ := json.Marshal(k)
-		b.Write(key)
-		b.WriteByte(':')
-		if json.Valid([]byte(v)) {
-			b.WriteString(v)
-		} else {
-			s, _ := json.Marshal(v)
-			b.Write(s)
+		val := []byte(v)
+		if !json.Valid(val) {
+			val, _ = json.Marshal(v)
 		}
+		out = append(append(append(out, key...), ':'), val...)
 	}
-	b.WriteByte('}')
-	return json.RawMessage(b.String()), nil
+	return append(out, '}'), nil
 }
 
-// keyValue splits a --property flag's key=value, both trimmed; a blank
-// key or no '=' is INVALID_PARAMS.
+// keyValue splits a --property key=value, both trimmed (INVALID_PARAMS
+// for a blank key or no '=').
 func keyValue(kv string) (key, value string, err error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if k = strings.TrimSpace(k); !ok || k == "" {
@@ -73,8 +62,8 @@ func keyValue(kv string) (key, value string, err error) {
 	return k, strings.TrimSpace(v), nil
 }
 
-// optional is a string flag as an optional parameter: nil when it was not
-// given, which an empty value also means (mcp.NotGiven), as over MCP.
+// optional is a string flag as an optional parameter: nil when not given
+// (mcp.NotGiven), as over MCP.
 func optional(s string) *string {
 	if mcp.NotGiven(s) {
 		return nil
@@ -84,15 +73,16 @@ func optional(s string) *string {
 
 func newCreateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.CreateNodeParams
-	var w writeFlags
+	var content string
+	var props []string
 	c := command("create-node", maxArgs(1))
 	f := c.Flags()
 	f.StringVar(&p.Title, "title", "", "the note's title (or give it as the argument)")
-	f.StringVar(&w.content, "content", "", "the body; - reads it from standard input")
+	f.StringVar(&content, "content", "", "the body; - reads it from standard input")
 	f.StringSliceVar(&p.Tags, "tags", nil, "tags, comma-separated")
 	f.StringVar(&p.Directory, "directory", "", "vault folder (default the root, also /)")
-	f.StringArrayVar(&w.props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
-	return writeTool(g, c, "create_node", &p, &p.Presentation, (*mcp.Tools).CreateNode, func(a []string) error {
+	f.StringArrayVar(&props, "property", nil, "key=value frontmatter property (repeatable; JSON values such as 3, true, [\"a\"] keep their type)")
+	return toolCmd(g, c, "create_node", &p, &p.Presentation, (*mcp.Tools).CreateNode, func(a []string) error {
 		if len(a) == 1 {
 			if p.Title != "" {
 				return fmt.Errorf("%w: give the title once: as the argument or as --title", vaultgraph.ErrInvalid)
@@ -100,36 +90,35 @@ func newCreateNodeCmd(g *globals) *cobra.Command {
 			p.Title = a[0]
 		}
 		var err error
-		if p.Content, err = g.contentText(w.content); err != nil {
+		if p.Content, err = g.contentText(content); err != nil {
 			return err
 		}
-		p.Properties, err = propertiesJSON(w.props)
+		p.Properties, err = propertiesJSON(props)
 		return err
-	})
+	}, writes)
 }
 
 func newUpdateNodeCmd(g *globals) *cobra.Command {
 	var p mcp.UpdateNodeParams
-	var w writeFlags
-	var title, dir, heading string
-	var tags []string
+	var title, dir, heading, content string
+	var tags, props []string
 	c := command("update-node", args("ID"))
 	f := c.Flags()
 	f.StringVar(&title, "title", "", "rename: the new title (file name)")
 	f.StringVar(&dir, "directory", "", "move: the vault folder to move the note to (/ = the root)")
-	f.StringVar(&w.content, "content", "", "replace the body; - reads it from standard input")
+	f.StringVar(&content, "content", "", "replace the body; - reads it from standard input")
 	f.StringSliceVar(&tags, "tags", nil, "replace the tags, comma-separated")
-	f.StringArrayVar(&w.props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
+	f.StringArrayVar(&props, "property", nil, "key=value property to set, key=null to remove (repeatable)")
 	f.StringVar(&heading, "rename-heading", "", "OLD=NEW: rename the heading OLD (split at the first '=') and rewrite the links to it")
 	f.StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
 	f.BoolVar(&p.DryRun, "dry-run", false, "list the files and links that would change, write nothing")
-	return writeTool(g, c, "update_node", &p, &p.Presentation, (*mcp.Tools).UpdateNode, func(a []string) error {
+	return toolCmd(g, c, "update_node", &p, &p.Presentation, (*mcp.Tools).UpdateNode, func(a []string) error {
 		p.ID = a[0]
 		p.Title, p.Directory = optional(title), optional(dir)
 		if f.Changed("tags") { // --tags "" is [], removing every tag
 			p.Tags = &tags
 		}
-		if content := optional(w.content); content != nil {
+		if content := optional(content); content != nil {
 			text, err := g.contentText(*content)
 			if err != nil {
 				return err
@@ -137,32 +126,47 @@ func newUpdateNodeCmd(g *globals) *cobra.Command {
 			p.Content = &text
 		}
 		if heading != "" { // "" is not given
-			r, err := headingRename(heading)
-			if err != nil {
-				return err
+			// Split at the first '=': a heading whose text holds '=' is
+			// named without it (headings match as links do, punctuation aside).
+			from, to, ok := strings.Cut(heading, "=")
+			if !ok || strings.TrimSpace(from) == "" {
+				return fmt.Errorf("%w: --rename-heading %q: use OLD=NEW, the heading's text and its new text", vaultgraph.ErrInvalid, heading)
 			}
-			p.RenameHeading = r
+			p.RenameHeading = &vaultgraph.HeadingRename{From: from, To: to}
 		}
 		var err error
-		p.Properties, err = propertiesJSON(w.props)
+		p.Properties, err = propertiesJSON(props)
 		return err
-	})
-}
-
-// headingRename reads --rename-heading OLD=NEW, split at the first '='.
-// A heading whose text holds '=' is named without it: headings are
-// matched as links match them, punctuation aside.
-func headingRename(s string) (*vaultgraph.HeadingRename, error) {
-	from, to, ok := strings.Cut(s, "=")
-	if !ok || strings.TrimSpace(from) == "" {
-		return nil, fmt.Errorf("%w: --rename-heading %q: use OLD=NEW, the heading's text and its new text", vaultgraph.ErrInvalid, s)
-	}
-	return &vaultgraph.HeadingRename{From: from, To: to}, nil
+	}, writes)
 }
 
 func newDeleteNodeCmd(g *globals) *cobra.Command {
 	var p mcp.DeleteNodeParams
 	c := command("delete-node", args("ID"))
 	c.Flags().StringVar(&p.IfMatch, "if-match", "", "refuse (CONFLICT) unless the file's hash is still this")
-	return writeTool(g, c, "delete_node", &p, &p.Presentation, (*mcp.Tools).DeleteNode, firstArg(&p.ID))
+	return toolCmd(g, c, "delete_node", &p, &p.Presentation, (*mcp.Tools).DeleteNode, firstArg(&p.ID), writes)
+}
+
+func newLinkMentionsCmd(g *globals) *cobra.Command {
+	var p mcp.LinkMentionsParams
+	c := command("link-mentions", cobra.MinimumNArgs(1))
+	c.Flags().BoolVar(&p.DryRun, "dry-run", false, "list the changes, write nothing")
+	return toolCmd(g, c, "link_mentions", &p, &p.Presentation, (*mcp.Tools).LinkMentions, func(a []string) error {
+		p.ID, p.Sources = a[0], a[1:]
+		return nil
+	}, writes)
+}
+
+func newRepairLinksCmd(g *globals) *cobra.Command {
+	var p mcp.RepairLinksParams
+	c := command("repair-links", maxArgs(1))
+	f := c.Flags()
+	f.StringVar(&p.To, "to", "", "the note's new path, to pick one candidate of an ambiguous repair")
+	f.BoolVar(&p.Apply, "apply", false, "rewrite the links (default: a dry run listing them)")
+	return toolCmd(g, c, "repair_links", &p, &p.Presentation, (*mcp.Tools).RepairLinks, func(a []string) error {
+		if len(a) == 1 {
+			p.From = a[0]
+		}
+		return nil
+	}, writes)
 }

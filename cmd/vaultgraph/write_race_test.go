@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vaultgraph/vaultgraph/internal/testutil"
 )
 
 // TestRenameEditDuringCLI is the issue's repro: `vaultgraph update-node
@@ -25,7 +23,7 @@ func TestRenameEditDuringCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and renames over 1,000 notes")
 	}
-	bin := testutil.Binary(t)
+	bin := testBinary(t)
 	const n = 1000
 	const edited = "Notes/Note 0500.md"
 	const line = "USER EDIT\n"

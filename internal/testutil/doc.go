@@ -1,7 +1,6 @@
 // Package testutil holds the helpers that the tests of several packages
 // share: copies of testvault/ in temporary folders, vaults made from a map
-// of files, dumps and diffs of a folder tree, a fake embedding server and
-// the vaultgraph binary built once per test binary.
+// of files, dumps and diffs of a folder tree and a fake embedding server.
 //
 // It imports the standard library only, so that any package's tests,
 // internal or external, may use it; only _test.go files import it

@@ -17,27 +17,9 @@ import (
 // EmbedDim is the length of the vectors EmbedServer answers with.
 const EmbedDim = 8
 
-// EmbedVector is EmbedServer's deterministic embedding of text: each
-// lower-cased word adds 1 to the dimension its hash picks, and the last
-// dimension gets 0.1 so that it is never the zero vector.
-func EmbedVector(text string) []float32 {
-	v := make([]float32, EmbedDim)
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
-		h := fnv.New32a()
-		h.Write([]byte(w))
-		v[h.Sum32()%EmbedDim]++
-	}
-	v[EmbedDim-1] += 0.1
-	return v
-}
-
 // EmbedServer is an embedding server over real HTTP speaking Ollama's
 // /api/embed or, with OpenAI set, OpenAI's /v1/embeddings, answering with
-// EmbedVector. A request to another path is refused with 404 Not Found;
-// one with no model, no text, or (when Model is set) another model, with
-// 400 Bad Request. Its behaviour can be switched while it runs: fail with
-// an HTTP status (Fail), or hold every request but the dimension probe
-// until released (Hold, Release). It records what it answers.
+// a deterministic embedding (answer). It records what it answers.
 type EmbedServer struct {
 	*httptest.Server
 	// OpenAI chooses the wire format.
@@ -50,7 +32,6 @@ type EmbedServer struct {
 	failBody string        // and this body
 	gate     chan struct{} // non-nil: hold requests until it is closed
 	held     chan struct{} // told when a request is held
-	requests int           // answered with vectors
 	texts    int           // embedded, the probe included
 	models   []string      // the model of each request answered
 	queries  []string      // the texts of one-text requests answered
@@ -64,8 +45,7 @@ func NewEmbedServer(t testing.TB, openai bool, model string) *EmbedServer {
 	return NewEmbedServerAt(t, openai, model, "")
 }
 
-// NewEmbedServerAt is NewEmbedServer listening on addr (host:port), or on
-// a free port when addr is empty.
+// NewEmbedServerAt is NewEmbedServer listening on addr ("": a free port).
 func NewEmbedServerAt(t testing.TB, openai bool, model, addr string) *EmbedServer {
 	t.Helper()
 	s := &EmbedServer{OpenAI: openai, Model: model, held: make(chan struct{}, 1)}
@@ -102,8 +82,7 @@ func (s *EmbedServer) Fail(code int, body string) {
 	s.mu.Unlock()
 }
 
-// Hold makes the server hold every request but the dimension probe until
-// Release.
+// Hold holds every request but the dimension probe until Release.
 func (s *EmbedServer) Hold() {
 	s.mu.Lock()
 	s.gate = make(chan struct{})
@@ -127,7 +106,7 @@ func (s *EmbedServer) Held() <-chan struct{} { return s.held }
 func (s *EmbedServer) Counts() (requests, texts int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.requests, s.texts
+	return len(s.models), s.texts
 }
 
 // Models returns the model of each request answered so far.
@@ -156,7 +135,9 @@ func (s *EmbedServer) Seen() (models, texts, auth []string) {
 	return models, texts, auth
 }
 
-// ServeHTTP answers one embedding request.
+// ServeHTTP answers one embedding request. A request to another path is
+// refused with 404 Not Found; one with no model, no text, or (when Model
+// is set) another model, with 400 Bad Request.
 func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := "/api/embed"
 	if s.OpenAI {
@@ -195,31 +176,32 @@ func (s *EmbedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.record(body.Model, body.Input, r.Header.Get("Authorization"))
+	s.mu.Lock()
+	s.texts += len(body.Input)
+	s.models = append(s.models, body.Model)
+	if len(body.Input) == 1 {
+		s.queries = append(s.queries, body.Input[0])
+	}
+	s.seen.models = append(s.seen.models, body.Model)
+	s.seen.texts = append(s.seen.texts, body.Input...)
+	s.seen.auth = append(s.seen.auth, r.Header.Get("Authorization"))
+	s.mu.Unlock()
 	s.answer(w, body.Model, body.Input)
 }
 
-// record notes a request about to be answered.
-func (s *EmbedServer) record(model string, texts []string, auth string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.requests++
-	s.texts += len(texts)
-	s.models = append(s.models, model)
-	if len(texts) == 1 {
-		s.queries = append(s.queries, texts[0])
-	}
-	s.seen.models = append(s.seen.models, model)
-	s.seen.texts = append(s.seen.texts, texts...)
-	s.seen.auth = append(s.seen.auth, auth)
-}
-
-// answer writes the vectors of texts in the server's wire format; an
-// OpenAI answer lists them in reverse order, as its index fields allow.
+// answer writes the vectors of texts (OpenAI's in reverse order, as its
+// index fields allow): each lower-cased word adds 1 to the dimension its
+// hash picks, and the last gets 0.1 so that none is the zero vector.
 func (s *EmbedServer) answer(w http.ResponseWriter, model string, texts []string) {
 	vecs := make([][]float32, len(texts))
 	for i, text := range texts {
-		vecs[i] = EmbedVector(text)
+		vecs[i] = make([]float32, EmbedDim)
+		for _, word := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+			h := fnv.New32a()
+			h.Write([]byte(word))
+			vecs[i][h.Sum32()%EmbedDim]++
+		}
+		vecs[i][EmbedDim-1] += 0.1
 	}
 	w.Header().Set("Content-Type", "application/json")
 	if !s.OpenAI {

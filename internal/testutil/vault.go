@@ -1,15 +1,15 @@
 package testutil
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
 // TestVault returns the absolute path of the repository's testvault/,
-// whichever package's tests ask: it sits beside go.mod, in the nearest
-// folder above the working directory (a package's folder under go test)
-// that has one.
+// beside go.mod in the nearest folder above the working directory.
 func TestVault(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -28,15 +28,13 @@ func TestVault(t testing.TB) string {
 	}
 }
 
-// CopyTestVault copies testvault/ into a new temporary folder and returns
-// the copy.
+// CopyTestVault returns a copy of testvault/ in a new temporary folder.
 func CopyTestVault(t testing.TB) string {
 	t.Helper()
 	return CopyDir(t, TestVault(t))
 }
 
-// CopyDir copies the folder src into a new temporary folder named "vault"
-// and returns the copy.
+// CopyDir returns a copy of src in a new temporary folder named "vault".
 func CopyDir(t testing.TB, src string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
@@ -46,20 +44,7 @@ func CopyDir(t testing.TB, src string) string {
 	return dir
 }
 
-// MakeVault writes files (vault path -> content) into a new temporary
-// vault folder and returns it.
-func MakeVault(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	WriteFiles(t, dir, files)
-	return dir
-}
-
-// WriteFiles writes files (slash path -> content) under root, making
-// their folders.
+// WriteFiles writes files (slash path -> content) under root.
 func WriteFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
@@ -67,8 +52,7 @@ func WriteFiles(t testing.TB, root string, files map[string]string) {
 	}
 }
 
-// WriteFile writes content to the slash path rel under dir, making its
-// folders.
+// WriteFile writes content to the slash path rel under dir, making folders.
 func WriteFile(t testing.TB, dir, rel, content string) {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -78,4 +62,55 @@ func WriteFile(t testing.TB, dir, rel, content string) {
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Files returns every regular file under dir (slash path -> content);
+// folders are left out and symlinks are not followed.
+func Files(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("snapshot %s: %v", dir, err)
+	}
+	return files
+}
+
+// Changed names the paths added ("+path"), removed ("-path") or changed
+// ("~path") from a to b, sorted.
+func Changed(a, b map[string]string) []string {
+	var out []string
+	for p, s := range a {
+		if t, ok := b[p]; !ok {
+			out = append(out, "-"+p)
+		} else if s != t {
+			out = append(out, "~"+p)
+		}
+	}
+	for p := range b {
+		if _, ok := a[p]; !ok {
+			out = append(out, "+"+p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Clip shortens s to 600 bytes for a failure message.
+func Clip(s string) string {
+	if len(s) > 600 {
+		return s[:600] + "..."
+	}
+	return s
 }

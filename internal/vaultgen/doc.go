@@ -21,29 +21,15 @@
 //   - external links and markdown images of attachments, which are not
 //     links between notes either.
 //
-// Out-degree follows a heavy-tailed (shifted Pareto) distribution and link
-// targets are drawn from a Zipf distribution mixed with a uniform one, so a
-// few hub notes receive a large share of all backlinks. A small fraction of
-// links (Config.BrokenRate) point at notes that do not exist.
-//
-// Titles are one to four capitalised words; about 3% of notes share their
-// base name with a note in another folder and about 2% have non-ASCII
-// titles such as "Café Notes", "東京 Trip" or "Ideas 🚀". Every link to a
-// note whose base name is shared is written path-qualified
-// ([[Folder/Sub/Name]] or [t](Folder/Sub/Name.md)), so each link's intended
-// target is unambiguous; path-qualified links always spell the full path
-// from the vault root. Folder names are unique across the whole vault
-// (case-insensitively).
-//
-// Link accounting in [Stats]: every wikilink, embed of a note, markdown link
-// to a .md file and frontmatter link is one link. Embeds of attachments,
-// markdown images, external URLs and anything inside code are not links.
-// A link is broken when no note matches it; links to headings always name a
-// heading that exists in the target note.
+// A few hub notes receive a large share of all backlinks, and a small
+// fraction of links (Config.BrokenRate) point at notes that do not exist.
+// Some notes share their base name with a note in another folder; every
+// link to such a note spells its full path from the vault root, so each
+// link's intended target is unambiguous. Links to headings always name a
+// heading that exists in the target note. [Stats] says what counts as a
+// link.
 //
 // Generation is deterministic: the same [Config] (including Seed) yields a
-// byte-identical tree, independent of GOMAXPROCS and scheduling. Planning
-// uses a single math/rand/v2 PCG stream; each note is then rendered from
-// its own PCG stream derived from the seed and its index, which lets notes
-// be rendered and written in parallel.
+// byte-identical tree, independent of GOMAXPROCS and scheduling: planning
+// uses one PCG stream, and each note is rendered from its own.
 package vaultgen

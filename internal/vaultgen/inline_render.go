@@ -2,9 +2,12 @@ package vaultgen
 
 import (
 	"cmp"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Token kinds of inline text.
@@ -49,10 +52,8 @@ func (rd *renderer) word() (string, string) {
 	return proseWords[i], proseWordsCap[i]
 }
 
-// inline writes nWords words with links, tags and the odd external link or
-// code span mixed in. With sentences it adds capitals and punctuation. In
-// ctxInline, embeds are collected in rd.embs for the caller to place on
-// lines of their own.
+// inline writes the tokens of nWords words and links (tokens), with
+// capitals and punctuation when sentences.
 func (rd *renderer) inline(nWords int, links []link, sentences bool, ctx int) {
 	rd.write(rd.tokens(nWords, links, ctx), sentences)
 }
@@ -170,7 +171,7 @@ func (rd *renderer) linkText(l link, ctx int) (s string, embed bool) {
 	var heading string
 	forced := false
 	if l.broken() {
-		name = p.broken[l.brokenIndex()]
+		name = p.broken[-l-1]
 		path = name
 		if len(p.folders) > 0 {
 			path = p.folders[r.IntN(len(p.folders))].path + "/" + name
@@ -193,14 +194,13 @@ func (rd *renderer) linkText(l link, ctx int) (s string, embed bool) {
 	switch ctx {
 	case ctxFM:
 		return `"[[` + target(false) + `]]"`, false
-	case ctxTable:
-		if r.Float64() < 0.6 {
-			return "[[" + target(false) + `\|` + rd.alias(name) + "]]", false
+	case ctxTable, ctxIndex:
+		pipe, aliased := `\|`, 0.6 // a table cell escapes the alias's pipe
+		if ctx == ctxIndex {
+			pipe, aliased = "|", 0.2
 		}
-		return "[[" + target(false) + "]]", false
-	case ctxIndex:
-		if r.Float64() < 0.2 {
-			return "[[" + target(false) + "|" + rd.alias(name) + "]]", false
+		if r.Float64() < aliased {
+			return "[[" + target(false) + pipe + rd.alias(name) + "]]", false
 		}
 		return "[[" + target(false) + "]]", false
 	}
@@ -240,23 +240,17 @@ func (rd *renderer) alias(name string) string {
 	if r.Float64() < 0.2 {
 		return strings.ToLower(name)
 	}
-	k := 1 + r.IntN(3)
-	var sb strings.Builder
-	for j := range k {
-		if j > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(proseWords[r.IntN(len(proseWords))])
+	words := make([]string, 1+r.IntN(3))
+	for j := range words {
+		words[j] = proseWords[r.IntN(len(proseWords))]
 	}
-	return sb.String()
+	return strings.Join(words, " ")
 }
 
-// encode percent-encodes a markdown link destination the way Obsidian
-// writes it: spaces always become %20; non-ASCII bytes are encoded in half
-// of the links and kept raw in the other half.
+// encode percent-encodes a markdown link destination as Obsidian does:
+// spaces always, non-ASCII bytes in half of the links.
 func (rd *renderer) encode(s string) string {
 	full := rd.r.Float64() < 0.5
-	const hex = "0123456789ABCDEF"
 	var sb strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -264,12 +258,92 @@ func (rd *renderer) encode(s string) string {
 		case c == ' ':
 			sb.WriteString("%20")
 		case c >= 0x80 && full:
-			sb.WriteByte('%')
-			sb.WriteByte(hex[c>>4])
-			sb.WriteByte(hex[c&15])
+			fmt.Fprintf(&sb, "%%%02X", c)
 		default:
 			sb.WriteByte(c)
 		}
 	}
 	return sb.String()
+}
+
+// frontmatter writes a YAML frontmatter block with links as `related:`.
+func (rd *renderer) frontmatter(n *note, links []link) {
+	b, r := rd.b, rd.r
+	b.WriteString("---\n")
+	if len(n.aliases) > 0 {
+		quoted := make([]string, len(n.aliases))
+		for j, a := range n.aliases {
+			quoted[j] = strconv.Quote(a)
+		}
+		rd.yamlList("aliases", quoted, r.Float64() < 0.7)
+	}
+	if r.Float64() < 0.75 {
+		k := 1 + r.IntN(3)
+		tags := make([]string, 0, k)
+		for range k {
+			u := r.Float64()
+			if t := tagWords[int(u*u*float64(len(tagWords)))]; !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+		if u := r.Float64(); u < 0.7 {
+			rd.yamlList("tags", tags, u < 0.5)
+		} else {
+			b.WriteString("tags: " + strings.Join(tags, ", ") + "\n")
+		}
+	}
+	if r.Float64() < 0.85 {
+		b.WriteString("created: " + date(r) + "\n")
+	}
+	if r.Float64() < 0.25 {
+		b.WriteString("updated: " + date(r) + "\n")
+	}
+	switch u := r.Float64(); {
+	case u < 0.15:
+		b.WriteString("rating: " + strconv.Itoa(1+r.IntN(5)) + "\n")
+	case u < 0.30:
+		b.WriteString("priority: " + strconv.Itoa(1+r.IntN(3)) + "\n")
+	case u < 0.40:
+		b.WriteString("progress: " + strconv.FormatFloat(float64(r.IntN(101))/100, 'f', -1, 64) + "\n")
+	}
+	switch u := r.Float64(); {
+	case u < 0.2:
+		b.WriteString("draft: " + strconv.FormatBool(r.IntN(2) == 0) + "\n")
+	case u < 0.35:
+		b.WriteString("publish: " + strconv.FormatBool(r.IntN(2) == 0) + "\n")
+	}
+	if r.Float64() < 0.2 {
+		b.WriteString("status: " + statuses[r.IntN(len(statuses))] + "\n")
+	}
+	if len(links) == 1 && r.Float64() < 0.7 {
+		s, _ := rd.linkText(links[0], ctxFM)
+		b.WriteString("related: " + s + "\n")
+	} else if len(links) > 0 {
+		b.WriteString("related:\n")
+		for _, l := range links {
+			s, _ := rd.linkText(l, ctxFM)
+			b.WriteString("  - " + s + "\n")
+		}
+	}
+	b.WriteString("---\n")
+}
+
+// yamlList writes key's items as a block list, else as a flow list.
+func (rd *renderer) yamlList(key string, items []string, block bool) {
+	if !block {
+		rd.b.WriteString(key + ": [" + strings.Join(items, ", ") + "]\n")
+		return
+	}
+	rd.b.WriteString(key + ":\n")
+	for _, it := range items {
+		rd.b.WriteString("  - " + it + "\n")
+	}
+}
+
+// epoch is the earliest frontmatter date.
+var epoch = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// date returns a random YYYY-MM-DD between 2020 and 2025.
+func date(r *rand.Rand) string {
+	return epoch.AddDate(0, 0, r.IntN(6*365)).Format(time.DateOnly)
 }

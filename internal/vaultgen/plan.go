@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -34,9 +33,6 @@ type link int32
 
 // broken reports whether l has no target note.
 func (l link) broken() bool { return l < 0 }
-
-// brokenIndex returns the index into plan.broken of a broken link.
-func (l link) brokenIndex() int { return int(-l - 1) }
 
 // note is one planned note.
 type note struct {
@@ -72,8 +68,7 @@ func newPlan(cfg Config) *plan {
 	return p
 }
 
-// makeFolders builds a folder tree with globally unique names. The first few
-// folders are top-level; later ones are increasingly likely to nest.
+// makeFolders builds a folder tree; later folders are likelier to nest.
 func (p *plan) makeFolders(r *rand.Rand) {
 	n := p.cfg.Folders
 	p.folders = make([]folder, 0, n)
@@ -97,31 +92,7 @@ func (p *plan) makeFolders(r *rand.Rand) {
 	}
 }
 
-// uniqueFolderName returns a folder name not yet in used (compared
-// case-insensitively) and records it.
-func uniqueFolderName(r *rand.Rand, used map[string]bool) string {
-	for try := 0; ; try++ {
-		var name string
-		switch {
-		case r.Float64() < 0.02:
-			name = nonASCIIFolders[r.IntN(len(nonASCIIFolders))]
-		case try < 2:
-			name = folderWords[r.IntN(len(folderWords))]
-		case try < 10:
-			name = folderModifiers[r.IntN(len(folderModifiers))] + " " + folderWords[r.IntN(len(folderWords))]
-		default:
-			name = folderWords[r.IntN(len(folderWords))] + " " + strconv.Itoa(try)
-		}
-		key := strings.ToLower(name)
-		if !used[key] {
-			used[key] = true
-			return name
-		}
-	}
-}
-
-// placeNotes assigns each note a folder (or the root). Folder sizes are
-// skewed; every folder gets at least one note while notes last.
+// placeNotes assigns each note a folder (or the root), skewed, none empty.
 func (p *plan) placeNotes(r *rand.Rand) {
 	nf := len(p.folders)
 	cdf := zipfCDF(nf, folderZipfExp)
@@ -143,9 +114,8 @@ func (p *plan) placeNotes(r *rand.Rand) {
 	})
 }
 
-// makeTitles gives every note a title that is a valid file name and unique
-// within its folder. About dupRate of notes reuse the title of a note in a
-// different folder (never in the root). It returns the set of lower-cased
+// makeTitles gives every note a file-name title unique in its folder
+// (dupRate of them reuse one of another folder) and returns the lower-cased
 // names in use, which broken link names must avoid.
 func (p *plan) makeTitles(r *rand.Rand) map[string]bool {
 	byName := make(map[string][]int32, len(p.notes)) // lower title -> folders
@@ -187,9 +157,8 @@ func (p *plan) makeTitles(r *rand.Rand) map[string]bool {
 	return taken
 }
 
-// duplicateTitle picks the title of an earlier note that lives in a folder
-// and has no namesake in note i's folder, or returns "" if none is found
-// after a few tries.
+// duplicateTitle picks the title of an earlier note in a folder with no
+// namesake in note i's folder, or "" if a few tries find none.
 func (p *plan) duplicateTitle(r *rand.Rand, i int, byName map[string][]int32) string {
 	for range 5 {
 		src := &p.notes[r.IntN(i)]
@@ -203,63 +172,8 @@ func (p *plan) duplicateTitle(r *rand.Rand, i int, byName map[string][]int32) st
 	return ""
 }
 
-// asciiTitle returns 1–4 capitalised title words. Later tries use longer
-// titles and, eventually, a numeric suffix so that a free name is found.
-func asciiTitle(r *rand.Rand, try int) string {
-	var k int
-	switch u := r.Float64(); {
-	case u < 0.15:
-		k = 1
-	case u < 0.60:
-		k = 2
-	case u < 0.90:
-		k = 3
-	default:
-		k = 4
-	}
-	switch {
-	case try >= 30:
-		k = 3 // plus a number: still at most four words
-	case try >= 8:
-		k = max(k, 3)
-	}
-	var sb strings.Builder
-	var picked [4]int
-	for j := range k {
-		w := r.IntN(len(titleWordsCap))
-		for slices.Contains(picked[:j], w) { // no "Plan Plan"
-			w = r.IntN(len(titleWordsCap))
-		}
-		picked[j] = w
-		if j > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(titleWordsCap[w])
-	}
-	if try >= 30 {
-		sb.WriteByte(' ')
-		sb.WriteString(strconv.Itoa(try))
-	}
-	return sb.String()
-}
-
-// nonASCIITitle returns a title such as "Café Notes", "東京 Trip" or
-// "Ideas 🚀".
-func nonASCIITitle(r *rand.Rand) string {
-	w := func() string { return titleWordsCap[r.IntN(len(titleWordsCap))] }
-	switch r.IntN(3) {
-	case 0:
-		return nonASCIITitleWords[r.IntN(len(nonASCIITitleWords))] + " " + w()
-	case 1:
-		return w() + " " + emojis[r.IntN(len(emojis))]
-	default:
-		return w() + " " + nonASCIITitleWords[r.IntN(len(nonASCIITitleWords))] + " " + w()
-	}
-}
-
-// makeHeadingsAndAliases plans each note's section headings (so that
-// [[Note#Heading]] links can target real headings) and frontmatter aliases.
-// Aliases are added to taken so that broken names avoid them too.
+// makeHeadingsAndAliases plans each note's headings (which links may
+// target) and aliases, adding the aliases to taken (broken names avoid them).
 func (p *plan) makeHeadingsAndAliases(r *rand.Rand, taken map[string]bool) {
 	idx := make([]uint8, len(headingWords))
 	for i := range idx {
@@ -298,11 +212,10 @@ func (p *plan) makeHeadingsAndAliases(r *rand.Rand, taken map[string]bool) {
 	}
 }
 
-// makeLinks plans every link: out-degrees are heavy-tailed and sum to
-// round(AvgLinks*Notes); targets mix a Zipf over a random ranking of notes
-// (the hubs) with a uniform choice; BrokenRate of links get a name from a
-// pool of nonexistent notes, itself skewed so some missing notes are linked
-// repeatedly.
+// makeLinks plans every link: heavy-tailed out-degrees summing to
+// round(AvgLinks*Notes), targets from a Zipf over a random ranking of notes
+// (the hubs) or uniform, and BrokenRate of links to a skewed pool of
+// nonexistent names.
 func (p *plan) makeLinks(r *rand.Rand, taken map[string]bool) {
 	n := len(p.notes)
 	total := math.Round(p.cfg.AvgLinks * float64(n))
@@ -364,8 +277,7 @@ func (p *plan) makeLinks(r *rand.Rand, taken map[string]bool) {
 	}
 }
 
-// zipfCDF returns the normalized cumulative weights of ranks 0..n-1 with
-// weight 1/(k+1)^s.
+// zipfCDF is the normalized cumulative weights 1/(k+1)^s of ranks 0..n-1.
 func zipfCDF(n int, s float64) []float64 {
 	cdf := make([]float64, n)
 	acc := 0.0
@@ -379,8 +291,7 @@ func zipfCDF(n int, s float64) []float64 {
 	return cdf
 }
 
-// sampleCDF returns the first index whose cumulative weight exceeds u, for
-// u in [0, 1).
+// sampleCDF is the first index whose cumulative weight exceeds u in [0, 1).
 func sampleCDF(cdf []float64, u float64) int {
 	i, _ := slices.BinarySearch(cdf, u)
 	if i < len(cdf) && cdf[i] == u {

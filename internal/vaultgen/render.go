@@ -36,17 +36,7 @@ type block struct {
 	links []link // links written in this block
 }
 
-// textual reports whether links can be scattered into b's prose.
-func (b *block) textual() bool {
-	switch b.kind {
-	case bPara, bBullets, bTasks, bNumbered, bCallout, bQuote:
-		return true
-	}
-	return false
-}
-
-// renderer renders notes of a plan into a buffer. One renderer per
-// goroutine; the plan is shared read-only.
+// renderer renders notes into a buffer, one per goroutine (the plan is shared).
 type renderer struct {
 	p    *plan
 	b    *bytes.Buffer
@@ -98,12 +88,7 @@ func (rd *renderer) render(i int) {
 		rd.block(n, &blocks[j])
 	}
 	// End the file with exactly one newline.
-	buf := rd.b.Bytes()
-	end := len(buf)
-	for end > 0 && buf[end-1] == '\n' {
-		end--
-	}
-	rd.b.Truncate(end)
+	rd.b.Truncate(len(bytes.TrimRight(rd.b.Bytes(), "\n")))
 	rd.b.WriteByte('\n')
 }
 
@@ -204,7 +189,8 @@ func (rd *renderer) scatter(blocks []block, links []link) {
 	var at []int
 	acc := 0
 	for j := range blocks {
-		if blocks[j].textual() {
+		switch blocks[j].kind {
+		case bPara, bBullets, bTasks, bNumbered, bCallout, bQuote: // prose
 			acc += max(1, blocks[j].words)
 			cum = append(cum, acc)
 			at = append(at, j)
@@ -216,8 +202,7 @@ func (rd *renderer) scatter(blocks []block, links []link) {
 	}
 }
 
-// splitInt splits total into k positive parts (when total >= k) of
-// randomly varying size that sum to total.
+// splitInt splits total into k random positive parts (when total >= k).
 func splitInt(r *rand.Rand, total, k int) []int {
 	w := make([]float64, k)
 	sum := 0.0
@@ -233,9 +218,8 @@ func splitInt(r *rand.Rand, total, k int) []int {
 	return out
 }
 
-// roundSteps rounds the running sum of share(0), ..., share(n-1) to whole
-// numbers and returns each one's step from the last (systematic
-// rounding); the last running sum is total, so the steps add up to it.
+// roundSteps rounds the running sums of share(0..n-1) to whole numbers, the
+// last to total, and returns the steps between them (systematic rounding).
 func roundSteps(n, total int, share func(i int) float64) []int {
 	out := make([]int, n)
 	acc, prev := 0.0, 0
@@ -256,37 +240,27 @@ func (rd *renderer) block(n *note, bl *block) {
 	b, r := rd.b, rd.r
 	switch bl.kind {
 	case bH1:
-		b.WriteString("# ")
-		b.WriteString(n.title)
-		b.WriteString("\n\n")
+		b.WriteString("# " + n.title + "\n\n")
 	case bHeading:
-		b.WriteString(strings.Repeat("#", bl.level))
-		b.WriteByte(' ')
-		b.WriteString(bl.text)
-		b.WriteString("\n\n")
+		b.WriteString(strings.Repeat("#", bl.level) + " " + bl.text + "\n\n")
 	case bPara:
 		rd.embs = rd.embs[:0]
 		rd.inline(bl.words, bl.links, true, ctxInline)
 		if r.Float64() < 0.03 {
-			b.WriteString(" ^")
-			b.WriteString(strconv.FormatUint(r.Uint64()%(36*36*36*36*36*36), 36))
+			b.WriteString(" ^" + strconv.FormatUint(r.Uint64()%(36*36*36*36*36*36), 36))
 		}
 		b.WriteString("\n\n")
 		for _, e := range rd.embs {
-			b.WriteString(e)
-			b.WriteString("\n\n")
+			b.WriteString(e + "\n\n")
 		}
 	case bQuote:
 		b.WriteString("> ")
 		rd.inline(bl.words, bl.links, true, ctxList)
 		b.WriteString("\n\n")
-	case bBullets, bTasks, bNumbered:
+	case bBullets, bTasks, bNumbered, bCallout:
 		rd.list(bl)
-	case bCallout:
-		rd.callout(bl)
 	case bCode, bTilde:
-		b.WriteString(bl.text)
-		b.WriteByte('\n')
+		b.WriteString(bl.text + "\n")
 	case bTable:
 		rd.table(bl)
 	case bAttach:
@@ -296,9 +270,13 @@ func (rd *renderer) block(n *note, bl *block) {
 	}
 }
 
-// list writes a bulleted, task or numbered list.
+// list writes a bulleted, task or numbered list, or a callout.
 func (rd *renderer) list(bl *block) {
 	b, r := rd.b, rd.r
+	if bl.kind == bCallout {
+		kind := calloutKinds[r.IntN(len(calloutKinds))]
+		b.WriteString("> [!" + kind + "] " + capitalize(kind) + "\n")
+	}
 	words := splitInt(r, bl.words, bl.items)
 	links := splitLinks(r, bl.links, bl.items)
 	for j := range bl.items {
@@ -315,33 +293,15 @@ func (rd *renderer) list(bl *block) {
 				b.WriteString("- [ ] ")
 			}
 		case bNumbered:
-			b.WriteString(strconv.Itoa(j + 1))
-			b.WriteString(". ")
+			b.WriteString(strconv.Itoa(j+1) + ". ")
+		case bCallout:
+			if j == 0 {
+				b.WriteString("> ")
+			} else {
+				b.WriteString("> - ")
+			}
 		}
-		rd.inline(words[j], links[j], false, ctxList)
-		b.WriteByte('\n')
-	}
-	b.WriteByte('\n')
-}
-
-// callout writes a callout with a title line and items.
-func (rd *renderer) callout(bl *block) {
-	b, r := rd.b, rd.r
-	kind := calloutKinds[r.IntN(len(calloutKinds))]
-	b.WriteString("> [!")
-	b.WriteString(kind)
-	b.WriteString("] ")
-	b.WriteString(capitalize(kind))
-	b.WriteByte('\n')
-	words := splitInt(r, bl.words, bl.items)
-	links := splitLinks(r, bl.links, bl.items)
-	for j := range bl.items {
-		if j == 0 {
-			b.WriteString("> ")
-		} else {
-			b.WriteString("> - ")
-		}
-		rd.inline(words[j], links[j], j == 0, ctxList)
+		rd.inline(words[j], links[j], bl.kind == bCallout && j == 0, ctxList)
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
@@ -361,11 +321,7 @@ func (rd *renderer) table(bl *block) {
 		} else {
 			b.WriteString(titleWordsCap[r.IntN(len(titleWordsCap))])
 		}
-		b.WriteString(" | ")
-		b.WriteString(statuses[r.IntN(len(statuses))])
-		b.WriteString(" | ")
-		b.WriteString(strconv.Itoa(r.IntN(10)))
-		b.WriteString(" |\n")
+		b.WriteString(" | " + statuses[r.IntN(len(statuses))] + " | " + strconv.Itoa(r.IntN(10)) + " |\n")
 	}
 	b.WriteByte('\n')
 }
@@ -391,8 +347,7 @@ func (rd *renderer) index(bl *block) {
 	b.WriteString("## Related notes\n\n")
 	for _, l := range bl.links {
 		s, _ := rd.linkText(l, ctxIndex)
-		b.WriteString("- ")
-		b.WriteString(s)
+		b.WriteString("- " + s)
 		if r.Float64() < 0.3 {
 			b.WriteString(" — ")
 			for k := range 2 + r.IntN(5) {

@@ -16,8 +16,7 @@ import (
 
 // Defaults applied by Generate to zero-valued Config fields.
 const (
-	// DefaultNotesPerFolder sets the default folder count: Notes divided by
-	// this, but at least 1.
+	// DefaultNotesPerFolder gives the default folder count, Notes/this.
 	DefaultNotesPerFolder = 50
 	// DefaultAvgLinks is the default mean number of outgoing links per note.
 	DefaultAvgLinks = 8.0
@@ -25,8 +24,7 @@ const (
 	DefaultBrokenRate = 0.02
 	// DefaultBodyWords is the default mean number of words in a note body.
 	DefaultBodyWords = 250
-	// MaxFolderDepth is how deeply folders nest: a note's path has at most
-	// this many folder components.
+	// MaxFolderDepth is the most folders a note's path has.
 	MaxFolderDepth = 3
 )
 
@@ -38,21 +36,17 @@ type Config struct {
 	// Seed selects the vault: the same Config with the same Seed yields a
 	// byte-identical tree.
 	Seed uint64
-	// Folders is the number of folders, nested up to MaxFolderDepth levels
-	// deep. 0 means Notes/DefaultNotesPerFolder, at least 1. Negative is an
-	// error. Folders may exceed Notes, leaving some folders empty.
+	// Folders is the number of folders (some empty if more than Notes).
+	// 0 means Notes/DefaultNotesPerFolder, at least 1; negative is an error.
 	Folders int
-	// AvgLinks is the mean number of outgoing links per note; the total
-	// number of links written is round(AvgLinks*Notes). 0 means
-	// DefaultAvgLinks; a negative value means no links at all.
+	// AvgLinks is the mean number of links per note (round(AvgLinks*Notes)
+	// in all). 0 means DefaultAvgLinks; negative means no links.
 	AvgLinks float64
-	// BrokenRate is the probability that a link points at a note that does
-	// not exist. 0 means DefaultBrokenRate; a negative value means no broken
-	// links; values above 1 are an error.
+	// BrokenRate is the probability that a link has no target note. 0
+	// means DefaultBrokenRate; negative means none; above 1 is an error.
 	BrokenRate float64
-	// BodyWords is the mean number of words in a note body (the actual
-	// count varies per note). 0 means DefaultBodyWords; negative is an
-	// error.
+	// BodyWords is the mean number of words in a note body. 0 means
+	// DefaultBodyWords; negative is an error.
 	BodyWords int
 }
 
@@ -60,10 +54,9 @@ type Config struct {
 type Stats struct {
 	// Notes is the number of .md files written.
 	Notes int
-	// Links counts every link between notes written, broken ones included:
+	// Links counts the links between notes, broken ones included:
 	// wikilinks, note embeds, markdown links to .md files and frontmatter
-	// links. Attachment embeds, images, URLs and text inside code are not
-	// counted.
+	// links (not attachments, images, URLs or text inside code).
 	Links int
 	// BrokenLinks counts the links whose target note does not exist.
 	BrokenLinks int
@@ -111,12 +104,9 @@ func orDefault(v, def float64) float64 {
 	return v
 }
 
-// Generate writes a synthetic vault described by cfg into dir and reports
-// what it wrote. It creates dir (and its parents) if needed and refuses,
-// with an error, to write into a dir that exists and is not empty or is not
-// a directory. Notes are written with mode 0o644 and folders with 0o755.
-//
-// On error, a partially written vault may be left in dir.
+// Generate writes the vault cfg describes into dir, made if needed (with
+// mode 0o755, notes 0o644), and reports what it wrote. It refuses a dir
+// that is not an empty directory; on error, a partial vault may be left.
 func Generate(dir string, cfg Config) (Stats, error) {
 	cfg, err := cfg.normalize()
 	if err != nil {
@@ -134,8 +124,7 @@ func Generate(dir string, cfg Config) (Stats, error) {
 		}
 	}
 	for i := 1; i <= p.attachments; i++ {
-		name := filepath.Join(dir, attachmentName(i))
-		if err := os.WriteFile(name, pngBytes, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, attachmentName(i)), pngBytes, 0o644); err != nil {
 			return st, fmt.Errorf("vaultgen: %w", err)
 		}
 		st.Bytes += len(pngBytes)
@@ -171,9 +160,8 @@ func prepareDir(dir string) error {
 	return nil
 }
 
-// writeNotes renders and writes every note, in parallel. Each note's
-// content depends only on the plan and the note's own random stream, so
-// the result does not depend on scheduling. It returns the bytes written.
+// writeNotes renders and writes every note, in parallel, and returns the
+// bytes written.
 func (p *plan) writeNotes(dir string) (int, error) {
 	workers := min(runtime.GOMAXPROCS(0)+2, 16, len(p.notes))
 	var (

@@ -1,6 +1,9 @@
 package vaultgen
 
 import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -8,7 +11,7 @@ import (
 
 // proseWords is the vocabulary used for paragraph text: a few hundred
 // common English words. Earlier entries are drawn more often (see
-// plan.word), which gives the text a mildly Zipfian word frequency.
+// renderer.word), which gives the text a mildly Zipfian word frequency.
 var proseWords = strings.Fields(`
 the of and to in is that it for was on are as with be at this have from or
 by one had not but what all were when we there can an your which their said
@@ -37,17 +40,15 @@ recipe budget health sleep running code server client query index cache signal
 pattern context question insight summary outline decision strategy experiment
 `)
 
-// nonASCIIWords are sprinkled into prose (and occasionally titles and
-// folders) so that full-text search and Unicode handling have something to
-// chew on.
+// nonASCIIWords are sprinkled into prose, for full-text search and
+// Unicode handling.
 var nonASCIIWords = []string{
 	"café", "naïve", "東京", "résumé", "über", "façade", "jalapeño", "zürich",
 	"crème", "brûlée", "déjà", "vu", "smörgåsbord", "piñata", "fiancée",
 	"москва", "αλφάβητο", "北京", "日本語", "데이터", "straße", "coöperate",
 }
 
-// titleWords are the words titles are built from. They are drawn from the
-// content words of proseWords plus a few title-flavoured nouns.
+// titleWords are the words titles are built from.
 var titleWords = strings.Fields(`
 project meeting research garden design system notes review draft plan graph
 vault link network model data method theory reading book article journal habit
@@ -177,14 +178,78 @@ var codeSnippets = []string{
 	"```js\nconst s = \"[[not a link]]\"; // #notatag\nconsole.log(s.length);\n```\n",
 }
 
-// tildeFences are ~~~ fenced blocks holding list-shaped text, which again
-// must not yield links or tags.
+// tildeFences are ~~~ fenced blocks of list-shaped text, again no links.
 var tildeFences = []string{
 	"~~~\n- [[not a link]]\n- [[also not a link|alias]]\n- #notatag\n~~~\n",
 	"~~~markdown\n1. ![[not a link]]\n2. #notatag/nested\n~~~\n",
 }
 
-// reservedNames are link-like strings used inside code. No note may have
-// one of these names, so that counting them by mistake is visible as a
-// broken link rather than silently resolving.
+// reservedNames are link-like strings used inside code, which no note may
+// have: a parser that counts them shows a broken link.
 var reservedNames = []string{"not a link", "also not a link", "inline not a link"}
+
+// uniqueFolderName returns and records a name not in used (any case).
+func uniqueFolderName(r *rand.Rand, used map[string]bool) string {
+	for try := 0; ; try++ {
+		var name string
+		switch {
+		case r.Float64() < 0.02:
+			name = nonASCIIFolders[r.IntN(len(nonASCIIFolders))]
+		case try < 2:
+			name = folderWords[r.IntN(len(folderWords))]
+		case try < 10:
+			name = folderModifiers[r.IntN(len(folderModifiers))] + " " + folderWords[r.IntN(len(folderWords))]
+		default:
+			name = folderWords[r.IntN(len(folderWords))] + " " + strconv.Itoa(try)
+		}
+		key := strings.ToLower(name)
+		if !used[key] {
+			used[key] = true
+			return name
+		}
+	}
+}
+
+// asciiTitle returns 1–4 capitalised title words. Later tries use longer
+// titles and, eventually, a numeric suffix so that a free name is found.
+func asciiTitle(r *rand.Rand, try int) string {
+	u, k := r.Float64(), 1 // 15% one word, 45% two, 30% three, 10% four
+	for _, p := range []float64{0.15, 0.60, 0.90} {
+		if u >= p {
+			k++
+		}
+	}
+	switch {
+	case try >= 30:
+		k = 3 // plus a number: still at most four words
+	case try >= 8:
+		k = max(k, 3)
+	}
+	words := make([]string, 0, 4)
+	var picked [4]int
+	for j := range k {
+		w := r.IntN(len(titleWordsCap))
+		for slices.Contains(picked[:j], w) { // no "Plan Plan"
+			w = r.IntN(len(titleWordsCap))
+		}
+		picked[j] = w
+		words = append(words, titleWordsCap[w])
+	}
+	if try >= 30 {
+		words = append(words, strconv.Itoa(try))
+	}
+	return strings.Join(words, " ")
+}
+
+// nonASCIITitle returns a title such as "Café Notes" or "Ideas 🚀".
+func nonASCIITitle(r *rand.Rand) string {
+	w := func() string { return titleWordsCap[r.IntN(len(titleWordsCap))] }
+	switch r.IntN(3) {
+	case 0:
+		return nonASCIITitleWords[r.IntN(len(nonASCIITitleWords))] + " " + w()
+	case 1:
+		return w() + " " + emojis[r.IntN(len(emojis))]
+	default:
+		return w() + " " + nonASCIITitleWords[r.IntN(len(nonASCIITitleWords))] + " " + w()
+	}
+}
